@@ -1,0 +1,36 @@
+# Dealspot — common tasks. `make help` lists them.
+GO          ?= go
+PKG         := ./...
+# Packages whose tests exercise concurrency run with the race detector.
+TEST_FLAGS  ?= -race -count=1 -timeout 20m
+BIN         := bin/dealspot
+
+.PHONY: help run build test lint generate bench tidy clean
+
+help:
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+run: ## run the server on the embedded defaults (SQLite file + in-process Redis, demo data)
+	$(GO) run ./cmd/dealspot serve
+
+build: ## build the binaries into bin/ (pure Go, CGO_ENABLED=0)
+	CGO_ENABLED=0 $(GO) build -o bin/ ./cmd/...
+
+test: ## run every test; real services are used when TEST_DATABASE_URL / TEST_REDIS_URL / TEST_AMQP_URL are set
+	$(GO) test $(TEST_FLAGS) $(PKG)
+
+lint: ## go vet, gofmt and the dependency direction check
+	$(GO) vet $(PKG)
+	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^ent/' ) 2>/dev/null); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) run ./internal/tools/archcheck
+
+generate: ## regenerate ent and gqlgen code
+	$(GO) generate ./ent
+	$(GO) tool gqlgen generate
+
+bench: ## run the Go benchmarks
+	$(GO) test -run '^$$' -bench . -benchmem $(PKG)
+
+clean:
+	rm -rf bin data

@@ -1,0 +1,177 @@
+// Package entstore implements Dealspot's relational repositories with ent, on SQLite
+// (pure-Go modernc driver, the embedded default) or PostgreSQL (lib/pq).
+package entstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	_ "github.com/lib/pq"  // registers the "postgres" driver
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/dealspot/dealspot/ent"
+)
+
+// migrationLockID names the PostgreSQL advisory lock that serialises migrations and
+// seeding when several servers start at once.
+const migrationLockID = 0x6465616c73706f74 // "dealspot"
+
+// Store is an open relational database with Dealspot's schema.
+type Store struct {
+	db      *sql.DB
+	client  *ent.Client
+	dialect string
+}
+
+// Open connects to the database named by databaseURL (see ParseURL) and checks that it
+// answers. It does not migrate; call Migrate.
+//
+// SQLite files are opened in WAL mode with foreign keys on, a 5 s busy timeout and
+// BEGIN IMMEDIATE transactions, so writers queue on the database lock instead of failing
+// when a read transaction tries to upgrade. WAL lets readers run beside the one writer,
+// so a file database keeps a small pool; an in-memory database exists only inside its
+// one connection and is limited to it.
+func Open(ctx context.Context, databaseURL string) (*Store, error) {
+	src, err := ParseURL(databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	var db *sql.DB
+	switch src.Dialect {
+	case dialect.SQLite:
+		db, err = openSQLite(src)
+	case dialect.Postgres:
+		db, err = openPostgres(src)
+	default:
+		err = fmt.Errorf("unsupported dialect %q", src.Dialect)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := db.PingContext(ctx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("connect to %s database: %w", src.Dialect, err)
+	}
+	drv := entsql.OpenDB(src.Dialect, db)
+	return &Store{
+		db:      db,
+		client:  ent.NewClient(ent.Driver(drv)),
+		dialect: src.Dialect,
+	}, nil
+}
+
+func openSQLite(src Source) (*sql.DB, error) {
+	params := url.Values{}
+	for k, v := range src.Params {
+		params[k] = append([]string(nil), v...)
+	}
+	params.Add("_pragma", "foreign_keys(1)")
+	params.Add("_pragma", "busy_timeout(5000)")
+	if params.Get("_txlock") == "" {
+		params.Set("_txlock", "immediate")
+	}
+	name := ":memory:"
+	if !src.Memory {
+		if dir := filepath.Dir(src.Path); dir != "." {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("create database directory: %w", err)
+			}
+		}
+		params.Add("_pragma", "journal_mode(WAL)")
+		params.Add("_pragma", "synchronous(NORMAL)")
+		name = src.Path
+	}
+	db, err := sql.Open("sqlite", name+"?"+params.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite database: %w", err)
+	}
+	if src.Memory {
+		db.SetMaxOpenConns(1)
+		db.SetMaxIdleConns(1)
+		db.SetConnMaxLifetime(0)
+		db.SetConnMaxIdleTime(0)
+	} else {
+		db.SetMaxOpenConns(4)
+		db.SetMaxIdleConns(4)
+		db.SetConnMaxIdleTime(5 * time.Minute)
+	}
+	return db, nil
+}
+
+func openPostgres(src Source) (*sql.DB, error) {
+	db, err := sql.Open("postgres", src.URL)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres database: %w", err)
+	}
+	db.SetMaxOpenConns(32)
+	db.SetMaxIdleConns(16)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	db.SetConnMaxLifetime(30 * time.Minute)
+	return db, nil
+}
+
+// Dialect is ent's name for the database: "sqlite3" or "postgres".
+func (s *Store) Dialect() string { return s.dialect }
+
+// Client is the ent client, for adapters that need queries of their own.
+func (s *Store) Client() *ent.Client { return s.client }
+
+// DB is the underlying connection pool.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.db.PingContext(ctx); err != nil {
+		return fmt.Errorf("ping %s database: %w", s.dialect, err)
+	}
+	return nil
+}
+
+// Close closes the connection pool.
+func (s *Store) Close() error {
+	return s.client.Close()
+}
+
+// Migrate creates or updates the schema. It only adds (tables, columns, indexes), so it
+// is safe to run on every start; on PostgreSQL concurrent callers take turns.
+func (s *Store) Migrate(ctx context.Context) error {
+	return s.exclusively(ctx, func(ctx context.Context) error {
+		if err := s.client.Schema.Create(ctx); err != nil {
+			return fmt.Errorf("migrate %s schema: %w", s.dialect, err)
+		}
+		return nil
+	})
+}
+
+// exclusively runs fn while holding the PostgreSQL advisory lock, so two servers never
+// migrate or seed at the same moment. SQLite's own database lock is enough there.
+func (s *Store) exclusively(ctx context.Context, fn func(ctx context.Context) error) (err error) {
+	if s.dialect != dialect.Postgres {
+		return fn(ctx)
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("reserve connection for advisory lock: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", int64(migrationLockID)); err != nil {
+		return fmt.Errorf("take advisory lock: %w", err)
+	}
+	defer func() {
+		// A fresh context: the caller's may be done, and the lock must still be released.
+		uctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if _, uerr := conn.ExecContext(uctx, "SELECT pg_advisory_unlock($1)", int64(migrationLockID)); uerr != nil {
+			err = errors.Join(err, fmt.Errorf("release advisory lock: %w", uerr))
+		}
+	}()
+	return fn(ctx)
+}

@@ -1,0 +1,130 @@
+package entstore
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"strings"
+
+	"github.com/dealspot/dealspot/ent"
+	"github.com/dealspot/dealspot/ent/user"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// Users reads and writes user accounts.
+type Users struct {
+	client *ent.Client
+}
+
+// Users returns the user repository.
+func (s *Store) Users() *Users { return &Users{client: s.client} }
+
+// UserByPhone returns the user with that phone number, or domain.ErrNotFound.
+func (r *Users) UserByPhone(ctx context.Context, phone string) (domain.User, error) {
+	row, err := r.client.User.Query().Where(user.Phone(phone)).Only(ctx)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("load user by phone: %w", notFound(err, "user"))
+	}
+	return toUser(row), nil
+}
+
+// User returns one user, or domain.ErrNotFound.
+func (r *Users) User(ctx context.Context, id int64) (domain.User, error) {
+	row, err := r.client.User.Get(ctx, id)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("load user %d: %w", id, notFound(err, "user"))
+	}
+	return toUser(row), nil
+}
+
+// CreateUser stores a new user and returns it with its id. An empty role means USER and
+// an empty nickname gets a random "user_…" one. A phone number already registered is a
+// domain.ErrConflict error.
+func (r *Users) CreateUser(ctx context.Context, u domain.User) (domain.User, error) {
+	if u.Role == "" {
+		u.Role = domain.RoleUser
+	}
+	if !u.Role.Valid() {
+		return domain.User{}, domain.Errorf(domain.CodeBadUserInput, "unknown role %q", u.Role)
+	}
+	if u.NickName == "" {
+		u.NickName = RandomNickName()
+	}
+	row, err := r.client.User.Create().
+		SetPhone(u.Phone).
+		SetNickName(u.NickName).
+		SetIcon(u.Icon).
+		SetRole(user.Role(u.Role)).
+		SetBlocked(u.Blocked).
+		Save(ctx)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("create user: %w",
+			translate(err, "user", domain.CodeConflict, "phone number already registered"))
+	}
+	return toUser(row), nil
+}
+
+// UsersByIDs returns the users with the given ids, in the order of ids; ids with no user
+// are left out.
+func (r *Users) UsersByIDs(ctx context.Context, ids []int64) ([]domain.User, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := r.client.User.Query().Where(user.IDIn(ids...)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load users by ids: %w", err)
+	}
+	byID := make(map[int64]*ent.User, len(rows))
+	for _, u := range rows {
+		byID[u.ID] = u
+	}
+	out := make([]domain.User, 0, len(rows))
+	for _, id := range ids {
+		if u, ok := byID[id]; ok {
+			out = append(out, toUser(u))
+		}
+	}
+	return out, nil
+}
+
+// SetRole gives the user with that phone number the role, creating the user (with a
+// random nickname) when there is none yet, and returns the user.
+func (r *Users) SetRole(ctx context.Context, phone string, role domain.Role) (domain.User, error) {
+	if !role.Valid() {
+		return domain.User{}, domain.Errorf(domain.CodeBadUserInput, "unknown role %q", role)
+	}
+	// One statement, so two concurrent grants for a new phone cannot both insert.
+	err := r.client.User.Create().
+		SetPhone(phone).
+		SetNickName(RandomNickName()).
+		SetRole(user.Role(role)).
+		OnConflictColumns(user.FieldPhone).
+		Update(func(u *ent.UserUpsert) {
+			u.SetRole(user.Role(role))
+			u.UpdateUpdatedAt()
+		}).
+		Exec(ctx)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("set role of user: %w", translate(err, "user", "", ""))
+	}
+	return r.UserByPhone(ctx, phone)
+}
+
+// RandomNickName returns "user_" and 10 random lowercase letters or digits, the
+// nickname new accounts start with.
+func RandomNickName() string {
+	return "user_" + strings.ToLower(rand.Text()[:10])
+}
+
+func toUser(u *ent.User) domain.User {
+	return domain.User{
+		ID:        u.ID,
+		Phone:     u.Phone,
+		NickName:  u.NickName,
+		Icon:      u.Icon,
+		Role:      domain.Role(u.Role),
+		Blocked:   u.Blocked,
+		CreatedAt: u.CreatedAt,
+		UpdatedAt: u.UpdatedAt,
+	}
+}

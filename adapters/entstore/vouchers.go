@@ -1,0 +1,148 @@
+package entstore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dealspot/dealspot/ent"
+	"github.com/dealspot/dealspot/ent/voucher"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// Vouchers reads and writes vouchers and their flash sales.
+type Vouchers struct {
+	client *ent.Client
+}
+
+// Vouchers returns the voucher repository.
+func (s *Store) Vouchers() *Vouchers { return &Vouchers{client: s.client} }
+
+// CreateVoucher stores a new voucher and returns it with its id. A voucher with a
+// FlashSale is stored together with it in one transaction; its kind is then FLASH_SALE.
+// An empty status means ON_SALE. An unknown shop is a BAD_USER_INPUT error.
+func (r *Vouchers) CreateVoucher(ctx context.Context, v domain.Voucher) (domain.Voucher, error) {
+	if err := normalizeVoucher(&v); err != nil {
+		return domain.Voucher{}, err
+	}
+	var out domain.Voucher
+	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		var err error
+		out, err = createVoucher(ctx, tx.Client(), v)
+		return err
+	})
+	if err != nil {
+		return domain.Voucher{}, fmt.Errorf("create voucher: %w",
+			translate(err, "voucher", domain.CodeBadUserInput, "unknown shop"))
+	}
+	return out, nil
+}
+
+// Voucher returns one voucher with its flash sale, or domain.ErrNotFound.
+func (r *Vouchers) Voucher(ctx context.Context, id int64) (domain.Voucher, error) {
+	row, err := r.client.Voucher.Query().
+		Where(voucher.ID(id)).
+		WithFlashSale().
+		Only(ctx)
+	if err != nil {
+		return domain.Voucher{}, fmt.Errorf("load voucher %d: %w", id, notFound(err, "voucher"))
+	}
+	return toVoucher(row), nil
+}
+
+// VouchersOfShop returns the vouchers of one shop ordered by id, flash sales filled in.
+func (r *Vouchers) VouchersOfShop(ctx context.Context, shopID int64) ([]domain.Voucher, error) {
+	rows, err := r.client.Voucher.Query().
+		Where(voucher.ShopID(shopID)).
+		WithFlashSale().
+		Order(voucher.ByID()).
+		All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list vouchers of shop %d: %w", shopID, err)
+	}
+	out := make([]domain.Voucher, len(rows))
+	for i, v := range rows {
+		out[i] = toVoucher(v)
+	}
+	return out, nil
+}
+
+// normalizeVoucher fills defaults and rejects a kind that disagrees with FlashSale.
+func normalizeVoucher(v *domain.Voucher) error {
+	switch {
+	case v.Kind == "" && v.FlashSale != nil:
+		v.Kind = domain.VoucherFlashSale
+	case v.Kind == "":
+		v.Kind = domain.VoucherNormal
+	case v.Kind == domain.VoucherFlashSale && v.FlashSale == nil:
+		return domain.Errorf(domain.CodeBadUserInput, "a flash-sale voucher needs its stock and time window")
+	case v.Kind == domain.VoucherNormal && v.FlashSale != nil:
+		return domain.Errorf(domain.CodeBadUserInput, "a normal voucher has no flash sale")
+	case v.Kind != domain.VoucherNormal && v.Kind != domain.VoucherFlashSale:
+		return domain.Errorf(domain.CodeBadUserInput, "unknown voucher kind %q", v.Kind)
+	}
+	switch v.Status {
+	case "":
+		v.Status = domain.VoucherOnSale
+	case domain.VoucherOnSale, domain.VoucherOffSale:
+	default:
+		return domain.Errorf(domain.CodeBadUserInput, "unknown voucher status %q", v.Status)
+	}
+	return nil
+}
+
+// createVoucher writes a normalised voucher and its flash sale with client, which the
+// caller runs inside a transaction.
+func createVoucher(ctx context.Context, client *ent.Client, v domain.Voucher) (domain.Voucher, error) {
+	row, err := client.Voucher.Create().
+		SetShopID(v.ShopID).
+		SetTitle(v.Title).
+		SetSubTitle(v.SubTitle).
+		SetRules(v.Rules).
+		SetPayValue(v.PayValue).
+		SetActualValue(v.ActualValue).
+		SetKind(voucher.Kind(v.Kind)).
+		SetStatus(voucher.Status(v.Status)).
+		Save(ctx)
+	if err != nil {
+		return domain.Voucher{}, err
+	}
+	if v.FlashSale != nil {
+		// The flash sale's primary key is the voucher's id, set through the edge.
+		fs, err := client.FlashSale.Create().
+			SetVoucherID(row.ID).
+			SetStock(v.FlashSale.Stock).
+			SetBeginTime(v.FlashSale.BeginTime).
+			SetEndTime(v.FlashSale.EndTime).
+			Save(ctx)
+		if err != nil {
+			return domain.Voucher{}, err
+		}
+		row.Edges.FlashSale = fs
+	}
+	return toVoucher(row), nil
+}
+
+func toVoucher(v *ent.Voucher) domain.Voucher {
+	out := domain.Voucher{
+		ID:          v.ID,
+		ShopID:      v.ShopID,
+		Title:       v.Title,
+		SubTitle:    v.SubTitle,
+		Rules:       v.Rules,
+		PayValue:    v.PayValue,
+		ActualValue: v.ActualValue,
+		Kind:        domain.VoucherKind(v.Kind),
+		Status:      domain.VoucherStatus(v.Status),
+		CreatedAt:   v.CreatedAt,
+		UpdatedAt:   v.UpdatedAt,
+	}
+	if fs := v.Edges.FlashSale; fs != nil {
+		out.FlashSale = &domain.FlashSale{
+			VoucherID: fs.ID,
+			Stock:     fs.Stock,
+			BeginTime: fs.BeginTime,
+			EndTime:   fs.EndTime,
+		}
+	}
+	return out
+}

@@ -1,0 +1,82 @@
+// Package redis holds Dealspot's Redis adapters: the client (real or embedded) and the
+// Lua-backed implementations of app ports.
+package redis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/alicebob/miniredis/v2"
+	goredis "github.com/redis/go-redis/v9"
+)
+
+// Embedded is the URL value that asks for the in-process Redis-compatible server.
+const Embedded = "embedded"
+
+// Conn is an open Redis connection and, for the embedded server, the server itself.
+type Conn struct {
+	Client *goredis.Client
+	// Addr is host:port of the server the client talks to.
+	Addr string
+	// DB is the logical database number.
+	DB     int
+	server *miniredis.Miniredis
+}
+
+// IsEmbedded reports whether the connection talks to the in-process server.
+func (c *Conn) IsEmbedded() bool { return c.server != nil }
+
+// NewClient opens another client to the same server (some libraries close the client they
+// are given, so they each get their own).
+func (c *Conn) NewClient() *goredis.Client {
+	return goredis.NewClient(&goredis.Options{Addr: c.Addr, DB: c.DB})
+}
+
+// Close closes the client and stops the embedded server, if any.
+func (c *Conn) Close() error {
+	err := c.Client.Close()
+	if c.server != nil {
+		c.server.Close()
+	}
+	return err
+}
+
+// Open connects to rawURL: "embedded" starts an in-process server on a loopback port;
+// "redis://host:port/db" (or rediss://) connects to a real server.
+func Open(ctx context.Context, rawURL string) (*Conn, error) {
+	if rawURL == "" || rawURL == Embedded {
+		srv := miniredis.NewMiniRedis()
+		if err := srv.StartAddr("127.0.0.1:0"); err != nil {
+			return nil, fmt.Errorf("start embedded redis: %w", err)
+		}
+		c := &Conn{Addr: srv.Addr(), server: srv}
+		c.Client = c.NewClient()
+		return c, nil
+	}
+	opts, err := ParseURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	c := &Conn{Client: goredis.NewClient(opts), Addr: opts.Addr, DB: opts.DB}
+	if err := c.Client.Ping(ctx).Err(); err != nil {
+		_ = c.Client.Close()
+		return nil, fmt.Errorf("connect to redis at %s: %w", opts.Addr, err)
+	}
+	return c, nil
+}
+
+// ParseURL validates a redis:// or rediss:// URL.
+func ParseURL(rawURL string) (*goredis.Options, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
+		return nil, errors.New(`want "embedded" or redis://host:port/db`)
+	}
+	opts, err := goredis.ParseURL(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("parse redis url: %s", strings.TrimPrefix(err.Error(), "redis: "))
+	}
+	return opts, nil
+}

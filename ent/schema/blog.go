@@ -1,0 +1,60 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+)
+
+// Blog holds the schema definition for a note a user writes about a shop.
+type Blog struct {
+	ent.Schema
+}
+
+// Mixin of the Blog.
+func (Blog) Mixin() []ent.Mixin {
+	return []ent.Mixin{TimeMixin{}}
+}
+
+// Fields of the Blog.
+func (Blog) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int64("id").
+			Positive().
+			Immutable(),
+		// shop_id is the shop the blog is about.
+		field.Int64("shop_id"),
+		// user_id is the author.
+		field.Int64("user_id").
+			Immutable(),
+		// title is the headline.
+		field.String("title").
+			MaxLen(255).
+			NotEmpty(),
+		// images is a comma-separated list of image paths.
+		field.String("images").
+			MaxLen(2048).
+			Default(""),
+		// content is the body text.
+		field.Text("content").
+			Default(""),
+		// liked counts the likes; the set of likers lives in Redis.
+		field.Int("liked").
+			NonNegative().
+			Default(0),
+		// comments counts the comments.
+		field.Int("comments").
+			NonNegative().
+			Default(0),
+	}
+}
+
+// Indexes of the Blog.
+func (Blog) Indexes() []ent.Index {
+	return []ent.Index{
+		// A user's blogs, paged by id.
+		index.Fields("user_id", "id"),
+		// Hot blogs: most liked first, ties broken by id.
+		index.Fields("liked", "id"),
+	}
+}

@@ -1,0 +1,95 @@
+package graph
+
+import (
+	"encoding/base64"
+	"strconv"
+	"strings"
+
+	"github.com/dealspot/dealspot/graph/model"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// parseID reads a GraphQL ID as a positive decimal id.
+func parseID(field, raw string) (int64, error) {
+	id, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, domain.Errorf(domain.CodeBadUserInput, "%s: %q is not a valid id", field, raw)
+	}
+	return id, nil
+}
+
+// parseOptionalID reads an optional ID; nil or empty means 0 (none).
+func parseOptionalID(field string, raw *string) (int64, error) {
+	if raw == nil || *raw == "" {
+		return 0, nil
+	}
+	return parseID(field, *raw)
+}
+
+func formatID(id int64) string { return strconv.FormatInt(id, 10) }
+
+// Cursors are opaque to clients: base64url of "<kind>:<position>".
+func encodeCursor(kind string, pos int64) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(kind + ":" + strconv.FormatInt(pos, 10)))
+}
+
+// decodeCursor reads a cursor of the given kind; nil or empty means the start (0).
+func decodeCursor(kind string, raw *string) (int64, error) {
+	if raw == nil || *raw == "" {
+		return 0, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(*raw)
+	rest, ok := strings.CutPrefix(string(b), kind+":")
+	if err != nil || !ok {
+		return 0, domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
+	}
+	pos, err := strconv.ParseInt(rest, 10, 64)
+	if err != nil || pos < 0 {
+		return 0, domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
+	}
+	return pos, nil
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+func shopTypeToModel(t domain.ShopType) model.ShopType {
+	return model.ShopType{ID: formatID(t.ID), Name: t.Name, Icon: t.Icon, Sort: t.Sort}
+}
+
+func shopToModel(s domain.Shop) *model.Shop {
+	return &model.Shop{
+		ID:        formatID(s.ID),
+		Name:      s.Name,
+		TypeID:    formatID(s.TypeID),
+		Images:    s.Images,
+		Area:      s.Area,
+		Address:   s.Address,
+		Longitude: s.Longitude,
+		Latitude:  s.Latitude,
+		AvgPrice:  int(s.AvgPrice),
+		Sold:      s.Sold,
+		Comments:  s.Comments,
+		Score:     s.Score,
+		OpenHours: s.OpenHours,
+	}
+}
+
+const shopCursor = "shop"
+
+func shopConnection(shops []domain.Shop, hasNext bool) *model.ShopConnection {
+	conn := &model.ShopConnection{Edges: make([]model.ShopEdge, 0, len(shops))}
+	for _, s := range shops {
+		conn.Edges = append(conn.Edges, model.ShopEdge{Cursor: encodeCursor(shopCursor, s.ID), Node: shopToModel(s)})
+	}
+	conn.PageInfo = &model.PageInfo{HasNextPage: hasNext}
+	if n := len(conn.Edges); n > 0 {
+		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
+	}
+	return conn
+}

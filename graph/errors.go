@@ -1,0 +1,87 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/dealspot/dealspot/internal/domain"
+	"github.com/dealspot/dealspot/internal/reqmeta"
+)
+
+// CodeTimeout is the extensions.code of an operation that ran past its time limit.
+const CodeTimeout = "TIMEOUT"
+
+// ErrorPresenter maps errors to client-safe GraphQL errors. It is the only place that
+// turns domain codes into extensions.code; anything without a code is logged with the
+// request id and shown as INTERNAL.
+func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		gqlErr := graphql.DefaultErrorPresenter(ctx, err)
+		var coded *domain.Error
+		switch {
+		case errors.As(err, &coded):
+			gqlErr.Message = coded.Message
+			if gqlErr.Message == "" {
+				gqlErr.Message = string(coded.Code)
+			}
+			setCode(gqlErr, string(coded.Code))
+			if coded.RetryAfterSeconds > 0 {
+				gqlErr.Extensions["retryAfterSeconds"] = coded.RetryAfterSeconds
+			}
+			if coded.Code == domain.CodeInternal {
+				logInternal(ctx, log, err)
+				gqlErr.Message = "internal error"
+			}
+		case errors.Is(err, context.DeadlineExceeded):
+			gqlErr.Message = "the operation took too long"
+			setCode(gqlErr, CodeTimeout)
+		case isGraphQLError(err):
+			// Parse, validation and limit errors from the GraphQL engine carry their own
+			// codes and safe messages.
+		default:
+			logInternal(ctx, log, err)
+			gqlErr.Message = "internal error"
+			setCode(gqlErr, string(domain.CodeInternal))
+		}
+		return gqlErr
+	}
+}
+
+// isGraphQLError reports whether err was made by the GraphQL engine itself (and carries
+// no wrapped cause from our code).
+func isGraphQLError(err error) bool {
+	var g *gqlerror.Error
+	return errors.As(err, &g) && g.Unwrap() == nil
+}
+
+func setCode(e *gqlerror.Error, code string) {
+	if e.Extensions == nil {
+		e.Extensions = map[string]any{}
+	}
+	e.Extensions["code"] = code
+}
+
+func logInternal(ctx context.Context, log *slog.Logger, err error) {
+	attrs := []any{slog.String("request_id", reqmeta.From(ctx).RequestID), slog.String("error", err.Error())}
+	if fc := graphql.GetFieldContext(ctx); fc != nil {
+		attrs = append(attrs, slog.String("path", fc.Path().String()))
+	}
+	log.ErrorContext(ctx, "graphql internal error", attrs...)
+}
+
+// RecoverFunc turns a panic in a resolver into an INTERNAL error and logs its stack.
+func RecoverFunc(log *slog.Logger) graphql.RecoverFunc {
+	return func(ctx context.Context, p any) error {
+		log.ErrorContext(ctx, "panic in resolver",
+			slog.String("request_id", reqmeta.From(ctx).RequestID),
+			slog.String("panic", fmt.Sprint(p)),
+			slog.String("stack", string(debug.Stack())))
+		return &domain.Error{Code: domain.CodeInternal, Message: "internal error", Err: fmt.Errorf("panic: %v", p)}
+	}
+}

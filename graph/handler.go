@@ -1,0 +1,93 @@
+package graph
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/dealspot/dealspot/graph/generated"
+	"github.com/dealspot/dealspot/internal/app"
+)
+
+// Options bounds and shapes the GraphQL handler.
+type Options struct {
+	MaxDepth       int
+	MaxComplexity  int
+	MaxAliases     int
+	ExecTimeout    time.Duration
+	QueryCacheSize int
+	MaxBodyBytes   int64
+	Introspection  bool
+	// WebsocketInit authenticates a websocket connection from its connection_init
+	// payload; nil accepts every connection.
+	WebsocketInit transport.WebsocketInitFunc
+	// Observe, if set, is told the name and duration of every operation.
+	Observe func(ctx context.Context, operation string, d time.Duration, errs int)
+}
+
+// NewHandler builds the GraphQL HTTP handler (POST, GET and graphql-transport-ws) for a.
+func NewHandler(a *app.Application, log *slog.Logger, o Options) *handler.Server {
+	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{App: a}}))
+	readLimit := o.MaxBodyBytes
+	srv.AddTransport(transport.Websocket{
+		KeepAlivePingInterval: 10 * time.Second,
+		InitFunc:              o.WebsocketInit,
+		InitTimeout:           10 * time.Second,
+		PayloadReadLimit:      &readLimit,
+	})
+	srv.AddTransport(transport.Options{})
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](o.QueryCacheSize))
+	if o.Introspection {
+		srv.Use(extension.Introspection{})
+	}
+	srv.Use(ShapeLimit{MaxDepth: o.MaxDepth, MaxAliases: o.MaxAliases})
+	srv.Use(extension.FixedComplexityLimit(o.MaxComplexity))
+	srv.SetErrorPresenter(ErrorPresenter(log))
+	srv.SetRecoverFunc(RecoverFunc(log))
+	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+		oc := graphql.GetOperationContext(ctx)
+		if oc.Operation != nil && oc.Operation.Operation == ast.Subscription {
+			return next(ctx)
+		}
+		// Queries and mutations get one deadline for their whole execution (resolvers
+		// run when the response handler is called); subscriptions live as long as their
+		// connection.
+		start := time.Now()
+		deadline := start.Add(o.ExecTimeout)
+		ctx, cancel := context.WithDeadline(ctx, deadline)
+		h := next(ctx)
+		return func(rctx context.Context) *graphql.Response {
+			defer cancel()
+			rctx, rcancel := context.WithDeadline(rctx, deadline)
+			defer rcancel()
+			resp := h(rctx)
+			if resp != nil && o.Observe != nil {
+				o.Observe(rctx, operationName(oc), time.Since(start), len(resp.Errors))
+			}
+			return resp
+		}
+	})
+	return srv
+}
+
+// operationName labels an operation for metrics: its name, or its type when anonymous.
+func operationName(oc *graphql.OperationContext) string {
+	switch {
+	case oc.OperationName != "":
+		return oc.OperationName
+	case oc.Operation != nil && oc.Operation.Name != "":
+		return oc.Operation.Name
+	case oc.Operation != nil:
+		return "anonymous_" + string(oc.Operation.Operation)
+	}
+	return "invalid"
+}

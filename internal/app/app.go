@@ -1,0 +1,10 @@
+// Package app gathers Dealspot's use cases. Transports (GraphQL, queue handlers) receive
+// an *Application and nothing else.
+package app
+
+import "github.com/dealspot/dealspot/internal/app/shop"
+
+// Application is every use case of Dealspot.
+type Application struct {
+	Shops *shop.Queries
+}

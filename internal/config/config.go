@@ -1,0 +1,334 @@
+// Package config reads Dealspot's configuration from the environment once, at start, into
+// a validated struct. Nothing else in the program calls os.Getenv.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultJWTSecret is the development secret; production refuses to start with it.
+const DefaultJWTSecret = "dealspot-dev-secret-change-me"
+
+// Queue backends.
+const (
+	QueueMemory = "memory"
+	QueueRedis  = "redis"
+	QueueKafka  = "kafka"
+	QueueAMQP   = "amqp"
+)
+
+// Config is the whole configuration of a Dealspot process.
+type Config struct {
+	// Addr is the HTTP listen address (DEALSPOT_ADDR).
+	Addr string
+	// DataDir holds the embedded backends' files (DEALSPOT_DATA_DIR).
+	DataDir string
+	// DatabaseURL selects the relational store: sqlite://path or postgres://… (DATABASE_URL).
+	DatabaseURL string
+	// RedisURL is "embedded" or redis://host:port/db (REDIS_URL).
+	RedisURL string
+	// Queue is the order queue backend (QUEUE).
+	Queue        string
+	KafkaBrokers []string
+	AMQPURL      string
+	// JWTSecret signs access tokens (JWT_SECRET).
+	JWTSecret string
+	// Dev turns on dev mode: IDE, introspection, login codes in API answers (DEALSPOT_DEV).
+	Dev bool
+	// Env is "development" or "production" (DEALSPOT_ENV).
+	Env         string
+	AdminPhones []string
+	// Seed seeds demo data into an empty database at start (DEALSPOT_SEED; default: on
+	// for the embedded SQLite store and in dev mode).
+	Seed bool
+	// AutoMigrate migrates the schema at start (DEALSPOT_AUTO_MIGRATE; default: on for
+	// the embedded SQLite store and in dev mode).
+	AutoMigrate bool
+	// Introspection and IDE may be turned on explicitly in production.
+	Introspection bool
+	IDE           bool
+	LogLevel      string
+	LogFormat     string
+
+	HTTP    HTTP
+	GraphQL GraphQL
+	Paging  Paging
+}
+
+// HTTP bounds the HTTP server.
+type HTTP struct {
+	MaxBodyBytes      int64
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	WriteTimeout      time.Duration
+	IdleTimeout       time.Duration
+	ShutdownTimeout   time.Duration
+}
+
+// GraphQL bounds what one GraphQL request may do (OWASP GraphQL Cheat Sheet).
+type GraphQL struct {
+	MaxDepth      int
+	MaxComplexity int
+	MaxAliases    int
+	// ExecTimeout bounds the execution of one operation.
+	ExecTimeout time.Duration
+	// QueryCacheSize is the number of parsed queries kept.
+	QueryCacheSize int
+}
+
+// Paging bounds list sizes.
+type Paging struct {
+	DefaultPageSize int
+	MaxPageSize     int
+}
+
+// IsProduction reports whether the process runs in production.
+func (c Config) IsProduction() bool { return c.Env == "production" }
+
+// UsesEmbeddedDatabase reports whether the relational store is the embedded SQLite file.
+func (c Config) UsesEmbeddedDatabase() bool { return strings.HasPrefix(c.DatabaseURL, "sqlite:") }
+
+// Load reads the configuration from getenv (os.Getenv in production, a map in tests) and
+// validates it. Errors name the offending variable.
+func Load(getenv func(string) string) (Config, error) {
+	r := reader{getenv: getenv}
+	c := Config{
+		Addr:      r.str("DEALSPOT_ADDR", ":8080"),
+		DataDir:   r.str("DEALSPOT_DATA_DIR", "./data"),
+		RedisURL:  r.str("REDIS_URL", "embedded"),
+		Queue:     r.str("QUEUE", QueueMemory),
+		AMQPURL:   r.str("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/"),
+		JWTSecret: r.str("JWT_SECRET", DefaultJWTSecret),
+		Env:       r.str("DEALSPOT_ENV", "development"),
+		LogLevel:  r.str("LOG_LEVEL", "info"),
+		LogFormat: r.str("LOG_FORMAT", "text"),
+	}
+	c.DatabaseURL = r.str("DATABASE_URL", "sqlite://"+filepath.ToSlash(filepath.Join(c.DataDir, "dealspot.db")))
+	c.KafkaBrokers = r.list("KAFKA_BROKERS", "127.0.0.1:9092")
+	c.AdminPhones = r.list("ADMIN_PHONES", "")
+	embedded := c.UsesEmbeddedDatabase()
+	c.Dev = r.boolean("DEALSPOT_DEV", c.Env != "production")
+	c.Seed = r.boolean("DEALSPOT_SEED", embedded || c.Dev)
+	c.AutoMigrate = r.boolean("DEALSPOT_AUTO_MIGRATE", embedded || c.Dev)
+	c.Introspection = r.boolean("GRAPHQL_INTROSPECTION", c.Dev)
+	c.IDE = r.boolean("GRAPHQL_IDE", c.Dev)
+	c.HTTP = HTTP{
+		MaxBodyBytes:      r.integer64("HTTP_MAX_BODY_BYTES", 64<<10, 1),
+		ReadHeaderTimeout: r.duration("HTTP_READ_HEADER_TIMEOUT", 5*time.Second),
+		ReadTimeout:       r.duration("HTTP_READ_TIMEOUT", 15*time.Second),
+		WriteTimeout:      r.duration("HTTP_WRITE_TIMEOUT", 30*time.Second),
+		IdleTimeout:       r.duration("HTTP_IDLE_TIMEOUT", 120*time.Second),
+		ShutdownTimeout:   r.duration("HTTP_SHUTDOWN_TIMEOUT", 20*time.Second),
+	}
+	c.GraphQL = GraphQL{
+		MaxDepth:       r.integer("GRAPHQL_MAX_DEPTH", 12, 1),
+		MaxComplexity:  r.integer("GRAPHQL_MAX_COMPLEXITY", 1000, 1),
+		MaxAliases:     r.integer("GRAPHQL_MAX_ALIASES", 30, 1),
+		ExecTimeout:    r.duration("GRAPHQL_EXEC_TIMEOUT", 10*time.Second),
+		QueryCacheSize: r.integer("GRAPHQL_QUERY_CACHE_SIZE", 1000, 1),
+	}
+	c.Paging = Paging{
+		DefaultPageSize: r.integer("PAGE_SIZE_DEFAULT", 10, 1),
+		MaxPageSize:     r.integer("PAGE_SIZE_MAX", 100, 1),
+	}
+	if r.err != nil {
+		return Config{}, r.err
+	}
+	return c, c.validate()
+}
+
+func (c Config) validate() error {
+	var errs []error
+	bad := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...)))
+	}
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		bad("DEALSPOT_ADDR", "want host:port such as :8080, got %q", c.Addr)
+	}
+	if err := validateDatabaseURL(c.DatabaseURL); err != nil {
+		bad("DATABASE_URL", "%v", err)
+	}
+	if err := validateRedisURL(c.RedisURL); err != nil {
+		bad("REDIS_URL", "%v", err)
+	}
+	switch c.Queue {
+	case QueueMemory, QueueRedis, QueueKafka, QueueAMQP:
+	default:
+		bad("QUEUE", "want memory, redis, kafka or amqp, got %q", c.Queue)
+	}
+	if c.Queue == QueueAMQP {
+		if u, err := url.Parse(c.AMQPURL); err != nil || (u.Scheme != "amqp" && u.Scheme != "amqps") {
+			bad("AMQP_URL", "want amqp://user:pass@host:port/vhost")
+		}
+	}
+	if c.Queue == QueueKafka && len(c.KafkaBrokers) == 0 {
+		bad("KAFKA_BROKERS", "want at least one host:port")
+	}
+	switch c.Env {
+	case "development", "production":
+	default:
+		bad("DEALSPOT_ENV", "want development or production, got %q", c.Env)
+	}
+	if len(c.JWTSecret) < 16 {
+		bad("JWT_SECRET", "must be at least 16 bytes")
+	}
+	if c.IsProduction() {
+		if c.JWTSecret == DefaultJWTSecret {
+			bad("JWT_SECRET", "production refuses the default development secret; set a random secret of 32+ bytes")
+		}
+		if c.Dev {
+			bad("DEALSPOT_DEV", "production refuses dev mode")
+		}
+	}
+	for _, p := range c.AdminPhones {
+		if !phonePattern(p) {
+			bad("ADMIN_PHONES", "%q is not a mainland mobile number", p)
+		}
+	}
+	switch strings.ToLower(c.LogLevel) {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("LOG_LEVEL", "want debug, info, warn or error, got %q", c.LogLevel)
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		bad("LOG_FORMAT", "want text or json, got %q", c.LogFormat)
+	}
+	if c.Paging.DefaultPageSize > c.Paging.MaxPageSize {
+		bad("PAGE_SIZE_DEFAULT", "must not exceed PAGE_SIZE_MAX (%d)", c.Paging.MaxPageSize)
+	}
+	return errors.Join(errs...)
+}
+
+func phonePattern(p string) bool {
+	if len(p) != 11 || p[0] != '1' || p[1] < '3' || p[1] > '9' {
+		return false
+	}
+	for _, r := range p {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func validateDatabaseURL(raw string) error {
+	switch {
+	case strings.HasPrefix(raw, "sqlite://"):
+		if strings.TrimPrefix(raw, "sqlite://") == "" {
+			return errors.New("sqlite:// needs a file path, e.g. sqlite://./data/dealspot.db")
+		}
+		return nil
+	case strings.HasPrefix(raw, "postgres://"), strings.HasPrefix(raw, "postgresql://"):
+		u, err := url.Parse(raw)
+		if err != nil || u.Host == "" {
+			return errors.New("want postgres://user@host:port/db?sslmode=disable")
+		}
+		return nil
+	}
+	return fmt.Errorf("want sqlite://path or postgres://…, got %q", redact(raw))
+}
+
+func validateRedisURL(raw string) error {
+	if raw == "embedded" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
+		return fmt.Errorf("want embedded or redis://host:port/db, got %q", redact(raw))
+	}
+	if db := strings.TrimPrefix(u.Path, "/"); db != "" {
+		if _, err := strconv.Atoi(db); err != nil {
+			return fmt.Errorf("database number %q is not a number", db)
+		}
+	}
+	return nil
+}
+
+// redact hides a password in a URL-like string before it is shown in an error.
+func redact(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			return u.String()
+		}
+	}
+	return raw
+}
+
+// reader collects the first parse error, naming the variable.
+type reader struct {
+	getenv func(string) string
+	err    error
+}
+
+func (r *reader) str(name, def string) string {
+	if v := strings.TrimSpace(r.getenv(name)); v != "" {
+		return v
+	}
+	return def
+}
+
+func (r *reader) list(name, def string) []string {
+	var out []string
+	for _, p := range strings.Split(r.str(name, def), ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (r *reader) fail(name, format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...))
+	}
+}
+
+func (r *reader) boolean(name string, def bool) bool {
+	v := r.str(name, "")
+	if v == "" {
+		return def
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		r.fail(name, "want true or false, got %q", v)
+	}
+	return b
+}
+
+func (r *reader) integer64(name string, def, min int64) int64 {
+	v := r.str(name, "")
+	if v == "" {
+		return def
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < min {
+		r.fail(name, "want an integer ≥ %d, got %q", min, v)
+	}
+	return n
+}
+
+func (r *reader) integer(name string, def, min int) int {
+	return int(r.integer64(name, int64(def), int64(min)))
+}
+
+func (r *reader) duration(name string, def time.Duration) time.Duration {
+	v := r.str(name, "")
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		r.fail(name, "want a positive duration such as 5s, got %q", v)
+	}
+	return d
+}

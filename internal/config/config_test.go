@@ -1,0 +1,98 @@
+package config_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dealspot/dealspot/internal/config"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadDefaultsAreEmbedded(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(nil))
+	if err != nil {
+		t.Fatalf("defaults should be valid: %v", err)
+	}
+	if c.Addr != ":8080" || c.RedisURL != "embedded" || c.Queue != "memory" {
+		t.Errorf("unexpected defaults: addr %q redis %q queue %q", c.Addr, c.RedisURL, c.Queue)
+	}
+	if c.DatabaseURL != "sqlite://data/dealspot.db" {
+		t.Errorf("database url = %q, want the SQLite file under ./data", c.DatabaseURL)
+	}
+	if !c.Dev || !c.Seed || !c.AutoMigrate || !c.IDE || !c.Introspection {
+		t.Errorf("embedded defaults should be dev mode with seed, migrate, IDE and introspection: %+v", c)
+	}
+}
+
+func TestLoadProductionTurnsDevFeaturesOff(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(map[string]string{
+		"DEALSPOT_ENV": "production",
+		"JWT_SECRET":   "a-real-secret-of-enough-length-0123456789",
+		"DATABASE_URL": "postgres://app@db:5432/dealspot?sslmode=disable",
+		"REDIS_URL":    "redis://cache:6379/0",
+	}))
+	if err != nil {
+		t.Fatalf("valid production config refused: %v", err)
+	}
+	if c.Dev || c.IDE || c.Introspection || c.Seed || c.AutoMigrate {
+		t.Errorf("production must not enable dev features by default: %+v", c)
+	}
+	c, err = config.Load(env(map[string]string{
+		"DEALSPOT_ENV": "production", "JWT_SECRET": "a-real-secret-of-enough-length-0123456789",
+		"GRAPHQL_INTROSPECTION": "true",
+	}))
+	if err != nil || !c.Introspection {
+		t.Errorf("introspection should be switchable on explicitly in production: %v %v", c.Introspection, err)
+	}
+}
+
+func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"database url of an unknown kind", map[string]string{"DATABASE_URL": "mysql://x"}, "DATABASE_URL"},
+		{"database url garbage", map[string]string{"DATABASE_URL": "::::"}, "DATABASE_URL"},
+		{"postgres url without host", map[string]string{"DATABASE_URL": "postgres://"}, "DATABASE_URL"},
+		{"redis url not redis", map[string]string{"REDIS_URL": "http://x:6379"}, "REDIS_URL"},
+		{"redis db not a number", map[string]string{"REDIS_URL": "redis://x:6379/abc"}, "REDIS_URL"},
+		{"queue unknown", map[string]string{"QUEUE": "sqs"}, "QUEUE"},
+		{"production with the default secret", map[string]string{"DEALSPOT_ENV": "production"}, "JWT_SECRET"},
+		{"production with dev mode", map[string]string{"DEALSPOT_ENV": "production", "JWT_SECRET": strings.Repeat("k", 40), "DEALSPOT_DEV": "true"}, "DEALSPOT_DEV"},
+		{"secret too short", map[string]string{"JWT_SECRET": "short"}, "JWT_SECRET"},
+		{"env unknown", map[string]string{"DEALSPOT_ENV": "staging"}, "DEALSPOT_ENV"},
+		{"address without port", map[string]string{"DEALSPOT_ADDR": "localhost"}, "DEALSPOT_ADDR"},
+		{"bool not a bool", map[string]string{"DEALSPOT_DEV": "maybe"}, "DEALSPOT_DEV"},
+		{"duration not a duration", map[string]string{"GRAPHQL_EXEC_TIMEOUT": "soon"}, "GRAPHQL_EXEC_TIMEOUT"},
+		{"limit not positive", map[string]string{"GRAPHQL_MAX_DEPTH": "0"}, "GRAPHQL_MAX_DEPTH"},
+		{"admin phone malformed", map[string]string{"ADMIN_PHONES": "13800000000,12345"}, "ADMIN_PHONES"},
+		{"page default above max", map[string]string{"PAGE_SIZE_DEFAULT": "50", "PAGE_SIZE_MAX": "20"}, "PAGE_SIZE_DEFAULT"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := config.Load(env(tc.env))
+			if err == nil {
+				t.Fatalf("config accepted %v", tc.env)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not name %s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestLoadHidesPasswordsInErrors(t *testing.T) {
+	t.Parallel()
+	_, err := config.Load(env(map[string]string{"DATABASE_URL": "mysql://app:hunter2@db/x"}))
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("error must not show the password: %v", err)
+	}
+}

@@ -1,0 +1,73 @@
+package domain
+
+import "time"
+
+// VoucherKind tells a normal voucher from a flash-sale one.
+type VoucherKind string
+
+// Voucher kinds.
+const (
+	VoucherNormal    VoucherKind = "NORMAL"
+	VoucherFlashSale VoucherKind = "FLASH_SALE"
+)
+
+// VoucherStatus is whether a voucher is on sale.
+type VoucherStatus string
+
+// Voucher statuses.
+const (
+	VoucherOnSale  VoucherStatus = "ON_SALE"
+	VoucherOffSale VoucherStatus = "OFF_SALE"
+)
+
+// Voucher is a deal a shop sells; values are in cents.
+type Voucher struct {
+	ID          int64
+	ShopID      int64
+	Title       string
+	SubTitle    string
+	Rules       string
+	PayValue    int64
+	ActualValue int64
+	Kind        VoucherKind
+	Status      VoucherStatus
+	// FlashSale is set for flash-sale vouchers.
+	FlashSale *FlashSale
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// FlashSale is the limited, time-boxed part of a flash-sale voucher.
+type FlashSale struct {
+	VoucherID int64
+	Stock     int
+	BeginTime time.Time
+	EndTime   time.Time
+}
+
+// OrderStatus is where an order is in its life.
+type OrderStatus string
+
+// Order statuses.
+const (
+	OrderPending  OrderStatus = "PENDING"
+	OrderCreated  OrderStatus = "CREATED"
+	OrderFailed   OrderStatus = "FAILED"
+	OrderPaid     OrderStatus = "PAID"
+	OrderUsed     OrderStatus = "USED"
+	OrderCanceled OrderStatus = "CANCELED"
+	OrderRefunded OrderStatus = "REFUNDED"
+)
+
+// VoucherOrder is one person's claim of one voucher. Its id is assigned by the app
+// (time-ordered, unique across nodes), never by the database.
+type VoucherOrder struct {
+	ID         int64
+	UserID     int64
+	VoucherID  int64
+	Status     OrderStatus
+	CreatedAt  time.Time
+	PayTime    *time.Time
+	UseTime    *time.Time
+	RefundTime *time.Time
+}

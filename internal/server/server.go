@@ -1,0 +1,174 @@
+// Package server is Dealspot's HTTP edge: routes, middleware (request id, client IP,
+// body limit, access log, panic recovery, metrics), health and readiness.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/dealspot/dealspot/internal/reqmeta"
+)
+
+// Check reports whether one dependency is reachable.
+type Check func(ctx context.Context) error
+
+// Options configure the HTTP handler.
+type Options struct {
+	Log     *slog.Logger
+	GraphQL http.Handler
+	Metrics *Metrics
+	// Ready names the checks /readyz runs.
+	Ready map[string]Check
+	// IDE serves the GraphQL IDE at /.
+	IDE bool
+	// MaxBodyBytes bounds request bodies.
+	MaxBodyBytes int64
+	// TrustForwardedFor takes the client IP from X-Forwarded-For (only behind a proxy
+	// that sets it).
+	TrustForwardedFor bool
+}
+
+// NewHandler returns Dealspot's HTTP handler.
+func NewHandler(o Options) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/graphql", o.GraphQL)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("GET /readyz", readyHandler(o.Ready))
+	mux.Handle("GET /metrics", promhttp.HandlerFor(o.Metrics.Registry, promhttp.HandlerOpts{}))
+	if o.IDE {
+		mux.Handle("GET /{$}", playground.Handler("Dealspot GraphQL", "/graphql"))
+	}
+	return middleware(o, mux)
+}
+
+func readyHandler(checks map[string]Check) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		status, code := map[string]string{}, http.StatusOK
+		for name, check := range checks {
+			if err := check(ctx); err != nil {
+				status[name], code = "unavailable", http.StatusServiceUnavailable
+				continue
+			}
+			status[name] = "ok"
+		}
+		writeJSON(w, code, status)
+	}
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// statusRecorder remembers the status code written. It keeps http.Hijacker and Flusher
+// reachable through Unwrap so websockets keep working.
+type statusRecorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.code == 0 {
+		s.code = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.code == 0 {
+		s.code = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+func middleware(o Options, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := r.Header.Get("X-Request-Id")
+		if id == "" || len(id) > 64 {
+			id = newRequestID()
+		}
+		w.Header().Set("X-Request-Id", id)
+		meta := reqmeta.Meta{RequestID: id, ClientIP: clientIP(r, o.TrustForwardedFor)}
+		r = r.WithContext(reqmeta.With(r.Context(), meta))
+		rec := &statusRecorder{ResponseWriter: w}
+		if o.MaxBodyBytes > 0 && r.ContentLength > o.MaxBodyBytes {
+			writeJSON(rec, http.StatusRequestEntityTooLarge, map[string]any{"errors": []any{map[string]any{
+				"message":    "request body too large",
+				"extensions": map[string]any{"code": "REQUEST_TOO_LARGE", "maxBytes": o.MaxBodyBytes},
+			}}})
+			o.Metrics.observeHTTP(routeLabel(r.URL.Path), rec.code)
+			return
+		}
+		if r.Body != nil && o.MaxBodyBytes > 0 {
+			// Bodies without a length are cut at the limit while they are read.
+			r.Body = http.MaxBytesReader(w, r.Body, o.MaxBodyBytes)
+		}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				o.Log.Error("panic serving request", slog.String("request_id", id), slog.Any("panic", p))
+				if rec.code == 0 {
+					http.Error(rec, `{"errors":[{"message":"internal error","extensions":{"code":"INTERNAL"}}]}`, http.StatusInternalServerError)
+				}
+			}
+			route := routeLabel(r.URL.Path)
+			o.Metrics.observeHTTP(route, rec.code)
+			if route != "/healthz" && route != "/metrics" {
+				o.Log.Debug("http request", slog.String("request_id", id), slog.String("method", r.Method),
+					slog.String("path", r.URL.Path), slog.Int("status", rec.code),
+					slog.Duration("duration", time.Since(start)), slog.String("client_ip", meta.ClientIP))
+			}
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}
+
+func routeLabel(path string) string {
+	switch path {
+	case "/graphql", "/healthz", "/readyz", "/metrics", "/":
+		return path
+	}
+	return "other"
+}
+
+func clientIP(r *http.Request, trustForwarded bool) string {
+	if trustForwarded {
+		if fwd := r.Header.Get("X-Forwarded-For"); fwd != "" {
+			first, _, _ := strings.Cut(fwd, ",")
+			if ip := net.ParseIP(strings.TrimSpace(first)); ip != nil {
+				return ip.String()
+			}
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func newRequestID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,125 @@
+// Package service is Dealspot's composition root: it builds the adapters chosen by the
+// configuration, the application on top of them, and the HTTP handler. cmd/ and
+// component tests share it.
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/dealspot/dealspot/adapters/entstore"
+	redisadapter "github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/graph"
+	"github.com/dealspot/dealspot/internal/app"
+	"github.com/dealspot/dealspot/internal/app/shop"
+	"github.com/dealspot/dealspot/internal/config"
+	"github.com/dealspot/dealspot/internal/domain"
+	"github.com/dealspot/dealspot/internal/server"
+)
+
+// Service is a built Dealspot process: stores, application and HTTP handler.
+type Service struct {
+	Config  config.Config
+	Log     *slog.Logger
+	Store   *entstore.Store
+	Redis   *redisadapter.Conn
+	App     *app.Application
+	Metrics *server.Metrics
+	// Handler serves every HTTP route.
+	Handler http.Handler
+
+	closers []func() error
+}
+
+// OpenStore opens the relational store and, when the configuration asks for it,
+// migrates the schema.
+func OpenStore(ctx context.Context, cfg config.Config, log *slog.Logger) (*entstore.Store, error) {
+	store, err := entstore.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	if cfg.AutoMigrate {
+		if err := store.Migrate(ctx); err != nil {
+			_ = store.Close()
+			return nil, fmt.Errorf("migrate database: %w", err)
+		}
+		log.Info("database schema migrated", slog.String("dialect", store.Dialect()))
+	}
+	return store, nil
+}
+
+// New builds every part of Dealspot from cfg. Close releases what it opened.
+func New(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *Service, err error) {
+	s := &Service{Config: cfg, Log: log}
+	defer func() {
+		if err != nil {
+			_ = s.Close()
+		}
+	}()
+
+	if s.Store, err = OpenStore(ctx, cfg, log); err != nil {
+		return nil, err
+	}
+	s.closers = append(s.closers, s.Store.Close)
+	if cfg.Seed {
+		seeded, err := s.Store.Seed(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("seed demo data: %w", err)
+		}
+		if seeded {
+			log.Info("demo data seeded into the empty database")
+		}
+	}
+
+	if s.Redis, err = redisadapter.Open(ctx, cfg.RedisURL); err != nil {
+		return nil, fmt.Errorf("open redis: %w", err)
+	}
+	s.closers = append(s.closers, s.Redis.Close)
+	if s.Redis.IsEmbedded() {
+		log.Info("embedded redis started", slog.String("addr", s.Redis.Addr))
+	}
+
+	pageLimits := domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize}
+	shops, err := shop.NewQueries(s.Store.Shops(), pageLimits)
+	if err != nil {
+		return nil, err
+	}
+	s.App = &app.Application{Shops: shops}
+
+	s.Metrics = server.NewMetrics()
+	gql := graph.NewHandler(s.App, log, graph.Options{
+		MaxDepth:       cfg.GraphQL.MaxDepth,
+		MaxComplexity:  cfg.GraphQL.MaxComplexity,
+		MaxAliases:     cfg.GraphQL.MaxAliases,
+		ExecTimeout:    cfg.GraphQL.ExecTimeout,
+		QueryCacheSize: cfg.GraphQL.QueryCacheSize,
+		MaxBodyBytes:   cfg.HTTP.MaxBodyBytes,
+		Introspection:  cfg.Introspection,
+		Observe:        s.Metrics.ObserveOperation,
+	})
+	s.Handler = server.NewHandler(server.Options{
+		Log:          log,
+		GraphQL:      gql,
+		Metrics:      s.Metrics,
+		IDE:          cfg.IDE,
+		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+		Ready: map[string]server.Check{
+			"database": s.Store.Ping,
+			"redis":    func(ctx context.Context) error { return s.Redis.Client.Ping(ctx).Err() },
+		},
+	})
+	return s, nil
+}
+
+// Close releases stores in the reverse order of opening.
+func (s *Service) Close() error {
+	var errs []error
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		errs = append(errs, s.closers[i]())
+	}
+	s.closers = nil
+	return errors.Join(errs...)
+}
