@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dealspot/dealspot/graph/model"
+	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -92,4 +93,27 @@ func shopConnection(shops []domain.Shop, hasNext bool) *model.ShopConnection {
 		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
 	}
 	return conn
+}
+
+// userToModel shows u to viewer: the phone is whole only for its owner.
+func userToModel(u domain.User, viewer auth.Principal) *model.User {
+	return &model.User{
+		ID:        formatID(u.ID),
+		NickName:  u.NickName,
+		Icon:      u.Icon,
+		Phone:     auth.VisiblePhone(viewer, u),
+		Role:      model.Role(u.Role),
+		CreatedAt: u.CreatedAt,
+	}
+}
+
+// sessionToModel answers a login or refresh; the session's own user is the viewer.
+func sessionToModel(s auth.Session) *model.AuthPayload {
+	return &model.AuthPayload{
+		AccessToken:      s.AccessToken,
+		RefreshToken:     s.RefreshToken,
+		ExpiresAt:        s.ExpiresAt,
+		RefreshExpiresAt: s.RefreshExpiresAt,
+		User:             userToModel(s.User, auth.Principal{UserID: s.User.ID}),
+	}
 }

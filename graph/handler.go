@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -25,20 +26,21 @@ type Options struct {
 	QueryCacheSize int
 	MaxBodyBytes   int64
 	Introspection  bool
-	// WebsocketInit authenticates a websocket connection from its connection_init
-	// payload; nil accepts every connection.
-	WebsocketInit transport.WebsocketInitFunc
 	// Observe, if set, is told the name and duration of every operation.
 	Observe func(ctx context.Context, operation string, d time.Duration, errs int)
 }
 
 // NewHandler builds the GraphQL HTTP handler (POST, GET and graphql-transport-ws) for a.
-func NewHandler(a *app.Application, log *slog.Logger, o Options) *handler.Server {
-	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{App: a}}))
+// Callers authenticate with an Authorization header, or on websockets with the
+// connection_init payload.
+func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
+	cfg := generated.Config{Resolvers: &Resolver{App: a}}
+	cfg.Directives.Auth = authDirective
+	srv := handler.New(generated.NewExecutableSchema(cfg))
 	readLimit := o.MaxBodyBytes
 	srv.AddTransport(transport.Websocket{
 		KeepAlivePingInterval: 10 * time.Second,
-		InitFunc:              o.WebsocketInit,
+		InitFunc:              WebsocketInit(a.Auth.Authenticate),
 		InitTimeout:           10 * time.Second,
 		PayloadReadLimit:      &readLimit,
 	})
@@ -76,7 +78,7 @@ func NewHandler(a *app.Application, log *slog.Logger, o Options) *handler.Server
 			return resp
 		}
 	})
-	return srv
+	return Authentication(a.Auth.Authenticate, srv)
 }
 
 // operationName labels an operation for metrics: its name, or its type when anonymous.

@@ -119,11 +119,15 @@ func seedShops() []domain.Shop {
 			p := seedPlaces[(ti*5+i*3)%len(seedPlaces)]
 			brand := t.brands[i%len(t.brands)]
 			sold := 300 + (k*7919)%25000
+			address := p.address + " " + seedFloors[k%len(seedFloors)]
+			if p.street {
+				address = fmt.Sprintf("%s%d号", p.address, 8+(k*13)%90)
+			}
 			out = append(out, domain.Shop{
 				Name:      fmt.Sprintf("%s(%s店)", brand, p.branch),
 				TypeID:    int64(ti + 1),
 				Area:      p.area,
-				Address:   p.address + seedFloors[k%len(seedFloors)],
+				Address:   address,
 				Longitude: round6(p.lon + float64((k*37)%11-5)*0.0003),
 				Latitude:  round6(p.lat + float64((k*53)%9-4)*0.0003),
 				AvgPrice:  int64(t.priceLo+(k*37)%(t.priceHi-t.priceLo+1)) * 100,

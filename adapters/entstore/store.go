@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -23,6 +24,10 @@ import (
 // migrationLockID names the PostgreSQL advisory lock that serialises migrations and
 // seeding when several servers start at once.
 const migrationLockID = 0x6465616c73706f74 // "dealspot"
+
+// migrateMu makes migrations in one process take turns: ent's schema differ writes to
+// the package-level table definitions in ent/migrate while it plans.
+var migrateMu sync.Mutex
 
 // Store is an open relational database with Dealspot's schema.
 type Store struct {
@@ -143,6 +148,8 @@ func (s *Store) Close() error {
 // Migrate creates or updates the schema. It only adds (tables, columns, indexes), so it
 // is safe to run on every start; on PostgreSQL concurrent callers take turns.
 func (s *Store) Migrate(ctx context.Context) error {
+	migrateMu.Lock()
+	defer migrateMu.Unlock()
 	return s.exclusively(ctx, func(ctx context.Context) error {
 		if err := s.client.Schema.Create(ctx); err != nil {
 			return fmt.Errorf("migrate %s schema: %w", s.dialect, err)

@@ -677,3 +677,32 @@ func mustShopType(t *testing.T, s *entstore.Store, name string) domain.ShopType 
 	}
 	return typ
 }
+
+func TestSQLiteFileSettings(t *testing.T) {
+	t.Parallel()
+	s := openMigrated(t, "sqlite://"+filepath.ToSlash(filepath.Join(t.TempDir(), "nested", "dir", "dealspot.db")))
+	for pragma, want := range map[string]string{"journal_mode": "wal", "foreign_keys": "1", "busy_timeout": "5000"} {
+		var got string
+		if err := s.DB().QueryRowContext(t.Context(), "PRAGMA "+pragma).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("PRAGMA %s = %s, want %s", pragma, got, want)
+		}
+	}
+}
+
+func TestOpenRefusesWhatItCannotUse(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, u := range []string{
+		"mysql://root@localhost/dealspot",
+		"postgres://nobody@127.0.0.1:1/dealspot?sslmode=disable&connect_timeout=5",
+	} {
+		if s, err := entstore.Open(ctx, u); err == nil {
+			_ = s.Close()
+			t.Errorf("Open(%s) succeeded, want an error", u)
+		}
+	}
+}

@@ -152,5 +152,15 @@ func admin(ctx context.Context, cfg config.Config, log *slog.Logger, args []stri
 	if len(args) != 2 || args[0] != "grant" {
 		return errors.New("usage: dealspot admin grant PHONE")
 	}
-	return errors.New("admin grant: not available in this build")
+	svc, err := service.New(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	u, err := svc.App.Auth.GrantAdmin.Handle(ctx, args[1])
+	if err != nil {
+		return fmt.Errorf("admin grant: %w", err)
+	}
+	log.Info("granted ADMIN", slog.Int64("user_id", u.ID), slog.String("nick_name", u.NickName))
+	return nil
 }

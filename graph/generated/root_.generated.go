@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/dealspot/dealspot/graph/model"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -21,22 +22,46 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Mutation() MutationResolver
 	Query() QueryResolver
 }
 
 type DirectiveRoot struct {
+	Auth func(ctx context.Context, obj any, next graphql.Resolver, requires *model.Role) (res any, err error)
 }
 
 type ComplexityRoot struct {
+	AuthPayload struct {
+		AccessToken      func(childComplexity int) int
+		ExpiresAt        func(childComplexity int) int
+		RefreshExpiresAt func(childComplexity int) int
+		RefreshToken     func(childComplexity int) int
+		User             func(childComplexity int) int
+	}
+
+	Mutation struct {
+		Login         func(childComplexity int, phone string, code string) int
+		Logout        func(childComplexity int) int
+		RefreshToken  func(childComplexity int, token string) int
+		SendLoginCode func(childComplexity int, phone string) int
+	}
+
 	PageInfo struct {
 		EndCursor   func(childComplexity int) int
 		HasNextPage func(childComplexity int) int
 	}
 
 	Query struct {
+		Me        func(childComplexity int) int
 		Shop      func(childComplexity int, id string) int
 		ShopTypes func(childComplexity int) int
 		Shops     func(childComplexity int, typeID *string, name *string, first *int, after *string) int
+	}
+
+	SendCodePayload struct {
+		DevCode           func(childComplexity int) int
+		RetryAfterSeconds func(childComplexity int) int
+		Sent              func(childComplexity int) int
 	}
 
 	Shop struct {
@@ -71,6 +96,15 @@ type ComplexityRoot struct {
 		Name func(childComplexity int) int
 		Sort func(childComplexity int) int
 	}
+
+	User struct {
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Icon      func(childComplexity int) int
+		NickName  func(childComplexity int) int
+		Phone     func(childComplexity int) int
+		Role      func(childComplexity int) int
+	}
 }
 
 type executableSchema graphql.ExecutableSchemaState[ResolverRoot, DirectiveRoot, ComplexityRoot]
@@ -87,6 +121,77 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	_ = ec
 	switch typeName + "." + field {
 
+	case "AuthPayload.accessToken":
+		if e.ComplexityRoot.AuthPayload.AccessToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthPayload.AccessToken(childComplexity), true
+	case "AuthPayload.expiresAt":
+		if e.ComplexityRoot.AuthPayload.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthPayload.ExpiresAt(childComplexity), true
+	case "AuthPayload.refreshExpiresAt":
+		if e.ComplexityRoot.AuthPayload.RefreshExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthPayload.RefreshExpiresAt(childComplexity), true
+	case "AuthPayload.refreshToken":
+		if e.ComplexityRoot.AuthPayload.RefreshToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthPayload.RefreshToken(childComplexity), true
+	case "AuthPayload.user":
+		if e.ComplexityRoot.AuthPayload.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuthPayload.User(childComplexity), true
+
+	case "Mutation.login":
+		if e.ComplexityRoot.Mutation.Login == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_login_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.Login(childComplexity, args["phone"].(string), args["code"].(string)), true
+	case "Mutation.logout":
+		if e.ComplexityRoot.Mutation.Logout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.Logout(childComplexity), true
+	case "Mutation.refreshToken":
+		if e.ComplexityRoot.Mutation.RefreshToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_refreshToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RefreshToken(childComplexity, args["token"].(string)), true
+	case "Mutation.sendLoginCode":
+		if e.ComplexityRoot.Mutation.SendLoginCode == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sendLoginCode_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SendLoginCode(childComplexity, args["phone"].(string)), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -100,6 +205,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
 
+	case "Query.me":
+		if e.ComplexityRoot.Query.Me == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Me(childComplexity), true
 	case "Query.shop":
 		if e.ComplexityRoot.Query.Shop == nil {
 			break
@@ -128,6 +239,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Shops(childComplexity, args["typeId"].(*string), args["name"].(*string), args["first"].(*int), args["after"].(*string)), true
+
+	case "SendCodePayload.devCode":
+		if e.ComplexityRoot.SendCodePayload.DevCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SendCodePayload.DevCode(childComplexity), true
+	case "SendCodePayload.retryAfterSeconds":
+		if e.ComplexityRoot.SendCodePayload.RetryAfterSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SendCodePayload.RetryAfterSeconds(childComplexity), true
+	case "SendCodePayload.sent":
+		if e.ComplexityRoot.SendCodePayload.Sent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SendCodePayload.Sent(childComplexity), true
 
 	case "Shop.address":
 		if e.ComplexityRoot.Shop.Address == nil {
@@ -259,6 +389,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ShopType.Sort(childComplexity), true
 
+	case "User.createdAt":
+		if e.ComplexityRoot.User.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.CreatedAt(childComplexity), true
+	case "User.id":
+		if e.ComplexityRoot.User.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.ID(childComplexity), true
+	case "User.icon":
+		if e.ComplexityRoot.User.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.Icon(childComplexity), true
+	case "User.nickName":
+		if e.ComplexityRoot.User.NickName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.NickName(childComplexity), true
+	case "User.phone":
+		if e.ComplexityRoot.User.Phone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.Phone(childComplexity), true
+	case "User.role":
+		if e.ComplexityRoot.User.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.Role(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -300,6 +467,21 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 
 			return &response
 		}
+	case ast.Mutation:
+		return func(ctx context.Context) *graphql.Response {
+			if !first {
+				return nil
+			}
+			first = false
+			ctx = graphql.WithUnmarshalerMap(ctx, inputUnmarshalMap)
+			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
+			var buf bytes.Buffer
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
 
 	default:
 		return graphql.OneShot(graphql.ErrorResponse(ctx, "unsupported GraphQL operation"))
@@ -326,6 +508,64 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../schema/auth.graphqls", Input: `"What a user may do."
+enum Role {
+  USER
+  ADMIN
+}
+
+"""
+Guards a field: the caller must be logged in (Authorization: Bearer <access token>)
+and hold the role, else UNAUTHENTICATED or FORBIDDEN.
+"""
+directive @auth(requires: Role = USER) on FIELD_DEFINITION
+
+"A person with an account."
+type User {
+  id: ID!
+  nickName: String!
+  icon: String!
+  "Masked (138****0000) for everyone but the owner."
+  phone: String!
+  role: Role!
+  createdAt: Time!
+}
+
+type SendCodePayload {
+  sent: Boolean!
+  "Seconds until another code may be asked for."
+  retryAfterSeconds: Int!
+  "The code itself, in dev mode only; always null in production."
+  devCode: String
+}
+
+type AuthPayload {
+  "HS256 JWT; send as Authorization: Bearer <token>."
+  accessToken: String!
+  "Opaque, single use: trade it for new tokens with refreshToken."
+  refreshToken: String!
+  "When accessToken expires."
+  expiresAt: Time!
+  refreshExpiresAt: Time!
+  user: User!
+}
+
+extend type Query {
+  "The caller; null when no token is sent, UNAUTHENTICATED when a bad one is."
+  me: User
+}
+
+type Mutation {
+  "Send a 6-digit login code to a mainland China mobile number."
+  sendLoginCode(phone: String!): SendCodePayload!
+  "Log in with a code; the first login creates the account."
+  login(phone: String!, code: String!): AuthPayload!
+  "Trade a refresh token for new tokens (the old one stops working)."
+  refreshToken(token: String!): AuthPayload!
+  "End the caller's session: its refresh and access tokens stop working."
+  logout: Boolean! @auth
+}
+`, BuiltIn: false},
 	{Name: "../schema/schema.graphqls", Input: `"An instant, RFC 3339 (e.g. 2026-11-22T10:00:00Z)."
 scalar Time
 
@@ -396,6 +636,22 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
 
+func (ec *executionContext) childFields_AuthPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "accessToken":
+		return ec.fieldContext_AuthPayload_accessToken(ctx, field)
+	case "refreshToken":
+		return ec.fieldContext_AuthPayload_refreshToken(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_AuthPayload_expiresAt(ctx, field)
+	case "refreshExpiresAt":
+		return ec.fieldContext_AuthPayload_refreshExpiresAt(ctx, field)
+	case "user":
+		return ec.fieldContext_AuthPayload_user(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuthPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -404,6 +660,18 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_SendCodePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sent":
+		return ec.fieldContext_SendCodePayload_sent(ctx, field)
+	case "retryAfterSeconds":
+		return ec.fieldContext_SendCodePayload_retryAfterSeconds(ctx, field)
+	case "devCode":
+		return ec.fieldContext_SendCodePayload_devCode(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SendCodePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -470,6 +738,24 @@ func (ec *executionContext) childFields_ShopType(ctx context.Context, field grap
 		return ec.fieldContext_ShopType_sort(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ShopType", field.Name)
+}
+
+func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_User_id(ctx, field)
+	case "nickName":
+		return ec.fieldContext_User_nickName(ctx, field)
+	case "icon":
+		return ec.fieldContext_User_icon(ctx, field)
+	case "phone":
+		return ec.fieldContext_User_phone(ctx, field)
+	case "role":
+		return ec.fieldContext_User_role(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_User_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

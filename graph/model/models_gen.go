@@ -2,6 +2,28 @@
 
 package model
 
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+)
+
+type AuthPayload struct {
+	// HS256 JWT; send as Authorization: Bearer <token>.
+	AccessToken string `json:"accessToken"`
+	// Opaque, single use: trade it for new tokens with refreshToken.
+	RefreshToken string `json:"refreshToken"`
+	// When accessToken expires.
+	ExpiresAt        time.Time `json:"expiresAt"`
+	RefreshExpiresAt time.Time `json:"refreshExpiresAt"`
+	User             *User     `json:"user"`
+}
+
+type Mutation struct {
+}
+
 // Relay page information.
 type PageInfo struct {
 	HasNextPage bool    `json:"hasNextPage"`
@@ -14,6 +36,14 @@ type PageInfo struct {
 // BAD_USER_INPUT, NOT_FOUND, SOLD_OUT, ALREADY_CLAIMED, NOT_STARTED, ENDED, RATE_LIMITED,
 // INTERNAL.
 type Query struct {
+}
+
+type SendCodePayload struct {
+	Sent bool `json:"sent"`
+	// Seconds until another code may be asked for.
+	RetryAfterSeconds int `json:"retryAfterSeconds"`
+	// The code itself, in dev mode only; always null in production.
+	DevCode *string `json:"devCode,omitempty"`
 }
 
 // A place that sells deals.
@@ -52,4 +82,71 @@ type ShopType struct {
 	Name string `json:"name"`
 	Icon string `json:"icon"`
 	Sort int    `json:"sort"`
+}
+
+// A person with an account.
+type User struct {
+	ID       string `json:"id"`
+	NickName string `json:"nickName"`
+	Icon     string `json:"icon"`
+	// Masked (138****0000) for everyone but the owner.
+	Phone     string    `json:"phone"`
+	Role      Role      `json:"role"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// What a user may do.
+type Role string
+
+const (
+	RoleUser  Role = "USER"
+	RoleAdmin Role = "ADMIN"
+)
+
+var AllRole = []Role{
+	RoleUser,
+	RoleAdmin,
+}
+
+func (e Role) IsValid() bool {
+	switch e {
+	case RoleUser, RoleAdmin:
+		return true
+	}
+	return false
+}
+
+func (e Role) String() string {
+	return string(e)
+}
+
+func (e *Role) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = Role(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid Role", str)
+	}
+	return nil
+}
+
+func (e Role) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *Role) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e Role) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }

@@ -2,9 +2,13 @@
 // an *Application and nothing else.
 package app
 
-import "github.com/dealspot/dealspot/internal/app/shop"
+import (
+	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/app/shop"
+)
 
 // Application is every use case of Dealspot.
 type Application struct {
 	Shops *shop.Queries
+	Auth  *auth.Service
 }

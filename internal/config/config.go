@@ -14,7 +14,7 @@ import (
 )
 
 // DefaultJWTSecret is the development secret; production refuses to start with it.
-const DefaultJWTSecret = "dealspot-dev-secret-change-me"
+const DefaultJWTSecret = "dealspot-development-secret-change-me-in-production"
 
 // Queue backends.
 const (
@@ -60,6 +60,38 @@ type Config struct {
 	HTTP    HTTP
 	GraphQL GraphQL
 	Paging  Paging
+	Auth    Auth
+}
+
+// Rate allows Max events per sliding Window; written "max/window", e.g. "30/10m".
+type Rate struct {
+	Max    int
+	Window time.Duration
+}
+
+// Auth holds the login limits.
+type Auth struct {
+	AccessTTL  time.Duration
+	RefreshTTL time.Duration
+	// Leeway tolerates clock skew when checking token times.
+	Leeway time.Duration
+	// CodeTTL is how long a login code stays valid.
+	CodeTTL time.Duration
+	// CodeInterval is the least time between two codes for one phone.
+	CodeInterval time.Duration
+	// CodeWindow allows CodeWindowMax codes per phone; more lock the phone for CodeLock.
+	CodeWindow    time.Duration
+	CodeWindowMax int
+	CodeLock      time.Duration
+	// MaxWrongCodes wrong codes within WrongCodeWindow lock the phone's login for
+	// WrongCodeLock.
+	MaxWrongCodes   int
+	WrongCodeWindow time.Duration
+	WrongCodeLock   time.Duration
+	// IPLimits turns the per-client-IP limits on (default: on outside dev mode).
+	IPLimits      bool
+	SendCodePerIP Rate
+	LoginPerIP    Rate
 }
 
 // HTTP bounds the HTTP server.
@@ -138,6 +170,22 @@ func Load(getenv func(string) string) (Config, error) {
 		DefaultPageSize: r.integer("PAGE_SIZE_DEFAULT", 10, 1),
 		MaxPageSize:     r.integer("PAGE_SIZE_MAX", 100, 1),
 	}
+	c.Auth = Auth{
+		AccessTTL:       r.duration("AUTH_ACCESS_TTL", 30*time.Minute),
+		RefreshTTL:      r.duration("AUTH_REFRESH_TTL", 30*24*time.Hour),
+		Leeway:          r.duration("AUTH_CLOCK_LEEWAY", 30*time.Second),
+		CodeTTL:         r.duration("LOGIN_CODE_TTL", 2*time.Minute),
+		CodeInterval:    r.duration("LOGIN_CODE_INTERVAL", time.Minute),
+		CodeWindow:      r.duration("LOGIN_CODE_WINDOW", 5*time.Minute),
+		CodeWindowMax:   r.integer("LOGIN_CODE_WINDOW_MAX", 5, 1),
+		CodeLock:        r.duration("LOGIN_CODE_LOCK", 20*time.Minute),
+		MaxWrongCodes:   r.integer("LOGIN_MAX_WRONG_CODES", 5, 1),
+		WrongCodeWindow: r.duration("LOGIN_WRONG_CODE_WINDOW", 10*time.Minute),
+		WrongCodeLock:   r.duration("LOGIN_WRONG_CODE_LOCK", 10*time.Minute),
+		IPLimits:        r.boolean("LOGIN_IP_LIMITS", !c.Dev),
+		SendCodePerIP:   r.rate("LOGIN_SEND_CODE_PER_IP", Rate{Max: 30, Window: 10 * time.Minute}),
+		LoginPerIP:      r.rate("LOGIN_PER_IP", Rate{Max: 60, Window: 10 * time.Minute}),
+	}
 	if r.err != nil {
 		return Config{}, r.err
 	}
@@ -176,8 +224,8 @@ func (c Config) validate() error {
 	default:
 		bad("DEALSPOT_ENV", "want development or production, got %q", c.Env)
 	}
-	if len(c.JWTSecret) < 16 {
-		bad("JWT_SECRET", "must be at least 16 bytes")
+	if len(c.JWTSecret) < 32 {
+		bad("JWT_SECRET", "must be at least 32 bytes")
 	}
 	if c.IsProduction() {
 		if c.JWTSecret == DefaultJWTSecret {
@@ -319,6 +367,21 @@ func (r *reader) integer64(name string, def, min int64) int64 {
 
 func (r *reader) integer(name string, def, min int) int {
 	return int(r.integer64(name, int64(def), int64(min)))
+}
+
+func (r *reader) rate(name string, def Rate) Rate {
+	v := r.str(name, "")
+	if v == "" {
+		return def
+	}
+	maxPart, windowPart, ok := strings.Cut(v, "/")
+	n, err1 := strconv.Atoi(strings.TrimSpace(maxPart))
+	d, err2 := time.ParseDuration(strings.TrimSpace(windowPart))
+	if !ok || err1 != nil || err2 != nil || n < 1 || d <= 0 {
+		r.fail(name, "want max/window such as 30/10m, got %q", v)
+		return def
+	}
+	return Rate{Max: n, Window: d}
 }
 
 func (r *reader) duration(name string, def time.Duration) time.Duration {

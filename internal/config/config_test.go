@@ -3,6 +3,7 @@ package config_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dealspot/dealspot/internal/config"
 )
@@ -23,6 +24,12 @@ func TestLoadDefaultsAreEmbedded(t *testing.T) {
 	if c.DatabaseURL != "sqlite://data/dealspot.db" {
 		t.Errorf("database url = %q, want the SQLite file under ./data", c.DatabaseURL)
 	}
+	if c.Auth.IPLimits {
+		t.Error("per-IP login limits should be off in dev mode so local load tests can log in")
+	}
+	if c.Auth.CodeTTL != 2*time.Minute || c.Auth.CodeWindowMax != 5 || c.Auth.MaxWrongCodes != 5 {
+		t.Errorf("login limits differ from the documented defaults: %+v", c.Auth)
+	}
 	if !c.Dev || !c.Seed || !c.AutoMigrate || !c.IDE || !c.Introspection {
 		t.Errorf("embedded defaults should be dev mode with seed, migrate, IDE and introspection: %+v", c)
 	}
@@ -38,6 +45,9 @@ func TestLoadProductionTurnsDevFeaturesOff(t *testing.T) {
 	}))
 	if err != nil {
 		t.Fatalf("valid production config refused: %v", err)
+	}
+	if !c.Auth.IPLimits {
+		t.Error("per-IP login limits should be on in production")
 	}
 	if c.Dev || c.IDE || c.Introspection || c.Seed || c.AutoMigrate {
 		t.Errorf("production must not enable dev features by default: %+v", c)
@@ -72,6 +82,7 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"bool not a bool", map[string]string{"DEALSPOT_DEV": "maybe"}, "DEALSPOT_DEV"},
 		{"duration not a duration", map[string]string{"GRAPHQL_EXEC_TIMEOUT": "soon"}, "GRAPHQL_EXEC_TIMEOUT"},
 		{"limit not positive", map[string]string{"GRAPHQL_MAX_DEPTH": "0"}, "GRAPHQL_MAX_DEPTH"},
+		{"rate malformed", map[string]string{"LOGIN_PER_IP": "60 per minute"}, "LOGIN_PER_IP"},
 		{"admin phone malformed", map[string]string{"ADMIN_PHONES": "13800000000,12345"}, "ADMIN_PHONES"},
 		{"page default above max", map[string]string{"PAGE_SIZE_DEFAULT": "50", "PAGE_SIZE_MAX": "20"}, "PAGE_SIZE_DEFAULT"},
 	}

@@ -12,8 +12,10 @@ import (
 
 	"github.com/dealspot/dealspot/adapters/entstore"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/adapters/sms"
 	"github.com/dealspot/dealspot/graph"
 	"github.com/dealspot/dealspot/internal/app"
+	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -82,12 +84,17 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *Service, 
 		log.Info("embedded redis started", slog.String("addr", s.Redis.Addr))
 	}
 
+	authSvc, err := newAuth(cfg, s.Store, s.Redis, log)
+	if err != nil {
+		return nil, err
+	}
+
 	pageLimits := domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize}
 	shops, err := shop.NewQueries(s.Store.Shops(), pageLimits)
 	if err != nil {
 		return nil, err
 	}
-	s.App = &app.Application{Shops: shops}
+	s.App = &app.Application{Shops: shops, Auth: authSvc}
 
 	s.Metrics = server.NewMetrics()
 	gql := graph.NewHandler(s.App, log, graph.Options{
@@ -112,6 +119,40 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *Service, 
 		},
 	})
 	return s, nil
+}
+
+func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, log *slog.Logger) (*auth.Service, error) {
+	sender, err := sms.NewLogSender(log)
+	if err != nil {
+		return nil, err
+	}
+	ac := auth.DefaultConfig()
+	ac.DevMode = cfg.Dev
+	ac.AdminPhones = cfg.AdminPhones
+	ac.JWTSecret = []byte(cfg.JWTSecret)
+	ac.AccessTTL, ac.RefreshTTL, ac.Leeway = cfg.Auth.AccessTTL, cfg.Auth.RefreshTTL, cfg.Auth.Leeway
+	ac.Send = auth.SendLimits{
+		CodeTTL:   cfg.Auth.CodeTTL,
+		Interval:  cfg.Auth.CodeInterval,
+		Window:    cfg.Auth.CodeWindow,
+		WindowMax: cfg.Auth.CodeWindowMax,
+		Lock:      cfg.Auth.CodeLock,
+	}
+	ac.Verify = auth.VerifyLimits{
+		MaxWrong: cfg.Auth.MaxWrongCodes,
+		Window:   cfg.Auth.WrongCodeWindow,
+		Lock:     cfg.Auth.WrongCodeLock,
+	}
+	ac.IPLimits = cfg.Auth.IPLimits
+	ac.SendCodePerIP = auth.Limit(cfg.Auth.SendCodePerIP)
+	ac.LoginPerIP = auth.Limit(cfg.Auth.LoginPerIP)
+	return auth.New(ac, auth.Deps{
+		Users:    store.Users(),
+		Sender:   sender,
+		Codes:    redisadapter.NewCodeStore(rc.Client),
+		Sessions: redisadapter.NewRefreshStore(rc.Client),
+		Limiter:  redisadapter.NewRateLimiter(rc.Client),
+	})
 }
 
 // Close releases stores in the reverse order of opening.

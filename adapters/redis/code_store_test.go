@@ -1,0 +1,307 @@
+package redis_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/adapters/redis/redistest"
+	"github.com/dealspot/dealspot/internal/app/auth"
+)
+
+var (
+	sendLimits   = auth.DefaultConfig().Send
+	verifyLimits = auth.DefaultConfig().Verify
+)
+
+// randomPhone returns a fresh mobile number, so test cases sharing a server stay apart.
+func randomPhone() string {
+	return fmt.Sprintf("138%08d", rand.IntN(100_000_000))
+}
+
+type issueStep struct {
+	after      time.Duration // clock advance before the step
+	wantIssued bool
+	wantRetry  time.Duration
+}
+
+func TestCodeStoreIssueLimits(t *testing.T) {
+	t.Parallel()
+	noInterval := sendLimits
+	noInterval.Interval = 0
+	cases := []struct {
+		name   string
+		limits auth.SendLimits
+		steps  []issueStep
+	}{
+		{"first code is issued", sendLimits, []issueStep{{0, true, 0}}},
+		{"second code within a minute is refused", sendLimits, []issueStep{
+			{0, true, 0}, {30 * time.Second, false, 30 * time.Second}, {29 * time.Second, false, time.Second},
+		}},
+		{"one code a minute is fine", sendLimits, []issueStep{
+			{0, true, 0}, {time.Minute, true, 0}, {time.Minute, true, 0},
+		}},
+		{"sixth code within five minutes locks for twenty", sendLimits, []issueStep{
+			{0, true, 0}, {time.Minute, true, 0}, {time.Minute, true, 0}, {time.Minute, true, 0}, {time.Minute, true, 0},
+			{time.Minute, false, 20 * time.Minute},
+			{10 * time.Minute, false, 10 * time.Minute},
+			{10*time.Minute - time.Millisecond, false, time.Millisecond},
+			{time.Millisecond, true, 0},
+		}},
+		{"window slides without an interval", noInterval, []issueStep{
+			{0, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0},
+			{5*time.Minute - 4*time.Second + time.Millisecond, true, 0}, // the first send has left the window
+			{time.Millisecond, false, 20 * time.Minute},
+		}},
+	}
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				t.Parallel()
+				clock := redistest.NewClock()
+				store := redis.NewCodeStore(conn.Client).WithClock(clock.Now)
+				phone := randomPhone()
+				for i, s := range tc.steps {
+					clock.Advance(s.after)
+					issued, retry, err := store.Issue(context.Background(), phone, fmt.Sprint("digest", i), tc.limits)
+					if err != nil {
+						t.Fatalf("step %d: %v", i, err)
+					}
+					if issued != s.wantIssued || retry != s.wantRetry {
+						t.Fatalf("step %d: Issue = (%v, %v), want (%v, %v)", i, issued, retry, s.wantIssued, s.wantRetry)
+					}
+				}
+			})
+		}
+	})
+}
+
+// verifyStep issues a code (issue != ""), or verifies one (verify != "").
+type verifyStep struct {
+	after       time.Duration
+	issue       string
+	verify      string
+	wantVerdict auth.Verdict
+	wantRetry   time.Duration
+}
+
+func TestCodeStoreVerify(t *testing.T) {
+	t.Parallel()
+	wrong := func(after time.Duration) verifyStep {
+		return verifyStep{after: after, verify: "wrong", wantVerdict: auth.CodeRejected}
+	}
+	cases := []struct {
+		name  string
+		steps []verifyStep
+	}{
+		{"right code is accepted once", []verifyStep{
+			{issue: "right"},
+			{verify: "right", wantVerdict: auth.CodeAccepted},
+			{verify: "right", wantVerdict: auth.CodeRejected},
+		}},
+		{"no code is rejected", []verifyStep{
+			{verify: "right", wantVerdict: auth.CodeRejected},
+		}},
+		{"expired code is rejected", []verifyStep{
+			{issue: "right"},
+			{after: 2 * time.Minute, verify: "right", wantVerdict: auth.CodeRejected},
+		}},
+		{"code just before expiry is accepted", []verifyStep{
+			{issue: "right"},
+			{after: 2*time.Minute - time.Millisecond, verify: "right", wantVerdict: auth.CodeAccepted},
+		}},
+		{"a newer code replaces the older", []verifyStep{
+			{issue: "first"},
+			{after: time.Minute, issue: "second"},
+			{verify: "first", wantVerdict: auth.CodeRejected},
+			{verify: "second", wantVerdict: auth.CodeAccepted},
+		}},
+		{"four wrong codes then the right one", []verifyStep{
+			{issue: "right"}, wrong(0), wrong(0), wrong(0), wrong(0),
+			{verify: "right", wantVerdict: auth.CodeAccepted},
+		}},
+		{"fifth wrong code locks and the sixth is refused even if right", []verifyStep{
+			{issue: "right"}, wrong(0), wrong(0), wrong(0), wrong(0),
+			{verify: "wrong", wantVerdict: auth.CodeLocked, wantRetry: 10 * time.Minute},
+			{after: time.Second, verify: "right", wantVerdict: auth.CodeLocked, wantRetry: 10*time.Minute - time.Second},
+			// The lock discarded the code; a new one works once the lock is over.
+			{after: 10*time.Minute - time.Second, verify: "right", wantVerdict: auth.CodeRejected},
+			{issue: "again"},
+			{verify: "again", wantVerdict: auth.CodeAccepted},
+		}},
+		{"wrong codes leave the window", []verifyStep{
+			{issue: "right"}, wrong(0), wrong(0), wrong(0), wrong(0),
+			{after: 10 * time.Minute, issue: "later"}, wrong(0), wrong(0), wrong(0), wrong(0),
+			{verify: "later", wantVerdict: auth.CodeAccepted},
+		}},
+		{"success forgets earlier wrong codes", []verifyStep{
+			{issue: "right"}, wrong(0), wrong(0), wrong(0), wrong(0),
+			{verify: "right", wantVerdict: auth.CodeAccepted},
+			{after: time.Minute, issue: "next"}, wrong(0), wrong(0), wrong(0), wrong(0),
+			{verify: "next", wantVerdict: auth.CodeAccepted},
+		}},
+	}
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				t.Parallel()
+				ctx := context.Background()
+				clock := redistest.NewClock()
+				store := redis.NewCodeStore(conn.Client).WithClock(clock.Now)
+				phone := randomPhone()
+				for i, s := range tc.steps {
+					clock.Advance(s.after)
+					if s.issue != "" {
+						issued, _, err := store.Issue(ctx, phone, s.issue, sendLimits)
+						if err != nil || !issued {
+							t.Fatalf("step %d: Issue = (%v, %v)", i, issued, err)
+						}
+						continue
+					}
+					v, retry, err := store.Verify(ctx, phone, s.verify, verifyLimits)
+					if err != nil {
+						t.Fatalf("step %d: %v", i, err)
+					}
+					if v != s.wantVerdict || retry != s.wantRetry {
+						t.Fatalf("step %d: Verify(%q) = (%v, %v), want (%v, %v)", i, s.verify, v, retry, s.wantVerdict, s.wantRetry)
+					}
+				}
+			})
+		}
+	})
+}
+
+func TestCodeStoreUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	const n = 50
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx := context.Background()
+		store := redis.NewCodeStore(conn.Client)
+
+		t.Run("one code for 50 simultaneous requests", func(t *testing.T) {
+			t.Parallel()
+			phone := randomPhone()
+			issued := count(t, n, func(i int) bool {
+				ok, _, err := store.Issue(ctx, phone, fmt.Sprint("digest", i), sendLimits)
+				if err != nil {
+					t.Error(err)
+				}
+				return ok
+			})
+			if issued != 1 {
+				t.Fatalf("%d codes issued, want 1", issued)
+			}
+		})
+		t.Run("one login for 50 simultaneous uses of a code", func(t *testing.T) {
+			t.Parallel()
+			phone := randomPhone()
+			if ok, _, err := store.Issue(ctx, phone, "right", sendLimits); err != nil || !ok {
+				t.Fatalf("Issue = (%v, %v)", ok, err)
+			}
+			accepted := count(t, n, func(int) bool {
+				v, _, err := store.Verify(ctx, phone, "right", verifyLimits)
+				if err != nil {
+					t.Error(err)
+				}
+				return v == auth.CodeAccepted
+			})
+			if accepted != 1 {
+				t.Fatalf("%d verifications accepted, want 1", accepted)
+			}
+		})
+		t.Run("50 simultaneous wrong codes count as 50", func(t *testing.T) {
+			t.Parallel()
+			phone := randomPhone()
+			if ok, _, err := store.Issue(ctx, phone, "right", sendLimits); err != nil || !ok {
+				t.Fatalf("Issue = (%v, %v)", ok, err)
+			}
+			rejected := count(t, n, func(i int) bool {
+				v, _, err := store.Verify(ctx, phone, fmt.Sprint("wrong", i), verifyLimits)
+				if err != nil {
+					t.Error(err)
+				}
+				return v == auth.CodeRejected
+			})
+			if rejected != verifyLimits.MaxWrong-1 {
+				t.Fatalf("%d attempts rejected before the lock, want %d", rejected, verifyLimits.MaxWrong-1)
+			}
+			if v, _, _ := store.Verify(ctx, phone, "right", verifyLimits); v != auth.CodeLocked {
+				t.Fatalf("right code after the lock: verdict %v, want locked", v)
+			}
+		})
+	})
+}
+
+func TestCodeStoreKeysShareTheHashTag(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx := context.Background()
+		store := redis.NewCodeStore(conn.Client)
+		phone := randomPhone()
+		if _, _, err := store.Issue(ctx, phone, "right", sendLimits); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := store.Verify(ctx, phone, "wrong", verifyLimits); err != nil {
+			t.Fatal(err)
+		}
+		keys, err := conn.Client.Keys(ctx, "*"+phone+"*").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(keys) < 3 {
+			t.Fatalf("keys %v: want code, sends and fails", keys)
+		}
+		for _, k := range keys {
+			if !strings.HasPrefix(k, "login:{"+phone+"}:") {
+				t.Errorf("key %q lacks the hash tag {%s}", k, phone)
+			}
+		}
+	})
+}
+
+func TestCodeStoreRefusesInvalidLimits(t *testing.T) {
+	t.Parallel()
+	conn, err := redis.Open(context.Background(), redis.Embedded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	store := redis.NewCodeStore(conn.Client)
+	if _, _, err := store.Issue(context.Background(), randomPhone(), "d", auth.SendLimits{}); err == nil {
+		t.Error("Issue with zero limits succeeded")
+	}
+	if _, _, err := store.Verify(context.Background(), randomPhone(), "d", auth.VerifyLimits{}); err == nil {
+		t.Error("Verify with zero limits succeeded")
+	}
+}
+
+// count runs fn(0..n-1) at once, released together, and counts the true results.
+func count(t *testing.T, n int, fn func(i int) bool) int {
+	t.Helper()
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		total int
+		start = make(chan struct{})
+	)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			if fn(i) {
+				mu.Lock()
+				total++
+				mu.Unlock()
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	return total
+}

@@ -1,0 +1,52 @@
+-- Issues a login code to one phone if the phone's send limits allow it.
+-- All times are milliseconds on the caller's clock; key expiries only collect garbage.
+--
+-- KEYS[1] login:{<phone>}:code      hash: d = code digest, exp = expiry time
+-- KEYS[2] login:{<phone>}:sends     zset: one member per code sent, score = send time
+-- KEYS[3] login:{<phone>}:sendlock  string: end of the send lock
+-- ARGV[1] now
+-- ARGV[2] code digest
+-- ARGV[3] code TTL
+-- ARGV[4] least interval between two codes
+-- ARGV[5] sliding window (a send exactly one window old still counts)
+-- ARGV[6] most codes per window
+-- ARGV[7] lock imposed on asking beyond the window's maximum
+-- ARGV[8] unique id of this send
+-- Returns {1, 0} when the code was stored and the send recorded;
+--         {0, retry-after} when refused (nothing stored).
+local now = tonumber(ARGV[1])
+local ttl = tonumber(ARGV[3])
+local interval = tonumber(ARGV[4])
+local window = tonumber(ARGV[5])
+local max = tonumber(ARGV[6])
+local lock = tonumber(ARGV[7])
+
+local locked_until = tonumber(redis.call('GET', KEYS[3]) or '0')
+if locked_until > now then
+  return {0, locked_until - now}
+end
+
+local keep = window
+if interval > keep then
+  keep = interval
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - keep))
+
+local last = redis.call('ZREVRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+if #last == 2 then
+  local wait = tonumber(last[2]) + interval - now
+  if wait > 0 then
+    return {0, wait}
+  end
+end
+
+if redis.call('ZCOUNT', KEYS[2], now - window, '+inf') >= max then
+  redis.call('SET', KEYS[3], now + lock, 'PX', lock)
+  return {0, lock}
+end
+
+redis.call('ZADD', KEYS[2], now, ARGV[8])
+redis.call('PEXPIRE', KEYS[2], keep)
+redis.call('HSET', KEYS[1], 'd', ARGV[2], 'exp', now + ttl)
+redis.call('PEXPIRE', KEYS[1], ttl)
+return {1, 0}

@@ -1,0 +1,123 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+
+	"github.com/dealspot/dealspot/graph/model"
+	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// caller is who the request speaks for: a principal, nobody (no token), or the reason a
+// presented token was refused.
+type caller struct {
+	principal auth.Principal
+	err       error
+}
+
+type callerKey struct{}
+
+func withCaller(ctx context.Context, c caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, c)
+}
+
+func callerFrom(ctx context.Context) caller {
+	c, _ := ctx.Value(callerKey{}).(caller)
+	return c
+}
+
+// principal returns the authenticated caller, or UNAUTHENTICATED.
+func principal(ctx context.Context) (auth.Principal, error) {
+	c := callerFrom(ctx)
+	switch {
+	case c.err != nil:
+		return auth.Principal{}, c.err
+	case c.principal.UserID <= 0:
+		return auth.Principal{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
+	}
+	return c.principal, nil
+}
+
+// authenticate resolves an Authorization value; an empty one is an anonymous caller.
+// Errors other than a refused token (the session store being down, say) pass through.
+func authenticate(ctx context.Context, a *auth.Authenticate, header string) (caller, error) {
+	if header == "" {
+		return caller{}, nil
+	}
+	p, err := a.Handle(ctx, header)
+	if err == nil {
+		return caller{principal: p}, nil
+	}
+	if domain.ErrorCode(err) == domain.CodeUnauthenticated {
+		return caller{err: err}, nil
+	}
+	return caller{}, err
+}
+
+// Authentication reads the Authorization header of HTTP requests. A refused token does
+// not fail the request: fields that need a caller answer UNAUTHENTICATED, public fields
+// still answer.
+func Authentication(a *auth.Authenticate, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := authenticate(r.Context(), a, r.Header.Get("Authorization"))
+		if err != nil {
+			c = caller{err: err}
+		}
+		next.ServeHTTP(w, r.WithContext(withCaller(r.Context(), c)))
+	})
+}
+
+// Websocket close codes: 4403 Forbidden (graphql-transport-ws), 1013 Try Again Later.
+const (
+	closeForbidden = 4403
+	closeTryAgain  = 1013
+)
+
+// errWebsocketAuth is sent to websocket clients whose connection_init carries no valid
+// token.
+var errWebsocketAuth = errors.New("connection_init needs a payload {\"Authorization\": \"Bearer <access token>\"} with a valid token")
+
+// WebsocketInit authenticates a websocket connection from its connection_init payload;
+// connections without a valid token are refused, since every subscription needs a caller.
+func WebsocketInit(a *auth.Authenticate) transport.WebsocketInitFunc {
+	return func(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+		// graphql-transport-ws closes unauthorised connections with 4403 Forbidden.
+		refused := transport.AppendCloseReason(transport.WithWebsocketCloseCode(ctx, closeForbidden), "Forbidden")
+		header := payload.Authorization()
+		if header == "" {
+			header = payload.GetString("authorization")
+		}
+		if header == "" {
+			return refused, nil, errWebsocketAuth
+		}
+		c, err := authenticate(ctx, a, header)
+		if err != nil {
+			return transport.WithWebsocketCloseCode(ctx, closeTryAgain), nil, errors.New("authentication is unavailable, try again")
+		}
+		if c.err != nil {
+			return refused, nil, errWebsocketAuth
+		}
+		return withCaller(ctx, c), nil, nil
+	}
+}
+
+// authDirective implements @auth(requires: Role).
+func authDirective(ctx context.Context, _ any, next graphql.Resolver, requires *model.Role) (any, error) {
+	role := domain.RoleUser
+	if requires != nil {
+		role = domain.Role(*requires)
+	}
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !p.Allows(role) {
+		return nil, domain.Errorf(domain.CodeForbidden, "this needs the %s role", role)
+	}
+	return next(ctx)
+}

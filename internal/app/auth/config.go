@@ -1,0 +1,125 @@
+package auth
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// MinSecretLen is the shortest JWT secret accepted (256 bits, as RFC 7518 asks for HS256).
+const MinSecretLen = 32
+
+// Limit allows Max events per sliding Window.
+type Limit struct {
+	Max    int
+	Window time.Duration
+}
+
+// Config holds every setting and limit of the login use cases.
+type Config struct {
+	// DevMode returns the login code in the API response, so demos and load tests can
+	// log in without an SMS gateway. Never set it in production.
+	DevMode bool
+	// AdminPhones are granted the ADMIN role when they log in.
+	AdminPhones []string
+
+	// JWTSecret signs access tokens (HS256); at least MinSecretLen bytes.
+	JWTSecret []byte
+	// Issuer is the access tokens' iss claim; tokens of another issuer are refused.
+	Issuer string
+	// AccessTTL is the lifetime of an access token.
+	AccessTTL time.Duration
+	// RefreshTTL is the lifetime of a refresh token; each rotation starts it anew.
+	RefreshTTL time.Duration
+	// Leeway tolerates clock skew when checking exp and iat.
+	Leeway time.Duration
+
+	// Send limits login codes per phone.
+	Send SendLimits
+	// Verify limits wrong code guesses per phone.
+	Verify VerifyLimits
+
+	// IPLimits turns on the per-client-IP limits below.
+	IPLimits bool
+	// SendCodePerIP limits sendLoginCode calls per client IP.
+	SendCodePerIP Limit
+	// LoginPerIP limits login calls per client IP.
+	LoginPerIP Limit
+}
+
+// DefaultConfig returns the production limits; the caller supplies JWTSecret.
+func DefaultConfig() Config {
+	return Config{
+		Issuer:     "dealspot",
+		AccessTTL:  30 * time.Minute,
+		RefreshTTL: 30 * 24 * time.Hour,
+		Leeway:     30 * time.Second,
+		Send: SendLimits{
+			CodeTTL:   2 * time.Minute,
+			Interval:  time.Minute,
+			Window:    5 * time.Minute,
+			WindowMax: 5,
+			Lock:      20 * time.Minute,
+		},
+		Verify: VerifyLimits{
+			MaxWrong: 5,
+			Window:   10 * time.Minute,
+			Lock:     10 * time.Minute,
+		},
+		IPLimits:      true,
+		SendCodePerIP: Limit{Max: 30, Window: 10 * time.Minute},
+		LoginPerIP:    Limit{Max: 60, Window: 10 * time.Minute},
+	}
+}
+
+// phoneRE matches a mainland China mobile number.
+var phoneRE = regexp.MustCompile(`^1[3-9][0-9]{9}$`)
+
+// ValidPhone reports whether phone is a mainland China mobile number.
+func ValidPhone(phone string) bool { return phoneRE.MatchString(phone) }
+
+// Validate reports the first setting that cannot work.
+func (c Config) Validate() error {
+	var errs []error
+	if len(c.JWTSecret) < MinSecretLen {
+		errs = append(errs, fmt.Errorf("JWT secret must be at least %d bytes", MinSecretLen))
+	}
+	positive := []struct {
+		name string
+		d    time.Duration
+	}{
+		{"access token TTL", c.AccessTTL},
+		{"refresh token TTL", c.RefreshTTL},
+		{"code TTL", c.Send.CodeTTL},
+		{"code send window", c.Send.Window},
+		{"code send lock", c.Send.Lock},
+		{"wrong code window", c.Verify.Window},
+		{"wrong code lock", c.Verify.Lock},
+	}
+	for _, p := range positive {
+		if p.d <= 0 {
+			errs = append(errs, fmt.Errorf("%s must be positive", p.name))
+		}
+	}
+	if c.Leeway < 0 || c.Send.Interval < 0 {
+		errs = append(errs, errors.New("leeway and code send interval must not be negative"))
+	}
+	if c.Send.WindowMax < 1 || c.Verify.MaxWrong < 1 {
+		errs = append(errs, errors.New("code send and wrong code limits must be at least 1"))
+	}
+	if c.IPLimits {
+		for _, l := range []Limit{c.SendCodePerIP, c.LoginPerIP} {
+			if l.Max < 1 || l.Window <= 0 {
+				errs = append(errs, errors.New("per-IP limits need a positive maximum and window"))
+				break
+			}
+		}
+	}
+	for _, p := range c.AdminPhones {
+		if !ValidPhone(p) {
+			errs = append(errs, fmt.Errorf("admin phone %q is not a mobile number", p))
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,214 @@
+package auth_test
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	mathrand "math/rand/v2"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/adapters/redis/redistest"
+	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+var testSecret = []byte("0123456789abcdef0123456789abcdef")
+
+// memUsers is an in-memory auth.Users.
+type memUsers struct {
+	mu     sync.Mutex
+	nextID int64
+	byID   map[int64]domain.User
+}
+
+// newMemUsers starts ids at a random point: tests sharing a Redis database must not share
+// user ids, or they would share sessions.
+func newMemUsers() *memUsers {
+	return &memUsers{byID: map[int64]domain.User{}, nextID: mathrand.Int64N(1 << 40)}
+}
+
+func (m *memUsers) UserByPhone(_ context.Context, phone string) (domain.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, u := range m.byID {
+		if u.Phone == phone {
+			return u, nil
+		}
+	}
+	return domain.User{}, domain.ErrNotFound
+}
+
+func (m *memUsers) User(_ context.Context, id int64) (domain.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.byID[id]
+	if !ok {
+		return domain.User{}, domain.ErrNotFound
+	}
+	return u, nil
+}
+
+func (m *memUsers) CreateUser(_ context.Context, u domain.User) (domain.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, o := range m.byID {
+		if o.Phone == u.Phone {
+			return domain.User{}, domain.ErrConflict
+		}
+	}
+	m.nextID++
+	u.ID = m.nextID
+	m.byID[u.ID] = u
+	return u, nil
+}
+
+func (m *memUsers) SetRole(_ context.Context, phone string, role domain.Role) (domain.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, u := range m.byID {
+		if u.Phone == phone {
+			u.Role = role
+			m.byID[id] = u
+			return u, nil
+		}
+	}
+	return domain.User{}, domain.ErrNotFound
+}
+
+func (m *memUsers) block(id int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u := m.byID[id]
+	u.Blocked = true
+	m.byID[id] = u
+}
+
+func (m *memUsers) count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.byID)
+}
+
+// memSender records the codes it is asked to deliver.
+type memSender struct {
+	mu    sync.Mutex
+	codes map[string][]string
+	err   error
+}
+
+func (s *memSender) Send(_ context.Context, phone, code string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	if s.codes == nil {
+		s.codes = map[string][]string{}
+	}
+	s.codes[phone] = append(s.codes[phone], code)
+	return nil
+}
+
+func (s *memSender) sent(phone string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.codes[phone]...)
+}
+
+// env is the login service on one Redis server, with a settable clock.
+type env struct {
+	svc    *auth.Service
+	cfg    auth.Config
+	users  *memUsers
+	sender *memSender
+	clock  *redistest.Clock
+}
+
+func newEnv(t *testing.T, conn *redis.Conn, configure func(*auth.Config)) *env {
+	t.Helper()
+	cfg := auth.DefaultConfig()
+	cfg.JWTSecret = testSecret
+	cfg.IPLimits = false
+	if configure != nil {
+		configure(&cfg)
+	}
+	e := &env{cfg: cfg, users: newMemUsers(), sender: &memSender{}, clock: redistest.NewClock()}
+	svc, err := auth.New(cfg, auth.Deps{
+		Users:    e.users,
+		Sender:   e.sender,
+		Codes:    redis.NewCodeStore(conn.Client).WithClock(e.clock.Now),
+		Sessions: redis.NewRefreshStore(conn.Client).WithClock(e.clock.Now),
+		Limiter:  redis.NewRateLimiter(conn.Client).WithClock(e.clock.Now),
+		Now:      e.clock.Now,
+	})
+	if err != nil {
+		t.Fatalf("auth.New: %v", err)
+	}
+	e.svc = svc
+	return e
+}
+
+// code asks for a login code for phone and returns it.
+func (e *env) code(t *testing.T, phone string) string {
+	t.Helper()
+	if _, err := e.svc.SendLoginCode.Handle(context.Background(), phone, ""); err != nil {
+		t.Fatalf("SendLoginCode(%s): %v", phone, err)
+	}
+	sent := e.sender.sent(phone)
+	return sent[len(sent)-1]
+}
+
+// login logs phone in, asking for a code first.
+func (e *env) login(t *testing.T, phone string) auth.Session {
+	t.Helper()
+	s, err := e.svc.Login.Handle(context.Background(), phone, e.code(t, phone), "")
+	if err != nil {
+		t.Fatalf("Login(%s): %v", phone, err)
+	}
+	return s
+}
+
+// wantCode fails unless err carries code.
+func wantCode(t *testing.T, err error, code domain.Code) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("got no error, want %s", code)
+	}
+	if got := domain.ErrorCode(err); got != code {
+		t.Fatalf("got error %v (code %s), want %s", err, got, code)
+	}
+}
+
+// wantRetryAfter fails unless err is RATE_LIMITED with that many seconds to wait.
+func wantRetryAfter(t *testing.T, err error, seconds int) {
+	t.Helper()
+	wantCode(t, err, domain.CodeRateLimited)
+	var e *domain.Error
+	if !errors.As(err, &e) || e.RetryAfterSeconds != seconds {
+		t.Fatalf("RetryAfterSeconds of %v: want %d", err, seconds)
+	}
+}
+
+// at is a shorthand for the clock's time plus d.
+func (e *env) at(d time.Duration) time.Time { return e.clock.Now().Add(d) }
+
+// principalOf authenticates s's access token.
+func principalOf(t *testing.T, e *env, s auth.Session) auth.Principal {
+	t.Helper()
+	p, err := e.svc.Authenticate.Handle(context.Background(), s.AccessToken)
+	if err != nil {
+		t.Fatalf("Authenticate: %v", err)
+	}
+	return p
+}
+
+// auth0 is the anonymous principal.
+func auth0() auth.Principal { return auth.Principal{} }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func jwtSegment(json string) string { return base64.RawURLEncoding.EncodeToString([]byte(json)) }

@@ -1,0 +1,116 @@
+package auth
+
+import (
+	"context"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// Users reads and writes accounts in the relational store.
+type Users interface {
+	// UserByPhone returns the user with that phone number, or domain.ErrNotFound.
+	UserByPhone(ctx context.Context, phone string) (domain.User, error)
+	// User returns one user, or domain.ErrNotFound.
+	User(ctx context.Context, id int64) (domain.User, error)
+	// CreateUser stores a new user and returns it with its id; domain.ErrConflict when the
+	// phone number is taken.
+	CreateUser(ctx context.Context, u domain.User) (domain.User, error)
+	// SetRole changes the role of the user with that phone number and returns the user, or
+	// domain.ErrNotFound.
+	SetRole(ctx context.Context, phone string, role domain.Role) (domain.User, error)
+}
+
+// CodeSender delivers a login code to a phone.
+type CodeSender interface {
+	// Send delivers code to phone; any error means it may not have arrived.
+	Send(ctx context.Context, phone, code string) error
+}
+
+// SendLimits bound how often one phone is sent a login code.
+type SendLimits struct {
+	// CodeTTL is how long a code stays valid.
+	CodeTTL time.Duration
+	// Interval is the least time between two codes.
+	Interval time.Duration
+	// Window and WindowMax: at most WindowMax codes in any Window (sliding).
+	Window    time.Duration
+	WindowMax int
+	// Lock is how long the phone gets no codes after asking beyond WindowMax.
+	Lock time.Duration
+}
+
+// VerifyLimits bound wrong guesses of one phone's login code.
+type VerifyLimits struct {
+	// MaxWrong wrong codes within Window lock the phone's login for Lock.
+	MaxWrong int
+	Window   time.Duration
+	Lock     time.Duration
+}
+
+// Verdict is the outcome of checking a login code.
+type Verdict int
+
+// Verdicts.
+const (
+	// CodeRejected: the code is wrong, expired or absent; the attempt was counted.
+	CodeRejected Verdict = iota
+	// CodeAccepted: the code matched and has been consumed.
+	CodeAccepted
+	// CodeLocked: login is locked for the phone (possibly by this very attempt); the code
+	// was not checked.
+	CodeLocked
+)
+
+// CodeStore keeps the current login code of each phone and the limits around it. Codes
+// are stored as digests only; both methods are atomic per phone.
+type CodeStore interface {
+	// Issue makes digest the phone's current code (replacing an earlier one) and records
+	// the send, if l allows a send now. Otherwise it stores nothing and returns
+	// issued=false and how long until a send could succeed. Errors are infrastructure
+	// failures only.
+	Issue(ctx context.Context, phone, digest string, l SendLimits) (issued bool, retryAfter time.Duration, err error)
+	// Verify consumes the phone's current code if it equals digest and has not expired.
+	// A wrong digest counts against l; reaching l.MaxWrong locks the phone and discards
+	// its code. retryAfter is set with CodeLocked. Errors are infrastructure failures only.
+	Verify(ctx context.Context, phone, digest string, l VerifyLimits) (v Verdict, retryAfter time.Duration, err error)
+}
+
+// Rotation is the outcome of presenting a refresh token.
+type Rotation int
+
+// Rotations.
+const (
+	// RefreshUnknown: no live family has this token as current or former token.
+	RefreshUnknown Rotation = iota
+	// RefreshRotated: the token was current and has been replaced.
+	RefreshRotated
+	// RefreshReused: the token had already been rotated; the whole family is now revoked.
+	RefreshReused
+)
+
+// RefreshStore keeps refresh-token families. A family is one login session: a chain of
+// refresh tokens, each replacing the one before. Tokens are stored as hashes only.
+type RefreshStore interface {
+	// Create starts family familyID of userID with tokenHash as its current token, valid
+	// for ttl. Errors are infrastructure failures only.
+	Create(ctx context.Context, userID int64, familyID, tokenHash string, ttl time.Duration) error
+	// Rotate replaces the family's current token oldHash by newHash, valid for ttl from
+	// now. Presenting a former token revokes the family (RefreshReused). Errors are
+	// infrastructure failures only.
+	Rotate(ctx context.Context, userID int64, familyID, oldHash, newHash string, ttl time.Duration) (Rotation, error)
+	// Active reports whether the family exists and has not been revoked.
+	Active(ctx context.Context, userID int64, familyID string) (bool, error)
+	// Revoke ends one family; revoking an unknown family is not an error.
+	Revoke(ctx context.Context, userID int64, familyID string) error
+	// RevokeAll ends every family of userID.
+	RevokeAll(ctx context.Context, userID int64) error
+}
+
+// RateLimiter counts events per key in a sliding window.
+type RateLimiter interface {
+	// Allow records one event for key if fewer than limit were recorded in the last
+	// window; otherwise it records nothing and returns ok=false and how long until an
+	// event would be allowed. Errors are infrastructure failures only.
+	Allow(ctx context.Context, key string, limit int, window time.Duration) (ok bool, retryAfter time.Duration, err error)
+}

@@ -1,0 +1,48 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+)
+
+// SendCodeResult reports a sent login code.
+type SendCodeResult struct {
+	Sent bool
+	// RetryAfterSeconds is how long until another code may be asked for.
+	RetryAfterSeconds int
+	// DevCode is the code itself, in dev mode only.
+	DevCode string
+}
+
+// SendLoginCode sends a fresh login code to a phone, within the per-phone and per-IP
+// limits.
+type SendLoginCode struct{ c *core }
+
+// Handle sends a code to phone for a caller at clientIP (empty when unknown). Errors:
+// BAD_USER_INPUT for a malformed phone; RATE_LIMITED with RetryAfterSeconds when a limit
+// refuses. Once issued, a code counts against the limits even if delivery fails.
+func (h *SendLoginCode) Handle(ctx context.Context, phone, clientIP string) (SendCodeResult, error) {
+	c := h.c
+	if !ValidPhone(phone) {
+		return SendCodeResult{}, badInput("phone must be a mainland China mobile number")
+	}
+	if err := c.limitIP(ctx, "send-login-code", clientIP, c.cfg.SendCodePerIP); err != nil {
+		return SendCodeResult{}, err
+	}
+	code := newCode()
+	issued, retry, err := c.codes.Issue(ctx, phone, c.codeDigest(phone, code), c.cfg.Send)
+	if err != nil {
+		return SendCodeResult{}, fmt.Errorf("issue login code: %w", err)
+	}
+	if !issued {
+		return SendCodeResult{}, rateLimited("too many codes asked for this phone; try again later", retry)
+	}
+	if err := c.sender.Send(ctx, phone, code); err != nil {
+		return SendCodeResult{}, fmt.Errorf("deliver login code: %w", err)
+	}
+	res := SendCodeResult{Sent: true, RetryAfterSeconds: seconds(c.cfg.Send.Interval)}
+	if c.cfg.DevMode {
+		res.DevCode = code
+	}
+	return res, nil
+}

@@ -1,0 +1,113 @@
+// Package auth holds the login use cases: login codes sent to a phone, access tokens
+// (HS256 JWTs) and refresh-token sessions, roles, and the limits that keep guessing and
+// flooding out.
+//
+// A session is a refresh-token family. Every access token names its family (claim sid),
+// and Authenticate checks that the family is still live, so logging out, presenting a
+// stolen (already rotated) refresh token, or ending a blocked user's sessions stops the
+// matching access tokens at once, not only when they expire. That check is one cheap
+// store look-up per authenticated request. Roles ride in the access token, so a role
+// change reaches a session at its next refresh.
+package auth
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+)
+
+// Deps are the adapters the use cases need.
+type Deps struct {
+	Users    Users
+	Sender   CodeSender
+	Codes    CodeStore
+	Sessions RefreshStore
+	// Limiter enforces the per-IP limits; it may be nil when Config.IPLimits is off.
+	Limiter RateLimiter
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Service gathers the login use cases.
+type Service struct {
+	SendLoginCode *SendLoginCode
+	Login         *Login
+	Refresh       *Refresh
+	Logout        *Logout
+	Authenticate  *Authenticate
+	CurrentUser   *CurrentUser
+	GrantAdmin    *GrantAdmin
+	EndSessions   *EndSessions
+}
+
+// New validates cfg and builds the use cases; it refuses missing dependencies.
+func New(cfg Config, d Deps) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("auth config: %w", err)
+	}
+	switch {
+	case d.Users == nil:
+		return nil, errors.New("auth: nil Users")
+	case d.Sender == nil:
+		return nil, errors.New("auth: nil CodeSender")
+	case d.Codes == nil:
+		return nil, errors.New("auth: nil CodeStore")
+	case d.Sessions == nil:
+		return nil, errors.New("auth: nil RefreshStore")
+	case d.Limiter == nil && cfg.IPLimits:
+		return nil, errors.New("auth: per-IP limits are on but the RateLimiter is nil")
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	c := &core{
+		cfg:      cfg,
+		users:    d.Users,
+		sender:   d.Sender,
+		codes:    d.Codes,
+		sessions: d.Sessions,
+		limiter:  d.Limiter,
+		now:      d.Now,
+		admins:   make(map[string]bool, len(cfg.AdminPhones)),
+		secret:   append([]byte(nil), cfg.JWTSecret...),
+		codeKey:  derivedKey(cfg.JWTSecret, "dealspot login code digest"),
+	}
+	for _, p := range cfg.AdminPhones {
+		c.admins[p] = true
+	}
+	c.parser = jwt.NewParser(
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+		jwt.WithLeeway(cfg.Leeway),
+		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
+		jwt.WithIssuer(cfg.Issuer),
+		jwt.WithTimeFunc(d.Now),
+	)
+	return &Service{
+		SendLoginCode: &SendLoginCode{c: c},
+		Login:         &Login{c: c},
+		Refresh:       &Refresh{c: c},
+		Logout:        &Logout{c: c},
+		Authenticate:  &Authenticate{c: c},
+		CurrentUser:   &CurrentUser{c: c},
+		GrantAdmin:    &GrantAdmin{c: c},
+		EndSessions:   &EndSessions{c: c},
+	}, nil
+}
+
+// core is what the use cases share.
+type core struct {
+	cfg      Config
+	users    Users
+	sender   CodeSender
+	codes    CodeStore
+	sessions RefreshStore
+	limiter  RateLimiter
+	now      func() time.Time
+	admins   map[string]bool
+	secret   []byte
+	codeKey  []byte
+	parser   *jwt.Parser
+}

@@ -1,0 +1,386 @@
+package service_test
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/dealspot/dealspot/internal/testsupport"
+)
+
+const testSecret = "component-test-secret-0123456789abcdef"
+
+// redisBackends runs fn once on the embedded Redis and once on the real Redis named by
+// TEST_REDIS_URL (skipped without it, failed under CI=true).
+func redisBackends(t *testing.T, fn func(t *testing.T, env map[string]string)) {
+	t.Helper()
+	t.Run("embedded", func(t *testing.T) {
+		t.Parallel()
+		fn(t, map[string]string{"JWT_SECRET": testSecret})
+	})
+	t.Run("redis", func(t *testing.T) {
+		t.Parallel()
+		fn(t, map[string]string{"JWT_SECRET": testSecret, "REDIS_URL": testsupport.RedisURL(t)})
+	})
+}
+
+type authPayload struct {
+	AccessToken, RefreshToken string
+	ExpiresAt                 time.Time
+	User                      struct{ ID, Phone, NickName, Role string }
+}
+
+const authFields = `accessToken refreshToken expiresAt user { id phone nickName role }`
+
+func sendCode(t *testing.T, c testsupport.GraphQLClient, phone string) string {
+	t.Helper()
+	var data struct {
+		SendLoginCode struct {
+			Sent              bool
+			RetryAfterSeconds int
+			DevCode           *string
+		}
+	}
+	c.Do(t, `mutation($p: String!) { sendLoginCode(phone: $p) { sent retryAfterSeconds devCode } }`, map[string]any{"p": phone}).Decode(t, &data)
+	if !data.SendLoginCode.Sent || data.SendLoginCode.DevCode == nil || len(*data.SendLoginCode.DevCode) != 6 {
+		t.Fatalf("sendLoginCode in dev mode = %+v", data.SendLoginCode)
+	}
+	return *data.SendLoginCode.DevCode
+}
+
+func login(t *testing.T, c testsupport.GraphQLClient, phone string) authPayload {
+	t.Helper()
+	code := sendCode(t, c, phone)
+	var data struct{ Login authPayload }
+	c.Do(t, `mutation($p: String!, $c: String!) { login(phone: $p, code: $c) { `+authFields+` } }`, map[string]any{"p": phone, "c": code}).Decode(t, &data)
+	return data.Login
+}
+
+func refresh(t *testing.T, c testsupport.GraphQLClient, token string) (authPayload, testsupport.GQLResponse) {
+	t.Helper()
+	resp := c.Do(t, `mutation($t: String!) { refreshToken(token: $t) { `+authFields+` } }`, map[string]any{"t": token})
+	var data struct{ RefreshToken *authPayload }
+	if len(resp.Errors) == 0 {
+		resp.Decode(t, &data)
+		return *data.RefreshToken, resp
+	}
+	return authPayload{}, resp
+}
+
+func me(t *testing.T, c testsupport.GraphQLClient, token string) (*struct{ ID, Phone string }, testsupport.GQLResponse) {
+	t.Helper()
+	c.Token = token
+	resp := c.Do(t, `{ me { id phone } }`, nil)
+	var data struct{ Me *struct{ ID, Phone string } }
+	_ = json.Unmarshal(resp.Data, &data)
+	return data.Me, resp
+}
+
+func wantCode(t *testing.T, what string, resp testsupport.GQLResponse, code string) {
+	t.Helper()
+	if got := resp.Codes(); len(got) != 1 || got[0] != code {
+		t.Errorf("%s: codes %v (%+v), want [%s]", what, got, resp.Errors, code)
+	}
+	if resp.Status >= 500 {
+		t.Errorf("%s: HTTP status %d", what, resp.Status)
+	}
+}
+
+func TestLoginFlowOverHTTP(t *testing.T) {
+	t.Parallel()
+	redisBackends(t, func(t *testing.T, env map[string]string) {
+		env["LOGIN_CODE_INTERVAL"] = "1ms"
+		srv := startServer(t, env)
+		c := client(srv)
+		const phone = "13800001111"
+
+		first := login(t, c, phone)
+		if first.User.Phone != phone || !strings.HasPrefix(first.User.NickName, "user_") || first.User.Role != "USER" {
+			t.Fatalf("first login user = %+v", first.User)
+		}
+		if !first.ExpiresAt.After(time.Now()) {
+			t.Errorf("expiresAt %v is not in the future", first.ExpiresAt)
+		}
+		u, resp := me(t, c, first.AccessToken)
+		if u == nil || u.ID != first.User.ID || u.Phone != phone {
+			t.Fatalf("me = %+v %+v", u, resp.Errors)
+		}
+		if u, _ := me(t, c, ""); u != nil {
+			t.Errorf("me without a token = %+v, want null", u)
+		}
+
+		// Rotation: the new pair works, the old refresh token does not …
+		second, resp := refresh(t, c, first.RefreshToken)
+		if len(resp.Errors) > 0 || second.RefreshToken == first.RefreshToken {
+			t.Fatalf("refresh: %+v", resp.Errors)
+		}
+		if u, _ := me(t, c, second.AccessToken); u == nil || u.ID != first.User.ID {
+			t.Fatalf("me with the refreshed token = %+v", u)
+		}
+		_, resp = refresh(t, c, first.RefreshToken)
+		wantCode(t, "reusing a rotated refresh token", resp, "UNAUTHENTICATED")
+		// … and reusing it revoked the whole family: the newer tokens stop working too.
+		_, resp = refresh(t, c, second.RefreshToken)
+		wantCode(t, "refresh token of a revoked family", resp, "UNAUTHENTICATED")
+		_, resp = me(t, c, second.AccessToken)
+		wantCode(t, "access token of a revoked family", resp, "UNAUTHENTICATED")
+
+		// Logout ends a fresh session: refresh and access tokens stop working.
+		third := login(t, c, phone)
+		if third.User.ID != first.User.ID {
+			t.Errorf("second login created another user: %s vs %s", third.User.ID, first.User.ID)
+		}
+		c.Token = third.AccessToken
+		var out struct{ Logout bool }
+		c.Do(t, `mutation { logout }`, nil).Decode(t, &out)
+		if !out.Logout {
+			t.Fatal("logout returned false")
+		}
+		c.Token = ""
+		_, resp = refresh(t, c, third.RefreshToken)
+		wantCode(t, "refresh after logout", resp, "UNAUTHENTICATED")
+		_, resp = me(t, c, third.AccessToken)
+		wantCode(t, "access token after logout", resp, "UNAUTHENTICATED")
+		wantCode(t, "logout without a token", c.Do(t, `mutation { logout }`, nil), "UNAUTHENTICATED")
+	})
+}
+
+func TestForgedTokensAreUnauthenticated(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, map[string]string{"JWT_SECRET": testSecret})
+	c := client(srv)
+	real := login(t, c, "13900002222")
+
+	// A real token's claims, re-signed in hostile ways.
+	parsed, _, err := jwt.NewParser().ParseUnverified(real.AccessToken, jwt.MapClaims{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims := parsed.Claims.(jwt.MapClaims)
+	with := func(change func(jwt.MapClaims)) jwt.MapClaims {
+		out := jwt.MapClaims{}
+		for k, v := range claims {
+			out[k] = v
+		}
+		change(out)
+		return out
+	}
+	hs := func(secret string, cl jwt.MapClaims) string {
+		s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, cl).SignedString([]byte(secret))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs256, _ := jwt.NewWithClaims(jwt.SigningMethodRS256, claims).SignedString(rsaKey)
+	none, _ := jwt.NewWithClaims(jwt.SigningMethodNone, claims).SignedString(jwt.UnsafeAllowNoneSignatureType)
+	hs512, _ := jwt.NewWithClaims(jwt.SigningMethodHS512, claims).SignedString([]byte(testSecret))
+
+	cases := map[string]string{
+		"wrong secret": hs("another-secret-another-secret-0123456789", claims),
+		"alg none":     none,
+		"RS256":        rs256,
+		"HS512":        hs512,
+		"expired": hs(testSecret, with(func(m jwt.MapClaims) {
+			m["exp"] = time.Now().Add(-time.Hour).Unix()
+			m["iat"] = time.Now().Add(-2 * time.Hour).Unix()
+		})),
+		"missing sub":      hs(testSecret, with(func(m jwt.MapClaims) { delete(m, "sub") })),
+		"sub not a number": hs(testSecret, with(func(m jwt.MapClaims) { m["sub"] = "admin" })),
+		"malformed":        "not.a.jwt",
+		"garbage":          strings.Repeat("A", 300),
+		"empty bearer":     " ",
+	}
+	for name, token := range cases {
+		if _, resp := me(t, c, token); name != "empty bearer" {
+			wantCode(t, name, resp, "UNAUTHENTICATED")
+		} else if len(resp.Errors) > 0 && resp.Status >= 500 {
+			t.Errorf("%s: %+v", name, resp.Errors)
+		}
+	}
+	// The genuine token still works, so the refusals above are about the forgeries.
+	if u, resp := me(t, c, real.AccessToken); u == nil {
+		t.Fatalf("genuine token refused: %+v", resp.Errors)
+	}
+	// A public query still answers with a refused token.
+	c.Token = cases["alg none"]
+	var data struct{ ShopTypes []json.RawMessage }
+	c.Do(t, `{ shopTypes { id } }`, nil).Decode(t, &data)
+}
+
+func TestBatchedLoginGuessesCountEachAttempt(t *testing.T) {
+	t.Parallel()
+	redisBackends(t, func(t *testing.T, env map[string]string) {
+		srv := startServer(t, env)
+		c := client(srv)
+		const phone = "13700003333"
+		code := sendCode(t, c, phone)
+		wrong := fmt.Sprintf("%06d", (atoi(code)+1)%1000000)
+
+		var q strings.Builder
+		q.WriteString("mutation {")
+		for i := range 20 {
+			fmt.Fprintf(&q, ` a%d: login(phone: %q, code: %q) { accessToken }`, i, phone, wrong)
+		}
+		q.WriteString(" }")
+		resp := c.Do(t, q.String(), nil)
+		limited := 0
+		for _, e := range resp.Errors {
+			if e.Code() == "RATE_LIMITED" {
+				limited++
+			}
+		}
+		if len(resp.Errors) != 20 || limited < 15 {
+			t.Fatalf("20 batched wrong guesses: %d errors, %d RATE_LIMITED: %v", len(resp.Errors), limited, resp.Codes())
+		}
+		// The phone is locked: even the right code is refused now.
+		r := c.Do(t, `mutation($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken } }`, map[string]any{"p": phone, "c": code})
+		wantCode(t, "right code after the lock", r, "RATE_LIMITED")
+		if s, _ := r.Errors[0].Extensions["retryAfterSeconds"].(float64); s <= 0 {
+			t.Errorf("RATE_LIMITED without retryAfterSeconds: %+v", r.Errors[0])
+		}
+	})
+}
+
+func TestBatchedSendLoginCodeSendsOnce(t *testing.T) {
+	t.Parallel()
+	redisBackends(t, func(t *testing.T, env map[string]string) {
+		srv := startServer(t, env)
+		c := client(srv)
+		var q strings.Builder
+		q.WriteString("mutation {")
+		for i := range 20 {
+			fmt.Fprintf(&q, ` s%d: sendLoginCode(phone: "13600004444") { sent devCode }`, i)
+		}
+		q.WriteString(" }")
+		resp := c.Do(t, q.String(), nil)
+		// sendLoginCode is non-null, so one refusal nulls the whole data (GraphQL
+		// semantics): count the aliases that failed instead.
+		failed := map[any]bool{}
+		for _, e := range resp.Errors {
+			if len(e.Path) > 0 {
+				failed[e.Path[0]] = true
+			}
+		}
+		if len(resp.Errors) != 19 || len(failed) != 19 {
+			t.Fatalf("20 batched sendLoginCode: want exactly one sent and 19 refused, got errors %v on %d aliases", resp.Codes(), len(failed))
+		}
+		for _, e := range resp.Errors {
+			if e.Code() != "RATE_LIMITED" {
+				t.Errorf("refused send answered %s, want RATE_LIMITED", e.Code())
+			}
+		}
+	})
+}
+
+func TestConcurrentSendLoginCodeOverHTTP(t *testing.T) {
+	t.Parallel()
+	redisBackends(t, func(t *testing.T, env map[string]string) {
+		srv := startServer(t, env)
+		c := client(srv)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		sent, limited := 0, 0
+		for range 50 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				resp := c.Do(t, `mutation { sendLoginCode(phone: "13500005555") { sent } }`, nil)
+				mu.Lock()
+				defer mu.Unlock()
+				if len(resp.Errors) == 0 {
+					sent++
+				} else if resp.Errors[0].Code() == "RATE_LIMITED" {
+					limited++
+				}
+			}()
+		}
+		wg.Wait()
+		if sent != 1 || limited != 49 {
+			t.Fatalf("50 concurrent sendLoginCode: %d sent, %d rate limited", sent, limited)
+		}
+	})
+}
+
+func TestSubscriptionsNeedAToken(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, map[string]string{"JWT_SECRET": testSecret})
+	tok := login(t, client(srv), "13400006666")
+
+	cases := []struct {
+		name    string
+		payload any
+		ok      bool
+	}{
+		{"no payload", nil, false},
+		{"no token", map[string]any{}, false},
+		{"forged token", map[string]any{"Authorization": "Bearer " + strings.Repeat("x", 40)}, false},
+		{"valid token", map[string]any{"Authorization": "Bearer " + tok.AccessToken}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			msg, closeCode := wsInit(t, srv, tc.payload)
+			if tc.ok && msg != "connection_ack" {
+				t.Fatalf("valid token: got %q (close %d), want connection_ack", msg, closeCode)
+			}
+			if !tc.ok && (msg == "connection_ack" || closeCode != 4403) {
+				t.Fatalf("got %q, close code %d; want the connection refused with 4403", msg, closeCode)
+			}
+		})
+	}
+}
+
+// wsInit opens a graphql-transport-ws connection, sends connection_init with payload and
+// returns the type of the first message other than a connection_error, or the close code.
+func wsInit(t *testing.T, srv *httptest.Server, payload any) (string, websocket.StatusCode) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/graphql",
+		&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	defer conn.CloseNow()
+	init := map[string]any{"type": "connection_init"}
+	if payload != nil {
+		init["payload"] = payload
+	}
+	b, _ := json.Marshal(init)
+	if err := conn.Write(ctx, websocket.MessageText, b); err != nil {
+		t.Fatalf("write: %v", err)
+	}
+	for {
+		_, data, err := conn.Read(ctx)
+		if err != nil {
+			return "", websocket.CloseStatus(err)
+		}
+		var m struct{ Type string }
+		_ = json.Unmarshal(data, &m)
+		if m.Type != "connection_error" {
+			return m.Type, -1
+		}
+	}
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, r := range s {
+		n = n*10 + int(r-'0')
+	}
+	return n
+}
