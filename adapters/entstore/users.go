@@ -110,6 +110,19 @@ func (r *Users) SetRole(ctx context.Context, phone string, role domain.Role) (do
 	return r.UserByPhone(ctx, phone)
 }
 
+// SetBlocked blocks or unblocks the user with that phone number and returns the user,
+// or domain.ErrNotFound.
+func (r *Users) SetBlocked(ctx context.Context, phone string, blocked bool) (domain.User, error) {
+	n, err := r.client.User.Update().Where(user.Phone(phone)).SetBlocked(blocked).Save(ctx)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("set blocked: %w", translate(err, "user", "", ""))
+	}
+	if n == 0 {
+		return domain.User{}, &domain.Error{Code: domain.CodeNotFound, Message: "user not found"}
+	}
+	return r.UserByPhone(ctx, phone)
+}
+
 // RandomNickName returns "user_" and 10 random lowercase letters or digits, the
 // nickname new accounts start with.
 func RandomNickName() string {

@@ -4,6 +4,7 @@
 //	dealspot migrate            create or update the database schema
 //	dealspot seed               load demo data into an empty database
 //	dealspot admin grant PHONE  make a user ADMIN (creating the user if needed)
+//	dealspot admin block PHONE  block a user and end their sessions (unblock undoes it)
 //
 // Configuration comes from environment variables; see the README.
 package main
@@ -25,7 +26,7 @@ import (
 	"github.com/dealspot/dealspot/internal/service"
 )
 
-const usage = `usage: dealspot [serve | migrate | seed | admin grant PHONE]
+const usage = `usage: dealspot [serve | migrate | seed | admin grant|block|unblock PHONE]
 
 Configuration is read from environment variables (DEALSPOT_ADDR, DATABASE_URL,
 REDIS_URL, QUEUE, JWT_SECRET, DEALSPOT_DEV, DEALSPOT_ENV, ADMIN_PHONES, …); see README.md.
@@ -149,14 +150,22 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 }
 
 func admin(ctx context.Context, cfg config.Config, log *slog.Logger, args []string) error {
-	if len(args) != 2 || args[0] != "grant" {
-		return errors.New("usage: dealspot admin grant PHONE")
+	if len(args) != 2 || (args[0] != "grant" && args[0] != "block" && args[0] != "unblock") {
+		return errors.New("usage: dealspot admin grant|block|unblock PHONE")
 	}
 	svc, err := service.New(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
+	if args[0] != "grant" {
+		u, err := svc.App.Auth.BlockUser.Handle(ctx, args[1], args[0] == "block")
+		if err != nil {
+			return fmt.Errorf("admin %s: %w", args[0], err)
+		}
+		log.Info("admin "+args[0], slog.Int64("user_id", u.ID), slog.Bool("blocked", u.Blocked))
+		return nil
+	}
 	u, err := svc.App.Auth.GrantAdmin.Handle(ctx, args[1])
 	if err != nil {
 		return fmt.Errorf("admin grant: %w", err)

@@ -15,6 +15,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
@@ -381,6 +382,63 @@ func atoi(s string) int {
 	n := 0
 	for _, r := range s {
 		n = n*10 + int(r-'0')
+	}
+	return n
+}
+
+func TestBlockedUsersTokensStopWorking(t *testing.T) {
+	t.Parallel()
+	srv, svc := startService(t, map[string]string{"JWT_SECRET": testSecret, "LOGIN_CODE_INTERVAL": "1ms"})
+	c := client(srv)
+	const phone = "13300007777"
+	s := login(t, c, phone)
+	if u, _ := me(t, c, s.AccessToken); u == nil {
+		t.Fatal("fresh token refused")
+	}
+	if _, err := svc.App.Auth.BlockUser.Handle(context.Background(), phone, true); err != nil {
+		t.Fatal(err)
+	}
+	_, resp := me(t, c, s.AccessToken)
+	wantCode(t, "access token of a blocked user", resp, "UNAUTHENTICATED")
+	_, resp = refresh(t, c, s.RefreshToken)
+	wantCode(t, "refresh token of a blocked user", resp, "UNAUTHENTICATED")
+	code := sendCode(t, c, phone)
+	r := c.Do(t, `mutation($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken } }`, map[string]any{"p": phone, "c": code})
+	wantCode(t, "login of a blocked user", r, "FORBIDDEN")
+
+	if _, err := svc.App.Auth.BlockUser.Handle(context.Background(), phone, false); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := me(t, c, login(t, c, phone).AccessToken); u == nil {
+		t.Fatal("unblocked user cannot log in again")
+	}
+}
+
+func TestPhoneIsMaskedForOthers(t *testing.T) {
+	t.Parallel()
+	srv, svc := startService(t, map[string]string{"JWT_SECRET": testSecret})
+	c := client(srv)
+	owner := login(t, c, "13200008888")
+	u, err := svc.App.Auth.CurrentUser.Handle(context.Background(), auth.Principal{UserID: mustID(t, owner.User.ID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := auth.VisiblePhone(auth.Principal{UserID: u.ID + 1}, u); got != "132****8888" {
+		t.Errorf("phone shown to another user = %q, want 132****8888", got)
+	}
+	if got := auth.VisiblePhone(auth.Principal{}, u); got != "132****8888" {
+		t.Errorf("phone shown to anonymous = %q", got)
+	}
+	if owner.User.Phone != "13200008888" {
+		t.Errorf("owner sees %q", owner.User.Phone)
+	}
+}
+
+func mustID(t *testing.T, s string) int64 {
+	t.Helper()
+	var n int64
+	if _, err := fmt.Sscan(s, &n); err != nil {
+		t.Fatal(err)
 	}
 	return n
 }

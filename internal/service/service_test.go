@@ -20,6 +20,13 @@ import (
 // Redis), with extra settings, and serves it over real HTTP.
 func startServer(t *testing.T, extra map[string]string) *httptest.Server {
 	t.Helper()
+	srv, _ := startService(t, extra)
+	return srv
+}
+
+// startService is startServer that also hands back the built service.
+func startService(t *testing.T, extra map[string]string) (*httptest.Server, *service.Service) {
+	t.Helper()
 	vars := map[string]string{"DEALSPOT_DATA_DIR": t.TempDir()}
 	for k, v := range extra {
 		vars[k] = v
@@ -39,7 +46,7 @@ func startServer(t *testing.T, extra map[string]string) *httptest.Server {
 			t.Errorf("close service: %v", err)
 		}
 	})
-	return srv
+	return srv, svc
 }
 
 func client(srv *httptest.Server) testsupport.GraphQLClient {

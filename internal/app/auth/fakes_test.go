@@ -79,6 +79,19 @@ func (m *memUsers) SetRole(_ context.Context, phone string, role domain.Role) (d
 	return domain.User{}, domain.ErrNotFound
 }
 
+func (m *memUsers) SetBlocked(_ context.Context, phone string, blocked bool) (domain.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, u := range m.byID {
+		if u.Phone == phone {
+			u.Blocked = blocked
+			m.byID[id] = u
+			return u, nil
+		}
+	}
+	return domain.User{}, domain.ErrNotFound
+}
+
 func (m *memUsers) block(id int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -19,6 +19,9 @@ type Users interface {
 	// SetRole changes the role of the user with that phone number and returns the user, or
 	// domain.ErrNotFound.
 	SetRole(ctx context.Context, phone string, role domain.Role) (domain.User, error)
+	// SetBlocked blocks or unblocks the user with that phone number and returns the user,
+	// or domain.ErrNotFound.
+	SetBlocked(ctx context.Context, phone string, blocked bool) (domain.User, error)
 }
 
 // CodeSender delivers a login code to a phone.

@@ -40,6 +40,7 @@ type Service struct {
 	CurrentUser   *CurrentUser
 	GrantAdmin    *GrantAdmin
 	EndSessions   *EndSessions
+	BlockUser     *BlockUser
 }
 
 // New validates cfg and builds the use cases; it refuses missing dependencies.
@@ -94,6 +95,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		CurrentUser:   &CurrentUser{c: c},
 		GrantAdmin:    &GrantAdmin{c: c},
 		EndSessions:   &EndSessions{c: c},
+		BlockUser:     &BlockUser{c: c},
 	}, nil
 }
 
