@@ -2,11 +2,14 @@ package graph
 
 import (
 	"encoding/base64"
+	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -116,4 +119,59 @@ func sessionToModel(s auth.Session) *model.AuthPayload {
 		RefreshExpiresAt: s.RefreshExpiresAt,
 		User:             userToModel(s.User, auth.Principal{UserID: s.User.ID}),
 	}
+}
+
+func int64Ptr(p *int) *int64 {
+	if p == nil {
+		return nil
+	}
+	v := int64(*p)
+	return &v
+}
+
+const nearbyCursor = "near"
+
+// encodeNearbyCursor packs a nearby page position: shops seen so far, and the last
+// shop's distance and id.
+func encodeNearbyCursor(c shop.NearbyCursor) string {
+	raw := fmt.Sprintf("%s:%d:%s:%d", nearbyCursor, c.Seen, strconv.FormatFloat(c.DistanceMeters, 'g', -1, 64), c.ShopID)
+	return base64.RawURLEncoding.EncodeToString([]byte(raw))
+}
+
+func decodeNearbyCursor(raw *string) (*shop.NearbyCursor, error) {
+	if raw == nil || *raw == "" {
+		return nil, nil
+	}
+	bad := domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
+	b, err := base64.RawURLEncoding.DecodeString(*raw)
+	if err != nil {
+		return nil, bad
+	}
+	parts := strings.Split(string(b), ":")
+	if len(parts) != 4 || parts[0] != nearbyCursor {
+		return nil, bad
+	}
+	seen, err1 := strconv.Atoi(parts[1])
+	dist, err2 := strconv.ParseFloat(parts[2], 64)
+	id, err3 := strconv.ParseInt(parts[3], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil || seen < 0 || id <= 0 || dist < 0 || math.IsNaN(dist) || math.IsInf(dist, 0) {
+		return nil, bad
+	}
+	return &shop.NearbyCursor{Seen: seen, DistanceMeters: dist, ShopID: id}, nil
+}
+
+func nearbyConnection(page shop.NearbyPage, seen int) *model.ShopConnection {
+	conn := &model.ShopConnection{Edges: make([]model.ShopEdge, 0, len(page.Shops)), PageInfo: &model.PageInfo{HasNextPage: page.HasNextPage}}
+	for i, n := range page.Shops {
+		d := n.DistanceMeters
+		conn.Edges = append(conn.Edges, model.ShopEdge{
+			Cursor:         encodeNearbyCursor(shop.NearbyCursor{Seen: seen + i + 1, DistanceMeters: d, ShopID: n.Shop.ID}),
+			Node:           shopToModel(n.Shop),
+			DistanceMeters: &d,
+		})
+	}
+	if n := len(conn.Edges); n > 0 {
+		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
+	}
+	return conn
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/dealspot/dealspot/ent"
 	entshop "github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
@@ -13,13 +15,14 @@ import (
 
 // Shops reads and writes shops and shop types.
 type Shops struct {
-	client *ent.Client
+	client  *ent.Client
+	dialect string
 }
 
 var _ shop.Repository = (*Shops)(nil)
 
 // Shops returns the shop repository.
-func (s *Store) Shops() *Shops { return &Shops{client: s.client} }
+func (s *Store) Shops() *Shops { return &Shops{client: s.client, dialect: s.dialect} }
 
 // ShopTypes returns every shop type ordered by sort, then id.
 func (r *Shops) ShopTypes(ctx context.Context) ([]domain.ShopType, error) {
@@ -79,6 +82,97 @@ func (r *Shops) CreateShop(ctx context.Context, s domain.Shop) (domain.Shop, err
 			translate(err, "shop", domain.CodeBadUserInput, "unknown shop type"))
 	}
 	return toShop(row), nil
+}
+
+// UpdateShop applies update to the shop with that id inside one transaction (the row
+// is locked on PostgreSQL) and returns the stored result together with the shop as it was
+// before. Errors: domain.ErrNotFound; BAD_USER_INPUT for an unknown shop type; whatever
+// update returns.
+func (r *Shops) UpdateShop(ctx context.Context, id int64, update func(*domain.Shop) error) (before, after domain.Shop, err error) {
+	err = WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		q := tx.Shop.Query().Where(entshop.ID(id))
+		if r.dialect == dialect.Postgres {
+			q.ForUpdate()
+		}
+		row, err := q.Only(ctx)
+		if err != nil {
+			return notFound(err, "shop")
+		}
+		before = toShop(row)
+		after = before
+		if err := update(&after); err != nil {
+			return err
+		}
+		after.ID = id
+		saved, err := tx.Shop.UpdateOneID(id).
+			SetName(after.Name).
+			SetTypeID(after.TypeID).
+			SetImages(after.Images).
+			SetArea(after.Area).
+			SetAddress(after.Address).
+			SetLongitude(after.Longitude).
+			SetLatitude(after.Latitude).
+			SetAvgPrice(after.AvgPrice).
+			SetSold(after.Sold).
+			SetComments(after.Comments).
+			SetScore(after.Score).
+			SetOpenHours(after.OpenHours).
+			Save(ctx)
+		if err != nil {
+			return translate(err, "shop", domain.CodeBadUserInput, "unknown shop type")
+		}
+		after = toShop(saved)
+		return nil
+	})
+	if err != nil {
+		return domain.Shop{}, domain.Shop{}, fmt.Errorf("update shop %d: %w", id, err)
+	}
+	return before, after, nil
+}
+
+// ShopsByIDs returns the shops with those ids, in the order of ids; unknown ids are left
+// out.
+func (r *Shops) ShopsByIDs(ctx context.Context, ids []int64) ([]domain.Shop, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := r.client.Shop.Query().Where(entshop.IDIn(ids...)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load shops by id: %w", err)
+	}
+	byID := make(map[int64]domain.Shop, len(rows))
+	for _, row := range rows {
+		byID[row.ID] = toShop(row)
+	}
+	out := make([]domain.Shop, 0, len(ids))
+	for _, id := range ids {
+		if s, ok := byID[id]; ok {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// ShopPositions returns every shop's type and coordinates, for rebuilding the nearby
+// index, in id order.
+func (r *Shops) ShopPositions(ctx context.Context) ([]domain.ShopPosition, error) {
+	var rows []struct {
+		ID        int64   `json:"id"`
+		TypeID    int64   `json:"type_id"`
+		Longitude float64 `json:"longitude"`
+		Latitude  float64 `json:"latitude"`
+	}
+	err := r.client.Shop.Query().Order(entshop.ByID()).
+		Select(entshop.FieldID, entshop.FieldTypeID, entshop.FieldLongitude, entshop.FieldLatitude).
+		Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("load shop positions: %w", err)
+	}
+	out := make([]domain.ShopPosition, len(rows))
+	for i, row := range rows {
+		out[i] = domain.ShopPosition{ShopID: row.ID, TypeID: row.TypeID, Longitude: row.Longitude, Latitude: row.Latitude}
+	}
+	return out, nil
 }
 
 // CreateShopType stores a new shop type and returns it with its id.

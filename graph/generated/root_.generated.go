@@ -40,10 +40,12 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		CreateShop    func(childComplexity int, input model.CreateShopInput) int
 		Login         func(childComplexity int, phone string, code string) int
 		Logout        func(childComplexity int) int
 		RefreshToken  func(childComplexity int, token string) int
 		SendLoginCode func(childComplexity int, phone string) int
+		UpdateShop    func(childComplexity int, input model.UpdateShopInput) int
 	}
 
 	PageInfo struct {
@@ -52,10 +54,11 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Me        func(childComplexity int) int
-		Shop      func(childComplexity int, id string) int
-		ShopTypes func(childComplexity int) int
-		Shops     func(childComplexity int, typeID *string, name *string, first *int, after *string) int
+		Me          func(childComplexity int) int
+		NearbyShops func(childComplexity int, typeID string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) int
+		Shop        func(childComplexity int, id string) int
+		ShopTypes   func(childComplexity int) int
+		Shops       func(childComplexity int, typeID *string, name *string, first *int, after *string) int
 	}
 
 	SendCodePayload struct {
@@ -86,8 +89,9 @@ type ComplexityRoot struct {
 	}
 
 	ShopEdge struct {
-		Cursor func(childComplexity int) int
-		Node   func(childComplexity int) int
+		Cursor         func(childComplexity int) int
+		DistanceMeters func(childComplexity int) int
+		Node           func(childComplexity int) int
 	}
 
 	ShopType struct {
@@ -152,6 +156,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuthPayload.User(childComplexity), true
 
+	case "Mutation.createShop":
+		if e.ComplexityRoot.Mutation.CreateShop == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createShop_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateShop(childComplexity, args["input"].(model.CreateShopInput)), true
 	case "Mutation.login":
 		if e.ComplexityRoot.Mutation.Login == nil {
 			break
@@ -191,6 +206,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SendLoginCode(childComplexity, args["phone"].(string)), true
+	case "Mutation.updateShop":
+		if e.ComplexityRoot.Mutation.UpdateShop == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateShop_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateShop(childComplexity, args["input"].(model.UpdateShopInput)), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -211,6 +237,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Me(childComplexity), true
+	case "Query.nearbyShops":
+		if e.ComplexityRoot.Query.NearbyShops == nil {
+			break
+		}
+
+		args, err := ec.field_Query_nearbyShops_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.NearbyShops(childComplexity, args["typeId"].(string), args["longitude"].(float64), args["latitude"].(float64), args["radiusMeters"].(*float64), args["first"].(*int), args["after"].(*string)), true
 	case "Query.shop":
 		if e.ComplexityRoot.Query.Shop == nil {
 			break
@@ -357,6 +394,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ShopEdge.Cursor(childComplexity), true
+	case "ShopEdge.distanceMeters":
+		if e.ComplexityRoot.ShopEdge.DistanceMeters == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShopEdge.DistanceMeters(childComplexity), true
 	case "ShopEdge.node":
 		if e.ComplexityRoot.ShopEdge.Node == nil {
 			break
@@ -433,7 +476,10 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
-	inputUnmarshalMap := graphql.BuildUnmarshalerMap()
+	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputCreateShopInput,
+		ec.unmarshalInputUpdateShopInput,
+	)
 	first := true
 
 	switch opCtx.Operation.Operation {
@@ -622,11 +668,55 @@ type Shop {
 type ShopEdge {
   cursor: String!
   node: Shop!
+  "Distance from the search point, in meters (nearbyShops only)."
+  distanceMeters: Float
 }
 
 type ShopConnection {
   edges: [ShopEdge!]!
   pageInfo: PageInfo!
+}
+
+extend type Query {
+  """
+  Shops of a type near a point, nearest first, paged by cursor. radiusMeters defaults
+  to 5 km and is bounded by configuration.
+  """
+  nearbyShops(typeId: ID!, longitude: Float!, latitude: Float!, radiusMeters: Float, first: Int, after: String): ShopConnection!
+}
+
+"A new shop. Prices in cents; score is the rating times ten (0–50)."
+input CreateShopInput {
+  name: String!
+  typeId: ID!
+  address: String!
+  longitude: Float!
+  latitude: Float!
+  area: String
+  images: String
+  avgPrice: Int
+  openHours: String
+  score: Int
+}
+
+"Changes to a shop: fields left out stay as they are."
+input UpdateShopInput {
+  id: ID!
+  name: String
+  typeId: ID
+  address: String
+  longitude: Float
+  latitude: Float
+  area: String
+  images: String
+  avgPrice: Int
+  openHours: String
+  score: Int
+}
+
+extend type Mutation {
+  createShop(input: CreateShopInput!): Shop! @auth(requires: ADMIN)
+  updateShop(input: UpdateShopInput!): Shop! @auth(requires: ADMIN)
 }
 `, BuiltIn: false},
 }
@@ -722,6 +812,8 @@ func (ec *executionContext) childFields_ShopEdge(ctx context.Context, field grap
 		return ec.fieldContext_ShopEdge_cursor(ctx, field)
 	case "node":
 		return ec.fieldContext_ShopEdge_node(ctx, field)
+	case "distanceMeters":
+		return ec.fieldContext_ShopEdge_distanceMeters(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ShopEdge", field.Name)
 }

@@ -21,6 +21,20 @@ type AuthPayload struct {
 	User             *User     `json:"user"`
 }
 
+// A new shop. Prices in cents; score is the rating times ten (0–50).
+type CreateShopInput struct {
+	Name      string  `json:"name"`
+	TypeID    string  `json:"typeId"`
+	Address   string  `json:"address"`
+	Longitude float64 `json:"longitude"`
+	Latitude  float64 `json:"latitude"`
+	Area      *string `json:"area,omitempty"`
+	Images    *string `json:"images,omitempty"`
+	AvgPrice  *int    `json:"avgPrice,omitempty"`
+	OpenHours *string `json:"openHours,omitempty"`
+	Score     *int    `json:"score,omitempty"`
+}
+
 type Mutation struct {
 }
 
@@ -74,6 +88,8 @@ type ShopConnection struct {
 type ShopEdge struct {
 	Cursor string `json:"cursor"`
 	Node   *Shop  `json:"node"`
+	// Distance from the search point, in meters (nearbyShops only).
+	DistanceMeters *float64 `json:"distanceMeters,omitempty"`
 }
 
 // A category of shops.
@@ -82,6 +98,21 @@ type ShopType struct {
 	Name string `json:"name"`
 	Icon string `json:"icon"`
 	Sort int    `json:"sort"`
+}
+
+// Changes to a shop: fields left out stay as they are.
+type UpdateShopInput struct {
+	ID        string   `json:"id"`
+	Name      *string  `json:"name,omitempty"`
+	TypeID    *string  `json:"typeId,omitempty"`
+	Address   *string  `json:"address,omitempty"`
+	Longitude *float64 `json:"longitude,omitempty"`
+	Latitude  *float64 `json:"latitude,omitempty"`
+	Area      *string  `json:"area,omitempty"`
+	Images    *string  `json:"images,omitempty"`
+	AvgPrice  *int     `json:"avgPrice,omitempty"`
+	OpenHours *string  `json:"openHours,omitempty"`
+	Score     *int     `json:"score,omitempty"`
 }
 
 // A person with an account.

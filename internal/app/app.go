@@ -9,6 +9,7 @@ import (
 
 // Application is every use case of Dealspot.
 type Application struct {
-	Shops *shop.Queries
-	Auth  *auth.Service
+	Shops        *shop.Queries
+	ShopCommands *shop.Commands
+	Auth         *auth.Service
 }

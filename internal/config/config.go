@@ -119,6 +119,10 @@ type GraphQL struct {
 type Paging struct {
 	DefaultPageSize int
 	MaxPageSize     int
+	// NearbyRadius is the default and MaxNearbyRadius the largest nearbyShops radius, in
+	// meters.
+	NearbyRadius    float64
+	MaxNearbyRadius float64
 }
 
 // IsProduction reports whether the process runs in production.
@@ -169,6 +173,8 @@ func Load(getenv func(string) string) (Config, error) {
 	c.Paging = Paging{
 		DefaultPageSize: r.integer("PAGE_SIZE_DEFAULT", 10, 1),
 		MaxPageSize:     r.integer("PAGE_SIZE_MAX", 100, 1),
+		NearbyRadius:    float64(r.integer("NEARBY_RADIUS_DEFAULT_METERS", 5000, 1)),
+		MaxNearbyRadius: float64(r.integer("NEARBY_RADIUS_MAX_METERS", 50000, 1)),
 	}
 	c.Auth = Auth{
 		AccessTTL:       r.duration("AUTH_ACCESS_TTL", 30*time.Minute),
@@ -252,6 +258,9 @@ func (c Config) validate() error {
 	}
 	if c.Paging.DefaultPageSize > c.Paging.MaxPageSize {
 		bad("PAGE_SIZE_DEFAULT", "must not exceed PAGE_SIZE_MAX (%d)", c.Paging.MaxPageSize)
+	}
+	if c.Paging.NearbyRadius > c.Paging.MaxNearbyRadius {
+		bad("NEARBY_RADIUS_DEFAULT_METERS", "must not exceed NEARBY_RADIUS_MAX_METERS (%.0f)", c.Paging.MaxNearbyRadius)
 	}
 	return errors.Join(errs...)
 }

@@ -1,6 +1,9 @@
 package domain
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // ShopType is a category of shops (food, KTV, hair …).
 type ShopType struct {
@@ -42,4 +45,35 @@ type ShopFilter struct {
 type Page struct {
 	First int
 	After int64
+}
+
+// ShopPosition is where a shop is, for the nearby index.
+type ShopPosition struct {
+	ShopID    int64
+	TypeID    int64
+	Longitude float64
+	Latitude  float64
+}
+
+// Coordinate bounds: Redis GEO indexes latitudes only up to ±85.05112878°.
+const (
+	MaxLongitude = 180.0
+	MaxLatitude  = 85.05112878
+)
+
+// ValidCoordinates reports whether lon/lat can be indexed.
+func ValidCoordinates(lon, lat float64) bool {
+	return lon >= -MaxLongitude && lon <= MaxLongitude && lat >= -MaxLatitude && lat <= MaxLatitude
+}
+
+// earthRadiusMeters is the mean Earth radius used for distances.
+const earthRadiusMeters = 6371000.0
+
+// DistanceMeters is the great-circle (haversine) distance between two points.
+func DistanceMeters(lon1, lat1, lon2, lat2 float64) float64 {
+	rad := math.Pi / 180
+	dLat := (lat2 - lat1) * rad
+	dLon := (lon2 - lon1) * rad
+	a := math.Sin(dLat/2)*math.Sin(dLat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dLon/2)*math.Sin(dLon/2)
+	return 2 * earthRadiusMeters * math.Asin(math.Min(1, math.Sqrt(a)))
 }

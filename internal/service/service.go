@@ -90,11 +90,23 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *Service, 
 	}
 
 	pageLimits := domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize}
-	shops, err := shop.NewQueries(s.Store.Shops(), pageLimits)
+	shopDeps := shop.Deps{Repo: s.Store.Shops(), Geo: redisadapter.NewGeoIndex(s.Redis.Client)}
+	shops, err := shop.NewQueries(shopDeps, pageLimits, shop.NearbyLimits{
+		DefaultRadiusMeters: cfg.Paging.NearbyRadius, MaxRadiusMeters: cfg.Paging.MaxNearbyRadius,
+	})
 	if err != nil {
 		return nil, err
 	}
-	s.App = &app.Application{Shops: shops, Auth: authSvc}
+	shopCommands, err := shop.NewCommands(shopDeps, nil)
+	if err != nil {
+		return nil, err
+	}
+	n, err := shops.RebuildNearbyIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("nearby index built", slog.Int("shops", n))
+	s.App = &app.Application{Shops: shops, ShopCommands: shopCommands, Auth: authSvc}
 
 	s.Metrics = server.NewMetrics()
 	gql := graph.NewHandler(s.App, log, graph.Options{

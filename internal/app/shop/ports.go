@@ -13,9 +13,36 @@ type Repository interface {
 	ShopTypes(ctx context.Context) ([]domain.ShopType, error)
 	// Shop returns one shop, or domain.ErrNotFound.
 	Shop(ctx context.Context, id int64) (domain.Shop, error)
+	// ShopsByIDs returns the shops with those ids in the order of ids, leaving out
+	// unknown ones.
+	ShopsByIDs(ctx context.Context, ids []int64) ([]domain.Shop, error)
 	// Shops returns up to page.First+1 shops matching filter with id > page.After,
 	// ordered by id, so callers can tell whether another page follows.
 	Shops(ctx context.Context, filter domain.ShopFilter, page domain.Page) ([]domain.Shop, error)
-	// CreateShop stores a new shop and returns it with its id.
+	// ShopPositions returns every shop's type and coordinates.
+	ShopPositions(ctx context.Context) ([]domain.ShopPosition, error)
+	// CreateShop stores a new shop and returns it with its id; BAD_USER_INPUT for an
+	// unknown shop type.
 	CreateShop(ctx context.Context, s domain.Shop) (domain.Shop, error)
+	// UpdateShop changes a shop in one transaction through update and returns it as it
+	// was and as it is now. Errors: domain.ErrNotFound; BAD_USER_INPUT for an unknown
+	// shop type; whatever update returns.
+	UpdateShop(ctx context.Context, id int64, update func(*domain.Shop) error) (before, after domain.Shop, err error)
+}
+
+// GeoHit is a shop found near a point.
+type GeoHit struct {
+	ShopID         int64
+	DistanceMeters float64
+}
+
+// GeoIndex finds shops of a type near a point.
+type GeoIndex interface {
+	// Put indexes a shop's position, removing it from oldTypeID's index when its type
+	// changed (0: it had none).
+	Put(ctx context.Context, p domain.ShopPosition, oldTypeID int64) error
+	// Rebuild replaces the whole index.
+	Rebuild(ctx context.Context, positions []domain.ShopPosition) error
+	// Nearby returns up to limit shops of typeID within radiusMeters, nearest first.
+	Nearby(ctx context.Context, typeID int64, lon, lat, radiusMeters float64, limit int) ([]GeoHit, error)
 }

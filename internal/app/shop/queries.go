@@ -9,21 +9,32 @@ import (
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
+// Deps are what the shop use cases need.
+type Deps struct {
+	Repo Repository
+	Geo  GeoIndex
+}
+
 // Queries answers read-only questions about shops.
 type Queries struct {
 	repo   Repository
+	geo    GeoIndex
 	limits domain.PageLimits
+	nearby NearbyLimits
 }
 
-// NewQueries builds the shop queries; repo must not be nil.
-func NewQueries(repo Repository, limits domain.PageLimits) (*Queries, error) {
-	if repo == nil {
-		return nil, errors.New("shop queries: nil repository")
+// NewQueries builds the shop queries; it refuses missing dependencies and bad limits.
+func NewQueries(d Deps, limits domain.PageLimits, nearby NearbyLimits) (*Queries, error) {
+	if d.Repo == nil || d.Geo == nil {
+		return nil, errors.New("shop queries: nil repository or geo index")
 	}
 	if err := limits.Validate(); err != nil {
 		return nil, fmt.Errorf("shop queries: %w", err)
 	}
-	return &Queries{repo: repo, limits: limits}, nil
+	if nearby.DefaultRadiusMeters <= 0 || nearby.DefaultRadiusMeters > nearby.MaxRadiusMeters {
+		return nil, fmt.Errorf("shop queries: bad nearby radius limits %+v", nearby)
+	}
+	return &Queries{repo: d.Repo, geo: d.Geo, limits: limits, nearby: nearby}, nil
 }
 
 // ShopTypes lists every shop type.
@@ -71,4 +82,17 @@ func (q *Queries) Shops(ctx context.Context, filter domain.ShopFilter, first int
 		page.Shops, page.HasNextPage = shops[:size], true
 	}
 	return page, nil
+}
+
+// RebuildNearbyIndex fills the nearby index from the database (at start, or after Redis
+// lost it).
+func (q *Queries) RebuildNearbyIndex(ctx context.Context) (int, error) {
+	positions, err := q.repo.ShopPositions(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("rebuild nearby index: %w", err)
+	}
+	if err := q.geo.Rebuild(ctx, positions); err != nil {
+		return 0, err
+	}
+	return len(positions), nil
 }

@@ -1,0 +1,114 @@
+package shop
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// NearbyLimits bounds nearby searches.
+type NearbyLimits struct {
+	DefaultRadiusMeters float64
+	MaxRadiusMeters     float64
+}
+
+// NearbyCursor is where a nearby page ends: the last shop returned, its distance, and how
+// many shops came before it.
+type NearbyCursor struct {
+	DistanceMeters float64
+	ShopID         int64
+	Seen           int
+}
+
+// NearbyShop is a shop with its distance from the search point.
+type NearbyShop struct {
+	Shop           domain.Shop
+	DistanceMeters float64
+}
+
+// NearbyPage is one page of a nearby search.
+type NearbyPage struct {
+	Shops       []NearbyShop
+	HasNextPage bool
+}
+
+// NearbyQuery is one nearby search. Radius 0 means the default.
+type NearbyQuery struct {
+	TypeID       int64
+	Longitude    float64
+	Latitude     float64
+	RadiusMeters float64
+	First        int
+	// After is the previous page's end; nil for the first page.
+	After *NearbyCursor
+}
+
+// tieSlack is how many more index entries than needed a page reads, so that shops
+// added near the cursor or sharing a distance do not shift the page boundary.
+const tieSlack = 32
+
+// Nearby pages through shops of a type by distance from a point, nearest first. Pages
+// are keyed by (distance, id) of the last shop returned, so paging yields each shop once
+// in non-decreasing distance. Distances are haversine distances from the shops' stored
+// coordinates. Errors: BAD_USER_INPUT for out-of-range coordinates, radius or page size.
+func (q *Queries) Nearby(ctx context.Context, in NearbyQuery) (NearbyPage, error) {
+	size, err := q.limits.Size(in.First)
+	if err != nil {
+		return NearbyPage{}, err
+	}
+	switch {
+	case in.TypeID <= 0:
+		return NearbyPage{}, domain.Errorf(domain.CodeBadUserInput, "typeId must be a positive id")
+	case !domain.ValidCoordinates(in.Longitude, in.Latitude) || math.IsNaN(in.Longitude) || math.IsNaN(in.Latitude):
+		return NearbyPage{}, domain.Errorf(domain.CodeBadUserInput, "longitude must be within ±180 and latitude within ±%.4f", domain.MaxLatitude)
+	case in.RadiusMeters < 0 || in.RadiusMeters > q.nearby.MaxRadiusMeters || math.IsNaN(in.RadiusMeters):
+		return NearbyPage{}, domain.Errorf(domain.CodeBadUserInput, "radiusMeters must be between 0 and %.0f", q.nearby.MaxRadiusMeters)
+	}
+	radius := in.RadiusMeters
+	if radius == 0 {
+		radius = q.nearby.DefaultRadiusMeters
+	}
+	seen := 0
+	if in.After != nil {
+		seen = in.After.Seen
+	}
+	hits, err := q.geo.Nearby(ctx, in.TypeID, in.Longitude, in.Latitude, radius, seen+size+1+tieSlack)
+	if err != nil {
+		return NearbyPage{}, fmt.Errorf("nearby shops: %w", err)
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ShopID
+	}
+	shops, err := q.repo.ShopsByIDs(ctx, ids)
+	if err != nil {
+		return NearbyPage{}, fmt.Errorf("load nearby shops: %w", err)
+	}
+	found := make([]NearbyShop, 0, len(shops))
+	for _, s := range shops {
+		if s.TypeID != in.TypeID {
+			continue // moved to another type since it was indexed
+		}
+		d := domain.DistanceMeters(in.Longitude, in.Latitude, s.Longitude, s.Latitude)
+		found = append(found, NearbyShop{Shop: s, DistanceMeters: d})
+	}
+	slices.SortFunc(found, func(a, b NearbyShop) int {
+		return cmp.Or(cmp.Compare(a.DistanceMeters, b.DistanceMeters), cmp.Compare(a.Shop.ID, b.Shop.ID))
+	})
+	if in.After != nil {
+		after := *in.After
+		found = slices.DeleteFunc(found, func(n NearbyShop) bool {
+			return n.DistanceMeters < after.DistanceMeters ||
+				(n.DistanceMeters == after.DistanceMeters && n.Shop.ID <= after.ShopID)
+		})
+	}
+	page := NearbyPage{Shops: found}
+	if len(found) > size {
+		page.Shops, page.HasNextPage = found[:size], true
+	}
+	return page, nil
+}
