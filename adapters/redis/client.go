@@ -52,6 +52,9 @@ func Open(ctx context.Context, rawURL string) (*Conn, error) {
 		if err := srv.StartAddr("127.0.0.1:0"); err != nil {
 			return nil, fmt.Errorf("start embedded redis: %w", err)
 		}
+		// Keys expire as wall-clock time passes, as on a real server (miniredis only
+		// advances TTLs on request otherwise).
+		srv.ClockTTL(true)
 		c := &Conn{Addr: srv.Addr(), server: srv}
 		c.Client = c.NewClient()
 		return c, nil

@@ -1,0 +1,71 @@
+// Package metrics exposes Dealspot's app-level observations as Prometheus metrics.
+package metrics
+
+import (
+	"errors"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dealspot/dealspot/internal/app/cache"
+)
+
+// CacheMetrics counts cache hits and misses per layer, loads and lock waits.
+type CacheMetrics struct {
+	hits, misses *prometheus.CounterVec
+	loads, waits *prometheus.CounterVec
+}
+
+var _ cache.Metrics = (*CacheMetrics)(nil)
+
+// NewCacheMetrics registers the cache counters with reg. Registering twice on one
+// registry reuses the counters already there.
+func NewCacheMetrics(reg prometheus.Registerer) (*CacheMetrics, error) {
+	m := &CacheMetrics{
+		hits: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dealspot_cache_hits_total",
+			Help: "Cache reads answered by a layer (l1 in-process, l2 Redis); cached nulls count.",
+		}, []string{"cache", "layer"}),
+		misses: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dealspot_cache_misses_total",
+			Help: "Cache reads a layer (l1 in-process, l2 Redis) could not answer.",
+		}, []string{"cache", "layer"}),
+		loads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dealspot_cache_loads_total",
+			Help: "Loads from the source of truth.",
+		}, []string{"cache"}),
+		waits: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dealspot_cache_lock_waits_total",
+			Help: "Rebuilds that waited for another process holding the key's lock.",
+		}, []string{"cache"}),
+	}
+	for _, c := range []**prometheus.CounterVec{&m.hits, &m.misses, &m.loads, &m.waits} {
+		if err := reg.Register(*c); err != nil {
+			var are prometheus.AlreadyRegisteredError
+			if !errors.As(err, &are) {
+				return nil, err
+			}
+			existing, ok := are.ExistingCollector.(*prometheus.CounterVec)
+			if !ok {
+				return nil, err
+			}
+			*c = existing
+		}
+	}
+	return m, nil
+}
+
+// Hit implements cache.Metrics.
+func (m *CacheMetrics) Hit(name string, layer cache.Layer) {
+	m.hits.WithLabelValues(name, string(layer)).Inc()
+}
+
+// Miss implements cache.Metrics.
+func (m *CacheMetrics) Miss(name string, layer cache.Layer) {
+	m.misses.WithLabelValues(name, string(layer)).Inc()
+}
+
+// Load implements cache.Metrics.
+func (m *CacheMetrics) Load(name string) { m.loads.WithLabelValues(name).Inc() }
+
+// LockWait implements cache.Metrics.
+func (m *CacheMetrics) LockWait(name string) { m.waits.WithLabelValues(name).Inc() }

@@ -1,0 +1,77 @@
+package redis
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/dealspot/dealspot/internal/app/cache"
+)
+
+// DefaultCacheInvalidationChannel is the Pub/Sub channel cache invalidations travel on.
+// Channels are server-wide (not per database): deployments sharing one server should
+// each use their own.
+const DefaultCacheInvalidationChannel = "cache:invalidate"
+
+// CacheInvalidations broadcasts cache invalidations over Redis Pub/Sub; each message is
+// the key "<cache name>:<id>". Pub/Sub is fire-and-forget: a process that is
+// disconnected misses messages, which is why subscribers are told (with "") when their
+// subscription had to be re-established.
+type CacheInvalidations struct {
+	client  goredis.UniversalClient
+	channel string
+}
+
+var _ cache.Invalidations = (*CacheInvalidations)(nil)
+
+// NewCacheInvalidations returns CacheInvalidations on client and channel ("" means
+// DefaultCacheInvalidationChannel).
+func NewCacheInvalidations(client goredis.UniversalClient, channel string) *CacheInvalidations {
+	if channel == "" {
+		channel = DefaultCacheInvalidationChannel
+	}
+	return &CacheInvalidations{client: client, channel: channel}
+}
+
+// Publish implements cache.Invalidations.
+func (i *CacheInvalidations) Publish(ctx context.Context, key string) error {
+	if err := i.client.Publish(ctx, i.channel, key).Err(); err != nil {
+		return fmt.Errorf("publish cache invalidation %q: %w", key, err)
+	}
+	return nil
+}
+
+// Subscribe implements cache.Invalidations. Each subscription has its own connection,
+// which go-redis re-establishes (and re-subscribes) after a failure.
+func (i *CacheInvalidations) Subscribe(ctx context.Context, handle func(key string)) (func(), error) {
+	ps := i.client.Subscribe(ctx, i.channel)
+	// Wait for the server's confirmation, so later publishes are sure to arrive.
+	if _, err := ps.Receive(ctx); err != nil {
+		_ = ps.Close()
+		return nil, fmt.Errorf("subscribe to %s: %w", i.channel, err)
+	}
+	msgs := ps.ChannelWithSubscriptions(goredis.WithChannelSize(1024))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for m := range msgs {
+			switch m := m.(type) {
+			case *goredis.Message:
+				handle(m.Payload)
+			case *goredis.Subscription:
+				// The first confirmation was read above, so this one follows a
+				// reconnect: messages may have been lost in between.
+				if m.Kind == "subscribe" {
+					handle("")
+				}
+			}
+		}
+	}()
+	stop := sync.OnceFunc(func() {
+		_ = ps.Close()
+		<-done
+	})
+	return stop, nil
+}
