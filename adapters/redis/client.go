@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/alicebob/miniredis/v2"
@@ -33,6 +34,13 @@ func (c *Conn) IsEmbedded() bool { return c.server != nil }
 // are given, so they each get their own).
 func (c *Conn) NewClient() *goredis.Client {
 	return goredis.NewClient(&goredis.Options{Addr: c.Addr, DB: c.DB})
+}
+
+// Channel names a Pub/Sub channel for this connection's logical database. Pub/Sub
+// ignores database numbers, so deployments (or test runs) sharing one server on
+// different databases would otherwise hear each other.
+func (c *Conn) Channel(name string) string {
+	return name + "@" + strconv.Itoa(c.DB)
 }
 
 // Close closes the client and stops the embedded server, if any.

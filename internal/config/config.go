@@ -61,6 +61,21 @@ type Config struct {
 	GraphQL GraphQL
 	Paging  Paging
 	Auth    Auth
+	Cache   Cache
+}
+
+// Cache tunes the read caches (shops, shop types, vouchers).
+type Cache struct {
+	// Enabled off reads the database every time.
+	Enabled bool
+	// LocalTTL is the in-process L1's TTL; 0 turns L1 off (Redis only).
+	LocalTTL        time.Duration
+	LocalMaxEntries int
+	RemoteTTL       time.Duration
+	NullTTL         time.Duration
+	Jitter          float64
+	// HotTTL is how long a hot key (logical expiry) counts as fresh.
+	HotTTL time.Duration
 }
 
 // Rate allows Max events per sliding Window; written "max/window", e.g. "30/10m".
@@ -192,6 +207,15 @@ func Load(getenv func(string) string) (Config, error) {
 		SendCodePerIP:   r.rate("LOGIN_SEND_CODE_PER_IP", Rate{Max: 30, Window: 10 * time.Minute}),
 		LoginPerIP:      r.rate("LOGIN_PER_IP", Rate{Max: 60, Window: 10 * time.Minute}),
 	}
+	c.Cache = Cache{
+		Enabled:         r.boolean("CACHE_ENABLED", true),
+		LocalTTL:        r.durationOrZero("CACHE_L1_TTL", 2*time.Second),
+		LocalMaxEntries: r.integer("CACHE_L1_MAX_ENTRIES", 100_000, 1),
+		RemoteTTL:       r.duration("CACHE_L2_TTL", 30*time.Minute),
+		NullTTL:         r.duration("CACHE_NULL_TTL", 30*time.Second),
+		Jitter:          float64(r.integer("CACHE_TTL_JITTER_PERCENT", 10, 0)) / 100,
+		HotTTL:          r.duration("CACHE_HOT_TTL", time.Minute),
+	}
 	if r.err != nil {
 		return Config{}, r.err
 	}
@@ -258,6 +282,9 @@ func (c Config) validate() error {
 	}
 	if c.Paging.DefaultPageSize > c.Paging.MaxPageSize {
 		bad("PAGE_SIZE_DEFAULT", "must not exceed PAGE_SIZE_MAX (%d)", c.Paging.MaxPageSize)
+	}
+	if c.Cache.Jitter > 1 {
+		bad("CACHE_TTL_JITTER_PERCENT", "must be between 0 and 100")
 	}
 	if c.Paging.NearbyRadius > c.Paging.MaxNearbyRadius {
 		bad("NEARBY_RADIUS_DEFAULT_METERS", "must not exceed NEARBY_RADIUS_MAX_METERS (%.0f)", c.Paging.MaxNearbyRadius)
@@ -391,6 +418,14 @@ func (r *reader) rate(name string, def Rate) Rate {
 		return def
 	}
 	return Rate{Max: n, Window: d}
+}
+
+// durationOrZero is duration where "0" is allowed (it turns something off).
+func (r *reader) durationOrZero(name string, def time.Duration) time.Duration {
+	if v := r.str(name, ""); v == "0" {
+		return 0
+	}
+	return r.duration(name, def)
 }
 
 func (r *reader) duration(name string, def time.Duration) time.Duration {

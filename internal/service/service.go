@@ -11,11 +11,14 @@ import (
 	"net/http"
 
 	"github.com/dealspot/dealspot/adapters/entstore"
+	"github.com/dealspot/dealspot/adapters/localcache"
+	"github.com/dealspot/dealspot/adapters/metrics"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/sms"
 	"github.com/dealspot/dealspot/graph"
 	"github.com/dealspot/dealspot/internal/app"
 	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/app/cache"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -89,15 +92,30 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *Service, 
 		return nil, err
 	}
 
+	s.Metrics = server.NewMetrics()
+	caches, err := newCaches(ctx, cfg, s.Redis, s.Metrics, log)
+	if err != nil {
+		return nil, err
+	}
+	s.closers = append(s.closers, caches.close)
+
 	pageLimits := domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize}
 	shopDeps := shop.Deps{Repo: s.Store.Shops(), Geo: redisadapter.NewGeoIndex(s.Redis.Client)}
+	if cfg.Cache.Enabled {
+		if shopDeps.Shops, err = newCache[domain.Shop](ctx, caches, "shop", cache.WithValid[domain.Shop](shop.ValidShopID)); err != nil {
+			return nil, err
+		}
+		if shopDeps.Types, err = newCache[[]domain.ShopType](ctx, caches, "shoptypes"); err != nil {
+			return nil, err
+		}
+	}
 	shops, err := shop.NewQueries(shopDeps, pageLimits, shop.NearbyLimits{
 		DefaultRadiusMeters: cfg.Paging.NearbyRadius, MaxRadiusMeters: cfg.Paging.MaxNearbyRadius,
 	})
 	if err != nil {
 		return nil, err
 	}
-	shopCommands, err := shop.NewCommands(shopDeps, nil)
+	shopCommands, err := shop.NewCommands(shopDeps, shops)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +126,6 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *Service, 
 	log.Info("nearby index built", slog.Int("shops", n))
 	s.App = &app.Application{Shops: shops, ShopCommands: shopCommands, Auth: authSvc}
 
-	s.Metrics = server.NewMetrics()
 	gql := graph.NewHandler(s.App, log, graph.Options{
 		MaxDepth:       cfg.GraphQL.MaxDepth,
 		MaxComplexity:  cfg.GraphQL.MaxComplexity,
@@ -131,6 +148,64 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *Service, 
 		},
 	})
 	return s, nil
+}
+
+// caches holds what every cache client shares: one L1, the Redis adapters and metrics.
+type caches struct {
+	cfg     cache.Config
+	deps    cache.Deps
+	local   *localcache.Cache
+	clients []interface{ Close() error }
+}
+
+func newCaches(ctx context.Context, cfg config.Config, rc *redisadapter.Conn, m *server.Metrics, log *slog.Logger) (*caches, error) {
+	cm, err := metrics.NewCacheMetrics(m.Registry)
+	if err != nil {
+		return nil, err
+	}
+	c := &caches{
+		cfg: cache.Config{
+			LocalTTL:   cfg.Cache.LocalTTL,
+			RemoteTTL:  cfg.Cache.RemoteTTL,
+			NullTTL:    cfg.Cache.NullTTL,
+			Jitter:     cfg.Cache.Jitter,
+			LogicalTTL: cfg.Cache.HotTTL,
+		},
+		deps: cache.Deps{
+			Remote:        redisadapter.NewCacheStore(rc.Client),
+			Mutex:         redisadapter.NewCacheMutex(rc.Client),
+			Invalidations: redisadapter.NewCacheInvalidations(rc.Client, rc.Channel(redisadapter.DefaultCacheInvalidationChannel)),
+			Metrics:       cm,
+			Logger:        log,
+		},
+	}
+	if cfg.Cache.LocalTTL > 0 {
+		if c.local, err = localcache.New(cfg.Cache.LocalMaxEntries); err != nil {
+			return nil, err
+		}
+		c.deps.Local = c.local
+	}
+	return c, nil
+}
+
+func newCache[V any](ctx context.Context, c *caches, name string, opts ...cache.Option[V]) (*cache.Client[V], error) {
+	client, err := cache.New[V](ctx, name, c.cfg, c.deps, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("cache %s: %w", name, err)
+	}
+	c.clients = append(c.clients, client)
+	return client, nil
+}
+
+func (c *caches) close() error {
+	var errs []error
+	for _, cl := range c.clients {
+		errs = append(errs, cl.Close())
+	}
+	if c.local != nil {
+		c.local.Close()
+	}
+	return errors.Join(errs...)
 }
 
 func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, log *slog.Logger) (*auth.Service, error) {

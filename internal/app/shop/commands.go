@@ -64,6 +64,12 @@ func (c *Commands) CreateShop(ctx context.Context, in ShopInput) (domain.Shop, e
 	if err := c.geo.Put(ctx, position(created), 0); err != nil {
 		return domain.Shop{}, fmt.Errorf("index new shop: %w", err)
 	}
+	if c.invalidator != nil {
+		// A read of this id before it existed may have cached "not found".
+		if err := c.invalidator.ShopChanged(ctx, created.ID); err != nil {
+			return domain.Shop{}, fmt.Errorf("invalidate cached shop: %w", err)
+		}
+	}
 	return created, nil
 }
 

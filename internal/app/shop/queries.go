@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/dealspot/dealspot/internal/app/cache"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -13,12 +15,19 @@ import (
 type Deps struct {
 	Repo Repository
 	Geo  GeoIndex
+	// Shops caches shops by id; nil reads the repository every time.
+	Shops *cache.Client[domain.Shop]
+	// Types caches the list of shop types under the key "all"; nil reads the repository
+	// every time.
+	Types *cache.Client[[]domain.ShopType]
 }
 
 // Queries answers read-only questions about shops.
 type Queries struct {
 	repo   Repository
 	geo    GeoIndex
+	shops  *cache.Client[domain.Shop]
+	types  *cache.Client[[]domain.ShopType]
 	limits domain.PageLimits
 	nearby NearbyLimits
 }
@@ -34,27 +43,59 @@ func NewQueries(d Deps, limits domain.PageLimits, nearby NearbyLimits) (*Queries
 	if nearby.DefaultRadiusMeters <= 0 || nearby.DefaultRadiusMeters > nearby.MaxRadiusMeters {
 		return nil, fmt.Errorf("shop queries: bad nearby radius limits %+v", nearby)
 	}
-	return &Queries{repo: d.Repo, geo: d.Geo, limits: limits, nearby: nearby}, nil
+	return &Queries{repo: d.Repo, geo: d.Geo, shops: d.Shops, types: d.Types, limits: limits, nearby: nearby}, nil
 }
 
-// ShopTypes lists every shop type.
+// typesKey is the one key the shop-type list is cached under.
+const typesKey = "all"
+
+// ShopTypes lists every shop type. The list is a hot key: served from the cache with
+// logical expiry, refreshed in the background.
 func (q *Queries) ShopTypes(ctx context.Context) ([]domain.ShopType, error) {
-	return q.repo.ShopTypes(ctx)
+	if q.types == nil {
+		return q.repo.ShopTypes(ctx)
+	}
+	types, _, err := q.types.GetHot(ctx, typesKey, func(ctx context.Context) ([]domain.ShopType, bool, error) {
+		t, err := q.repo.ShopTypes(ctx)
+		return t, err == nil, err
+	})
+	return types, err
 }
 
-// Shop returns one shop; (zero, false, nil) when there is none.
+// Shop returns one shop, through the cache; (zero, false, nil) when there is none.
 func (q *Queries) Shop(ctx context.Context, id int64) (domain.Shop, bool, error) {
 	if id <= 0 {
 		return domain.Shop{}, false, nil
 	}
-	s, err := q.repo.Shop(ctx, id)
-	if errors.Is(err, domain.ErrNotFound) {
-		return domain.Shop{}, false, nil
+	load := func(ctx context.Context) (domain.Shop, bool, error) {
+		s, err := q.repo.Shop(ctx, id)
+		if errors.Is(err, domain.ErrNotFound) {
+			return domain.Shop{}, false, nil
+		}
+		if err != nil {
+			return domain.Shop{}, false, fmt.Errorf("load shop %d: %w", id, err)
+		}
+		return s, true, nil
 	}
-	if err != nil {
-		return domain.Shop{}, false, fmt.Errorf("load shop %d: %w", id, err)
+	if q.shops == nil {
+		return load(ctx)
 	}
-	return s, true, nil
+	return q.shops.Get(ctx, strconv.FormatInt(id, 10), load)
+}
+
+// ShopChanged drops every cached copy of a shop, on every node. Call it after the
+// database holds the change.
+func (q *Queries) ShopChanged(ctx context.Context, id int64) error {
+	if q.shops == nil {
+		return nil
+	}
+	return q.shops.Invalidate(ctx, strconv.FormatInt(id, 10))
+}
+
+// ValidShopID tells ids that can exist from ones that cannot, before any I/O.
+func ValidShopID(id string) bool {
+	n, err := strconv.ParseInt(id, 10, 64)
+	return err == nil && n > 0
 }
 
 // ShopPage is one page of shops.
