@@ -9,6 +9,7 @@ import (
 
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -174,4 +175,53 @@ func nearbyConnection(page shop.NearbyPage, seen int) *model.ShopConnection {
 		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
 	}
 	return conn
+}
+
+func voucherToModel(v seckill.VoucherView) *model.Voucher {
+	out := &model.Voucher{
+		ID:          formatID(v.ID),
+		ShopID:      formatID(v.ShopID),
+		Title:       v.Title,
+		SubTitle:    v.SubTitle,
+		Rules:       v.Rules,
+		PayValue:    int(v.PayValue),
+		ActualValue: int(v.ActualValue),
+		Kind:        model.VoucherKind(v.Kind),
+	}
+	if fs := v.FlashSale; fs != nil {
+		stock := int(v.Remaining)
+		out.Stock, out.BeginTime, out.EndTime = &stock, &fs.BeginTime, &fs.EndTime
+	}
+	return out
+}
+
+func orderToModel(o domain.VoucherOrder) *model.VoucherOrder {
+	return &model.VoucherOrder{
+		ID:        formatID(o.ID),
+		VoucherID: formatID(o.VoucherID),
+		UserID:    formatID(o.UserID),
+		Status:    model.OrderStatus(o.Status),
+		CreatedAt: o.CreatedAt,
+	}
+}
+
+const orderCursor = "order"
+
+func orderConnection(page seckill.OrderPage) *model.VoucherOrderConnection {
+	conn := &model.VoucherOrderConnection{Edges: make([]model.VoucherOrderEdge, 0, len(page.Orders)), PageInfo: &model.PageInfo{HasNextPage: page.HasNextPage}}
+	for _, o := range page.Orders {
+		conn.Edges = append(conn.Edges, model.VoucherOrderEdge{Cursor: encodeCursor(orderCursor, o.ID), Node: orderToModel(o)})
+	}
+	if n := len(conn.Edges); n > 0 {
+		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
+	}
+	return conn
+}
+
+func orderEventToModel(e domain.OrderEvent) *model.OrderStatusEvent {
+	out := &model.OrderStatusEvent{OrderID: formatID(e.OrderID), Status: model.OrderStatus(e.Status)}
+	if e.Reason != "" {
+		out.Reason = &e.Reason
+	}
+	return out
 }

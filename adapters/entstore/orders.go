@@ -2,6 +2,7 @@ package entstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/dealspot/dealspot/ent"
@@ -11,11 +12,13 @@ import (
 
 // Orders reads and writes voucher orders.
 type Orders struct {
-	client *ent.Client
+	client  *ent.Client
+	db      *sql.DB
+	dialect string
 }
 
 // Orders returns the order repository.
-func (s *Store) Orders() *Orders { return &Orders{client: s.client} }
+func (s *Store) Orders() *Orders { return &Orders{client: s.client, db: s.db, dialect: s.dialect} }
 
 // CreateOrder stores one order under the id the application gave it. An empty status
 // means CREATED. A second order for the same user and voucher, or a reused order id, is

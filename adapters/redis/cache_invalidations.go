@@ -15,14 +15,22 @@ import (
 // each use their own.
 const DefaultCacheInvalidationChannel = "cache:invalidate"
 
-// CacheInvalidations broadcasts cache invalidations over Redis Pub/Sub; each message is
-// the key "<cache name>:<id>". Pub/Sub is fire-and-forget: a process that is
-// disconnected misses messages, which is why subscribers are told (with "") when their
-// subscription had to be re-established.
-type CacheInvalidations struct {
+// Broadcast sends short text messages to every process over one Redis Pub/Sub channel.
+// Pub/Sub is fire-and-forget: a process that is disconnected misses messages, which is
+// why subscribers are told (with "") when their subscription had to be re-established.
+type Broadcast struct {
 	client  goredis.UniversalClient
 	channel string
 }
+
+// NewBroadcast returns a Broadcast on client and channel.
+func NewBroadcast(client goredis.UniversalClient, channel string) *Broadcast {
+	return &Broadcast{client: client, channel: channel}
+}
+
+// CacheInvalidations broadcasts cache invalidations; each message is the key
+// "<cache name>:<id>".
+type CacheInvalidations = Broadcast
 
 var _ cache.Invalidations = (*CacheInvalidations)(nil)
 
@@ -32,20 +40,21 @@ func NewCacheInvalidations(client goredis.UniversalClient, channel string) *Cach
 	if channel == "" {
 		channel = DefaultCacheInvalidationChannel
 	}
-	return &CacheInvalidations{client: client, channel: channel}
+	return NewBroadcast(client, channel)
 }
 
-// Publish implements cache.Invalidations.
-func (i *CacheInvalidations) Publish(ctx context.Context, key string) error {
-	if err := i.client.Publish(ctx, i.channel, key).Err(); err != nil {
-		return fmt.Errorf("publish cache invalidation %q: %w", key, err)
+// Publish sends msg to every subscriber (implements cache.Invalidations).
+func (i *Broadcast) Publish(ctx context.Context, msg string) error {
+	if err := i.client.Publish(ctx, i.channel, msg).Err(); err != nil {
+		return fmt.Errorf("publish on %s: %w", i.channel, err)
 	}
 	return nil
 }
 
-// Subscribe implements cache.Invalidations. Each subscription has its own connection,
-// which go-redis re-establishes (and re-subscribes) after a failure.
-func (i *CacheInvalidations) Subscribe(ctx context.Context, handle func(key string)) (func(), error) {
+// Subscribe calls handle with every message until stop is called (implements
+// cache.Invalidations). Each subscription has its own connection, which go-redis
+// re-establishes (and re-subscribes) after a failure; handle then gets "".
+func (i *Broadcast) Subscribe(ctx context.Context, handle func(key string)) (func(), error) {
 	ps := i.client.Subscribe(ctx, i.channel)
 	// Wait for the server's confirmation, so later publishes are sure to arrive.
 	if _, err := ps.Receive(ctx); err != nil {

@@ -3,6 +3,7 @@
 package migrate
 
 import (
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/dialect/sql/schema"
 	"entgo.io/ent/schema/field"
 )
@@ -226,6 +227,9 @@ var (
 				Name:    "voucherorder_user_id_voucher_id",
 				Unique:  true,
 				Columns: []*schema.Column{VoucherOrdersColumns[3], VoucherOrdersColumns[4]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "status <> 'FAILED'",
+				},
 			},
 			{
 				Name:    "voucherorder_user_id_id",

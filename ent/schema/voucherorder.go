@@ -57,9 +57,12 @@ func (VoucherOrder) Fields() []ent.Field {
 // Indexes of the VoucherOrder.
 func (VoucherOrder) Indexes() []ent.Index {
 	return []ent.Index{
-		// One order per person and voucher (invariant I2).
+		// One live order per person and voucher (invariant I2). A FAILED order gave its
+		// stock and the person's slot back, so it does not count: the person may claim
+		// again.
 		index.Fields("user_id", "voucher_id").
-			Unique(),
+			Unique().
+			Annotations(entsql.IndexWhere("status <> 'FAILED'")),
 		// "My orders", newest or oldest first, paged by id.
 		index.Fields("user_id", "id"),
 		// Counting and reconciling the orders of one voucher.

@@ -24,6 +24,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	Mutation() MutationResolver
 	Query() QueryResolver
+	Subscription() SubscriptionResolver
 }
 
 type DirectiveRoot struct {
@@ -39,13 +40,27 @@ type ComplexityRoot struct {
 		User             func(childComplexity int) int
 	}
 
+	ClaimPayload struct {
+		OrderID func(childComplexity int) int
+		Status  func(childComplexity int) int
+	}
+
 	Mutation struct {
-		CreateShop    func(childComplexity int, input model.CreateShopInput) int
-		Login         func(childComplexity int, phone string, code string) int
-		Logout        func(childComplexity int) int
-		RefreshToken  func(childComplexity int, token string) int
-		SendLoginCode func(childComplexity int, phone string) int
-		UpdateShop    func(childComplexity int, input model.UpdateShopInput) int
+		ClaimVoucher    func(childComplexity int, voucherID string) int
+		CreateFlashSale func(childComplexity int, input model.CreateFlashSaleInput) int
+		CreateShop      func(childComplexity int, input model.CreateShopInput) int
+		CreateVoucher   func(childComplexity int, input model.CreateVoucherInput) int
+		Login           func(childComplexity int, phone string, code string) int
+		Logout          func(childComplexity int) int
+		RefreshToken    func(childComplexity int, token string) int
+		SendLoginCode   func(childComplexity int, phone string) int
+		UpdateShop      func(childComplexity int, input model.UpdateShopInput) int
+	}
+
+	OrderStatusEvent struct {
+		OrderID func(childComplexity int) int
+		Reason  func(childComplexity int) int
+		Status  func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -55,10 +70,13 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Me          func(childComplexity int) int
+		MyOrders    func(childComplexity int, first *int, after *string) int
 		NearbyShops func(childComplexity int, typeID string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) int
+		Order       func(childComplexity int, id string) int
 		Shop        func(childComplexity int, id string) int
 		ShopTypes   func(childComplexity int) int
 		Shops       func(childComplexity int, typeID *string, name *string, first *int, after *string) int
+		Vouchers    func(childComplexity int, shopID string) int
 	}
 
 	SendCodePayload struct {
@@ -101,6 +119,10 @@ type ComplexityRoot struct {
 		Sort func(childComplexity int) int
 	}
 
+	Subscription struct {
+		OrderStatus func(childComplexity int, orderID string) int
+	}
+
 	User struct {
 		CreatedAt func(childComplexity int) int
 		ID        func(childComplexity int) int
@@ -108,6 +130,38 @@ type ComplexityRoot struct {
 		NickName  func(childComplexity int) int
 		Phone     func(childComplexity int) int
 		Role      func(childComplexity int) int
+	}
+
+	Voucher struct {
+		ActualValue func(childComplexity int) int
+		BeginTime   func(childComplexity int) int
+		EndTime     func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		PayValue    func(childComplexity int) int
+		Rules       func(childComplexity int) int
+		ShopID      func(childComplexity int) int
+		Stock       func(childComplexity int) int
+		SubTitle    func(childComplexity int) int
+		Title       func(childComplexity int) int
+	}
+
+	VoucherOrder struct {
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Status    func(childComplexity int) int
+		UserID    func(childComplexity int) int
+		VoucherID func(childComplexity int) int
+	}
+
+	VoucherOrderConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	VoucherOrderEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 }
 
@@ -156,6 +210,41 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuthPayload.User(childComplexity), true
 
+	case "ClaimPayload.orderId":
+		if e.ComplexityRoot.ClaimPayload.OrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ClaimPayload.OrderID(childComplexity), true
+	case "ClaimPayload.status":
+		if e.ComplexityRoot.ClaimPayload.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ClaimPayload.Status(childComplexity), true
+
+	case "Mutation.claimVoucher":
+		if e.ComplexityRoot.Mutation.ClaimVoucher == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_claimVoucher_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ClaimVoucher(childComplexity, args["voucherId"].(string)), true
+	case "Mutation.createFlashSale":
+		if e.ComplexityRoot.Mutation.CreateFlashSale == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createFlashSale_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateFlashSale(childComplexity, args["input"].(model.CreateFlashSaleInput)), true
 	case "Mutation.createShop":
 		if e.ComplexityRoot.Mutation.CreateShop == nil {
 			break
@@ -167,6 +256,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateShop(childComplexity, args["input"].(model.CreateShopInput)), true
+	case "Mutation.createVoucher":
+		if e.ComplexityRoot.Mutation.CreateVoucher == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createVoucher_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateVoucher(childComplexity, args["input"].(model.CreateVoucherInput)), true
 	case "Mutation.login":
 		if e.ComplexityRoot.Mutation.Login == nil {
 			break
@@ -218,6 +318,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.UpdateShop(childComplexity, args["input"].(model.UpdateShopInput)), true
 
+	case "OrderStatusEvent.orderId":
+		if e.ComplexityRoot.OrderStatusEvent.OrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderStatusEvent.OrderID(childComplexity), true
+	case "OrderStatusEvent.reason":
+		if e.ComplexityRoot.OrderStatusEvent.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderStatusEvent.Reason(childComplexity), true
+	case "OrderStatusEvent.status":
+		if e.ComplexityRoot.OrderStatusEvent.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderStatusEvent.Status(childComplexity), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -237,6 +356,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Me(childComplexity), true
+	case "Query.myOrders":
+		if e.ComplexityRoot.Query.MyOrders == nil {
+			break
+		}
+
+		args, err := ec.field_Query_myOrders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MyOrders(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Query.nearbyShops":
 		if e.ComplexityRoot.Query.NearbyShops == nil {
 			break
@@ -248,6 +378,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.NearbyShops(childComplexity, args["typeId"].(string), args["longitude"].(float64), args["latitude"].(float64), args["radiusMeters"].(*float64), args["first"].(*int), args["after"].(*string)), true
+	case "Query.order":
+		if e.ComplexityRoot.Query.Order == nil {
+			break
+		}
+
+		args, err := ec.field_Query_order_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Order(childComplexity, args["id"].(string)), true
 	case "Query.shop":
 		if e.ComplexityRoot.Query.Shop == nil {
 			break
@@ -276,6 +417,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Shops(childComplexity, args["typeId"].(*string), args["name"].(*string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.vouchers":
+		if e.ComplexityRoot.Query.Vouchers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_vouchers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Vouchers(childComplexity, args["shopId"].(string)), true
 
 	case "SendCodePayload.devCode":
 		if e.ComplexityRoot.SendCodePayload.DevCode == nil {
@@ -432,6 +584,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ShopType.Sort(childComplexity), true
 
+	case "Subscription.orderStatus":
+		if e.ComplexityRoot.Subscription.OrderStatus == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_orderStatus_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.OrderStatus(childComplexity, args["orderId"].(string)), true
+
 	case "User.createdAt":
 		if e.ComplexityRoot.User.CreatedAt == nil {
 			break
@@ -469,6 +633,130 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.User.Role(childComplexity), true
 
+	case "Voucher.actualValue":
+		if e.ComplexityRoot.Voucher.ActualValue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.ActualValue(childComplexity), true
+	case "Voucher.beginTime":
+		if e.ComplexityRoot.Voucher.BeginTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.BeginTime(childComplexity), true
+	case "Voucher.endTime":
+		if e.ComplexityRoot.Voucher.EndTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.EndTime(childComplexity), true
+	case "Voucher.id":
+		if e.ComplexityRoot.Voucher.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.ID(childComplexity), true
+	case "Voucher.kind":
+		if e.ComplexityRoot.Voucher.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.Kind(childComplexity), true
+	case "Voucher.payValue":
+		if e.ComplexityRoot.Voucher.PayValue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.PayValue(childComplexity), true
+	case "Voucher.rules":
+		if e.ComplexityRoot.Voucher.Rules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.Rules(childComplexity), true
+	case "Voucher.shopId":
+		if e.ComplexityRoot.Voucher.ShopID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.ShopID(childComplexity), true
+	case "Voucher.stock":
+		if e.ComplexityRoot.Voucher.Stock == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.Stock(childComplexity), true
+	case "Voucher.subTitle":
+		if e.ComplexityRoot.Voucher.SubTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.SubTitle(childComplexity), true
+	case "Voucher.title":
+		if e.ComplexityRoot.Voucher.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.Title(childComplexity), true
+
+	case "VoucherOrder.createdAt":
+		if e.ComplexityRoot.VoucherOrder.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.CreatedAt(childComplexity), true
+	case "VoucherOrder.id":
+		if e.ComplexityRoot.VoucherOrder.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.ID(childComplexity), true
+	case "VoucherOrder.status":
+		if e.ComplexityRoot.VoucherOrder.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.Status(childComplexity), true
+	case "VoucherOrder.userId":
+		if e.ComplexityRoot.VoucherOrder.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.UserID(childComplexity), true
+	case "VoucherOrder.voucherId":
+		if e.ComplexityRoot.VoucherOrder.VoucherID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.VoucherID(childComplexity), true
+
+	case "VoucherOrderConnection.edges":
+		if e.ComplexityRoot.VoucherOrderConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrderConnection.Edges(childComplexity), true
+	case "VoucherOrderConnection.pageInfo":
+		if e.ComplexityRoot.VoucherOrderConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrderConnection.PageInfo(childComplexity), true
+
+	case "VoucherOrderEdge.cursor":
+		if e.ComplexityRoot.VoucherOrderEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrderEdge.Cursor(childComplexity), true
+	case "VoucherOrderEdge.node":
+		if e.ComplexityRoot.VoucherOrderEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrderEdge.Node(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -477,7 +765,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputCreateFlashSaleInput,
 		ec.unmarshalInputCreateShopInput,
+		ec.unmarshalInputCreateVoucherInput,
 		ec.unmarshalInputUpdateShopInput,
 	)
 	first := true
@@ -522,6 +812,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			ctx = graphql.WithUnmarshalerMap(ctx, inputUnmarshalMap)
 			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
 			var buf bytes.Buffer
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
 			data.MarshalGQL(&buf)
 
 			return &graphql.Response{
@@ -610,6 +917,120 @@ type Mutation {
   refreshToken(token: String!): AuthPayload!
   "End the caller's session: its refresh and access tokens stop working."
   logout: Boolean! @auth
+}
+`, BuiltIn: false},
+	{Name: "../schema/flashsale.graphqls", Input: `"Where an order is in its life."
+enum OrderStatus {
+  "Claimed: the order is being written."
+  PENDING
+  "The order exists."
+  CREATED
+  "The order could not be written; its stock went back."
+  FAILED
+  PAID
+  USED
+  CANCELED
+  REFUNDED
+}
+
+enum VoucherKind {
+  NORMAL
+  FLASH_SALE
+}
+
+"A deal a shop sells. Values are in cents."
+type Voucher {
+  id: ID!
+  shopId: ID!
+  title: String!
+  subTitle: String!
+  rules: String!
+  payValue: Int!
+  actualValue: Int!
+  kind: VoucherKind!
+  "Flash sales only: units still to give out."
+  stock: Int
+  "Flash sales only."
+  beginTime: Time
+  "Flash sales only."
+  endTime: Time
+}
+
+input CreateVoucherInput {
+  shopId: ID!
+  title: String!
+  subtitle: String
+  rules: String
+  payValue: Int!
+  actualValue: Int!
+}
+
+input CreateFlashSaleInput {
+  shopId: ID!
+  title: String!
+  subtitle: String
+  rules: String
+  payValue: Int!
+  actualValue: Int!
+  stock: Int!
+  beginTime: Time!
+  endTime: Time!
+}
+
+type ClaimPayload {
+  orderId: ID!
+  "PENDING: the order is being written; follow it with orderStatus or order(id)."
+  status: OrderStatus!
+}
+
+"One person's claim of one voucher."
+type VoucherOrder {
+  id: ID!
+  voucherId: ID!
+  userId: ID!
+  status: OrderStatus!
+  createdAt: Time!
+}
+
+type VoucherOrderEdge {
+  cursor: String!
+  node: VoucherOrder!
+}
+
+type VoucherOrderConnection {
+  edges: [VoucherOrderEdge!]!
+  pageInfo: PageInfo!
+}
+
+type OrderStatusEvent {
+  orderId: ID!
+  status: OrderStatus!
+  "Why an order FAILED."
+  reason: String
+}
+
+extend type Query {
+  "A shop's vouchers; flash sales carry their remaining stock and window."
+  vouchers(shopId: ID!): [Voucher!]!
+  "One of the caller's orders; null for an unknown id or anyone else's order."
+  order(id: ID!): VoucherOrder @auth
+  "The caller's orders, newest first."
+  myOrders(first: Int, after: String): VoucherOrderConnection! @auth
+}
+
+extend type Mutation {
+  createVoucher(input: CreateVoucherInput!): Voucher! @auth(requires: ADMIN)
+  createFlashSale(input: CreateFlashSaleInput!): Voucher! @auth(requires: ADMIN)
+  """
+  Claim a flash-sale voucher: answered at once with PENDING and an order id, or refused
+  with SOLD_OUT, ALREADY_CLAIMED, NOT_STARTED, ENDED, NOT_FOUND or RATE_LIMITED.
+  """
+  claimVoucher(voucherId: ID!): ClaimPayload! @auth
+}
+
+type Subscription {
+  "An order's status: the current one first, then changes; completes after CREATED or FAILED."
+  orderStatus(orderId: ID!): OrderStatusEvent! @auth
 }
 `, BuiltIn: false},
 	{Name: "../schema/schema.graphqls", Input: `"An instant, RFC 3339 (e.g. 2026-11-22T10:00:00Z)."
@@ -742,6 +1163,28 @@ func (ec *executionContext) childFields_AuthPayload(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type AuthPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_ClaimPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "orderId":
+		return ec.fieldContext_ClaimPayload_orderId(ctx, field)
+	case "status":
+		return ec.fieldContext_ClaimPayload_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ClaimPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderStatusEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "orderId":
+		return ec.fieldContext_OrderStatusEvent_orderId(ctx, field)
+	case "status":
+		return ec.fieldContext_OrderStatusEvent_status(ctx, field)
+	case "reason":
+		return ec.fieldContext_OrderStatusEvent_reason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderStatusEvent", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -848,6 +1291,70 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_createdAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
+}
+
+func (ec *executionContext) childFields_Voucher(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Voucher_id(ctx, field)
+	case "shopId":
+		return ec.fieldContext_Voucher_shopId(ctx, field)
+	case "title":
+		return ec.fieldContext_Voucher_title(ctx, field)
+	case "subTitle":
+		return ec.fieldContext_Voucher_subTitle(ctx, field)
+	case "rules":
+		return ec.fieldContext_Voucher_rules(ctx, field)
+	case "payValue":
+		return ec.fieldContext_Voucher_payValue(ctx, field)
+	case "actualValue":
+		return ec.fieldContext_Voucher_actualValue(ctx, field)
+	case "kind":
+		return ec.fieldContext_Voucher_kind(ctx, field)
+	case "stock":
+		return ec.fieldContext_Voucher_stock(ctx, field)
+	case "beginTime":
+		return ec.fieldContext_Voucher_beginTime(ctx, field)
+	case "endTime":
+		return ec.fieldContext_Voucher_endTime(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Voucher", field.Name)
+}
+
+func (ec *executionContext) childFields_VoucherOrder(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_VoucherOrder_id(ctx, field)
+	case "voucherId":
+		return ec.fieldContext_VoucherOrder_voucherId(ctx, field)
+	case "userId":
+		return ec.fieldContext_VoucherOrder_userId(ctx, field)
+	case "status":
+		return ec.fieldContext_VoucherOrder_status(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_VoucherOrder_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VoucherOrder", field.Name)
+}
+
+func (ec *executionContext) childFields_VoucherOrderConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_VoucherOrderConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_VoucherOrderConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VoucherOrderConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_VoucherOrderEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_VoucherOrderEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_VoucherOrderEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VoucherOrderEdge", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -21,6 +21,24 @@ type AuthPayload struct {
 	User             *User     `json:"user"`
 }
 
+type ClaimPayload struct {
+	OrderID string `json:"orderId"`
+	// PENDING: the order is being written; follow it with orderStatus or order(id).
+	Status OrderStatus `json:"status"`
+}
+
+type CreateFlashSaleInput struct {
+	ShopID      string    `json:"shopId"`
+	Title       string    `json:"title"`
+	Subtitle    *string   `json:"subtitle,omitempty"`
+	Rules       *string   `json:"rules,omitempty"`
+	PayValue    int       `json:"payValue"`
+	ActualValue int       `json:"actualValue"`
+	Stock       int       `json:"stock"`
+	BeginTime   time.Time `json:"beginTime"`
+	EndTime     time.Time `json:"endTime"`
+}
+
 // A new shop. Prices in cents; score is the rating times ten (0–50).
 type CreateShopInput struct {
 	Name      string  `json:"name"`
@@ -35,7 +53,23 @@ type CreateShopInput struct {
 	Score     *int    `json:"score,omitempty"`
 }
 
+type CreateVoucherInput struct {
+	ShopID      string  `json:"shopId"`
+	Title       string  `json:"title"`
+	Subtitle    *string `json:"subtitle,omitempty"`
+	Rules       *string `json:"rules,omitempty"`
+	PayValue    int     `json:"payValue"`
+	ActualValue int     `json:"actualValue"`
+}
+
 type Mutation struct {
+}
+
+type OrderStatusEvent struct {
+	OrderID string      `json:"orderId"`
+	Status  OrderStatus `json:"status"`
+	// Why an order FAILED.
+	Reason *string `json:"reason,omitempty"`
 }
 
 // Relay page information.
@@ -100,6 +134,9 @@ type ShopType struct {
 	Sort int    `json:"sort"`
 }
 
+type Subscription struct {
+}
+
 // Changes to a shop: fields left out stay as they are.
 type UpdateShopInput struct {
 	ID        string   `json:"id"`
@@ -124,6 +161,112 @@ type User struct {
 	Phone     string    `json:"phone"`
 	Role      Role      `json:"role"`
 	CreatedAt time.Time `json:"createdAt"`
+}
+
+// A deal a shop sells. Values are in cents.
+type Voucher struct {
+	ID          string      `json:"id"`
+	ShopID      string      `json:"shopId"`
+	Title       string      `json:"title"`
+	SubTitle    string      `json:"subTitle"`
+	Rules       string      `json:"rules"`
+	PayValue    int         `json:"payValue"`
+	ActualValue int         `json:"actualValue"`
+	Kind        VoucherKind `json:"kind"`
+	// Flash sales only: units still to give out.
+	Stock *int `json:"stock,omitempty"`
+	// Flash sales only.
+	BeginTime *time.Time `json:"beginTime,omitempty"`
+	// Flash sales only.
+	EndTime *time.Time `json:"endTime,omitempty"`
+}
+
+// One person's claim of one voucher.
+type VoucherOrder struct {
+	ID        string      `json:"id"`
+	VoucherID string      `json:"voucherId"`
+	UserID    string      `json:"userId"`
+	Status    OrderStatus `json:"status"`
+	CreatedAt time.Time   `json:"createdAt"`
+}
+
+type VoucherOrderConnection struct {
+	Edges    []VoucherOrderEdge `json:"edges"`
+	PageInfo *PageInfo          `json:"pageInfo"`
+}
+
+type VoucherOrderEdge struct {
+	Cursor string        `json:"cursor"`
+	Node   *VoucherOrder `json:"node"`
+}
+
+// Where an order is in its life.
+type OrderStatus string
+
+const (
+	// Claimed: the order is being written.
+	OrderStatusPending OrderStatus = "PENDING"
+	// The order exists.
+	OrderStatusCreated OrderStatus = "CREATED"
+	// The order could not be written; its stock went back.
+	OrderStatusFailed   OrderStatus = "FAILED"
+	OrderStatusPaid     OrderStatus = "PAID"
+	OrderStatusUsed     OrderStatus = "USED"
+	OrderStatusCanceled OrderStatus = "CANCELED"
+	OrderStatusRefunded OrderStatus = "REFUNDED"
+)
+
+var AllOrderStatus = []OrderStatus{
+	OrderStatusPending,
+	OrderStatusCreated,
+	OrderStatusFailed,
+	OrderStatusPaid,
+	OrderStatusUsed,
+	OrderStatusCanceled,
+	OrderStatusRefunded,
+}
+
+func (e OrderStatus) IsValid() bool {
+	switch e {
+	case OrderStatusPending, OrderStatusCreated, OrderStatusFailed, OrderStatusPaid, OrderStatusUsed, OrderStatusCanceled, OrderStatusRefunded:
+		return true
+	}
+	return false
+}
+
+func (e OrderStatus) String() string {
+	return string(e)
+}
+
+func (e *OrderStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = OrderStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid OrderStatus", str)
+	}
+	return nil
+}
+
+func (e OrderStatus) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *OrderStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e OrderStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 // What a user may do.
@@ -177,6 +320,61 @@ func (e *Role) UnmarshalJSON(b []byte) error {
 }
 
 func (e Role) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type VoucherKind string
+
+const (
+	VoucherKindNormal    VoucherKind = "NORMAL"
+	VoucherKindFlashSale VoucherKind = "FLASH_SALE"
+)
+
+var AllVoucherKind = []VoucherKind{
+	VoucherKindNormal,
+	VoucherKindFlashSale,
+}
+
+func (e VoucherKind) IsValid() bool {
+	switch e {
+	case VoucherKindNormal, VoucherKindFlashSale:
+		return true
+	}
+	return false
+}
+
+func (e VoucherKind) String() string {
+	return string(e)
+}
+
+func (e *VoucherKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = VoucherKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid VoucherKind", str)
+	}
+	return nil
+}
+
+func (e VoucherKind) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *VoucherKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e VoucherKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

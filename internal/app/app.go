@@ -4,6 +4,7 @@ package app
 
 import (
 	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/shop"
 )
 
@@ -12,4 +13,5 @@ type Application struct {
 	Shops        *shop.Queries
 	ShopCommands *shop.Commands
 	Auth         *auth.Service
+	Seckill      *seckill.Service
 }

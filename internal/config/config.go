@@ -62,6 +62,28 @@ type Config struct {
 	Paging  Paging
 	Auth    Auth
 	Cache   Cache
+	Seckill Seckill
+}
+
+// Seckill tunes the flash sale and its order queue.
+type Seckill struct {
+	// Shards spreads sales over hash-tag shards {s0}…; the Redis queue reads one stream
+	// per shard. Changing it strands the state of running sales.
+	Shards int
+	// ClaimRate limits claimVoucher per user (Max 0: off).
+	ClaimRate Rate
+	MaxStock  int64
+	// Consume runs the order consumer inside serve (the worker command always does).
+	Consume bool
+	// QueueNamespace prefixes queue, topic and stream names (to share a broker).
+	QueueNamespace string
+	BatchSize      int
+	BatchWait      time.Duration
+	Workers        int
+	Consumers      int
+	MaxRetries     int
+	// IDBlock is how many order ids a node takes from Redis at once.
+	IDBlock int
 }
 
 // Cache tunes the read caches (shops, shop types, vouchers).
@@ -215,6 +237,19 @@ func Load(getenv func(string) string) (Config, error) {
 		NullTTL:         r.duration("CACHE_NULL_TTL", 30*time.Second),
 		Jitter:          float64(r.integer("CACHE_TTL_JITTER_PERCENT", 10, 0)) / 100,
 		HotTTL:          r.duration("CACHE_HOT_TTL", time.Minute),
+	}
+	c.Seckill = Seckill{
+		Shards:         r.integer("SECKILL_SHARDS", 16, 1),
+		ClaimRate:      r.rate("CLAIM_RATE_PER_USER", Rate{Max: 5, Window: time.Second}),
+		MaxStock:       r.integer64("SECKILL_MAX_STOCK", 10_000_000, 1),
+		Consume:        r.boolean("ORDER_CONSUMER", true),
+		QueueNamespace: r.str("QUEUE_NAMESPACE", ""),
+		BatchSize:      r.integer("ORDER_BATCH_SIZE", 256, 1),
+		BatchWait:      r.duration("ORDER_BATCH_WAIT", 5*time.Millisecond),
+		Workers:        r.integer("ORDER_WORKERS", 2, 1),
+		Consumers:      r.integer("ORDER_CONSUMERS", 0, 0),
+		MaxRetries:     r.integer("ORDER_MAX_RETRIES", 5, 1),
+		IDBlock:        r.integer("ORDER_ID_BLOCK", 1000, 1),
 	}
 	if r.err != nil {
 		return Config{}, r.err
@@ -410,11 +445,14 @@ func (r *reader) rate(name string, def Rate) Rate {
 	if v == "" {
 		return def
 	}
+	if v == "off" {
+		return Rate{}
+	}
 	maxPart, windowPart, ok := strings.Cut(v, "/")
 	n, err1 := strconv.Atoi(strings.TrimSpace(maxPart))
 	d, err2 := time.ParseDuration(strings.TrimSpace(windowPart))
 	if !ok || err1 != nil || err2 != nil || n < 1 || d <= 0 {
-		r.fail(name, "want max/window such as 30/10m, got %q", v)
+		r.fail(name, "want max/window such as 30/10m, or off, got %q", v)
 		return def
 	}
 	return Rate{Max: n, Window: d}

@@ -13,6 +13,7 @@ import (
 	"github.com/dealspot/dealspot/adapters/entstore"
 	"github.com/dealspot/dealspot/adapters/localcache"
 	"github.com/dealspot/dealspot/adapters/metrics"
+	"github.com/dealspot/dealspot/adapters/queue"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/sms"
 	"github.com/dealspot/dealspot/graph"
@@ -33,6 +34,7 @@ type Service struct {
 	Redis   *redisadapter.Conn
 	App     *app.Application
 	Metrics *server.Metrics
+	Queue   *queue.Queue
 	// Handler serves every HTTP route.
 	Handler http.Handler
 
@@ -57,7 +59,7 @@ func OpenStore(ctx context.Context, cfg config.Config, log *slog.Logger) (*entst
 }
 
 // New builds every part of Dealspot from cfg. Close releases what it opened.
-func New(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *Service, err error) {
+func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Option) (_ *Service, err error) {
 	s := &Service{Config: cfg, Log: log}
 	defer func() {
 		if err != nil {
@@ -100,7 +102,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *Service, 
 	s.closers = append(s.closers, caches.close)
 
 	pageLimits := domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize}
-	shopDeps := shop.Deps{Repo: s.Store.Shops(), Geo: redisadapter.NewGeoIndex(s.Redis.Client)}
+	shopDeps := shop.Deps{Repo: newOptions(opts).shops(s.Store.Shops()), Geo: redisadapter.NewGeoIndex(s.Redis.Client)}
 	if cfg.Cache.Enabled {
 		if shopDeps.Shops, err = newCache[domain.Shop](ctx, caches, "shop", cache.WithValid[domain.Shop](shop.ValidShopID)); err != nil {
 			return nil, err
@@ -125,6 +127,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *Service, 
 	}
 	log.Info("nearby index built", slog.Int("shops", n))
 	s.App = &app.Application{Shops: shops, ShopCommands: shopCommands, Auth: authSvc}
+	if err := s.startSeckill(ctx, caches); err != nil {
+		return nil, err
+	}
 
 	gql := graph.NewHandler(s.App, log, graph.Options{
 		MaxDepth:       cfg.GraphQL.MaxDepth,

@@ -1,0 +1,289 @@
+package entstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+
+	"github.com/dealspot/dealspot/ent/flashsale"
+	"github.com/dealspot/dealspot/ent/voucher"
+	"github.com/dealspot/dealspot/ent/voucherorder"
+	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+var _ seckill.Orders = (*Orders)(nil)
+
+// param is the i-th (1-based) bind parameter in the dialect's syntax.
+func (r *Orders) param(i int) string {
+	if r.dialect == dialect.Postgres {
+		return "$" + strconv.Itoa(i)
+	}
+	return "?"
+}
+
+// WriteClaims implements seckill.Orders: one transaction inserts the batch's orders
+// (INSERT … ON CONFLICT DO NOTHING RETURNING id, so redelivered claims and second claims
+// of one user insert nothing), takes each voucher's new orders off its database stock with
+// a guard that keeps stock ≥ 0, and sorts every claim into Created, Duplicate or NoStock.
+func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim) (seckill.BatchResult, error) {
+	var res seckill.BatchResult
+	err := r.inTx(ctx, func(tx *sql.Tx) error {
+		res = seckill.BatchResult{}
+		inserted, err := r.insertClaims(ctx, tx, claims, domain.OrderCreated)
+		if err != nil {
+			return err
+		}
+		// Take the new orders off each voucher's stock, never below zero.
+		newByVoucher := map[int64][]domain.Claim{}
+		for _, c := range claims {
+			if inserted[c.OrderID] {
+				newByVoucher[c.VoucherID] = append(newByVoucher[c.VoucherID], c)
+			}
+		}
+		noStock := map[int64]bool{}
+		for vid, cs := range newByVoucher {
+			short, err := r.takeStock(ctx, tx, vid, cs)
+			if err != nil {
+				return err
+			}
+			for _, c := range short {
+				noStock[c.OrderID] = true
+			}
+		}
+		// Claims that inserted nothing: redelivered (their order exists) or a second
+		// order of the same user.
+		var others []int64
+		for _, c := range claims {
+			if !inserted[c.OrderID] {
+				others = append(others, c.OrderID)
+			}
+		}
+		existing, err := r.existingIDs(ctx, tx, others)
+		if err != nil {
+			return err
+		}
+		for _, c := range claims {
+			switch {
+			case noStock[c.OrderID]:
+				res.NoStock = append(res.NoStock, c)
+			case inserted[c.OrderID] || existing[c.OrderID]:
+				res.Created = append(res.Created, c)
+			default:
+				res.Duplicate = append(res.Duplicate, c)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return seckill.BatchResult{}, fmt.Errorf("write %d claims: %w", len(claims), err)
+	}
+	return res, nil
+}
+
+// insertClaims inserts claims with status and returns the ids actually inserted.
+func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.Claim, status domain.OrderStatus) (map[int64]bool, error) {
+	inserted := make(map[int64]bool, len(claims))
+	now := time.Now().UTC()
+	// Keep under SQLite's and PostgreSQL's bind-parameter limits.
+	const perStatement = 1000
+	for start := 0; start < len(claims); start += perStatement {
+		part := claims[start:min(start+perStatement, len(claims))]
+		var b strings.Builder
+		b.WriteString("INSERT INTO voucher_orders (id, created_at, updated_at, user_id, voucher_id, status) VALUES ")
+		args := make([]any, 0, len(part)*6)
+		for i, c := range part {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			n := len(args)
+			fmt.Fprintf(&b, "(%s, %s, %s, %s, %s, %s)", r.param(n+1), r.param(n+2), r.param(n+3), r.param(n+4), r.param(n+5), r.param(n+6))
+			created := c.ClaimedAt.UTC()
+			if created.IsZero() {
+				created = now
+			}
+			args = append(args, c.OrderID, created, now, c.UserID, c.VoucherID, string(status))
+		}
+		b.WriteString(" ON CONFLICT DO NOTHING RETURNING id")
+		rows, err := tx.QueryContext(ctx, b.String(), args...)
+		if err != nil {
+			return nil, fmt.Errorf("insert orders: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			inserted[id] = true
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return inserted, nil
+}
+
+// takeStock takes len(cs) off the voucher's stock. When the stock cannot cover them all,
+// the newest orders beyond it are deleted again and returned.
+func (r *Orders) takeStock(ctx context.Context, tx *sql.Tx, voucherID int64, cs []domain.Claim) ([]domain.Claim, error) {
+	n := len(cs)
+	res, err := tx.ExecContext(ctx,
+		"UPDATE flash_sales SET stock = stock - "+r.param(1)+", updated_at = "+r.param(2)+" WHERE id = "+r.param(3)+" AND stock >= "+r.param(4),
+		n, time.Now().UTC(), voucherID, n)
+	if err != nil {
+		return nil, fmt.Errorf("take stock of voucher %d: %w", voucherID, err)
+	}
+	if k, _ := res.RowsAffected(); k == 1 {
+		return nil, nil
+	}
+	var stock int
+	err = tx.QueryRowContext(ctx, "SELECT stock FROM flash_sales WHERE id = "+r.param(1), voucherID).Scan(&stock)
+	if errors.Is(err, sql.ErrNoRows) {
+		stock = 0 // not a flash sale: nothing to take from
+	} else if err != nil {
+		return nil, fmt.Errorf("read stock of voucher %d: %w", voucherID, err)
+	}
+	stock = max(stock, 0)
+	short := cs[stock:]
+	for _, c := range short {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM voucher_orders WHERE id = "+r.param(1), c.OrderID); err != nil {
+			return nil, fmt.Errorf("undo order %d: %w", c.OrderID, err)
+		}
+	}
+	if stock > 0 {
+		if _, err := tx.ExecContext(ctx, "UPDATE flash_sales SET stock = stock - "+r.param(1)+" WHERE id = "+r.param(2), stock, voucherID); err != nil {
+			return nil, fmt.Errorf("take stock of voucher %d: %w", voucherID, err)
+		}
+	}
+	return short, nil
+}
+
+// existingIDs returns which of ids are orders that are not FAILED.
+func (r *Orders) existingIDs(ctx context.Context, tx *sql.Tx, ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	for start := 0; start < len(ids); start += 1000 {
+		part := ids[start:min(start+1000, len(ids))]
+		ph := make([]string, len(part))
+		args := make([]any, len(part))
+		for i, id := range part {
+			ph[i], args[i] = r.param(i+1), id
+		}
+		rows, err := tx.QueryContext(ctx, "SELECT id FROM voucher_orders WHERE status <> 'FAILED' AND id IN ("+strings.Join(ph, ", ")+")", args...)
+		if err != nil {
+			return nil, fmt.Errorf("look up orders: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = true
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (r *Orders) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := r.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// FailClaim implements seckill.Orders.
+func (r *Orders) FailClaim(ctx context.Context, c domain.Claim) (domain.VoucherOrder, error) {
+	err := r.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := r.insertClaims(ctx, tx, []domain.Claim{c}, domain.OrderFailed)
+		return err
+	})
+	if err != nil {
+		return domain.VoucherOrder{}, fmt.Errorf("record failed order %d: %w", c.OrderID, err)
+	}
+	return r.Order(ctx, c.OrderID)
+}
+
+// OrdersOfUser implements seckill.Orders.
+func (r *Orders) OrdersOfUser(ctx context.Context, userID, before int64, limit int) ([]domain.VoucherOrder, error) {
+	q := r.client.VoucherOrder.Query().Where(voucherorder.UserID(userID))
+	if before > 0 {
+		q.Where(voucherorder.IDLT(before))
+	}
+	rows, err := q.Order(voucherorder.ByID(entsql.OrderDesc())).Limit(limit).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list orders of user %d: %w", userID, err)
+	}
+	out := make([]domain.VoucherOrder, len(rows))
+	for i, o := range rows {
+		out[i] = toOrder(o)
+	}
+	return out, nil
+}
+
+// LiveHolders implements seckill.Orders.
+func (r *Orders) LiveHolders(ctx context.Context, voucherID int64) ([]int64, error) {
+	var rows []struct {
+		UserID int64 `json:"user_id"`
+	}
+	err := r.client.VoucherOrder.Query().
+		Where(voucherorder.VoucherID(voucherID), voucherorder.StatusNEQ(voucherorder.StatusFAILED)).
+		Unique(true).
+		Select(voucherorder.FieldUserID).
+		Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("list holders of voucher %d: %w", voucherID, err)
+	}
+	ids := make([]int64, len(rows))
+	for i, row := range rows {
+		ids[i] = row.UserID
+	}
+	return ids, nil
+}
+
+// SaleStock implements seckill.Orders.
+func (r *Orders) SaleStock(ctx context.Context, voucherID int64) (int64, error) {
+	fs, err := r.client.FlashSale.Get(ctx, voucherID)
+	if err != nil {
+		return 0, fmt.Errorf("read stock of voucher %d: %w", voucherID, notFound(err, "flash sale"))
+	}
+	return int64(fs.Stock), nil
+}
+
+// FlashSalesEndingAfter implements seckill.Vouchers.
+func (r *Vouchers) FlashSalesEndingAfter(ctx context.Context, t time.Time) ([]domain.Voucher, error) {
+	rows, err := r.client.Voucher.Query().
+		Where(voucher.KindEQ(voucher.KindFLASH_SALE), voucher.HasFlashSaleWith(flashsale.EndTimeGT(t))).
+		WithFlashSale().
+		Order(voucher.ByID()).
+		All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list flash sales: %w", err)
+	}
+	out := make([]domain.Voucher, len(rows))
+	for i, v := range rows {
+		out[i] = toVoucher(v)
+	}
+	return out, nil
+}

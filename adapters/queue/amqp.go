@@ -1,0 +1,147 @@
+package queue
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill-amqp/v3/pkg/amqp"
+	"github.com/ThreeDotsLabs/watermill/message"
+)
+
+// amqpPrefetch is how many deliveries the broker may push to one consumer channel
+// ahead of its acknowledgements.
+const amqpPrefetch = 4
+
+// amqpBackend uses one durable queue per topic on the default exchange, persistent
+// messages, publisher confirms and manual acknowledgements. watermill-amqp hands out a
+// channel's next delivery only after the previous one was acknowledged, so Consumers
+// channels read the queue side by side to keep that many messages in flight.
+type amqpBackend struct {
+	cfg    Config
+	logger watermill.LoggerAdapter
+	pub    *amqp.Publisher
+}
+
+func amqpConfig(cfg Config) amqp.Config {
+	c := amqp.NewDurableQueueConfig(cfg.AMQPURL)
+	c.Publish.ConfirmDelivery = true
+	c.Publish.ChannelPoolSize = 8
+	c.Consume.Qos.PrefetchCount = amqpPrefetch
+	return c
+}
+
+func openAMQPBackend(cfg Config, logger watermill.LoggerAdapter) (*amqpBackend, error) {
+	// Declare the queues now: a message published to a queue that does not exist yet
+	// would be confirmed and dropped.
+	setup, err := amqp.NewSubscriber(amqpConfig(cfg), logger)
+	if err != nil {
+		return nil, fmt.Errorf("connect to amqp: %w", err)
+	}
+	for _, topic := range []string{cfg.Namespace + ordersTopic, cfg.Namespace + deadLetterTopic} {
+		if err := setup.SubscribeInitialize(topic); err != nil {
+			_ = setup.Close()
+			return nil, fmt.Errorf("declare queue %s: %w", topic, err)
+		}
+	}
+	if err := setup.Close(); err != nil {
+		return nil, err
+	}
+	pub, err := amqp.NewPublisher(amqpConfig(cfg), logger)
+	if err != nil {
+		return nil, fmt.Errorf("connect to amqp: %w", err)
+	}
+	return &amqpBackend{cfg: cfg, logger: logger, pub: pub}, nil
+}
+
+func (b *amqpBackend) publisher() message.Publisher { return b.pub }
+func (b *amqpBackend) ordersTopic(int64) string     { return b.cfg.Namespace + ordersTopic }
+func (b *amqpBackend) deadLetterTopic() string      { return b.cfg.Namespace + deadLetterTopic }
+func (b *amqpBackend) consuming(bool)               {}
+func (b *amqpBackend) close() error                 { return b.pub.Close() }
+
+func (b *amqpBackend) subscribe() ([]subscription, func(), error) {
+	inner, err := amqp.NewSubscriber(amqpConfig(b.cfg), b.logger)
+	if err != nil {
+		return nil, nil, fmt.Errorf("connect to amqp: %w", err)
+	}
+	sub := newDrainingSubscriber(inner, b.cfg.DrainTimeout)
+	subs := make([]subscription, 0, b.cfg.Consumers)
+	for i := range b.cfg.Consumers {
+		subs = append(subs, subscription{
+			name:  fmt.Sprintf("orders-%d", i),
+			topic: b.cfg.Namespace + ordersTopic,
+			sub:   sub,
+		})
+	}
+	return subs, func() { _ = sub.Close() }, nil
+}
+
+// drainingSubscriber delays closing the subscriber it wraps until the messages it
+// delivered were acknowledged or negatively acknowledged (or timeout passed). The
+// router closes subscribers as soon as it begins to stop, and watermill-amqp would then
+// requeue the deliveries whose batch is still being handled.
+type drainingSubscriber struct {
+	inner   message.Subscriber
+	timeout time.Duration
+
+	inflight   sync.WaitGroup
+	innerGone  chan struct{}
+	closeOnce  sync.Once
+	closeErr   error
+	forwarders sync.WaitGroup
+}
+
+func newDrainingSubscriber(inner message.Subscriber, timeout time.Duration) *drainingSubscriber {
+	return &drainingSubscriber{inner: inner, timeout: timeout, innerGone: make(chan struct{})}
+}
+
+func (d *drainingSubscriber) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
+	in, err := d.inner.Subscribe(ctx, topic)
+	if err != nil {
+		return nil, err
+	}
+	out := make(chan *message.Message)
+	d.forwarders.Add(1)
+	go func() {
+		defer d.forwarders.Done()
+		defer close(out)
+		for msg := range in {
+			d.inflight.Add(1)
+			select {
+			case out <- msg:
+			case <-d.innerGone:
+				d.inflight.Done()
+				continue
+			}
+			go func() {
+				defer d.inflight.Done()
+				select {
+				case <-msg.Acked():
+				case <-msg.Nacked():
+				case <-d.innerGone:
+				}
+			}()
+		}
+	}()
+	return out, nil
+}
+
+func (d *drainingSubscriber) Close() error {
+	d.closeOnce.Do(func() {
+		done := make(chan struct{})
+		go func() {
+			d.inflight.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(d.timeout):
+		}
+		d.closeErr = d.inner.Close()
+		close(d.innerGone)
+	})
+	return d.closeErr
+}

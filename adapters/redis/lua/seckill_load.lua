@@ -1,0 +1,22 @@
+-- Load a sale's state into Redis (preload at creation, rebuild after Redis lost it).
+--
+-- KEYS[1] seckill:{s<k>}:stock:<vid>
+-- KEYS[2] seckill:{s<k>}:users:<vid>
+-- KEYS[3] seckill:{s<k>}:window:<vid>
+-- ARGV[1] stock
+-- ARGV[2] begin (unix ms)
+-- ARGV[3] end (unix ms)
+-- ARGV[4] "1" to replace a loaded sale, "0" to leave it as it is
+-- ARGV[5..] users already holding an order
+-- Returns 1 when loaded, 0 when the sale was already loaded and left alone.
+if ARGV[4] ~= '1' and redis.call('EXISTS', KEYS[1]) == 1 and redis.call('EXISTS', KEYS[3]) == 1 then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('DEL', KEYS[3])
+redis.call('HSET', KEYS[3], 'begin', ARGV[2], 'end', ARGV[3])
+redis.call('DEL', KEYS[2])
+for i = 5, #ARGV, 500 do
+  redis.call('SADD', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
+end
+return 1

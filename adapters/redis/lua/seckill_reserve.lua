@@ -1,0 +1,40 @@
+-- Reserve one unit of a flash sale for a user: one atomic step.
+-- Every key shares the sale's shard hash tag {s<k>}, so the script runs on Redis Cluster.
+--
+-- KEYS[1] seckill:{s<k>}:stock:<vid>         string: units left
+-- KEYS[2] seckill:{s<k>}:users:<vid>         set: users holding an order
+-- KEYS[3] seckill:{s<k>}:reservations:<vid>  hash: order id -> "<user id>:<ms>"
+-- KEYS[4] seckill:{s<k>}:window:<vid>        hash: begin, end (unix ms)
+-- KEYS[5] orders:{s<k>}                      stream (only when the gate enqueues claims)
+-- ARGV[1] user id
+-- ARGV[2] order id (decimal string; never turned into a Lua number)
+-- ARGV[3] now (unix ms)
+-- ARGV[4] message payload (JSON), when KEYS[5] is given
+-- Returns {verdict, stock left}: verdict 0 accepted, 1 sold out, 2 already claimed,
+-- 3 not started, 4 ended, 5 not loaded.
+local window = redis.call('HMGET', KEYS[4], 'begin', 'end')
+local stock = redis.call('GET', KEYS[1])
+if not window[1] or not window[2] or not stock then
+  return {5, 0}
+end
+local now = tonumber(ARGV[3])
+if now < tonumber(window[1]) then
+  return {3, 0}
+end
+if now >= tonumber(window[2]) then
+  return {4, 0}
+end
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then
+  return {2, tonumber(stock)}
+end
+stock = tonumber(stock)
+if stock <= 0 then
+  return {1, 0}
+end
+redis.call('DECR', KEYS[1])
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[2], ARGV[1] .. ':' .. ARGV[3])
+if KEYS[5] then
+  redis.call('XADD', KEYS[5], '*', '_watermill_message_uuid', ARGV[2], 'metadata', '', 'payload', ARGV[4])
+end
+return {0, stock - 1}

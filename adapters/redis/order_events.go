@@ -1,0 +1,138 @@
+package redis
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// StatusBus carries order events to every node over Redis Pub/Sub. Each process keeps one
+// subscription and hands events to its local subscribers by order id.
+type StatusBus struct {
+	bc *Broadcast
+
+	mu     sync.Mutex
+	subs   map[int64]map[chan domain.OrderEvent]struct{}
+	stop   func()
+	closed bool
+}
+
+var _ seckill.StatusBus = (*StatusBus)(nil)
+
+// NewStatusBus returns the bus on channel.
+func NewStatusBus(client goredis.UniversalClient, channel string) *StatusBus {
+	return &StatusBus{bc: NewBroadcast(client, channel), subs: map[int64]map[chan domain.OrderEvent]struct{}{}}
+}
+
+type orderEventWire struct {
+	OrderID   string `json:"orderId"`
+	UserID    string `json:"userId"`
+	VoucherID string `json:"voucherId"`
+	Status    string `json:"status"`
+	Reason    string `json:"reason,omitempty"`
+	At        int64  `json:"at"`
+}
+
+// Publish implements seckill.StatusBus.
+func (b *StatusBus) Publish(ctx context.Context, e domain.OrderEvent) error {
+	msg, _ := json.Marshal(orderEventWire{
+		OrderID: strconv.FormatInt(e.OrderID, 10), UserID: strconv.FormatInt(e.UserID, 10),
+		VoucherID: strconv.FormatInt(e.VoucherID, 10), Status: string(e.Status), Reason: e.Reason, At: e.At.UnixMilli(),
+	})
+	return b.bc.Publish(ctx, string(msg))
+}
+
+// Subscribe implements seckill.StatusBus.
+func (b *StatusBus) Subscribe(ctx context.Context, orderID int64) (<-chan domain.OrderEvent, func(), error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stop == nil {
+		stop, err := b.bc.Subscribe(context.WithoutCancel(ctx), b.dispatch)
+		if err != nil {
+			return nil, nil, err
+		}
+		b.stop = stop
+	}
+	ch := make(chan domain.OrderEvent, 4)
+	if b.subs[orderID] == nil {
+		b.subs[orderID] = map[chan domain.OrderEvent]struct{}{}
+	}
+	b.subs[orderID][ch] = struct{}{}
+	cancel := sync.OnceFunc(func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		delete(b.subs[orderID], ch)
+		if len(b.subs[orderID]) == 0 {
+			delete(b.subs, orderID)
+		}
+	})
+	return ch, cancel, nil
+}
+
+func (b *StatusBus) dispatch(msg string) {
+	var w orderEventWire
+	if msg == "" || json.Unmarshal([]byte(msg), &w) != nil {
+		return
+	}
+	id, err := strconv.ParseInt(w.OrderID, 10, 64)
+	if err != nil {
+		return
+	}
+	uid, _ := strconv.ParseInt(w.UserID, 10, 64)
+	vid, _ := strconv.ParseInt(w.VoucherID, 10, 64)
+	e := domain.OrderEvent{OrderID: id, UserID: uid, VoucherID: vid, Status: domain.OrderStatus(w.Status), Reason: w.Reason, At: time.UnixMilli(w.At)}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for ch := range b.subs[id] {
+		select {
+		case ch <- e:
+		default: // a subscriber that does not read loses events, never blocks others
+		}
+	}
+}
+
+// Close ends the bus's subscription.
+func (b *StatusBus) Close() error {
+	b.mu.Lock()
+	stop := b.stop
+	b.stop = nil
+	b.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	return nil
+}
+
+// SoldOutBus announces sold-out sales (and stock coming back) to every node.
+type SoldOutBus struct{ bc *Broadcast }
+
+var _ seckill.SoldOutBus = (*SoldOutBus)(nil)
+
+// NewSoldOutBus returns the bus on channel.
+func NewSoldOutBus(client goredis.UniversalClient, channel string) *SoldOutBus {
+	return &SoldOutBus{bc: NewBroadcast(client, channel)}
+}
+
+// Publish implements seckill.SoldOutBus: "<voucher id>:1" sold out, ":0" stock back.
+func (b *SoldOutBus) Publish(ctx context.Context, voucherID int64, soldOut bool) error {
+	return b.bc.Publish(ctx, strconv.FormatInt(voucherID, 10)+":"+flag(soldOut))
+}
+
+// Subscribe implements seckill.SoldOutBus.
+func (b *SoldOutBus) Subscribe(ctx context.Context, fn func(voucherID int64, soldOut bool)) (func(), error) {
+	return b.bc.Subscribe(ctx, func(msg string) {
+		v, f, ok := strings.Cut(msg, ":")
+		id, err := strconv.ParseInt(v, 10, 64)
+		if ok && err == nil {
+			fn(id, f == "1")
+		}
+	})
+}

@@ -1,0 +1,224 @@
+package redis
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/dealspot/dealspot/internal/app/seckill"
+)
+
+var (
+	//go:embed lua/seckill_reserve.lua
+	seckillReserveLua    string
+	seckillReserveScript = goredis.NewScript(seckillReserveLua)
+	//go:embed lua/seckill_drop.lua
+	seckillDropLua    string
+	seckillDropScript = goredis.NewScript(seckillDropLua)
+	//go:embed lua/seckill_load.lua
+	seckillLoadLua    string
+	seckillLoadScript = goredis.NewScript(seckillLoadLua)
+)
+
+// GateConfig shapes the flash-sale gate.
+type GateConfig struct {
+	// Shards is the number of hash-tag shards sales are spread over ({s0} … {sN-1}).
+	Shards int
+	// EnqueueClaims makes Reserve XADD the claim to its shard's order stream.
+	EnqueueClaims bool
+}
+
+// Gate is the flash-sale StockGate: one Lua script per decision, every key of a sale
+// under its shard's hash tag so the scripts run unchanged on Redis Cluster.
+type Gate struct {
+	client goredis.UniversalClient
+	cfg    GateConfig
+}
+
+var _ seckill.StockGate = (*Gate)(nil)
+
+// NewGate returns the gate on client.
+func NewGate(client goredis.UniversalClient, cfg GateConfig) (*Gate, error) {
+	if cfg.Shards < 1 {
+		return nil, errors.New("seckill gate: shards must be at least 1")
+	}
+	return &Gate{client: client, cfg: cfg}, nil
+}
+
+// ShardTag is the hash tag of a voucher's keys: {s<voucherID mod shards>}.
+func ShardTag(voucherID int64, shards int) string {
+	return "{s" + strconv.FormatInt(voucherID%int64(shards), 10) + "}"
+}
+
+// OrderStream is the stream a voucher's claims go to: orders:{s<k>}.
+func OrderStream(voucherID int64, shards int) string {
+	return "orders:" + ShardTag(voucherID, shards)
+}
+
+type saleKeys struct{ stock, users, reservations, window string }
+
+func (g *Gate) keys(voucherID int64) saleKeys {
+	p := "seckill:" + ShardTag(voucherID, g.cfg.Shards) + ":"
+	v := strconv.FormatInt(voucherID, 10)
+	return saleKeys{stock: p + "stock:" + v, users: p + "users:" + v, reservations: p + "reservations:" + v, window: p + "window:" + v}
+}
+
+// claimPayload is the queue's wire format of a claim; ids are decimal strings because
+// order ids do not fit Lua's numbers.
+type claimPayload struct {
+	OrderID   string `json:"orderId"`
+	UserID    string `json:"userId"`
+	VoucherID string `json:"voucherId"`
+	ClaimedAt int64  `json:"claimedAt"`
+}
+
+// Reserve implements seckill.StockGate.
+func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verdict, int64, error) {
+	k := g.keys(r.VoucherID)
+	keys := []string{k.stock, k.users, k.reservations, k.window}
+	args := []any{r.UserID, strconv.FormatInt(r.OrderID, 10), r.At.UnixMilli()}
+	if g.cfg.EnqueueClaims {
+		payload, _ := json.Marshal(claimPayload{
+			OrderID: strconv.FormatInt(r.OrderID, 10), UserID: strconv.FormatInt(r.UserID, 10),
+			VoucherID: strconv.FormatInt(r.VoucherID, 10), ClaimedAt: r.At.UnixMilli(),
+		})
+		keys = append(keys, OrderStream(r.VoucherID, g.cfg.Shards))
+		args = append(args, payload)
+	}
+	res, err := seckillReserveScript.Run(ctx, g.client, keys, args...).Int64Slice()
+	if err != nil {
+		return 0, 0, fmt.Errorf("reserve voucher %d: %w", r.VoucherID, err)
+	}
+	if len(res) != 2 || res[0] < 0 || res[0] > int64(seckill.NotLoaded) {
+		return 0, 0, fmt.Errorf("reserve voucher %d: unexpected reply %v", r.VoucherID, res)
+	}
+	return seckill.Verdict(res[0]), res[1], nil
+}
+
+// Drop implements seckill.StockGate.
+func (g *Gate) Drop(ctx context.Context, voucherID, orderID int64, rel seckill.Release) (bool, error) {
+	k := g.keys(voucherID)
+	n, err := seckillDropScript.Run(ctx, g.client, []string{k.stock, k.users, k.reservations},
+		strconv.FormatInt(orderID, 10), flag(rel.Stock), flag(rel.Slot)).Int64()
+	if err != nil {
+		return false, fmt.Errorf("drop reservation %d: %w", orderID, err)
+	}
+	return n == 1, nil
+}
+
+func flag(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// Settle implements seckill.StockGate.
+func (g *Gate) Settle(ctx context.Context, voucherID int64, orderIDs []int64) error {
+	if len(orderIDs) == 0 {
+		return nil
+	}
+	fields := make([]string, len(orderIDs))
+	for i, id := range orderIDs {
+		fields[i] = strconv.FormatInt(id, 10)
+	}
+	if err := g.client.HDel(ctx, g.keys(voucherID).reservations, fields...).Err(); err != nil {
+		return fmt.Errorf("settle reservations of voucher %d: %w", voucherID, err)
+	}
+	return nil
+}
+
+// Load implements seckill.StockGate.
+func (g *Gate) Load(ctx context.Context, s seckill.SaleState, replace bool) (bool, error) {
+	k := g.keys(s.VoucherID)
+	args := make([]any, 0, 4+len(s.Holders))
+	args = append(args, s.Stock, s.BeginTime.UnixMilli(), s.EndTime.UnixMilli(), flag(replace))
+	for _, u := range s.Holders {
+		args = append(args, u)
+	}
+	n, err := seckillLoadScript.Run(ctx, g.client, []string{k.stock, k.users, k.window}, args...).Int64()
+	if err != nil {
+		return false, fmt.Errorf("load sale %d: %w", s.VoucherID, err)
+	}
+	return n == 1, nil
+}
+
+// Pending implements seckill.StockGate.
+func (g *Gate) Pending(ctx context.Context, voucherID, orderID int64) (seckill.Reservation, bool, error) {
+	v, err := g.client.HGet(ctx, g.keys(voucherID).reservations, strconv.FormatInt(orderID, 10)).Result()
+	if errors.Is(err, goredis.Nil) {
+		return seckill.Reservation{}, false, nil
+	}
+	if err != nil {
+		return seckill.Reservation{}, false, fmt.Errorf("look up reservation %d: %w", orderID, err)
+	}
+	r, ok := parseReservation(voucherID, orderID, v)
+	return r, ok, nil
+}
+
+func parseReservation(voucherID, orderID int64, v string) (seckill.Reservation, bool) {
+	user, at, ok := strings.Cut(v, ":")
+	uid, err1 := strconv.ParseInt(user, 10, 64)
+	ms, err2 := strconv.ParseInt(at, 10, 64)
+	if !ok || err1 != nil || err2 != nil {
+		return seckill.Reservation{}, false
+	}
+	return seckill.Reservation{OrderID: orderID, UserID: uid, VoucherID: voucherID, At: time.UnixMilli(ms)}, true
+}
+
+// Reservations implements seckill.StockGate.
+func (g *Gate) Reservations(ctx context.Context, voucherID int64) ([]seckill.Reservation, error) {
+	var out []seckill.Reservation
+	iter := g.client.HScan(ctx, g.keys(voucherID).reservations, 0, "", 500).Iterator()
+	for iter.Next(ctx) {
+		field := iter.Val()
+		if !iter.Next(ctx) {
+			break
+		}
+		id, err := strconv.ParseInt(field, 10, 64)
+		if err != nil {
+			continue
+		}
+		if r, ok := parseReservation(voucherID, id, iter.Val()); ok {
+			out = append(out, r)
+		}
+	}
+	if err := iter.Err(); err != nil {
+		return nil, fmt.Errorf("list reservations of voucher %d: %w", voucherID, err)
+	}
+	return out, nil
+}
+
+// Stock implements seckill.StockGate.
+func (g *Gate) Stock(ctx context.Context, voucherID int64) (int64, bool, error) {
+	n, err := g.client.Get(ctx, g.keys(voucherID).stock).Int64()
+	if errors.Is(err, goredis.Nil) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("read stock of voucher %d: %w", voucherID, err)
+	}
+	return n, true, nil
+}
+
+// Holders implements seckill.StockGate.
+func (g *Gate) Holders(ctx context.Context, voucherID int64) ([]int64, error) {
+	members, err := g.client.SMembers(ctx, g.keys(voucherID).users).Result()
+	if err != nil {
+		return nil, fmt.Errorf("list holders of voucher %d: %w", voucherID, err)
+	}
+	out := make([]int64, 0, len(members))
+	for _, m := range members {
+		if id, err := strconv.ParseInt(m, 10, 64); err == nil {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,135 @@
+package seckill
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// ClaimResult is an accepted claim: the order will be written asynchronously.
+type ClaimResult struct {
+	OrderID int64
+	Status  domain.OrderStatus
+}
+
+// ClaimVoucher decides a claim without touching the database: the per-user limit, the
+// local sold-out mark, the cached voucher and its window, then one atomic gate step in
+// Redis, then the queue.
+//
+// Errors: UNAUTHENTICATED without a user; RATE_LIMITED; NOT_FOUND for an unknown voucher;
+// BAD_USER_INPUT for a voucher that is not a flash sale; NOT_STARTED; ENDED;
+// ALREADY_CLAIMED (also when the sale is sold out); SOLD_OUT; INTERNAL when the claim
+// could not be enqueued (its reservation is then undone, so nothing is promised).
+func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (ClaimResult, error) {
+	if userID <= 0 {
+		return ClaimResult{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
+	}
+	if voucherID <= 0 {
+		return ClaimResult{}, domain.Errorf(domain.CodeNotFound, "no such voucher")
+	}
+	if s.cfg.ClaimsPerUser > 0 {
+		ok, wait, err := s.d.Limiter.Allow(ctx, "claim:"+strconv.FormatInt(userID, 10), s.cfg.ClaimsPerUser, s.cfg.ClaimWindow)
+		if err != nil {
+			return ClaimResult{}, fmt.Errorf("claim rate limit: %w", err)
+		}
+		if !ok {
+			return ClaimResult{}, &domain.Error{Code: domain.CodeRateLimited, Message: "too many claims; slow down", RetryAfterSeconds: max(1, int((wait+time.Second-1)/time.Second))}
+		}
+	}
+	if soldOut, holder := s.soldOut.check(voucherID, userID); soldOut {
+		if holder {
+			return ClaimResult{}, domain.ErrAlreadyClaimed
+		}
+		return ClaimResult{}, domain.ErrSoldOut
+	}
+	v, found, err := s.voucher(ctx, voucherID)
+	if err != nil {
+		return ClaimResult{}, fmt.Errorf("read voucher %d: %w", voucherID, err)
+	}
+	if !found {
+		return ClaimResult{}, domain.Errorf(domain.CodeNotFound, "no such voucher")
+	}
+	if v.FlashSale == nil {
+		return ClaimResult{}, domain.Errorf(domain.CodeBadUserInput, "this voucher is not a flash sale")
+	}
+	now := s.now()
+	switch {
+	case now.Before(v.FlashSale.BeginTime):
+		return ClaimResult{}, domain.ErrNotStarted
+	case !now.Before(v.FlashSale.EndTime):
+		return ClaimResult{}, domain.ErrEnded
+	}
+	orderID, err := s.d.IDs.NextID(ctx)
+	if err != nil {
+		return ClaimResult{}, fmt.Errorf("order id: %w", err)
+	}
+	r := Reservation{OrderID: orderID, UserID: userID, VoucherID: voucherID, At: now}
+	verdict, _, err := s.d.Gate.Reserve(ctx, r)
+	if err == nil && verdict == NotLoaded {
+		// Redis lost the sale (or never had it): put it back from the database, once.
+		if _, err = s.loadSale(ctx, v, false); err == nil {
+			verdict, _, err = s.d.Gate.Reserve(ctx, r)
+		}
+	}
+	if err != nil {
+		return ClaimResult{}, fmt.Errorf("reserve: %w", err)
+	}
+	switch verdict {
+	case Accepted:
+	case SoldOut:
+		s.announceSoldOut(ctx, voucherID)
+		return ClaimResult{}, domain.ErrSoldOut
+	case AlreadyClaimed:
+		return ClaimResult{}, domain.ErrAlreadyClaimed
+	case NotStarted:
+		return ClaimResult{}, domain.ErrNotStarted
+	case Ended:
+		return ClaimResult{}, domain.ErrEnded
+	default:
+		return ClaimResult{}, fmt.Errorf("reserve: sale %d is not loaded", voucherID)
+	}
+	if !s.d.Publisher.PublishedByGate() {
+		claim := domain.Claim{OrderID: orderID, UserID: userID, VoucherID: voucherID, ClaimedAt: now}
+		if err := s.d.Publisher.PublishClaim(ctx, claim); err != nil {
+			s.undo(ctx, r, err)
+			return ClaimResult{}, fmt.Errorf("enqueue claim: %w", err)
+		}
+	}
+	return ClaimResult{OrderID: orderID, Status: domain.OrderPending}, nil
+}
+
+// undo gives back a reservation whose claim could not be enqueued, so the client's
+// INTERNAL answer promises nothing. If even that fails, the reconciler finds the
+// reservation later.
+func (s *Service) undo(ctx context.Context, r Reservation, cause error) {
+	ctx = context.WithoutCancel(ctx)
+	if _, err := s.d.Gate.Drop(ctx, r.VoucherID, r.OrderID, Release{Stock: true, Slot: true}); err != nil {
+		s.log.Error("cannot undo a reservation whose claim was not enqueued",
+			slog.Int64("order_id", r.OrderID), slog.Any("publish_error", cause), slog.Any("error", err))
+		return
+	}
+	s.stockBack(ctx, r.VoucherID)
+}
+
+// announceSoldOut marks the sale sold out here and tells every node.
+func (s *Service) announceSoldOut(ctx context.Context, voucherID int64) {
+	if already, _ := s.soldOut.check(voucherID, 0); already {
+		return
+	}
+	if err := s.d.SoldOut.Publish(context.WithoutCancel(ctx), voucherID, true); err != nil {
+		s.log.Warn("cannot announce a sold-out sale", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
+		s.onAnnouncement(voucherID, true)
+	}
+}
+
+// stockBack tells every node that a sale has stock again.
+func (s *Service) stockBack(ctx context.Context, voucherID int64) {
+	s.soldOut.stockBack(voucherID)
+	if err := s.d.SoldOut.Publish(context.WithoutCancel(ctx), voucherID, false); err != nil {
+		s.log.Warn("cannot announce returned stock", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
+	}
+}

@@ -1,0 +1,156 @@
+// Package seckill holds the flash sale: creating sales, the claim path (decided in one
+// Redis round trip, no SQL), writing orders from the queue, order status, and the
+// repairs that keep Redis and the database in step.
+package seckill
+
+import (
+	"context"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// Verdict is the gate's answer to a reservation.
+type Verdict int
+
+// Verdicts.
+const (
+	Accepted Verdict = iota
+	SoldOut
+	AlreadyClaimed
+	NotStarted
+	Ended
+	// NotLoaded means Redis holds no state for the sale (never preloaded, or lost).
+	NotLoaded
+)
+
+// Reservation is one unit of stock held for a user until the order is written.
+type Reservation struct {
+	OrderID   int64
+	UserID    int64
+	VoucherID int64
+	At        time.Time
+}
+
+// SaleState is what the gate needs to know about a sale.
+type SaleState struct {
+	VoucherID int64
+	// Stock is the number of units still to give out.
+	Stock     int64
+	BeginTime time.Time
+	EndTime   time.Time
+	// Holders are the users who already hold an order.
+	Holders []int64
+}
+
+// Release says what a dropped reservation gives back.
+type Release struct {
+	// Stock returns the unit to the sale.
+	Stock bool
+	// Slot lets the user claim again.
+	Slot bool
+}
+
+// StockGate decides claims atomically in Redis.
+type StockGate interface {
+	// Reserve checks the window, the user and the stock, and if all pass takes one unit,
+	// marks the user and records the reservation — one atomic step; where the queue is
+	// fed by the gate it also enqueues the claim in that step. It returns the verdict and
+	// the stock left.
+	Reserve(ctx context.Context, r Reservation) (Verdict, int64, error)
+	// Drop removes a reservation and gives back what rel says; false when there was no
+	// such reservation (already settled or dropped).
+	Drop(ctx context.Context, voucherID, orderID int64, rel Release) (bool, error)
+	// Settle removes the reservations of orders that are now written.
+	Settle(ctx context.Context, voucherID int64, orderIDs []int64) error
+	// Load writes a sale's state. With replace false it does nothing when the sale is
+	// already loaded (returns false).
+	Load(ctx context.Context, s SaleState, replace bool) (bool, error)
+	// Pending returns a reservation still waiting for its order.
+	Pending(ctx context.Context, voucherID, orderID int64) (Reservation, bool, error)
+	// Reservations lists the sale's pending reservations.
+	Reservations(ctx context.Context, voucherID int64) ([]Reservation, error)
+	// Stock returns the stock left in Redis; false when the sale is not loaded.
+	Stock(ctx context.Context, voucherID int64) (int64, bool, error)
+	// Holders lists the users marked as holding the voucher.
+	Holders(ctx context.Context, voucherID int64) ([]int64, error)
+}
+
+// ClaimPublisher enqueues accepted claims for the order writer.
+type ClaimPublisher interface {
+	// PublishClaim enqueues c; an error means it may not be enqueued.
+	PublishClaim(ctx context.Context, c domain.Claim) error
+	// PublishedByGate reports whether StockGate.Reserve already enqueues claims.
+	PublishedByGate() bool
+}
+
+// IDGenerator hands out order ids: 64-bit, time-ordered, unique across nodes.
+type IDGenerator interface {
+	NextID(ctx context.Context) (int64, error)
+}
+
+// Vouchers reads and writes vouchers in the relational store.
+type Vouchers interface {
+	// CreateVoucher stores a voucher (with its flash sale, in one transaction);
+	// BAD_USER_INPUT for an unknown shop.
+	CreateVoucher(ctx context.Context, v domain.Voucher) (domain.Voucher, error)
+	// Voucher returns one voucher with its flash sale, or domain.ErrNotFound.
+	Voucher(ctx context.Context, id int64) (domain.Voucher, error)
+	// VouchersOfShop lists a shop's vouchers.
+	VouchersOfShop(ctx context.Context, shopID int64) ([]domain.Voucher, error)
+	// FlashSalesEndingAfter lists flash-sale vouchers whose sale ends after t.
+	FlashSalesEndingAfter(ctx context.Context, t time.Time) ([]domain.Voucher, error)
+}
+
+// BatchResult is what writing a batch of claims did.
+type BatchResult struct {
+	// Created are the claims whose orders now exist (new or written before).
+	Created []domain.Claim
+	// Duplicate are claims of users who already hold another live order of the voucher.
+	Duplicate []domain.Claim
+	// NoStock are claims the database stock could not cover.
+	NoStock []domain.Claim
+}
+
+// Orders reads and writes voucher orders.
+type Orders interface {
+	// WriteClaims writes the orders of claims in one transaction: orders that exist are
+	// left as they are, each voucher's database stock goes down by the orders added and
+	// never below zero. Any error means nothing was written.
+	WriteClaims(ctx context.Context, claims []domain.Claim) (BatchResult, error)
+	// FailClaim records c's order as FAILED unless an order with that id exists; it
+	// returns the order as it now stands.
+	FailClaim(ctx context.Context, c domain.Claim) (domain.VoucherOrder, error)
+	// Order returns one order, or domain.ErrNotFound.
+	Order(ctx context.Context, id int64) (domain.VoucherOrder, error)
+	// OrdersOfUser returns up to limit orders of a user with id < before (0: from the
+	// newest), newest first.
+	OrdersOfUser(ctx context.Context, userID, before int64, limit int) ([]domain.VoucherOrder, error)
+	// LiveHolders lists the users holding a live (not FAILED) order of the voucher.
+	LiveHolders(ctx context.Context, voucherID int64) ([]int64, error)
+	// SaleStock returns the flash sale's stock in the database.
+	SaleStock(ctx context.Context, voucherID int64) (int64, error)
+}
+
+// StatusBus carries order events to every server node.
+type StatusBus interface {
+	// Publish sends e to every node.
+	Publish(ctx context.Context, e domain.OrderEvent) error
+	// Subscribe delivers the events of one order until cancel is called.
+	Subscribe(ctx context.Context, orderID int64) (events <-chan domain.OrderEvent, cancel func(), err error)
+}
+
+// SoldOutBus tells every node when a sale sells out or gets stock back.
+type SoldOutBus interface {
+	// Publish announces that voucherID is sold out (true) or has stock again (false).
+	Publish(ctx context.Context, voucherID int64, soldOut bool) error
+	// Subscribe calls fn for every announcement until the returned stop is called.
+	Subscribe(ctx context.Context, fn func(voucherID int64, soldOut bool)) (stop func(), err error)
+}
+
+// RateLimiter is a sliding-window limiter.
+type RateLimiter interface {
+	// Allow counts one event for key; false with the time to wait when more than limit
+	// fall in the window.
+	Allow(ctx context.Context, key string, limit int, window time.Duration) (bool, time.Duration, error)
+}

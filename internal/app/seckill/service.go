@@ -1,0 +1,180 @@
+package seckill
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/app/cache"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// Config holds the flash sale's limits.
+type Config struct {
+	// ClaimsPerUser claims per ClaimWindow are allowed per user (0 turns the limit off).
+	ClaimsPerUser int
+	ClaimWindow   time.Duration
+	// MaxStock bounds a sale's stock.
+	MaxStock int64
+	// Pages bounds myOrders.
+	Pages domain.PageLimits
+	// SoldOutMarkTTL is how long a node trusts its sold-out mark of a sale before asking
+	// the gate again (default 10s).
+	SoldOutMarkTTL time.Duration
+}
+
+// Deps are the adapters the flash sale needs.
+type Deps struct {
+	Vouchers  Vouchers
+	Orders    Orders
+	Gate      StockGate
+	Publisher ClaimPublisher
+	IDs       IDGenerator
+	Status    StatusBus
+	SoldOut   SoldOutBus
+	// Limiter enforces ClaimsPerUser; nil when the limit is off.
+	Limiter RateLimiter
+	// VoucherCache caches vouchers by id for the claim path.
+	VoucherCache *cache.Client[domain.Voucher]
+	Log          *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Service is the flash sale's use cases.
+type Service struct {
+	cfg     Config
+	d       Deps
+	now     func() time.Time
+	log     *slog.Logger
+	soldOut *soldOutBoard
+	stopBus func()
+}
+
+// New checks deps and starts listening for sold-out announcements; Close stops it.
+func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
+	switch {
+	case d.Vouchers == nil, d.Orders == nil, d.Gate == nil, d.Publisher == nil, d.IDs == nil,
+		d.Status == nil, d.SoldOut == nil, d.VoucherCache == nil:
+		return nil, errors.New("seckill: missing dependency")
+	case cfg.ClaimsPerUser > 0 && (d.Limiter == nil || cfg.ClaimWindow <= 0):
+		return nil, errors.New("seckill: the per-user claim limit needs a limiter and a window")
+	case cfg.MaxStock <= 0:
+		return nil, errors.New("seckill: MaxStock must be positive")
+	}
+	if err := cfg.Pages.Validate(); err != nil {
+		return nil, fmt.Errorf("seckill: %w", err)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	if cfg.SoldOutMarkTTL <= 0 {
+		cfg.SoldOutMarkTTL = 10 * time.Second
+	}
+	s := &Service{cfg: cfg, d: d, now: d.Now, log: d.Log, soldOut: newSoldOutBoard(cfg.SoldOutMarkTTL, d.Now)}
+	stop, err := d.SoldOut.Subscribe(context.WithoutCancel(ctx), s.onAnnouncement)
+	if err != nil {
+		return nil, fmt.Errorf("seckill: listen for sold-out announcements: %w", err)
+	}
+	s.stopBus = stop
+	return s, nil
+}
+
+// Close stops listening for announcements.
+func (s *Service) Close() {
+	if s.stopBus != nil {
+		s.stopBus()
+	}
+}
+
+// voucher reads a voucher through the cache; found is false for an unknown id.
+func (s *Service) voucher(ctx context.Context, id int64) (domain.Voucher, bool, error) {
+	return s.d.VoucherCache.Get(ctx, strconv.FormatInt(id, 10), func(ctx context.Context) (domain.Voucher, bool, error) {
+		v, err := s.d.Vouchers.Voucher(ctx, id)
+		if errors.Is(err, domain.ErrNotFound) {
+			return domain.Voucher{}, false, nil
+		}
+		return v, err == nil, err
+	})
+}
+
+// saleState reads what Redis should hold for a sale from the database.
+func (s *Service) saleState(ctx context.Context, v domain.Voucher) (SaleState, error) {
+	stock, err := s.d.Orders.SaleStock(ctx, v.ID)
+	if err != nil {
+		return SaleState{}, err
+	}
+	holders, err := s.d.Orders.LiveHolders(ctx, v.ID)
+	if err != nil {
+		return SaleState{}, err
+	}
+	return SaleState{VoucherID: v.ID, Stock: stock, BeginTime: v.FlashSale.BeginTime, EndTime: v.FlashSale.EndTime, Holders: holders}, nil
+}
+
+// LoadSales puts every sale that has not ended into Redis where Redis lacks it (at start,
+// or after Redis lost its data), from the database. Sales already loaded are left alone.
+func (s *Service) LoadSales(ctx context.Context) (int, error) {
+	sales, err := s.d.Vouchers.FlashSalesEndingAfter(ctx, s.now())
+	if err != nil {
+		return 0, fmt.Errorf("list sales: %w", err)
+	}
+	loaded := 0
+	for _, v := range sales {
+		ok, err := s.loadSale(ctx, v, false)
+		if err != nil {
+			return loaded, err
+		}
+		if ok {
+			loaded++
+		}
+	}
+	return loaded, nil
+}
+
+func (s *Service) loadSale(ctx context.Context, v domain.Voucher, replace bool) (bool, error) {
+	st, err := s.saleState(ctx, v)
+	if err != nil {
+		return false, fmt.Errorf("read sale %d: %w", v.ID, err)
+	}
+	ok, err := s.d.Gate.Load(ctx, st, replace)
+	if err != nil {
+		return false, err
+	}
+	if ok {
+		s.log.Info("flash sale loaded into redis", slog.Int64("voucher_id", v.ID), slog.Int64("stock", st.Stock), slog.Int("holders", len(st.Holders)))
+		if st.Stock > 0 {
+			s.soldOut.stockBack(v.ID)
+		}
+	}
+	return ok, nil
+}
+
+// onAnnouncement applies another node's (or this node's) sold-out announcement.
+func (s *Service) onAnnouncement(voucherID int64, soldOut bool) {
+	if !soldOut {
+		s.soldOut.stockBack(voucherID)
+		return
+	}
+	if already, _ := s.soldOut.check(voucherID, 0); already {
+		return
+	}
+	go s.markSoldOut(context.Background(), voucherID, s.soldOut.generation(voucherID))
+}
+
+// markSoldOut reads the sale's holders once and marks it sold out in this process.
+func (s *Service) markSoldOut(ctx context.Context, voucherID int64, gen uint64) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	holders, err := s.d.Gate.Holders(ctx, voucherID)
+	if err != nil {
+		s.log.Warn("cannot read holders of a sold-out sale; claims keep reaching redis", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
+		return
+	}
+	s.soldOut.markSoldOut(voucherID, gen, holders)
+}

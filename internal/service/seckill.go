@@ -1,0 +1,105 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/dealspot/dealspot/adapters/queue"
+	redisadapter "github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// startSeckill builds the flash sale on the chosen queue, loads live sales into Redis
+// and, when configured, starts the order consumer.
+func (s *Service) startSeckill(ctx context.Context, caches *caches) error {
+	cfg := s.Config
+	q, err := queue.Open(ctx, queue.Config{
+		Backend:      cfg.Queue,
+		Namespace:    cfg.Seckill.QueueNamespace,
+		Shards:       cfg.Seckill.Shards,
+		KafkaBrokers: cfg.KafkaBrokers,
+		AMQPURL:      cfg.AMQPURL,
+		BatchSize:    cfg.Seckill.BatchSize,
+		BatchWait:    cfg.Seckill.BatchWait,
+		Workers:      cfg.Seckill.Workers,
+		Consumers:    cfg.Seckill.Consumers,
+		MaxRetries:   cfg.Seckill.MaxRetries,
+	}, s.Redis, s.Log)
+	if err != nil {
+		return fmt.Errorf("open %s queue: %w", cfg.Queue, err)
+	}
+	s.Queue = q
+	s.closers = append(s.closers, q.Close)
+
+	gate, err := redisadapter.NewGate(s.Redis.Client, redisadapter.GateConfig{Shards: cfg.Seckill.Shards, EnqueueClaims: q.PublishedByGate()})
+	if err != nil {
+		return err
+	}
+	ids, err := redisadapter.NewIDGenerator(s.Redis.Client, cfg.Seckill.IDBlock)
+	if err != nil {
+		return err
+	}
+	vouchers, err := newCache[domain.Voucher](ctx, caches, "voucher")
+	if err != nil {
+		return err
+	}
+	status := redisadapter.NewStatusBus(s.Redis.Client, s.Redis.Channel("order:status"))
+	s.closers = append(s.closers, status.Close)
+	svc, err := seckill.New(ctx, seckill.Config{
+		ClaimsPerUser: cfg.Seckill.ClaimRate.Max,
+		ClaimWindow:   cfg.Seckill.ClaimRate.Window,
+		MaxStock:      cfg.Seckill.MaxStock,
+		Pages:         domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
+	}, seckill.Deps{
+		Vouchers:     s.Store.Vouchers(),
+		Orders:       s.Store.Orders(),
+		Gate:         gate,
+		Publisher:    q,
+		IDs:          ids,
+		Status:       status,
+		SoldOut:      redisadapter.NewSoldOutBus(s.Redis.Client, s.Redis.Channel("seckill:soldout")),
+		Limiter:      redisadapter.NewRateLimiter(s.Redis.Client),
+		VoucherCache: vouchers,
+		Log:          s.Log,
+	})
+	if err != nil {
+		return err
+	}
+	s.closers = append(s.closers, func() error { svc.Close(); return nil })
+	s.App.Seckill = svc
+	n, err := svc.LoadSales(ctx)
+	if err != nil {
+		return fmt.Errorf("load flash sales into redis: %w", err)
+	}
+	s.Log.Info("flash sales ready", slog.Int("loaded_into_redis", n), slog.String("queue", cfg.Queue))
+	if cfg.Seckill.Consume {
+		s.StartConsumer()
+	}
+	return nil
+}
+
+// StartConsumer runs the order consumer until Close.
+func (s *Service) StartConsumer() {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		err := s.Queue.Consume(ctx, s.App.Seckill.ProcessClaims, func(ctx context.Context, c domain.Claim, cause error) {
+			s.Log.Error("order dead-lettered", slog.Int64("order_id", c.OrderID), slog.Any("cause", cause))
+			if err := s.App.Seckill.FailClaim(ctx, c, ""); err != nil {
+				s.Log.Error("cannot fail a dead-lettered order; the reconciler will", slog.Int64("order_id", c.OrderID), slog.Any("error", err))
+			}
+		})
+		if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, queue.ErrClosed) {
+			s.Log.Error("order consumer stopped", slog.Any("error", err))
+		}
+	}()
+	// Stop consuming (finishing the batch in hand) before the queue and stores close.
+	s.closers = append(s.closers, func() error { cancel(); wg.Wait(); return nil })
+	s.Log.Info("order consumer started")
+}
