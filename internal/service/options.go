@@ -1,0 +1,35 @@
+package service
+
+import "github.com/dealspot/dealspot/internal/app/shop"
+
+// Option changes how New builds a Service.
+type Option func(*options)
+
+type options struct {
+	wrapShops func(shop.Repository) shop.Repository
+}
+
+// WithShopRepository makes New hand the shop use cases wrap(repository) instead of the
+// store's shop repository, so that component tests and benchmarks can observe (count,
+// slow down) the reads that reach the database.
+func WithShopRepository(wrap func(shop.Repository) shop.Repository) Option {
+	return func(o *options) { o.wrapShops = wrap }
+}
+
+func newOptions(opts []Option) options {
+	var o options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	return o
+}
+
+// shops returns the shop repository the use cases read and write through.
+func (o options) shops(r shop.Repository) shop.Repository {
+	if o.wrapShops == nil {
+		return r
+	}
+	return o.wrapShops(r)
+}
