@@ -287,3 +287,17 @@ func (r *Vouchers) FlashSalesEndingAfter(ctx context.Context, t time.Time) ([]do
 	}
 	return out, nil
 }
+
+// CountOrders implements seckill.Orders.
+func (r *Orders) CountOrders(ctx context.Context, voucherID int64) (seckill.OrderCounts, error) {
+	var c seckill.OrderCounts
+	err := r.db.QueryRowContext(ctx, `SELECT
+		COUNT(CASE WHEN status <> 'FAILED' THEN 1 END),
+		COUNT(CASE WHEN status = 'FAILED' THEN 1 END),
+		COUNT(DISTINCT CASE WHEN status <> 'FAILED' THEN user_id END)
+		FROM voucher_orders WHERE voucher_id = `+r.param(1), voucherID).Scan(&c.Created, &c.Failed, &c.LiveUsers)
+	if err != nil {
+		return seckill.OrderCounts{}, fmt.Errorf("count orders of voucher %d: %w", voucherID, err)
+	}
+	return c, nil
+}

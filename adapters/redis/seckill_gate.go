@@ -31,8 +31,9 @@ var (
 type GateConfig struct {
 	// Shards is the number of hash-tag shards sales are spread over ({s0} … {sN-1}).
 	Shards int
-	// EnqueueClaims makes Reserve XADD the claim to its shard's order stream.
-	EnqueueClaims bool
+	// ClaimStream, when set, names the stream Reserve XADDs a voucher's claims to; it
+	// must carry the voucher's shard tag (see OrderStream). Nil: Reserve enqueues nothing.
+	ClaimStream func(voucherID int64) string
 }
 
 // Gate is the flash-sale StockGate: one Lua script per decision, every key of a sale
@@ -84,12 +85,12 @@ func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verd
 	k := g.keys(r.VoucherID)
 	keys := []string{k.stock, k.users, k.reservations, k.window}
 	args := []any{r.UserID, strconv.FormatInt(r.OrderID, 10), r.At.UnixMilli()}
-	if g.cfg.EnqueueClaims {
+	if g.cfg.ClaimStream != nil {
 		payload, _ := json.Marshal(claimPayload{
 			OrderID: strconv.FormatInt(r.OrderID, 10), UserID: strconv.FormatInt(r.UserID, 10),
 			VoucherID: strconv.FormatInt(r.VoucherID, 10), ClaimedAt: r.At.UnixMilli(),
 		})
-		keys = append(keys, OrderStream(r.VoucherID, g.cfg.Shards))
+		keys = append(keys, g.cfg.ClaimStream(r.VoucherID))
 		args = append(args, payload)
 	}
 	res, err := seckillReserveScript.Run(ctx, g.client, keys, args...).Int64Slice()

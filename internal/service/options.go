@@ -1,12 +1,30 @@
 package service
 
-import "github.com/dealspot/dealspot/internal/app/shop"
+import (
+	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/app/shop"
+)
 
 // Option changes how New builds a Service.
 type Option func(*options)
 
 type options struct {
-	wrapShops func(shop.Repository) shop.Repository
+	wrapShops     func(shop.Repository) shop.Repository
+	wrapPublisher func(seckill.ClaimPublisher) seckill.ClaimPublisher
+}
+
+// WithClaimPublisher makes the claim path publish through wrap(queue), so that tests can
+// make publishing fail.
+func WithClaimPublisher(wrap func(seckill.ClaimPublisher) seckill.ClaimPublisher) Option {
+	return func(o *options) { o.wrapPublisher = wrap }
+}
+
+// publisher returns the claim publisher the claim path uses.
+func (o options) publisher(p seckill.ClaimPublisher) seckill.ClaimPublisher {
+	if o.wrapPublisher == nil {
+		return p
+	}
+	return o.wrapPublisher(p)
 }
 
 // WithShopRepository makes New hand the shop use cases wrap(repository) instead of the

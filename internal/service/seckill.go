@@ -15,7 +15,7 @@ import (
 
 // startSeckill builds the flash sale on the chosen queue, loads live sales into Redis
 // and, when configured, starts the order consumer.
-func (s *Service) startSeckill(ctx context.Context, caches *caches) error {
+func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) error {
 	cfg := s.Config
 	q, err := queue.Open(ctx, queue.Config{
 		Backend:      cfg.Queue,
@@ -35,7 +35,11 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches) error {
 	s.Queue = q
 	s.closers = append(s.closers, q.Close)
 
-	gate, err := redisadapter.NewGate(s.Redis.Client, redisadapter.GateConfig{Shards: cfg.Seckill.Shards, EnqueueClaims: q.PublishedByGate()})
+	gateCfg := redisadapter.GateConfig{Shards: cfg.Seckill.Shards}
+	if q.PublishedByGate() {
+		gateCfg.ClaimStream = q.ClaimStream
+	}
+	gate, err := redisadapter.NewGate(s.Redis.Client, gateCfg)
 	if err != nil {
 		return err
 	}
@@ -58,7 +62,7 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches) error {
 		Vouchers:     s.Store.Vouchers(),
 		Orders:       s.Store.Orders(),
 		Gate:         gate,
-		Publisher:    q,
+		Publisher:    o.publisher(q),
 		IDs:          ids,
 		Status:       status,
 		SoldOut:      redisadapter.NewSoldOutBus(s.Redis.Client, s.Redis.Channel("seckill:soldout")),

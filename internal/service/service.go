@@ -102,7 +102,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	s.closers = append(s.closers, caches.close)
 
 	pageLimits := domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize}
-	shopDeps := shop.Deps{Repo: newOptions(opts).shops(s.Store.Shops()), Geo: redisadapter.NewGeoIndex(s.Redis.Client)}
+	o := newOptions(opts)
+	shopDeps := shop.Deps{Repo: o.shops(s.Store.Shops()), Geo: redisadapter.NewGeoIndex(s.Redis.Client)}
 	if cfg.Cache.Enabled {
 		if shopDeps.Shops, err = newCache[domain.Shop](ctx, caches, "shop", cache.WithValid[domain.Shop](shop.ValidShopID)); err != nil {
 			return nil, err
@@ -127,7 +128,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	}
 	log.Info("nearby index built", slog.Int("shops", n))
 	s.App = &app.Application{Shops: shops, ShopCommands: shopCommands, Auth: authSvc}
-	if err := s.startSeckill(ctx, caches); err != nil {
+	if err := s.startSeckill(ctx, caches, o); err != nil {
 		return nil, err
 	}
 

@@ -130,6 +130,16 @@ type Orders interface {
 	LiveHolders(ctx context.Context, voucherID int64) ([]int64, error)
 	// SaleStock returns the flash sale's stock in the database.
 	SaleStock(ctx context.Context, voucherID int64) (int64, error)
+	// CountOrders counts the voucher's orders by status and its distinct live holders.
+	CountOrders(ctx context.Context, voucherID int64) (OrderCounts, error)
+}
+
+// OrderCounts summarises a voucher's orders.
+type OrderCounts struct {
+	Created int64
+	Failed  int64
+	// LiveUsers is the number of distinct users holding a live (not FAILED) order.
+	LiveUsers int64
 }
 
 // StatusBus carries order events to every server node.

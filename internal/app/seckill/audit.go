@@ -1,0 +1,69 @@
+package seckill
+
+import (
+	"context"
+	"fmt"
+)
+
+// Audit is a sale's bookkeeping in Redis and in the database, for checking the flash
+// sale's invariants (no oversell, one order per user, nothing lost, stocks add up).
+type Audit struct {
+	VoucherID int64
+	// RedisStock is the gate's stock; RedisLoaded is false when Redis holds no state.
+	RedisStock  int64
+	RedisLoaded bool
+	// Pending counts reservations whose orders are not written yet.
+	Pending int
+	// RedisHolders counts the users the gate has marked.
+	RedisHolders int
+	DBStock      int64
+	Orders       OrderCounts
+}
+
+// Audit reads a sale's bookkeeping.
+func (s *Service) Audit(ctx context.Context, voucherID int64) (Audit, error) {
+	a := Audit{VoucherID: voucherID}
+	var err error
+	if a.RedisStock, a.RedisLoaded, err = s.d.Gate.Stock(ctx, voucherID); err != nil {
+		return Audit{}, err
+	}
+	res, err := s.d.Gate.Reservations(ctx, voucherID)
+	if err != nil {
+		return Audit{}, err
+	}
+	a.Pending = len(res)
+	holders, err := s.d.Gate.Holders(ctx, voucherID)
+	if err != nil {
+		return Audit{}, err
+	}
+	a.RedisHolders = len(holders)
+	if a.DBStock, err = s.d.Orders.SaleStock(ctx, voucherID); err != nil {
+		return Audit{}, fmt.Errorf("audit sale %d: %w", voucherID, err)
+	}
+	if a.Orders, err = s.d.Orders.CountOrders(ctx, voucherID); err != nil {
+		return Audit{}, err
+	}
+	return a, nil
+}
+
+// Check tests the invariants against the sale's initial stock once its queue has
+// drained (Pending is 0); it returns the violations found.
+func (a Audit) Check(initialStock int64) []string {
+	var bad []string
+	if a.Orders.Created > initialStock {
+		bad = append(bad, fmt.Sprintf("I1 oversold: %d orders for a stock of %d", a.Orders.Created, initialStock))
+	}
+	if a.Orders.LiveUsers != a.Orders.Created {
+		bad = append(bad, fmt.Sprintf("I2 duplicates: %d orders held by %d users", a.Orders.Created, a.Orders.LiveUsers))
+	}
+	if a.Pending != 0 {
+		bad = append(bad, fmt.Sprintf("I3 %d claims still pending", a.Pending))
+	}
+	if a.RedisLoaded && a.RedisStock+a.Orders.Created != initialStock {
+		bad = append(bad, fmt.Sprintf("I4 redis stock %d + orders %d ≠ initial stock %d", a.RedisStock, a.Orders.Created, initialStock))
+	}
+	if a.DBStock+a.Orders.Created != initialStock {
+		bad = append(bad, fmt.Sprintf("database stock %d + orders %d ≠ initial stock %d", a.DBStock, a.Orders.Created, initialStock))
+	}
+	return bad
+}

@@ -1,0 +1,257 @@
+package service_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/domain"
+	"github.com/dealspot/dealspot/internal/service"
+	"github.com/dealspot/dealspot/internal/testsupport"
+)
+
+// queueEnv returns the settings that select a queue backend on real services (or the
+// in-process ones), isolated for this test.
+func queueEnv(t *testing.T, backend string) map[string]string {
+	t.Helper()
+	env := map[string]string{"QUEUE": backend, "QUEUE_NAMESPACE": "t" + testsupport.RandomSuffix(8) + "."}
+	switch backend {
+	case "amqp":
+		env["AMQP_URL"] = testsupport.Require(t, testsupport.EnvAMQP)
+	case "kafka":
+		cluster, err := kfake.NewCluster(kfake.NumBrokers(1))
+		if err != nil {
+			t.Fatalf("start kafka broker: %v", err)
+		}
+		t.Cleanup(cluster.Close)
+		env["KAFKA_BROKERS"] = cluster.ListenAddrs()[0]
+	}
+	return env
+}
+
+// storeEnv selects the relational store: SQLite in a temp dir, or a fresh PostgreSQL
+// database.
+func storeEnv(t *testing.T, store string) map[string]string {
+	t.Helper()
+	if store == "postgres" {
+		return map[string]string{"DATABASE_URL": testsupport.PostgresURL(t)}
+	}
+	return map[string]string{}
+}
+
+func merge(ms ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range ms {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// flood makes users claim the voucher, claimsPerUser times each, all at once, and
+// returns the accepted order ids and the refusals by code.
+func flood(t *testing.T, svc *service.Service, voucherID int64, users, claimsPerUser int) ([]int64, map[domain.Code]int) {
+	t.Helper()
+	var (
+		mu       sync.Mutex
+		accepted []int64
+		refused  = map[domain.Code]int{}
+		wg       sync.WaitGroup
+		start    = make(chan struct{})
+	)
+	for u := 1; u <= users; u++ {
+		for range claimsPerUser {
+			wg.Add(1)
+			go func(userID int64) {
+				defer wg.Done()
+				<-start
+				res, err := svc.App.Seckill.ClaimVoucher(context.Background(), userID, voucherID)
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					refused[domain.ErrorCode(err)]++
+					if domain.ErrorCode(err) == domain.CodeInternal {
+						t.Errorf("claim failed: %v", err)
+					}
+					return
+				}
+				accepted = append(accepted, res.OrderID)
+			}(int64(u))
+		}
+	}
+	close(start)
+	wg.Wait()
+	return accepted, refused
+}
+
+// drain waits until the sale has no pending reservations.
+func drain(t *testing.T, svc *service.Service, voucherID int64) seckill.Audit {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		a, err := svc.App.Seckill.Audit(context.Background(), voucherID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Pending == 0 || time.Now().After(deadline) {
+			return a
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestFlashSaleInvariantsOnEveryBackend(t *testing.T) {
+	t.Parallel()
+	const (
+		stock         = 100
+		users         = 500
+		claimsPerUser = 4
+	)
+	for _, store := range []string{"sqlite", "postgres"} {
+		for _, backend := range []string{"memory", "redis", "amqp", "kafka"} {
+			t.Run(store+"/"+backend, func(t *testing.T) {
+				t.Parallel()
+				env := merge(storeEnv(t, store), queueEnv(t, backend), map[string]string{"CLAIM_RATE_PER_USER": "off"})
+				if !(store == "sqlite" && backend == "memory") {
+					env["REDIS_URL"] = testsupport.RedisURL(t)
+				}
+				_, svc := startService(t, env)
+				ctx := context.Background()
+				v, err := svc.App.Seckill.CreateFlashSale(ctx, seckill.FlashSaleInput{
+					VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "invariants", PayValue: 1, ActualValue: 100},
+					Stock:        stock, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				accepted, refused := flood(t, svc, v.ID, users, claimsPerUser)
+				if len(accepted) != stock {
+					t.Errorf("accepted %d claims for a stock of %d (refusals %v)", len(accepted), stock, refused)
+				}
+				for code, n := range refused {
+					if code != domain.CodeSoldOut && code != domain.CodeAlreadyClaimed {
+						t.Errorf("%d claims refused with %s", n, code)
+					}
+				}
+				a := drain(t, svc, v.ID)
+				for _, bad := range a.Check(stock) {
+					t.Error(bad)
+				}
+				if a.Orders.Created != stock || a.Orders.Failed != 0 || a.RedisStock != 0 || a.DBStock != 0 {
+					t.Errorf("after the flood: %+v", a)
+				}
+				// I3: every accepted claim is exactly one CREATED order of its claimant.
+				for _, id := range accepted {
+					o, err := svc.Store.Orders().Order(ctx, id)
+					if err != nil || o.Status != domain.OrderCreated || o.VoucherID != v.ID {
+						t.Errorf("accepted order %d: %+v, %v", id, o, err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// failingPublisher fails every publish while failing is set.
+type failingPublisher struct {
+	seckill.ClaimPublisher
+	mu      sync.Mutex
+	failing bool
+}
+
+func (p *failingPublisher) PublishClaim(ctx context.Context, c domain.Claim) error {
+	p.mu.Lock()
+	failing := p.failing
+	p.mu.Unlock()
+	if failing {
+		return errors.New("broker unavailable")
+	}
+	return p.ClaimPublisher.PublishClaim(ctx, c)
+}
+
+func TestFailedPublishReturnsStockAndSlot(t *testing.T) {
+	t.Parallel()
+	pub := &failingPublisher{failing: true}
+	_, svc := startService(t, map[string]string{"CLAIM_RATE_PER_USER": "off"}, service.WithClaimPublisher(func(p seckill.ClaimPublisher) seckill.ClaimPublisher {
+		pub.ClaimPublisher = p
+		return pub
+	}))
+	ctx := context.Background()
+	v, err := svc.App.Seckill.CreateFlashSale(ctx, seckill.FlashSaleInput{
+		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "publish failure", PayValue: 1, ActualValue: 100},
+		Stock:        1, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.App.Seckill.ClaimVoucher(ctx, 7, v.ID); domain.ErrorCode(err) != domain.CodeInternal {
+		t.Fatalf("claim with a failing broker: %v, want INTERNAL", err)
+	}
+	a, _ := svc.App.Seckill.Audit(ctx, v.ID)
+	if a.RedisStock != 1 || a.Pending != 0 || a.RedisHolders != 0 {
+		t.Fatalf("after a failed publish: %+v; want stock, slot and reservation returned", a)
+	}
+	pub.mu.Lock()
+	pub.failing = false
+	pub.mu.Unlock()
+	res, err := svc.App.Seckill.ClaimVoucher(ctx, 7, v.ID)
+	if err != nil {
+		t.Fatalf("the same user claims again once the broker is back: %v", err)
+	}
+	a = drain(t, svc, v.ID)
+	if bad := a.Check(1); len(bad) > 0 || a.Orders.Created != 1 {
+		t.Fatalf("audit %+v: %v", a, bad)
+	}
+	if o, err := svc.Store.Orders().Order(ctx, res.OrderID); err != nil || o.Status != domain.OrderCreated {
+		t.Fatalf("order %+v %v", o, err)
+	}
+}
+
+func TestRedeliveredClaimsMakeOneOrder(t *testing.T) {
+	t.Parallel()
+	_, svc := startService(t, map[string]string{"ORDER_CONSUMER": "false", "CLAIM_RATE_PER_USER": "off"})
+	ctx := context.Background()
+	v, err := svc.App.Seckill.CreateFlashSale(ctx, seckill.FlashSaleInput{
+		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "redelivery", PayValue: 1, ActualValue: 100},
+		Stock:        5, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := svc.App.Seckill.ClaimVoucher(ctx, 42, v.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim := domain.Claim{OrderID: res.OrderID, UserID: 42, VoucherID: v.ID, ClaimedAt: time.Now()}
+	// Delivered three times, e.g. after a consumer wrote the order but died before the
+	// ack: one order, stock taken once.
+	for i := range 3 {
+		if err := svc.App.Seckill.ProcessClaims(ctx, []domain.Claim{claim}); err != nil {
+			t.Fatalf("delivery %d: %v", i+1, err)
+		}
+	}
+	// And once more inside a batch with a claim of the same user under another id.
+	dup := domain.Claim{OrderID: res.OrderID + 1, UserID: 42, VoucherID: v.ID, ClaimedAt: time.Now()}
+	if err := svc.App.Seckill.ProcessClaims(ctx, []domain.Claim{claim, dup}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := svc.App.Seckill.Audit(ctx, v.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Orders.Created != 1 || a.DBStock != 4 || a.Pending != 0 {
+		t.Fatalf("after redelivery: %+v; want one order and database stock 4", a)
+	}
+	if bad := a.Check(5); len(bad) > 0 {
+		t.Fatal(bad)
+	}
+	if o, err := svc.Store.Orders().Order(ctx, dup.OrderID); err != nil || o.Status != domain.OrderFailed {
+		t.Errorf("a second order of the same user: %+v %v; want FAILED", o, err)
+	}
+}
