@@ -1,6 +1,7 @@
 // Command dealspot runs the Dealspot GraphQL server and its maintenance tasks.
 //
 //	dealspot [serve]            run the server (default)
+//	dealspot worker             run only the order consumer (with /healthz and /metrics)
 //	dealspot migrate            create or update the database schema
 //	dealspot seed               load demo data into an empty database
 //	dealspot admin grant PHONE  make a user ADMIN (creating the user if needed)
@@ -26,7 +27,7 @@ import (
 	"github.com/dealspot/dealspot/internal/service"
 )
 
-const usage = `usage: dealspot [serve | migrate | seed | admin grant|block|unblock PHONE]
+const usage = `usage: dealspot [serve | worker | migrate | seed | admin grant|block|unblock PHONE]
 
 Configuration is read from environment variables (DEALSPOT_ADDR, DATABASE_URL,
 REDIS_URL, QUEUE, JWT_SECRET, DEALSPOT_DEV, DEALSPOT_ENV, ADMIN_PHONES, …); see README.md.
@@ -58,7 +59,10 @@ func run(args []string, getenv func(string) string, stderr io.Writer) error {
 
 	switch cmd {
 	case "serve":
-		return serve(ctx, cfg, log)
+		return serve(ctx, cfg, log, false)
+	case "worker":
+		cfg.Seckill.Consume = true
+		return serve(ctx, cfg, log, true)
 	case "migrate":
 		cfg.AutoMigrate = true
 		store, err := service.OpenStore(ctx, cfg, log)
@@ -95,7 +99,9 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+// serve runs the server; a worker consumes orders and serves only /healthz, /readyz and
+// /metrics.
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger, worker bool) error {
 	svc, err := service.New(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -110,9 +116,13 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	// then ends the remaining (hijacked) websocket connections.
 	baseCtx, endConnections := context.WithCancel(context.WithoutCancel(ctx))
 	defer endConnections()
+	handler := svc.Handler
+	if worker {
+		handler = svc.OpsHandler
+	}
 	srv := &http.Server{
 		Addr:              cfg.Addr,
-		Handler:           svc.Handler,
+		Handler:           handler,
 		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
 		ReadTimeout:       cfg.HTTP.ReadTimeout,
 		WriteTimeout:      cfg.HTTP.WriteTimeout,
@@ -124,7 +134,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	log.Info("dealspot serving", slog.String("addr", ln.Addr().String()),
+	log.Info("dealspot serving", slog.String("addr", ln.Addr().String()), slog.Bool("worker", worker),
 		slog.Bool("dev", cfg.Dev), slog.String("database", svc.Store.Dialect()),
 		slog.Bool("embedded_redis", svc.Redis.IsEmbedded()), slog.Bool("ide", cfg.IDE))
 	errc := make(chan error, 1)

@@ -24,7 +24,8 @@ type Check func(ctx context.Context) error
 
 // Options configure the HTTP handler.
 type Options struct {
-	Log     *slog.Logger
+	Log *slog.Logger
+	// GraphQL serves /graphql; nil serves only the operational routes (a worker).
 	GraphQL http.Handler
 	Metrics *Metrics
 	// Ready names the checks /readyz runs.
@@ -41,13 +42,15 @@ type Options struct {
 // NewHandler returns Dealspot's HTTP handler.
 func NewHandler(o Options) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/graphql", o.GraphQL)
+	if o.GraphQL != nil {
+		mux.Handle("/graphql", o.GraphQL)
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.HandleFunc("GET /readyz", readyHandler(o.Ready))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(o.Metrics.Registry, promhttp.HandlerOpts{}))
-	if o.IDE {
+	if o.IDE && o.GraphQL != nil {
 		mux.Handle("GET /{$}", playground.Handler("Dealspot GraphQL", "/graphql"))
 	}
 	return middleware(o, mux)

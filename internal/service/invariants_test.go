@@ -255,3 +255,78 @@ func TestRedeliveredClaimsMakeOneOrder(t *testing.T) {
 		t.Errorf("a second order of the same user: %+v %v; want FAILED", o, err)
 	}
 }
+
+func TestLostAckAfterCommitStillOneOrderPerClaim(t *testing.T) {
+	t.Parallel()
+	for _, backend := range []string{"memory", "redis"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			dropped := map[int64]bool{}
+			seen := map[int64]int{}
+			env := merge(queueEnv(t, backend), map[string]string{"CLAIM_RATE_PER_USER": "off"})
+			if backend == "redis" {
+				env["REDIS_URL"] = testsupport.RedisURL(t)
+			}
+			_, svc := startService(t, env, service.WithOrderHandler(func(h service.OrderHandler) service.OrderHandler {
+				// The first delivery of every claim is written and committed, then its
+				// ack is lost: the queue delivers it again.
+				return func(ctx context.Context, claims []domain.Claim) error {
+					if err := h(ctx, claims); err != nil {
+						return err
+					}
+					mu.Lock()
+					defer mu.Unlock()
+					lost := false
+					for _, c := range claims {
+						seen[c.OrderID]++
+						if !dropped[c.OrderID] {
+							dropped[c.OrderID], lost = true, true
+						}
+					}
+					if lost {
+						return errors.New("consumer died before the ack")
+					}
+					return nil
+				}
+			}))
+			ctx := context.Background()
+			v, err := svc.App.Seckill.CreateFlashSale(ctx, seckill.FlashSaleInput{
+				VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "lost ack", PayValue: 1, ActualValue: 100},
+				Stock:        20, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			accepted, _ := flood(t, svc, v.ID, 30, 1)
+			// Wait for every claim's second delivery.
+			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				mu.Lock()
+				redelivered := 0
+				for _, n := range seen {
+					if n >= 2 {
+						redelivered++
+					}
+				}
+				mu.Unlock()
+				if redelivered == len(accepted) || time.Now().After(deadline) {
+					break
+				}
+			}
+			a := drain(t, svc, v.ID)
+			if bad := a.Check(20); len(bad) > 0 || len(accepted) != 20 || a.Orders.Created != 20 {
+				t.Fatalf("accepted %d, audit %+v: %v", len(accepted), a, bad)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(dropped) != 20 {
+				t.Errorf("%d claims went through the lost-ack path, want 20", len(dropped))
+			}
+			for id, n := range seen {
+				if n < 2 {
+					t.Errorf("order %d delivered %d times, want a redelivery", id, n)
+				}
+			}
+		})
+	}
+}

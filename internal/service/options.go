@@ -1,8 +1,12 @@
 package service
 
 import (
+	"context"
+	"time"
+
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/shop"
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // Option changes how New builds a Service.
@@ -11,6 +15,24 @@ type Option func(*options)
 type options struct {
 	wrapShops     func(shop.Repository) shop.Repository
 	wrapPublisher func(seckill.ClaimPublisher) seckill.ClaimPublisher
+	wrapHandler   func(OrderHandler) OrderHandler
+	socialNow     func() time.Time // see WithSocialClock
+}
+
+// OrderHandler writes a batch of claims (the order consumer's handler).
+type OrderHandler = func(ctx context.Context, claims []domain.Claim) error
+
+// WithOrderHandler makes the order consumer call wrap(handler), so that tests can make a
+// consumer fail after writing (a lost ack).
+func WithOrderHandler(wrap func(OrderHandler) OrderHandler) Option {
+	return func(o *options) { o.wrapHandler = wrap }
+}
+
+func (o options) handler(h OrderHandler) OrderHandler {
+	if o.wrapHandler == nil {
+		return h
+	}
+	return o.wrapHandler(h)
 }
 
 // WithClaimPublisher makes the claim path publish through wrap(queue), so that tests can

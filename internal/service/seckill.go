@@ -80,6 +80,7 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 		return fmt.Errorf("load flash sales into redis: %w", err)
 	}
 	s.Log.Info("flash sales ready", slog.Int("loaded_into_redis", n), slog.String("queue", cfg.Queue))
+	s.orderHandler = o.handler(svc.ProcessClaims)
 	if cfg.Seckill.Consume {
 		s.StartConsumer()
 	}
@@ -93,7 +94,7 @@ func (s *Service) StartConsumer() {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		err := s.Queue.Consume(ctx, s.App.Seckill.ProcessClaims, func(ctx context.Context, c domain.Claim, cause error) {
+		err := s.Queue.Consume(ctx, s.orderHandler, func(ctx context.Context, c domain.Claim, cause error) {
 			s.Log.Error("order dead-lettered", slog.Int64("order_id", c.OrderID), slog.Any("cause", cause))
 			if err := s.App.Seckill.FailClaim(ctx, c, ""); err != nil {
 				s.Log.Error("cannot fail a dead-lettered order; the reconciler will", slog.Int64("order_id", c.OrderID), slog.Any("error", err))

@@ -37,8 +37,11 @@ type Service struct {
 	Queue   *queue.Queue
 	// Handler serves every HTTP route.
 	Handler http.Handler
+	// OpsHandler serves only /healthz, /readyz and /metrics (for a worker process).
+	OpsHandler http.Handler
 
-	closers []func() error
+	orderHandler OrderHandler
+	closers      []func() error
 }
 
 // OpenStore opens the relational store and, when the configuration asks for it,
@@ -131,6 +134,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err := s.startSeckill(ctx, caches, o); err != nil {
 		return nil, err
 	}
+	if err := s.startSocial(ctx, o); err != nil {
+		return nil, err
+	}
 
 	gql := graph.NewHandler(s.App, log, graph.Options{
 		MaxDepth:       cfg.GraphQL.MaxDepth,
@@ -142,7 +148,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Introspection:  cfg.Introspection,
 		Observe:        s.Metrics.ObserveOperation,
 	})
-	s.Handler = server.NewHandler(server.Options{
+	httpOpts := server.Options{
 		Log:          log,
 		GraphQL:      gql,
 		Metrics:      s.Metrics,
@@ -152,7 +158,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 			"database": s.Store.Ping,
 			"redis":    func(ctx context.Context) error { return s.Redis.Client.Ping(ctx).Err() },
 		},
-	})
+	}
+	s.Handler = server.NewHandler(httpOpts)
+	httpOpts.GraphQL = nil
+	s.OpsHandler = server.NewHandler(httpOpts)
 	return s, nil
 }
 
