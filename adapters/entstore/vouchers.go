@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/dealspot/dealspot/ent"
 	"github.com/dealspot/dealspot/ent/voucher"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -11,11 +13,12 @@ import (
 
 // Vouchers reads and writes vouchers and their flash sales.
 type Vouchers struct {
-	client *ent.Client
+	client  *ent.Client
+	dialect string
 }
 
 // Vouchers returns the voucher repository.
-func (s *Store) Vouchers() *Vouchers { return &Vouchers{client: s.client} }
+func (s *Store) Vouchers() *Vouchers { return &Vouchers{client: s.client, dialect: s.dialect} }
 
 // CreateVoucher stores a new voucher and returns it with its id. A voucher with a
 // FlashSale is stored together with it in one transaction; its kind is then FLASH_SALE.
@@ -145,4 +148,44 @@ func toVoucher(v *ent.Voucher) domain.Voucher {
 		}
 	}
 	return out
+}
+
+// UpdateFlashSale changes a flash sale inside one transaction (the row is locked on
+// PostgreSQL): update sees the sale as stored and edits it. Errors: domain.ErrNotFound;
+// whatever update returns.
+func (r *Vouchers) UpdateFlashSale(ctx context.Context, voucherID int64, update func(v domain.Voucher, fs *domain.FlashSale) error) (domain.Voucher, error) {
+	var out domain.Voucher
+	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		q := tx.Voucher.Query().Where(voucher.ID(voucherID)).WithFlashSale()
+		if r.dialect == dialect.Postgres {
+			q.ForUpdate()
+		}
+		row, err := q.Only(ctx)
+		if err != nil {
+			return notFound(err, "voucher")
+		}
+		v := toVoucher(row)
+		if v.FlashSale == nil {
+			return &domain.Error{Code: domain.CodeNotFound, Message: "flash sale not found"}
+		}
+		fs := *v.FlashSale
+		if err := update(v, &fs); err != nil {
+			return err
+		}
+		saved, err := tx.FlashSale.UpdateOneID(voucherID).
+			SetStock(fs.Stock).
+			SetBeginTime(fs.BeginTime).
+			SetEndTime(fs.EndTime).
+			Save(ctx)
+		if err != nil {
+			return err
+		}
+		row.Edges.FlashSale = saved
+		out = toVoucher(row)
+		return nil
+	})
+	if err != nil {
+		return domain.Voucher{}, fmt.Errorf("update flash sale %d: %w", voucherID, err)
+	}
+	return out, nil
 }

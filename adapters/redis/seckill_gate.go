@@ -223,3 +223,12 @@ func (g *Gate) Holders(ctx context.Context, voucherID int64) ([]int64, error) {
 	}
 	return out, nil
 }
+
+// SetWindow implements seckill.StockGate.
+func (g *Gate) SetWindow(ctx context.Context, voucherID int64, begin, end time.Time) error {
+	k := g.keys(voucherID)
+	if err := g.client.HSet(ctx, k.window, "begin", begin.UnixMilli(), "end", end.UnixMilli()).Err(); err != nil {
+		return fmt.Errorf("set window of sale %d: %w", voucherID, err)
+	}
+	return nil
+}

@@ -330,3 +330,63 @@ func TestLostAckAfterCommitStillOneOrderPerClaim(t *testing.T) {
 		})
 	}
 }
+
+func TestUpdateFlashSaleRefusesStockChangesOnceBegun(t *testing.T) {
+	t.Parallel()
+	_, svc := startService(t, map[string]string{"CLAIM_RATE_PER_USER": "off"})
+	ctx := context.Background()
+	now := time.Now()
+	mk := func(begin time.Time) domain.Voucher {
+		v, err := svc.App.Seckill.CreateFlashSale(ctx, seckill.FlashSaleInput{
+			VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "edit", PayValue: 1, ActualValue: 100},
+			Stock:        10, BeginTime: begin, EndTime: now.Add(time.Hour),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	stock := func(n int64) *int64 { return &n }
+
+	live := mk(now.Add(-time.Minute))
+	if _, err := svc.App.Seckill.UpdateFlashSale(ctx, live.ID, seckill.SaleChanges{Stock: stock(20)}); domain.ErrorCode(err) != domain.CodeConflict {
+		t.Errorf("stock change of a live sale: %v, want CONFLICT", err)
+	}
+	// Its window may still move: ending it now makes claims ENDED.
+	end := time.Now()
+	if _, err := svc.App.Seckill.UpdateFlashSale(ctx, live.ID, seckill.SaleChanges{EndTime: &end}); err != nil {
+		t.Fatalf("window change of a live sale: %v", err)
+	}
+	if _, err := svc.App.Seckill.ClaimVoucher(ctx, 1, live.ID); domain.ErrorCode(err) != domain.CodeEnded {
+		t.Errorf("claim after the sale was ended early: %v, want ENDED", err)
+	}
+
+	later := mk(now.Add(time.Hour / 2))
+	if _, err := svc.App.Seckill.UpdateFlashSale(ctx, later.ID, seckill.SaleChanges{Stock: stock(3)}); err != nil {
+		t.Fatalf("stock change before the sale begins: %v", err)
+	}
+	begin := time.Now().Add(-time.Second)
+	if _, err := svc.App.Seckill.UpdateFlashSale(ctx, later.ID, seckill.SaleChanges{BeginTime: &begin}); err != nil {
+		t.Fatal(err)
+	}
+	accepted, _ := flood(t, svc, later.ID, 10, 1)
+	if len(accepted) != 3 {
+		t.Errorf("after lowering the stock to 3, %d claims were accepted", len(accepted))
+	}
+	a := drain(t, svc, later.ID)
+	if bad := a.Check(3); len(bad) > 0 {
+		t.Error(bad)
+	}
+	for name, ch := range map[string]seckill.SaleChanges{
+		"zero stock":       {Stock: stock(0)},
+		"end before begin": {EndTime: &begin, BeginTime: &end},
+	} {
+		v := mk(now.Add(time.Hour / 2))
+		if _, err := svc.App.Seckill.UpdateFlashSale(ctx, v.ID, ch); domain.ErrorCode(err) != domain.CodeBadUserInput {
+			t.Errorf("%s: %v, want BAD_USER_INPUT", name, err)
+		}
+	}
+	if _, err := svc.App.Seckill.UpdateFlashSale(ctx, 999999, seckill.SaleChanges{}); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Errorf("unknown sale: %v, want NOT_FOUND", err)
+	}
+}

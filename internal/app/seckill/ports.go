@@ -74,6 +74,8 @@ type StockGate interface {
 	Stock(ctx context.Context, voucherID int64) (int64, bool, error)
 	// Holders lists the users marked as holding the voucher.
 	Holders(ctx context.Context, voucherID int64) ([]int64, error)
+	// SetWindow changes a loaded sale's window, leaving its stock and holders alone.
+	SetWindow(ctx context.Context, voucherID int64, begin, end time.Time) error
 }
 
 // ClaimPublisher enqueues accepted claims for the order writer.
@@ -100,6 +102,10 @@ type Vouchers interface {
 	VouchersOfShop(ctx context.Context, shopID int64) ([]domain.Voucher, error)
 	// FlashSalesEndingAfter lists flash-sale vouchers whose sale ends after t.
 	FlashSalesEndingAfter(ctx context.Context, t time.Time) ([]domain.Voucher, error)
+	// UpdateFlashSale changes a sale in one transaction through update, which sees the
+	// voucher as stored. Errors: domain.ErrNotFound (also for a normal voucher); what
+	// update returns.
+	UpdateFlashSale(ctx context.Context, voucherID int64, update func(v domain.Voucher, fs *domain.FlashSale) error) (domain.Voucher, error)
 }
 
 // BatchResult is what writing a batch of claims did.

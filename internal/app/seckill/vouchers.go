@@ -2,6 +2,7 @@ package seckill
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -122,6 +123,71 @@ func (s *Service) VouchersOfShop(ctx context.Context, shopID int64) ([]VoucherVi
 		if n, ok, err := s.d.Gate.Stock(ctx, v.ID); err == nil && ok {
 			out[i].Remaining = n
 		}
+	}
+	return out, nil
+}
+
+// SaleChanges are edits to a flash sale; nil fields stay as they are.
+type SaleChanges struct {
+	Stock     *int64
+	BeginTime *time.Time
+	EndTime   *time.Time
+}
+
+// UpdateFlashSale edits a sale's stock and window. Once a sale has begun (or has
+// orders), its stock cannot change: units already promised would no longer add up.
+// Errors: NOT_FOUND; BAD_USER_INPUT; CONFLICT for a stock change of a begun sale.
+func (s *Service) UpdateFlashSale(ctx context.Context, voucherID int64, ch SaleChanges) (domain.Voucher, error) {
+	if voucherID <= 0 {
+		return domain.Voucher{}, domain.Errorf(domain.CodeNotFound, "no such flash sale")
+	}
+	var stockChanged bool
+	out, err := s.d.Vouchers.UpdateFlashSale(ctx, voucherID, func(v domain.Voucher, fs *domain.FlashSale) error {
+		if ch.Stock != nil && int64(fs.Stock) != *ch.Stock {
+			if *ch.Stock < 1 || *ch.Stock > s.cfg.MaxStock {
+				return domain.Errorf(domain.CodeBadUserInput, "stock must be between 1 and %d", s.cfg.MaxStock)
+			}
+			if !s.now().Before(fs.BeginTime) {
+				return domain.Errorf(domain.CodeConflict, "the stock of a sale that has begun cannot change")
+			}
+			counts, err := s.d.Orders.CountOrders(ctx, voucherID)
+			if err != nil {
+				return err
+			}
+			if counts.Created > 0 {
+				return domain.Errorf(domain.CodeConflict, "the stock of a sale with orders cannot change")
+			}
+			fs.Stock, stockChanged = int(*ch.Stock), true
+		}
+		if ch.BeginTime != nil {
+			fs.BeginTime = *ch.BeginTime
+		}
+		if ch.EndTime != nil {
+			fs.EndTime = *ch.EndTime
+		}
+		if !fs.EndTime.After(fs.BeginTime) {
+			return domain.Errorf(domain.CodeBadUserInput, "endTime must be after beginTime")
+		}
+		return nil
+	})
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.Voucher{}, domain.Errorf(domain.CodeNotFound, "no such flash sale")
+	}
+	if err != nil {
+		return domain.Voucher{}, fmt.Errorf("update flash sale: %w", err)
+	}
+	fs := out.FlashSale
+	if stockChanged {
+		// Not begun and no orders: nothing in Redis to keep.
+		_, err = s.loadSale(ctx, out, true)
+	} else {
+		err = s.d.Gate.SetWindow(ctx, voucherID, fs.BeginTime, fs.EndTime)
+	}
+	if err != nil {
+		return domain.Voucher{}, fmt.Errorf("update sale in redis: %w", err)
+	}
+	if err := s.d.VoucherCache.Invalidate(ctx, strconv.FormatInt(voucherID, 10)); err != nil {
+		s.log.Warn("cannot invalidate a changed voucher", "voucher_id", voucherID, "error", err)
 	}
 	return out, nil
 }
