@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	_ "time/tzdata" // time zones without relying on the host's zoneinfo
 )
 
 // DefaultJWTSecret is the development secret; production refuses to start with it.
@@ -63,6 +64,30 @@ type Config struct {
 	Auth    Auth
 	Cache   Cache
 	Seckill Seckill
+	Social  Social
+}
+
+// Social tunes notes, likes, follows, the feed, sign-ins and visitor counts.
+type Social struct {
+	// Location is where days begin and end for sign-ins and visitor counts
+	// (DEALSPOT_TIMEZONE, an IANA name).
+	Location *time.Location
+	// LikersDefault and LikersMax bound blogLikers.
+	LikersDefault int
+	LikersMax     int
+	// InboxMax is how many entries a feed inbox keeps.
+	InboxMax int
+	// SyncFanoutMax is the most followers a new blog is pushed to inline; more go
+	// through the fan-out stream.
+	SyncFanoutMax int
+	// FollowBackfill is how many of an author's newest blogs a new follower's feed gets.
+	FollowBackfill int
+	// CommonFollowsMax bounds commonFollows.
+	CommonFollowsMax int
+	// VisitorMaxDays bounds the range of uniqueVisitors; VisitorRetention is how long a
+	// day's count is kept.
+	VisitorMaxDays   int
+	VisitorRetention time.Duration
 }
 
 // Seckill tunes the flash sale and its order queue.
@@ -84,6 +109,10 @@ type Seckill struct {
 	MaxRetries     int
 	// IDBlock is how many order ids a node takes from Redis at once.
 	IDBlock int
+	// Reconcile runs the reconciler every ReconcileInterval (0: off).
+	ReconcileInterval time.Duration
+	RepublishAfter    time.Duration
+	FailAfter         time.Duration
 }
 
 // Cache tunes the read caches (shops, shop types, vouchers).
@@ -239,17 +268,31 @@ func Load(getenv func(string) string) (Config, error) {
 		HotTTL:          r.duration("CACHE_HOT_TTL", time.Minute),
 	}
 	c.Seckill = Seckill{
-		Shards:         r.integer("SECKILL_SHARDS", 16, 1),
-		ClaimRate:      r.rate("CLAIM_RATE_PER_USER", Rate{Max: 5, Window: time.Second}),
-		MaxStock:       r.integer64("SECKILL_MAX_STOCK", 10_000_000, 1),
-		Consume:        r.boolean("ORDER_CONSUMER", true),
-		QueueNamespace: r.str("QUEUE_NAMESPACE", ""),
-		BatchSize:      r.integer("ORDER_BATCH_SIZE", 256, 1),
-		BatchWait:      r.duration("ORDER_BATCH_WAIT", 5*time.Millisecond),
-		Workers:        r.integer("ORDER_WORKERS", 2, 1),
-		Consumers:      r.integer("ORDER_CONSUMERS", 0, 0),
-		MaxRetries:     r.integer("ORDER_MAX_RETRIES", 5, 1),
-		IDBlock:        r.integer("ORDER_ID_BLOCK", 1000, 1),
+		Shards:            r.integer("SECKILL_SHARDS", 16, 1),
+		ClaimRate:         r.rate("CLAIM_RATE_PER_USER", Rate{Max: 5, Window: time.Second}),
+		MaxStock:          r.integer64("SECKILL_MAX_STOCK", 10_000_000, 1),
+		Consume:           r.boolean("ORDER_CONSUMER", true),
+		QueueNamespace:    r.str("QUEUE_NAMESPACE", ""),
+		BatchSize:         r.integer("ORDER_BATCH_SIZE", 256, 1),
+		BatchWait:         r.duration("ORDER_BATCH_WAIT", 5*time.Millisecond),
+		Workers:           r.integer("ORDER_WORKERS", 2, 1),
+		Consumers:         r.integer("ORDER_CONSUMERS", 0, 0),
+		MaxRetries:        r.integer("ORDER_MAX_RETRIES", 5, 1),
+		IDBlock:           r.integer("ORDER_ID_BLOCK", 1000, 1),
+		ReconcileInterval: r.durationOrZero("RECONCILE_INTERVAL", 10*time.Second),
+		RepublishAfter:    r.duration("RECONCILE_REPUBLISH_AFTER", 30*time.Second),
+		FailAfter:         r.duration("RECONCILE_FAIL_AFTER", 5*time.Minute),
+	}
+	c.Social = Social{
+		Location:         r.location("DEALSPOT_TIMEZONE", "Asia/Shanghai"),
+		LikersDefault:    r.integer("BLOG_LIKERS_DEFAULT", 5, 1),
+		LikersMax:        r.integer("BLOG_LIKERS_MAX", 50, 1),
+		InboxMax:         r.integer("FEED_INBOX_MAX", 1000, 1),
+		SyncFanoutMax:    r.integer("FEED_SYNC_FANOUT_MAX", 200, 0),
+		FollowBackfill:   r.integer("FEED_FOLLOW_BACKFILL", 20, 0),
+		CommonFollowsMax: r.integer("COMMON_FOLLOWS_MAX", 100, 1),
+		VisitorMaxDays:   r.integer("UV_MAX_RANGE_DAYS", 366, 1),
+		VisitorRetention: r.duration("UV_RETENTION", 400*24*time.Hour),
 	}
 	if r.err != nil {
 		return Config{}, r.err
@@ -318,8 +361,17 @@ func (c Config) validate() error {
 	if c.Paging.DefaultPageSize > c.Paging.MaxPageSize {
 		bad("PAGE_SIZE_DEFAULT", "must not exceed PAGE_SIZE_MAX (%d)", c.Paging.MaxPageSize)
 	}
+	if c.Seckill.FailAfter <= c.Seckill.RepublishAfter {
+		bad("RECONCILE_FAIL_AFTER", "must be longer than RECONCILE_REPUBLISH_AFTER (%s)", c.Seckill.RepublishAfter)
+	}
 	if c.Cache.Jitter > 1 {
 		bad("CACHE_TTL_JITTER_PERCENT", "must be between 0 and 100")
+	}
+	if c.Social.LikersDefault > c.Social.LikersMax {
+		bad("BLOG_LIKERS_DEFAULT", "must not exceed BLOG_LIKERS_MAX (%d)", c.Social.LikersMax)
+	}
+	if c.Social.VisitorRetention < time.Duration(c.Social.VisitorMaxDays)*24*time.Hour {
+		bad("UV_RETENTION", "must cover UV_MAX_RANGE_DAYS (%d days)", c.Social.VisitorMaxDays)
 	}
 	if c.Paging.NearbyRadius > c.Paging.MaxNearbyRadius {
 		bad("NEARBY_RADIUS_DEFAULT_METERS", "must not exceed NEARBY_RADIUS_MAX_METERS (%.0f)", c.Paging.MaxNearbyRadius)
@@ -456,6 +508,17 @@ func (r *reader) rate(name string, def Rate) Rate {
 		return def
 	}
 	return Rate{Max: n, Window: d}
+}
+
+// location reads an IANA time zone name such as Asia/Shanghai.
+func (r *reader) location(name, def string) *time.Location {
+	v := r.str(name, def)
+	loc, err := time.LoadLocation(v)
+	if err != nil {
+		r.fail(name, "want an IANA time zone such as Asia/Shanghai or UTC, got %q", v)
+		return time.UTC
+	}
+	return loc
 }
 
 // durationOrZero is duration where "0" is allowed (it turns something off).

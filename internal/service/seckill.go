@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/dealspot/dealspot/adapters/queue"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
@@ -84,7 +85,30 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 	if cfg.Seckill.Consume {
 		s.StartConsumer()
 	}
+	if cfg.Seckill.ReconcileInterval > 0 {
+		s.startReconciler()
+	}
 	return nil
+}
+
+// startReconciler repairs Redis and the database periodically until Close.
+func (s *Service) startReconciler() {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.App.Seckill.RunReconciler(ctx, s.Config.Seckill.ReconcileInterval, s.ReconcileConfig())
+	}()
+	s.closers = append(s.closers, func() error { cancel(); <-done; return nil })
+}
+
+// ReconcileConfig is the reconciler's configuration.
+func (s *Service) ReconcileConfig() seckill.ReconcileConfig {
+	return seckill.ReconcileConfig{
+		RepublishAfter: s.Config.Seckill.RepublishAfter,
+		FailAfter:      s.Config.Seckill.FailAfter,
+		Lookback:       24 * time.Hour,
+	}
 }
 
 // StartConsumer runs the order consumer until Close.

@@ -107,12 +107,8 @@ func (s *Service) Order(ctx context.Context, userID, orderID int64) (domain.Vouc
 	if orderID <= 0 {
 		return domain.VoucherOrder{}, false, nil
 	}
-	o, err := s.d.Orders.Order(ctx, orderID)
-	switch {
-	case err == nil:
-		return o, o.UserID == userID, nil
-	case !errors.Is(err, domain.ErrNotFound):
-		return domain.VoucherOrder{}, false, fmt.Errorf("read order %d: %w", orderID, err)
+	if o, found, err := s.writtenOrder(ctx, userID, orderID); err != nil || found {
+		return o, found, err
 	}
 	// Not written yet: look for its reservation among the sales that are on.
 	sales, err := s.d.Vouchers.FlashSalesEndingAfter(ctx, s.now().Add(-s.pendingLookback()))
@@ -131,7 +127,22 @@ func (s *Service) Order(ctx context.Context, userID, orderID int64) (domain.Vouc
 			return domain.VoucherOrder{ID: orderID, UserID: userID, VoucherID: v.ID, Status: domain.OrderPending, CreatedAt: r.At}, true, nil
 		}
 	}
-	return domain.VoucherOrder{}, false, nil
+	// A reservation is settled only after its order is committed, so an order written
+	// while we looked is in the database now.
+	return s.writtenOrder(ctx, userID, orderID)
+}
+
+// writtenOrder reads an order from the database; found is false when it is not there or
+// belongs to someone else.
+func (s *Service) writtenOrder(ctx context.Context, userID, orderID int64) (domain.VoucherOrder, bool, error) {
+	o, err := s.d.Orders.Order(ctx, orderID)
+	switch {
+	case err == nil:
+		return o, o.UserID == userID, nil
+	case errors.Is(err, domain.ErrNotFound):
+		return domain.VoucherOrder{}, false, nil
+	}
+	return domain.VoucherOrder{}, false, fmt.Errorf("read order %d: %w", orderID, err)
 }
 
 // pendingLookback is how long after a sale's end its reservations are still looked up.

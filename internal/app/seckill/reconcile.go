@@ -1,0 +1,132 @@
+package seckill
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// ReconcileConfig tunes the repairs of Reconcile.
+type ReconcileConfig struct {
+	// RepublishAfter is how old a reservation without an order gets before its claim is
+	// published again (the consumer is idempotent, so a copy does no harm).
+	RepublishAfter time.Duration
+	// FailAfter is how old it gets before the claim is given up: the order is recorded
+	// FAILED and its stock and the user's slot go back.
+	FailAfter time.Duration
+	// Lookback is how long after a sale's end its reservations are still repaired.
+	Lookback time.Duration
+}
+
+// ReconcileReport counts what one pass repaired.
+type ReconcileReport struct {
+	SalesLoaded int
+	Settled     int
+	Republished int
+	Failed      int
+	Released    int
+}
+
+// Reconcile makes Redis and the database agree again, for every sale that is on or
+// ended recently:
+//   - a sale Redis does not hold (Redis restarted without persistence, or was flushed)
+//     is rebuilt from the database: its stock and its holders;
+//   - a reservation whose order exists is settled (CREATED) or released (FAILED);
+//   - a reservation older than RepublishAfter without an order has its claim published
+//     again; one older than FailAfter is given up, its order FAILED and its stock
+//     returned.
+//
+// It is safe to run on several nodes at once: every step is idempotent.
+func (s *Service) Reconcile(ctx context.Context, rc ReconcileConfig) (ReconcileReport, error) {
+	var rep ReconcileReport
+	now := s.now()
+	sales, err := s.d.Vouchers.FlashSalesEndingAfter(ctx, now.Add(-rc.Lookback))
+	if err != nil {
+		return rep, fmt.Errorf("list sales: %w", err)
+	}
+	var errs []error
+	for _, v := range sales {
+		if v.FlashSale.EndTime.After(now) {
+			loaded, err := s.loadSale(ctx, v, false)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if loaded {
+				rep.SalesLoaded++
+			}
+		}
+		if err := s.repairReservations(ctx, v.ID, now, rc, &rep); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return rep, errors.Join(errs...)
+}
+
+func (s *Service) repairReservations(ctx context.Context, voucherID int64, now time.Time, rc ReconcileConfig, rep *ReconcileReport) error {
+	reservations, err := s.d.Gate.Reservations(ctx, voucherID)
+	if err != nil {
+		return err
+	}
+	for _, r := range reservations {
+		age := now.Sub(r.At)
+		if age < rc.RepublishAfter {
+			continue
+		}
+		claim := domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: voucherID, ClaimedAt: r.At}
+		o, err := s.d.Orders.Order(ctx, r.OrderID)
+		switch {
+		case err == nil && o.Status == domain.OrderFailed:
+			if dropped, err := s.d.Gate.Drop(ctx, voucherID, r.OrderID, Release{Stock: true, Slot: true}); err != nil {
+				return err
+			} else if dropped {
+				rep.Released++
+				s.stockBack(ctx, voucherID)
+			}
+		case err == nil:
+			if err := s.d.Gate.Settle(ctx, voucherID, []int64{r.OrderID}); err != nil {
+				return err
+			}
+			rep.Settled++
+			s.publish(ctx, claim, o.Status, "")
+		case !errors.Is(err, domain.ErrNotFound):
+			return fmt.Errorf("read order %d: %w", r.OrderID, err)
+		case age >= rc.FailAfter:
+			if err := s.fail(ctx, claim, Release{Stock: true, Slot: true}, ReasonExpired); err != nil {
+				return err
+			}
+			rep.Failed++
+		default:
+			if err := s.d.Publisher.PublishClaim(ctx, claim); err != nil {
+				return fmt.Errorf("publish claim %d again: %w", r.OrderID, err)
+			}
+			rep.Republished++
+		}
+	}
+	return nil
+}
+
+// RunReconciler runs Reconcile every interval until ctx ends.
+func (s *Service) RunReconciler(ctx context.Context, interval time.Duration, rc ReconcileConfig) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		rep, err := s.Reconcile(ctx, rc)
+		if err != nil && ctx.Err() == nil {
+			s.log.Warn("reconcile pass incomplete", slog.Any("error", err))
+		}
+		if rep != (ReconcileReport{}) {
+			s.log.Info("reconciled flash sales", slog.Int("sales_loaded", rep.SalesLoaded), slog.Int("settled", rep.Settled),
+				slog.Int("republished", rep.Republished), slog.Int("failed", rep.Failed), slog.Int("released", rep.Released))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
