@@ -1,0 +1,207 @@
+package service_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/domain"
+	"github.com/dealspot/dealspot/internal/service"
+	"github.com/dealspot/dealspot/internal/testsupport"
+)
+
+// faultOutage is how long a fault test keeps a service away; the stress build makes it
+// longer.
+var faultOutage = 3 * time.Second
+
+// floodResult is what a timed flood saw.
+type floodResult struct {
+	mu       sync.Mutex
+	accepted []int64
+	refused  map[domain.Code]int
+	done     chan struct{}
+}
+
+// floodFor makes workers claim the voucher for random users until stop is closed.
+func floodFor(svc *service.Service, voucherID int64, users, workers int, pause time.Duration, stop <-chan struct{}) *floodResult {
+	res := &floodResult{refused: map[domain.Code]int{}, done: make(chan struct{})}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				user := rand.Int64N(int64(users)) + 1
+				r, err := svc.App.Seckill.ClaimVoucher(context.Background(), user, voucherID)
+				res.mu.Lock()
+				if err != nil {
+					res.refused[domain.ErrorCode(err)]++
+				} else {
+					res.accepted = append(res.accepted, r.OrderID)
+				}
+				res.mu.Unlock()
+				time.Sleep(pause)
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(res.done) }()
+	return res
+}
+
+// wait blocks until the flood's workers have returned.
+func (r *floodResult) wait() { <-r.done }
+
+// checkAfterFault drains the sale and checks the invariants and that every accepted
+// claim ended CREATED or FAILED.
+func checkAfterFault(t *testing.T, svc *service.Service, v domain.Voucher, stock int64, res *floodResult) {
+	t.Helper()
+	a := drain(t, svc, v.ID)
+	for _, bad := range a.Check(stock) {
+		t.Error(bad)
+	}
+	created := 0
+	for _, id := range res.accepted {
+		o, err := svc.Store.Orders().Order(context.Background(), id)
+		switch {
+		case err != nil:
+			t.Errorf("accepted claim %d has no order: %v", id, err)
+		case o.Status == domain.OrderCreated:
+			created++
+		case o.Status != domain.OrderFailed:
+			t.Errorf("accepted claim %d ended %s", id, o.Status)
+		}
+	}
+	if int64(created) != a.Orders.Created {
+		t.Errorf("%d accepted claims are CREATED but the sale has %d orders", created, a.Orders.Created)
+	}
+	t.Logf("accepted %d, created %d, refusals %v, audit %+v", len(res.accepted), created, res.refused, a)
+}
+
+func TestDatabaseOutageDuringFlood(t *testing.T) {
+	t.Parallel()
+	pg := testsupport.PostgresURL(t)
+	u, _ := url.Parse(pg)
+	proxy := testsupport.StartFaultProxy(t, u.Host)
+	u.Host = proxy.Addr()
+	_, svc := startService(t, map[string]string{
+		"DATABASE_URL": u.String(), "CLAIM_RATE_PER_USER": "off",
+		"RECONCILE_INTERVAL": "500ms", "RECONCILE_REPUBLISH_AFTER": "2s",
+	})
+	const stock = 20000
+	v := newSale(t, svc, stock)
+	stop := make(chan struct{})
+	res := floodFor(svc, v.ID, 50000, 8, 5*time.Millisecond, stop)
+	time.Sleep(300 * time.Millisecond)
+
+	proxy.Cut()
+	res.mu.Lock()
+	before := len(res.accepted)
+	res.mu.Unlock()
+	time.Sleep(faultOutage)
+	res.mu.Lock()
+	during := len(res.accepted) - before
+	res.mu.Unlock()
+	proxy.Restore()
+	time.Sleep(300 * time.Millisecond)
+	close(stop)
+	res.wait()
+
+	if during == 0 {
+		t.Error("no claim was accepted while the database was away: the claim path should not need it")
+	}
+	t.Logf("%d claims accepted while the database was away", during)
+	checkAfterFault(t, svc, v, stock, res)
+}
+
+func TestRedisConnectionCutDuringFlood(t *testing.T) {
+	t.Parallel()
+	ru, _ := url.Parse(testsupport.RedisURL(t))
+	proxy := testsupport.StartFaultProxy(t, ru.Host)
+	ru.Host = proxy.Addr()
+	_, svc := startService(t, map[string]string{
+		"REDIS_URL": ru.String(), "CLAIM_RATE_PER_USER": "off",
+		"RECONCILE_INTERVAL": "500ms", "RECONCILE_REPUBLISH_AFTER": "2s",
+	})
+	const stock = 20000
+	v := newSale(t, svc, stock)
+	stop := make(chan struct{})
+	res := floodFor(svc, v.ID, 50000, 8, 5*time.Millisecond, stop)
+	time.Sleep(300 * time.Millisecond)
+	proxy.Cut()
+	time.Sleep(faultOutage)
+	proxy.Restore()
+	time.Sleep(500 * time.Millisecond)
+	close(stop)
+	res.wait()
+	if res.refused[domain.CodeInternal] == 0 {
+		t.Error("claims cannot be decided without Redis: some should have answered INTERNAL")
+	}
+	checkAfterFault(t, svc, v, stock, res)
+}
+
+// flakyPublisher fails a share of publishes.
+type flakyPublisher struct {
+	seckill.ClaimPublisher
+	share  float64
+	failed atomic.Int64
+}
+
+func (p *flakyPublisher) PublishClaim(ctx context.Context, c domain.Claim) error {
+	if rand.Float64() < p.share {
+		p.failed.Add(1)
+		return context.DeadlineExceeded
+	}
+	return p.ClaimPublisher.PublishClaim(ctx, c)
+}
+
+func TestFivePercentOfPublishesFail(t *testing.T) {
+	t.Parallel()
+	for _, backend := range []string{"memory", "amqp", "kafka"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			pub := &flakyPublisher{share: 0.05}
+			env := merge(queueEnv(t, backend), map[string]string{"CLAIM_RATE_PER_USER": "off"})
+			if backend != "memory" {
+				env["REDIS_URL"] = testsupport.RedisURL(t)
+			}
+			_, svc := startService(t, env, service.WithClaimPublisher(func(p seckill.ClaimPublisher) seckill.ClaimPublisher {
+				pub.ClaimPublisher = p
+				return pub
+			}))
+			const stock = 200
+			v := newSale(t, svc, stock)
+			stop := make(chan struct{})
+			res := floodFor(svc, v.ID, 1000, 16, time.Millisecond, stop)
+			deadline := time.Now().Add(20 * time.Second)
+			for {
+				a, _ := svc.App.Seckill.Audit(context.Background(), v.ID)
+				if (a.RedisLoaded && a.RedisStock == 0) || time.Now().After(deadline) {
+					break
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			close(stop)
+			res.wait()
+			if pub.failed.Load() == 0 {
+				t.Fatal("no publish failed")
+			}
+			if got := res.refused[domain.CodeInternal]; int64(got) != pub.failed.Load() {
+				t.Errorf("%d publishes failed but %d claims answered INTERNAL", pub.failed.Load(), got)
+			}
+			checkAfterFault(t, svc, v, stock, res)
+			if len(res.accepted) != stock {
+				t.Errorf("accepted %d claims for a stock of %d: failed publishes must give their unit back", len(res.accepted), stock)
+			}
+		})
+	}
+}
