@@ -59,7 +59,6 @@ func openAMQPBackend(cfg Config, logger watermill.LoggerAdapter) (*amqpBackend, 
 func (b *amqpBackend) publisher() message.Publisher { return b.pub }
 func (b *amqpBackend) ordersTopic(int64) string     { return b.cfg.Namespace + ordersTopic }
 func (b *amqpBackend) deadLetterTopic() string      { return b.cfg.Namespace + deadLetterTopic }
-func (b *amqpBackend) consuming(bool)               {}
 func (b *amqpBackend) close() error                 { return b.pub.Close() }
 
 func (b *amqpBackend) subscribe() ([]subscription, func(), error) {
@@ -87,15 +86,27 @@ type drainingSubscriber struct {
 	inner   message.Subscriber
 	timeout time.Duration
 
-	inflight   sync.WaitGroup
-	innerGone  chan struct{}
-	closeOnce  sync.Once
-	closeErr   error
-	forwarders sync.WaitGroup
+	mu       sync.Mutex
+	inflight int
+	idle     chan struct{} // closed when inflight drops to zero while Close waits
+
+	innerGone chan struct{}
+	closeOnce sync.Once
+	closeErr  error
 }
 
 func newDrainingSubscriber(inner message.Subscriber, timeout time.Duration) *drainingSubscriber {
 	return &drainingSubscriber{inner: inner, timeout: timeout, innerGone: make(chan struct{})}
+}
+
+func (d *drainingSubscriber) track(delta int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.inflight += delta
+	if d.inflight == 0 && d.idle != nil {
+		close(d.idle)
+		d.idle = nil
+	}
 }
 
 func (d *drainingSubscriber) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
@@ -104,20 +115,18 @@ func (d *drainingSubscriber) Subscribe(ctx context.Context, topic string) (<-cha
 		return nil, err
 	}
 	out := make(chan *message.Message)
-	d.forwarders.Add(1)
 	go func() {
-		defer d.forwarders.Done()
 		defer close(out)
 		for msg := range in {
-			d.inflight.Add(1)
+			d.track(1)
 			select {
 			case out <- msg:
 			case <-d.innerGone:
-				d.inflight.Done()
+				d.track(-1)
 				continue
 			}
 			go func() {
-				defer d.inflight.Done()
+				defer d.track(-1)
 				select {
 				case <-msg.Acked():
 				case <-msg.Nacked():
@@ -131,14 +140,18 @@ func (d *drainingSubscriber) Subscribe(ctx context.Context, topic string) (<-cha
 
 func (d *drainingSubscriber) Close() error {
 	d.closeOnce.Do(func() {
-		done := make(chan struct{})
-		go func() {
-			d.inflight.Wait()
-			close(done)
-		}()
-		select {
-		case <-done:
-		case <-time.After(d.timeout):
+		d.mu.Lock()
+		var idle chan struct{}
+		if d.inflight > 0 {
+			idle = make(chan struct{})
+			d.idle = idle
+		}
+		d.mu.Unlock()
+		if idle != nil {
+			select {
+			case <-idle:
+			case <-time.After(d.timeout):
+			}
 		}
 		d.closeErr = d.inner.Close()
 		close(d.innerGone)

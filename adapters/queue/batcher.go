@@ -29,7 +29,8 @@ type batcher struct {
 	log    *slog.Logger
 
 	in      chan *pendingClaim
-	slots   chan struct{}
+	workers int
+	freed   chan struct{} // a worker finished
 	quit    chan struct{}
 	exited  chan struct{}
 	running sync.WaitGroup
@@ -50,16 +51,17 @@ type batchResult struct {
 func newBatcher(ctx context.Context, cfg Config, handle func(context.Context, []domain.Claim) error, log *slog.Logger) *batcher {
 	ctx, cancel := context.WithCancel(ctx)
 	b := &batcher{
-		size:   cfg.BatchSize,
-		wait:   cfg.BatchWait,
-		handle: handle,
-		ctx:    ctx,
-		cancel: cancel,
-		log:    log,
-		in:     make(chan *pendingClaim),
-		slots:  make(chan struct{}, cfg.Workers),
-		quit:   make(chan struct{}),
-		exited: make(chan struct{}),
+		size:    cfg.BatchSize,
+		wait:    cfg.BatchWait,
+		handle:  handle,
+		ctx:     ctx,
+		cancel:  cancel,
+		log:     log,
+		in:      make(chan *pendingClaim),
+		workers: cfg.Workers,
+		freed:   make(chan struct{}, cfg.Workers),
+		quit:    make(chan struct{}),
+		exited:  make(chan struct{}),
 	}
 	go b.loop()
 	return b
@@ -102,29 +104,78 @@ type lane struct {
 	deadline time.Time
 }
 
+// loop gathers claims into lanes and hands a lane to a free worker once it is full or
+// its first claim waited BatchWait. While every worker is busy, lanes keep filling up
+// to BatchSize, so batches grow with the load; a full lane that finds no free worker
+// stops the intake until one is free.
 func (b *batcher) loop() {
 	defer close(b.exited)
 	lanes := map[int]*lane{}
+	var alone []*pendingClaim // lane 0: one claim per batch, at once
+	free := b.workers
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
-	rearm := func() {
+
+	// next picks what a free worker should take: a claim retried alone, else a full
+	// lane, else the lane that waited longest if its time is up.
+	next := func(now time.Time, all bool) (items []*pendingClaim, laneNo int, ok bool) {
+		if len(alone) > 0 {
+			p := alone[0]
+			alone = alone[1:]
+			return []*pendingClaim{p}, 0, true
+		}
+		var pick *lane
+		pickNo := 0
+		for k, l := range lanes {
+			if len(l.items) >= b.size {
+				pick, pickNo = l, k
+				break
+			}
+			if (all || !now.Before(l.deadline)) && (pick == nil || l.deadline.Before(pick.deadline)) {
+				pick, pickNo = l, k
+			}
+		}
+		if pick == nil {
+			return nil, 0, false
+		}
+		n := min(len(pick.items), b.size)
+		items = pick.items[:n:n]
+		if rest := pick.items[n:]; len(rest) > 0 {
+			pick.items = rest
+		} else {
+			delete(lanes, pickNo)
+		}
+		return items, pickNo, true
+	}
+
+	for {
+		now := time.Now()
+		for free > 0 {
+			items, laneNo, ok := next(now, false)
+			if !ok {
+				break
+			}
+			free--
+			b.run(items, laneNo)
+		}
+		intake := b.in
 		var earliest time.Time
 		for _, l := range lanes {
+			if len(l.items) >= b.size {
+				intake = nil
+			}
 			if earliest.IsZero() || l.deadline.Before(earliest) {
 				earliest = l.deadline
 			}
 		}
-		if earliest.IsZero() {
-			timer.Stop()
-			return
+		timer.Stop()
+		if free > 0 && !earliest.IsZero() {
+			timer.Reset(time.Until(earliest))
 		}
-		timer.Reset(time.Until(earliest))
-	}
-	for {
 		select {
-		case p := <-b.in:
+		case p := <-intake:
 			if p.lane == 0 {
-				b.dispatch([]*pendingClaim{p}, 0)
+				alone = append(alone, p)
 				continue
 			}
 			l := lanes[p.lane]
@@ -133,38 +184,34 @@ func (b *batcher) loop() {
 				lanes[p.lane] = l
 			}
 			l.items = append(l.items, p)
-			if len(l.items) >= b.size {
-				delete(lanes, p.lane)
-				b.dispatch(l.items, p.lane)
-			}
-			rearm()
+		case <-b.freed:
+			free++
 		case <-timer.C:
-			now := time.Now()
-			for k, l := range lanes {
-				if !now.Before(l.deadline) {
-					delete(lanes, k)
-					b.dispatch(l.items, k)
-				}
-			}
-			rearm()
 		case <-b.quit:
 			timer.Stop()
-			for k, l := range lanes {
-				b.dispatch(l.items, k)
+			for {
+				items, laneNo, ok := next(time.Now(), true)
+				if !ok {
+					return
+				}
+				for free == 0 {
+					<-b.freed
+					free++
+				}
+				free--
+				b.run(items, laneNo)
 			}
-			return
 		}
 	}
 }
 
-// dispatch waits for a free worker and handles items on it.
-func (b *batcher) dispatch(items []*pendingClaim, laneNo int) {
-	b.slots <- struct{}{}
+// run handles items on a worker of its own and reports the worker free afterwards.
+func (b *batcher) run(items []*pendingClaim, laneNo int) {
 	b.running.Add(1)
 	go func() {
 		defer func() {
-			<-b.slots
 			b.running.Done()
+			b.freed <- struct{}{}
 		}()
 		// A claim delivered twice (a redelivery racing the original) is handled once.
 		claims := make([]domain.Claim, 0, len(items))

@@ -44,7 +44,6 @@ type consumer struct {
 	// stopCtx is cancelled when the run begins to stop: back-off waits end early and no
 	// further attempt starts.
 	stopCtx context.Context
-	log     *slog.Logger
 }
 
 // attempts attaches a fresh deliveryState to each delivery and makes its context end

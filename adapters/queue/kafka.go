@@ -95,7 +95,6 @@ func (b *kafkaBackend) ensureTopics(ctx context.Context, log *slog.Logger) error
 func (b *kafkaBackend) publisher() message.Publisher { return b.pub }
 func (b *kafkaBackend) ordersTopic(int64) string     { return b.cfg.Namespace + ordersTopic }
 func (b *kafkaBackend) deadLetterTopic() string      { return b.cfg.Namespace + deadLetterTopic }
-func (b *kafkaBackend) consuming(bool)               {}
 func (b *kafkaBackend) close() error                 { return b.pub.Close() }
 
 // subscribe joins the consumer group with Consumers members; each keeps up to

@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"context"
 	"sync"
 
 	"github.com/ThreeDotsLabs/watermill"
@@ -8,85 +9,107 @@ import (
 	"github.com/ThreeDotsLabs/watermill/pubsub/gochannel"
 )
 
-// memoryBackend is Watermill's in-process GoChannel. GoChannel hands every message to
-// its subscribers on a goroutine of its own, without waiting for earlier messages to be
-// acknowledged, so one subscription already keeps many messages in flight and batches
-// fill by themselves.
-//
-// GoChannel drops messages published while nobody subscribes; claims published while
-// no consumer runs are therefore held here and published when one starts. Nothing
-// survives the process: the reconciler re-publishes claims lost that way.
+// memoryBackend keeps order messages in process, in a memoryPubSub.
 type memoryBackend struct {
 	cfg Config
-	gc  *gochannel.GoChannel
-	pub *memoryPublisher
+	ps  *memoryPubSub
 }
 
 func newMemoryBackend(cfg Config, logger watermill.LoggerAdapter) *memoryBackend {
-	gc := newGoChannel(logger)
-	return &memoryBackend{
-		cfg: cfg,
-		gc:  gc,
-		pub: &memoryPublisher{gc: gc, orders: cfg.Namespace + ordersTopic},
-	}
+	return &memoryBackend{cfg: cfg, ps: newMemoryPubSub(logger)}
 }
 
-func newGoChannel(logger watermill.LoggerAdapter) *gochannel.GoChannel {
-	return gochannel.NewGoChannel(gochannel.Config{}, logger)
-}
-
-func (m *memoryBackend) publisher() message.Publisher { return m.pub }
+func (m *memoryBackend) publisher() message.Publisher { return m.ps }
 func (m *memoryBackend) ordersTopic(int64) string     { return m.cfg.Namespace + ordersTopic }
 func (m *memoryBackend) deadLetterTopic() string      { return m.cfg.Namespace + deadLetterTopic }
-func (m *memoryBackend) consuming(on bool)            { m.pub.setLive(on) }
-func (m *memoryBackend) close() error                 { return m.gc.Close() }
+func (m *memoryBackend) close() error                 { return m.ps.Close() }
+
 func (m *memoryBackend) subscribe() ([]subscription, func(), error) {
 	return []subscription{{
 		name:  "orders",
 		topic: m.cfg.Namespace + ordersTopic,
-		// The router closes its subscribers when it stops; the GoChannel must outlive
-		// a Consume run because it is also the publisher.
-		sub: subscriptionOnly{m.gc},
+		// The router closes its subscribers when it stops; the Pub/Sub must outlive a
+		// Consume run because it is also the publisher.
+		sub: subscriptionOnly{m.ps},
 	}}, func() {}, nil
 }
 
-// memoryPublisher holds order messages while no consumer runs.
-type memoryPublisher struct {
-	gc     *gochannel.GoChannel
-	orders string
+// memoryPubSub is Watermill's GoChannel plus a hold for topics nobody subscribes to.
+//
+// GoChannel hands every message to a subscriber on a goroutine of its own, without
+// waiting for earlier messages to be acknowledged, so a single subscription keeps many
+// messages in flight and batches fill by themselves. But it drops messages published
+// while nobody subscribes; those are held here and handed to the next subscription of
+// their topic. Nothing survives the process, and messages in flight to a subscription
+// that ends are lost: the reconciler re-publishes claims lost that way.
+type memoryPubSub struct {
+	gc *gochannel.GoChannel
 
-	mu   sync.Mutex
-	live bool
-	held []*message.Message
+	mu          sync.Mutex
+	subscribers map[string]int
+	held        map[string][]*message.Message
+	closing     chan struct{}
+	closeOnce   sync.Once
 }
 
-func (p *memoryPublisher) Publish(topic string, msgs ...*message.Message) error {
-	if topic == p.orders {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		if !p.live {
-			for _, m := range msgs {
-				p.held = append(p.held, m.Copy())
-			}
-			return nil
-		}
+func newMemoryPubSub(logger watermill.LoggerAdapter) *memoryPubSub {
+	return &memoryPubSub{
+		gc:          gochannel.NewGoChannel(gochannel.Config{}, logger),
+		subscribers: map[string]int{},
+		held:        map[string][]*message.Message{},
+		closing:     make(chan struct{}),
 	}
+}
+
+func (p *memoryPubSub) Publish(topic string, msgs ...*message.Message) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.subscribers[topic] == 0 {
+		for _, m := range msgs {
+			p.held[topic] = append(p.held[topic], m.Copy())
+		}
+		return nil
+	}
+	// GoChannel.Publish does not wait for subscribers.
 	return p.gc.Publish(topic, msgs...)
 }
 
-func (p *memoryPublisher) setLive(on bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.live = on
-	if on && len(p.held) > 0 {
-		held := p.held
-		p.held = nil
-		// GoChannel.Publish does not wait for subscribers.
-		_ = p.gc.Publish(p.orders, held...)
+func (p *memoryPubSub) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	ch, err := p.gc.Subscribe(ctx, topic)
+	if err != nil {
+		cancel()
+		return nil, err
 	}
+	p.mu.Lock()
+	p.subscribers[topic]++
+	held := p.held[topic]
+	delete(p.held, topic)
+	if len(held) > 0 {
+		err = p.gc.Publish(topic, held...)
+	}
+	p.mu.Unlock()
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-p.closing:
+		}
+		cancel()
+		p.mu.Lock()
+		p.subscribers[topic]--
+		p.mu.Unlock()
+	}()
+	return ch, nil
 }
 
-func (p *memoryPublisher) Close() error { return nil }
+func (p *memoryPubSub) Close() error {
+	p.closeOnce.Do(func() { close(p.closing) })
+	return p.gc.Close()
+}
 
 // subscriptionOnly is a subscriber whose Close leaves the underlying Pub/Sub open; the
 // subscription itself ends with its context.

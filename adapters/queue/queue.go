@@ -32,8 +32,6 @@ type backend interface {
 	// subscribe opens what one Consume run reads; release frees what the router does
 	// not close itself, after the router stopped.
 	subscribe() (subs []subscription, release func(), err error)
-	// consuming is told when a Consume run starts and stops reading.
-	consuming(on bool)
 	close() error
 }
 
@@ -67,8 +65,7 @@ func (r *consumeRun) requestStop() { r.stopOnce.Do(func() { close(r.stop) }) }
 
 // Open builds the queue for cfg.Backend. redisConn is used by the redis backend only and
 // may be nil otherwise. Topics, queues and consumer groups are created here, so claims
-// published before the first Consume are kept (except on the memory backend, which
-// holds them in process until a consumer runs).
+// published before the first Consume are kept (on the memory backend, in process).
 func Open(ctx context.Context, cfg Config, redisConn *redis.Conn, log *slog.Logger) (*Queue, error) {
 	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
@@ -179,13 +176,20 @@ func (q *Queue) consume(
 	if err != nil {
 		return fmt.Errorf("subscribe to orders: %w", err)
 	}
-	defer release()
+	defer func() {
+		// The router closes the subscribers it started; these closes are no-ops then,
+		// but not when it failed to start.
+		for _, s := range subs {
+			_ = s.sub.Close()
+		}
+		release()
+	}()
 
 	workCtx := context.WithoutCancel(ctx)
 	stopCtx, stopped := context.WithCancel(workCtx)
 	defer stopped()
 	b := newBatcher(workCtx, q.cfg, handle, q.log)
-	c := &consumer{cfg: q.cfg, batcher: b, stopCtx: stopCtx, log: q.log}
+	c := &consumer{cfg: q.cfg, batcher: b, stopCtx: stopCtx}
 
 	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: q.cfg.DrainTimeout}, q.wlog)
 	if err != nil {
@@ -229,7 +233,6 @@ func (q *Queue) consume(
 		}
 		return err
 	}
-	q.backend.consuming(true)
 	q.log.Info("consuming orders", "subscriptions", len(subs), "batch_size", q.cfg.BatchSize,
 		"batch_wait", q.cfg.BatchWait, "workers", q.cfg.Workers)
 
@@ -245,7 +248,6 @@ func (q *Queue) consume(
 
 	// Stop: no new back-off waits or retries; stop reading; let the batches in hand
 	// finish and their messages be acknowledged; then stop the batcher.
-	q.backend.consuming(false)
 	stopped()
 	if err := router.Close(); err != nil {
 		q.log.Warn("order consumer did not drain in time", "error", err)

@@ -66,8 +66,6 @@ func (b *redisBackend) ordersTopic(voucherID int64) string {
 
 func (b *redisBackend) deadLetterTopic() string { return b.cfg.Namespace + deadLetterStream }
 
-func (b *redisBackend) consuming(bool) {}
-
 // subscribe starts Consumers group members, each with its own client, each reading
 // every shard stream with up to BatchSize entries in flight per stream.
 func (b *redisBackend) subscribe() ([]subscription, func(), error) {

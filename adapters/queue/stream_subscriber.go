@@ -243,30 +243,22 @@ func (sub *streamSubscription) run() {
 	close(sub.out)
 }
 
-// acquire takes at least one and at most max free in-flight slots, waiting for the
-// first; it returns 0 when the subscription stops.
-func (sub *streamSubscription) acquire(max int) int {
+// waitFree waits until a message slot is free; false when the subscription stops.
+// Slots are taken per entry only once entries arrived, so no slot is held during a
+// blocking read.
+func (sub *streamSubscription) waitFree() bool {
 	select {
 	case sub.slots <- struct{}{}:
+		<-sub.slots
+		return true
 	case <-sub.stop:
-		return 0
+		return false
 	}
-	n := 1
-	for n < max {
-		select {
-		case sub.slots <- struct{}{}:
-			n++
-		default:
-			return n
-		}
-	}
-	return n
 }
 
-func (sub *streamSubscription) release(n int) {
-	for range n {
-		<-sub.slots
-	}
+// free is how many more messages may be in flight now (at least 1).
+func (sub *streamSubscription) free() int {
+	return max(1, cap(sub.slots)-len(sub.slots))
 }
 
 // read delivers first this consumer's own pending entries (left by an earlier
@@ -274,17 +266,12 @@ func (sub *streamSubscription) release(n int) {
 func (sub *streamSubscription) read() {
 	ctx := context.Background()
 	last := "0"
-	for !sub.stopped() {
-		n := sub.acquire(sub.cfg.Window)
-		if n == 0 {
-			return
-		}
+	for sub.waitFree() {
 		res, err := sub.cfg.Client.XReadGroup(ctx, &goredis.XReadGroupArgs{
 			Group: sub.cfg.Group, Consumer: sub.cfg.Consumer,
-			Streams: []string{sub.stream, last}, Count: int64(n), Block: -1,
+			Streams: []string{sub.stream, last}, Count: int64(sub.free()), Block: -1,
 		}).Result()
 		if err != nil && !errors.Is(err, goredis.Nil) {
-			sub.release(n)
 			sub.readFailed(err)
 			continue
 		}
@@ -293,33 +280,25 @@ func (sub *streamSubscription) read() {
 			entries = res[0].Messages
 		}
 		if len(entries) == 0 {
-			sub.release(n)
 			break
 		}
 		last = entries[len(entries)-1].ID
-		sub.start(entries, n)
+		sub.start(entries)
 	}
-	for !sub.stopped() {
-		n := sub.acquire(sub.cfg.Window)
-		if n == 0 {
-			return
-		}
+	for sub.waitFree() {
 		res, err := sub.cfg.Client.XReadGroup(ctx, &goredis.XReadGroupArgs{
 			Group: sub.cfg.Group, Consumer: sub.cfg.Consumer,
-			Streams: []string{sub.stream, ">"}, Count: int64(n), Block: sub.cfg.Block,
+			Streams: []string{sub.stream, ">"}, Count: int64(sub.free()), Block: sub.cfg.Block,
 		}).Result()
 		if err != nil {
-			sub.release(n)
 			if !errors.Is(err, goredis.Nil) {
 				sub.readFailed(err)
 			}
 			continue
 		}
-		var entries []goredis.XMessage
 		if len(res) > 0 {
-			entries = res[0].Messages
+			sub.start(res[0].Messages)
 		}
-		sub.start(entries, n)
 	}
 }
 
@@ -338,14 +317,10 @@ func (sub *streamSubscription) readFailed(err error) {
 	}
 }
 
-// start delivers entries, which hold slots already taken (n of them; extra ones are
-// given back).
-func (sub *streamSubscription) start(entries []goredis.XMessage, n int) {
-	used := 0
+// start delivers entries, each once a slot is free. Entries already in flight here
+// are skipped; entries not started because the subscription stopped stay pending.
+func (sub *streamSubscription) start(entries []goredis.XMessage) {
 	for _, e := range entries {
-		if used == n {
-			break
-		}
 		sub.mu.Lock()
 		_, busy := sub.inflight[e.ID]
 		if !busy {
@@ -355,20 +330,25 @@ func (sub *streamSubscription) start(entries []goredis.XMessage, n int) {
 		if busy {
 			continue
 		}
-		used++
+		select {
+		case sub.slots <- struct{}{}:
+		case <-sub.stop:
+			sub.mu.Lock()
+			delete(sub.inflight, e.ID)
+			sub.mu.Unlock()
+			return
+		}
+		sub.deliveries.Add(1)
 		if e.Values == nil {
 			// The entry was deleted while pending: nothing to deliver.
-			sub.deliveries.Add(1)
 			go func() {
 				defer sub.finish(e.ID)
 				sub.acks <- e.ID
 			}()
 			continue
 		}
-		sub.deliveries.Add(1)
 		go sub.deliver(e)
 	}
-	sub.release(n - used)
 }
 
 func (sub *streamSubscription) finish(id string) {
@@ -458,20 +438,30 @@ func (sub *streamSubscription) ack(ids []string) {
 		sub.logFields.Add(watermill.LogFields{"count": len(ids)}))
 }
 
-// claimer refreshes this consumer's in-flight entries and takes over entries that
-// other consumers left idle for longer than ClaimIdle.
+// claimer keeps this consumer's in-flight entries fresh and takes over entries that
+// other consumers left idle for longer than ClaimIdle. Refreshing runs on its own, so a
+// take-over waiting for free slots never delays it.
 func (sub *streamSubscription) claimer() {
-	tick := time.NewTicker(sub.cfg.ClaimInterval)
-	defer tick.Stop()
-	for {
-		sub.refresh()
-		sub.takeOver()
-		select {
-		case <-sub.stop:
-			return
-		case <-tick.C:
-		}
+	var wg sync.WaitGroup
+	every := func(f func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tick := time.NewTicker(sub.cfg.ClaimInterval)
+			defer tick.Stop()
+			for {
+				f()
+				select {
+				case <-sub.stop:
+					return
+				case <-tick.C:
+				}
+			}
+		}()
 	}
+	every(sub.refresh)
+	every(sub.takeOver)
+	wg.Wait()
 }
 
 func (sub *streamSubscription) refresh() {
@@ -498,19 +488,14 @@ func (sub *streamSubscription) refresh() {
 
 func (sub *streamSubscription) takeOver() {
 	start := "0-0"
-	for !sub.stopped() {
-		n := sub.tryAcquire(sub.cfg.Window)
-		if n == 0 {
-			return
-		}
+	for !sub.stopped() && len(sub.slots) < cap(sub.slots) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		entries, next, err := sub.cfg.Client.XAutoClaim(ctx, &goredis.XAutoClaimArgs{
 			Stream: sub.stream, Group: sub.cfg.Group, Consumer: sub.cfg.Consumer,
-			MinIdle: sub.cfg.ClaimIdle, Start: start, Count: int64(n),
+			MinIdle: sub.cfg.ClaimIdle, Start: start, Count: int64(sub.free()),
 		}).Result()
 		cancel()
 		if err != nil {
-			sub.release(n)
 			if !errors.Is(err, goredis.Nil) {
 				sub.s.logger.Error("XAUTOCLAIM failed", err, sub.logFields)
 			}
@@ -519,26 +504,12 @@ func (sub *streamSubscription) takeOver() {
 		if len(entries) > 0 {
 			sub.s.logger.Info("Took over idle messages", sub.logFields.Add(watermill.LogFields{"count": len(entries)}))
 		}
-		sub.start(entries, n)
-		if next == "0-0" || next == "" || len(entries) == 0 {
+		sub.start(entries)
+		if next == "0-0" || next == "" {
 			return
 		}
 		start = next
 	}
-}
-
-// tryAcquire takes up to max free slots without waiting.
-func (sub *streamSubscription) tryAcquire(max int) int {
-	n := 0
-	for n < max {
-		select {
-		case sub.slots <- struct{}{}:
-			n++
-		default:
-			return n
-		}
-	}
-	return n
 }
 
 // forgetConsumerIfIdle removes this consumer from the group when it holds nothing, so

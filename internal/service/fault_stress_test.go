@@ -6,3 +6,5 @@ import "time"
 
 // The stress build keeps services away as long as the fault scenarios describe.
 func init() { faultOutage = 10 * time.Second }
+
+func init() { serverKills = 5 }

@@ -1,0 +1,199 @@
+package queue_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/IBM/sarama"
+	amqp091 "github.com/rabbitmq/amqp091-go"
+	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/dealspot/dealspot/adapters/queue"
+	"github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/adapters/redis/redistest"
+	"github.com/dealspot/dealspot/internal/testsupport"
+)
+
+// openQueue opens a queue that is closed when the test ends.
+func openQueue(t *testing.T, cfg queue.Config, conn *redis.Conn) *queue.Queue {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	q, err := queue.Open(ctx, cfg, conn, testLogger())
+	if err != nil {
+		t.Fatalf("open %s queue: %v", cfg.Backend, err)
+	}
+	t.Cleanup(func() {
+		if err := q.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
+	return q
+}
+
+func TestMemory(t *testing.T) {
+	t.Parallel()
+	runContract(t, contract{
+		open: func(t *testing.T) *queue.Queue { return openQueue(t, testConfig(t, queue.BackendMemory), nil) },
+	})
+}
+
+func TestRedisStreams(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		runContract(t, contract{
+			open:    func(t *testing.T) *queue.Queue { return openQueue(t, testConfig(t, queue.BackendRedis), conn) },
+			durable: true,
+		})
+	})
+}
+
+// startKafka runs an in-process Kafka-protocol broker for the test.
+func startKafka(t *testing.T, opts ...kfake.Opt) []string {
+	t.Helper()
+	cluster, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(1)}, opts...)...)
+	if err != nil {
+		t.Fatalf("start kfake: %v", err)
+	}
+	t.Cleanup(cluster.Close)
+	return cluster.ListenAddrs()
+}
+
+func TestKafka(t *testing.T) {
+	t.Parallel()
+	brokers := startKafka(t)
+	runContract(t, contract{
+		open: func(t *testing.T) *queue.Queue {
+			cfg := testConfig(t, queue.BackendKafka)
+			cfg.KafkaBrokers = brokers
+			return openQueue(t, cfg, nil)
+		},
+		durable: true,
+	})
+}
+
+func TestAMQP(t *testing.T) {
+	t.Parallel()
+	url := testsupport.Require(t, testsupport.EnvAMQP)
+	runContract(t, contract{
+		open: func(t *testing.T) *queue.Queue {
+			cfg := testConfig(t, queue.BackendAMQP)
+			cfg.AMQPURL = url
+			t.Cleanup(func() { deleteAMQPQueues(t, url, cfg.Namespace+"orders", cfg.Namespace+"orders.dead") })
+			return openQueue(t, cfg, nil)
+		},
+		durable: true,
+	})
+}
+
+// deleteAMQPQueues removes a test's durable queues from the shared broker.
+func deleteAMQPQueues(t *testing.T, url string, names ...string) {
+	conn, err := amqp091.Dial(url)
+	if err != nil {
+		t.Logf("delete test queues: %v", err)
+		return
+	}
+	defer conn.Close()
+	ch, err := conn.Channel()
+	if err != nil {
+		t.Logf("delete test queues: %v", err)
+		return
+	}
+	defer ch.Close()
+	for _, name := range names {
+		if _, err := ch.QueueDelete(name, false, false, false); err != nil {
+			t.Logf("delete queue %s: %v", name, err)
+		}
+	}
+}
+
+func TestKafkaPartitionsByVoucher(t *testing.T) {
+	t.Parallel()
+	brokers := startKafka(t)
+	cfg := testConfig(t, queue.BackendKafka)
+	cfg.KafkaBrokers = brokers
+	q := openQueue(t, cfg, nil)
+	claims := makeClaims(40)
+	for i := range claims {
+		claims[i].VoucherID = int64(5 + i%2)
+	}
+	publishAll(t, q, claims, 4)
+
+	consumer, err := sarama.NewConsumer(brokers, sarama.NewConfig())
+	if err != nil {
+		t.Fatalf("consumer: %v", err)
+	}
+	defer consumer.Close()
+	topic := cfg.Namespace + "orders"
+	partitions, err := consumer.Partitions(topic)
+	if err != nil {
+		t.Fatalf("partitions: %v", err)
+	}
+	if len(partitions) != cfg.KafkaPartitions {
+		t.Fatalf("topic has %d partitions, want %d", len(partitions), cfg.KafkaPartitions)
+	}
+	partitionOf := map[string]int32{}
+	seen := 0
+	for _, p := range partitions {
+		pc, err := consumer.ConsumePartition(topic, p, sarama.OffsetOldest)
+		if err != nil {
+			t.Fatalf("consume partition %d: %v", p, err)
+		}
+		hwm := pc.HighWaterMarkOffset()
+		for hwm > 0 {
+			m := <-pc.Messages()
+			key := string(m.Key)
+			if prev, ok := partitionOf[key]; ok && prev != p {
+				t.Fatalf("voucher %s on partitions %d and %d", key, prev, p)
+			}
+			partitionOf[key] = p
+			seen++
+			if m.Offset+1 >= hwm {
+				break
+			}
+		}
+		_ = pc.Close()
+	}
+	if seen != len(claims) || len(partitionOf) != 2 {
+		t.Fatalf("read %d messages keyed %v, want %d keyed by the two voucher ids", seen, partitionOf, len(claims))
+	}
+}
+
+func TestAMQPMessagesArePersistent(t *testing.T) {
+	t.Parallel()
+	url := testsupport.Require(t, testsupport.EnvAMQP)
+	cfg := testConfig(t, queue.BackendAMQP)
+	cfg.AMQPURL = url
+	t.Cleanup(func() { deleteAMQPQueues(t, url, cfg.Namespace+"orders", cfg.Namespace+"orders.dead") })
+	q := openQueue(t, cfg, nil)
+	c := makeClaims(1)[0]
+	if err := q.PublishClaim(context.Background(), c); err != nil {
+		t.Fatalf("publish: %v", err)
+	}
+	conn, err := amqp091.Dial(url)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	defer conn.Close()
+	ch, err := conn.Channel()
+	if err != nil {
+		t.Fatalf("channel: %v", err)
+	}
+	defer ch.Close()
+	// Declaring it durable succeeds only if it exists as a durable queue already.
+	if qi, err := ch.QueueDeclare(cfg.Namespace+"orders", true, false, false, false, nil); err != nil || qi.Messages != 1 {
+		t.Fatalf("orders queue: %+v, %v; want a durable queue holding the message", qi, err)
+	}
+	d, ok, err := ch.Get(cfg.Namespace+"orders", false)
+	if err != nil || !ok {
+		t.Fatalf("get: ok=%v err=%v", ok, err)
+	}
+	defer func() { _ = d.Nack(false, true) }()
+	if d.DeliveryMode != amqp091.Persistent {
+		t.Fatalf("delivery mode %d, want persistent", d.DeliveryMode)
+	}
+	if got, err := queue.DecodeClaim(d.Body); err != nil || got != c {
+		t.Fatalf("body decodes to %+v (%v), want %+v", got, err, c)
+	}
+}

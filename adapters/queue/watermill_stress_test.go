@@ -1,0 +1,5 @@
+//go:build stress
+
+package queue_test
+
+const fullWatermillSuite = true
