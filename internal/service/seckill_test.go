@@ -61,7 +61,7 @@ func TestClaimFlashSaleEndToEnd(t *testing.T) {
 	now := time.Now()
 	live := createFlashSale(t, admin, 1, now.Add(-time.Minute), now.Add(time.Hour))
 	later := createFlashSale(t, admin, 5, now.Add(time.Hour), now.Add(2*time.Hour))
-	overAt := now.Add(1500 * time.Millisecond)
+	overAt := now.Add(3 * time.Second)
 	over := createFlashSale(t, admin, 5, now.Add(-time.Hour), overAt)
 
 	var a claimAnswer
