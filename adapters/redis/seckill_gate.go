@@ -34,13 +34,18 @@ type GateConfig struct {
 	// ClaimStream, when set, names the stream Reserve XADDs a voucher's claims to; it
 	// must carry the voucher's shard tag (see OrderStream). Nil: Reserve enqueues nothing.
 	ClaimStream func(voucherID int64) string
+	// CoalesceWindow > 0 sends concurrent Reserve calls arriving within it (up to
+	// CoalesceMax) to Redis as one pipeline.
+	CoalesceWindow time.Duration
+	CoalesceMax    int
 }
 
 // Gate is the flash-sale StockGate: one Lua script per decision, every key of a sale
 // under its shard's hash tag so the scripts run unchanged on Redis Cluster.
 type Gate struct {
-	client goredis.UniversalClient
-	cfg    GateConfig
+	client   goredis.UniversalClient
+	cfg      GateConfig
+	reserver *coalescer
 }
 
 var _ seckill.StockGate = (*Gate)(nil)
@@ -50,7 +55,11 @@ func NewGate(client goredis.UniversalClient, cfg GateConfig) (*Gate, error) {
 	if cfg.Shards < 1 {
 		return nil, errors.New("seckill gate: shards must be at least 1")
 	}
-	return &Gate{client: client, cfg: cfg}, nil
+	g := &Gate{client: client, cfg: cfg}
+	if cfg.CoalesceWindow > 0 {
+		g.reserver = newCoalescer(client, seckillReserveScript, cfg.CoalesceWindow, max(cfg.CoalesceMax, 1))
+	}
+	return g, nil
 }
 
 // ShardTag is the hash tag of a voucher's keys: {s<voucherID mod shards>}.
@@ -63,12 +72,12 @@ func OrderStream(voucherID int64, shards int) string {
 	return "orders:" + ShardTag(voucherID, shards)
 }
 
-type saleKeys struct{ stock, users, reservations, window string }
+type saleKeys struct{ prefix, stock, users, reservations, window string }
 
 func (g *Gate) keys(voucherID int64) saleKeys {
 	p := "seckill:" + ShardTag(voucherID, g.cfg.Shards) + ":"
 	v := strconv.FormatInt(voucherID, 10)
-	return saleKeys{stock: p + "stock:" + v, users: p + "users:" + v, reservations: p + "reservations:" + v, window: p + "window:" + v}
+	return saleKeys{prefix: p, stock: p + "stock:" + v, users: p + "users:" + v, reservations: p + "reservations:" + v, window: p + "window:" + v}
 }
 
 // claimPayload is the queue's wire format of a claim; ids are decimal strings because
@@ -83,24 +92,36 @@ type claimPayload struct {
 // Reserve implements seckill.StockGate.
 func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verdict, int64, error) {
 	k := g.keys(r.VoucherID)
-	keys := []string{k.stock, k.users, k.reservations, k.window}
-	args := []any{r.UserID, strconv.FormatInt(r.OrderID, 10), r.At.UnixMilli()}
+	keys := []string{k.stock, k.users, k.reservations, k.window, k.prefix + "rate:" + strconv.FormatInt(r.UserID, 10)}
+	var payload []byte
 	if g.cfg.ClaimStream != nil {
-		payload, _ := json.Marshal(claimPayload{
+		payload, _ = json.Marshal(claimPayload{
 			OrderID: strconv.FormatInt(r.OrderID, 10), UserID: strconv.FormatInt(r.UserID, 10),
 			VoucherID: strconv.FormatInt(r.VoucherID, 10), ClaimedAt: r.At.UnixMilli(),
 		})
 		keys = append(keys, g.cfg.ClaimStream(r.VoucherID))
-		args = append(args, payload)
 	}
-	res, err := seckillReserveScript.Run(ctx, g.client, keys, args...).Int64Slice()
+	args := []any{r.UserID, strconv.FormatInt(r.OrderID, 10), r.At.UnixMilli(), payload, r.RateLimit.Max, r.RateLimit.Window.Milliseconds()}
+	var reply any
+	var err error
+	if g.reserver != nil {
+		reply, err = g.reserver.run(ctx, keys, args...)
+	} else {
+		reply, err = seckillReserveScript.Run(ctx, g.client, keys, args...).Result()
+	}
 	if err != nil {
 		return 0, 0, fmt.Errorf("reserve voucher %d: %w", r.VoucherID, err)
 	}
-	if len(res) != 2 || res[0] < 0 || res[0] > int64(seckill.NotLoaded) {
-		return 0, 0, fmt.Errorf("reserve voucher %d: unexpected reply %v", r.VoucherID, res)
+	res, ok := reply.([]any)
+	if !ok || len(res) != 2 {
+		return 0, 0, fmt.Errorf("reserve voucher %d: unexpected reply %v", r.VoucherID, reply)
 	}
-	return seckill.Verdict(res[0]), res[1], nil
+	verdict, ok1 := res[0].(int64)
+	n, ok2 := res[1].(int64)
+	if !ok1 || !ok2 || verdict < 0 || verdict > int64(seckill.RateLimited) {
+		return 0, 0, fmt.Errorf("reserve voucher %d: unexpected reply %v", r.VoucherID, reply)
+	}
+	return seckill.Verdict(verdict), n, nil
 }
 
 // Drop implements seckill.StockGate.

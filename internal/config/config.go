@@ -109,6 +109,10 @@ type Seckill struct {
 	MaxRetries     int
 	// IDBlock is how many order ids a node takes from Redis at once.
 	IDBlock int
+	// CoalesceWindow > 0 sends concurrent gate calls within it (up to CoalesceMax) as one
+	// Redis pipeline.
+	CoalesceWindow time.Duration
+	CoalesceMax    int
 	// Reconcile runs the reconciler every ReconcileInterval (0: off).
 	ReconcileInterval time.Duration
 	RepublishAfter    time.Duration

@@ -390,3 +390,44 @@ func TestUpdateFlashSaleRefusesStockChangesOnceBegun(t *testing.T) {
 		t.Errorf("unknown sale: %v, want NOT_FOUND", err)
 	}
 }
+
+func TestClaimRateLimitPerUser(t *testing.T) {
+	t.Parallel()
+	redisBackends(t, func(t *testing.T, env map[string]string) {
+		env["CLAIM_RATE_PER_USER"] = "3/1s"
+		_, svc := startService(t, env)
+		ctx := context.Background()
+		v := newSale(t, svc, 10)
+		codes := []domain.Code{}
+		for i := range 5 {
+			_, err := svc.App.Seckill.ClaimVoucher(ctx, 77, v.ID)
+			if i == 0 && err != nil {
+				t.Fatalf("first claim: %v", err)
+			}
+			codes = append(codes, domain.ErrorCode(err))
+		}
+		// One accepted, two ALREADY_CLAIMED, then the limit: 3 attempts per second.
+		want := []domain.Code{domain.CodeInternal, domain.CodeAlreadyClaimed, domain.CodeAlreadyClaimed, domain.CodeRateLimited, domain.CodeRateLimited}
+		_, err := svc.App.Seckill.ClaimVoucher(ctx, 78, v.ID)
+		if err != nil {
+			t.Errorf("another user is not limited: %v", err)
+		}
+		for i := range want {
+			if i == 0 {
+				continue // accepted: ErrorCode(nil) reads as INTERNAL
+			}
+			if codes[i] != want[i] {
+				t.Fatalf("attempt %d: %s, want %s (all %v)", i+1, codes[i], want[i], codes)
+			}
+		}
+		var coded *domain.Error
+		_, err = svc.App.Seckill.ClaimVoucher(ctx, 77, v.ID)
+		if !errors.As(err, &coded) || coded.RetryAfterSeconds < 1 {
+			t.Errorf("RATE_LIMITED should say when to retry: %#v", err)
+		}
+		time.Sleep(1100 * time.Millisecond)
+		if _, err := svc.App.Seckill.ClaimVoucher(ctx, 77, v.ID); domain.ErrorCode(err) != domain.CodeAlreadyClaimed {
+			t.Errorf("after the window: %v, want ALREADY_CLAIMED", err)
+		}
+	})
+}

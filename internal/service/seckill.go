@@ -36,7 +36,7 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 	s.Queue = q
 	s.closers = append(s.closers, q.Close)
 
-	gateCfg := redisadapter.GateConfig{Shards: cfg.Seckill.Shards}
+	gateCfg := redisadapter.GateConfig{Shards: cfg.Seckill.Shards, CoalesceWindow: cfg.Seckill.CoalesceWindow, CoalesceMax: cfg.Seckill.CoalesceMax}
 	if q.PublishedByGate() {
 		gateCfg.ClaimStream = q.ClaimStream
 	}
@@ -67,7 +67,6 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 		IDs:          ids,
 		Status:       status,
 		SoldOut:      redisadapter.NewSoldOutBus(s.Redis.Client, s.Redis.Channel("seckill:soldout")),
-		Limiter:      redisadapter.NewRateLimiter(s.Redis.Client),
 		VoucherCache: vouchers,
 		Log:          s.Log,
 	})

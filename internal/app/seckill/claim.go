@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"time"
 
 	"github.com/dealspot/dealspot/internal/domain"
@@ -16,9 +15,9 @@ type ClaimResult struct {
 	Status  domain.OrderStatus
 }
 
-// ClaimVoucher decides a claim without touching the database: the per-user limit, the
-// local sold-out mark, the cached voucher and its window, then one atomic gate step in
-// Redis, then the queue.
+// ClaimVoucher decides a claim without touching the database: the local sold-out mark,
+// the cached voucher and its window, then one atomic gate step in Redis (the per-user
+// rate limit included), then the queue.
 //
 // Errors: UNAUTHENTICATED without a user; RATE_LIMITED; NOT_FOUND for an unknown voucher;
 // BAD_USER_INPUT for a voucher that is not a flash sale; NOT_STARTED; ENDED;
@@ -30,15 +29,6 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 	}
 	if voucherID <= 0 {
 		return ClaimResult{}, domain.Errorf(domain.CodeNotFound, "no such voucher")
-	}
-	if s.cfg.ClaimsPerUser > 0 {
-		ok, wait, err := s.d.Limiter.Allow(ctx, "claim:"+strconv.FormatInt(userID, 10), s.cfg.ClaimsPerUser, s.cfg.ClaimWindow)
-		if err != nil {
-			return ClaimResult{}, fmt.Errorf("claim rate limit: %w", err)
-		}
-		if !ok {
-			return ClaimResult{}, &domain.Error{Code: domain.CodeRateLimited, Message: "too many claims; slow down", RetryAfterSeconds: max(1, int((wait+time.Second-1)/time.Second))}
-		}
 	}
 	if soldOut, holder := s.soldOut.check(voucherID, userID); soldOut {
 		if holder {
@@ -67,12 +57,13 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 	if err != nil {
 		return ClaimResult{}, fmt.Errorf("order id: %w", err)
 	}
-	r := Reservation{OrderID: orderID, UserID: userID, VoucherID: voucherID, At: now}
-	verdict, _, err := s.d.Gate.Reserve(ctx, r)
+	r := Reservation{OrderID: orderID, UserID: userID, VoucherID: voucherID, At: now,
+		RateLimit: RateLimit{Max: s.cfg.ClaimsPerUser, Window: s.cfg.ClaimWindow}}
+	verdict, n, err := s.d.Gate.Reserve(ctx, r)
 	if err == nil && verdict == NotLoaded {
 		// Redis lost the sale (or never had it): put it back from the database, once.
 		if _, err = s.loadSale(ctx, v, false); err == nil {
-			verdict, _, err = s.d.Gate.Reserve(ctx, r)
+			verdict, n, err = s.d.Gate.Reserve(ctx, r)
 		}
 	}
 	if err != nil {
@@ -89,6 +80,10 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 		return ClaimResult{}, domain.ErrNotStarted
 	case Ended:
 		return ClaimResult{}, domain.ErrEnded
+	case RateLimited:
+		wait := time.Duration(n) * time.Millisecond
+		return ClaimResult{}, &domain.Error{Code: domain.CodeRateLimited, Message: "too many claims; slow down",
+			RetryAfterSeconds: max(1, int((wait+time.Second-1)/time.Second))}
 	default:
 		return ClaimResult{}, fmt.Errorf("reserve: sale %d is not loaded", voucherID)
 	}

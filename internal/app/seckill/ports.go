@@ -22,7 +22,16 @@ const (
 	Ended
 	// NotLoaded means Redis holds no state for the sale (never preloaded, or lost).
 	NotLoaded
+	// RateLimited means the user claimed too often; the number returned is the wait in
+	// milliseconds.
+	RateLimited
 )
+
+// RateLimit allows Max claims per user per sliding Window (Max 0: no limit).
+type RateLimit struct {
+	Max    int
+	Window time.Duration
+}
 
 // Reservation is one unit of stock held for a user until the order is written.
 type Reservation struct {
@@ -30,6 +39,8 @@ type Reservation struct {
 	UserID    int64
 	VoucherID int64
 	At        time.Time
+	// RateLimit is checked (and the claim counted) in the same atomic step.
+	RateLimit RateLimit
 }
 
 // SaleState is what the gate needs to know about a sale.
@@ -53,10 +64,10 @@ type Release struct {
 
 // StockGate decides claims atomically in Redis.
 type StockGate interface {
-	// Reserve checks the window, the user and the stock, and if all pass takes one unit,
-	// marks the user and records the reservation — one atomic step; where the queue is
-	// fed by the gate it also enqueues the claim in that step. It returns the verdict and
-	// the stock left.
+	// Reserve checks the user's claim rate, the window, the user and the stock, and if
+	// all pass takes one unit, marks the user and records the reservation — one atomic
+	// step; where the queue is fed by the gate it also enqueues the claim in that step.
+	// It returns the verdict and the stock left (the wait in ms when RateLimited).
 	Reserve(ctx context.Context, r Reservation) (Verdict, int64, error)
 	// Drop removes a reservation and gives back what rel says; false when there was no
 	// such reservation (already settled or dropped).
@@ -162,11 +173,4 @@ type SoldOutBus interface {
 	Publish(ctx context.Context, voucherID int64, soldOut bool) error
 	// Subscribe calls fn for every announcement until the returned stop is called.
 	Subscribe(ctx context.Context, fn func(voucherID int64, soldOut bool)) (stop func(), err error)
-}
-
-// RateLimiter is a sliding-window limiter.
-type RateLimiter interface {
-	// Allow counts one event for key; false with the time to wait when more than limit
-	// fall in the window.
-	Allow(ctx context.Context, key string, limit int, window time.Duration) (bool, time.Duration, error)
 }
