@@ -33,6 +33,8 @@ type Blog struct {
 	Content string `json:"content,omitempty"`
 	// Liked holds the value of the "liked" field.
 	Liked int `json:"liked,omitempty"`
+	// LikedSeq holds the value of the "liked_seq" field.
+	LikedSeq int64 `json:"liked_seq,omitempty"`
 	// Comments holds the value of the "comments" field.
 	Comments     int `json:"comments,omitempty"`
 	selectValues sql.SelectValues
@@ -43,7 +45,7 @@ func (*Blog) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case blog.FieldID, blog.FieldShopID, blog.FieldUserID, blog.FieldLiked, blog.FieldComments:
+		case blog.FieldID, blog.FieldShopID, blog.FieldUserID, blog.FieldLiked, blog.FieldLikedSeq, blog.FieldComments:
 			values[i] = new(sql.NullInt64)
 		case blog.FieldTitle, blog.FieldImages, blog.FieldContent:
 			values[i] = new(sql.NullString)
@@ -118,6 +120,12 @@ func (_m *Blog) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Liked = int(value.Int64)
 			}
+		case blog.FieldLikedSeq:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field liked_seq", values[i])
+			} else if value.Valid {
+				_m.LikedSeq = value.Int64
+			}
 		case blog.FieldComments:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field comments", values[i])
@@ -183,6 +191,9 @@ func (_m *Blog) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("liked=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Liked))
+	builder.WriteString(", ")
+	builder.WriteString("liked_seq=")
+	builder.WriteString(fmt.Sprintf("%v", _m.LikedSeq))
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Comments))

@@ -110,6 +110,20 @@ func (_c *BlogCreate) SetNillableLiked(v *int) *BlogCreate {
 	return _c
 }
 
+// SetLikedSeq sets the "liked_seq" field.
+func (_c *BlogCreate) SetLikedSeq(v int64) *BlogCreate {
+	_c.mutation.SetLikedSeq(v)
+	return _c
+}
+
+// SetNillableLikedSeq sets the "liked_seq" field if the given value is not nil.
+func (_c *BlogCreate) SetNillableLikedSeq(v *int64) *BlogCreate {
+	if v != nil {
+		_c.SetLikedSeq(*v)
+	}
+	return _c
+}
+
 // SetComments sets the "comments" field.
 func (_c *BlogCreate) SetComments(v int) *BlogCreate {
 	_c.mutation.SetComments(v)
@@ -185,6 +199,10 @@ func (_c *BlogCreate) defaults() {
 		v := blog.DefaultLiked
 		_c.mutation.SetLiked(v)
 	}
+	if _, ok := _c.mutation.LikedSeq(); !ok {
+		v := blog.DefaultLikedSeq
+		_c.mutation.SetLikedSeq(v)
+	}
 	if _, ok := _c.mutation.Comments(); !ok {
 		v := blog.DefaultComments
 		_c.mutation.SetComments(v)
@@ -230,6 +248,14 @@ func (_c *BlogCreate) check() error {
 	if v, ok := _c.mutation.Liked(); ok {
 		if err := blog.LikedValidator(v); err != nil {
 			return &ValidationError{Name: "liked", err: fmt.Errorf(`ent: validator failed for field "Blog.liked": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.LikedSeq(); !ok {
+		return &ValidationError{Name: "liked_seq", err: errors.New(`ent: missing required field "Blog.liked_seq"`)}
+	}
+	if v, ok := _c.mutation.LikedSeq(); ok {
+		if err := blog.LikedSeqValidator(v); err != nil {
+			return &ValidationError{Name: "liked_seq", err: fmt.Errorf(`ent: validator failed for field "Blog.liked_seq": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.Comments(); !ok {
@@ -309,6 +335,10 @@ func (_c *BlogCreate) createSpec() (*Blog, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Liked(); ok {
 		_spec.SetField(blog.FieldLiked, field.TypeInt, value)
 		_node.Liked = value
+	}
+	if value, ok := _c.mutation.LikedSeq(); ok {
+		_spec.SetField(blog.FieldLikedSeq, field.TypeInt64, value)
+		_node.LikedSeq = value
 	}
 	if value, ok := _c.mutation.Comments(); ok {
 		_spec.SetField(blog.FieldComments, field.TypeInt, value)
@@ -447,6 +477,24 @@ func (u *BlogUpsert) UpdateLiked() *BlogUpsert {
 // AddLiked adds v to the "liked" field.
 func (u *BlogUpsert) AddLiked(v int) *BlogUpsert {
 	u.Add(blog.FieldLiked, v)
+	return u
+}
+
+// SetLikedSeq sets the "liked_seq" field.
+func (u *BlogUpsert) SetLikedSeq(v int64) *BlogUpsert {
+	u.Set(blog.FieldLikedSeq, v)
+	return u
+}
+
+// UpdateLikedSeq sets the "liked_seq" field to the value that was provided on create.
+func (u *BlogUpsert) UpdateLikedSeq() *BlogUpsert {
+	u.SetExcluded(blog.FieldLikedSeq)
+	return u
+}
+
+// AddLikedSeq adds v to the "liked_seq" field.
+func (u *BlogUpsert) AddLikedSeq(v int64) *BlogUpsert {
+	u.Add(blog.FieldLikedSeq, v)
 	return u
 }
 
@@ -617,6 +665,27 @@ func (u *BlogUpsertOne) AddLiked(v int) *BlogUpsertOne {
 func (u *BlogUpsertOne) UpdateLiked() *BlogUpsertOne {
 	return u.Update(func(s *BlogUpsert) {
 		s.UpdateLiked()
+	})
+}
+
+// SetLikedSeq sets the "liked_seq" field.
+func (u *BlogUpsertOne) SetLikedSeq(v int64) *BlogUpsertOne {
+	return u.Update(func(s *BlogUpsert) {
+		s.SetLikedSeq(v)
+	})
+}
+
+// AddLikedSeq adds v to the "liked_seq" field.
+func (u *BlogUpsertOne) AddLikedSeq(v int64) *BlogUpsertOne {
+	return u.Update(func(s *BlogUpsert) {
+		s.AddLikedSeq(v)
+	})
+}
+
+// UpdateLikedSeq sets the "liked_seq" field to the value that was provided on create.
+func (u *BlogUpsertOne) UpdateLikedSeq() *BlogUpsertOne {
+	return u.Update(func(s *BlogUpsert) {
+		s.UpdateLikedSeq()
 	})
 }
 
@@ -956,6 +1025,27 @@ func (u *BlogUpsertBulk) AddLiked(v int) *BlogUpsertBulk {
 func (u *BlogUpsertBulk) UpdateLiked() *BlogUpsertBulk {
 	return u.Update(func(s *BlogUpsert) {
 		s.UpdateLiked()
+	})
+}
+
+// SetLikedSeq sets the "liked_seq" field.
+func (u *BlogUpsertBulk) SetLikedSeq(v int64) *BlogUpsertBulk {
+	return u.Update(func(s *BlogUpsert) {
+		s.SetLikedSeq(v)
+	})
+}
+
+// AddLikedSeq adds v to the "liked_seq" field.
+func (u *BlogUpsertBulk) AddLikedSeq(v int64) *BlogUpsertBulk {
+	return u.Update(func(s *BlogUpsert) {
+		s.AddLikedSeq(v)
+	})
+}
+
+// UpdateLikedSeq sets the "liked_seq" field to the value that was provided on create.
+func (u *BlogUpsertBulk) UpdateLikedSeq() *BlogUpsertBulk {
+	return u.Update(func(s *BlogUpsert) {
+		s.UpdateLikedSeq()
 	})
 }
 

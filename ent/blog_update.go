@@ -118,6 +118,27 @@ func (_u *BlogUpdate) AddLiked(v int) *BlogUpdate {
 	return _u
 }
 
+// SetLikedSeq sets the "liked_seq" field.
+func (_u *BlogUpdate) SetLikedSeq(v int64) *BlogUpdate {
+	_u.mutation.ResetLikedSeq()
+	_u.mutation.SetLikedSeq(v)
+	return _u
+}
+
+// SetNillableLikedSeq sets the "liked_seq" field if the given value is not nil.
+func (_u *BlogUpdate) SetNillableLikedSeq(v *int64) *BlogUpdate {
+	if v != nil {
+		_u.SetLikedSeq(*v)
+	}
+	return _u
+}
+
+// AddLikedSeq adds value to the "liked_seq" field.
+func (_u *BlogUpdate) AddLikedSeq(v int64) *BlogUpdate {
+	_u.mutation.AddLikedSeq(v)
+	return _u
+}
+
 // SetComments sets the "comments" field.
 func (_u *BlogUpdate) SetComments(v int) *BlogUpdate {
 	_u.mutation.ResetComments()
@@ -197,6 +218,11 @@ func (_u *BlogUpdate) check() error {
 			return &ValidationError{Name: "liked", err: fmt.Errorf(`ent: validator failed for field "Blog.liked": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.LikedSeq(); ok {
+		if err := blog.LikedSeqValidator(v); err != nil {
+			return &ValidationError{Name: "liked_seq", err: fmt.Errorf(`ent: validator failed for field "Blog.liked_seq": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Comments(); ok {
 		if err := blog.CommentsValidator(v); err != nil {
 			return &ValidationError{Name: "comments", err: fmt.Errorf(`ent: validator failed for field "Blog.comments": %w`, err)}
@@ -240,6 +266,12 @@ func (_u *BlogUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedLiked(); ok {
 		_spec.AddField(blog.FieldLiked, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.LikedSeq(); ok {
+		_spec.SetField(blog.FieldLikedSeq, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedLikedSeq(); ok {
+		_spec.AddField(blog.FieldLikedSeq, field.TypeInt64, value)
 	}
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(blog.FieldComments, field.TypeInt, value)
@@ -357,6 +389,27 @@ func (_u *BlogUpdateOne) AddLiked(v int) *BlogUpdateOne {
 	return _u
 }
 
+// SetLikedSeq sets the "liked_seq" field.
+func (_u *BlogUpdateOne) SetLikedSeq(v int64) *BlogUpdateOne {
+	_u.mutation.ResetLikedSeq()
+	_u.mutation.SetLikedSeq(v)
+	return _u
+}
+
+// SetNillableLikedSeq sets the "liked_seq" field if the given value is not nil.
+func (_u *BlogUpdateOne) SetNillableLikedSeq(v *int64) *BlogUpdateOne {
+	if v != nil {
+		_u.SetLikedSeq(*v)
+	}
+	return _u
+}
+
+// AddLikedSeq adds value to the "liked_seq" field.
+func (_u *BlogUpdateOne) AddLikedSeq(v int64) *BlogUpdateOne {
+	_u.mutation.AddLikedSeq(v)
+	return _u
+}
+
 // SetComments sets the "comments" field.
 func (_u *BlogUpdateOne) SetComments(v int) *BlogUpdateOne {
 	_u.mutation.ResetComments()
@@ -449,6 +502,11 @@ func (_u *BlogUpdateOne) check() error {
 			return &ValidationError{Name: "liked", err: fmt.Errorf(`ent: validator failed for field "Blog.liked": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.LikedSeq(); ok {
+		if err := blog.LikedSeqValidator(v); err != nil {
+			return &ValidationError{Name: "liked_seq", err: fmt.Errorf(`ent: validator failed for field "Blog.liked_seq": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Comments(); ok {
 		if err := blog.CommentsValidator(v); err != nil {
 			return &ValidationError{Name: "comments", err: fmt.Errorf(`ent: validator failed for field "Blog.comments": %w`, err)}
@@ -509,6 +567,12 @@ func (_u *BlogUpdateOne) sqlSave(ctx context.Context) (_node *Blog, err error) {
 	}
 	if value, ok := _u.mutation.AddedLiked(); ok {
 		_spec.AddField(blog.FieldLiked, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.LikedSeq(); ok {
+		_spec.SetField(blog.FieldLikedSeq, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedLikedSeq(); ok {
+		_spec.AddField(blog.FieldLikedSeq, field.TypeInt64, value)
 	}
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(blog.FieldComments, field.TypeInt, value)

@@ -58,6 +58,8 @@ type BlogMutation struct {
 	content       *string
 	liked         *int
 	addliked      *int
+	liked_seq     *int64
+	addliked_seq  *int64
 	comments      *int
 	addcomments   *int
 	clearedFields map[string]struct{}
@@ -518,6 +520,62 @@ func (m *BlogMutation) ResetLiked() {
 	m.addliked = nil
 }
 
+// SetLikedSeq sets the "liked_seq" field.
+func (m *BlogMutation) SetLikedSeq(i int64) {
+	m.liked_seq = &i
+	m.addliked_seq = nil
+}
+
+// LikedSeq returns the value of the "liked_seq" field in the mutation.
+func (m *BlogMutation) LikedSeq() (r int64, exists bool) {
+	v := m.liked_seq
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLikedSeq returns the old "liked_seq" field's value of the Blog entity.
+// If the Blog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlogMutation) OldLikedSeq(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLikedSeq is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLikedSeq requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLikedSeq: %w", err)
+	}
+	return oldValue.LikedSeq, nil
+}
+
+// AddLikedSeq adds i to the "liked_seq" field.
+func (m *BlogMutation) AddLikedSeq(i int64) {
+	if m.addliked_seq != nil {
+		*m.addliked_seq += i
+	} else {
+		m.addliked_seq = &i
+	}
+}
+
+// AddedLikedSeq returns the value that was added to the "liked_seq" field in this mutation.
+func (m *BlogMutation) AddedLikedSeq() (r int64, exists bool) {
+	v := m.addliked_seq
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLikedSeq resets all changes to the "liked_seq" field.
+func (m *BlogMutation) ResetLikedSeq() {
+	m.liked_seq = nil
+	m.addliked_seq = nil
+}
+
 // SetComments sets the "comments" field.
 func (m *BlogMutation) SetComments(i int) {
 	m.comments = &i
@@ -608,7 +666,7 @@ func (m *BlogMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *BlogMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created_at != nil {
 		fields = append(fields, blog.FieldCreatedAt)
 	}
@@ -632,6 +690,9 @@ func (m *BlogMutation) Fields() []string {
 	}
 	if m.liked != nil {
 		fields = append(fields, blog.FieldLiked)
+	}
+	if m.liked_seq != nil {
+		fields = append(fields, blog.FieldLikedSeq)
 	}
 	if m.comments != nil {
 		fields = append(fields, blog.FieldComments)
@@ -660,6 +721,8 @@ func (m *BlogMutation) Field(name string) (ent.Value, bool) {
 		return m.Content()
 	case blog.FieldLiked:
 		return m.Liked()
+	case blog.FieldLikedSeq:
+		return m.LikedSeq()
 	case blog.FieldComments:
 		return m.Comments()
 	}
@@ -687,6 +750,8 @@ func (m *BlogMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldContent(ctx)
 	case blog.FieldLiked:
 		return m.OldLiked(ctx)
+	case blog.FieldLikedSeq:
+		return m.OldLikedSeq(ctx)
 	case blog.FieldComments:
 		return m.OldComments(ctx)
 	}
@@ -754,6 +819,13 @@ func (m *BlogMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetLiked(v)
 		return nil
+	case blog.FieldLikedSeq:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLikedSeq(v)
+		return nil
 	case blog.FieldComments:
 		v, ok := value.(int)
 		if !ok {
@@ -778,6 +850,9 @@ func (m *BlogMutation) AddedFields() []string {
 	if m.addliked != nil {
 		fields = append(fields, blog.FieldLiked)
 	}
+	if m.addliked_seq != nil {
+		fields = append(fields, blog.FieldLikedSeq)
+	}
 	if m.addcomments != nil {
 		fields = append(fields, blog.FieldComments)
 	}
@@ -795,6 +870,8 @@ func (m *BlogMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedUserID()
 	case blog.FieldLiked:
 		return m.AddedLiked()
+	case blog.FieldLikedSeq:
+		return m.AddedLikedSeq()
 	case blog.FieldComments:
 		return m.AddedComments()
 	}
@@ -826,6 +903,13 @@ func (m *BlogMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddLiked(v)
+		return nil
+	case blog.FieldLikedSeq:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLikedSeq(v)
 		return nil
 	case blog.FieldComments:
 		v, ok := value.(int)
@@ -884,6 +968,9 @@ func (m *BlogMutation) ResetField(name string) error {
 		return nil
 	case blog.FieldLiked:
 		m.ResetLiked()
+		return nil
+	case blog.FieldLikedSeq:
+		m.ResetLikedSeq()
 		return nil
 	case blog.FieldComments:
 		m.ResetComments()

@@ -69,8 +69,14 @@ func init() {
 	blog.DefaultLiked = blogDescLiked.Default.(int)
 	// blog.LikedValidator is a validator for the "liked" field. It is called by the builders before save.
 	blog.LikedValidator = blogDescLiked.Validators[0].(func(int) error)
+	// blogDescLikedSeq is the schema descriptor for liked_seq field.
+	blogDescLikedSeq := blogFields[7].Descriptor()
+	// blog.DefaultLikedSeq holds the default value on creation for the liked_seq field.
+	blog.DefaultLikedSeq = blogDescLikedSeq.Default.(int64)
+	// blog.LikedSeqValidator is a validator for the "liked_seq" field. It is called by the builders before save.
+	blog.LikedSeqValidator = blogDescLikedSeq.Validators[0].(func(int64) error)
 	// blogDescComments is the schema descriptor for comments field.
-	blogDescComments := blogFields[7].Descriptor()
+	blogDescComments := blogFields[8].Descriptor()
 	// blog.DefaultComments holds the default value on creation for the comments field.
 	blog.DefaultComments = blogDescComments.Default.(int)
 	// blog.CommentsValidator is a validator for the "comments" field. It is called by the builders before save.

@@ -46,6 +46,29 @@ func (r *mutationResolver) CreateFlashSale(ctx context.Context, input model.Crea
 	return voucherToModel(seckill.VoucherView{Voucher: v, Remaining: int64(input.Stock)}), nil
 }
 
+func (r *mutationResolver) UpdateFlashSale(ctx context.Context, input model.UpdateFlashSaleInput) (*model.Voucher, error) {
+	vid, err := parseID("voucherId", input.VoucherID)
+	if err != nil {
+		return nil, err
+	}
+	v, err := r.App.Seckill.UpdateFlashSale(ctx, vid, seckill.SaleChanges{
+		Stock: int64Ptr(input.Stock), BeginTime: input.BeginTime, EndTime: input.EndTime,
+	})
+	if err != nil {
+		return nil, err
+	}
+	views, err := r.App.Seckill.VouchersOfShop(ctx, v.ShopID)
+	if err != nil {
+		return nil, err
+	}
+	for _, view := range views {
+		if view.ID == v.ID {
+			return voucherToModel(view), nil
+		}
+	}
+	return voucherToModel(seckill.VoucherView{Voucher: v, Remaining: int64(v.FlashSale.Stock)}), nil
+}
+
 func (r *mutationResolver) ClaimVoucher(ctx context.Context, voucherID string) (*model.ClaimPayload, error) {
 	p, err := principal(ctx)
 	if err != nil {

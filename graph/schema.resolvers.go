@@ -34,6 +34,7 @@ func (r *queryResolver) Shop(ctx context.Context, id string) (*model.Shop, error
 	if err != nil || !ok {
 		return nil, err
 	}
+	r.App.Social.RecordVisit(ctx, socialViewer(ctx).Visitor, shopID)
 	return shopToModel(s), nil
 }
 

@@ -29,6 +29,8 @@ const (
 	FieldContent = "content"
 	// FieldLiked holds the string denoting the liked field in the database.
 	FieldLiked = "liked"
+	// FieldLikedSeq holds the string denoting the liked_seq field in the database.
+	FieldLikedSeq = "liked_seq"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
 	// Table holds the table name of the blog in the database.
@@ -46,6 +48,7 @@ var Columns = []string{
 	FieldImages,
 	FieldContent,
 	FieldLiked,
+	FieldLikedSeq,
 	FieldComments,
 }
 
@@ -78,6 +81,10 @@ var (
 	DefaultLiked int
 	// LikedValidator is a validator for the "liked" field. It is called by the builders before save.
 	LikedValidator func(int) error
+	// DefaultLikedSeq holds the default value on creation for the "liked_seq" field.
+	DefaultLikedSeq int64
+	// LikedSeqValidator is a validator for the "liked_seq" field. It is called by the builders before save.
+	LikedSeqValidator func(int64) error
 	// DefaultComments holds the default value on creation for the "comments" field.
 	DefaultComments int
 	// CommentsValidator is a validator for the "comments" field. It is called by the builders before save.
@@ -132,6 +139,11 @@ func ByContent(opts ...sql.OrderTermOption) OrderOption {
 // ByLiked orders the results by the liked field.
 func ByLiked(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLiked, opts...).ToFunc()
+}
+
+// ByLikedSeq orders the results by the liked_seq field.
+func ByLikedSeq(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLikedSeq, opts...).ToFunc()
 }
 
 // ByComments orders the results by the comments field.

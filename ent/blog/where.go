@@ -94,6 +94,11 @@ func Liked(v int) predicate.Blog {
 	return predicate.Blog(sql.FieldEQ(FieldLiked, v))
 }
 
+// LikedSeq applies equality check predicate on the "liked_seq" field. It's identical to LikedSeqEQ.
+func LikedSeq(v int64) predicate.Blog {
+	return predicate.Blog(sql.FieldEQ(FieldLikedSeq, v))
+}
+
 // Comments applies equality check predicate on the "comments" field. It's identical to CommentsEQ.
 func Comments(v int) predicate.Blog {
 	return predicate.Blog(sql.FieldEQ(FieldComments, v))
@@ -492,6 +497,46 @@ func LikedLT(v int) predicate.Blog {
 // LikedLTE applies the LTE predicate on the "liked" field.
 func LikedLTE(v int) predicate.Blog {
 	return predicate.Blog(sql.FieldLTE(FieldLiked, v))
+}
+
+// LikedSeqEQ applies the EQ predicate on the "liked_seq" field.
+func LikedSeqEQ(v int64) predicate.Blog {
+	return predicate.Blog(sql.FieldEQ(FieldLikedSeq, v))
+}
+
+// LikedSeqNEQ applies the NEQ predicate on the "liked_seq" field.
+func LikedSeqNEQ(v int64) predicate.Blog {
+	return predicate.Blog(sql.FieldNEQ(FieldLikedSeq, v))
+}
+
+// LikedSeqIn applies the In predicate on the "liked_seq" field.
+func LikedSeqIn(vs ...int64) predicate.Blog {
+	return predicate.Blog(sql.FieldIn(FieldLikedSeq, vs...))
+}
+
+// LikedSeqNotIn applies the NotIn predicate on the "liked_seq" field.
+func LikedSeqNotIn(vs ...int64) predicate.Blog {
+	return predicate.Blog(sql.FieldNotIn(FieldLikedSeq, vs...))
+}
+
+// LikedSeqGT applies the GT predicate on the "liked_seq" field.
+func LikedSeqGT(v int64) predicate.Blog {
+	return predicate.Blog(sql.FieldGT(FieldLikedSeq, v))
+}
+
+// LikedSeqGTE applies the GTE predicate on the "liked_seq" field.
+func LikedSeqGTE(v int64) predicate.Blog {
+	return predicate.Blog(sql.FieldGTE(FieldLikedSeq, v))
+}
+
+// LikedSeqLT applies the LT predicate on the "liked_seq" field.
+func LikedSeqLT(v int64) predicate.Blog {
+	return predicate.Blog(sql.FieldLT(FieldLikedSeq, v))
+}
+
+// LikedSeqLTE applies the LTE predicate on the "liked_seq" field.
+func LikedSeqLTE(v int64) predicate.Blog {
+	return predicate.Blog(sql.FieldLTE(FieldLikedSeq, v))
 }
 
 // CommentsEQ applies the EQ predicate on the "comments" field.

@@ -20,6 +20,7 @@ var (
 		{Name: "images", Type: field.TypeString, Size: 2048, Default: ""},
 		{Name: "content", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "liked", Type: field.TypeInt, Default: 0},
+		{Name: "liked_seq", Type: field.TypeInt64, Default: 0},
 		{Name: "comments", Type: field.TypeInt, Default: 0},
 	}
 	// BlogsTable holds the schema information for the "blogs" table.
@@ -83,9 +84,9 @@ var (
 				Columns: []*schema.Column{FollowsColumns[3], FollowsColumns[4]},
 			},
 			{
-				Name:    "follow_follow_user_id",
+				Name:    "follow_follow_user_id_user_id",
 				Unique:  false,
-				Columns: []*schema.Column{FollowsColumns[4]},
+				Columns: []*schema.Column{FollowsColumns[4], FollowsColumns[3]},
 			},
 		},
 	}

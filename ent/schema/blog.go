@@ -42,6 +42,12 @@ func (Blog) Fields() []ent.Field {
 		field.Int("liked").
 			NonNegative().
 			Default(0),
+		// liked_seq orders the writes of liked: each like or unlike is numbered in Redis
+		// together with the count it produced, and a write only lands when its number is
+		// newer than the stored one, so concurrent writes cannot leave an older count.
+		field.Int64("liked_seq").
+			NonNegative().
+			Default(0),
 		// comments counts the comments.
 		field.Int("comments").
 			NonNegative().
@@ -52,7 +58,7 @@ func (Blog) Fields() []ent.Field {
 // Indexes of the Blog.
 func (Blog) Indexes() []ent.Index {
 	return []ent.Index{
-		// A user's blogs, paged by id.
+		// A user's blogs, newest first, paged by id.
 		index.Fields("user_id", "id"),
 		// Hot blogs: most liked first, ties broken by id.
 		index.Fields("liked", "id"),

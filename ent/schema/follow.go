@@ -37,7 +37,7 @@ func (Follow) Indexes() []ent.Index {
 		// Following someone twice is one follow.
 		index.Fields("user_id", "follow_user_id").
 			Unique(),
-		// A user's followers, for pushing blogs to their feeds.
-		index.Fields("follow_user_id"),
+		// A user's followers, paged by follower id, for pushing blogs to their feeds.
+		index.Fields("follow_user_id", "user_id"),
 	}
 }

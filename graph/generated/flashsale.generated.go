@@ -862,6 +862,57 @@ func (ec *executionContext) unmarshalInputCreateVoucherInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateFlashSaleInput(ctx context.Context, obj any) (model.UpdateFlashSaleInput, error) {
+	var it model.UpdateFlashSaleInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"voucherId", "stock", "beginTime", "endTime"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "voucherId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("voucherId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VoucherID = data
+		case "stock":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stock"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Stock = data
+		case "beginTime":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("beginTime"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BeginTime = data
+		case "endTime":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endTime"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndTime = data
+		}
+	}
+	return it, nil
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -1263,6 +1314,11 @@ func (ec *executionContext) marshalNOrderStatusEvent2ᚖgithubᚗcomᚋdealspot�
 		return graphql.Null
 	}
 	return ec._OrderStatusEvent(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateFlashSaleInput2githubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐUpdateFlashSaleInput(ctx context.Context, v any) (model.UpdateFlashSaleInput, error) {
+	res, err := ec.unmarshalInputUpdateFlashSaleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNVoucher2githubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐVoucher(ctx context.Context, sel ast.SelectionSet, v model.Voucher) graphql.Marshaler {

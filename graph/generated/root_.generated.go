@@ -40,20 +40,58 @@ type ComplexityRoot struct {
 		User             func(childComplexity int) int
 	}
 
+	Blog struct {
+		Author     func(childComplexity int) int
+		Content    func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Images     func(childComplexity int) int
+		LikedByMe  func(childComplexity int) int
+		LikedCount func(childComplexity int) int
+		Shop       func(childComplexity int) int
+		Title      func(childComplexity int) int
+	}
+
+	BlogConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	BlogEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	ClaimPayload struct {
 		OrderID func(childComplexity int) int
 		Status  func(childComplexity int) int
 	}
 
+	FeedConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	FeedEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Mutation struct {
 		ClaimVoucher    func(childComplexity int, voucherID string) int
+		CreateBlog      func(childComplexity int, input model.CreateBlogInput) int
 		CreateFlashSale func(childComplexity int, input model.CreateFlashSaleInput) int
 		CreateShop      func(childComplexity int, input model.CreateShopInput) int
 		CreateVoucher   func(childComplexity int, input model.CreateVoucherInput) int
+		Follow          func(childComplexity int, userID string) int
+		LikeBlog        func(childComplexity int, id string) int
 		Login           func(childComplexity int, phone string, code string) int
 		Logout          func(childComplexity int) int
 		RefreshToken    func(childComplexity int, token string) int
 		SendLoginCode   func(childComplexity int, phone string) int
+		SignIn          func(childComplexity int) int
+		Unfollow        func(childComplexity int, userID string) int
+		UpdateFlashSale func(childComplexity int, input model.UpdateFlashSaleInput) int
 		UpdateShop      func(childComplexity int, input model.UpdateShopInput) int
 	}
 
@@ -69,14 +107,23 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Me          func(childComplexity int) int
-		MyOrders    func(childComplexity int, first *int, after *string) int
-		NearbyShops func(childComplexity int, typeID string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) int
-		Order       func(childComplexity int, id string) int
-		Shop        func(childComplexity int, id string) int
-		ShopTypes   func(childComplexity int) int
-		Shops       func(childComplexity int, typeID *string, name *string, first *int, after *string) int
-		Vouchers    func(childComplexity int, shopID string) int
+		Blog           func(childComplexity int, id string) int
+		BlogLikers     func(childComplexity int, blogID string, first *int) int
+		BlogsOfUser    func(childComplexity int, userID string, first *int, after *string) int
+		CommonFollows  func(childComplexity int, userID string) int
+		Feed           func(childComplexity int, first *int, after *string) int
+		HotBlogs       func(childComplexity int, first *int, after *string) int
+		IsFollowing    func(childComplexity int, userID string) int
+		Me             func(childComplexity int) int
+		MyOrders       func(childComplexity int, first *int, after *string) int
+		NearbyShops    func(childComplexity int, typeID string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) int
+		Order          func(childComplexity int, id string) int
+		Shop           func(childComplexity int, id string) int
+		ShopTypes      func(childComplexity int) int
+		Shops          func(childComplexity int, typeID *string, name *string, first *int, after *string) int
+		SignInStatus   func(childComplexity int, month *string) int
+		UniqueVisitors func(childComplexity int, from model.Date, to model.Date, shopID *string) int
+		Vouchers       func(childComplexity int, shopID string) int
 	}
 
 	SendCodePayload struct {
@@ -117,6 +164,12 @@ type ComplexityRoot struct {
 		Icon func(childComplexity int) int
 		Name func(childComplexity int) int
 		Sort func(childComplexity int) int
+	}
+
+	SignInStatus struct {
+		ConsecutiveDays func(childComplexity int) int
+		Month           func(childComplexity int) int
+		SignedDays      func(childComplexity int) int
 	}
 
 	Subscription struct {
@@ -210,6 +263,87 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuthPayload.User(childComplexity), true
 
+	case "Blog.author":
+		if e.ComplexityRoot.Blog.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blog.Author(childComplexity), true
+	case "Blog.content":
+		if e.ComplexityRoot.Blog.Content == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blog.Content(childComplexity), true
+	case "Blog.createdAt":
+		if e.ComplexityRoot.Blog.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blog.CreatedAt(childComplexity), true
+	case "Blog.id":
+		if e.ComplexityRoot.Blog.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blog.ID(childComplexity), true
+	case "Blog.images":
+		if e.ComplexityRoot.Blog.Images == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blog.Images(childComplexity), true
+	case "Blog.likedByMe":
+		if e.ComplexityRoot.Blog.LikedByMe == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blog.LikedByMe(childComplexity), true
+	case "Blog.likedCount":
+		if e.ComplexityRoot.Blog.LikedCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blog.LikedCount(childComplexity), true
+	case "Blog.shop":
+		if e.ComplexityRoot.Blog.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blog.Shop(childComplexity), true
+	case "Blog.title":
+		if e.ComplexityRoot.Blog.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blog.Title(childComplexity), true
+
+	case "BlogConnection.edges":
+		if e.ComplexityRoot.BlogConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BlogConnection.Edges(childComplexity), true
+	case "BlogConnection.pageInfo":
+		if e.ComplexityRoot.BlogConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BlogConnection.PageInfo(childComplexity), true
+
+	case "BlogEdge.cursor":
+		if e.ComplexityRoot.BlogEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BlogEdge.Cursor(childComplexity), true
+	case "BlogEdge.node":
+		if e.ComplexityRoot.BlogEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BlogEdge.Node(childComplexity), true
+
 	case "ClaimPayload.orderId":
 		if e.ComplexityRoot.ClaimPayload.OrderID == nil {
 			break
@@ -223,6 +357,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ClaimPayload.Status(childComplexity), true
 
+	case "FeedConnection.edges":
+		if e.ComplexityRoot.FeedConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedConnection.Edges(childComplexity), true
+	case "FeedConnection.pageInfo":
+		if e.ComplexityRoot.FeedConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedConnection.PageInfo(childComplexity), true
+
+	case "FeedEdge.cursor":
+		if e.ComplexityRoot.FeedEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedEdge.Cursor(childComplexity), true
+	case "FeedEdge.node":
+		if e.ComplexityRoot.FeedEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedEdge.Node(childComplexity), true
+
 	case "Mutation.claimVoucher":
 		if e.ComplexityRoot.Mutation.ClaimVoucher == nil {
 			break
@@ -234,6 +394,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ClaimVoucher(childComplexity, args["voucherId"].(string)), true
+	case "Mutation.createBlog":
+		if e.ComplexityRoot.Mutation.CreateBlog == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createBlog_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateBlog(childComplexity, args["input"].(model.CreateBlogInput)), true
 	case "Mutation.createFlashSale":
 		if e.ComplexityRoot.Mutation.CreateFlashSale == nil {
 			break
@@ -267,6 +438,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateVoucher(childComplexity, args["input"].(model.CreateVoucherInput)), true
+	case "Mutation.follow":
+		if e.ComplexityRoot.Mutation.Follow == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_follow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.Follow(childComplexity, args["userId"].(string)), true
+	case "Mutation.likeBlog":
+		if e.ComplexityRoot.Mutation.LikeBlog == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_likeBlog_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.LikeBlog(childComplexity, args["id"].(string)), true
 	case "Mutation.login":
 		if e.ComplexityRoot.Mutation.Login == nil {
 			break
@@ -306,6 +499,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SendLoginCode(childComplexity, args["phone"].(string)), true
+	case "Mutation.signIn":
+		if e.ComplexityRoot.Mutation.SignIn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.SignIn(childComplexity), true
+	case "Mutation.unfollow":
+		if e.ComplexityRoot.Mutation.Unfollow == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unfollow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.Unfollow(childComplexity, args["userId"].(string)), true
+	case "Mutation.updateFlashSale":
+		if e.ComplexityRoot.Mutation.UpdateFlashSale == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateFlashSale_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateFlashSale(childComplexity, args["input"].(model.UpdateFlashSaleInput)), true
 	case "Mutation.updateShop":
 		if e.ComplexityRoot.Mutation.UpdateShop == nil {
 			break
@@ -350,6 +571,84 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
 
+	case "Query.blog":
+		if e.ComplexityRoot.Query.Blog == nil {
+			break
+		}
+
+		args, err := ec.field_Query_blog_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Blog(childComplexity, args["id"].(string)), true
+	case "Query.blogLikers":
+		if e.ComplexityRoot.Query.BlogLikers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_blogLikers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.BlogLikers(childComplexity, args["blogId"].(string), args["first"].(*int)), true
+	case "Query.blogsOfUser":
+		if e.ComplexityRoot.Query.BlogsOfUser == nil {
+			break
+		}
+
+		args, err := ec.field_Query_blogsOfUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.BlogsOfUser(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.commonFollows":
+		if e.ComplexityRoot.Query.CommonFollows == nil {
+			break
+		}
+
+		args, err := ec.field_Query_commonFollows_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CommonFollows(childComplexity, args["userId"].(string)), true
+	case "Query.feed":
+		if e.ComplexityRoot.Query.Feed == nil {
+			break
+		}
+
+		args, err := ec.field_Query_feed_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Feed(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.hotBlogs":
+		if e.ComplexityRoot.Query.HotBlogs == nil {
+			break
+		}
+
+		args, err := ec.field_Query_hotBlogs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.HotBlogs(childComplexity, args["first"].(*int), args["after"].(*string)), true
+
+	case "Query.isFollowing":
+		if e.ComplexityRoot.Query.IsFollowing == nil {
+			break
+		}
+
+		args, err := ec.field_Query_isFollowing_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.IsFollowing(childComplexity, args["userId"].(string)), true
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
 			break
@@ -417,6 +716,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Shops(childComplexity, args["typeId"].(*string), args["name"].(*string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.signInStatus":
+		if e.ComplexityRoot.Query.SignInStatus == nil {
+			break
+		}
+
+		args, err := ec.field_Query_signInStatus_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SignInStatus(childComplexity, args["month"].(*string)), true
+	case "Query.uniqueVisitors":
+		if e.ComplexityRoot.Query.UniqueVisitors == nil {
+			break
+		}
+
+		args, err := ec.field_Query_uniqueVisitors_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.UniqueVisitors(childComplexity, args["from"].(model.Date), args["to"].(model.Date), args["shopId"].(*string)), true
 	case "Query.vouchers":
 		if e.ComplexityRoot.Query.Vouchers == nil {
 			break
@@ -583,6 +904,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ShopType.Sort(childComplexity), true
+
+	case "SignInStatus.consecutiveDays":
+		if e.ComplexityRoot.SignInStatus.ConsecutiveDays == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignInStatus.ConsecutiveDays(childComplexity), true
+	case "SignInStatus.month":
+		if e.ComplexityRoot.SignInStatus.Month == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignInStatus.Month(childComplexity), true
+	case "SignInStatus.signedDays":
+		if e.ComplexityRoot.SignInStatus.SignedDays == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignInStatus.SignedDays(childComplexity), true
 
 	case "Subscription.orderStatus":
 		if e.ComplexityRoot.Subscription.OrderStatus == nil {
@@ -765,9 +1105,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputCreateBlogInput,
 		ec.unmarshalInputCreateFlashSaleInput,
 		ec.unmarshalInputCreateShopInput,
 		ec.unmarshalInputCreateVoucherInput,
+		ec.unmarshalInputUpdateFlashSaleInput,
 		ec.unmarshalInputUpdateShopInput,
 	)
 	first := true
@@ -977,6 +1319,14 @@ input CreateFlashSaleInput {
   endTime: Time!
 }
 
+"Changes to a flash sale; fields left out stay as they are. The stock of a sale that has begun cannot change (CONFLICT)."
+input UpdateFlashSaleInput {
+  voucherId: ID!
+  stock: Int
+  beginTime: Time
+  endTime: Time
+}
+
 type ClaimPayload {
   orderId: ID!
   "PENDING: the order is being written; follow it with orderStatus or order(id)."
@@ -1021,6 +1371,7 @@ extend type Query {
 extend type Mutation {
   createVoucher(input: CreateVoucherInput!): Voucher! @auth(requires: ADMIN)
   createFlashSale(input: CreateFlashSaleInput!): Voucher! @auth(requires: ADMIN)
+  updateFlashSale(input: UpdateFlashSaleInput!): Voucher! @auth(requires: ADMIN)
   """
   Claim a flash-sale voucher: answered at once with PENDING and an order id, or refused
   with SOLD_OUT, ALREADY_CLAIMED, NOT_STARTED, ENDED, NOT_FOUND or RATE_LIMITED.
@@ -1140,6 +1491,105 @@ extend type Mutation {
   updateShop(input: UpdateShopInput!): Shop! @auth(requires: ADMIN)
 }
 `, BuiltIn: false},
+	{Name: "../schema/social.graphqls", Input: `"A calendar day, written YYYY-MM-DD."
+scalar Date
+
+"A note a user wrote about a shop."
+type Blog {
+  id: ID!
+  title: String!
+  content: String!
+  "Image paths or URLs, in display order."
+  images: [String!]!
+  author: User!
+  "The shop the note is about; null when it no longer exists."
+  shop: Shop
+  likedCount: Int!
+  "Whether the caller likes the note; false for anonymous callers."
+  likedByMe: Boolean!
+  createdAt: Time!
+}
+
+type BlogEdge {
+  cursor: String!
+  node: Blog!
+}
+
+type BlogConnection {
+  edges: [BlogEdge!]!
+  pageInfo: PageInfo!
+}
+
+type FeedEdge {
+  cursor: String!
+  node: Blog!
+}
+
+type FeedConnection {
+  edges: [FeedEdge!]!
+  pageInfo: PageInfo!
+}
+
+"A user's daily sign-ins in one month."
+type SignInStatus {
+  "YYYY-MM."
+  month: String!
+  "Days of the month signed, ascending."
+  signedDays: [Int!]!
+  """
+  Signed days in a row ending today (0 when today is not signed yet); for a past month,
+  ending on its last day.
+  """
+  consecutiveDays: Int!
+}
+
+input CreateBlogInput {
+  shopId: ID!
+  "At most 80 characters."
+  title: String!
+  "At most 5000 characters."
+  content: String!
+  "At most 9 image paths or URLs, without commas or spaces."
+  images: [String!]!
+}
+
+extend type Query {
+  "One note; null for an unknown id."
+  blog(id: ID!): Blog
+  "Notes, most liked first, paged by cursor."
+  hotBlogs(first: Int, after: String): BlogConnection!
+  "A user's notes, newest first, paged by cursor."
+  blogsOfUser(userId: ID!, first: Int, after: String): BlogConnection!
+  "A note's earliest likers, first to like first (5 unless first says otherwise)."
+  blogLikers(blogId: ID!, first: Int): [User!]!
+  "Notes of the people the caller follows, newest first, paged by cursor."
+  feed(first: Int, after: String): FeedConnection! @auth
+  "Whether the caller follows the user."
+  isFollowing(userId: ID!): Boolean! @auth
+  "Users both the caller and the user follow, by id."
+  commonFollows(userId: ID!): [User!]! @auth
+  "The caller's sign-ins in a month (YYYY-MM; default the current month)."
+  signInStatus(month: String): SignInStatus! @auth
+  """
+  Distinct visitors of the site, or of one shop, from one day to another (both
+  included, at most 366 days). A HyperLogLog estimate: within about 1%.
+  """
+  uniqueVisitors(from: Date!, to: Date!, shopId: ID): Int! @auth(requires: ADMIN)
+}
+
+extend type Mutation {
+  "Publish a note; it reaches the caller's followers' feeds."
+  createBlog(input: CreateBlogInput!): Blog! @auth
+  "Like a note, or take the like back when the caller already likes it."
+  likeBlog(id: ID!): Blog! @auth
+  "Follow a user; true once the caller follows them (also when they already did)."
+  follow(userId: ID!): Boolean! @auth
+  "Stop following a user; true once the caller does not follow them."
+  unfollow(userId: ID!): Boolean! @auth
+  "Sign in for today; signing again the same day changes nothing."
+  signIn: SignInStatus! @auth
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -1163,6 +1613,50 @@ func (ec *executionContext) childFields_AuthPayload(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type AuthPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_Blog(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Blog_id(ctx, field)
+	case "title":
+		return ec.fieldContext_Blog_title(ctx, field)
+	case "content":
+		return ec.fieldContext_Blog_content(ctx, field)
+	case "images":
+		return ec.fieldContext_Blog_images(ctx, field)
+	case "author":
+		return ec.fieldContext_Blog_author(ctx, field)
+	case "shop":
+		return ec.fieldContext_Blog_shop(ctx, field)
+	case "likedCount":
+		return ec.fieldContext_Blog_likedCount(ctx, field)
+	case "likedByMe":
+		return ec.fieldContext_Blog_likedByMe(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Blog_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Blog", field.Name)
+}
+
+func (ec *executionContext) childFields_BlogConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_BlogConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_BlogConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BlogConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_BlogEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_BlogEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_BlogEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BlogEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_ClaimPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "orderId":
@@ -1171,6 +1665,26 @@ func (ec *executionContext) childFields_ClaimPayload(ctx context.Context, field 
 		return ec.fieldContext_ClaimPayload_status(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ClaimPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_FeedConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_FeedConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_FeedConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FeedConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_FeedEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_FeedEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_FeedEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FeedEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_OrderStatusEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1273,6 +1787,18 @@ func (ec *executionContext) childFields_ShopType(ctx context.Context, field grap
 		return ec.fieldContext_ShopType_sort(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ShopType", field.Name)
+}
+
+func (ec *executionContext) childFields_SignInStatus(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "month":
+		return ec.fieldContext_SignInStatus_month(ctx, field)
+	case "signedDays":
+		return ec.fieldContext_SignInStatus_signedDays(ctx, field)
+	case "consecutiveDays":
+		return ec.fieldContext_SignInStatus_consecutiveDays(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SignInStatus", field.Name)
 }
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

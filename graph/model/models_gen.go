@@ -21,10 +21,46 @@ type AuthPayload struct {
 	User             *User     `json:"user"`
 }
 
+// A note a user wrote about a shop.
+type Blog struct {
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	Content string `json:"content"`
+	// Image paths or URLs, in display order.
+	Images []string `json:"images"`
+	Author *User    `json:"author"`
+	// The shop the note is about; null when it no longer exists.
+	Shop       *Shop `json:"shop,omitempty"`
+	LikedCount int   `json:"likedCount"`
+	// Whether the caller likes the note; false for anonymous callers.
+	LikedByMe bool      `json:"likedByMe"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+type BlogConnection struct {
+	Edges    []BlogEdge `json:"edges"`
+	PageInfo *PageInfo  `json:"pageInfo"`
+}
+
+type BlogEdge struct {
+	Cursor string `json:"cursor"`
+	Node   *Blog  `json:"node"`
+}
+
 type ClaimPayload struct {
 	OrderID string `json:"orderId"`
 	// PENDING: the order is being written; follow it with orderStatus or order(id).
 	Status OrderStatus `json:"status"`
+}
+
+type CreateBlogInput struct {
+	ShopID string `json:"shopId"`
+	// At most 80 characters.
+	Title string `json:"title"`
+	// At most 5000 characters.
+	Content string `json:"content"`
+	// At most 9 image paths or URLs, without commas or spaces.
+	Images []string `json:"images"`
 }
 
 type CreateFlashSaleInput struct {
@@ -60,6 +96,16 @@ type CreateVoucherInput struct {
 	Rules       *string `json:"rules,omitempty"`
 	PayValue    int     `json:"payValue"`
 	ActualValue int     `json:"actualValue"`
+}
+
+type FeedConnection struct {
+	Edges    []FeedEdge `json:"edges"`
+	PageInfo *PageInfo  `json:"pageInfo"`
+}
+
+type FeedEdge struct {
+	Cursor string `json:"cursor"`
+	Node   *Blog  `json:"node"`
 }
 
 type Mutation struct {
@@ -134,7 +180,26 @@ type ShopType struct {
 	Sort int    `json:"sort"`
 }
 
+// A user's daily sign-ins in one month.
+type SignInStatus struct {
+	// YYYY-MM.
+	Month string `json:"month"`
+	// Days of the month signed, ascending.
+	SignedDays []int `json:"signedDays"`
+	// Signed days in a row ending today (0 when today is not signed yet); for a past month,
+	// ending on its last day.
+	ConsecutiveDays int `json:"consecutiveDays"`
+}
+
 type Subscription struct {
+}
+
+// Changes to a flash sale; fields left out stay as they are. The stock of a sale that has begun cannot change (CONFLICT).
+type UpdateFlashSaleInput struct {
+	VoucherID string     `json:"voucherId"`
+	Stock     *int       `json:"stock,omitempty"`
+	BeginTime *time.Time `json:"beginTime,omitempty"`
+	EndTime   *time.Time `json:"endTime,omitempty"`
 }
 
 // Changes to a shop: fields left out stay as they are.

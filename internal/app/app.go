@@ -6,6 +6,7 @@ import (
 	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/shop"
+	"github.com/dealspot/dealspot/internal/app/social"
 )
 
 // Application is every use case of Dealspot.
@@ -14,4 +15,5 @@ type Application struct {
 	ShopCommands *shop.Commands
 	Auth         *auth.Service
 	Seckill      *seckill.Service
+	Social       *social.Service
 }

@@ -134,6 +134,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err := s.startSeckill(ctx, caches, o); err != nil {
 		return nil, err
 	}
+	if err := s.startSocial(ctx, o); err != nil {
+		return nil, err
+	}
 
 	gql := graph.NewHandler(s.App, log, graph.Options{
 		MaxDepth:       cfg.GraphQL.MaxDepth,

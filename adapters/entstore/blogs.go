@@ -1,0 +1,178 @@
+package entstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	entsql "entgo.io/ent/dialect/sql"
+
+	"github.com/dealspot/dealspot/ent"
+	"github.com/dealspot/dealspot/ent/blog"
+	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// Blogs reads and writes blogs.
+type Blogs struct {
+	client *ent.Client
+}
+
+var _ social.Blogs = (*Blogs)(nil)
+
+// Blogs returns the blog repository.
+func (s *Store) Blogs() *Blogs { return &Blogs{client: s.client} }
+
+// CreateBlog stores a new blog and returns it with its id. Images are stored as one
+// comma-separated column, so an image path must not contain a comma (BAD_USER_INPUT).
+// A zero CreatedAt means now.
+func (r *Blogs) CreateBlog(ctx context.Context, b domain.Blog) (domain.Blog, error) {
+	for _, img := range b.Images {
+		if img == "" || strings.Contains(img, ",") {
+			return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "an image path must be non-empty and hold no comma")
+		}
+	}
+	c := r.client.Blog.Create().
+		SetShopID(b.ShopID).
+		SetUserID(b.UserID).
+		SetTitle(b.Title).
+		SetContent(b.Content).
+		SetImages(strings.Join(b.Images, ",")).
+		SetLiked(b.Liked).
+		SetComments(b.Comments)
+	if !b.CreatedAt.IsZero() {
+		c.SetCreatedAt(b.CreatedAt).SetUpdatedAt(b.CreatedAt)
+	}
+	row, err := c.Save(ctx)
+	if err != nil {
+		return domain.Blog{}, fmt.Errorf("create blog: %w", translate(err, "blog", "", ""))
+	}
+	return toBlog(row), nil
+}
+
+// Blog returns one blog, or domain.ErrNotFound.
+func (r *Blogs) Blog(ctx context.Context, id int64) (domain.Blog, error) {
+	row, err := r.client.Blog.Get(ctx, id)
+	if err != nil {
+		return domain.Blog{}, fmt.Errorf("load blog %d: %w", id, notFound(err, "blog"))
+	}
+	return toBlog(row), nil
+}
+
+// BlogsByIDs returns the blogs with those ids in the order of ids, leaving out unknown
+// ones.
+func (r *Blogs) BlogsByIDs(ctx context.Context, ids []int64) ([]domain.Blog, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := r.client.Blog.Query().Where(blog.IDIn(ids...)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load blogs by ids: %w", err)
+	}
+	byID := make(map[int64]*ent.Blog, len(rows))
+	for _, b := range rows {
+		byID[b.ID] = b
+	}
+	out := make([]domain.Blog, 0, len(rows))
+	for _, id := range ids {
+		if b, ok := byID[id]; ok {
+			out = append(out, toBlog(b))
+		}
+	}
+	return out, nil
+}
+
+// BlogsOfUser returns up to limit blogs of a user with id < before (0: from the
+// newest), newest first.
+func (r *Blogs) BlogsOfUser(ctx context.Context, userID, before int64, limit int) ([]domain.Blog, error) {
+	q := r.client.Blog.Query().Where(blog.UserID(userID))
+	if before > 0 {
+		q.Where(blog.IDLT(before))
+	}
+	rows, err := q.Order(blog.ByID(entsql.OrderDesc())).Limit(limit).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list blogs of user %d: %w", userID, err)
+	}
+	return toBlogs(rows), nil
+}
+
+// BlogStamps returns the ids and times of a user's newest limit blogs, newest first.
+func (r *Blogs) BlogStamps(ctx context.Context, userID int64, limit int) ([]domain.BlogStamp, error) {
+	rows, err := r.client.Blog.Query().
+		Where(blog.UserID(userID)).
+		Order(blog.ByID(entsql.OrderDesc())).
+		Limit(limit).
+		Select(blog.FieldID, blog.FieldCreatedAt).
+		All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list blog times of user %d: %w", userID, err)
+	}
+	out := make([]domain.BlogStamp, len(rows))
+	for i, row := range rows {
+		out[i] = domain.BlogStamp{ID: row.ID, CreatedAt: row.CreatedAt}
+	}
+	return out, nil
+}
+
+// HotBlogs returns up to limit blogs ordered by likes, then id, both descending,
+// strictly after the position after (nil: from the top).
+func (r *Blogs) HotBlogs(ctx context.Context, after *social.HotPosition, limit int) ([]domain.Blog, error) {
+	q := r.client.Blog.Query()
+	if after != nil {
+		q.Where(blog.Or(
+			blog.LikedLT(after.Liked),
+			blog.And(blog.Liked(after.Liked), blog.IDLT(after.ID)),
+		))
+	}
+	rows, err := q.Order(blog.ByLiked(entsql.OrderDesc()), blog.ByID(entsql.OrderDesc())).Limit(limit).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list hot blogs: %w", err)
+	}
+	return toBlogs(rows), nil
+}
+
+// SetLiked stores a blog's like count as of the like change numbered seq, unless a
+// change numbered seq or later is stored already (one conditional UPDATE, so concurrent
+// writers cannot go back in time). It reports whether it wrote; false also for an
+// unknown blog.
+func (r *Blogs) SetLiked(ctx context.Context, blogID int64, count int, seq int64) (bool, error) {
+	if count < 0 {
+		return false, domain.Errorf(domain.CodeBadUserInput, "a like count cannot be negative")
+	}
+	n, err := r.client.Blog.Update().
+		Where(blog.ID(blogID), blog.LikedSeqLT(seq)).
+		SetLiked(count).
+		SetLikedSeq(seq).
+		Save(ctx)
+	if err != nil {
+		return false, fmt.Errorf("store like count of blog %d: %w", blogID, translate(err, "blog", "", ""))
+	}
+	return n > 0, nil
+}
+
+func toBlogs(rows []*ent.Blog) []domain.Blog {
+	out := make([]domain.Blog, len(rows))
+	for i, b := range rows {
+		out[i] = toBlog(b)
+	}
+	return out
+}
+
+func toBlog(b *ent.Blog) domain.Blog {
+	var images []string
+	if b.Images != "" {
+		images = strings.Split(b.Images, ",")
+	}
+	return domain.Blog{
+		ID:        b.ID,
+		ShopID:    b.ShopID,
+		UserID:    b.UserID,
+		Title:     b.Title,
+		Content:   b.Content,
+		Images:    images,
+		Liked:     b.Liked,
+		Comments:  b.Comments,
+		CreatedAt: b.CreatedAt,
+		UpdatedAt: b.UpdatedAt,
+	}
+}

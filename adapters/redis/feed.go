@@ -1,0 +1,121 @@
+package redis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/dealspot/dealspot/internal/app/social"
+)
+
+// Inboxes keeps each user's feed inbox in a ZSET (feed:<userId>): members are blog ids
+// written with 19 digits, scores publication times in ms. The fixed width makes Redis's
+// order among equal scores (by member, descending in ZREVRANGEBYSCORE) the blogs' id
+// order, so a page boundary inside a run of equal timestamps is stable.
+type Inboxes struct {
+	client goredis.UniversalClient
+	max    int
+}
+
+var _ social.Inboxes = (*Inboxes)(nil)
+
+// NewInboxes returns the inboxes on client; each keeps its newest max entries.
+func NewInboxes(client goredis.UniversalClient, max int) (*Inboxes, error) {
+	if max <= 0 {
+		return nil, errors.New("inboxes: max must be positive")
+	}
+	return &Inboxes{client: client, max: max}, nil
+}
+
+func inboxKey(userID int64) string { return "feed:" + strconv.FormatInt(userID, 10) }
+
+func inboxMember(blogID int64) string { return fmt.Sprintf("%019d", blogID) }
+
+// pushBatch is how many inboxes one pipeline writes.
+const pushBatch = 500
+
+// Push implements social.Inboxes: per inbox, ZADD then trim to the newest max entries.
+func (in *Inboxes) Push(ctx context.Context, userIDs []int64, e social.FeedEntry) error {
+	member := goredis.Z{Score: float64(e.Score), Member: inboxMember(e.BlogID)}
+	for start := 0; start < len(userIDs); start += pushBatch {
+		batch := userIDs[start:min(start+pushBatch, len(userIDs))]
+		_, err := in.client.Pipelined(ctx, func(pipe goredis.Pipeliner) error {
+			for _, uid := range batch {
+				pipe.ZAdd(ctx, inboxKey(uid), member)
+				pipe.ZRemRangeByRank(ctx, inboxKey(uid), 0, int64(-in.max-1))
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("push blog %d to %d inboxes: %w", e.BlogID, len(batch), err)
+		}
+	}
+	return nil
+}
+
+// Add implements social.Inboxes.
+func (in *Inboxes) Add(ctx context.Context, userID int64, entries []social.FeedEntry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	zs := make([]goredis.Z, len(entries))
+	for i, e := range entries {
+		zs[i] = goredis.Z{Score: float64(e.Score), Member: inboxMember(e.BlogID)}
+	}
+	key := inboxKey(userID)
+	_, err := in.client.Pipelined(ctx, func(pipe goredis.Pipeliner) error {
+		pipe.ZAdd(ctx, key, zs...)
+		pipe.ZRemRangeByRank(ctx, key, 0, int64(-in.max-1))
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("add %d blogs to inbox of user %d: %w", len(entries), userID, err)
+	}
+	return nil
+}
+
+// Remove implements social.Inboxes.
+func (in *Inboxes) Remove(ctx context.Context, userID int64, blogIDs []int64) error {
+	if len(blogIDs) == 0 {
+		return nil
+	}
+	members := make([]any, len(blogIDs))
+	for i, id := range blogIDs {
+		members[i] = inboxMember(id)
+	}
+	if err := in.client.ZRem(ctx, inboxKey(userID), members...).Err(); err != nil {
+		return fmt.Errorf("remove blogs from inbox of user %d: %w", userID, err)
+	}
+	return nil
+}
+
+// Page implements social.Inboxes with ZREVRANGEBYSCORE max -inf WITHSCORES LIMIT.
+func (in *Inboxes) Page(ctx context.Context, userID int64, max *int64, offset, limit int) ([]social.FeedEntry, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	top := "+inf"
+	if max != nil {
+		top = strconv.FormatInt(*max, 10)
+	}
+	zs, err := in.client.ZRevRangeByScoreWithScores(ctx, inboxKey(userID), &goredis.ZRangeBy{
+		Max: top, Min: "-inf", Offset: int64(offset), Count: int64(limit),
+	}).Result()
+	if err != nil {
+		return nil, fmt.Errorf("read inbox of user %d: %w", userID, err)
+	}
+	out := make([]social.FeedEntry, 0, len(zs))
+	for _, z := range zs {
+		s, _ := z.Member.(string)
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || math.IsNaN(z.Score) {
+			continue
+		}
+		out = append(out, social.FeedEntry{BlogID: id, Score: int64(z.Score)})
+	}
+	return out, nil
+}

@@ -1,0 +1,200 @@
+package redis_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/adapters/redis/redistest"
+	"github.com/dealspot/dealspot/internal/app/social"
+)
+
+func entry(blogID, score int64) social.FeedEntry {
+	return social.FeedEntry{BlogID: blogID, Score: score}
+}
+
+func TestInboxOrdersEqualScoresByIDAndPagesByOffset(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx := context.Background()
+		in, err := redis.NewInboxes(conn.Client, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Ids chosen so that plain decimal strings would sort differently (9 > 10).
+		entries := []social.FeedEntry{
+			{BlogID: 9, Score: 1000}, {BlogID: 10, Score: 1000}, {BlogID: 100, Score: 1000},
+			{BlogID: 2, Score: 2000}, {BlogID: 11, Score: 500},
+		}
+		for _, e := range entries {
+			if err := in.Push(ctx, []int64{1, 2}, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Pushing again changes nothing.
+		if err := in.Push(ctx, []int64{1}, entries[0]); err != nil {
+			t.Fatal(err)
+		}
+		all, err := in.Page(ctx, 1, nil, 0, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []social.FeedEntry{entry(2, 2000), entry(100, 1000), entry(10, 1000), entry(9, 1000), entry(11, 500)}
+		if !slices.Equal(all, want) {
+			t.Fatalf("inbox = %v, want %v", all, want)
+		}
+		max := int64(1000)
+		page, err := in.Page(ctx, 1, &max, 2, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(page, want[3:5]) {
+			t.Fatalf("page after two entries of score 1000 = %v, want %v", page, want[3:5])
+		}
+		if err := in.Remove(ctx, 2, []int64{10, 11, 12345}); err != nil {
+			t.Fatal(err)
+		}
+		rest, _ := in.Page(ctx, 2, nil, 0, 10)
+		if !slices.Equal(rest, []social.FeedEntry{entry(2, 2000), entry(100, 1000), entry(9, 1000)}) {
+			t.Fatalf("after Remove: %v", rest)
+		}
+	})
+}
+
+func TestInboxKeepsTheNewestEntries(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx := context.Background()
+		in, err := redis.NewInboxes(conn.Client, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := int64(1); i <= 8; i++ {
+			if err := in.Push(ctx, []int64{7}, social.FeedEntry{BlogID: i, Score: 1000 + i}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := in.Add(ctx, 7, []social.FeedEntry{{BlogID: 20, Score: 1}, {BlogID: 21, Score: 5000}}); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := in.Page(ctx, 7, nil, 0, 100)
+		var ids []int64
+		for _, e := range got {
+			ids = append(ids, e.BlogID)
+		}
+		if fmt.Sprint(ids) != "[21 8 7 6 5]" {
+			t.Fatalf("inbox = %v, want the 5 newest [21 8 7 6 5]", ids)
+		}
+	})
+}
+
+func TestInboxPushReachesManyInboxes(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx := context.Background()
+		in, _ := redis.NewInboxes(conn.Client, 10)
+		users := make([]int64, 1234)
+		for i := range users {
+			users[i] = int64(i + 1)
+		}
+		if err := in.Push(ctx, users, social.FeedEntry{BlogID: 99, Score: 42}); err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range []int64{1, 500, 501, 1234} {
+			if got, _ := in.Page(ctx, u, nil, 0, 10); !slices.Equal(got, []social.FeedEntry{entry(99, 42)}) {
+				t.Fatalf("inbox of %d = %v", u, got)
+			}
+		}
+	})
+}
+
+func TestFanoutStreamDeliversAtLeastOnce(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		cfg := redis.FanoutConfig{Block: 50 * time.Millisecond, ClaimIdle: 300 * time.Millisecond, MaxDeliveries: 3}
+		log := slog.New(slog.DiscardHandler)
+		// Queued before any consumer exists: must not be lost.
+		producer := redis.NewFanoutStream(conn.Client, cfg, log)
+		at := time.UnixMilli(1_900_000_000_000)
+		for _, id := range []int64{1, 2, 3} {
+			if err := producer.Enqueue(ctx, social.FanoutJob{BlogID: id, AuthorID: 7, At: at}); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		var (
+			mu       sync.Mutex
+			done     = map[int64]int{}
+			attempts = map[int64]int{}
+			calls    atomic.Int64
+		)
+		handle := func(_ context.Context, j social.FanoutJob) error {
+			calls.Add(1)
+			mu.Lock()
+			defer mu.Unlock()
+			if j.AuthorID != 7 || !j.At.Equal(at) {
+				t.Errorf("job %+v lost its fields", j)
+			}
+			attempts[j.BlogID]++
+			switch {
+			case j.BlogID == 2 && attempts[2] == 1:
+				return errors.New("first try fails")
+			case j.BlogID == 3:
+				return errors.New("always fails")
+			}
+			done[j.BlogID]++
+			return nil
+		}
+		// Two consumers share the group, as two server nodes would.
+		var wg sync.WaitGroup
+		for range 2 {
+			c := redis.NewFanoutStream(conn.Client, cfg, log)
+			wg.Go(func() {
+				if err := c.Consume(ctx, handle); err != nil {
+					t.Errorf("Consume: %v", err)
+				}
+			})
+		}
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			mu.Lock()
+			finished := done[1] == 1 && done[2] == 1 && attempts[3] >= 3
+			mu.Unlock()
+			if finished {
+				break
+			}
+			if time.Now().After(deadline) {
+				mu.Lock()
+				t.Fatalf("jobs not handled in time: done %v attempts %v", done, attempts)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		// The failing job is dropped after MaxDeliveries, so the pending list empties.
+		for time.Now().Before(deadline) {
+			n, err := conn.Client.XPending(ctx, "feed:fanout", "feed-fanout").Result()
+			if err == nil && n.Count == 0 {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if n, _ := conn.Client.XPending(ctx, "feed:fanout", "feed-fanout").Result(); n.Count != 0 {
+			t.Errorf("%d jobs still pending", n.Count)
+		}
+		cancel()
+		wg.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		if done[1] != 1 || done[2] != 1 || attempts[3] > 4 {
+			t.Fatalf("done %v attempts %v; want 1 and 2 once each, 3 dropped after about 3 tries", done, attempts)
+		}
+	})
+}

@@ -1,0 +1,152 @@
+package graph
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dealspot/dealspot/graph/model"
+	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/domain"
+	"github.com/dealspot/dealspot/internal/reqmeta"
+)
+
+// viewer is who reads public data: the caller when logged in, else anonymous (also when
+// a presented token was refused — public fields still answer).
+func viewer(ctx context.Context) auth.Principal {
+	return callerFrom(ctx).principal
+}
+
+// socialViewer is the reader as the social use cases see it: a user id and the visitor
+// id views are counted under (the user, else the client address).
+func socialViewer(ctx context.Context) social.Viewer {
+	p := viewer(ctx)
+	v := social.Viewer{UserID: p.UserID}
+	switch ip := reqmeta.From(ctx).ClientIP; {
+	case p.UserID > 0:
+		v.Visitor = "u:" + formatID(p.UserID)
+	case ip != "":
+		v.Visitor = "ip:" + ip
+	}
+	return v
+}
+
+func blogToModel(v social.BlogView, p auth.Principal) *model.Blog {
+	images := v.Blog.Images
+	if images == nil {
+		images = []string{}
+	}
+	out := &model.Blog{
+		ID:         formatID(v.Blog.ID),
+		Title:      v.Blog.Title,
+		Content:    v.Blog.Content,
+		Images:     images,
+		Author:     userToModel(v.Author, p),
+		LikedCount: v.Blog.Liked,
+		LikedByMe:  v.LikedByMe,
+		CreatedAt:  v.Blog.CreatedAt,
+	}
+	if v.Shop != nil {
+		out.Shop = shopToModel(*v.Shop)
+	}
+	return out
+}
+
+func usersToModel(users []domain.User, p auth.Principal) []model.User {
+	out := make([]model.User, len(users))
+	for i, u := range users {
+		out[i] = *userToModel(u, p)
+	}
+	return out
+}
+
+// Cursor kinds of the social lists.
+const (
+	hotCursor      = "hot"
+	userBlogCursor = "ublog"
+	feedCursor     = "feed"
+)
+
+// encodePair packs a cursor of two numbers: base64url of "<kind>:<a>:<b>".
+func encodePair(kind string, a, b int64) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprintf("%s:%d:%d", kind, a, b)))
+}
+
+// decodePair reads a cursor of two non-negative numbers; ok is false for nil or empty.
+func decodePair(kind string, raw *string) (a, b int64, ok bool, err error) {
+	if raw == nil || *raw == "" {
+		return 0, 0, false, nil
+	}
+	bad := domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
+	dec, derr := base64.RawURLEncoding.DecodeString(*raw)
+	parts := strings.Split(string(dec), ":")
+	if derr != nil || len(parts) != 3 || parts[0] != kind {
+		return 0, 0, false, bad
+	}
+	a, err1 := strconv.ParseInt(parts[1], 10, 64)
+	b, err2 := strconv.ParseInt(parts[2], 10, 64)
+	if err1 != nil || err2 != nil || a < 0 || b < 0 {
+		return 0, 0, false, bad
+	}
+	return a, b, true, nil
+}
+
+func decodeHotCursor(raw *string) (*social.HotPosition, error) {
+	liked, id, ok, err := decodePair(hotCursor, raw)
+	if err != nil || !ok {
+		return nil, err
+	}
+	if id == 0 || liked > int64(^uint32(0)>>1) {
+		return nil, domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
+	}
+	return &social.HotPosition{Liked: int(liked), ID: id}, nil
+}
+
+func decodeFeedCursor(raw *string) (*social.FeedCursor, error) {
+	max, offset, ok, err := decodePair(feedCursor, raw)
+	if err != nil || !ok {
+		return nil, err
+	}
+	if offset == 0 || offset > int64(^uint32(0)>>1) {
+		return nil, domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
+	}
+	return &social.FeedCursor{Max: max, Offset: int(offset)}, nil
+}
+
+// blogConnection maps a page of blogs; cursor gives each blog's cursor.
+func blogConnection(page social.BlogPage, p auth.Principal, cursor func(domain.Blog) string) *model.BlogConnection {
+	conn := &model.BlogConnection{Edges: make([]model.BlogEdge, 0, len(page.Blogs)), PageInfo: &model.PageInfo{HasNextPage: page.HasNextPage}}
+	for _, v := range page.Blogs {
+		conn.Edges = append(conn.Edges, model.BlogEdge{Cursor: cursor(v.Blog), Node: blogToModel(v, p)})
+	}
+	if n := len(conn.Edges); n > 0 {
+		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
+	}
+	return conn
+}
+
+func hotBlogCursor(b domain.Blog) string { return encodePair(hotCursor, int64(b.Liked), b.ID) }
+
+func userBlogCursorOf(b domain.Blog) string { return encodeCursor(userBlogCursor, b.ID) }
+
+func feedConnection(page social.FeedPage, p auth.Principal) *model.FeedConnection {
+	conn := &model.FeedConnection{Edges: make([]model.FeedEdge, 0, len(page.Items)), PageInfo: &model.PageInfo{HasNextPage: page.HasNextPage}}
+	for _, it := range page.Items {
+		conn.Edges = append(conn.Edges, model.FeedEdge{
+			Cursor: encodePair(feedCursor, it.Cursor.Max, int64(it.Cursor.Offset)),
+			Node:   blogToModel(it.Blog, p),
+		})
+	}
+	if page.End != nil {
+		end := encodePair(feedCursor, page.End.Max, int64(page.End.Offset))
+		conn.PageInfo.EndCursor = &end
+	}
+	return conn
+}
+
+func signInToModel(s social.SignInStatus) *model.SignInStatus {
+	return &model.SignInStatus{Month: s.Month, SignedDays: s.SignedDays, ConsecutiveDays: s.ConsecutiveDays}
+}

@@ -1,0 +1,308 @@
+package social
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// BlogInput is a new blog.
+type BlogInput struct {
+	ShopID  int64
+	Title   string
+	Content string
+	Images  []string
+}
+
+// BlogView is a blog as a reader sees it.
+type BlogView struct {
+	Blog   domain.Blog
+	Author domain.User
+	// Shop is nil when the blog's shop no longer exists.
+	Shop *domain.Shop
+	// LikedByMe is whether the reader likes the blog; false for anonymous readers.
+	LikedByMe bool
+}
+
+// BlogPage is one page of blogs.
+type BlogPage struct {
+	Blogs       []BlogView
+	HasNextPage bool
+}
+
+// Viewer is who reads: a user (0 for anonymous) and the visitor id they are counted
+// under in the unique-visitor statistics ("" to not count them).
+type Viewer struct {
+	UserID  int64
+	Visitor string
+}
+
+// Blog field limits. The title is also bounded in bytes by its column.
+const (
+	maxTitleRunes   = 80
+	maxTitleBytes   = 255
+	maxContentRunes = 5000
+	maxImages       = 9
+	maxImageRunes   = 255
+	maxImagesBytes  = 2048
+)
+
+// CreateBlog publishes a blog by authorID and pushes it to the author's followers:
+// inline for a few followers, through the fan-out queue for many. A failed push does not
+// fail the call (the blog exists); it is logged. Errors: BAD_USER_INPUT.
+func (s *Service) CreateBlog(ctx context.Context, authorID int64, in BlogInput) (BlogView, error) {
+	b, err := validBlog(in)
+	if err != nil {
+		return BlogView{}, err
+	}
+	shops, err := s.d.Shops.ShopsByIDs(ctx, []int64{b.ShopID})
+	if err != nil {
+		return BlogView{}, fmt.Errorf("look up shop of new blog: %w", err)
+	}
+	if len(shops) == 0 {
+		return BlogView{}, domain.Errorf(domain.CodeBadUserInput, "shopId: no shop %d", b.ShopID)
+	}
+	b.UserID = authorID
+	// Feed scores are milliseconds: the stored time says the same.
+	b.CreatedAt = s.now().Truncate(time.Millisecond)
+	created, err := s.d.Blogs.CreateBlog(ctx, b)
+	if err != nil {
+		return BlogView{}, fmt.Errorf("create blog: %w", err)
+	}
+	s.publish(ctx, created)
+	views, err := s.hydrate(ctx, authorID, []domain.Blog{created}, nil)
+	if err != nil {
+		return BlogView{}, err
+	}
+	return views[0], nil
+}
+
+func validBlog(in BlogInput) (domain.Blog, error) {
+	if in.ShopID <= 0 {
+		return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "shopId must be a positive id")
+	}
+	title := strings.TrimSpace(in.Title)
+	content := strings.TrimSpace(in.Content)
+	switch {
+	case title == "":
+		return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "title must not be empty")
+	case utf8.RuneCountInString(title) > maxTitleRunes || len(title) > maxTitleBytes:
+		return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "title must be at most %d characters", maxTitleRunes)
+	case !utf8.ValidString(title) || !utf8.ValidString(content):
+		return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "title and content must be valid UTF-8")
+	case content == "":
+		return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "content must not be empty")
+	case utf8.RuneCountInString(content) > maxContentRunes:
+		return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "content must be at most %d characters", maxContentRunes)
+	case len(in.Images) > maxImages:
+		return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "at most %d images", maxImages)
+	}
+	images := make([]string, 0, len(in.Images))
+	total := 0
+	for _, img := range in.Images {
+		img = strings.TrimSpace(img)
+		switch {
+		case img == "":
+			return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "images must not be empty strings")
+		case strings.ContainsAny(img, ",\n\r\t ") || !utf8.ValidString(img):
+			return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "an image path must not contain commas or spaces")
+		case utf8.RuneCountInString(img) > maxImageRunes:
+			return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "an image path must be at most %d characters", maxImageRunes)
+		}
+		total += len(img) + 1
+		images = append(images, img)
+	}
+	if total > maxImagesBytes {
+		return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "image paths must be at most %d bytes together", maxImagesBytes)
+	}
+	return domain.Blog{ShopID: in.ShopID, Title: title, Content: content, Images: images}, nil
+}
+
+// Blog returns one blog as viewer sees it, and counts the view; found is false for an
+// unknown id.
+func (s *Service) Blog(ctx context.Context, viewer Viewer, id int64) (view BlogView, found bool, err error) {
+	if id <= 0 {
+		return BlogView{}, false, nil
+	}
+	b, err := s.d.Blogs.Blog(ctx, id)
+	if errors.Is(err, domain.ErrNotFound) {
+		return BlogView{}, false, nil
+	}
+	if err != nil {
+		return BlogView{}, false, fmt.Errorf("load blog %d: %w", id, err)
+	}
+	s.RecordVisit(ctx, viewer.Visitor, 0)
+	views, err := s.hydrate(ctx, viewer.UserID, []domain.Blog{b}, nil)
+	if err != nil {
+		return BlogView{}, false, err
+	}
+	return views[0], true, nil
+}
+
+// HotBlogs pages through blogs by likes, most liked first (ties: newer first). Likes
+// change while a reader pages, so a blog can move across the page boundary; each page
+// is still well ordered. Errors: BAD_USER_INPUT for a bad page size.
+func (s *Service) HotBlogs(ctx context.Context, viewerID int64, first int, after *HotPosition) (BlogPage, error) {
+	size, err := s.cfg.Pages.Size(first)
+	if err != nil {
+		return BlogPage{}, err
+	}
+	if after != nil && (after.Liked < 0 || after.ID <= 0) {
+		return BlogPage{}, domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
+	}
+	blogs, err := s.d.Blogs.HotBlogs(ctx, after, size+1)
+	if err != nil {
+		return BlogPage{}, fmt.Errorf("list hot blogs: %w", err)
+	}
+	return s.page(ctx, viewerID, blogs, size)
+}
+
+// BlogsOfUser pages through a user's blogs, newest first, from before (a blog id; 0:
+// from the newest). Errors: BAD_USER_INPUT for a bad page size.
+func (s *Service) BlogsOfUser(ctx context.Context, viewerID, userID int64, first int, before int64) (BlogPage, error) {
+	size, err := s.cfg.Pages.Size(first)
+	if err != nil {
+		return BlogPage{}, err
+	}
+	if userID <= 0 || before < 0 {
+		return BlogPage{}, domain.Errorf(domain.CodeBadUserInput, "ids must be positive")
+	}
+	blogs, err := s.d.Blogs.BlogsOfUser(ctx, userID, before, size+1)
+	if err != nil {
+		return BlogPage{}, fmt.Errorf("list blogs of user %d: %w", userID, err)
+	}
+	return s.page(ctx, viewerID, blogs, size)
+}
+
+// page turns size+1 rows into a page of size views.
+func (s *Service) page(ctx context.Context, viewerID int64, blogs []domain.Blog, size int) (BlogPage, error) {
+	var page BlogPage
+	if len(blogs) > size {
+		blogs, page.HasNextPage = blogs[:size], true
+	}
+	views, err := s.hydrate(ctx, viewerID, blogs, nil)
+	if err != nil {
+		return BlogPage{}, err
+	}
+	page.Blogs = views
+	return page, nil
+}
+
+// hydrate adds authors, shops and the viewer's likes to blogs, with one batched look-up
+// each. liked, when not nil, is already known for every blog.
+func (s *Service) hydrate(ctx context.Context, viewerID int64, blogs []domain.Blog, liked []bool) ([]BlogView, error) {
+	if len(blogs) == 0 {
+		return nil, nil
+	}
+	var userIDs, shopIDs, blogIDs []int64
+	for _, b := range blogs {
+		userIDs = append(userIDs, b.UserID)
+		shopIDs = append(shopIDs, b.ShopID)
+		blogIDs = append(blogIDs, b.ID)
+	}
+	users, err := s.d.Users.UsersByIDs(ctx, unique(userIDs))
+	if err != nil {
+		return nil, fmt.Errorf("load blog authors: %w", err)
+	}
+	shops, err := s.d.Shops.ShopsByIDs(ctx, unique(shopIDs))
+	if err != nil {
+		return nil, fmt.Errorf("load blog shops: %w", err)
+	}
+	if liked == nil && viewerID > 0 {
+		if liked, err = s.d.Likes.LikedBy(ctx, viewerID, blogIDs); err != nil {
+			return nil, fmt.Errorf("load likes of viewer: %w", err)
+		}
+	}
+	userByID := make(map[int64]domain.User, len(users))
+	for _, u := range users {
+		userByID[u.ID] = u
+	}
+	shopByID := make(map[int64]domain.Shop, len(shops))
+	for _, sh := range shops {
+		shopByID[sh.ID] = sh
+	}
+	views := make([]BlogView, len(blogs))
+	for i, b := range blogs {
+		author, ok := userByID[b.UserID]
+		if !ok {
+			author = domain.User{ID: b.UserID, Role: domain.RoleUser}
+		}
+		views[i] = BlogView{Blog: b, Author: author}
+		if sh, ok := shopByID[b.ShopID]; ok {
+			views[i].Shop = &sh
+		}
+		if i < len(liked) {
+			views[i].LikedByMe = liked[i]
+		}
+	}
+	return views, nil
+}
+
+// unique returns ids without repeats, in first-seen order.
+func unique(ids []int64) []int64 {
+	seen := make(map[int64]bool, len(ids))
+	out := make([]int64, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// publish pushes a new blog into its author's followers' inboxes. Few followers are
+// pushed to at once; many are left to the fan-out queue. Failures are logged: the blog
+// exists either way.
+func (s *Service) publish(ctx context.Context, b domain.Blog) {
+	followers, err := s.d.Follows.FollowerIDs(ctx, b.UserID, 0, s.cfg.SyncFanoutMax+1)
+	if err == nil && len(followers) == 0 {
+		return
+	}
+	if err == nil && len(followers) <= s.cfg.SyncFanoutMax {
+		err = s.d.Inboxes.Push(ctx, followers, FeedEntry{BlogID: b.ID, Score: b.CreatedAt.UnixMilli()})
+		if err == nil {
+			return
+		}
+	}
+	if err != nil {
+		s.log.Warn("cannot push new blog to followers; queueing the fan-out", slog.Int64("blog_id", b.ID), slog.Any("error", err))
+	}
+	if err := s.d.Fanout.Enqueue(ctx, FanoutJob{BlogID: b.ID, AuthorID: b.UserID, At: b.CreatedAt}); err != nil {
+		s.log.Error("cannot queue the fan-out of a new blog; followers will not see it in their feeds",
+			slog.Int64("blog_id", b.ID), slog.Any("error", err))
+	}
+}
+
+// fanoutPage is how many followers one step of a fan-out reads and pushes to.
+const fanoutPage = 1000
+
+// Fanout pushes a blog into the inbox of every follower of its author (the fan-out
+// queue's handler). It is idempotent: pushing a blog twice leaves one entry.
+func (s *Service) Fanout(ctx context.Context, job FanoutJob) error {
+	e := FeedEntry{BlogID: job.BlogID, Score: job.At.UnixMilli()}
+	after := int64(0)
+	for {
+		ids, err := s.d.Follows.FollowerIDs(ctx, job.AuthorID, after, fanoutPage)
+		if err != nil {
+			return fmt.Errorf("fan out blog %d: list followers: %w", job.BlogID, err)
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+		if err := s.d.Inboxes.Push(ctx, ids, e); err != nil {
+			return fmt.Errorf("fan out blog %d: %w", job.BlogID, err)
+		}
+		if len(ids) < fanoutPage {
+			return nil
+		}
+		after = slices.Max(ids)
+	}
+}

@@ -1,0 +1,42 @@
+package social
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+func TestBlogInputIsChecked(t *testing.T) {
+	t.Parallel()
+	ok := BlogInput{ShopID: 1, Title: "  探店  ", Content: " 好吃 ", Images: []string{" /a.jpg ", "https://x/b.png"}}
+	b, err := validBlog(ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Title != "探店" || b.Content != "好吃" || !slices.Equal(b.Images, []string{"/a.jpg", "https://x/b.png"}) {
+		t.Fatalf("normalised to %+v", b)
+	}
+	bad := map[string]func(in *BlogInput){
+		"no shop":                 func(in *BlogInput) { in.ShopID = 0 },
+		"blank title":             func(in *BlogInput) { in.Title = " \t" },
+		"long title":              func(in *BlogInput) { in.Title = strings.Repeat("店", maxTitleRunes+1) },
+		"title too long in bytes": func(in *BlogInput) { in.Title = strings.Repeat("🍷", 70) },
+		"blank content":           func(in *BlogInput) { in.Content = "" },
+		"long content":            func(in *BlogInput) { in.Content = strings.Repeat("a", maxContentRunes+1) },
+		"too many images":         func(in *BlogInput) { in.Images = slices.Repeat([]string{"/a.jpg"}, maxImages+1) },
+		"empty image":             func(in *BlogInput) { in.Images = []string{""} },
+		"comma in an image":       func(in *BlogInput) { in.Images = []string{"/a.jpg,/b.jpg"} },
+		"long image":              func(in *BlogInput) { in.Images = []string{strings.Repeat("a", maxImageRunes+1)} },
+		"images too long":         func(in *BlogInput) { in.Images = slices.Repeat([]string{strings.Repeat("a", 250)}, 9) },
+	}
+	for name, change := range bad {
+		in := ok
+		change(&in)
+		if _, err := validBlog(in); !errors.Is(err, domain.ErrBadInput) {
+			t.Errorf("%s: err = %v, want BAD_USER_INPUT", name, err)
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package social
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// FeedCursor is a position in a feed (the seeds' scroll): Max is the score of the last
+// entry seen and Offset how many entries with that very score were seen, so entries
+// sharing a timestamp are neither skipped nor repeated.
+type FeedCursor struct {
+	Max    int64
+	Offset int
+}
+
+// FeedItem is one blog of a feed page with the position right after it.
+type FeedItem struct {
+	Blog   BlogView
+	Cursor FeedCursor
+}
+
+// FeedPage is one page of a feed.
+type FeedPage struct {
+	Items       []FeedItem
+	HasNextPage bool
+	// End is the position after the last entry read (nil for an empty page). It is the
+	// last item's cursor, unless entries whose blog is gone ended the page.
+	End *FeedCursor
+}
+
+// Feed pages through the blogs pushed to userID by the authors they follow, newest
+// first, after the cursor (nil: from the newest). Errors: BAD_USER_INPUT for a bad page
+// size or cursor.
+func (s *Service) Feed(ctx context.Context, userID int64, first int, after *FeedCursor) (FeedPage, error) {
+	size, err := s.cfg.Pages.Size(first)
+	if err != nil {
+		return FeedPage{}, err
+	}
+	var max *int64
+	offset := 0
+	if after != nil {
+		if after.Offset < 1 || after.Max < 0 {
+			return FeedPage{}, domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
+		}
+		max, offset = &after.Max, after.Offset
+	}
+	entries, err := s.d.Inboxes.Page(ctx, userID, max, offset, size+1)
+	if err != nil {
+		return FeedPage{}, fmt.Errorf("read feed: %w", err)
+	}
+	var page FeedPage
+	if len(entries) > size {
+		entries, page.HasNextPage = entries[:size], true
+	}
+	cursors := feedCursors(after, entries)
+	if len(cursors) > 0 {
+		page.End = &cursors[len(cursors)-1]
+	}
+	ids := make([]int64, len(entries))
+	for i, e := range entries {
+		ids[i] = e.BlogID
+	}
+	blogs, err := s.d.Blogs.BlogsByIDs(ctx, ids)
+	if err != nil {
+		return FeedPage{}, fmt.Errorf("load feed blogs: %w", err)
+	}
+	views, err := s.hydrate(ctx, userID, blogs, nil)
+	if err != nil {
+		return FeedPage{}, err
+	}
+	// Entries whose blog is gone are skipped, but still count for the cursors.
+	byID := make(map[int64]BlogView, len(views))
+	for _, v := range views {
+		byID[v.Blog.ID] = v
+	}
+	for i, e := range entries {
+		if v, ok := byID[e.BlogID]; ok {
+			page.Items = append(page.Items, FeedItem{Blog: v, Cursor: cursors[i]})
+		}
+	}
+	return page, nil
+}
+
+// feedCursors returns the position after each entry of a page read from after: the
+// entry's score, and how many entries of that score were seen up to it — counting those
+// seen before this page when the score is the cursor's own.
+func feedCursors(after *FeedCursor, entries []FeedEntry) []FeedCursor {
+	out := make([]FeedCursor, len(entries))
+	for i, e := range entries {
+		c := FeedCursor{Max: e.Score, Offset: 1}
+		switch {
+		case i > 0 && entries[i-1].Score == e.Score:
+			c.Offset = out[i-1].Offset + 1
+		case i == 0 && after != nil && after.Max == e.Score:
+			c.Offset = after.Offset + 1
+		}
+		out[i] = c
+	}
+	return out
+}

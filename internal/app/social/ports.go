@@ -1,0 +1,171 @@
+// Package social holds the community side of Dealspot: notes ("blogs") about shops,
+// likes, follows, the feed of followed authors' notes, daily sign-in and unique-visitor
+// counts. Each lives on the Redis structure that fits it; the relational store keeps
+// blogs and follows.
+package social
+
+import (
+	"context"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// HotPosition is where a page of hot blogs ends: the last blog's likes and id.
+type HotPosition struct {
+	Liked int
+	ID    int64
+}
+
+// Blogs reads and writes blogs in the relational store.
+type Blogs interface {
+	// CreateBlog stores a new blog and returns it with its id.
+	CreateBlog(ctx context.Context, b domain.Blog) (domain.Blog, error)
+	// Blog returns one blog, or domain.ErrNotFound.
+	Blog(ctx context.Context, id int64) (domain.Blog, error)
+	// BlogsByIDs returns the blogs with those ids in the order of ids, leaving out
+	// unknown ones.
+	BlogsByIDs(ctx context.Context, ids []int64) ([]domain.Blog, error)
+	// BlogsOfUser returns up to limit blogs of a user with id < before (0: from the
+	// newest), newest first.
+	BlogsOfUser(ctx context.Context, userID, before int64, limit int) ([]domain.Blog, error)
+	// BlogStamps returns the ids and times of a user's newest limit blogs, newest first.
+	BlogStamps(ctx context.Context, userID int64, limit int) ([]domain.BlogStamp, error)
+	// HotBlogs returns up to limit blogs ordered by likes, then id, both descending,
+	// strictly after the position after (nil: from the top).
+	HotBlogs(ctx context.Context, after *HotPosition, limit int) ([]domain.Blog, error)
+	// SetLiked stores a blog's like count as of the like change numbered seq, unless a
+	// newer change is stored already. It reports whether it wrote.
+	SetLiked(ctx context.Context, blogID int64, count int, seq int64) (bool, error)
+}
+
+// Follows keeps follow relations in the relational store, the source of truth that the
+// Redis mirror is rebuilt from.
+type Follows interface {
+	// Follow records that userID follows targetID; false when it already held.
+	Follow(ctx context.Context, userID, targetID int64) (bool, error)
+	// Unfollow removes that relation; false when it did not hold.
+	Unfollow(ctx context.Context, userID, targetID int64) (bool, error)
+	// FollowerIDs returns up to limit ids of targetID's followers greater than after,
+	// ascending.
+	FollowerIDs(ctx context.Context, targetID, after int64, limit int) ([]int64, error)
+	// Follows returns up to limit relations with id > after, ordered by id.
+	Follows(ctx context.Context, after int64, limit int) ([]domain.Follow, error)
+}
+
+// Users reads user accounts.
+type Users interface {
+	// User returns one user, or domain.ErrNotFound.
+	User(ctx context.Context, id int64) (domain.User, error)
+	// UsersByIDs returns the users with those ids in the order of ids, leaving out
+	// unknown ones.
+	UsersByIDs(ctx context.Context, ids []int64) ([]domain.User, error)
+}
+
+// Shops reads shops.
+type Shops interface {
+	// ShopsByIDs returns the shops with those ids in the order of ids, leaving out
+	// unknown ones.
+	ShopsByIDs(ctx context.Context, ids []int64) ([]domain.Shop, error)
+}
+
+// LikeToggle is what one like or unlike did.
+type LikeToggle struct {
+	// Liked is whether the user likes the blog now.
+	Liked bool
+	// Count is how many users like the blog now.
+	Count int
+	// Seq numbers the change: a later change of the same blog has a larger number.
+	Seq int64
+}
+
+// Likes keeps each blog's likers in Redis, in the order they liked.
+type Likes interface {
+	// Toggle likes the blog for the user at the given time, or takes the like back when
+	// the user already likes it — one atomic step, so concurrent toggles of one user
+	// alternate and never count twice.
+	Toggle(ctx context.Context, blogID, userID int64, at time.Time) (LikeToggle, error)
+	// LikedBy reports, for each of blogIDs in order, whether userID likes it.
+	LikedBy(ctx context.Context, userID int64, blogIDs []int64) ([]bool, error)
+	// Likers returns the ids of a blog's first limit likers, earliest first.
+	Likers(ctx context.Context, blogID int64, limit int) ([]int64, error)
+}
+
+// FollowMirror mirrors each user's follows in Redis, for fast membership tests and set
+// intersections.
+type FollowMirror interface {
+	// Add records that userID follows targetID.
+	Add(ctx context.Context, userID, targetID int64) error
+	// Remove forgets it.
+	Remove(ctx context.Context, userID, targetID int64) error
+	// Contains reports whether userID follows targetID.
+	Contains(ctx context.Context, userID, targetID int64) (bool, error)
+	// Common returns the ids both a and b follow.
+	Common(ctx context.Context, a, b int64) ([]int64, error)
+	// Loaded reports whether the mirror was filled from the database (false on an empty
+	// Redis, or after Redis lost its data).
+	Loaded(ctx context.Context) (bool, error)
+	// AddAll records many relations.
+	AddAll(ctx context.Context, follows []domain.Follow) error
+	// MarkLoaded records that the mirror now holds the database's relations.
+	MarkLoaded(ctx context.Context) error
+}
+
+// FeedEntry is one blog in a user's inbox. Score is its publication time in
+// milliseconds since the Unix epoch.
+type FeedEntry struct {
+	BlogID int64
+	Score  int64
+}
+
+// Inboxes keeps each user's feed inbox: the ids of blogs pushed to them, newest first,
+// capped in size (the oldest fall out).
+type Inboxes interface {
+	// Push puts e into the inbox of every user in userIDs.
+	Push(ctx context.Context, userIDs []int64, e FeedEntry) error
+	// Add puts entries into one user's inbox.
+	Add(ctx context.Context, userID int64, entries []FeedEntry) error
+	// Remove takes blogs out of one user's inbox.
+	Remove(ctx context.Context, userID int64, blogIDs []int64) error
+	// Page returns up to limit entries with score ≤ max (nil: no bound), newest first,
+	// after skipping the first offset of them. Entries of equal score come in a fixed
+	// order: higher blog id first.
+	Page(ctx context.Context, userID int64, max *int64, offset, limit int) ([]FeedEntry, error)
+}
+
+// FanoutJob asks for a blog to be pushed to every follower of its author.
+type FanoutJob struct {
+	BlogID   int64
+	AuthorID int64
+	At       time.Time
+}
+
+// FanoutQueue carries fan-out jobs from the node that published a blog to whichever node
+// is free, so publishing stays fast for authors with many followers.
+type FanoutQueue interface {
+	// Enqueue hands job over; an error means it may not be enqueued.
+	Enqueue(ctx context.Context, job FanoutJob) error
+	// Consume calls handle for every job until ctx ends. A job whose handle fails is
+	// delivered again later: at least once, so handle must be idempotent.
+	Consume(ctx context.Context, handle func(ctx context.Context, job FanoutJob) error) error
+}
+
+// SignIns keeps one bitmap per user per month in Redis.
+type SignIns interface {
+	// Sign marks the calendar day of day (its year, month and day) and returns the
+	// month's signed days after it, as a mask: bit d-1 set for day d.
+	Sign(ctx context.Context, userID int64, day time.Time) (uint32, error)
+	// Month returns the signed days of the calendar month of month, as a mask.
+	Month(ctx context.Context, userID int64, month time.Time) (uint32, error)
+}
+
+// Visitors counts distinct visitors per calendar day in Redis HyperLogLogs, site-wide
+// and per shop.
+type Visitors interface {
+	// Record counts each of visitors on the calendar day of day, site-wide (shopID 0) or
+	// for one shop.
+	Record(ctx context.Context, day time.Time, shopID int64, visitors []string) error
+	// Count estimates the distinct visitors over all of days (calendar days), site-wide
+	// (shopID 0) or of one shop.
+	Count(ctx context.Context, days []time.Time, shopID int64) (int64, error)
+}

@@ -1,0 +1,196 @@
+package social
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// RecordVisit counts visitor as one of today's visitors site-wide and, when shopID > 0,
+// of that shop. Visits are buffered and written in batches (every VisitFlush), so reads
+// that count them wait for no Redis round trip; counting never fails a read.
+func (s *Service) RecordVisit(_ context.Context, visitor string, shopID int64) {
+	if visitor == "" || shopID < 0 {
+		return
+	}
+	s.visits.add(s.today(), shopID, visitor)
+}
+
+// FlushVisits writes the buffered visits now.
+func (s *Service) FlushVisits(ctx context.Context) error {
+	return s.visits.flush(ctx)
+}
+
+// UniqueVisitors estimates the distinct visitors from one calendar day to another (both
+// included; only their year, month and day count), site-wide (shopID 0) or of one shop.
+// The estimate is a HyperLogLog's: within about 1% for large counts. Errors:
+// BAD_USER_INPUT for a reversed or too long range.
+func (s *Service) UniqueVisitors(ctx context.Context, from, to time.Time, shopID int64) (int64, error) {
+	from = time.Date(from.Year(), from.Month(), from.Day(), 0, 0, 0, 0, time.UTC)
+	to = time.Date(to.Year(), to.Month(), to.Day(), 0, 0, 0, 0, time.UTC)
+	switch {
+	case shopID < 0:
+		return 0, domain.Errorf(domain.CodeBadUserInput, "shopId must be a positive id")
+	case to.Before(from):
+		return 0, domain.Errorf(domain.CodeBadUserInput, "from must not be after to")
+	case to.Sub(from).Hours()/24+1 > float64(s.cfg.MaxVisitorDays):
+		return 0, domain.Errorf(domain.CodeBadUserInput, "the range may span at most %d days", s.cfg.MaxVisitorDays)
+	}
+	var days []time.Time
+	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
+		days = append(days, d)
+	}
+	n, err := s.d.Visitors.Count(ctx, days, shopID)
+	if err != nil {
+		return 0, fmt.Errorf("count visitors: %w", err)
+	}
+	return n, nil
+}
+
+// visitKey names one HyperLogLog: a day, site-wide (shop 0) or of a shop.
+type visitKey struct {
+	day  string
+	shop int64
+}
+
+// maxBufferedVisits bounds the buffer; visits beyond it (Redis unreachable for long) are
+// not counted.
+const maxBufferedVisits = 100_000
+
+// visitBuffer gathers visits and writes them in batches.
+type visitBuffer struct {
+	visitors Visitors
+	log      *slog.Logger
+	loc      *time.Location
+
+	mu      sync.Mutex
+	pending map[visitKey]map[string]struct{}
+	size    int
+	dropped int
+
+	flushMu sync.Mutex // one flush at a time
+	done    chan struct{}
+	stopped chan struct{}
+}
+
+func startVisitBuffer(v Visitors, loc *time.Location, every time.Duration, log *slog.Logger) *visitBuffer {
+	b := &visitBuffer{
+		visitors: v, log: log, loc: loc, pending: map[visitKey]map[string]struct{}{},
+		done: make(chan struct{}), stopped: make(chan struct{}),
+	}
+	go func() {
+		defer close(b.stopped)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-b.done:
+				return
+			case <-tick.C:
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				if err := b.flush(ctx); err != nil {
+					b.log.Warn("cannot write visitor counts; retrying", slog.Any("error", err))
+				}
+				cancel()
+			}
+		}
+	}()
+	return b
+}
+
+func (b *visitBuffer) add(day time.Time, shopID int64, visitor string) {
+	d := day.Format("2006-01-02")
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	keys := []visitKey{{day: d}}
+	if shopID > 0 {
+		keys = append(keys, visitKey{day: d, shop: shopID})
+	}
+	for _, k := range keys {
+		set := b.pending[k]
+		if set == nil {
+			set = map[string]struct{}{}
+			b.pending[k] = set
+		}
+		if _, ok := set[visitor]; ok {
+			continue
+		}
+		if b.size >= maxBufferedVisits {
+			b.dropped++
+			continue
+		}
+		set[visitor] = struct{}{}
+		b.size++
+	}
+}
+
+// flush writes every buffered visit; what fails to be written stays buffered.
+func (b *visitBuffer) flush(ctx context.Context) error {
+	b.flushMu.Lock()
+	defer b.flushMu.Unlock()
+	b.mu.Lock()
+	batch, dropped := b.pending, b.dropped
+	b.pending, b.size, b.dropped = map[visitKey]map[string]struct{}{}, 0, 0
+	b.mu.Unlock()
+	if dropped > 0 {
+		b.log.Warn("visitor buffer full; visits not counted", slog.Int("dropped", dropped))
+	}
+	var failed error
+	for k, set := range batch {
+		if failed != nil {
+			b.putBack(k, set)
+			continue
+		}
+		day, _ := time.ParseInLocation("2006-01-02", k.day, b.loc)
+		visitors := make([]string, 0, len(set))
+		for v := range set {
+			visitors = append(visitors, v)
+		}
+		if err := b.visitors.Record(ctx, day, k.shop, visitors); err != nil {
+			failed = err
+			b.putBack(k, set)
+		}
+	}
+	return failed
+}
+
+func (b *visitBuffer) putBack(k visitKey, set map[string]struct{}) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	cur := b.pending[k]
+	if cur == nil {
+		cur = map[string]struct{}{}
+		b.pending[k] = cur
+	}
+	for v := range set {
+		if _, ok := cur[v]; ok {
+			continue
+		}
+		if b.size >= maxBufferedVisits {
+			b.dropped++
+			continue
+		}
+		cur[v] = struct{}{}
+		b.size++
+	}
+}
+
+// stop ends the background flushes and writes what is left.
+func (b *visitBuffer) stop() {
+	select {
+	case <-b.done:
+		return
+	default:
+		close(b.done)
+	}
+	<-b.stopped
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := b.flush(ctx); err != nil {
+		b.log.Warn("visitor counts lost at shutdown", slog.Any("error", err))
+	}
+}

@@ -1,0 +1,82 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	redisadapter "github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// WithSocialClock makes the notes, feed, sign-in and visitor use cases read time from
+// now, so component tests can publish at chosen instants and sign in on chosen days.
+func WithSocialClock(now func() time.Time) Option {
+	return func(o *options) { o.socialNow = now }
+}
+
+// startSocial builds notes, likes, follows, the feed, sign-ins and visitor counts, fills
+// the follow mirror when Redis lacks it and starts the feed's fan-out consumer.
+func (s *Service) startSocial(ctx context.Context, o options) error {
+	cfg := s.Config
+	rc := s.Redis.Client
+	inboxes, err := redisadapter.NewInboxes(rc, cfg.Social.InboxMax)
+	if err != nil {
+		return err
+	}
+	visitors, err := redisadapter.NewVisitors(rc, cfg.Social.VisitorRetention)
+	if err != nil {
+		return err
+	}
+	fanout := redisadapter.NewFanoutStream(rc, redisadapter.FanoutConfig{}, s.Log)
+	svc, err := social.New(social.Config{
+		Pages:            domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
+		Likers:           domain.PageLimits{Default: cfg.Social.LikersDefault, Max: cfg.Social.LikersMax},
+		Location:         cfg.Social.Location,
+		InboxMax:         cfg.Social.InboxMax,
+		SyncFanoutMax:    cfg.Social.SyncFanoutMax,
+		FollowBackfill:   cfg.Social.FollowBackfill,
+		CommonFollowsMax: cfg.Social.CommonFollowsMax,
+		MaxVisitorDays:   cfg.Social.VisitorMaxDays,
+	}, social.Deps{
+		Blogs:    s.Store.Blogs(),
+		Follows:  s.Store.Follows(),
+		Users:    s.Store.Users(),
+		Shops:    s.Store.Shops(),
+		Likes:    redisadapter.NewLikes(rc),
+		Mirror:   redisadapter.NewFollowSets(rc),
+		Inboxes:  inboxes,
+		Fanout:   fanout,
+		SignIns:  redisadapter.NewSignIns(rc),
+		Visitors: visitors,
+		Log:      s.Log,
+		Now:      o.socialNow,
+	})
+	if err != nil {
+		return err
+	}
+	s.closers = append(s.closers, func() error { svc.Close(); return nil })
+	s.App.Social = svc
+	n, err := svc.LoadFollows(ctx)
+	if err != nil {
+		return fmt.Errorf("fill follow mirror: %w", err)
+	}
+	if n > 0 {
+		s.Log.Info("follow mirror filled from the database", slog.Int("follows", n))
+	}
+
+	cctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if err := fanout.Consume(cctx, svc.Fanout); err != nil && !errors.Is(err, context.Canceled) {
+			s.Log.Error("feed fan-out consumer stopped", slog.Any("error", err))
+		}
+	})
+	// Stop consuming before the stores close.
+	s.closers = append(s.closers, func() error { cancel(); wg.Wait(); return nil })
+	return nil
+}
