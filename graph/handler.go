@@ -47,7 +47,10 @@ func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
+	// Parsed and validated documents are cached, and clients may send a document's hash
+	// instead of its text (automatic persisted queries).
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](o.QueryCacheSize))
+	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](o.QueryCacheSize)})
 	if o.Introspection {
 		srv.Use(extension.Introspection{})
 	}

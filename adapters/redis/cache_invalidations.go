@@ -45,7 +45,18 @@ func NewCacheInvalidations(client goredis.UniversalClient, channel string) *Cach
 
 // Publish sends msg to every subscriber (implements cache.Invalidations).
 func (i *Broadcast) Publish(ctx context.Context, msg string) error {
-	if err := i.client.Publish(ctx, i.channel, msg).Err(); err != nil {
+	return i.PublishMany(ctx, msg)
+}
+
+// PublishMany sends msgs to every subscriber in one round trip.
+func (i *Broadcast) PublishMany(ctx context.Context, msgs ...string) error {
+	_, err := i.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+		for _, m := range msgs {
+			p.Publish(ctx, i.channel, m)
+		}
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("publish on %s: %w", i.channel, err)
 	}
 	return nil

@@ -41,13 +41,17 @@ type orderEventWire struct {
 	At        int64  `json:"at"`
 }
 
-// Publish implements seckill.StatusBus.
-func (b *StatusBus) Publish(ctx context.Context, e domain.OrderEvent) error {
-	msg, _ := json.Marshal(orderEventWire{
-		OrderID: strconv.FormatInt(e.OrderID, 10), UserID: strconv.FormatInt(e.UserID, 10),
-		VoucherID: strconv.FormatInt(e.VoucherID, 10), Status: string(e.Status), Reason: e.Reason, At: e.At.UnixMilli(),
-	})
-	return b.bc.Publish(ctx, string(msg))
+// Publish implements seckill.StatusBus: one pipeline for all events.
+func (b *StatusBus) Publish(ctx context.Context, events ...domain.OrderEvent) error {
+	msgs := make([]string, len(events))
+	for i, e := range events {
+		msg, _ := json.Marshal(orderEventWire{
+			OrderID: strconv.FormatInt(e.OrderID, 10), UserID: strconv.FormatInt(e.UserID, 10),
+			VoucherID: strconv.FormatInt(e.VoucherID, 10), Status: string(e.Status), Reason: e.Reason, At: e.At.UnixMilli(),
+		})
+		msgs[i] = string(msg)
+	}
+	return b.bc.PublishMany(ctx, msgs...)
 }
 
 // Subscribe implements seckill.StatusBus.

@@ -39,9 +39,7 @@ func (s *Service) ProcessClaims(ctx context.Context, claims []domain.Claim) erro
 			s.log.Warn("cannot settle reservations", slog.Int64("voucher_id", vid), slog.Any("error", err))
 		}
 	}
-	for _, c := range res.Created {
-		s.publish(ctx, c, domain.OrderCreated, "")
-	}
+	s.publish(ctx, domain.OrderCreated, "", res.Created...)
 	// A duplicate user holds another order: give the unit back, keep the user's slot.
 	for _, c := range res.Duplicate {
 		s.fail(ctx, c, Release{Stock: true}, ReasonDuplicate)
@@ -74,7 +72,7 @@ func (s *Service) fail(ctx context.Context, c domain.Claim, rel Release, reason 
 		if err := s.d.Gate.Settle(ctx, c.VoucherID, []int64{c.OrderID}); err != nil {
 			s.log.Warn("cannot settle reservation", slog.Int64("order_id", c.OrderID), slog.Any("error", err))
 		}
-		s.publish(ctx, c, o.Status, "")
+		s.publish(ctx, o.Status, "", c)
 		return nil
 	}
 	dropped, err := s.d.Gate.Drop(ctx, c.VoucherID, c.OrderID, rel)
@@ -85,15 +83,23 @@ func (s *Service) fail(ctx context.Context, c domain.Claim, rel Release, reason 
 		s.stockBack(ctx, c.VoucherID)
 	}
 	s.log.Warn("order failed", slog.Int64("order_id", c.OrderID), slog.Int64("voucher_id", c.VoucherID), slog.String("reason", reason))
-	s.publish(ctx, c, domain.OrderFailed, reason)
+	s.publish(ctx, domain.OrderFailed, reason, c)
 	return nil
 }
 
-func (s *Service) publish(ctx context.Context, c domain.Claim, status domain.OrderStatus, reason string) {
-	e := domain.OrderEvent{OrderID: c.OrderID, UserID: c.UserID, VoucherID: c.VoucherID, Status: status, Reason: reason, At: s.now()}
-	if err := s.d.Status.Publish(context.WithoutCancel(ctx), e); err != nil {
+// publish tells every node that the claims' orders reached status.
+func (s *Service) publish(ctx context.Context, status domain.OrderStatus, reason string, claims ...domain.Claim) {
+	if len(claims) == 0 {
+		return
+	}
+	now := s.now()
+	events := make([]domain.OrderEvent, len(claims))
+	for i, c := range claims {
+		events[i] = domain.OrderEvent{OrderID: c.OrderID, UserID: c.UserID, VoucherID: c.VoucherID, Status: status, Reason: reason, At: now}
+	}
+	if err := s.d.Status.Publish(context.WithoutCancel(ctx), events...); err != nil {
 		// Subscribers fall back on polling order(id).
-		s.log.Warn("cannot publish order status", slog.Int64("order_id", c.OrderID), slog.Any("error", err))
+		s.log.Warn("cannot publish order status", slog.Int("orders", len(claims)), slog.Any("error", err))
 	}
 }
 

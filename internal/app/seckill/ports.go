@@ -161,8 +161,8 @@ type OrderCounts struct {
 
 // StatusBus carries order events to every server node.
 type StatusBus interface {
-	// Publish sends e to every node.
-	Publish(ctx context.Context, e domain.OrderEvent) error
+	// Publish sends events to every node.
+	Publish(ctx context.Context, events ...domain.OrderEvent) error
 	// Subscribe delivers the events of one order until cancel is called.
 	Subscribe(ctx context.Context, orderID int64) (events <-chan domain.OrderEvent, cancel func(), err error)
 }

@@ -92,7 +92,7 @@ func (s *Service) repairReservations(ctx context.Context, voucherID int64, now t
 				return err
 			}
 			rep.Settled++
-			s.publish(ctx, claim, o.Status, "")
+			s.publish(ctx, o.Status, "", claim)
 		case !errors.Is(err, domain.ErrNotFound):
 			return fmt.Errorf("read order %d: %w", r.OrderID, err)
 		case age >= rc.FailAfter:
