@@ -81,8 +81,11 @@ func checkAfterFault(t *testing.T, svc *service.Service, v domain.Voucher, stock
 			t.Errorf("accepted claim %d ended %s", id, o.Status)
 		}
 	}
-	if int64(created) != a.Orders.Created {
-		t.Errorf("%d accepted claims are CREATED but the sale has %d orders", created, a.Orders.Created)
+	// A claim answered INTERNAL because Redis's reply was lost may still have been
+	// reserved; the reconciler then completes it. Only such claims may add orders.
+	if extra := a.Orders.Created - int64(created); extra < 0 || extra > int64(res.refused[domain.CodeInternal]) {
+		t.Errorf("%d accepted claims are CREATED but the sale has %d orders (%d INTERNAL answers)",
+			created, a.Orders.Created, res.refused[domain.CodeInternal])
 	}
 	t.Logf("accepted %d, created %d, refusals %v, audit %+v", len(res.accepted), created, res.refused, a)
 }
