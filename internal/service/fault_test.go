@@ -90,66 +90,71 @@ func checkAfterFault(t *testing.T, svc *service.Service, v domain.Voucher, stock
 	t.Logf("accepted %d, created %d, refusals %v, audit %+v", len(res.accepted), created, res.refused, a)
 }
 
-func TestDatabaseOutageDuringFlood(t *testing.T) {
-	t.Parallel()
-	pg := testsupport.PostgresURL(t)
-	u, _ := url.Parse(pg)
+// outageStock is the stock of the sales the outage tests flood; it is never sold out
+// within a test, so claims keep reaching the gate throughout.
+const outageStock = 20000
+
+// viaProxy puts a fault proxy in front of the service named by a URL and returns the
+// proxy and the URL that goes through it.
+func viaProxy(t *testing.T, raw string) (*testsupport.FaultProxy, string) {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
 	proxy := testsupport.StartFaultProxy(t, u.Host)
 	u.Host = proxy.Addr()
-	_, svc := startService(t, map[string]string{
-		"DATABASE_URL": u.String(), "CLAIM_RATE_PER_USER": "off",
-		"RECONCILE_INTERVAL": "500ms", "RECONCILE_REPUBLISH_AFTER": "2s",
-	})
-	const stock = 20000
-	v := newSale(t, svc, stock)
-	stop := make(chan struct{})
-	res := floodFor(svc, v.ID, 50000, 8, 5*time.Millisecond, stop)
-	time.Sleep(300 * time.Millisecond)
-
-	proxy.Cut()
-	res.mu.Lock()
-	before := len(res.accepted)
-	res.mu.Unlock()
-	time.Sleep(faultOutage)
-	res.mu.Lock()
-	during := len(res.accepted) - before
-	res.mu.Unlock()
-	proxy.Restore()
-	time.Sleep(300 * time.Millisecond)
-	close(stop)
-	res.wait()
-
-	if during == 0 {
-		t.Error("no claim was accepted while the database was away: the claim path should not need it")
-	}
-	t.Logf("%d claims accepted while the database was away", during)
-	checkAfterFault(t, svc, v, stock, res)
+	return proxy, u.String()
 }
 
-func TestRedisConnectionCutDuringFlood(t *testing.T) {
-	t.Parallel()
-	ru, _ := url.Parse(testsupport.RedisURL(t))
-	proxy := testsupport.StartFaultProxy(t, ru.Host)
-	ru.Host = proxy.Addr()
-	_, svc := startService(t, map[string]string{
-		"REDIS_URL": ru.String(), "CLAIM_RATE_PER_USER": "off",
-		"RECONCILE_INTERVAL": "500ms", "RECONCILE_REPUBLISH_AFTER": "2s",
+// floodThroughOutage builds the service from env, floods a sale, cuts the proxy for
+// faultOutage in the middle, and returns the sale, the flood and how many claims were
+// accepted during the cut.
+func floodThroughOutage(t *testing.T, env map[string]string, proxy *testsupport.FaultProxy) (*service.Service, domain.Voucher, *floodResult, int) {
+	t.Helper()
+	env = merge(env, map[string]string{
+		"CLAIM_RATE_PER_USER": "off", "RECONCILE_INTERVAL": "500ms", "RECONCILE_REPUBLISH_AFTER": "2s",
 	})
-	const stock = 20000
-	v := newSale(t, svc, stock)
+	_, svc := startService(t, env)
+	v := newSale(t, svc, outageStock)
 	stop := make(chan struct{})
 	res := floodFor(svc, v.ID, 50000, 8, 5*time.Millisecond, stop)
+	accepted := func() int {
+		res.mu.Lock()
+		defer res.mu.Unlock()
+		return len(res.accepted)
+	}
 	time.Sleep(300 * time.Millisecond)
 	proxy.Cut()
+	before := accepted()
 	time.Sleep(faultOutage)
+	during := accepted() - before
 	proxy.Restore()
 	time.Sleep(500 * time.Millisecond)
 	close(stop)
 	res.wait()
+	return svc, v, res, during
+}
+
+func TestDatabaseOutageDuringFlood(t *testing.T) {
+	t.Parallel()
+	proxy, dbURL := viaProxy(t, testsupport.PostgresURL(t))
+	svc, v, res, during := floodThroughOutage(t, map[string]string{"DATABASE_URL": dbURL}, proxy)
+	if during == 0 {
+		t.Error("no claim was accepted while the database was away: the claim path should not need it")
+	}
+	t.Logf("%d claims accepted while the database was away", during)
+	checkAfterFault(t, svc, v, outageStock, res)
+}
+
+func TestRedisConnectionCutDuringFlood(t *testing.T) {
+	t.Parallel()
+	proxy, redisURL := viaProxy(t, testsupport.RedisURL(t))
+	svc, v, res, _ := floodThroughOutage(t, map[string]string{"REDIS_URL": redisURL}, proxy)
 	if res.refused[domain.CodeInternal] == 0 {
 		t.Error("claims cannot be decided without Redis: some should have answered INTERNAL")
 	}
-	checkAfterFault(t, svc, v, stock, res)
+	checkAfterFault(t, svc, v, outageStock, res)
 }
 
 // flakyPublisher fails a share of publishes.
