@@ -4,11 +4,13 @@ PKG         := ./...
 # Packages whose tests exercise concurrency run with the race detector.
 TEST_FLAGS  ?= -race -count=1 -timeout 20m
 BIN         := bin/dealspot
+# The load test's scenario: see `go run ./cmd/dealspot-bench -h`.
+BENCH_FLAGS ?= --baseline
 
-.PHONY: help run build test lint generate bench tidy clean
+.PHONY: help run build test lint generate bench bench-go bench-load tidy clean
 
 help:
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 run: ## run the server on the embedded defaults (SQLite file + in-process Redis, demo data)
 	$(GO) run ./cmd/dealspot serve
@@ -29,8 +31,13 @@ generate: ## regenerate ent and gqlgen code
 	$(GO) generate ./ent
 	$(GO) tool gqlgen generate
 
-bench: ## run the Go benchmarks
+bench: bench-go bench-load ## run the Go benchmarks, then the claimVoucher load test
+
+bench-go: ## run the Go benchmarks
 	$(GO) test -run '^$$' -bench . -benchmem $(PKG)
+
+bench-load: ## flood claimVoucher on an in-process server (embedded defaults; DATABASE_URL, REDIS_URL, QUEUE apply), check I1–I4; flags in BENCH_FLAGS
+	$(GO) run ./cmd/dealspot-bench $(BENCH_FLAGS)
 
 clean:
 	rm -rf bin data

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"time"
 	"strings"
 
 	"github.com/alicebob/miniredis/v2"
@@ -25,6 +26,29 @@ type Conn struct {
 	// DB is the logical database number.
 	DB     int
 	server *miniredis.Miniredis
+	// stopClock ends the embedded server's TTL clock.
+	stopClock chan struct{}
+}
+
+// ttlTick is how often the embedded server's keys age.
+const ttlTick = 50 * time.Millisecond
+
+// tickTTLs makes the embedded server's keys expire as wall-clock time passes, as on a
+// real server. (miniredis only ages keys when told to; its own per-command clock is far
+// slower under load.)
+func (c *Conn) tickTTLs() {
+	t := time.NewTicker(ttlTick)
+	defer t.Stop()
+	last := time.Now()
+	for {
+		select {
+		case <-c.stopClock:
+			return
+		case now := <-t.C:
+			c.server.FastForward(now.Sub(last))
+			last = now
+		}
+	}
 }
 
 // IsEmbedded reports whether the connection talks to the in-process server.
@@ -47,6 +71,7 @@ func (c *Conn) Channel(name string) string {
 func (c *Conn) Close() error {
 	err := c.Client.Close()
 	if c.server != nil {
+		close(c.stopClock)
 		c.server.Close()
 	}
 	return err
@@ -60,10 +85,8 @@ func Open(ctx context.Context, rawURL string) (*Conn, error) {
 		if err := srv.StartAddr("127.0.0.1:0"); err != nil {
 			return nil, fmt.Errorf("start embedded redis: %w", err)
 		}
-		// Keys expire as wall-clock time passes, as on a real server (miniredis only
-		// advances TTLs on request otherwise).
-		srv.ClockTTL(true)
-		c := &Conn{Addr: srv.Addr(), server: srv}
+		c := &Conn{Addr: srv.Addr(), server: srv, stopClock: make(chan struct{})}
+		go c.tickTTLs()
 		c.Client = c.NewClient()
 		return c, nil
 	}

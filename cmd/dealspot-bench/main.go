@@ -1,0 +1,299 @@
+// Command dealspot-bench floods a Dealspot server's claimVoucher with many users'
+// claims, reports how fast and how well it answered, and checks afterwards that the
+// flash sale kept its invariants (DESIGN.md §3): no oversell, one order per user, every
+// accepted claim one order, stocks that add up.
+//
+//	dealspot-bench                                   in-process server, embedded defaults
+//	dealspot-bench --baseline --json out.json --chart out.svg
+//	dealspot-bench --url http://host:8080 --admin-phone 13800000000 \
+//	    --database-url postgres://… --redis-url redis://…/0
+//
+// Run with -h for every flag. The exit status is 1 when a request erred or an invariant
+// does not hold, 2 for bad flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/pprof"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/app/seckill"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+}
+
+func run(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	sc, err := parseScenario(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "dealspot-bench:", err)
+		return 2
+	}
+	// A first interrupt ends the flood early; the orders are still awaited, verified and
+	// reported. A second one ends the process.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	r, err := bench(ctx, sc, getenv, stdout, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "dealspot-bench:", err)
+		return 1
+	}
+	if !r.OK {
+		return 1
+	}
+	return 0
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// bench prepares the scenario, floods, waits for the orders, verifies and reports.
+func bench(ctx context.Context, sc scenario, getenv func(string) string, stdout, stderr io.Writer) (_ *result, err error) {
+	tty := isTerminal(stderr)
+	var t *target
+	if sc.URL == "" {
+		t, err = startInProcess(ctx, sc, getenv, stderr)
+	} else {
+		t, err = connectRemote(ctx, sc, getenv)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if cerr := t.close(); cerr != nil && err == nil {
+			fmt.Fprintln(stderr, "dealspot-bench: closing:", cerr)
+		}
+	}()
+	c := newClient(t.baseURL, max(sc.Concurrency, sc.LoginConcurrency))
+	defer c.close()
+	fmt.Fprintf(stderr, "server   %s at %s (%s)\nscenario %s\n", t.mode, t.baseURL, t.backends, sc.describe())
+
+	r := &result{
+		StartedAt: time.Now().UTC(),
+		Server:    serverJSON{URL: t.baseURL, Mode: t.mode, Backends: t.backends},
+		Scenario: scenarioJSON{Users: sc.Users, ClaimsPerUser: sc.ClaimsPerUser, Concurrency: sc.Concurrency,
+			DurationSeconds: sc.Duration.Seconds(), Total: sc.Total, Baseline: sc.Baseline},
+		Series:   []secondJSON{},
+		Problems: []string{},
+	}
+	if sc.Baseline {
+		r.Scenario.PhaseSeconds = sc.Phase.Seconds()
+	}
+
+	voucherID, fresh := sc.VoucherID, false
+	if voucherID == 0 {
+		if voucherID, err = t.createSale(ctx, c, sc); err != nil {
+			return nil, err
+		}
+		fresh = true
+	}
+	r.Scenario.VoucherID, r.Scenario.CreatedSale = voucherID, fresh
+	// The sale's initial stock is what its database stock and its orders add up to
+	// before the flood (its configured stock, for a sale created just now).
+	var base seckill.Audit
+	initialStock := sc.Stock
+	if t.audit != nil {
+		if base, err = t.audit(ctx, voucherID); err != nil {
+			return nil, fmt.Errorf("audit voucher %d: %w", voucherID, err)
+		}
+		initialStock = base.DBStock + base.Orders.Created
+		if base.Pending > 0 {
+			fmt.Fprintf(stderr, "note: voucher %d has %d claims pending before the flood\n", voucherID, base.Pending)
+		}
+	} else if !fresh {
+		// Unknown without the database.
+		initialStock = 0
+	}
+	r.Scenario.InitialStock = initialStock
+	fmt.Fprintf(stderr, "sale     voucher %d (initial stock %d)\n", voucherID, initialStock)
+
+	tokens, err := getTokens(ctx, sc, t, c, stderr, tty, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTokens(ctx, c, tokens); err != nil {
+		return nil, err
+	}
+
+	fl, err := newFlood(c, tokens, voucherID, sc.BaselineQuery, sc, &liveLine{w: stderr, tty: tty})
+	if err != nil {
+		return nil, err
+	}
+	stopProfile, err := startCPUProfile(sc.CPUProfile)
+	if err != nil {
+		return nil, err
+	}
+	var watch *orderWatch
+	if t.audit != nil {
+		watch = startOrderWatch(t.audit, voucherID, base, initialStock)
+	}
+	phases := fl.runAll(ctx, sc)
+	stopProfile()
+	claims := r.addFlood(phases, sc)
+	if ctx.Err() != nil {
+		r.Problems = append(r.Problems, "interrupted")
+	}
+
+	if watch == nil {
+		r.Orders = ordersJSON{Note: "not measured: " + t.auditNote}
+		r.Verification = verificationJSON{Note: t.auditNote}
+	} else {
+		fmt.Fprintln(stderr, "waiting until every accepted claim is an order…")
+		a, since, gap, err := watch.finish(context.WithoutCancel(ctx), r.Accepted, sc.DrainTimeout)
+		if err != nil {
+			return nil, fmt.Errorf("audit voucher %d: %w", voucherID, err)
+		}
+		r.Orders = ordersJSON{Measured: true, AllCreated: !since.IsZero(), ResolutionMillis: gap.Milliseconds()}
+		if !since.IsZero() && r.Accepted > 0 {
+			r.Orders.AfterLastAcceptSeconds = max(0, since.Sub(claims.lastAccept).Seconds())
+			r.Orders.AfterFirstAcceptSeconds = max(0, since.Sub(claims.firstAccept).Seconds())
+		}
+		r.Verification = verificationJSON{Checked: true, Audit: toAuditJSON(a),
+			Checks: verdict(a, base, initialStock, r.Accepted, claims.answers[answerTransport])}
+	}
+	if fresh {
+		r.Verification.Checks = append(r.Verification.Checks,
+			acceptedCheck(initialStock, r.Accepted, sc.Users, fl.undecided(), claims.answers["SOLD_OUT"] > 0))
+	}
+	for _, c := range r.Verification.Checks {
+		if !c.OK {
+			r.Problems = append(r.Problems, c.Name+": "+c.Detail)
+		}
+	}
+	r.OK = len(r.Problems) == 0
+
+	r.writeText(stdout)
+	if sc.JSONPath != "" {
+		if err := writeFile(sc.JSONPath, r.writeJSON); err != nil {
+			return nil, fmt.Errorf("write %s: %w", sc.JSONPath, err)
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", sc.JSONPath)
+	}
+	if sc.ChartPath != "" {
+		if err := writeFile(sc.ChartPath, func(path string) error { return writeChart(path, r, phases) }); err != nil {
+			return nil, fmt.Errorf("write %s: %w", sc.ChartPath, err)
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", sc.ChartPath)
+	}
+	return r, nil
+}
+
+// addFlood adds the flood's figures to r and returns the claims' totals.
+func (r *result) addFlood(phases []*phaseStats, sc scenario) combined {
+	claims := combine(phases, kindClaims)
+	r.Claims = phaseOf(claims)
+	r.Accepted = int64(claims.answers[answerAccepted])
+	if r.Accepted > 0 {
+		r.SellOut = &sellOutJSON{Accepted: r.Accepted, Seconds: claims.lastAccept.Sub(claims.firstAccept).Seconds()}
+	}
+	r.Series = series(phases)
+	if sc.Baseline {
+		r.Baseline = baselineOf(phases, sc.BaselineQuery, sc.Phase)
+	}
+	if claims.errors > 0 {
+		r.Problems = append(r.Problems, fmt.Sprintf("%d claim requests erred (%s)", claims.errors, errorCodes(claims.answers)))
+	}
+	if r.Baseline != nil && r.Baseline.Ops.Errors > 0 {
+		r.Problems = append(r.Problems, fmt.Sprintf("%d baseline requests erred", r.Baseline.Ops.Errors))
+	}
+	return claims
+}
+
+// getTokens logs every user in or mints their tokens, with a progress bar.
+func getTokens(ctx context.Context, sc scenario, t *target, c *client, stderr io.Writer, tty bool, r *result) ([]string, error) {
+	bar := startProgress(stderr, tty, "tokens", sc.Users)
+	var (
+		tokens []string
+		err    error
+	)
+	if sc.Tokens == tokensMint {
+		secret := sc.JWTSecret
+		if secret == "" {
+			secret = t.jwtSecret
+		}
+		var m *minter
+		if m, err = newMinter(secret, t.sessions); err == nil {
+			first := sc.FirstUserID
+			if first == 0 {
+				first, err = randomUserBase()
+			}
+			if err == nil {
+				tokens, err = mintAll(ctx, m, first, sc.Users, sc.LoginConcurrency, bar)
+			}
+		}
+	} else {
+		var phones []string
+		if phones, err = benchPhones(sc.Users); err == nil {
+			tokens, err = loginAll(ctx, c, phones, sc.LoginConcurrency, bar)
+		}
+	}
+	took := bar.finish()
+	if err != nil {
+		return nil, err
+	}
+	r.Tokens = tokensJSON{Source: sc.Tokens, Count: len(tokens), Seconds: took.Seconds(), PerSecond: float64(len(tokens)) / took.Seconds()}
+	return tokens, nil
+}
+
+// writeFile makes path's directory if need be, then lets write write the file.
+func writeFile(path string, write func(path string) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return write(path)
+}
+
+// startCPUProfile profiles the process into path until the returned function is called.
+func startCPUProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}, nil
+}
+
+// errorCodes lists the answers counted as errors.
+func errorCodes(answers map[string]uint64) string {
+	var out []string
+	for _, k := range sortedAnswers(answers) {
+		if isClaimError(k) {
+			out = append(out, fmt.Sprintf("%s %d", k, answers[k]))
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}

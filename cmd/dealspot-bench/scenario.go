@@ -1,0 +1,223 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Token sources.
+const (
+	tokensLogin = "login"
+	tokensMint  = "mint"
+)
+
+// defaultBaselineQuery is the operation --baseline measures: a mutation that carries the
+// caller's token, so the server verifies the JWT and checks the session in Redis as it
+// does for a claim, and goes through gqlgen's parse, validate, execute and encode, but
+// resolves nothing. It is the ceiling a claim could reach on the same server.
+const defaultBaselineQuery = `mutation Baseline { __typename }`
+
+// scenario is what one run does, read from the command line.
+type scenario struct {
+	// URL is the server's base URL; empty starts one in-process.
+	URL string
+	// DatabaseURL and RedisURL open the server's stores for the audit (remote mode).
+	DatabaseURL string
+	RedisURL    string
+	// Shards is the server's SECKILL_SHARDS (remote audit); 0 takes the environment's.
+	Shards int
+
+	Stock     int64
+	Users     int
+	VoucherID int64
+	ShopID    int64
+	// AdminPhone logs in to create the sale on a remote server; AdminToken is used
+	// instead when given.
+	AdminPhone string
+	AdminToken string
+
+	// ClaimsPerUser caps each user's claims (0: no cap).
+	ClaimsPerUser int
+	Concurrency   int
+	// Duration and Total end the flood, whichever comes first (0: not set).
+	Duration time.Duration
+	Total    int64
+
+	Tokens           string
+	JWTSecret        string
+	FirstUserID      int64
+	LoginConcurrency int
+
+	Baseline      bool
+	BaselineQuery string
+	Phase         time.Duration
+	Warmup        time.Duration
+	DrainTimeout  time.Duration
+	ServerLog     string
+
+	JSONPath   string
+	ChartPath  string
+	CPUProfile string
+}
+
+// claimBudget is how many claims the flood sends at most (0: unbounded, the duration
+// ends it).
+func (s scenario) claimBudget() int64 {
+	budget := s.Total
+	if s.ClaimsPerUser > 0 {
+		perUser := int64(s.Users) * int64(s.ClaimsPerUser)
+		if budget == 0 || perUser < budget {
+			budget = perUser
+		}
+	}
+	return budget
+}
+
+const usageText = `usage: dealspot-bench [flags]
+
+Floods claimVoucher over HTTP with one token per user and reports claims/s, latency,
+answers by code, how long until every accepted claim is CREATED, and the flash-sale
+invariants I1–I4 (exit status 1 if any fails or any request errs).
+
+Without --url a server is started in-process on the embedded defaults (SQLite in a
+temporary directory, in-process Redis, memory queue); DATABASE_URL, REDIS_URL, QUEUE and
+the other server variables apply to it as usual.
+
+The flood ends after --duration, after --total claims, or once every user has made
+--claims-per-user claims, whichever comes first; users are cycled in order. Without any
+of the three it runs for 5s.
+
+Flags:
+`
+
+// parseScenario reads the command line.
+func parseScenario(args []string, stderr io.Writer) (scenario, error) {
+	var s scenario
+	fs := flag.NewFlagSet("dealspot-bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageText)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&s.URL, "url", "", "base URL of a running server, e.g. http://127.0.0.1:8080 (default: start one in-process)")
+	fs.StringVar(&s.DatabaseURL, "database-url", "", "remote mode: the server's DATABASE_URL, opened to audit the sale")
+	fs.StringVar(&s.RedisURL, "redis-url", "", "remote mode: the server's REDIS_URL, opened to audit the sale and to register minted sessions")
+	fs.IntVar(&s.Shards, "shards", 0, "remote mode: the server's SECKILL_SHARDS (default: from the environment, else 16)")
+	fs.Int64Var(&s.Stock, "stock", 100, "stock of the flash sale created for the run")
+	fs.IntVar(&s.Users, "users", 500, "number of users, each with its own token")
+	fs.Int64Var(&s.VoucherID, "voucher", 0, "claim this existing flash-sale voucher instead of creating one")
+	fs.Int64Var(&s.ShopID, "shop", 1, "shop the created flash sale belongs to")
+	fs.StringVar(&s.AdminPhone, "admin-phone", "", "remote mode: phone listed in the server's ADMIN_PHONES, logged in to create the sale")
+	fs.StringVar(&s.AdminToken, "admin-token", "", "remote mode: an ADMIN access token to create the sale with (instead of --admin-phone)")
+	fs.IntVar(&s.ClaimsPerUser, "claims-per-user", 0, "claims each user makes at most (0: no cap)")
+	fs.IntVar(&s.Concurrency, "concurrency", 64, "concurrent requests (one keep-alive connection each)")
+	fs.DurationVar(&s.Duration, "duration", 0, "how long to flood claims (default 5s when neither --total nor --claims-per-user is given)")
+	fs.Int64Var(&s.Total, "total", 0, "claims to send in all")
+	fs.StringVar(&s.Tokens, "tokens", "", "where tokens come from: login (through the API, dev mode) or mint (default: mint with --jwt-secret, else login)")
+	fs.StringVar(&s.JWTSecret, "jwt-secret", "", "the server's JWT_SECRET: mint tokens instead of logging in (--tokens mint in-process uses the server's own)")
+	fs.Int64Var(&s.FirstUserID, "first-user-id", 0, "minted tokens: id of the first user (default: a random id above 10^12)")
+	fs.IntVar(&s.LoginConcurrency, "login-concurrency", 32, "concurrent logins or session registrations while getting tokens")
+	fs.BoolVar(&s.Baseline, "baseline", false, "also measure a trivial authenticated operation, interleaved with the claims, and report claims/s as a ratio of it")
+	fs.StringVar(&s.BaselineQuery, "baseline-query", defaultBaselineQuery, "the operation --baseline measures")
+	fs.DurationVar(&s.Phase, "phase", 2*time.Second, "--baseline: length of each baseline and claim phase")
+	fs.DurationVar(&s.Warmup, "warmup", time.Second, "unmeasured requests of the baseline operation before the flood, to open the connections")
+	fs.DurationVar(&s.DrainTimeout, "drain-timeout", 60*time.Second, "how long to wait for every accepted claim to become an order")
+	fs.StringVar(&s.ServerLog, "server-log", "warn", "in-process server's log level (debug, info, warn, error)")
+	fs.StringVar(&s.JSONPath, "json", "", "write the result as JSON to this file")
+	fs.StringVar(&s.ChartPath, "chart", "", "write an SVG chart of throughput and p99 per second to this file")
+	fs.StringVar(&s.CPUProfile, "cpuprofile", "", "write a CPU profile of the flood to this file (in-process: server and load together)")
+	if err := fs.Parse(args); err != nil {
+		return s, err
+	}
+	if fs.NArg() > 0 {
+		return s, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["duration"] && !set["total"] && !set["claims-per-user"] {
+		s.Duration = 5 * time.Second
+	}
+	if s.Tokens == "" {
+		s.Tokens = tokensLogin
+		if s.JWTSecret != "" {
+			s.Tokens = tokensMint
+		}
+	}
+	s.URL = strings.TrimRight(s.URL, "/")
+	return s, s.validate()
+}
+
+func (s scenario) validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if s.Users < 1 {
+		bad("--users must be at least 1")
+	}
+	if s.Stock < 1 && s.VoucherID == 0 {
+		bad("--stock must be at least 1")
+	}
+	if s.Concurrency < 1 || s.LoginConcurrency < 1 {
+		bad("--concurrency and --login-concurrency must be at least 1")
+	}
+	if s.Duration < 0 || s.Total < 0 || s.ClaimsPerUser < 0 {
+		bad("--duration, --total and --claims-per-user must not be negative")
+	}
+	if s.Duration == 0 && s.claimBudget() == 0 {
+		bad("give --duration, --total or --claims-per-user")
+	}
+	if s.Phase <= 0 || s.Warmup < 0 || s.DrainTimeout <= 0 {
+		bad("--phase and --drain-timeout must be positive, --warmup not negative")
+	}
+	switch s.Tokens {
+	case tokensLogin:
+	case tokensMint:
+		if s.URL != "" && s.JWTSecret == "" {
+			bad("--tokens mint against --url needs --jwt-secret")
+		}
+		if s.URL != "" && s.RedisURL == "" {
+			bad("minted tokens need --redis-url: their sessions are registered in the server's Redis")
+		}
+	default:
+		bad("--tokens: want login or mint, got %q", s.Tokens)
+	}
+	if s.URL != "" && !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
+		bad("--url: want http://host:port, got %q", s.URL)
+	}
+	if s.URL != "" && s.VoucherID == 0 && s.AdminPhone == "" && s.AdminToken == "" {
+		bad("against --url, give --voucher, or --admin-phone / --admin-token to create the sale")
+	}
+	if s.RedisURL != "" && !strings.HasPrefix(s.RedisURL, "redis://") && !strings.HasPrefix(s.RedisURL, "rediss://") {
+		bad("--redis-url: want redis://host:port/db, got %q", s.RedisURL)
+	}
+	if s.URL == "" && (s.DatabaseURL != "" || s.RedisURL != "") {
+		bad("--database-url and --redis-url are for --url; the in-process server reads DATABASE_URL and REDIS_URL")
+	}
+	if s.FirstUserID < 0 {
+		bad("--first-user-id must be positive")
+	}
+	return errors.Join(errs...)
+}
+
+// describe summarises the scenario in one line.
+func (s scenario) describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d users, concurrency %d", s.Users, s.Concurrency)
+	if s.ClaimsPerUser > 0 {
+		fmt.Fprintf(&b, ", at most %d claims per user", s.ClaimsPerUser)
+	}
+	if s.Total > 0 {
+		fmt.Fprintf(&b, ", %d claims in all", s.Total)
+	}
+	if s.Duration > 0 {
+		fmt.Fprintf(&b, ", %s of claims", s.Duration)
+	}
+	fmt.Fprintf(&b, ", tokens by %s", s.Tokens)
+	if s.Baseline {
+		fmt.Fprintf(&b, ", interleaved with baseline phases of %s", s.Phase)
+	}
+	return b.String()
+}
