@@ -7,7 +7,7 @@ BIN         := bin/dealspot
 # The load test's scenario: see `go run ./cmd/dealspot-bench -h`.
 BENCH_FLAGS ?= --baseline
 
-.PHONY: help run build test lint generate bench bench-go bench-load tidy clean
+.PHONY: help run build test test-short lint generate bench bench-go bench-load tidy clean
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -18,7 +18,15 @@ run: ## run the server on the embedded defaults (SQLite file + in-process Redis,
 build: ## build the binaries into bin/ (pure Go, CGO_ENABLED=0)
 	CGO_ENABLED=0 $(GO) build -o bin/ ./cmd/...
 
-test: ## run every test; real services are used when TEST_DATABASE_URL / TEST_REDIS_URL / TEST_AMQP_URL are set
+# The long fault scenarios (services away 10 s, the server killed 5 times, Watermill's
+# full Pub/Sub contract) build with the stress tag.
+STRESS_RUN  ?= Outage|ConnectionCut|Killed|WatermillContract
+
+test: ## run every test, then the long fault scenarios; real services are used when TEST_DATABASE_URL / TEST_REDIS_URL / TEST_AMQP_URL are set
+	$(GO) test $(TEST_FLAGS) $(PKG)
+	$(GO) test $(TEST_FLAGS) -tags stress -run '$(STRESS_RUN)' ./internal/service/ ./adapters/queue/
+
+test-short: ## the default tests only, without the long fault scenarios
 	$(GO) test $(TEST_FLAGS) $(PKG)
 
 lint: ## go vet, gofmt and the dependency direction check
