@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
-	"github.com/ThreeDotsLabs/watermill-amqp/v3/pkg/amqp"
 	"github.com/ThreeDotsLabs/watermill/message"
 )
 
@@ -15,43 +14,29 @@ import (
 // ahead of its acknowledgements.
 const amqpPrefetch = 4
 
+// amqpPublishChannels is how many channels the publisher spreads its publishes over.
+const amqpPublishChannels = 8
+
 // amqpBackend uses one durable queue per topic on the default exchange, persistent
-// messages, publisher confirms and manual acknowledgements. watermill-amqp hands out a
-// channel's next delivery only after the previous one was acknowledged, so Consumers
-// channels read the queue side by side to keep that many messages in flight.
+// messages, publisher confirms and manual acknowledgements, on amqpPublisher and
+// amqpSubscriber, which survive the loss of the broker connection. A subscription hands
+// out a channel's next delivery only after the previous one was acknowledged, so
+// Consumers channels read the queue side by side to keep that many messages in flight.
+// Publishing and consuming use a connection each, so that flow control on a busy
+// publishing connection does not hold back acknowledgements.
 type amqpBackend struct {
 	cfg    Config
 	logger watermill.LoggerAdapter
-	pub    *amqp.Publisher
+	pub    *amqpPublisher
 }
 
-func amqpConfig(cfg Config) amqp.Config {
-	c := amqp.NewDurableQueueConfig(cfg.AMQPURL)
-	c.Publish.ConfirmDelivery = true
-	c.Publish.ChannelPoolSize = 8
-	c.Consume.Qos.PrefetchCount = amqpPrefetch
-	return c
-}
-
-func openAMQPBackend(cfg Config, logger watermill.LoggerAdapter) (*amqpBackend, error) {
+func openAMQPBackend(ctx context.Context, cfg Config, logger watermill.LoggerAdapter) (*amqpBackend, error) {
+	pub := newAMQPPublisher(newAMQPConnector(cfg.AMQPURL, "dealspot orders: publish", logger), amqpPublishChannels, nil)
 	// Declare the queues now: a message published to a queue that does not exist yet
 	// would be confirmed and dropped.
-	setup, err := amqp.NewSubscriber(amqpConfig(cfg), logger)
-	if err != nil {
-		return nil, fmt.Errorf("connect to amqp: %w", err)
-	}
-	for _, topic := range []string{cfg.Namespace + ordersTopic, cfg.Namespace + deadLetterTopic} {
-		if err := setup.SubscribeInitialize(topic); err != nil {
-			_ = setup.Close()
-			return nil, fmt.Errorf("declare queue %s: %w", topic, err)
-		}
-	}
-	if err := setup.Close(); err != nil {
-		return nil, err
-	}
-	pub, err := amqp.NewPublisher(amqpConfig(cfg), logger)
-	if err != nil {
-		return nil, fmt.Errorf("connect to amqp: %w", err)
+	if err := pub.declare(ctx, cfg.Namespace+ordersTopic, cfg.Namespace+deadLetterTopic); err != nil {
+		_ = pub.Close()
+		return nil, fmt.Errorf("declare queues: %w", err)
 	}
 	return &amqpBackend{cfg: cfg, logger: logger, pub: pub}, nil
 }
@@ -62,10 +47,7 @@ func (b *amqpBackend) deadLetterTopic() string      { return b.cfg.Namespace + d
 func (b *amqpBackend) close() error                 { return b.pub.Close() }
 
 func (b *amqpBackend) subscribe() ([]subscription, func(), error) {
-	inner, err := amqp.NewSubscriber(amqpConfig(b.cfg), b.logger)
-	if err != nil {
-		return nil, nil, fmt.Errorf("connect to amqp: %w", err)
-	}
+	inner := newAMQPSubscriber(newAMQPConnector(b.cfg.AMQPURL, "dealspot orders: consume", b.logger), amqpPrefetch, nil, b.logger)
 	sub := newDrainingSubscriber(inner, b.cfg.DrainTimeout)
 	subs := make([]subscription, 0, b.cfg.Consumers)
 	for i := range b.cfg.Consumers {
@@ -80,7 +62,7 @@ func (b *amqpBackend) subscribe() ([]subscription, func(), error) {
 
 // drainingSubscriber delays closing the subscriber it wraps until the messages it
 // delivered were acknowledged or negatively acknowledged (or timeout passed). The
-// router closes subscribers as soon as it begins to stop, and watermill-amqp would then
+// router closes subscribers as soon as it begins to stop, and amqpSubscriber would then
 // requeue the deliveries whose batch is still being handled.
 type drainingSubscriber struct {
 	inner   message.Subscriber

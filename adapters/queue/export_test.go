@@ -7,6 +7,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill-kafka/v3/pkg/kafka"
 	"github.com/ThreeDotsLabs/watermill-redisstream/pkg/redisstream"
 	"github.com/ThreeDotsLabs/watermill/message"
+	amqp091 "github.com/rabbitmq/amqp091-go"
 	goredis "github.com/redis/go-redis/v9"
 )
 
@@ -65,4 +66,12 @@ func NewPartitionPubSub(brokers []string, group string, drain time.Duration, log
 		return nil, nil, err
 	}
 	return pub, sub, nil
+}
+
+// NewAMQPPubSub returns the amqp backend's publisher and subscriber, each on a
+// connection of its own, declaring queues with queueArgs.
+func NewAMQPPubSub(url string, queueArgs amqp091.Table, logger watermill.LoggerAdapter) (message.Publisher, message.Subscriber) {
+	pub := newAMQPPublisher(newAMQPConnector(url, "test publish", logger), amqpPublishChannels, queueArgs)
+	sub := newAMQPSubscriber(newAMQPConnector(url, "test consume", logger), amqpPrefetch, queueArgs, logger)
+	return pub, sub
 }

@@ -88,7 +88,7 @@ func Open(ctx context.Context, cfg Config, redisConn *redis.Conn, log *slog.Logg
 	case BackendKafka:
 		q.backend, err = openKafkaBackend(ctx, cfg, q.wlog, log)
 	case BackendAMQP:
-		q.backend, err = openAMQPBackend(cfg, q.wlog)
+		q.backend, err = openAMQPBackend(ctx, cfg, q.wlog)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open %s queue: %w", cfg.Backend, err)

@@ -7,12 +7,14 @@ import (
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/pubsub/tests"
+	amqp091 "github.com/rabbitmq/amqp091-go"
 	goredis "github.com/redis/go-redis/v9"
 	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/dealspot/dealspot/adapters/queue"
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
+	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
 // Watermill's own contract suite, run against the Pub/Subs the backends are built from.
@@ -107,4 +109,24 @@ func TestWatermillContractKafka(t *testing.T) {
 	}, func(t *testing.T) (message.Publisher, message.Subscriber) {
 		return withGroup(t, "test")
 	}, withGroup)
+}
+
+// The suite declares a queue per topic on the shared broker; they expire once unused.
+func TestWatermillContractAMQP(t *testing.T) {
+	t.Parallel()
+	url := testsupport.Require(t, testsupport.EnvAMQP)
+	queueArgs := amqp091.Table{"x-expires": int32(time.Minute / time.Millisecond)}
+	tests.TestPubSub(t, tests.Features{
+		ConsumerGroups:                      false,
+		ExactlyOnceDelivery:                 false,
+		GuaranteedOrder:                     true,
+		GuaranteedOrderWithSingleSubscriber: true,
+		Persistent:                          true,
+		ForceShort:                          !fullWatermillSuite,
+		GenerateTopicFunc: func(tctx tests.TestContext) string {
+			return "t" + runID + "-" + string(tctx.TestID)
+		},
+	}, func(t *testing.T) (message.Publisher, message.Subscriber) {
+		return queue.NewAMQPPubSub(url, queueArgs, watermill.NopLogger{})
+	}, nil)
 }

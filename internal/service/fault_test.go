@@ -157,6 +157,15 @@ func TestRedisConnectionCutDuringFlood(t *testing.T) {
 	checkAfterFault(t, svc, v, outageStock, res)
 }
 
+func TestBrokerConnectionCutDuringFlood(t *testing.T) {
+	t.Parallel()
+	proxy, amqpURL := viaProxy(t, testsupport.Require(t, testsupport.EnvAMQP))
+	env := queueEnv(t, "amqp")
+	env["AMQP_URL"] = amqpURL
+	svc, v, res, _ := floodThroughOutage(t, env, proxy)
+	checkAfterFault(t, svc, v, outageStock, res)
+}
+
 // flakyPublisher fails a share of publishes.
 type flakyPublisher struct {
 	seckill.ClaimPublisher
