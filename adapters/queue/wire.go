@@ -12,6 +12,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
 
+	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -29,27 +30,10 @@ const (
 	orderStreamPrefix = "orders:"
 )
 
-// wireClaim is the JSON body of an order message. Ids travel as decimal strings because
-// order ids use 63 bits and the gate script, which writes this body itself on the Redis
-// backend, only has doubles.
-type wireClaim struct {
-	OrderID   string `json:"orderId"`
-	UserID    string `json:"userId"`
-	VoucherID string `json:"voucherId"`
-	ClaimedAt int64  `json:"claimedAt"`
-}
-
 // EncodeClaim returns the message body for c:
-// {"orderId":"<decimal>","userId":"<decimal>","voucherId":"<decimal>","claimedAt":<unix ms>}.
-func EncodeClaim(c domain.Claim) []byte {
-	b, _ := json.Marshal(wireClaim{
-		OrderID:   strconv.FormatInt(c.OrderID, 10),
-		UserID:    strconv.FormatInt(c.UserID, 10),
-		VoucherID: strconv.FormatInt(c.VoucherID, 10),
-		ClaimedAt: c.ClaimedAt.UnixMilli(),
-	})
-	return b
-}
+// {"orderId":"<decimal>","userId":"<decimal>","voucherId":"<decimal>","claimedAt":<unix ms>},
+// byte for byte what the gate script writes on the Redis backend.
+func EncodeClaim(c domain.Claim) []byte { return redis.EncodeClaim(c) }
 
 // ErrMalformedClaim is returned by DecodeClaim for a body that is not a claim.
 var ErrMalformedClaim = errors.New("malformed claim")
@@ -127,16 +111,12 @@ func decodeMillis(raw json.RawMessage) (int64, error) {
 }
 
 // ShardTag returns the Redis hash tag shared by all keys of a voucher: "{s<k>}" with
-// k = voucherID mod shards.
+// k = voucherID mod shards (DefaultShards when shards ≤ 0), as the gate uses it.
 func ShardTag(voucherID int64, shards int) string {
 	if shards <= 0 {
 		shards = DefaultShards
 	}
-	k := voucherID % int64(shards)
-	if k < 0 {
-		k += int64(shards)
-	}
-	return "{s" + strconv.FormatInt(k, 10) + "}"
+	return redis.ShardTag(voucherID, shards)
 }
 
 // StreamForVoucher returns the Redis order stream of a voucher's shard: "orders:{s<k>}".

@@ -13,6 +13,7 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 var (
@@ -64,7 +65,11 @@ func NewGate(client goredis.UniversalClient, cfg GateConfig) (*Gate, error) {
 
 // ShardTag is the hash tag of a voucher's keys: {s<voucherID mod shards>}.
 func ShardTag(voucherID int64, shards int) string {
-	return "{s" + strconv.FormatInt(voucherID%int64(shards), 10) + "}"
+	k := voucherID % int64(shards)
+	if k < 0 {
+		k += int64(shards)
+	}
+	return "{s" + strconv.FormatInt(k, 10) + "}"
 }
 
 // OrderStream is the stream a voucher's claims go to: orders:{s<k>}.
@@ -78,6 +83,17 @@ func (g *Gate) keys(voucherID int64) saleKeys {
 	p := "seckill:" + ShardTag(voucherID, g.cfg.Shards) + ":"
 	v := strconv.FormatInt(voucherID, 10)
 	return saleKeys{prefix: p, stock: p + "stock:" + v, users: p + "users:" + v, reservations: p + "reservations:" + v, window: p + "window:" + v}
+}
+
+// EncodeClaim is the order queue's message body for c — the same bytes the reserve
+// script XADDs: {"orderId":"<decimal>","userId":"<decimal>","voucherId":"<decimal>",
+// "claimedAt":<unix ms>}.
+func EncodeClaim(c domain.Claim) []byte {
+	b, _ := json.Marshal(claimPayload{
+		OrderID: strconv.FormatInt(c.OrderID, 10), UserID: strconv.FormatInt(c.UserID, 10),
+		VoucherID: strconv.FormatInt(c.VoucherID, 10), ClaimedAt: c.ClaimedAt.UnixMilli(),
+	})
+	return b
 }
 
 // claimPayload is the queue's wire format of a claim; ids are decimal strings because
@@ -95,10 +111,7 @@ func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verd
 	keys := []string{k.stock, k.users, k.reservations, k.window, k.prefix + "rate:" + strconv.FormatInt(r.UserID, 10)}
 	var payload []byte
 	if g.cfg.ClaimStream != nil {
-		payload, _ = json.Marshal(claimPayload{
-			OrderID: strconv.FormatInt(r.OrderID, 10), UserID: strconv.FormatInt(r.UserID, 10),
-			VoucherID: strconv.FormatInt(r.VoucherID, 10), ClaimedAt: r.At.UnixMilli(),
-		})
+		payload = EncodeClaim(domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: r.VoucherID, ClaimedAt: r.At})
 		keys = append(keys, g.cfg.ClaimStream(r.VoucherID))
 	}
 	args := []any{r.UserID, strconv.FormatInt(r.OrderID, 10), r.At.UnixMilli(), payload, r.RateLimit.Max, r.RateLimit.Window.Milliseconds()}

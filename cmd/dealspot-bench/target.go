@@ -154,7 +154,7 @@ func connectRemote(ctx context.Context, sc scenario, getenv func(string) string)
 	}
 	orders := store.Orders()
 	t.audit = func(ctx context.Context, voucherID int64) (seckill.Audit, error) {
-		return readAudit(ctx, gate, orders, voucherID)
+		return seckill.ReadAudit(ctx, gate, orders, voucherID)
 	}
 	t.backends = fmt.Sprintf("%s, redis %s/%d", store.Dialect(), conn.Addr, conn.DB)
 	return t, nil

@@ -10,34 +10,6 @@ import (
 	"github.com/dealspot/dealspot/internal/app/seckill"
 )
 
-// readAudit reads what seckill.Service.Audit reads, straight from the adapters, so that
-// a remote server's stores are audited without building (and starting) a flash-sale
-// service against them.
-func readAudit(ctx context.Context, gate seckill.StockGate, orders seckill.Orders, voucherID int64) (seckill.Audit, error) {
-	a := seckill.Audit{VoucherID: voucherID}
-	var err error
-	if a.RedisStock, a.RedisLoaded, err = gate.Stock(ctx, voucherID); err != nil {
-		return a, err
-	}
-	res, err := gate.Reservations(ctx, voucherID)
-	if err != nil {
-		return a, err
-	}
-	a.Pending = len(res)
-	holders, err := gate.Holders(ctx, voucherID)
-	if err != nil {
-		return a, err
-	}
-	a.RedisHolders = len(holders)
-	if a.DBStock, err = orders.SaleStock(ctx, voucherID); err != nil {
-		return a, fmt.Errorf("audit sale %d: %w", voucherID, err)
-	}
-	if a.Orders, err = orders.CountOrders(ctx, voucherID); err != nil {
-		return a, err
-	}
-	return a, nil
-}
-
 // poll is one look at the sale's bookkeeping.
 type poll struct {
 	at      time.Time

@@ -22,25 +22,31 @@ type Audit struct {
 
 // Audit reads a sale's bookkeeping.
 func (s *Service) Audit(ctx context.Context, voucherID int64) (Audit, error) {
+	return ReadAudit(ctx, s.d.Gate, s.d.Orders, voucherID)
+}
+
+// ReadAudit reads a sale's bookkeeping straight from the gate and the order store, for
+// auditing stores without a running Service (a load tool against a remote server).
+func ReadAudit(ctx context.Context, gate StockGate, orders Orders, voucherID int64) (Audit, error) {
 	a := Audit{VoucherID: voucherID}
 	var err error
-	if a.RedisStock, a.RedisLoaded, err = s.d.Gate.Stock(ctx, voucherID); err != nil {
+	if a.RedisStock, a.RedisLoaded, err = gate.Stock(ctx, voucherID); err != nil {
 		return Audit{}, err
 	}
-	res, err := s.d.Gate.Reservations(ctx, voucherID)
+	res, err := gate.Reservations(ctx, voucherID)
 	if err != nil {
 		return Audit{}, err
 	}
 	a.Pending = len(res)
-	holders, err := s.d.Gate.Holders(ctx, voucherID)
+	holders, err := gate.Holders(ctx, voucherID)
 	if err != nil {
 		return Audit{}, err
 	}
 	a.RedisHolders = len(holders)
-	if a.DBStock, err = s.d.Orders.SaleStock(ctx, voucherID); err != nil {
+	if a.DBStock, err = orders.SaleStock(ctx, voucherID); err != nil {
 		return Audit{}, fmt.Errorf("audit sale %d: %w", voucherID, err)
 	}
-	if a.Orders, err = s.d.Orders.CountOrders(ctx, voucherID); err != nil {
+	if a.Orders, err = orders.CountOrders(ctx, voucherID); err != nil {
 		return Audit{}, err
 	}
 	return a, nil
