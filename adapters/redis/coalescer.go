@@ -10,96 +10,135 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 )
 
-// coalescer sends concurrent runs of one script to Redis together: calls arriving within
-// window (or until max are waiting) go out as one pipeline of EVALSHAs, one round trip
-// for all of them instead of one each. Each call still runs as its own atomic script.
-type coalescer struct {
+// Coalescing bounds one batcher's pipelines: commands arriving within Window of the first
+// waiting one (or until Max are waiting) go to Redis as one pipeline. A zero Window turns
+// coalescing off: every command is its own round trip.
+type Coalescing struct {
+	Window time.Duration
+	Max    int
+}
+
+// On reports whether commands are coalesced.
+func (c Coalescing) On() bool { return c.Window > 0 }
+
+// batcher sends concurrent commands to Redis together: one round trip for a whole batch
+// instead of one each. Each command still runs on its own (a script stays atomic); only
+// the network trip is shared. Commands are built by the caller and filled in by the batch.
+type batcher struct {
 	client goredis.UniversalClient
-	script *goredis.Script
 	window time.Duration
 	max    int
 
 	mu      sync.Mutex
-	pending []*scriptCall
+	pending []*batchCall
 	timer   *time.Timer
 }
 
-type scriptCall struct {
-	keys []string
-	args []any
-	res  any
-	err  error
+type batchCall struct {
+	cmd  goredis.Cmder
 	done chan struct{}
 }
 
-func newCoalescer(client goredis.UniversalClient, script *goredis.Script, window time.Duration, max int) *coalescer {
-	return &coalescer{client: client, script: script, window: window, max: max}
+func newBatcher(client goredis.UniversalClient, c Coalescing) *batcher {
+	return &batcher{client: client, window: c.Window, max: max(c.Max, 1)}
 }
 
-// run queues one script run and waits for its result.
-func (c *coalescer) run(ctx context.Context, keys []string, args ...any) (any, error) {
-	call := &scriptCall{keys: keys, args: args, done: make(chan struct{})}
-	c.mu.Lock()
-	c.pending = append(c.pending, call)
-	var batch []*scriptCall
+// do queues cmd and waits until its batch has run; cmd then holds the reply. An error
+// from do itself is ctx's: the command may still run, and its caller treats that like
+// any lost reply.
+func (b *batcher) do(ctx context.Context, cmd goredis.Cmder) error {
+	call := &batchCall{cmd: cmd, done: make(chan struct{})}
+	b.mu.Lock()
+	b.pending = append(b.pending, call)
+	var batch []*batchCall
 	switch {
-	case len(c.pending) >= c.max:
-		batch = c.take()
-	case len(c.pending) == 1:
-		c.timer = time.AfterFunc(c.window, c.flushTimer)
+	case len(b.pending) >= b.max:
+		batch = b.take()
+	case len(b.pending) == 1:
+		b.timer = time.AfterFunc(b.window, b.flushTimer)
 	}
-	c.mu.Unlock()
+	b.mu.Unlock()
 	if batch != nil {
-		c.flush(batch)
+		b.flush(batch)
 	}
 	select {
 	case <-call.done:
-		return call.res, call.err
+		return nil
 	case <-ctx.Done():
-		// The script may still run; its caller treats that like any lost reply.
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
 }
 
-// take removes the pending calls; c.mu is held.
-func (c *coalescer) take() []*scriptCall {
-	batch := c.pending
-	c.pending = nil
-	if c.timer != nil {
-		c.timer.Stop()
-		c.timer = nil
+// take removes the pending calls; b.mu is held.
+func (b *batcher) take() []*batchCall {
+	batch := b.pending
+	b.pending = nil
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
 	}
 	return batch
 }
 
-func (c *coalescer) flushTimer() {
-	c.mu.Lock()
-	batch := c.take()
-	c.mu.Unlock()
+func (b *batcher) flushTimer() {
+	b.mu.Lock()
+	batch := b.take()
+	b.mu.Unlock()
 	if len(batch) > 0 {
-		c.flush(batch)
+		b.flush(batch)
 	}
 }
 
-// flush sends a batch as one pipeline. Calls that find the script missing (a restarted
-// server) are run again one by one, which loads it.
-func (c *coalescer) flush(batch []*scriptCall) {
+// flush sends a batch as one pipeline, independent of any one caller's context.
+func (b *batcher) flush(batch []*batchCall) {
 	ctx := context.Background()
-	cmds := make([]*goredis.Cmd, len(batch))
-	_, _ = c.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
-		for i, call := range batch {
-			cmds[i] = c.script.EvalSha(ctx, p, call.keys, call.args...)
+	_, _ = b.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+		for _, call := range batch {
+			_ = p.Process(ctx, call.cmd)
 		}
 		return nil
 	})
-	for i, call := range batch {
-		res, err := cmds[i].Result()
-		if err != nil && isNoScript(err) {
-			res, err = c.script.Run(ctx, c.client, call.keys, call.args...).Result()
-		}
-		call.res, call.err = res, err
+	for _, call := range batch {
 		close(call.done)
 	}
+}
+
+// scriptRunner runs one Lua script, coalesced through a batcher when one is given.
+type scriptRunner struct {
+	client  goredis.UniversalClient
+	script  *goredis.Script
+	batcher *batcher // nil: one EVALSHA round trip per run
+}
+
+func newScriptRunner(client goredis.UniversalClient, script *goredis.Script, c Coalescing) *scriptRunner {
+	r := &scriptRunner{client: client, script: script}
+	if c.On() {
+		r.batcher = newBatcher(client, c)
+	}
+	return r
+}
+
+// run runs the script once. A coalesced run that finds the script missing (a restarted
+// server) runs again on its own, which loads it.
+func (r *scriptRunner) run(ctx context.Context, keys []string, args ...any) (any, error) {
+	if r.batcher == nil {
+		return r.script.Run(ctx, r.client, keys, args...).Result()
+	}
+	cmdArgs := make([]any, 0, 3+len(keys)+len(args))
+	cmdArgs = append(cmdArgs, "evalsha", r.script.Hash(), len(keys))
+	for _, k := range keys {
+		cmdArgs = append(cmdArgs, k)
+	}
+	cmdArgs = append(cmdArgs, args...)
+	cmd := goredis.NewCmd(ctx, cmdArgs...)
+	if err := r.batcher.do(ctx, cmd); err != nil {
+		return nil, err
+	}
+	res, err := cmd.Result()
+	if err != nil && isNoScript(err) {
+		return r.script.Run(ctx, r.client, keys, args...).Result()
+	}
+	return res, err
 }
 
 func isNoScript(err error) bool {

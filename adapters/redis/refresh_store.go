@@ -32,6 +32,8 @@ var (
 type RefreshStore struct {
 	client goredis.UniversalClient
 	now    func() time.Time
+	// checks batches concurrent Active calls (nil: one round trip each).
+	checks *batcher
 }
 
 var _ auth.RefreshStore = (*RefreshStore)(nil)
@@ -39,6 +41,17 @@ var _ auth.RefreshStore = (*RefreshStore)(nil)
 // NewRefreshStore returns a RefreshStore on client.
 func NewRefreshStore(client goredis.UniversalClient) *RefreshStore {
 	return &RefreshStore{client: client, now: time.Now}
+}
+
+// WithCoalescedChecks returns a copy of s whose concurrent Active calls share pipelines,
+// as c bounds them: the check every authenticated request makes.
+func (s *RefreshStore) WithCoalescedChecks(c Coalescing) *RefreshStore {
+	cp := *s
+	cp.checks = nil
+	if c.On() {
+		cp.checks = newBatcher(s.client, c)
+	}
+	return &cp
 }
 
 // WithClock returns a copy of s that reads time from now.
@@ -92,7 +105,17 @@ func (s *RefreshStore) Rotate(ctx context.Context, userID int64, familyID, oldHa
 
 // Active implements auth.RefreshStore.
 func (s *RefreshStore) Active(ctx context.Context, userID int64, familyID string) (bool, error) {
-	n, err := s.client.Exists(ctx, sessionPrefix(userID)+"family:"+familyID).Result()
+	key := sessionPrefix(userID) + "family:" + familyID
+	var cmd *goredis.IntCmd
+	if s.checks == nil {
+		cmd = s.client.Exists(ctx, key)
+	} else {
+		cmd = goredis.NewIntCmd(ctx, "exists", key)
+		if err := s.checks.do(ctx, cmd); err != nil {
+			return false, fmt.Errorf("check session: %w", err)
+		}
+	}
+	n, err := cmd.Result()
 	if err != nil {
 		return false, fmt.Errorf("check session: %w", err)
 	}

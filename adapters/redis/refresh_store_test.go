@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -180,6 +181,55 @@ func TestRefreshStoreKeysShareTheHashTag(t *testing.T) {
 			if !strings.HasPrefix(k, "session:"+tag+":") {
 				t.Errorf("key %q lacks the hash tag %s", k, tag)
 			}
+		}
+	})
+}
+
+// Concurrent session checks share pipelines and still each get their own answer.
+func TestRefreshStoreCoalescedChecks(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx := context.Background()
+		plain := redis.NewRefreshStore(conn.Client)
+		coalesced := plain.WithCoalescedChecks(redis.Coalescing{Window: time.Millisecond, Max: 16})
+		const families = 200
+		user := randomUserID()
+		for i := range families {
+			family := fmt.Sprintf("f%d", i)
+			if err := plain.Create(ctx, user, family, "h"+family, refreshTTL); err != nil {
+				t.Fatal(err)
+			}
+			if i%3 == 0 {
+				if err := plain.Revoke(ctx, user, family); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		errs := make(chan error, families*2)
+		var wg sync.WaitGroup
+		for i := range families * 2 { // every family checked twice at once; some unknown
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				n := i % (families + 20)
+				family := fmt.Sprintf("f%d", n)
+				live, err := coalesced.Active(ctx, user, family)
+				want := n < families && n%3 != 0
+				if err != nil || live != want {
+					errs <- fmt.Errorf("Active(%s) = %v, %v; want %v", family, live, err, want)
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		// A caller that gives up waiting gets its context's error.
+		gone, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, err := coalesced.Active(gone, user, "f1"); err == nil {
+			t.Error("Active with a cancelled context succeeded")
 		}
 	})
 }

@@ -35,10 +35,8 @@ type GateConfig struct {
 	// ClaimStream, when set, names the stream Reserve XADDs a voucher's claims to; it
 	// must carry the voucher's shard tag (see OrderStream). Nil: Reserve enqueues nothing.
 	ClaimStream func(voucherID int64) string
-	// CoalesceWindow > 0 sends concurrent Reserve calls arriving within it (up to
-	// CoalesceMax) to Redis as one pipeline.
-	CoalesceWindow time.Duration
-	CoalesceMax    int
+	// Coalesce sends concurrent Reserve calls to Redis as one pipeline of EVALSHAs.
+	Coalesce Coalescing
 }
 
 // Gate is the flash-sale StockGate: one Lua script per decision, every key of a sale
@@ -46,7 +44,7 @@ type GateConfig struct {
 type Gate struct {
 	client   goredis.UniversalClient
 	cfg      GateConfig
-	reserver *coalescer
+	reserver *scriptRunner
 }
 
 var _ seckill.StockGate = (*Gate)(nil)
@@ -56,11 +54,7 @@ func NewGate(client goredis.UniversalClient, cfg GateConfig) (*Gate, error) {
 	if cfg.Shards < 1 {
 		return nil, errors.New("seckill gate: shards must be at least 1")
 	}
-	g := &Gate{client: client, cfg: cfg}
-	if cfg.CoalesceWindow > 0 {
-		g.reserver = newCoalescer(client, seckillReserveScript, cfg.CoalesceWindow, max(cfg.CoalesceMax, 1))
-	}
-	return g, nil
+	return &Gate{client: client, cfg: cfg, reserver: newScriptRunner(client, seckillReserveScript, cfg.Coalesce)}, nil
 }
 
 // ShardTag is the hash tag of a voucher's keys: {s<voucherID mod shards>}.
@@ -115,13 +109,7 @@ func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verd
 		keys = append(keys, g.cfg.ClaimStream(r.VoucherID))
 	}
 	args := []any{r.UserID, strconv.FormatInt(r.OrderID, 10), r.At.UnixMilli(), payload, r.RateLimit.Max, r.RateLimit.Window.Milliseconds()}
-	var reply any
-	var err error
-	if g.reserver != nil {
-		reply, err = g.reserver.run(ctx, keys, args...)
-	} else {
-		reply, err = seckillReserveScript.Run(ctx, g.client, keys, args...).Result()
-	}
+	reply, err := g.reserver.run(ctx, keys, args...)
 	if err != nil {
 		return 0, 0, fmt.Errorf("reserve voucher %d: %w", r.VoucherID, err)
 	}

@@ -32,7 +32,7 @@ func BenchmarkGateReserve(b *testing.B) {
 		window time.Duration
 	}{{"per-call", 0}, {"coalesced", 200 * time.Microsecond}} {
 		b.Run(mode.name, func(b *testing.B) {
-			gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 16, CoalesceWindow: mode.window, CoalesceMax: 64})
+			gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 16, Coalesce: redis.Coalescing{Window: mode.window, Max: 64}})
 			if err != nil {
 				b.Fatal(err)
 			}

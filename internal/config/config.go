@@ -109,10 +109,8 @@ type Seckill struct {
 	MaxRetries     int
 	// IDBlock is how many order ids a node takes from Redis at once.
 	IDBlock int
-	// CoalesceWindow > 0 sends concurrent gate calls within it (up to CoalesceMax) as one
-	// Redis pipeline.
-	CoalesceWindow time.Duration
-	CoalesceMax    int
+	// GateCoalesce sends concurrent gate calls to Redis as one pipeline.
+	GateCoalesce Coalesce
 	// Reconcile runs the reconciler every ReconcileInterval (0: off).
 	ReconcileInterval time.Duration
 	RepublishAfter    time.Duration
@@ -131,6 +129,13 @@ type Cache struct {
 	Jitter          float64
 	// HotTTL is how long a hot key (logical expiry) counts as fresh.
 	HotTTL time.Duration
+}
+
+// Coalesce bounds the batching of concurrent Redis calls: calls arriving within Window
+// of the first waiting one, up to Max, share one round trip. Window 0 turns it off.
+type Coalesce struct {
+	Window time.Duration
+	Max    int
 }
 
 // Rate allows Max events per sliding Window; written "max/window", e.g. "30/10m".
@@ -162,6 +167,11 @@ type Auth struct {
 	IPLimits      bool
 	SendCodePerIP Rate
 	LoginPerIP    Rate
+	// TokenCacheSize bounds the verified access tokens remembered (until they expire) so
+	// that a repeated token is not parsed and its signature not checked again; 0: off.
+	TokenCacheSize int
+	// SessionCoalesce batches the per-request session checks into Redis pipelines.
+	SessionCoalesce Coalesce
 }
 
 // HTTP bounds the HTTP server.
@@ -261,6 +271,8 @@ func Load(getenv func(string) string) (Config, error) {
 		IPLimits:        r.boolean("LOGIN_IP_LIMITS", !c.Dev),
 		SendCodePerIP:   r.rate("LOGIN_SEND_CODE_PER_IP", Rate{Max: 30, Window: 10 * time.Minute}),
 		LoginPerIP:      r.rate("LOGIN_PER_IP", Rate{Max: 60, Window: 10 * time.Minute}),
+		TokenCacheSize:  r.integer("AUTH_TOKEN_CACHE_SIZE", 20_000, 0),
+		SessionCoalesce: r.coalesce("SESSION_CHECK_COALESCE"),
 	}
 	c.Cache = Cache{
 		Enabled:         r.boolean("CACHE_ENABLED", true),
@@ -283,6 +295,7 @@ func Load(getenv func(string) string) (Config, error) {
 		Consumers:         r.integer("ORDER_CONSUMERS", 0, 0),
 		MaxRetries:        r.integer("ORDER_MAX_RETRIES", 5, 1),
 		IDBlock:           r.integer("ORDER_ID_BLOCK", 1000, 1),
+		GateCoalesce:      r.coalesce("GATE_COALESCE"),
 		ReconcileInterval: r.durationOrZero("RECONCILE_INTERVAL", 10*time.Second),
 		RepublishAfter:    r.duration("RECONCILE_REPUBLISH_AFTER", 30*time.Second),
 		FailAfter:         r.duration("RECONCILE_FAIL_AFTER", 5*time.Minute),
@@ -526,6 +539,14 @@ func (r *reader) location(name, def string) *time.Location {
 }
 
 // durationOrZero is duration where "0" is allowed (it turns something off).
+// coalesce reads <prefix>_WINDOW (default 200µs, 0: off) and <prefix>_MAX (default 64).
+func (r *reader) coalesce(prefix string) Coalesce {
+	return Coalesce{
+		Window: r.durationOrZero(prefix+"_WINDOW", 200*time.Microsecond),
+		Max:    r.integer(prefix+"_MAX", 64, 1),
+	}
+}
+
 func (r *reader) durationOrZero(name string, def time.Duration) time.Duration {
 	if v := r.str(name, ""); v == "0" {
 		return 0

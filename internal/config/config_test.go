@@ -61,6 +61,26 @@ func TestLoadProductionTurnsDevFeaturesOff(t *testing.T) {
 	}
 }
 
+func TestLoadRedisCoalescing(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := config.Coalesce{Window: 200 * time.Microsecond, Max: 64}
+	if c.Seckill.GateCoalesce != on || c.Auth.SessionCoalesce != on || c.Auth.TokenCacheSize != 20_000 {
+		t.Errorf("defaults: gate %+v, session checks %+v, token cache %d", c.Seckill.GateCoalesce, c.Auth.SessionCoalesce, c.Auth.TokenCacheSize)
+	}
+	c, err = config.Load(env(map[string]string{"GATE_COALESCE_WINDOW": "0", "SESSION_CHECK_COALESCE_WINDOW": "1ms",
+		"SESSION_CHECK_COALESCE_MAX": "16", "AUTH_TOKEN_CACHE_SIZE": "0"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Seckill.GateCoalesce.Window != 0 || c.Auth.SessionCoalesce != (config.Coalesce{Window: time.Millisecond, Max: 16}) || c.Auth.TokenCacheSize != 0 {
+		t.Errorf("set: gate %+v, session checks %+v, token cache %d", c.Seckill.GateCoalesce, c.Auth.SessionCoalesce, c.Auth.TokenCacheSize)
+	}
+}
+
 func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -84,6 +104,9 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"limit not positive", map[string]string{"GRAPHQL_MAX_DEPTH": "0"}, "GRAPHQL_MAX_DEPTH"},
 		{"rate malformed", map[string]string{"LOGIN_PER_IP": "60 per minute"}, "LOGIN_PER_IP"},
 		{"admin phone malformed", map[string]string{"ADMIN_PHONES": "13800000000,12345"}, "ADMIN_PHONES"},
+		{"coalescing window not a duration", map[string]string{"GATE_COALESCE_WINDOW": "fast"}, "GATE_COALESCE_WINDOW"},
+		{"coalescing batch not positive", map[string]string{"SESSION_CHECK_COALESCE_MAX": "0"}, "SESSION_CHECK_COALESCE_MAX"},
+		{"token cache size negative", map[string]string{"AUTH_TOKEN_CACHE_SIZE": "-1"}, "AUTH_TOKEN_CACHE_SIZE"},
 		{"page default above max", map[string]string{"PAGE_SIZE_DEFAULT": "50", "PAGE_SIZE_MAX": "20"}, "PAGE_SIZE_DEFAULT"},
 	}
 	for _, tc := range cases {

@@ -43,7 +43,7 @@ type authPayload struct {
 
 const authFields = `accessToken refreshToken expiresAt user { id phone nickName role }`
 
-func sendCode(t *testing.T, c testsupport.GraphQLClient, phone string) string {
+func sendCode(t testing.TB, c testsupport.GraphQLClient, phone string) string {
 	t.Helper()
 	var data struct {
 		SendLoginCode struct {
@@ -59,7 +59,7 @@ func sendCode(t *testing.T, c testsupport.GraphQLClient, phone string) string {
 	return *data.SendLoginCode.DevCode
 }
 
-func login(t *testing.T, c testsupport.GraphQLClient, phone string) authPayload {
+func login(t testing.TB, c testsupport.GraphQLClient, phone string) authPayload {
 	t.Helper()
 	code := sendCode(t, c, phone)
 	var data struct{ Login authPayload }

@@ -36,7 +36,7 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 	s.Queue = q
 	s.closers = append(s.closers, q.Close)
 
-	gateCfg := redisadapter.GateConfig{Shards: cfg.Seckill.Shards, CoalesceWindow: cfg.Seckill.CoalesceWindow, CoalesceMax: cfg.Seckill.CoalesceMax}
+	gateCfg := redisadapter.GateConfig{Shards: cfg.Seckill.Shards, Coalesce: redisadapter.Coalescing(cfg.Seckill.GateCoalesce)}
 	if q.PublishedByGate() {
 		gateCfg.ClaimStream = q.ClaimStream
 	}

@@ -19,7 +19,7 @@ type claimAnswer struct {
 }
 
 // createFlashSale makes a sale on shop 1 as an admin and returns its voucher id.
-func createFlashSale(t *testing.T, admin testsupport.GraphQLClient, stock int, begin, end time.Time) string {
+func createFlashSale(t testing.TB, admin testsupport.GraphQLClient, stock int, begin, end time.Time) string {
 	t.Helper()
 	var out struct{ CreateFlashSale struct{ ID string } }
 	admin.Do(t, `mutation($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }`, map[string]any{"in": map[string]any{

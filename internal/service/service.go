@@ -92,7 +92,16 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		log.Info("embedded redis started", slog.String("addr", s.Redis.Addr))
 	}
 
-	authSvc, err := newAuth(cfg, s.Store, s.Redis, log)
+	var tokens auth.VerifiedTokens
+	if cfg.Auth.TokenCacheSize > 0 {
+		tc, err := localcache.New(cfg.Auth.TokenCacheSize)
+		if err != nil {
+			return nil, err
+		}
+		s.closers = append(s.closers, func() error { tc.Close(); return nil })
+		tokens = tc
+	}
+	authSvc, err := newAuth(cfg, s.Store, s.Redis, tokens, log)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +232,7 @@ func (c *caches) close() error {
 	return errors.Join(errs...)
 }
 
-func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, log *slog.Logger) (*auth.Service, error) {
+func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, tokens auth.VerifiedTokens, log *slog.Logger) (*auth.Service, error) {
 	sender, err := sms.NewLogSender(log)
 	if err != nil {
 		return nil, err
@@ -252,8 +261,9 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, lo
 		Users:    store.Users(),
 		Sender:   sender,
 		Codes:    redisadapter.NewCodeStore(rc.Client),
-		Sessions: redisadapter.NewRefreshStore(rc.Client),
+		Sessions: redisadapter.NewRefreshStore(rc.Client).WithCoalescedChecks(redisadapter.Coalescing(cfg.Auth.SessionCoalesce)),
 		Limiter:  redisadapter.NewRateLimiter(rc.Client),
+		Tokens:   tokens,
 	})
 }
 

@@ -20,7 +20,7 @@ func (h *Authenticate) Handle(ctx context.Context, bearer string) (Principal, er
 	if len(token) > 7 && strings.EqualFold(token[:7], "bearer ") {
 		token = strings.TrimSpace(token[7:])
 	}
-	p, err := h.c.parseAccess(token)
+	p, err := h.c.verifyAccess(token)
 	if err != nil {
 		return Principal{}, err
 	}

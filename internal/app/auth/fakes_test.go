@@ -133,12 +133,48 @@ func (s *memSender) sent(phone string) []string {
 }
 
 // env is the login service on one Redis server, with a settable clock.
+// memTokens is an auth.VerifiedTokens that forgets nothing, TTLs included, so that the
+// expiry the service keeps with each entry is what stops an expired token.
+type memTokens struct {
+	mu   sync.Mutex
+	m    map[string]any
+	ttls []time.Duration
+	hits int
+}
+
+func (m *memTokens) Get(key string) (any, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.m[key]
+	if ok {
+		m.hits++
+	}
+	return v, ok
+}
+
+func (m *memTokens) Set(key string, value any, ttl time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil {
+		m.m = map[string]any{}
+	}
+	m.m[key] = value
+	m.ttls = append(m.ttls, ttl)
+}
+
+func (m *memTokens) stats() (hits int, ttls []time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.hits, append([]time.Duration(nil), m.ttls...)
+}
+
 type env struct {
 	svc    *auth.Service
 	cfg    auth.Config
 	users  *memUsers
 	sender *memSender
 	clock  *redistest.Clock
+	tokens *memTokens
 }
 
 func newEnv(t *testing.T, conn *redis.Conn, configure func(*auth.Config)) *env {
@@ -149,13 +185,14 @@ func newEnv(t *testing.T, conn *redis.Conn, configure func(*auth.Config)) *env {
 	if configure != nil {
 		configure(&cfg)
 	}
-	e := &env{cfg: cfg, users: newMemUsers(), sender: &memSender{}, clock: redistest.NewClock()}
+	e := &env{cfg: cfg, users: newMemUsers(), sender: &memSender{}, clock: redistest.NewClock(), tokens: &memTokens{}}
 	svc, err := auth.New(cfg, auth.Deps{
 		Users:    e.users,
 		Sender:   e.sender,
 		Codes:    redis.NewCodeStore(conn.Client).WithClock(e.clock.Now),
 		Sessions: redis.NewRefreshStore(conn.Client).WithClock(e.clock.Now),
 		Limiter:  redis.NewRateLimiter(conn.Client).WithClock(e.clock.Now),
+		Tokens:   e.tokens,
 		Now:      e.clock.Now,
 	})
 	if err != nil {

@@ -117,3 +117,14 @@ type RateLimiter interface {
 	// event would be allowed. Errors are infrastructure failures only.
 	Allow(ctx context.Context, key string, limit int, window time.Duration) (ok bool, retryAfter time.Duration, err error)
 }
+
+// VerifiedTokens remembers access tokens that passed every check, until they expire, so
+// that a token presented again is not parsed and its signature not checked again. It is
+// bounded (it may forget anything at any time) and safe for concurrent use. Whether the
+// token's session is still live is checked on every request all the same.
+type VerifiedTokens interface {
+	// Get returns what Set stored under key, if it is still there.
+	Get(key string) (any, bool)
+	// Set stores value under key for ttl.
+	Set(key string, value any, ttl time.Duration)
+}

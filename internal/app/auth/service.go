@@ -26,6 +26,8 @@ type Deps struct {
 	Sessions RefreshStore
 	// Limiter enforces the per-IP limits; it may be nil when Config.IPLimits is off.
 	Limiter RateLimiter
+	// Tokens remembers verified access tokens; nil checks every token in full.
+	Tokens VerifiedTokens
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -70,6 +72,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		codes:    d.Codes,
 		sessions: d.Sessions,
 		limiter:  d.Limiter,
+		tokens:   d.Tokens,
 		now:      d.Now,
 		admins:   make(map[string]bool, len(cfg.AdminPhones)),
 		secret:   append([]byte(nil), cfg.JWTSecret...),
@@ -107,6 +110,7 @@ type core struct {
 	codes    CodeStore
 	sessions RefreshStore
 	limiter  RateLimiter
+	tokens   VerifiedTokens
 	now      func() time.Time
 	admins   map[string]bool
 	secret   []byte

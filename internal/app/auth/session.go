@@ -92,27 +92,58 @@ func (c *core) session(u domain.User, family, refresh string) (Session, error) {
 	}, nil
 }
 
-// parseAccess checks an access token and returns its principal; every failure is
-// UNAUTHENTICATED.
-func (c *core) parseAccess(token string) (Principal, error) {
+// verifiedToken is a checked access token as VerifiedTokens remembers it.
+type verifiedToken struct {
+	p Principal
+	// until is when the token stops being accepted: its expiry plus the leeway.
+	until time.Time
+}
+
+// verifyAccess is parseAccess remembered: a token verified before and not yet expired is
+// not parsed and its signature not checked again.
+func (c *core) verifyAccess(token string) (Principal, error) {
+	if c.tokens == nil {
+		p, _, err := c.parseAccess(token)
+		return p, err
+	}
+	now := c.now()
+	if v, ok := c.tokens.Get(token); ok {
+		if vt, ok := v.(verifiedToken); ok && now.Before(vt.until) {
+			return vt.p, nil
+		}
+	}
+	p, exp, err := c.parseAccess(token)
+	if err != nil {
+		return Principal{}, err
+	}
+	until := exp.Add(c.cfg.Leeway)
+	if ttl := until.Sub(now); ttl > 0 {
+		c.tokens.Set(token, verifiedToken{p: p, until: until}, ttl)
+	}
+	return p, nil
+}
+
+// parseAccess checks an access token and returns its principal and expiry; every
+// failure is UNAUTHENTICATED.
+func (c *core) parseAccess(token string) (Principal, time.Time, error) {
 	if token == "" || len(token) > maxTokenLen {
-		return Principal{}, unauthenticated("missing or oversized access token", nil)
+		return Principal{}, time.Time{}, unauthenticated("missing or oversized access token", nil)
 	}
 	var claims accessClaims
 	_, err := c.parser.ParseWithClaims(token, &claims, func(*jwt.Token) (any, error) {
 		return c.secret, nil
 	})
 	if err != nil {
-		return Principal{}, unauthenticated("invalid or expired access token", err)
+		return Principal{}, time.Time{}, unauthenticated("invalid or expired access token", err)
 	}
 	id, err := strconv.ParseInt(claims.Subject, 10, 64)
 	if err != nil || id <= 0 {
-		return Principal{}, unauthenticated("invalid access token", errors.New("subject is not a user id"))
+		return Principal{}, time.Time{}, unauthenticated("invalid access token", errors.New("subject is not a user id"))
 	}
-	if !claims.Role.Valid() || claims.SessionID == "" {
-		return Principal{}, unauthenticated("invalid access token", errors.New("role or session missing"))
+	if !claims.Role.Valid() || claims.SessionID == "" || claims.ExpiresAt == nil {
+		return Principal{}, time.Time{}, unauthenticated("invalid access token", errors.New("role, session or expiry missing"))
 	}
-	return Principal{UserID: id, Role: claims.Role, FamilyID: claims.SessionID}, nil
+	return Principal{UserID: id, Role: claims.Role, FamilyID: claims.SessionID}, claims.ExpiresAt.Time, nil
 }
 
 // newRefreshToken returns "<user id>.<family id>.<secret>". The ids let the store find

@@ -256,3 +256,38 @@ func TestAuthenticateRejectsForgedTokens(t *testing.T) {
 		}
 	})
 }
+
+func TestVerifiedTokensAreRememberedButSessionsCheckedEveryTime(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx := context.Background()
+		e := newEnv(t, conn, nil)
+		s := e.login(t, randomPhone())
+		for i := range 3 {
+			if _, err := e.svc.Authenticate.Handle(ctx, s.AccessToken); err != nil {
+				t.Fatalf("Authenticate #%d: %v", i+1, err)
+			}
+		}
+		hits, ttls := e.tokens.stats()
+		// Remembered once, until its expiry plus the leeway; found twice.
+		if want := e.cfg.AccessTTL + e.cfg.Leeway; len(ttls) != 1 || ttls[0] != want || hits != 2 {
+			t.Fatalf("token cache: %d sets with TTLs %v (want one of %v), %d hits (want 2)", len(ttls), ttls, want, hits)
+		}
+		// The same claims with another signature are not the remembered token.
+		head, _, _ := strings.Cut(s.AccessToken, ".")
+		payload := strings.Split(s.AccessToken, ".")[1]
+		forged := head + "." + payload + "." + strings.Repeat("A", 43)
+		_, err := e.svc.Authenticate.Handle(ctx, forged)
+		wantCode(t, err, domain.CodeUnauthenticated)
+		// Logging out stops a remembered token at once.
+		p, err := e.svc.Authenticate.Handle(ctx, s.AccessToken)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.svc.Logout.Handle(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		_, err = e.svc.Authenticate.Handle(ctx, s.AccessToken)
+		wantCode(t, err, domain.CodeUnauthenticated)
+	})
+}
