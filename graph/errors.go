@@ -62,7 +62,8 @@ func isGraphQLError(err error) bool {
 
 func setCode(e *gqlerror.Error, code string) {
 	if e.Extensions == nil {
-		e.Extensions = map[string]any{}
+		e.Extensions = map[string]any{"code": code}
+		return
 	}
 	e.Extensions["code"] = code
 }

@@ -63,16 +63,13 @@ func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 		if oc.Operation != nil && oc.Operation.Operation == ast.Subscription {
 			return next(ctx)
 		}
-		// Queries and mutations get one deadline for their whole execution (resolvers
-		// run when the response handler is called); subscriptions live as long as their
-		// connection.
+		// Queries and mutations get one deadline for their whole execution; their
+		// resolvers run when the response handler is called, under its context.
+		// Subscriptions live as long as their connection.
 		start := time.Now()
-		deadline := start.Add(o.ExecTimeout)
-		ctx, cancel := context.WithDeadline(ctx, deadline)
 		h := next(ctx)
 		return func(rctx context.Context) *graphql.Response {
-			defer cancel()
-			rctx, rcancel := context.WithDeadline(rctx, deadline)
+			rctx, rcancel := context.WithDeadline(rctx, start.Add(o.ExecTimeout))
 			defer rcancel()
 			resp := h(rctx)
 			if resp != nil && o.Observe != nil {

@@ -38,9 +38,9 @@ type Error struct {
 
 func (e *Error) Error() string {
 	if e.Err != nil {
-		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+		return string(e.Code) + ": " + e.Message + ": " + e.Err.Error()
 	}
-	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+	return string(e.Code) + ": " + e.Message
 }
 
 func (e *Error) Unwrap() error { return e.Err }

@@ -18,8 +18,24 @@ type Metrics struct {
 	latency    *prometheus.HistogramVec
 	httpReqs   *prometheus.CounterVec
 
+	// ops holds each operation label's series, so a request finds them with one map
+	// read instead of validating and hashing its labels; at most maxOperationNames.
 	mu    sync.Mutex
-	names map[string]struct{}
+	ops   sync.Map // operation name → *opSeries
+	names int
+	// http holds the request counters by route and status code.
+	http sync.Map // httpKey → prometheus.Counter
+}
+
+// opSeries are one operation label's series.
+type opSeries struct {
+	ok, failed prometheus.Counter
+	latency    prometheus.Observer
+}
+
+type httpKey struct {
+	route string
+	code  int
 }
 
 // maxOperationNames bounds the label values clients can create by naming operations.
@@ -45,7 +61,6 @@ func NewMetrics() *Metrics {
 			Name: "dealspot_http_requests_total",
 			Help: "HTTP requests by route and status code.",
 		}, []string{"route", "code"}),
-		names: map[string]struct{}{},
 	}
 	m.Registry.MustRegister(m.operations, m.latency, m.httpReqs,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -54,33 +69,59 @@ func NewMetrics() *Metrics {
 
 // ObserveOperation records one GraphQL operation.
 func (m *Metrics) ObserveOperation(_ context.Context, name string, d time.Duration, errs int) {
-	name = m.label(name)
-	outcome := "ok"
+	ops := m.series(name)
 	if errs > 0 {
-		outcome = "error"
+		ops.failed.Inc()
+	} else {
+		ops.ok.Inc()
 	}
-	m.operations.WithLabelValues(name, outcome).Inc()
-	m.latency.WithLabelValues(name).Observe(d.Seconds())
+	ops.latency.Observe(d.Seconds())
 }
 
-// label keeps the operation label set bounded: odd names and names past the cap become
-// "other".
-func (m *Metrics) label(name string) string {
+// series returns name's series. The label set stays bounded: odd names and names past
+// the cap are counted as "other".
+func (m *Metrics) series(name string) *opSeries {
+	if s, ok := m.ops.Load(name); ok {
+		return s.(*opSeries)
+	}
+	label := name
 	if !operationNamePattern.MatchString(name) {
-		return "other"
+		label = "other"
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.names[name]; ok {
-		return name
+	if s, ok := m.ops.Load(label); ok {
+		return s.(*opSeries)
 	}
-	if len(m.names) >= maxOperationNames {
-		return "other"
+	if label != "other" && m.names >= maxOperationNames {
+		return m.seriesLocked("other")
 	}
-	m.names[name] = struct{}{}
-	return name
+	return m.seriesLocked(label)
+}
+
+// seriesLocked returns label's series, creating them; m.mu is held.
+func (m *Metrics) seriesLocked(label string) *opSeries {
+	if s, ok := m.ops.Load(label); ok {
+		return s.(*opSeries)
+	}
+	s := &opSeries{
+		ok:      m.operations.WithLabelValues(label, "ok"),
+		failed:  m.operations.WithLabelValues(label, "error"),
+		latency: m.latency.WithLabelValues(label),
+	}
+	m.ops.Store(label, s)
+	if label != "other" {
+		m.names++
+	}
+	return s
 }
 
 func (m *Metrics) observeHTTP(route string, code int) {
-	m.httpReqs.WithLabelValues(route, strconv.Itoa(code)).Inc()
+	k := httpKey{route, code}
+	c, ok := m.http.Load(k)
+	if !ok {
+		// Routes are a fixed set and codes few, so this stays small.
+		c, _ = m.http.LoadOrStore(k, m.httpReqs.WithLabelValues(route, strconv.Itoa(code)))
+	}
+	c.(prometheus.Counter).Inc()
 }
