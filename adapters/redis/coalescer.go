@@ -103,44 +103,6 @@ func (b *batcher) flush(batch []*batchCall) {
 	}
 }
 
-// scriptRunner runs one Lua script, coalesced through a batcher when one is given.
-type scriptRunner struct {
-	client  goredis.UniversalClient
-	script  *goredis.Script
-	batcher *batcher // nil: one EVALSHA round trip per run
-}
-
-func newScriptRunner(client goredis.UniversalClient, script *goredis.Script, c Coalescing) *scriptRunner {
-	r := &scriptRunner{client: client, script: script}
-	if c.On() {
-		r.batcher = newBatcher(client, c)
-	}
-	return r
-}
-
-// run runs the script once. A coalesced run that finds the script missing (a restarted
-// server) runs again on its own, which loads it.
-func (r *scriptRunner) run(ctx context.Context, keys []string, args ...any) (any, error) {
-	if r.batcher == nil {
-		return r.script.Run(ctx, r.client, keys, args...).Result()
-	}
-	cmdArgs := make([]any, 0, 3+len(keys)+len(args))
-	cmdArgs = append(cmdArgs, "evalsha", r.script.Hash(), len(keys))
-	for _, k := range keys {
-		cmdArgs = append(cmdArgs, k)
-	}
-	cmdArgs = append(cmdArgs, args...)
-	cmd := goredis.NewCmd(ctx, cmdArgs...)
-	if err := r.batcher.do(ctx, cmd); err != nil {
-		return nil, err
-	}
-	res, err := cmd.Result()
-	if err != nil && isNoScript(err) {
-		return r.script.Run(ctx, r.client, keys, args...).Result()
-	}
-	return res, err
-}
-
 func isNoScript(err error) bool {
 	var rerr goredis.Error
 	return errors.As(err, &rerr) && strings.HasPrefix(rerr.Error(), "NOSCRIPT")

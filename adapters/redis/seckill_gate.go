@@ -20,6 +20,9 @@ var (
 	//go:embed lua/seckill_reserve.lua
 	seckillReserveLua    string
 	seckillReserveScript = goredis.NewScript(seckillReserveLua)
+	//go:embed lua/seckill_reserve_batch.lua
+	seckillReserveBatchLua    string
+	seckillReserveBatchScript = goredis.NewScript(seckillReserveBatchLua)
 	//go:embed lua/seckill_drop.lua
 	seckillDropLua    string
 	seckillDropScript = goredis.NewScript(seckillDropLua)
@@ -42,9 +45,10 @@ type GateConfig struct {
 // Gate is the flash-sale StockGate: one Lua script per decision, every key of a sale
 // under its shard's hash tag so the scripts run unchanged on Redis Cluster.
 type Gate struct {
-	client   goredis.UniversalClient
-	cfg      GateConfig
-	reserver *scriptRunner
+	client goredis.UniversalClient
+	cfg    GateConfig
+	// batcher coalesces Reserve calls (nil: one script run per call).
+	batcher *reserveBatcher
 }
 
 var _ seckill.StockGate = (*Gate)(nil)
@@ -54,7 +58,11 @@ func NewGate(client goredis.UniversalClient, cfg GateConfig) (*Gate, error) {
 	if cfg.Shards < 1 {
 		return nil, errors.New("seckill gate: shards must be at least 1")
 	}
-	return &Gate{client: client, cfg: cfg, reserver: newScriptRunner(client, seckillReserveScript, cfg.Coalesce)}, nil
+	g := &Gate{client: client, cfg: cfg}
+	if cfg.Coalesce.On() {
+		g.batcher = newReserveBatcher(g, cfg.Coalesce)
+	}
+	return g, nil
 }
 
 // ShardTag is the hash tag of a voucher's keys: {s<voucherID mod shards>}.
@@ -101,15 +109,24 @@ type claimPayload struct {
 
 // Reserve implements seckill.StockGate.
 func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verdict, int64, error) {
-	k := g.keys(r.VoucherID)
-	keys := []string{k.stock, k.users, k.reservations, k.window, k.prefix + "rate:" + strconv.FormatInt(r.UserID, 10)}
 	var payload []byte
 	if g.cfg.ClaimStream != nil {
 		payload = EncodeClaim(domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: r.VoucherID, ClaimedAt: r.At})
+	}
+	if g.batcher != nil {
+		v, n, err := g.batcher.reserve(ctx, r, payload)
+		if err != nil {
+			return 0, 0, fmt.Errorf("reserve voucher %d: %w", r.VoucherID, err)
+		}
+		return v, n, nil
+	}
+	k := g.keys(r.VoucherID)
+	keys := []string{k.stock, k.users, k.reservations, k.window, k.prefix + "rate:" + strconv.FormatInt(r.UserID, 10)}
+	if payload != nil {
 		keys = append(keys, g.cfg.ClaimStream(r.VoucherID))
 	}
 	args := []any{r.UserID, strconv.FormatInt(r.OrderID, 10), r.At.UnixMilli(), payload, r.RateLimit.Max, r.RateLimit.Window.Milliseconds()}
-	reply, err := g.reserver.run(ctx, keys, args...)
+	reply, err := seckillReserveScript.Run(ctx, g.client, keys, args...).Result()
 	if err != nil {
 		return 0, 0, fmt.Errorf("reserve voucher %d: %w", r.VoucherID, err)
 	}

@@ -1,0 +1,64 @@
+-- Reserve for several claims on one flash sale in one atomic step: what
+-- seckill_reserve.lua decides for one claim, for each claim in turn.
+-- Every key shares the sale's shard hash tag {s<k>}, so the script runs on Redis Cluster.
+--
+-- KEYS[1] seckill:{s<k>}:stock:<vid>         string: units left
+-- KEYS[2] seckill:{s<k>}:users:<vid>         set: users holding an order
+-- KEYS[3] seckill:{s<k>}:reservations:<vid>  hash: order id -> "<user id>:<ms>"
+-- KEYS[4] seckill:{s<k>}:window:<vid>        hash: begin, end (unix ms)
+-- KEYS[5] orders:{s<k>}                      stream, only when ARGV[2] is 1
+-- KEYS[5 + ARGV[2] + i] seckill:{s<k>}:rate:<user id of claim i>
+-- ARGV[1] number of claims
+-- ARGV[2] 1 when the gate enqueues claims on the stream, else 0
+-- ARGV[3] most claims per user per window (0: no limit)
+-- ARGV[4] the window (ms)
+-- ARGV[4 + 4(i-1) + 1..4] claim i: user id, order id (decimal string), now (unix ms),
+--   message payload (JSON, when the stream is used)
+-- Returns {verdict 1, n 1, verdict 2, n 2, ...} with seckill_reserve.lua's verdicts.
+local count = tonumber(ARGV[1])
+local streamed = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local span = tonumber(ARGV[4])
+local window = redis.call('HMGET', KEYS[4], 'begin', 'end')
+local out = {}
+for i = 1, count do
+  local a = 4 + 4 * (i - 1)
+  local user, order, now, payload = ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3]), ARGV[a + 4]
+  local rate = KEYS[4 + streamed + i]
+  local verdict, n = nil, 0
+  if limit > 0 then
+    redis.call('ZREMRANGEBYSCORE', rate, '-inf', now - span)
+    if redis.call('ZCARD', rate) >= limit then
+      local oldest = redis.call('ZRANGE', rate, 0, 0, 'WITHSCORES')
+      verdict, n = 6, tonumber(oldest[2]) + span - now
+    else
+      redis.call('ZADD', rate, now, order)
+      redis.call('PEXPIRE', rate, span)
+    end
+  end
+  if not verdict then
+    local stock = redis.call('GET', KEYS[1])
+    if not window[1] or not window[2] or not stock then
+      verdict = 5
+    elseif now < tonumber(window[1]) then
+      verdict = 3
+    elseif now >= tonumber(window[2]) then
+      verdict = 4
+    elseif redis.call('SISMEMBER', KEYS[2], user) == 1 then
+      verdict, n = 2, tonumber(stock)
+    elseif tonumber(stock) <= 0 then
+      verdict = 1
+    else
+      redis.call('DECR', KEYS[1])
+      redis.call('SADD', KEYS[2], user)
+      redis.call('HSET', KEYS[3], order, user .. ':' .. ARGV[a + 3])
+      if streamed == 1 then
+        redis.call('XADD', KEYS[5], '*', '_watermill_message_uuid', order, 'metadata', '', 'payload', payload)
+      end
+      verdict, n = 0, tonumber(stock) - 1
+    end
+  end
+  out[2 * i - 1] = verdict
+  out[2 * i] = n
+end
+return out

@@ -1,0 +1,177 @@
+package redis
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/dealspot/dealspot/internal/app/seckill"
+)
+
+// reserveBatcher coalesces concurrent Reserve calls: those arriving within the window
+// (or until max are waiting) go to Redis together, and the calls for one sale run as one
+// script (seckill_reserve_batch.lua) deciding each claim in turn. Redis then parses one
+// command and sets up one script run per sale per batch instead of one per claim, which
+// is where its single thread spends most of a claim's time.
+type reserveBatcher struct {
+	g      *Gate
+	window time.Duration
+	max    int
+
+	mu      sync.Mutex
+	pending []*reserveCall
+	timer   *time.Timer
+}
+
+type reserveCall struct {
+	r       seckill.Reservation
+	payload []byte
+	verdict seckill.Verdict
+	n       int64
+	err     error
+	done    chan struct{}
+}
+
+func newReserveBatcher(g *Gate, c Coalescing) *reserveBatcher {
+	return &reserveBatcher{g: g, window: c.Window, max: max(c.Max, 1)}
+}
+
+// reserve queues r and waits for its verdict. An error is the batch's, or ctx's: the
+// claim may then still have been decided, as with any lost reply.
+func (b *reserveBatcher) reserve(ctx context.Context, r seckill.Reservation, payload []byte) (seckill.Verdict, int64, error) {
+	call := &reserveCall{r: r, payload: payload, done: make(chan struct{})}
+	b.mu.Lock()
+	b.pending = append(b.pending, call)
+	var batch []*reserveCall
+	switch {
+	case len(b.pending) >= b.max:
+		batch = b.take()
+	case len(b.pending) == 1:
+		b.timer = time.AfterFunc(b.window, b.flushTimer)
+	}
+	b.mu.Unlock()
+	if batch != nil {
+		b.flush(batch)
+	}
+	select {
+	case <-call.done:
+		return call.verdict, call.n, call.err
+	case <-ctx.Done():
+		return 0, 0, ctx.Err()
+	}
+}
+
+// take removes the pending calls; b.mu is held.
+func (b *reserveBatcher) take() []*reserveCall {
+	batch := b.pending
+	b.pending = nil
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
+	}
+	return batch
+}
+
+func (b *reserveBatcher) flushTimer() {
+	b.mu.Lock()
+	batch := b.take()
+	b.mu.Unlock()
+	if len(batch) > 0 {
+		b.flush(batch)
+	}
+}
+
+// saleBatch is one sale's share of a batch: one script run.
+type saleBatch struct {
+	calls []*reserveCall
+	keys  []string
+	args  []any
+	cmd   *goredis.Cmd
+}
+
+// flush runs a batch: one script per sale, all in one pipeline, independent of any one
+// caller's context. A sale whose script Redis does not know (a restarted server) runs
+// again on its own, which loads it.
+func (b *reserveBatcher) flush(batch []*reserveCall) {
+	ctx := context.Background()
+	var sales []*saleBatch
+	bySale := map[int64]*saleBatch{}
+	for _, call := range batch {
+		s := bySale[call.r.VoucherID]
+		if s == nil {
+			s = &saleBatch{}
+			bySale[call.r.VoucherID] = s
+			sales = append(sales, s)
+		}
+		s.calls = append(s.calls, call)
+	}
+	hash := seckillReserveBatchScript.Hash()
+	_, _ = b.g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+		for _, s := range sales {
+			s.keys, s.args = b.g.batchArgs(s.calls)
+			cmdArgs := make([]any, 0, 3+len(s.keys)+len(s.args))
+			cmdArgs = append(cmdArgs, "evalsha", hash, len(s.keys))
+			for _, k := range s.keys {
+				cmdArgs = append(cmdArgs, k)
+			}
+			cmdArgs = append(cmdArgs, s.args...)
+			s.cmd = goredis.NewCmd(ctx, cmdArgs...)
+			_ = p.Process(ctx, s.cmd)
+		}
+		return nil
+	})
+	for _, s := range sales {
+		reply, err := s.cmd.Result()
+		if err != nil && isNoScript(err) {
+			reply, err = seckillReserveBatchScript.Run(ctx, b.g.client, s.keys, s.args...).Result()
+		}
+		s.settle(reply, err)
+	}
+}
+
+// settle hands each call of the sale its verdict from the script's reply.
+func (s *saleBatch) settle(reply any, err error) {
+	res, ok := reply.([]any)
+	if err == nil && (!ok || len(res) != 2*len(s.calls)) {
+		err = fmt.Errorf("unexpected reply %v", reply)
+	}
+	for i, call := range s.calls {
+		if err == nil {
+			verdict, ok1 := res[2*i].(int64)
+			n, ok2 := res[2*i+1].(int64)
+			if ok1 && ok2 && verdict >= 0 && verdict <= int64(seckill.RateLimited) {
+				call.verdict, call.n = seckill.Verdict(verdict), n
+			} else {
+				call.err = fmt.Errorf("unexpected reply %v", reply)
+			}
+		} else {
+			call.err = err
+		}
+		close(call.done)
+	}
+}
+
+// batchArgs lays out seckill_reserve_batch.lua's keys and arguments for calls, all on
+// one sale. The rate limit is the first call's (one service sets one limit).
+func (g *Gate) batchArgs(calls []*reserveCall) ([]string, []any) {
+	first := calls[0].r
+	k := g.keys(first.VoucherID)
+	streamed := 0
+	keys := make([]string, 0, 5+len(calls))
+	keys = append(keys, k.stock, k.users, k.reservations, k.window)
+	if g.cfg.ClaimStream != nil {
+		streamed = 1
+		keys = append(keys, g.cfg.ClaimStream(first.VoucherID))
+	}
+	args := make([]any, 0, 4+4*len(calls))
+	args = append(args, len(calls), streamed, first.RateLimit.Max, first.RateLimit.Window.Milliseconds())
+	for _, c := range calls {
+		keys = append(keys, k.prefix+"rate:"+strconv.FormatInt(c.r.UserID, 10))
+		args = append(args, c.r.UserID, strconv.FormatInt(c.r.OrderID, 10), c.r.At.UnixMilli(), c.payload)
+	}
+	return keys, args
+}

@@ -1,0 +1,157 @@
+package redis_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/adapters/redis/redistest"
+	"github.com/dealspot/dealspot/internal/app/seckill"
+)
+
+var gateSales atomic.Int64
+
+// A flood of concurrent claims on two live sales, one not started and one never loaded,
+// claim by claim and coalesced (where several sales share a batch): each mode sells
+// exactly the stock, one unit per user, and answers the rest as the single-claim script
+// does.
+func TestGateReserveUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		for _, mode := range []struct {
+			name     string
+			coalesce redis.Coalescing
+		}{{"per-call", redis.Coalescing{}}, {"coalesced", redis.Coalescing{Window: 500 * time.Microsecond, Max: 16}}} {
+			t.Run(mode.name, func(t *testing.T) {
+				ctx := context.Background()
+				base := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
+				stream := func(v int64) string { return fmt.Sprintf("orders-test:%d", v) }
+				gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: mode.coalesce, ClaimStream: stream})
+				if err != nil {
+					t.Fatal(err)
+				}
+				live := []int64{base + 1, base + 2}
+				later, unknown := base+3, base+4
+				now := time.Now()
+				for _, v := range live {
+					if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 30, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: later, Stock: 5, BeginTime: now.Add(time.Hour), EndTime: now.Add(2 * time.Hour)}, true); err != nil {
+					t.Fatal(err)
+				}
+				const users = 100
+				var (
+					mu       sync.Mutex
+					verdicts = map[int64]map[seckill.Verdict]int{}
+					holders  = map[int64]map[int64]int{}
+					wg       sync.WaitGroup
+					orderID  atomic.Int64
+				)
+				orderID.Store(base * 1000)
+				for _, v := range append(live, later, unknown) {
+					verdicts[v], holders[v] = map[seckill.Verdict]int{}, map[int64]int{}
+				}
+				for u := int64(1); u <= users; u++ {
+					for _, v := range append(live, later, unknown) {
+						for range 2 { // every user claims every sale twice, at once
+							wg.Add(1)
+							go func() {
+								defer wg.Done()
+								r := seckill.Reservation{OrderID: orderID.Add(1), UserID: u, VoucherID: v, At: time.Now(),
+									RateLimit: seckill.RateLimit{Max: 10, Window: time.Second}}
+								verdict, _, err := gate.Reserve(ctx, r)
+								if err != nil {
+									t.Errorf("reserve: %v", err)
+									return
+								}
+								mu.Lock()
+								defer mu.Unlock()
+								verdicts[v][verdict]++
+								if verdict == seckill.Accepted {
+									holders[v][u]++
+								}
+							}()
+						}
+					}
+				}
+				wg.Wait()
+				for _, v := range live {
+					got := verdicts[v]
+					if got[seckill.Accepted] != 30 || len(holders[v]) != 30 || got[seckill.Accepted]+got[seckill.SoldOut]+got[seckill.AlreadyClaimed] != 2*users {
+						t.Errorf("sale %d: verdicts %v, %d holders; want 30 accepted by 30 users, the rest sold out or already claimed", v, got, len(holders[v]))
+					}
+					if stock, ok, err := gate.Stock(ctx, v); err != nil || !ok || stock != 0 {
+						t.Errorf("sale %d: stock %d (%v, %v), want 0", v, stock, ok, err)
+					}
+					if hs, err := gate.Holders(ctx, v); err != nil || len(hs) != 30 {
+						t.Errorf("sale %d: %d holders (%v), want 30", v, len(hs), err)
+					}
+					if rs, err := gate.Reservations(ctx, v); err != nil || len(rs) != 30 {
+						t.Errorf("sale %d: %d reservations (%v), want 30", v, len(rs), err)
+					}
+					if n, err := conn.Client.XLen(ctx, stream(v)).Result(); err != nil || n != 30 {
+						t.Errorf("sale %d: %d claims on the stream (%v), want 30", v, n, err)
+					}
+				}
+				if got := verdicts[later]; got[seckill.NotStarted] != 2*users {
+					t.Errorf("sale not started: verdicts %v", got)
+				}
+				if got := verdicts[unknown]; got[seckill.NotLoaded] != 2*users {
+					t.Errorf("sale never loaded: verdicts %v", got)
+				}
+			})
+		}
+	})
+}
+
+// The per-user rate limit inside the script: within one window a user gets at most Max
+// decisions, the rest RATE_LIMITED with the time to wait — also when the claims share a
+// batch.
+func TestGateRateLimitInsideTheScript(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		for _, coalesce := range []redis.Coalescing{{}, {Window: time.Millisecond, Max: 64}} {
+			ctx := context.Background()
+			v := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10 + 5
+			gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce})
+			if err != nil {
+				t.Fatal(err)
+			}
+			now := time.Now()
+			if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 100, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+				t.Fatal(err)
+			}
+			var wg sync.WaitGroup
+			var limited, decided atomic.Int64
+			for i := range 10 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					verdict, wait, err := gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + int64(i), UserID: 7, VoucherID: v, At: now,
+						RateLimit: seckill.RateLimit{Max: 3, Window: 10 * time.Second}})
+					switch {
+					case err != nil:
+						t.Error(err)
+					case verdict == seckill.RateLimited:
+						if wait <= 0 || wait > 10_000 {
+							t.Errorf("rate limited with wait %d ms", wait)
+						}
+						limited.Add(1)
+					default:
+						decided.Add(1)
+					}
+				}()
+			}
+			wg.Wait()
+			if decided.Load() != 3 || limited.Load() != 7 {
+				t.Errorf("coalesce %+v: %d decided, %d rate limited; want 3 and 7", coalesce, decided.Load(), limited.Load())
+			}
+		}
+	})
+}
