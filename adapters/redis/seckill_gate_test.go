@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	goredis "github.com/redis/go-redis/v9"
+
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
 	"github.com/dealspot/dealspot/internal/app/seckill"
@@ -127,13 +129,15 @@ func TestGateRateLimitInsideTheScript(t *testing.T) {
 			if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 100, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
 				t.Fatal(err)
 			}
+			// The limit is per user per sale shard: a user of its own for each round.
+			user := v
 			var wg sync.WaitGroup
 			var limited, decided atomic.Int64
 			for i := range 10 {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					verdict, wait, err := gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + int64(i), UserID: 7, VoucherID: v, At: now,
+					verdict, wait, err := gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + int64(i), UserID: user, VoucherID: v, At: now,
 						RateLimit: seckill.RateLimit{Max: 3, Window: 10 * time.Second}})
 					switch {
 					case err != nil:
@@ -151,6 +155,69 @@ func TestGateRateLimitInsideTheScript(t *testing.T) {
 			wg.Wait()
 			if decided.Load() != 3 || limited.Load() != 7 {
 				t.Errorf("coalesce %+v: %d decided, %d rate limited; want 3 and 7", coalesce, decided.Load(), limited.Load())
+			}
+		}
+	})
+}
+
+// A Redis that forgot the scripts (restarted, or SCRIPT FLUSH) loads them again on the
+// first coalesced claim; a Redis that cannot be reached fails every waiting claim with
+// an error instead of leaving it hanging.
+func TestGateCoalescedSurvivesScriptFlushAndReportsOutages(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx := context.Background()
+		v := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10 + 7
+		coalesce := redis.Coalescing{Window: time.Millisecond, Max: 8}
+		gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce})
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 100, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+			t.Fatal(err)
+		}
+		if err := conn.Client.ScriptFlush(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for u := range int64(20) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				verdict, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + u, UserID: u + 1, VoucherID: v, At: time.Now()})
+				if err != nil || verdict != seckill.Accepted {
+					t.Errorf("claim after SCRIPT FLUSH: %v, %v", verdict, err)
+				}
+			}()
+		}
+		wg.Wait()
+		if stock, _, err := gate.Stock(ctx, v); err != nil || stock != 80 {
+			t.Errorf("stock %d (%v), want 80", stock, err)
+		}
+
+		// Nothing listens on port 1.
+		down := goredis.NewClient(&goredis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+		defer down.Close()
+		broken, err := redis.NewGate(down, redis.GateConfig{Shards: 4, Coalesce: coalesce})
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := make(chan error, 10)
+		for u := range int64(10) {
+			go func() {
+				_, _, err := broken.Reserve(ctx, seckill.Reservation{OrderID: u + 1, UserID: u + 1, VoucherID: v, At: time.Now()})
+				errs <- err
+			}()
+		}
+		for range 10 {
+			select {
+			case err := <-errs:
+				if err == nil {
+					t.Error("claim against an unreachable Redis succeeded")
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("claim against an unreachable Redis still waiting after 5s")
 			}
 		}
 	})
