@@ -442,3 +442,47 @@ func mustID(t *testing.T, s string) int64 {
 	}
 	return n
 }
+
+// Two server instances share Redis and the database. A token both have verified (and
+// remember) stops working on both the moment its session ends on either, and blocking a
+// user on one ends the user's sessions on the other at once.
+func TestSessionsEndOnEveryInstanceAtOnce(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"JWT_SECRET": testSecret, "LOGIN_CODE_INTERVAL": "1ms",
+		"DATABASE_URL": testsupport.PostgresURL(t), "REDIS_URL": testsupport.RedisURL(t)}
+	srvA, _ := startService(t, env)
+	srvB, svcB := startService(t, env)
+	a, b := client(srvA), client(srvB)
+
+	s := login(t, a, "13300006666")
+	for i := range 3 { // verified, then remembered, on both instances
+		for _, c := range []testsupport.GraphQLClient{a, b} {
+			if u, resp := me(t, c, s.AccessToken); u == nil {
+				t.Fatalf("request %d with a fresh token: %+v", i, resp.Errors)
+			}
+		}
+	}
+	a.Token = s.AccessToken
+	var out struct{ Logout bool }
+	a.Do(t, `mutation { logout }`, nil).Decode(t, &out)
+	if !out.Logout {
+		t.Fatal("logout returned false")
+	}
+	for name, c := range map[string]testsupport.GraphQLClient{"A": a, "B": b} {
+		_, resp := me(t, c, s.AccessToken)
+		wantCode(t, "token after logout, instance "+name, resp, "UNAUTHENTICATED")
+	}
+
+	const phone = "13300005555"
+	s = login(t, a, phone)
+	for _, c := range []testsupport.GraphQLClient{a, b} {
+		if u, _ := me(t, c, s.AccessToken); u == nil {
+			t.Fatal("fresh token refused")
+		}
+	}
+	if _, err := svcB.App.Auth.BlockUser.Handle(context.Background(), phone, true); err != nil {
+		t.Fatal(err)
+	}
+	_, resp := me(t, a, s.AccessToken)
+	wantCode(t, "token of a user blocked on the other instance", resp, "UNAUTHENTICATED")
+}
