@@ -111,6 +111,9 @@ type Seckill struct {
 	IDBlock int
 	// GateCoalesce sends concurrent gate calls to Redis as one pipeline.
 	GateCoalesce Coalesce
+	// SoldOutMarkTTL is how long a node trusts its own sold-out mark of a sale; it checks
+	// the mark against Redis a little before that.
+	SoldOutMarkTTL time.Duration
 	// Reconcile runs the reconciler every ReconcileInterval (0: off).
 	ReconcileInterval time.Duration
 	RepublishAfter    time.Duration
@@ -296,6 +299,7 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxRetries:        r.integer("ORDER_MAX_RETRIES", 5, 1),
 		IDBlock:           r.integer("ORDER_ID_BLOCK", 1000, 1),
 		GateCoalesce:      r.coalesce("GATE_COALESCE"),
+		SoldOutMarkTTL:    r.duration("SOLD_OUT_MARK_TTL", 10*time.Second),
 		ReconcileInterval: r.durationOrZero("RECONCILE_INTERVAL", 10*time.Second),
 		RepublishAfter:    r.duration("RECONCILE_REPUBLISH_AFTER", 30*time.Second),
 		FailAfter:         r.duration("RECONCILE_FAIL_AFTER", 5*time.Minute),

@@ -16,6 +16,7 @@ type options struct {
 	wrapShops     func(shop.Repository) shop.Repository
 	wrapPublisher func(seckill.ClaimPublisher) seckill.ClaimPublisher
 	wrapHandler   func(OrderHandler) OrderHandler
+	wrapGate      func(seckill.StockGate) seckill.StockGate
 	socialNow     func() time.Time // see WithSocialClock
 }
 
@@ -54,6 +55,20 @@ func (o options) publisher(p seckill.ClaimPublisher) seckill.ClaimPublisher {
 // slow down) the reads that reach the database.
 func WithShopRepository(wrap func(shop.Repository) shop.Repository) Option {
 	return func(o *options) { o.wrapShops = wrap }
+}
+
+// WithStockGate wraps the flash sale's Redis gate, e.g. to count or fail its calls in
+// tests.
+func WithStockGate(wrap func(seckill.StockGate) seckill.StockGate) Option {
+	return func(o *options) { o.wrapGate = wrap }
+}
+
+// gate returns the gate the flash sale uses.
+func (o options) gate(g seckill.StockGate) seckill.StockGate {
+	if o.wrapGate == nil {
+		return g
+	}
+	return o.wrapGate(g)
 }
 
 func newOptions(opts []Option) options {

@@ -55,14 +55,15 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 	status := redisadapter.NewStatusBus(s.Redis.Client, s.Redis.Channel("order:status"))
 	s.closers = append(s.closers, status.Close)
 	svc, err := seckill.New(ctx, seckill.Config{
-		ClaimsPerUser: cfg.Seckill.ClaimRate.Max,
-		ClaimWindow:   cfg.Seckill.ClaimRate.Window,
-		MaxStock:      cfg.Seckill.MaxStock,
-		Pages:         domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
+		ClaimsPerUser:  cfg.Seckill.ClaimRate.Max,
+		ClaimWindow:    cfg.Seckill.ClaimRate.Window,
+		MaxStock:       cfg.Seckill.MaxStock,
+		SoldOutMarkTTL: cfg.Seckill.SoldOutMarkTTL,
+		Pages:          domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
 	}, seckill.Deps{
 		Vouchers:     s.Store.Vouchers(),
 		Orders:       s.Store.Orders(),
-		Gate:         gate,
+		Gate:         o.gate(gate),
 		Publisher:    o.publisher(q),
 		IDs:          ids,
 		Status:       status,

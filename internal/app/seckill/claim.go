@@ -30,7 +30,10 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 	if voucherID <= 0 {
 		return ClaimResult{}, domain.Errorf(domain.CodeNotFound, "no such voucher")
 	}
-	if soldOut, holder := s.soldOut.check(voucherID, userID); soldOut {
+	if soldOut, holder, refresh := s.soldOut.check(voucherID, userID); soldOut {
+		if refresh {
+			go s.refreshSoldOut(voucherID)
+		}
 		if holder {
 			return ClaimResult{}, domain.ErrAlreadyClaimed
 		}
@@ -110,14 +113,42 @@ func (s *Service) undo(ctx context.Context, r Reservation, cause error) {
 	s.stockBack(ctx, r.VoucherID)
 }
 
-// announceSoldOut marks the sale sold out here and tells every node.
+// announceSoldOut tells every node that the sale sold out and marks it here. Of the
+// claims that meet the sold-out gate at once, one announces; the others are answered
+// SOLD_OUT meanwhile.
 func (s *Service) announceSoldOut(ctx context.Context, voucherID int64) {
-	if already, _ := s.soldOut.check(voucherID, 0); already {
+	if s.soldOut.marked(voucherID) || !s.soldOut.begin(voucherID) {
 		return
 	}
-	if err := s.d.SoldOut.Publish(context.WithoutCancel(ctx), voucherID, true); err != nil {
-		s.log.Warn("cannot announce a sold-out sale", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
-		s.onAnnouncement(voucherID, true)
+	gen := s.soldOut.generation(voucherID)
+	go func() {
+		defer s.soldOut.done(voucherID)
+		ctx := context.WithoutCancel(ctx)
+		if err := s.d.SoldOut.Publish(ctx, voucherID, true); err != nil {
+			s.log.Warn("cannot announce a sold-out sale", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
+		}
+		s.markSoldOut(ctx, voucherID, gen)
+	}()
+}
+
+// refreshSoldOut checks a sold-out mark that is about to run out against the gate: it
+// is renewed (holders read again) while the gate has no stock, and dropped here if the
+// gate has stock again. If the gate cannot say, the mark runs out and claims ask the
+// gate themselves.
+func (s *Service) refreshSoldOut(voucherID int64) {
+	defer s.soldOut.done(voucherID)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	gen := s.soldOut.generation(voucherID)
+	stock, loaded, err := s.d.Gate.Stock(ctx, voucherID)
+	switch {
+	case err != nil:
+		s.log.Warn("cannot check a sold-out mark", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
+	case !loaded:
+	case stock > 0:
+		s.soldOut.stockBack(voucherID)
+	default:
+		s.markSoldOut(ctx, voucherID, gen)
 	}
 }
 

@@ -161,10 +161,14 @@ func (s *Service) onAnnouncement(voucherID int64, soldOut bool) {
 		s.soldOut.stockBack(voucherID)
 		return
 	}
-	if already, _ := s.soldOut.check(voucherID, 0); already {
+	if s.soldOut.marked(voucherID) || !s.soldOut.begin(voucherID) {
 		return
 	}
-	go s.markSoldOut(context.Background(), voucherID, s.soldOut.generation(voucherID))
+	gen := s.soldOut.generation(voucherID)
+	go func() {
+		defer s.soldOut.done(voucherID)
+		s.markSoldOut(context.Background(), voucherID, gen)
+	}()
 }
 
 // markSoldOut reads the sale's holders once and marks it sold out in this process.
