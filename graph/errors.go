@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -30,10 +31,11 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			if gqlErr.Message == "" {
 				gqlErr.Message = string(coded.Code)
 			}
-			setCode(gqlErr, string(coded.Code))
 			if coded.RetryAfterSeconds > 0 {
+				gqlErr.Extensions = ownExtensions(gqlErr.Extensions)
 				gqlErr.Extensions["retryAfterSeconds"] = coded.RetryAfterSeconds
 			}
+			setCode(gqlErr, string(coded.Code))
 			if coded.Code == domain.CodeInternal {
 				logInternal(ctx, log, err)
 				gqlErr.Message = "internal error"
@@ -60,12 +62,35 @@ func isGraphQLError(err error) bool {
 	return errors.As(err, &g) && g.Unwrap() == nil
 }
 
+// setCode sets extensions.code. An error without other extensions gets the code's
+// shared extensions map, which nothing may modify afterwards: a flood of SOLD_OUT
+// answers then allocates no map per answer.
 func setCode(e *gqlerror.Error, code string) {
 	if e.Extensions == nil {
-		e.Extensions = map[string]any{"code": code}
+		e.Extensions = codeOnly(code)
 		return
 	}
 	e.Extensions["code"] = code
+}
+
+// codeOnlyExtensions holds one read-only {"code": code} map per code.
+var codeOnlyExtensions sync.Map
+
+func codeOnly(code string) map[string]any {
+	if m, ok := codeOnlyExtensions.Load(code); ok {
+		return m.(map[string]any)
+	}
+	m, _ := codeOnlyExtensions.LoadOrStore(code, map[string]any{"code": code})
+	return m.(map[string]any)
+}
+
+// ownExtensions returns a map the caller may modify, with m's entries.
+func ownExtensions(m map[string]any) map[string]any {
+	own := make(map[string]any, len(m)+2)
+	for k, v := range m {
+		own[k] = v
+	}
+	return own
 }
 
 func logInternal(ctx context.Context, log *slog.Logger, err error) {
