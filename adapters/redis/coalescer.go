@@ -16,6 +16,8 @@ import (
 type Coalescing struct {
 	Window time.Duration
 	Max    int
+	// Observe, if set, is told the size of every batch sent.
+	Observe func(n int)
 }
 
 // On reports whether commands are coalesced.
@@ -25,9 +27,10 @@ func (c Coalescing) On() bool { return c.Window > 0 }
 // instead of one each. Each command still runs on its own (a script stays atomic); only
 // the network trip is shared. Commands are built by the caller and filled in by the batch.
 type batcher struct {
-	client goredis.UniversalClient
-	window time.Duration
-	max    int
+	client  goredis.UniversalClient
+	window  time.Duration
+	max     int
+	observe func(int)
 
 	mu      sync.Mutex
 	pending []*batchCall
@@ -40,7 +43,7 @@ type batchCall struct {
 }
 
 func newBatcher(client goredis.UniversalClient, c Coalescing) *batcher {
-	return &batcher{client: client, window: c.Window, max: max(c.Max, 1)}
+	return &batcher{client: client, window: c.Window, max: max(c.Max, 1), observe: c.Observe}
 }
 
 // do queues cmd and waits until its batch has run; cmd then holds the reply. An error
@@ -91,6 +94,9 @@ func (b *batcher) flushTimer() {
 
 // flush sends a batch as one pipeline, independent of any one caller's context.
 func (b *batcher) flush(batch []*batchCall) {
+	if b.observe != nil {
+		b.observe(len(batch))
+	}
 	ctx := context.Background()
 	_, _ = b.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
 		for _, call := range batch {

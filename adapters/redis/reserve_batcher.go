@@ -18,9 +18,10 @@ import (
 // command and sets up one script run per sale per batch instead of one per claim, which
 // is where its single thread spends most of a claim's time.
 type reserveBatcher struct {
-	g      *Gate
-	window time.Duration
-	max    int
+	g       *Gate
+	window  time.Duration
+	max     int
+	observe func(int)
 
 	mu      sync.Mutex
 	pending []*reserveCall
@@ -37,7 +38,7 @@ type reserveCall struct {
 }
 
 func newReserveBatcher(g *Gate, c Coalescing) *reserveBatcher {
-	return &reserveBatcher{g: g, window: c.Window, max: max(c.Max, 1)}
+	return &reserveBatcher{g: g, window: c.Window, max: max(c.Max, 1), observe: c.Observe}
 }
 
 // reserve queues r and waits for its verdict. An error is the batch's, or ctx's: the
@@ -97,6 +98,9 @@ type saleBatch struct {
 // caller's context. A sale whose script Redis does not know (a restarted server) runs
 // again on its own, which loads it.
 func (b *reserveBatcher) flush(batch []*reserveCall) {
+	if b.observe != nil {
+		b.observe(len(batch))
+	}
 	ctx := context.Background()
 	var sales []*saleBatch
 	bySale := map[int64]*saleBatch{}

@@ -36,7 +36,7 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 	s.Queue = q
 	s.closers = append(s.closers, q.Close)
 
-	gateCfg := redisadapter.GateConfig{Shards: cfg.Seckill.Shards, Coalesce: redisadapter.Coalescing(cfg.Seckill.GateCoalesce)}
+	gateCfg := redisadapter.GateConfig{Shards: cfg.Seckill.Shards, Coalesce: s.coalescing(cfg.Seckill.GateCoalesce, "gate")}
 	if q.PublishedByGate() {
 		gateCfg.ClaimStream = q.ClaimStream
 	}

@@ -3,6 +3,9 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -222,5 +225,63 @@ func subscribeOrder(t *testing.T, baseURL, token, orderID string) (statuses, err
 		case "complete":
 			return statuses, errs
 		}
+	}
+}
+
+// metricValue returns the value of the sample named exactly series in a /metrics body.
+func metricValue(t *testing.T, body, series string) float64 {
+	t.Helper()
+	for _, line := range strings.Split(body, "\n") {
+		if rest, ok := strings.CutPrefix(line, series+" "); ok {
+			v, err := strconv.ParseFloat(strings.TrimSpace(rest), 64)
+			if err != nil {
+				t.Fatalf("metric %s: %q", series, line)
+			}
+			return v
+		}
+	}
+	t.Fatalf("no metric %s in:\n%s", series, grepLines(body, "dealspot_"))
+	return 0
+}
+
+// The claim path's shortcuts show on /metrics: remembered tokens as cache hits, and the
+// sizes of the batches session checks and claims went to Redis in.
+func TestClaimPathMetrics(t *testing.T) {
+	t.Parallel()
+	const adminPhone = "13900000011"
+	srv := startServer(t, map[string]string{"JWT_SECRET": testSecret, "ADMIN_PHONES": adminPhone})
+	anon := client(srv)
+	admin := client(srv)
+	admin.Token = login(t, anon, adminPhone).AccessToken
+	alice := client(srv)
+	alice.Token = login(t, anon, "13900000012").AccessToken
+	sale := createFlashSale(t, admin, 5, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
+	for range 3 {
+		if u, resp := me(t, alice, alice.Token); u == nil {
+			t.Fatalf("me: %+v", resp.Errors)
+		}
+	}
+	var a claimAnswer
+	alice.Do(t, claimMutation, map[string]any{"v": sale}).Decode(t, &a)
+	if a.ClaimVoucher.Status != "PENDING" {
+		t.Fatalf("claim = %+v", a)
+	}
+
+	resp, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	body := string(raw)
+	// Alice's token: verified once, then found for two more me and the claim.
+	if hits := metricValue(t, body, `dealspot_cache_hits_total{cache="access_tokens",layer="l1"}`); hits < 3 {
+		t.Errorf("access token cache hits = %v, want at least 3", hits)
+	}
+	if n := metricValue(t, body, `dealspot_redis_batch_size_count{batcher="session_check"}`); n < 1 {
+		t.Errorf("no session check batch observed")
+	}
+	if n := metricValue(t, body, `dealspot_redis_batch_size_count{batcher="gate"}`); n < 1 {
+		t.Errorf("no gate batch observed")
 	}
 }

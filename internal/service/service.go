@@ -34,7 +34,9 @@ type Service struct {
 	Redis   *redisadapter.Conn
 	App     *app.Application
 	Metrics *server.Metrics
-	Queue   *queue.Queue
+	// batchSizes observes the Redis batchers.
+	batchSizes *metrics.BatchSizes
+	Queue      *queue.Queue
 	// Handler serves every HTTP route.
 	Handler http.Handler
 	// OpsHandler serves only /healthz, /readyz and /metrics (for a worker process).
@@ -92,6 +94,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		log.Info("embedded redis started", slog.String("addr", s.Redis.Addr))
 	}
 
+	s.Metrics = server.NewMetrics()
+	if s.batchSizes, err = metrics.NewBatchSizes(s.Metrics.Registry); err != nil {
+		return nil, err
+	}
 	var tokens auth.VerifiedTokens
 	if cfg.Auth.TokenCacheSize > 0 {
 		tc, err := localcache.New(cfg.Auth.TokenCacheSize)
@@ -99,14 +105,18 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 			return nil, err
 		}
 		s.closers = append(s.closers, func() error { tc.Close(); return nil })
-		tokens = tc
+		cm, err := metrics.NewCacheMetrics(s.Metrics.Registry)
+		if err != nil {
+			return nil, err
+		}
+		tokens = metrics.NewCountedTokens(tc, cm)
 	}
-	authSvc, err := newAuth(cfg, s.Store, s.Redis, tokens, log)
+	sessionChecks := s.coalescing(cfg.Auth.SessionCoalesce, "session_check")
+	authSvc, err := newAuth(cfg, s.Store, s.Redis, tokens, sessionChecks, log)
 	if err != nil {
 		return nil, err
 	}
 
-	s.Metrics = server.NewMetrics()
 	caches, err := newCaches(ctx, cfg, s.Redis, s.Metrics, log)
 	if err != nil {
 		return nil, err
@@ -232,7 +242,13 @@ func (c *caches) close() error {
 	return errors.Join(errs...)
 }
 
-func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, tokens auth.VerifiedTokens, log *slog.Logger) (*auth.Service, error) {
+// coalescing is c for a Redis batcher named name, its batch sizes observed.
+func (s *Service) coalescing(c config.Coalesce, name string) redisadapter.Coalescing {
+	return redisadapter.Coalescing{Window: c.Window, Max: c.Max, Observe: s.batchSizes.For(name)}
+}
+
+func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, tokens auth.VerifiedTokens,
+	sessionChecks redisadapter.Coalescing, log *slog.Logger) (*auth.Service, error) {
 	sender, err := sms.NewLogSender(log)
 	if err != nil {
 		return nil, err
@@ -261,7 +277,7 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 		Users:    store.Users(),
 		Sender:   sender,
 		Codes:    redisadapter.NewCodeStore(rc.Client),
-		Sessions: redisadapter.NewRefreshStore(rc.Client).WithCoalescedChecks(redisadapter.Coalescing(cfg.Auth.SessionCoalesce)),
+		Sessions: redisadapter.NewRefreshStore(rc.Client).WithCoalescedChecks(sessionChecks),
 		Limiter:  redisadapter.NewRateLimiter(rc.Client),
 		Tokens:   tokens,
 	})
