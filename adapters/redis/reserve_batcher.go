@@ -4,28 +4,20 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"sync"
-	"time"
 
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/dealspot/dealspot/internal/app/seckill"
 )
 
-// reserveBatcher coalesces concurrent Reserve calls: those arriving within the window
-// (or until max are waiting) go to Redis together, and the calls for one sale run as one
-// script (seckill_reserve_batch.lua) deciding each claim in turn. Redis then parses one
-// command and sets up one script run per sale per batch instead of one per claim, which
-// is where its single thread spends most of a claim's time.
+// reserveBatcher coalesces concurrent Reserve calls as Coalescing describes, and the
+// calls of a batch for one sale run as one script (seckill_reserve_batch.lua) deciding
+// each claim in turn. Redis then parses one command and sets up one script run per sale
+// per batch instead of one per claim, which is where its single thread spends most of a
+// claim's time.
 type reserveBatcher struct {
-	g       *Gate
-	window  time.Duration
-	max     int
-	observe func(int)
-
-	mu      sync.Mutex
-	pending []*reserveCall
-	timer   *time.Timer
+	g     *Gate
+	calls *collector[*reserveCall]
 }
 
 type reserveCall struct {
@@ -38,51 +30,24 @@ type reserveCall struct {
 }
 
 func newReserveBatcher(g *Gate, c Coalescing) *reserveBatcher {
-	return &reserveBatcher{g: g, window: c.Window, max: max(c.Max, 1), observe: c.Observe}
+	b := &reserveBatcher{g: g}
+	b.calls = newCollector(c, b.flush)
+	return b
 }
 
 // reserve queues r and waits for its verdict. An error is the batch's, or ctx's: the
 // claim may then still have been decided, as with any lost reply.
 func (b *reserveBatcher) reserve(ctx context.Context, r seckill.Reservation, payload []byte) (seckill.Verdict, int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, 0, err
+	}
 	call := &reserveCall{r: r, payload: payload, done: make(chan struct{})}
-	b.mu.Lock()
-	b.pending = append(b.pending, call)
-	var batch []*reserveCall
-	switch {
-	case len(b.pending) >= b.max:
-		batch = b.take()
-	case len(b.pending) == 1:
-		b.timer = time.AfterFunc(b.window, b.flushTimer)
-	}
-	b.mu.Unlock()
-	if batch != nil {
-		b.flush(batch)
-	}
+	b.calls.add(call)
 	select {
 	case <-call.done:
 		return call.verdict, call.n, call.err
 	case <-ctx.Done():
 		return 0, 0, ctx.Err()
-	}
-}
-
-// take removes the pending calls; b.mu is held.
-func (b *reserveBatcher) take() []*reserveCall {
-	batch := b.pending
-	b.pending = nil
-	if b.timer != nil {
-		b.timer.Stop()
-		b.timer = nil
-	}
-	return batch
-}
-
-func (b *reserveBatcher) flushTimer() {
-	b.mu.Lock()
-	batch := b.take()
-	b.mu.Unlock()
-	if len(batch) > 0 {
-		b.flush(batch)
 	}
 }
 
@@ -98,9 +63,6 @@ type saleBatch struct {
 // caller's context. A sale whose script Redis does not know (a restarted server) runs
 // again on its own, which loads it.
 func (b *reserveBatcher) flush(batch []*reserveCall) {
-	if b.observe != nil {
-		b.observe(len(batch))
-	}
 	ctx := context.Background()
 	var sales []*saleBatch
 	bySale := map[int64]*saleBatch{}
