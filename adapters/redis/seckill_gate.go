@@ -38,7 +38,8 @@ type GateConfig struct {
 	// ClaimStream, when set, names the stream Reserve XADDs a voucher's claims to; it
 	// must carry the voucher's shard tag (see OrderStream). Nil: Reserve enqueues nothing.
 	ClaimStream func(voucherID int64) string
-	// Coalesce sends concurrent Reserve calls to Redis as one pipeline of EVALSHAs.
+	// Coalesce batches concurrent Reserve calls: a batch's claims on one sale run as one
+	// script (seckill_reserve_batch.lua), all of a batch's sales in one pipeline.
 	Coalesce Coalescing
 }
 

@@ -109,7 +109,7 @@ type Seckill struct {
 	MaxRetries     int
 	// IDBlock is how many order ids a node takes from Redis at once.
 	IDBlock int
-	// GateCoalesce sends concurrent gate calls to Redis as one pipeline.
+	// GateCoalesce batches concurrent gate calls: one script run per sale per batch.
 	GateCoalesce Coalesce
 	// SoldOutMarkTTL is how long a node trusts its own sold-out mark of a sale; it checks
 	// the mark against Redis a little before that.
