@@ -143,10 +143,14 @@ func (b *batcher) do(ctx context.Context, cmd goredis.Cmder) error {
 	b.calls.add(call)
 	select {
 	case <-call.done:
-		return nil
 	case <-ctx.Done():
-		return ctx.Err()
+		select {
+		case <-call.done: // answered after all: a reply beats a lost one
+		default:
+			return ctx.Err()
+		}
 	}
+	return nil
 }
 
 // flush sends a batch as one pipeline, independent of any one caller's context.

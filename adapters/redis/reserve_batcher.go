@@ -45,10 +45,14 @@ func (b *reserveBatcher) reserve(ctx context.Context, r seckill.Reservation, pay
 	b.calls.add(call)
 	select {
 	case <-call.done:
-		return call.verdict, call.n, call.err
 	case <-ctx.Done():
-		return 0, 0, ctx.Err()
+		select {
+		case <-call.done: // decided after all: a verdict beats a lost reply
+		default:
+			return 0, 0, ctx.Err()
+		}
 	}
+	return call.verdict, call.n, call.err
 }
 
 // saleBatch is one sale's share of a batch: one script run.
