@@ -39,19 +39,30 @@ func NewCacheMetrics(reg prometheus.Registerer) (*CacheMetrics, error) {
 		}, []string{"cache"}),
 	}
 	for _, c := range []**prometheus.CounterVec{&m.hits, &m.misses, &m.loads, &m.waits} {
-		if err := reg.Register(*c); err != nil {
-			var are prometheus.AlreadyRegisteredError
-			if !errors.As(err, &are) {
-				return nil, err
-			}
-			existing, ok := are.ExistingCollector.(*prometheus.CounterVec)
-			if !ok {
-				return nil, err
-			}
-			*c = existing
+		var err error
+		if *c, err = register(reg, *c); err != nil {
+			return nil, err
 		}
 	}
 	return m, nil
+}
+
+// register registers c with reg, or returns the collector of the same kind already
+// registered there under its name.
+func register[C prometheus.Collector](reg prometheus.Registerer, c C) (C, error) {
+	err := reg.Register(c)
+	if err == nil {
+		return c, nil
+	}
+	var are prometheus.AlreadyRegisteredError
+	if !errors.As(err, &are) {
+		return c, err
+	}
+	existing, ok := are.ExistingCollector.(C)
+	if !ok {
+		return c, err
+	}
+	return existing, nil
 }
 
 // Hit implements cache.Metrics.

@@ -1,7 +1,6 @@
 package metrics
 
 import (
-	"errors"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -53,16 +52,9 @@ func NewBatchSizes(reg prometheus.Registerer) (*BatchSizes, error) {
 		Help:    "Calls sent to Redis in one coalesced round trip, by batcher (gate: claims, session_check: session checks).",
 		Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256},
 	}, []string{"batcher"})
-	if err := reg.Register(h); err != nil {
-		var are prometheus.AlreadyRegisteredError
-		if !errors.As(err, &are) {
-			return nil, err
-		}
-		existing, ok := are.ExistingCollector.(*prometheus.HistogramVec)
-		if !ok {
-			return nil, err
-		}
-		h = existing
+	h, err := register(reg, h)
+	if err != nil {
+		return nil, err
 	}
 	return &BatchSizes{sizes: h}, nil
 }

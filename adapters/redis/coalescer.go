@@ -141,16 +141,23 @@ func (b *batcher) do(ctx context.Context, cmd goredis.Cmder) error {
 	}
 	call := &batchCall{cmd: cmd, done: make(chan struct{})}
 	b.calls.add(call)
+	return await(ctx, call.done)
+}
+
+// await waits until done is closed or ctx ends; a call answered by then counts as
+// answered even if ctx ended meanwhile (a reply beats a lost one).
+func await(ctx context.Context, done <-chan struct{}) error {
 	select {
-	case <-call.done:
+	case <-done:
+		return nil
 	case <-ctx.Done():
 		select {
-		case <-call.done: // answered after all: a reply beats a lost one
+		case <-done:
+			return nil
 		default:
 			return ctx.Err()
 		}
 	}
-	return nil
 }
 
 // flush sends a batch as one pipeline, independent of any one caller's context.

@@ -43,14 +43,8 @@ func (b *reserveBatcher) reserve(ctx context.Context, r seckill.Reservation, pay
 	}
 	call := &reserveCall{r: r, payload: payload, done: make(chan struct{})}
 	b.calls.add(call)
-	select {
-	case <-call.done:
-	case <-ctx.Done():
-		select {
-		case <-call.done: // decided after all: a verdict beats a lost reply
-		default:
-			return 0, 0, ctx.Err()
-		}
+	if err := await(ctx, call.done); err != nil {
+		return 0, 0, err
 	}
 	return call.verdict, call.n, call.err
 }

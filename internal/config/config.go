@@ -542,7 +542,6 @@ func (r *reader) location(name, def string) *time.Location {
 	return loc
 }
 
-// durationOrZero is duration where "0" is allowed (it turns something off).
 // coalesce reads <prefix>_WINDOW (default 200µs, 0: off) and <prefix>_MAX (default 64).
 func (r *reader) coalesce(prefix string) Coalesce {
 	return Coalesce{
@@ -551,6 +550,7 @@ func (r *reader) coalesce(prefix string) Coalesce {
 	}
 }
 
+// durationOrZero is duration where "0" is allowed (it turns something off).
 func (r *reader) durationOrZero(name string, def time.Duration) time.Duration {
 	if v := r.str(name, ""); v == "0" {
 		return 0

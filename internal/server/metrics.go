@@ -90,19 +90,13 @@ func (m *Metrics) series(name string) *opSeries {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if s, ok := m.ops.Load(label); ok {
-		return s.(*opSeries)
+	known, ok := m.ops.Load(label)
+	if !ok && label != "other" && m.names >= maxOperationNames {
+		label = "other"
+		known, ok = m.ops.Load(label)
 	}
-	if label != "other" && m.names >= maxOperationNames {
-		return m.seriesLocked("other")
-	}
-	return m.seriesLocked(label)
-}
-
-// seriesLocked returns label's series, creating them; m.mu is held.
-func (m *Metrics) seriesLocked(label string) *opSeries {
-	if s, ok := m.ops.Load(label); ok {
-		return s.(*opSeries)
+	if ok {
+		return known.(*opSeries)
 	}
 	s := &opSeries{
 		ok:      m.operations.WithLabelValues(label, "ok"),

@@ -98,6 +98,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if s.batchSizes, err = metrics.NewBatchSizes(s.Metrics.Registry); err != nil {
 		return nil, err
 	}
+	cacheMetrics, err := metrics.NewCacheMetrics(s.Metrics.Registry)
+	if err != nil {
+		return nil, err
+	}
 	var tokens auth.VerifiedTokens
 	if cfg.Auth.TokenCacheSize > 0 {
 		tc, err := localcache.New(cfg.Auth.TokenCacheSize)
@@ -105,11 +109,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 			return nil, err
 		}
 		s.closers = append(s.closers, func() error { tc.Close(); return nil })
-		cm, err := metrics.NewCacheMetrics(s.Metrics.Registry)
-		if err != nil {
-			return nil, err
-		}
-		tokens = metrics.NewCountedTokens(tc, cm)
+		tokens = metrics.NewCountedTokens(tc, cacheMetrics)
 	}
 	sessionChecks := s.coalescing(cfg.Auth.SessionCoalesce, "session_check")
 	authSvc, err := newAuth(cfg, s.Store, s.Redis, tokens, sessionChecks, log)
@@ -117,7 +117,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		return nil, err
 	}
 
-	caches, err := newCaches(ctx, cfg, s.Redis, s.Metrics, log)
+	caches, err := newCaches(ctx, cfg, s.Redis, cacheMetrics, log)
 	if err != nil {
 		return nil, err
 	}
@@ -192,11 +192,7 @@ type caches struct {
 	clients []interface{ Close() error }
 }
 
-func newCaches(ctx context.Context, cfg config.Config, rc *redisadapter.Conn, m *server.Metrics, log *slog.Logger) (*caches, error) {
-	cm, err := metrics.NewCacheMetrics(m.Registry)
-	if err != nil {
-		return nil, err
-	}
+func newCaches(ctx context.Context, cfg config.Config, rc *redisadapter.Conn, cm *metrics.CacheMetrics, log *slog.Logger) (*caches, error) {
 	c := &caches{
 		cfg: cache.Config{
 			LocalTTL:   cfg.Cache.LocalTTL,
@@ -214,6 +210,7 @@ func newCaches(ctx context.Context, cfg config.Config, rc *redisadapter.Conn, m 
 		},
 	}
 	if cfg.Cache.LocalTTL > 0 {
+		var err error
 		if c.local, err = localcache.New(cfg.Cache.LocalMaxEntries); err != nil {
 			return nil, err
 		}

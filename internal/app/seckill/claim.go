@@ -117,18 +117,7 @@ func (s *Service) undo(ctx context.Context, r Reservation, cause error) {
 // claims that meet the sold-out gate at once, one announces; the others are answered
 // SOLD_OUT meanwhile.
 func (s *Service) announceSoldOut(ctx context.Context, voucherID int64) {
-	if s.soldOut.marked(voucherID) || !s.soldOut.begin(voucherID) {
-		return
-	}
-	gen := s.soldOut.generation(voucherID)
-	go func() {
-		defer s.soldOut.done(voucherID)
-		ctx := context.WithoutCancel(ctx)
-		if err := s.d.SoldOut.Publish(ctx, voucherID, true); err != nil {
-			s.log.Warn("cannot announce a sold-out sale", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
-		}
-		s.markSoldOut(ctx, voucherID, gen)
-	}()
+	s.markInBackground(context.WithoutCancel(ctx), voucherID, true)
 }
 
 // refreshSoldOut checks a sold-out mark that is about to run out against the gate: it

@@ -161,13 +161,25 @@ func (s *Service) onAnnouncement(voucherID int64, soldOut bool) {
 		s.soldOut.stockBack(voucherID)
 		return
 	}
+	s.markInBackground(context.Background(), voucherID, false)
+}
+
+// markInBackground marks the sale sold out in this process, announcing it to every node
+// first when announce is set — unless it is marked already or another goroutine is at
+// it: one at a time per sale.
+func (s *Service) markInBackground(ctx context.Context, voucherID int64, announce bool) {
 	if s.soldOut.marked(voucherID) || !s.soldOut.begin(voucherID) {
 		return
 	}
 	gen := s.soldOut.generation(voucherID)
 	go func() {
 		defer s.soldOut.done(voucherID)
-		s.markSoldOut(context.Background(), voucherID, gen)
+		if announce {
+			if err := s.d.SoldOut.Publish(ctx, voucherID, true); err != nil {
+				s.log.Warn("cannot announce a sold-out sale", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
+			}
+		}
+		s.markSoldOut(ctx, voucherID, gen)
 	}()
 }
 

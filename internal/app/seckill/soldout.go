@@ -45,7 +45,7 @@ func newSoldOutBoard(ttl time.Duration, now func() time.Time) *soldOutBoard {
 
 // check reports whether the sale is known sold out here and whether userID holds it.
 // refresh is true for the one caller that should check the mark against the gate now
-// (it must call refreshed when done).
+// (it must call done when finished).
 func (b *soldOutBoard) check(voucherID, userID int64) (soldOut, holder, refresh bool) {
 	now := b.now()
 	b.mu.RLock()
@@ -66,11 +66,7 @@ func (b *soldOutBoard) beginRefresh(voucherID int64, now time.Time) bool {
 	if mark, ok := b.sales[voucherID]; !ok || now.Before(mark.refreshAt) {
 		return false
 	}
-	if since, ok := b.busy[voucherID]; ok && now.Sub(since) < staleWork {
-		return false
-	}
-	b.busy[voucherID] = now
-	return true
+	return b.beginLocked(voucherID, now)
 }
 
 // marked reports whether the sale is known sold out here.
@@ -87,6 +83,11 @@ func (b *soldOutBoard) begin(voucherID int64) bool {
 	now := b.now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.beginLocked(voucherID, now)
+}
+
+// beginLocked is begin with b.mu held.
+func (b *soldOutBoard) beginLocked(voucherID int64, now time.Time) bool {
 	if since, ok := b.busy[voucherID]; ok && now.Sub(since) < staleWork {
 		return false
 	}
