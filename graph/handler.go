@@ -36,11 +36,18 @@ type Options struct {
 func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 	cfg := generated.Config{Resolvers: &Resolver{App: a}}
 	cfg.Directives.Auth = authDirective
-	srv := handler.New(generated.NewExecutableSchema(cfg))
+	srv := newServer(generated.NewExecutableSchema(cfg), WebsocketInit(a.Auth.Authenticate), log, o)
+	return Authentication(a.Auth.Authenticate, srv)
+}
+
+// newServer builds the gqlgen server for schema with every transport, limit and
+// presenter; it is NewHandler without authentication.
+func newServer(schema graphql.ExecutableSchema, wsInit transport.WebsocketInitFunc, log *slog.Logger, o Options) *handler.Server {
+	srv := handler.New(schema)
 	readLimit := o.MaxBodyBytes
 	srv.AddTransport(transport.Websocket{
 		KeepAlivePingInterval: 10 * time.Second,
-		InitFunc:              WebsocketInit(a.Auth.Authenticate),
+		InitFunc:              wsInit,
 		InitTimeout:           10 * time.Second,
 		PayloadReadLimit:      &readLimit,
 	})
@@ -54,8 +61,9 @@ func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 	if o.Introspection {
 		srv.Use(extension.Introspection{})
 	}
-	srv.Use(ShapeLimit{MaxDepth: o.MaxDepth, MaxAliases: o.MaxAliases})
-	srv.Use(extension.FixedComplexityLimit(o.MaxComplexity))
+	srv.Use(OperationLimits{
+		MaxDepth: o.MaxDepth, MaxAliases: o.MaxAliases, MaxComplexity: o.MaxComplexity,
+	})
 	srv.SetErrorPresenter(ErrorPresenter(log))
 	srv.SetRecoverFunc(RecoverFunc(log))
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
@@ -78,7 +86,7 @@ func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 			return resp
 		}
 	})
-	return Authentication(a.Auth.Authenticate, srv)
+	return srv
 }
 
 // operationName labels an operation for metrics: its name, or its type when anonymous.

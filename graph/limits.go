@@ -2,49 +2,61 @@ package graph
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// Codes of operations refused by the shape limits.
+// Codes of operations refused by the operation limits.
 const (
-	CodeDepthLimit = "DEPTH_LIMIT_EXCEEDED"
-	CodeAliasLimit = "ALIAS_LIMIT_EXCEEDED"
+	CodeDepthLimit      = "DEPTH_LIMIT_EXCEEDED"
+	CodeAliasLimit      = "ALIAS_LIMIT_EXCEEDED"
+	CodeComplexityLimit = "COMPLEXITY_LIMIT_EXCEEDED"
 )
 
-// ShapeLimit refuses operations nested deeper than MaxDepth or carrying more than
-// MaxAliases aliased fields (OWASP GraphQL Cheat Sheet: depth limiting and batching
-// attacks through aliases).
-type ShapeLimit struct {
-	MaxDepth   int
-	MaxAliases int
+// OperationLimits refuses operations nested deeper than MaxDepth, carrying more than
+// MaxAliases aliased fields, or costing more than MaxComplexity (OWASP GraphQL Cheat
+// Sheet: depth limiting, batching attacks through aliases, query cost analysis).
+//
+// A field costs 1 plus what it selects, so the budget also bounds the number of fields
+// the operation expands to.
+//
+// The measure is linear in the document: each fragment is measured once and its figures
+// reused at every spread, so a nest of fragments that each spread the next twice costs
+// no more to measure than to read.
+type OperationLimits struct {
+	MaxDepth      int
+	MaxAliases    int
+	MaxComplexity int
 }
 
 var _ interface {
 	graphql.HandlerExtension
 	graphql.OperationContextMutator
-} = ShapeLimit{}
+} = OperationLimits{}
 
 // ExtensionName names the extension.
-func (ShapeLimit) ExtensionName() string { return "ShapeLimit" }
+func (OperationLimits) ExtensionName() string { return "OperationLimits" }
 
 // Validate accepts any schema.
-func (ShapeLimit) Validate(graphql.ExecutableSchema) error { return nil }
+func (OperationLimits) Validate(graphql.ExecutableSchema) error { return nil }
 
 // MutateOperationContext measures the operation before it runs.
-func (l ShapeLimit) MutateOperationContext(_ context.Context, opCtx *graphql.OperationContext) *gqlerror.Error {
+func (l OperationLimits) MutateOperationContext(_ context.Context, opCtx *graphql.OperationContext) *gqlerror.Error {
 	if opCtx.Operation == nil {
 		return nil
 	}
-	m := measurer{fragments: opCtx.Doc.Fragments, maxDepth: l.MaxDepth}
-	depth := m.depth(opCtx.Operation.SelectionSet, 1)
-	if depth > l.MaxDepth {
-		return limitError(CodeDepthLimit, "operation is nested %d levels deep, more than the limit of %d", depth, l.MaxDepth)
-	}
-	if m.aliases > l.MaxAliases {
-		return limitError(CodeAliasLimit, "operation has %d aliases, more than the limit of %d", m.aliases, l.MaxAliases)
+	m := newMeasurer(opCtx.Doc.Fragments)
+	c := m.set(opCtx.Operation.SelectionSet)
+	switch {
+	case c.depth > l.MaxDepth:
+		return limitError(CodeDepthLimit, "operation is nested %d levels deep, more than the limit of %d", c.depth, l.MaxDepth)
+	case c.aliases > int64(l.MaxAliases):
+		return limitError(CodeAliasLimit, "operation has %s aliases, more than the limit of %d", count(c.aliases), l.MaxAliases)
+	case c.total() > int64(l.MaxComplexity):
+		return limitError(CodeComplexityLimit, "operation has complexity %s, more than the limit of %d", count(c.total()), l.MaxComplexity)
 	}
 	return nil
 }
@@ -55,38 +67,108 @@ func limitError(code, format string, args ...any) *gqlerror.Error {
 	return e
 }
 
-type measurer struct {
-	fragments ast.FragmentDefinitionList
-	maxDepth  int
-	aliases   int
+// saturated is where the figures stop growing: far past any limit, far from overflow.
+const saturated = int64(1) << 50
+
+func add(a, b int64) int64 { return min(a+b, saturated) }
+
+func mul(a, b int64) int64 {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a > saturated/b {
+		return saturated
+	}
+	return min(a*b, saturated)
 }
 
-// depth returns how deep set goes when it starts at level, counting aliases on the way.
-// It stops descending past the limit, so hostile fragment nests cost little.
-func (m *measurer) depth(set ast.SelectionSet, level int) int {
-	if level > m.maxDepth+1 {
-		return level
+// count writes a figure, saying "more than" once it saturated.
+func count(n int64) string {
+	if n >= saturated {
+		return "more than " + strconv.FormatInt(saturated, 10)
 	}
-	deepest := level - 1
+	return strconv.FormatInt(n, 10)
+}
+
+// cost is what a selection set expands to.
+type cost struct {
+	// depth is how many levels of fields the set nests (1 for a set of leaves).
+	depth int
+	// aliases counts aliased fields; fields counts every field, as executed; nodes counts
+	// fields, fragment spreads and inline fragments met on the way.
+	aliases, fields, nodes int64
+	complexity             int64
+}
+
+func (c cost) total() int64 { return c.complexity }
+
+func (c *cost) plus(o cost) {
+	c.depth = max(c.depth, o.depth)
+	c.aliases = add(c.aliases, o.aliases)
+	c.fields = add(c.fields, o.fields)
+	c.nodes = add(c.nodes, o.nodes)
+	c.complexity = add(c.complexity, o.complexity)
+}
+
+// measurer measures selection sets, remembering the cost of each fragment.
+type measurer struct {
+	fragments map[string]*ast.FragmentDefinition
+	memo      map[string]cost
+	// open holds the fragments being measured: a spread of one of them is a cycle, which
+	// validation refuses; it counts nothing here.
+	open map[string]bool
+}
+
+func newMeasurer(fragments ast.FragmentDefinitionList) *measurer {
+	byName := make(map[string]*ast.FragmentDefinition, len(fragments))
+	for _, f := range fragments {
+		if _, seen := byName[f.Name]; !seen {
+			byName[f.Name] = f
+		}
+	}
+	return &measurer{
+		fragments: byName, memo: map[string]cost{}, open: map[string]bool{},
+	}
+}
+
+func (m *measurer) set(set ast.SelectionSet) cost {
+	var c cost
 	for _, sel := range set {
-		var d int
 		switch s := sel.(type) {
 		case *ast.Field:
-			if s.Alias != "" && s.Alias != s.Name {
-				m.aliases++
-			}
-			d = level
-			if len(s.SelectionSet) > 0 {
-				d = m.depth(s.SelectionSet, level+1)
-			}
+			c.plus(m.field(s))
 		case *ast.InlineFragment:
-			d = m.depth(s.SelectionSet, level)
+			c.plus(m.set(s.SelectionSet))
+			c.nodes = add(c.nodes, 1)
 		case *ast.FragmentSpread:
-			if f := m.fragments.ForName(s.Name); f != nil {
-				d = m.depth(f.SelectionSet, level)
-			}
+			c.plus(m.fragment(s.Name))
+			c.nodes = add(c.nodes, 1)
 		}
-		deepest = max(deepest, d)
 	}
-	return deepest
+	return c
+}
+
+func (m *measurer) fragment(name string) cost {
+	if c, ok := m.memo[name]; ok {
+		return c
+	}
+	f := m.fragments[name]
+	if f == nil || m.open[name] {
+		return cost{}
+	}
+	m.open[name] = true
+	c := m.set(f.SelectionSet)
+	delete(m.open, name)
+	m.memo[name] = c
+	return c
+}
+
+func (m *measurer) field(f *ast.Field) cost {
+	child := m.set(f.SelectionSet)
+	c := cost{depth: child.depth + 1, aliases: child.aliases, fields: add(child.fields, 1), nodes: add(child.nodes, 1)}
+	if f.Alias != "" && f.Alias != f.Name {
+		c.aliases = add(c.aliases, 1)
+	}
+	c.complexity = add(1, child.total())
+	return c
 }

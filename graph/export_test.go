@@ -1,0 +1,30 @@
+package graph
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/vektah/gqlparser/v2"
+
+	"github.com/dealspot/dealspot/graph/generated"
+)
+
+// NewTestServer is the GraphQL server without authentication, over resolvers that have
+// no application: enough for everything decided before an operation runs.
+func NewTestServer(o Options) http.Handler {
+	cfg := generated.Config{Resolvers: &Resolver{}}
+	cfg.Directives.Auth = authDirective
+	return newServer(generated.NewExecutableSchema(cfg), nil, slog.New(slog.DiscardHandler), o)
+}
+
+// Measure validates query against the schema and returns its depth, aliases and
+// complexity as OperationLimits counts them.
+func Measure(query string, vars map[string]any, pageSize, maxPageSize int) (depth int, aliases, complexity int64, err error) {
+	schema := generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{}}).Schema()
+	doc, errs := gqlparser.LoadQuery(schema, query)
+	if len(errs) > 0 {
+		return 0, 0, 0, errs
+	}
+	c := newMeasurer(doc.Fragments).set(doc.Operations[0].SelectionSet)
+	return c.depth, c.aliases, c.total(), nil
+}
