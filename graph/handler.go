@@ -24,8 +24,10 @@ type Options struct {
 	MaxAliases     int
 	ExecTimeout    time.Duration
 	QueryCacheSize int
-	MaxBodyBytes   int64
-	Introspection  bool
+	// MaxTokens bounds the tokens of a document (parsing stops there).
+	MaxTokens     int
+	MaxBodyBytes  int64
+	Introspection bool
 	// Observe, if set, is told the name and duration of every operation.
 	Observe func(ctx context.Context, operation string, d time.Duration, errs int)
 }
@@ -61,6 +63,8 @@ func newServer(schema graphql.ExecutableSchema, wsInit transport.WebsocketInitFu
 	if o.Introspection {
 		srv.Use(extension.Introspection{})
 	}
+	srv.SetParserTokenLimit(o.MaxTokens)
+	srv.SetValidationRulesFn(validationRules(schema.Schema(), o.MaxComplexity))
 	srv.Use(OperationLimits{
 		MaxDepth: o.MaxDepth, MaxAliases: o.MaxAliases, MaxComplexity: o.MaxComplexity,
 	})

@@ -9,14 +9,32 @@ import (
 )
 
 // hostileDocuments are the shapes that made pre-execution work superlinear, each at most
-// the 64 KB body limit.
+// the 64 KB body limit, and the largest document the default limits accept.
 func hostileDocuments() map[string]string {
 	docs := map[string]string{
 		// issue 11 §1: ~1 KB, expands to 2^27 fields.
 		"nested_fragments_26": nestedFragments(26),
+		// issue 11 §2: the stock overlap rule compared every pair of these.
+		"typename_5900": "{" + strings.Repeat(" __typename", 5900) + "}",
+		// the most tokens a document may hold, every one an error.
+		"unknown_fields_14998": "{" + strings.Repeat(" a", 14998) + "}",
 		// 64 KB of inline fragments nested in one another.
 		"inline_fragment_nest": strings.Repeat("{ ... on Query ", 4000) + "{ __typename }" + strings.Repeat("}", 4001),
+		// the largest accepted document: valid, within every limit, 15,000 tokens.
+		"accepted_list_of_14980": `mutation { createBlog(input: {shopId: "1", title: "t", content: "c", images: [` +
+			strings.Repeat(`"a" `, 14980) + `]}) { id } }`,
 	}
+	var pairs strings.Builder
+	pairs.WriteString("{")
+	for i := range 1400 {
+		fmt.Fprintf(&pairs, " ...F%d", i)
+	}
+	pairs.WriteString(" }\n")
+	for i := range 1400 {
+		fmt.Fprintf(&pairs, "fragment F%d on Query{__typename}\n", i)
+	}
+	// the stock overlap rule compared every pair of fragments.
+	docs["fragment_pairs_1400"] = pairs.String()
 	for name, d := range docs {
 		if len(d) > 64<<10 {
 			panic(fmt.Sprintf("%s is %d bytes, more than the body limit", name, len(d)))

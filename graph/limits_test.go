@@ -48,15 +48,26 @@ func (a answer) firstCode() string {
 // stalling the run; this is a guard against a hang, not a measure of speed.
 func post(t testing.TB, h http.Handler, query string, vars map[string]any) answer {
 	t.Helper()
+	return postWithin(t, h, query, vars, hangAfter)
+}
+
+// postWithin is post with another hang guard.
+func postWithin(t testing.TB, h http.Handler, query string, vars map[string]any, hangAfter time.Duration) answer {
+	t.Helper()
 	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
 	req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(string(body)))
 	req.Header.Set("Content-Type", "application/json")
-	return serve(t, h, req)
+	return serveWithin(t, h, req, hangAfter)
 }
 
 const hangAfter = 10 * time.Second
 
 func serve(t testing.TB, h http.Handler, req *http.Request) answer {
+	t.Helper()
+	return serveWithin(t, h, req, hangAfter)
+}
+
+func serveWithin(t testing.TB, h http.Handler, req *http.Request, hangAfter time.Duration) answer {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	done := make(chan struct{})

@@ -180,6 +180,7 @@ type Auth struct {
 // HTTP bounds the HTTP server.
 type HTTP struct {
 	MaxBodyBytes      int64
+	MaxURLBytes       int64 // bounds the request target, where a GET carries its document
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
 	WriteTimeout      time.Duration
@@ -196,6 +197,8 @@ type GraphQL struct {
 	ExecTimeout time.Duration
 	// QueryCacheSize is the number of parsed queries kept.
 	QueryCacheSize int
+	// MaxTokens bounds the tokens of one document; parsing stops there.
+	MaxTokens int
 }
 
 // Paging bounds list sizes.
@@ -240,6 +243,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.IDE = r.boolean("GRAPHQL_IDE", c.Dev)
 	c.HTTP = HTTP{
 		MaxBodyBytes:      r.integer64("HTTP_MAX_BODY_BYTES", 64<<10, 1),
+		MaxURLBytes:       r.integer64("HTTP_MAX_URL_BYTES", 64<<10, 1),
 		ReadHeaderTimeout: r.duration("HTTP_READ_HEADER_TIMEOUT", 5*time.Second),
 		ReadTimeout:       r.duration("HTTP_READ_TIMEOUT", 15*time.Second),
 		WriteTimeout:      r.duration("HTTP_WRITE_TIMEOUT", 30*time.Second),
@@ -252,6 +256,7 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxAliases:     r.integer("GRAPHQL_MAX_ALIASES", 30, 1),
 		ExecTimeout:    r.duration("GRAPHQL_EXEC_TIMEOUT", 10*time.Second),
 		QueryCacheSize: r.integer("GRAPHQL_QUERY_CACHE_SIZE", 1000, 1),
+		MaxTokens:      r.integer("GRAPHQL_MAX_TOKENS", 15000, 1),
 	}
 	c.Paging = Paging{
 		DefaultPageSize: r.integer("PAGE_SIZE_DEFAULT", 10, 1),

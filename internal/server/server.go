@@ -34,6 +34,9 @@ type Options struct {
 	IDE bool
 	// MaxBodyBytes bounds request bodies.
 	MaxBodyBytes int64
+	// MaxURLBytes bounds the request target (path and query string), which carries the
+	// whole document of a GraphQL GET.
+	MaxURLBytes int64
 	// TrustForwardedFor takes the client IP from X-Forwarded-For (only behind a proxy
 	// that sets it).
 	TrustForwardedFor bool
@@ -112,11 +115,15 @@ func middleware(o Options, next http.Handler) http.Handler {
 		meta := reqmeta.Meta{RequestID: id, ClientIP: clientIP(r, o.TrustForwardedFor)}
 		r = r.WithContext(reqmeta.With(r.Context(), meta))
 		rec := &statusRecorder{ResponseWriter: w}
+		if o.MaxURLBytes > 0 && int64(len(r.RequestURI)) > o.MaxURLBytes {
+			// A GraphQL GET carries its document in the query string, which the body limit
+			// does not see.
+			tooLarge(rec, http.StatusRequestURITooLong, "request URL too long", o.MaxURLBytes)
+			o.Metrics.observeHTTP(routeLabel(r.URL.Path), rec.code)
+			return
+		}
 		if o.MaxBodyBytes > 0 && r.ContentLength > o.MaxBodyBytes {
-			writeJSON(rec, http.StatusRequestEntityTooLarge, map[string]any{"errors": []any{map[string]any{
-				"message":    "request body too large",
-				"extensions": map[string]any{"code": "REQUEST_TOO_LARGE", "maxBytes": o.MaxBodyBytes},
-			}}})
+			tooLarge(rec, http.StatusRequestEntityTooLarge, "request body too large", o.MaxBodyBytes)
 			o.Metrics.observeHTTP(routeLabel(r.URL.Path), rec.code)
 			return
 		}
@@ -144,6 +151,14 @@ func middleware(o Options, next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(rec, r)
 	})
+}
+
+// tooLarge refuses a request over one of the size limits, without echoing any of it.
+func tooLarge(w http.ResponseWriter, status int, message string, limit int64) {
+	writeJSON(w, status, map[string]any{"errors": []any{map[string]any{
+		"message":    message,
+		"extensions": map[string]any{"code": "REQUEST_TOO_LARGE", "maxBytes": limit},
+	}}})
 }
 
 func routeLabel(path string) string {

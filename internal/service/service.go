@@ -163,6 +163,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		MaxAliases:     cfg.GraphQL.MaxAliases,
 		ExecTimeout:    cfg.GraphQL.ExecTimeout,
 		QueryCacheSize: cfg.GraphQL.QueryCacheSize,
+		MaxTokens:      cfg.GraphQL.MaxTokens,
 		MaxBodyBytes:   cfg.HTTP.MaxBodyBytes,
 		Introspection:  cfg.Introspection,
 		Observe:        s.Metrics.ObserveOperation,
@@ -173,6 +174,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Metrics:      s.Metrics,
 		IDE:          cfg.IDE,
 		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+		MaxURLBytes:  cfg.HTTP.MaxURLBytes,
 		Ready: map[string]server.Check{
 			"database": s.Store.Ping,
 			"redis":    func(ctx context.Context) error { return s.Redis.Client.Ping(ctx).Err() },

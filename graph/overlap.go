@@ -1,0 +1,180 @@
+package graph
+
+import (
+	"fmt"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/validator/core"
+	"github.com/vektah/gqlparser/v2/validator/rules"
+)
+
+// overlapRuleName is the name of the validation rule our linear rule replaces.
+const overlapRuleName = "OverlappingFieldsCanBeMerged"
+
+// maxValidationErrors bounds the errors one document gets: a document of thousands of
+// unknown fields would otherwise cost thousands of errors to build, present and send.
+const maxValidationErrors = 20
+
+// validationRules returns gqlparser's rules for one validation:
+//   - OverlappingFieldsCanBeMerged is replaced by linearOverlapRule when the schema has no
+//     interfaces or unions (the stock rule compares every pair of fields that share a
+//     response name: 5,900 `__typename` took seconds);
+//   - every rule reports through one counter, and the document's errors stop after
+//     maxValidationErrors.
+func validationRules(schema *ast.Schema, maxFields int) func() *rules.Rules {
+	linear := !hasAbstractTypes(schema)
+	return func() *rules.Rules {
+		stock := rules.NewDefaultRules()
+		if linear {
+			stock.ReplaceRule(overlapRuleName, linearOverlapRule(maxFields))
+		}
+		capped := rules.NewRules()
+		errs := 0
+		for name, rule := range stock.GetInner() {
+			capped.AddRule(name, func(observers *core.Events, addError core.AddErrFunc) {
+				rule(observers, func(options ...core.ErrorOption) {
+					errs++
+					switch {
+					case errs < maxValidationErrors:
+						addError(options...)
+					case errs == maxValidationErrors:
+						addError(core.Message("too many validation errors; the first %d are shown", maxValidationErrors-1))
+					}
+				})
+			})
+		}
+		return capped
+	}
+}
+
+func hasAbstractTypes(schema *ast.Schema) bool {
+	for _, t := range schema.Types {
+		if (t.Kind == ast.Interface || t.Kind == ast.Union) && !t.BuiltIn {
+			return true
+		}
+	}
+	return false
+}
+
+// linearOverlapRule checks that the fields sharing a response name can be merged: the
+// same field with the same arguments, and, recursively, the same for what they select.
+// Without interfaces or unions every field of a selection set has the same parent type,
+// so two fields of one name return the same type and comparing each field with the
+// first of its response name is enough: the check is linear in the expanded operation.
+//
+// The expanded operation is measured first (each fragment once); one that expands to
+// more than maxFields fields and fragments is left unchecked here, because the complexity limit, which
+// counts at least 1 per field, refuses it before it runs.
+func linearOverlapRule(maxFields int) core.RuleFunc {
+	return func(observers *core.Events, addError core.AddErrFunc) {
+		observers.OnOperation(func(walker *core.Walker, op *ast.OperationDefinition) {
+			m := newMeasurer(walker.Document.Fragments)
+			if m.set(op.SelectionSet).nodes > int64(maxFields) {
+				return
+			}
+			c := overlapChecker{fragments: m.fragments, addError: addError, reported: map[string]bool{}}
+			c.check(c.collect(nil, op.SelectionSet, map[string]bool{}))
+		})
+	}
+}
+
+type overlapChecker struct {
+	fragments map[string]*ast.FragmentDefinition
+	addError  core.AddErrFunc
+	reported  map[string]bool
+}
+
+// collect appends the fields of set, entering inline fragments and fragment spreads.
+// inPath holds the fragments being entered (a cycle is refused by another rule).
+func (c *overlapChecker) collect(fields []*ast.Field, set ast.SelectionSet, inPath map[string]bool) []*ast.Field {
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			fields = append(fields, s)
+		case *ast.InlineFragment:
+			fields = c.collect(fields, s.SelectionSet, inPath)
+		case *ast.FragmentSpread:
+			f := c.fragments[s.Name]
+			if f == nil || inPath[s.Name] {
+				continue
+			}
+			inPath[s.Name] = true
+			fields = c.collect(fields, f.SelectionSet, inPath)
+			delete(inPath, s.Name)
+		}
+	}
+	return fields
+}
+
+// check compares the fields of one merged selection set and then, per response name,
+// the merged selection of the fields sharing it.
+func (c *overlapChecker) check(fields []*ast.Field) {
+	type group struct {
+		first *ast.Field
+		sub   []*ast.Field
+	}
+	var order []string
+	groups := map[string]*group{}
+	for _, f := range fields {
+		key := f.Alias
+		if key == "" {
+			key = f.Name
+		}
+		g := groups[key]
+		if g == nil {
+			g = &group{first: f}
+			groups[key] = g
+			order = append(order, key)
+		} else {
+			c.compare(key, g.first, f)
+		}
+		g.sub = c.collect(g.sub, f.SelectionSet, map[string]bool{})
+	}
+	for _, key := range order {
+		if g := groups[key]; len(g.sub) > 0 {
+			c.check(g.sub)
+		}
+	}
+}
+
+func (c *overlapChecker) compare(key string, a, b *ast.Field) {
+	var reason string
+	switch {
+	case a.Name != b.Name:
+		reason = fmt.Sprintf("%s and %s are different fields", a.Name, b.Name)
+	case !sameArguments(a.Arguments, b.Arguments):
+		reason = "they have differing arguments"
+	default:
+		return
+	}
+	// One message per pair of positions, however often fragments repeat them.
+	at := fmt.Sprintf("%s@%v@%v", key, position(a), position(b))
+	if c.reported[at] {
+		return
+	}
+	c.reported[at] = true
+	c.addError(
+		core.Message(`Fields "%s" conflict because %s. Use different aliases on the fields to fetch both if this was intentional.`, key, reason),
+		core.At(b.Position),
+	)
+}
+
+func position(f *ast.Field) any {
+	if f.Position == nil {
+		return nil
+	}
+	return *f.Position
+}
+
+func sameArguments(a, b ast.ArgumentList) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		y := b.ForName(x.Name)
+		if y == nil || x.Value.String() != y.Value.String() {
+			return false
+		}
+	}
+	return true
+}
