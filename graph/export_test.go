@@ -25,6 +25,6 @@ func Measure(query string, vars map[string]any, pageSize, maxPageSize int) (dept
 	if len(errs) > 0 {
 		return 0, 0, 0, errs
 	}
-	c := newMeasurer(doc.Fragments).set(doc.Operations[0].SelectionSet)
+	c := newMeasurer(doc.Fragments, vars, pageSize, maxPageSize).set(doc.Operations[0].SelectionSet)
 	return c.depth, c.aliases, c.total(), nil
 }

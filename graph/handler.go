@@ -25,7 +25,11 @@ type Options struct {
 	ExecTimeout    time.Duration
 	QueryCacheSize int
 	// MaxTokens bounds the tokens of a document (parsing stops there).
-	MaxTokens     int
+	MaxTokens int
+	// PageSize and MaxPageSize are the default and largest `first`, which the complexity
+	// of paged fields is multiplied by.
+	PageSize      int
+	MaxPageSize   int
 	MaxBodyBytes  int64
 	Introspection bool
 	// Observe, if set, is told the name and duration of every operation.
@@ -67,6 +71,7 @@ func newServer(schema graphql.ExecutableSchema, wsInit transport.WebsocketInitFu
 	srv.SetValidationRulesFn(validationRules(schema.Schema(), o.MaxComplexity))
 	srv.Use(OperationLimits{
 		MaxDepth: o.MaxDepth, MaxAliases: o.MaxAliases, MaxComplexity: o.MaxComplexity,
+		PageSize: o.PageSize, MaxPageSize: o.MaxPageSize,
 	})
 	srv.SetErrorPresenter(ErrorPresenter(log))
 	srv.SetRecoverFunc(RecoverFunc(log))

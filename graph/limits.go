@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
+	"math"
 	"strconv"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -20,7 +22,10 @@ const (
 // MaxAliases aliased fields, or costing more than MaxComplexity (OWASP GraphQL Cheat
 // Sheet: depth limiting, batching attacks through aliases, query cost analysis).
 //
-// A field costs 1 plus what it selects, so the budget also bounds the number of fields
+// A field costs 1 plus what it selects. A field with a `first` argument returns up to
+// `first` items (PageSize when left out, at most MaxPageSize): a list field costs that
+// many times itself, a connection that many times what it selects through its lists
+// (edges). Every field costs at least 1, so the budget also bounds the number of fields
 // the operation expands to.
 //
 // The measure is linear in the document: each fragment is measured once and its figures
@@ -30,6 +35,10 @@ type OperationLimits struct {
 	MaxDepth      int
 	MaxAliases    int
 	MaxComplexity int
+	// PageSize is the list size assumed when `first` is left out; MaxPageSize bounds the
+	// size taken from `first` (larger values are refused by the resolvers themselves).
+	PageSize    int
+	MaxPageSize int
 }
 
 var _ interface {
@@ -48,7 +57,7 @@ func (l OperationLimits) MutateOperationContext(_ context.Context, opCtx *graphq
 	if opCtx.Operation == nil {
 		return nil
 	}
-	m := newMeasurer(opCtx.Doc.Fragments)
+	m := newMeasurer(opCtx.Doc.Fragments, opCtx.Variables, l.PageSize, l.MaxPageSize)
 	c := m.set(opCtx.Operation.SelectionSet)
 	switch {
 	case c.depth > l.MaxDepth:
@@ -97,29 +106,35 @@ type cost struct {
 	// aliases counts aliased fields; fields counts every field, as executed; nodes counts
 	// fields, fragment spreads and inline fragments met on the way.
 	aliases, fields, nodes int64
-	complexity             int64
+	// single is the complexity of the fields that are not lists; lists that of the list
+	// fields, which a connection's page size multiplies.
+	single, lists int64
 }
 
-func (c cost) total() int64 { return c.complexity }
+func (c cost) total() int64 { return add(c.single, c.lists) }
 
 func (c *cost) plus(o cost) {
 	c.depth = max(c.depth, o.depth)
 	c.aliases = add(c.aliases, o.aliases)
 	c.fields = add(c.fields, o.fields)
 	c.nodes = add(c.nodes, o.nodes)
-	c.complexity = add(c.complexity, o.complexity)
+	c.single = add(c.single, o.single)
+	c.lists = add(c.lists, o.lists)
 }
 
 // measurer measures selection sets, remembering the cost of each fragment.
 type measurer struct {
-	fragments map[string]*ast.FragmentDefinition
-	memo      map[string]cost
+	fragments   map[string]*ast.FragmentDefinition
+	vars        map[string]any
+	pageSize    int64
+	maxPageSize int64
+	memo        map[string]cost
 	// open holds the fragments being measured: a spread of one of them is a cycle, which
 	// validation refuses; it counts nothing here.
 	open map[string]bool
 }
 
-func newMeasurer(fragments ast.FragmentDefinitionList) *measurer {
+func newMeasurer(fragments ast.FragmentDefinitionList, vars map[string]any, pageSize, maxPageSize int) *measurer {
 	byName := make(map[string]*ast.FragmentDefinition, len(fragments))
 	for _, f := range fragments {
 		if _, seen := byName[f.Name]; !seen {
@@ -127,7 +142,9 @@ func newMeasurer(fragments ast.FragmentDefinitionList) *measurer {
 		}
 	}
 	return &measurer{
-		fragments: byName, memo: map[string]cost{}, open: map[string]bool{},
+		fragments: byName, vars: vars,
+		pageSize: int64(max(pageSize, 1)), maxPageSize: int64(maxPageSize),
+		memo: map[string]cost{}, open: map[string]bool{},
 	}
 }
 
@@ -169,6 +186,64 @@ func (m *measurer) field(f *ast.Field) cost {
 	if f.Alias != "" && f.Alias != f.Name {
 		c.aliases = add(c.aliases, 1)
 	}
-	c.complexity = add(1, child.total())
+	isList := f.Definition != nil && f.Definition.Type != nil && f.Definition.Type.Elem != nil
+	complexity := add(1, child.total())
+	if n, paged := m.pageOf(f); paged {
+		if isList {
+			complexity = mul(n, complexity)
+		} else {
+			// A connection: its lists (edges) repeat per item, the rest (pageInfo) once.
+			complexity = add(add(1, child.single), mul(n, child.lists))
+		}
+	}
+	if isList {
+		c.lists = complexity
+	} else {
+		c.single = complexity
+	}
 	return c
+}
+
+// pageOf returns how many items a field with a `first` argument may return.
+func (m *measurer) pageOf(f *ast.Field) (int64, bool) {
+	if f.Definition == nil || f.Definition.Arguments.ForName("first") == nil {
+		return 0, false
+	}
+	n := m.pageSize
+	if arg := f.Arguments.ForName("first"); arg != nil && arg.Value != nil {
+		if v, ok := intValue(arg.Value, m.vars); ok {
+			n = v
+		}
+	}
+	if m.maxPageSize > 0 {
+		n = min(n, m.maxPageSize)
+	}
+	return max(n, 1), true
+}
+
+// intValue reads an Int argument, a literal or a variable.
+func intValue(v *ast.Value, vars map[string]any) (int64, bool) {
+	if v.Kind == ast.Variable {
+		switch x := vars[v.Raw].(type) {
+		case int:
+			return int64(x), true
+		case int64:
+			return x, true
+		case int32:
+			return int64(x), true
+		case float64:
+			if x >= math.MinInt64 && x <= math.MaxInt64 {
+				return int64(x), true
+			}
+		case json.Number:
+			n, err := x.Int64()
+			return n, err == nil
+		}
+		return 0, false
+	}
+	if v.Kind != ast.IntValue {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v.Raw, 10, 64)
+	return n, err == nil
 }

@@ -15,7 +15,7 @@ import (
 // defaults are the limits Dealspot runs with unless configured otherwise.
 var defaults = graph.Options{
 	MaxDepth: 12, MaxComplexity: 1000, MaxAliases: 30, ExecTimeout: 10 * time.Second,
-	QueryCacheSize: 100, MaxBodyBytes: 64 << 10,
+	QueryCacheSize: 100, MaxTokens: 15000, PageSize: 10, MaxPageSize: 100, MaxBodyBytes: 64 << 10,
 }
 
 type answer struct {

@@ -68,7 +68,7 @@ func hasAbstractTypes(schema *ast.Schema) bool {
 func linearOverlapRule(maxFields int) core.RuleFunc {
 	return func(observers *core.Events, addError core.AddErrFunc) {
 		observers.OnOperation(func(walker *core.Walker, op *ast.OperationDefinition) {
-			m := newMeasurer(walker.Document.Fragments)
+			m := newMeasurer(walker.Document.Fragments, nil, 1, 1)
 			if m.set(op.SelectionSet).nodes > int64(maxFields) {
 				return
 			}

@@ -164,6 +164,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		ExecTimeout:    cfg.GraphQL.ExecTimeout,
 		QueryCacheSize: cfg.GraphQL.QueryCacheSize,
 		MaxTokens:      cfg.GraphQL.MaxTokens,
+		PageSize:       cfg.Paging.DefaultPageSize,
+		MaxPageSize:    cfg.Paging.MaxPageSize,
 		MaxBodyBytes:   cfg.HTTP.MaxBodyBytes,
 		Introspection:  cfg.Introspection,
 		Observe:        s.Metrics.ObserveOperation,
