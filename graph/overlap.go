@@ -19,12 +19,14 @@ const maxValidationErrors = 20
 //   - OverlappingFieldsCanBeMerged is replaced by linearOverlapRule when the schema has no
 //     interfaces or unions (the stock rule compares every pair of fields that share a
 //     response name: 5,900 `__typename` took seconds);
+//   - literalsInRangeRule refuses numbers that fit no Go number;
 //   - every rule reports through one counter, and the document's errors stop after
 //     maxValidationErrors.
 func validationRules(schema *ast.Schema, maxFields int) func() *rules.Rules {
 	linear := !hasAbstractTypes(schema)
 	return func() *rules.Rules {
 		stock := rules.NewDefaultRules()
+		stock.AddRule(literalsInRangeRule.Name, literalsInRangeRule.RuleFunc)
 		if linear {
 			stock.ReplaceRule(overlapRuleName, linearOverlapRule(maxFields))
 		}
