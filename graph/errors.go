@@ -45,7 +45,18 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			setCode(gqlErr, CodeTimeout)
 		case isGraphQLError(err):
 			// Parse, validation and limit errors from the GraphQL engine carry their own
-			// codes and safe messages.
+			// codes and safe messages. One without a code and without a path concerns the
+			// request as a whole (a persisted-query hash that does not match, say); one
+			// with a path and no code is the server's own failure.
+			if _, coded := gqlErr.Extensions["code"]; !coded {
+				if len(gqlErr.Path) == 0 {
+					setCode(gqlErr, CodeBadRequest)
+					break
+				}
+				logInternal(ctx, log, err)
+				gqlErr.Message = "internal error"
+				setCode(gqlErr, string(domain.CodeInternal))
+			}
 		default:
 			logInternal(ctx, log, err)
 			gqlErr.Message = "internal error"

@@ -32,6 +32,11 @@ type Options struct {
 	MaxPageSize   int
 	MaxBodyBytes  int64
 	Introspection bool
+	// Suggestions lets validation errors suggest names ("Did you mean …"); for dev mode
+	// only, as they reveal the schema.
+	Suggestions bool
+	// MaxStringLength bounds, in characters, every string argument and variable.
+	MaxStringLength int
 	// Observe, if set, is told the name and duration of every operation.
 	Observe func(ctx context.Context, operation string, d time.Duration, errs int)
 }
@@ -43,7 +48,7 @@ func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 	cfg := generated.Config{Resolvers: &Resolver{App: a}}
 	cfg.Directives.Auth = authDirective
 	srv := newServer(generated.NewExecutableSchema(cfg), WebsocketInit(a.Auth.Authenticate), log, o)
-	return Authentication(a.Auth.Authenticate, srv)
+	return Authentication(a.Auth.Authenticate, codedTransportErrors(srv))
 }
 
 // newServer builds the gqlgen server for schema with every transport, limit and
@@ -68,10 +73,13 @@ func newServer(schema graphql.ExecutableSchema, wsInit transport.WebsocketInitFu
 		srv.Use(extension.Introspection{})
 	}
 	srv.SetParserTokenLimit(o.MaxTokens)
-	srv.SetValidationRulesFn(validationRules(schema.Schema(), o.MaxComplexity))
+	srv.SetDisableSuggestion(!o.Suggestions)
+	srv.SetValidationRulesFn(validationRules(schema.Schema(), ruleOptions{
+		maxFields: o.MaxComplexity, suggestions: o.Suggestions, introspection: o.Introspection,
+	}))
 	srv.Use(OperationLimits{
 		MaxDepth: o.MaxDepth, MaxAliases: o.MaxAliases, MaxComplexity: o.MaxComplexity,
-		PageSize: o.PageSize, MaxPageSize: o.MaxPageSize,
+		PageSize: o.PageSize, MaxPageSize: o.MaxPageSize, MaxStringLength: o.MaxStringLength,
 	})
 	srv.SetErrorPresenter(ErrorPresenter(log))
 	srv.SetRecoverFunc(RecoverFunc(log))

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // Codes of operations refused by the operation limits.
@@ -39,6 +42,9 @@ type OperationLimits struct {
 	// size taken from `first` (larger values are refused by the resolvers themselves).
 	PageSize    int
 	MaxPageSize int
+	// MaxStringLength bounds, in characters, every string argument and variable (0: no
+	// bound); longer ones are BAD_USER_INPUT.
+	MaxStringLength int
 }
 
 var _ interface {
@@ -57,9 +63,15 @@ func (l OperationLimits) MutateOperationContext(_ context.Context, opCtx *graphq
 	if opCtx.Operation == nil {
 		return nil
 	}
+	if name, ok := longString(opCtx.Variables, l.MaxStringLength); !ok {
+		return limitError(string(domain.CodeBadUserInput), "variable %s holds a string longer than %d characters", name, l.MaxStringLength)
+	}
 	m := newMeasurer(opCtx.Doc.Fragments, opCtx.Variables, l.PageSize, l.MaxPageSize)
+	m.maxString = l.MaxStringLength
 	c := m.set(opCtx.Operation.SelectionSet)
 	switch {
+	case m.badInput != nil:
+		return m.badInput
 	case c.depth > l.MaxDepth:
 		return limitError(CodeDepthLimit, "operation is nested %d levels deep, more than the limit of %d", c.depth, l.MaxDepth)
 	case c.aliases > int64(l.MaxAliases):
@@ -68,6 +80,40 @@ func (l OperationLimits) MutateOperationContext(_ context.Context, opCtx *graphq
 		return limitError(CodeComplexityLimit, "operation has complexity %s, more than the limit of %d", count(c.total()), l.MaxComplexity)
 	}
 	return nil
+}
+
+// longString reports the name of the first variable holding a string longer than max
+// characters (anywhere in its lists and objects).
+func longString(vars map[string]any, max int) (string, bool) {
+	if max <= 0 {
+		return "", true
+	}
+	for name, v := range vars {
+		if !stringsWithin(v, max) {
+			return "$" + name, false
+		}
+	}
+	return "", true
+}
+
+func stringsWithin(v any, max int) bool {
+	switch x := v.(type) {
+	case string:
+		return len(x) <= max || utf8.RuneCountInString(x) <= max
+	case []any:
+		for _, e := range x {
+			if !stringsWithin(e, max) {
+				return false
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if !stringsWithin(e, max) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func limitError(code, format string, args ...any) *gqlerror.Error {
@@ -129,6 +175,10 @@ type measurer struct {
 	pageSize    int64
 	maxPageSize int64
 	memo        map[string]cost
+	// maxString bounds string literals in arguments (0: no bound).
+	maxString int
+	// badInput is the first argument found unacceptable.
+	badInput *gqlerror.Error
 	// open holds the fragments being measured: a spread of one of them is a cycle, which
 	// validation refuses; it counts nothing here.
 	open map[string]bool
@@ -181,6 +231,13 @@ func (m *measurer) fragment(name string) cost {
 }
 
 func (m *measurer) field(f *ast.Field) cost {
+	if m.badInput == nil && m.maxString > 0 {
+		for _, arg := range f.Arguments {
+			if !literalStringsWithin(arg.Value, m.maxString) {
+				m.badInput = limitError(string(domain.CodeBadUserInput), "argument %s of %s is a string longer than %d characters", arg.Name, f.Name, m.maxString)
+			}
+		}
+	}
 	child := m.set(f.SelectionSet)
 	c := cost{depth: child.depth + 1, aliases: child.aliases, fields: add(child.fields, 1), nodes: add(child.nodes, 1)}
 	if f.Alias != "" && f.Alias != f.Name {
@@ -213,12 +270,35 @@ func (m *measurer) pageOf(f *ast.Field) (int64, bool) {
 	if arg := f.Arguments.ForName("first"); arg != nil && arg.Value != nil {
 		if v, ok := intValue(arg.Value, m.vars); ok {
 			n = v
+			if v < 1 && m.badInput == nil {
+				// 0 used to mean "the default page"; leave first out for that.
+				m.badInput = limitError(string(domain.CodeBadUserInput), "first of %s must be at least 1", f.Name)
+			}
 		}
 	}
 	if m.maxPageSize > 0 {
 		n = min(n, m.maxPageSize)
 	}
 	return max(n, 1), true
+}
+
+// literalStringsWithin reports whether every string literal in v is at most max
+// characters long.
+func literalStringsWithin(v *ast.Value, max int) bool {
+	if v == nil {
+		return true
+	}
+	switch v.Kind {
+	case ast.StringValue, ast.BlockValue:
+		return len(v.Raw) <= max || utf8.RuneCountInString(v.Raw) <= max
+	case ast.ListValue, ast.ObjectValue:
+		for _, c := range v.Children {
+			if !literalStringsWithin(c.Value, max) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // intValue reads an Int argument, a literal or a variable.

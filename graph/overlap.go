@@ -22,13 +22,28 @@ const maxValidationErrors = 20
 //   - literalsInRangeRule refuses numbers that fit no Go number;
 //   - every rule reports through one counter, and the document's errors stop after
 //     maxValidationErrors.
-func validationRules(schema *ast.Schema, maxFields int) func() *rules.Rules {
+//   - without suggestions, the rules that make them are swapped for their plain
+//     variants, so that validation errors say nothing of the schema's other names;
+//   - without introspection, __schema and __type are refused as invalid;
+//
+// The executor swaps FieldsOnCorrectType and ScalarLeafs by name after this runs; the
+// set returned already holds the variant it would add, which it then keeps.
+func validationRules(schema *ast.Schema, o ruleOptions) func() *rules.Rules {
 	linear := !hasAbstractTypes(schema)
 	return func() *rules.Rules {
 		stock := rules.NewDefaultRules()
 		stock.AddRule(literalsInRangeRule.Name, literalsInRangeRule.RuleFunc)
 		if linear {
-			stock.ReplaceRule(overlapRuleName, linearOverlapRule(maxFields))
+			stock.ReplaceRule(overlapRuleName, linearOverlapRule(o.maxFields))
+		}
+		if !o.suggestions {
+			stock.RemoveRule(rules.FieldsOnCorrectTypeRule.Name)
+			stock.RemoveRule(rules.ScalarLeafsRule.Name)
+			stock.AddRule(rules.FieldsOnCorrectTypeRuleWithoutSuggestions.Name, rules.FieldsOnCorrectTypeRuleWithoutSuggestions.RuleFunc)
+			stock.AddRule(rules.ScalarLeafsRuleWithoutSuggestions.Name, rules.ScalarLeafsRuleWithoutSuggestions.RuleFunc)
+		}
+		if !o.introspection {
+			stock.AddRule(noIntrospectionRule.Name, noIntrospectionRule.RuleFunc)
 		}
 		capped := rules.NewRules()
 		errs := 0
@@ -47,6 +62,27 @@ func validationRules(schema *ast.Schema, maxFields int) func() *rules.Rules {
 		}
 		return capped
 	}
+}
+
+// ruleOptions shape the validation rules.
+type ruleOptions struct {
+	// maxFields is the expanded size past which linearOverlapRule leaves an operation to
+	// the complexity limit.
+	maxFields                  int
+	suggestions, introspection bool
+}
+
+// noIntrospectionRule refuses the introspection fields, for servers that do not offer
+// introspection (gqlgen would otherwise answer them with an uncoded error).
+var noIntrospectionRule = core.Rule{
+	Name: "NoIntrospection",
+	RuleFunc: func(observers *core.Events, addError core.AddErrFunc) {
+		observers.OnField(func(_ *core.Walker, f *ast.Field) {
+			if f.Name == "__schema" || f.Name == "__type" {
+				addError(core.Message("Introspection is disabled on this server."), core.At(f.Position))
+			}
+		})
+	},
 }
 
 func hasAbstractTypes(schema *ast.Schema) bool {

@@ -27,7 +27,7 @@ func (d *Date) UnmarshalGQL(v any) error {
 	}
 	t, err := time.Parse(dateLayout, s)
 	if err != nil {
-		return domain.Errorf(domain.CodeBadUserInput, "%q is not a date YYYY-MM-DD", s)
+		return domain.Errorf(domain.CodeBadUserInput, "%q is not a date YYYY-MM-DD", truncate(s, 64))
 	}
 	d.Day = t
 	return nil

@@ -1,0 +1,110 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// CodeBadRequest is the extensions.code of a request the transports could not take: a
+// body that is not JSON, an unsupported method or content type, a mutation over GET.
+const CodeBadRequest = "BAD_REQUEST"
+
+// codedTransportErrors gives the errors gqlgen's transports write themselves (status 400
+// and above) an extensions.code, and cuts the request body some of them echo ("… body:
+// <the request>"). Answers below 400 pass through untouched; websocket upgrades are not
+// wrapped at all.
+func codedTransportErrors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Upgrade") != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ew := &errorWriter{ResponseWriter: w}
+		next.ServeHTTP(ew, r)
+		ew.finish()
+	})
+}
+
+// errorWriter holds back an answer whose status is 400 or above, to rewrite it.
+type errorWriter struct {
+	http.ResponseWriter
+	status int
+	held   bytes.Buffer
+}
+
+func (e *errorWriter) WriteHeader(code int) {
+	if e.status != 0 {
+		return
+	}
+	e.status = code
+	if code < http.StatusBadRequest {
+		e.ResponseWriter.WriteHeader(code)
+	}
+}
+
+func (e *errorWriter) Write(b []byte) (int, error) {
+	if e.status == 0 {
+		e.WriteHeader(http.StatusOK)
+	}
+	if e.status >= http.StatusBadRequest {
+		return e.held.Write(b)
+	}
+	return e.ResponseWriter.Write(b)
+}
+
+// Flush passes through only answers that are not held back.
+func (e *errorWriter) Flush() {
+	if e.status < http.StatusBadRequest {
+		if f, ok := e.ResponseWriter.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+}
+
+func (e *errorWriter) Unwrap() http.ResponseWriter { return e.ResponseWriter }
+
+func (e *errorWriter) finish() {
+	if e.status < http.StatusBadRequest {
+		return
+	}
+	body := codedErrorBody(e.held.Bytes())
+	h := e.ResponseWriter.Header()
+	h.Del("Content-Length")
+	h.Set("Content-Type", "application/json")
+	e.ResponseWriter.WriteHeader(e.status)
+	_, _ = e.ResponseWriter.Write(body)
+}
+
+// codedErrorBody returns body with a code on every error and no echo of the request. A
+// body that is not a GraphQL error answer becomes a plain BAD_REQUEST one.
+func codedErrorBody(body []byte) []byte {
+	var answer struct {
+		Errors []map[string]any `json:"errors"`
+		Data   json.RawMessage  `json:"data,omitempty"`
+	}
+	if err := json.Unmarshal(body, &answer); err != nil || len(answer.Errors) == 0 {
+		answer.Errors = []map[string]any{{"message": "bad request"}}
+	}
+	for _, e := range answer.Errors {
+		if msg, ok := e["message"].(string); ok {
+			// The POST transport appends the whole request to decoding errors.
+			msg, _, _ = strings.Cut(msg, " body:")
+			e["message"] = msg
+		}
+		ext, _ := e["extensions"].(map[string]any)
+		if ext == nil {
+			ext = map[string]any{}
+			e["extensions"] = ext
+		}
+		if _, ok := ext["code"]; !ok {
+			ext["code"] = CodeBadRequest
+		}
+	}
+	out, err := json.Marshal(answer)
+	if err != nil {
+		return []byte(`{"errors":[{"message":"bad request","extensions":{"code":"BAD_REQUEST"}}]}`)
+	}
+	return out
+}
