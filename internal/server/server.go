@@ -13,10 +13,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/dealspot/dealspot/internal/reqmeta"
+	"github.com/dealspot/dealspot/internal/server/ide"
 )
 
 // Check reports whether one dependency is reachable.
@@ -54,7 +54,8 @@ func NewHandler(o Options) http.Handler {
 	mux.HandleFunc("GET /readyz", readyHandler(o.Ready))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(o.Metrics.Registry, promhttp.HandlerOpts{}))
 	if o.IDE && o.GraphQL != nil {
-		mux.Handle("GET /{$}", playground.Handler("Dealspot GraphQL", "/graphql"))
+		mux.Handle("GET /{$}", ide.Page("Dealspot GraphQL", "/graphql"))
+		mux.Handle("GET "+ide.AssetPrefix, ide.Assets())
 	}
 	return middleware(o, mux)
 }
@@ -165,6 +166,9 @@ func routeLabel(path string) string {
 	switch path {
 	case "/graphql", "/healthz", "/readyz", "/metrics", "/":
 		return path
+	}
+	if strings.HasPrefix(path, ide.AssetPrefix) {
+		return ide.AssetPrefix
 	}
 	return "other"
 }
