@@ -18,8 +18,8 @@ func hostileDocuments() map[string]string {
 		"typename_5900": "{" + strings.Repeat(" __typename", 5900) + "}",
 		// the most tokens a document may hold, every one an error.
 		"unknown_fields_14998": "{" + strings.Repeat(" a", 14998) + "}",
-		// 64 KB of inline fragments nested in one another.
-		"inline_fragment_nest": strings.Repeat("{ ... on Query ", 4000) + "{ __typename }" + strings.Repeat("}", 4001),
+		// inline fragments nested as deep as the parser allows (1,000 levels), 66 times.
+		"inline_fragment_nest": "{" + strings.Repeat(strings.Repeat(" ... on Query {", 990)+" __typename"+strings.Repeat(" }", 990), 3) + " }",
 		// the largest accepted document: valid, within every limit, 15,000 tokens.
 		"accepted_list_of_14980": `mutation { createBlog(input: {shopId: "1", title: "t", content: "c", images: [` +
 			strings.Repeat(`"a" `, 14980) + `]}) { id } }`,

@@ -100,14 +100,22 @@ func hasAbstractTypes(schema *ast.Schema) bool {
 // so two fields of one name return the same type and comparing each field with the
 // first of its response name is enough: the check is linear in the expanded operation.
 //
-// The expanded operation is measured first (each fragment once); one that expands to
-// more than maxFields fields and fragments is left unchecked here, because the complexity limit, which
-// counts at least 1 per field, refuses it before it runs.
+// The expanded operation is measured first (each fragment once). One that expands to
+// more than maxFields fields is left unchecked here, because the complexity limit, which
+// counts at least 1 per field, refuses it before it runs; one whose fields hide behind
+// more than maxNodesPerField fragment spreads and inline fragments each is refused.
 func linearOverlapRule(maxFields int) core.RuleFunc {
 	return func(observers *core.Events, addError core.AddErrFunc) {
 		observers.OnOperation(func(walker *core.Walker, op *ast.OperationDefinition) {
 			m := newMeasurer(walker.Document.Fragments, nil, 1, 1)
-			if m.set(op.SelectionSet).nodes > int64(maxFields) {
+			size := m.set(op.SelectionSet)
+			switch {
+			case size.fields > int64(maxFields):
+				return // the complexity limit refuses it
+			case size.nodes > maxNodesPerField*int64(maxFields):
+				// Few fields behind long chains of fragments: too costly to expand.
+				addError(core.Message("Operation expands to %s fragments and fields, more than the limit of %d.",
+					count(size.nodes), maxNodesPerField*maxFields), core.At(op.Position))
 				return
 			}
 			c := overlapChecker{fragments: m.fragments, addError: addError, reported: map[string]bool{}}
@@ -115,6 +123,10 @@ func linearOverlapRule(maxFields int) core.RuleFunc {
 		})
 	}
 }
+
+// maxNodesPerField bounds the fragment spreads and inline fragments an operation may
+// expand to, per field of its complexity budget.
+const maxNodesPerField = 10
 
 type overlapChecker struct {
 	fragments map[string]*ast.FragmentDefinition

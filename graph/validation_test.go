@@ -87,3 +87,22 @@ func TestValidationErrorsAreCapped(t *testing.T) {
 		t.Fatalf("500 unknown fields: %d errors %v, want GRAPHQL_VALIDATION_FAILED and at most 20", len(got.Errors), got.codes()[:min(3, len(got.codes()))])
 	}
 }
+
+func TestConflictsBehindFragmentChainsAreNotSkipped(t *testing.T) {
+	t.Parallel()
+	h := graph.NewTestServer(defaults)
+	// Few fields behind long chains of fragments: the conflict must still be found, or
+	// the document refused as too large to check.
+	nest := strings.Repeat("... on Query { ", 990)
+	doc := `{ ` + nest + `s: shop(id: "1") { id } s: shop(id: "2") { id }` + strings.Repeat(" }", 990) + ` }`
+	if got := post(t, h, doc, nil); got.firstCode() != "GRAPHQL_VALIDATION_FAILED" {
+		t.Fatalf("codes %v %.300s, want GRAPHQL_VALIDATION_FAILED", got.codes(), got.body)
+	}
+	chain := `{ ...F0 ...F0 ...F0 ...F0 ...F0 ...F0 } fragment F1699 on Query { s: shop(id: "1") { id } s: shop(id: "2") { id } }`
+	for i := range 1699 {
+		chain += fmt.Sprintf(" fragment F%d on Query { ...F%d }", i, i+1)
+	}
+	if got := post(t, h, chain, nil); got.firstCode() != "GRAPHQL_VALIDATION_FAILED" {
+		t.Fatalf("chain: codes %v %.300s, want GRAPHQL_VALIDATION_FAILED", got.codes(), got.body)
+	}
+}
