@@ -28,3 +28,6 @@ func Measure(query string, vars map[string]any, pageSize, maxPageSize int) (dept
 	c := newMeasurer(doc.Fragments, vars, pageSize, maxPageSize).set(doc.Operations[0].SelectionSet)
 	return c.depth, c.aliases, c.total(), nil
 }
+
+// CodedErrorBody is codedErrorBody, for tests.
+var CodedErrorBody = codedErrorBody

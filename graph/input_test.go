@@ -98,3 +98,19 @@ func TestProductionValidationNeitherIntrospectsNorSuggests(t *testing.T) {
 		t.Errorf("dev mode should introspect: %.300s", got.body)
 	}
 }
+
+func TestCodedErrorBodyKeepsTheAnswerAndCutsTheEcho(t *testing.T) {
+	t.Parallel()
+	got := string(graph.CodedErrorBody([]byte(`{"errors":[{"message":"could not be decoded body:{\"secret\"}","locations":[{"line":1,"column":2}]},{"message":"y","extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}],"data":null,"extensions":{"a":1}}`)))
+	for _, want := range []string{`"message":"could not be decoded"`, `"code":"BAD_REQUEST"`, `"code":"GRAPHQL_VALIDATION_FAILED"`, `"extensions":{"a":1}`, `"data":null`, `"locations":[{"column":2,"line":1}]`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %s in %s", want, got)
+		}
+	}
+	if strings.Contains(got, "secret") {
+		t.Errorf("echo kept: %s", got)
+	}
+	if got := string(graph.CodedErrorBody([]byte("not json"))); !strings.Contains(got, `"code":"BAD_REQUEST"`) {
+		t.Errorf("non-JSON error answer: %s", got)
+	}
+}

@@ -80,14 +80,13 @@ func (e *errorWriter) finish() {
 // codedErrorBody returns body with a code on every error and no echo of the request. A
 // body that is not a GraphQL error answer becomes a plain BAD_REQUEST one.
 func codedErrorBody(body []byte) []byte {
-	var answer struct {
-		Errors []map[string]any `json:"errors"`
-		Data   json.RawMessage  `json:"data,omitempty"`
+	var answer map[string]json.RawMessage
+	var errs []map[string]any
+	if json.Unmarshal(body, &answer) != nil || json.Unmarshal(answer["errors"], &errs) != nil || len(errs) == 0 {
+		answer = map[string]json.RawMessage{"data": json.RawMessage("null")}
+		errs = []map[string]any{{"message": "bad request"}}
 	}
-	if err := json.Unmarshal(body, &answer); err != nil || len(answer.Errors) == 0 {
-		answer.Errors = []map[string]any{{"message": "bad request"}}
-	}
-	for _, e := range answer.Errors {
+	for _, e := range errs {
 		if msg, ok := e["message"].(string); ok {
 			// The POST transport appends the whole request to decoding errors.
 			msg, _, _ = strings.Cut(msg, " body:")
@@ -102,9 +101,12 @@ func codedErrorBody(body []byte) []byte {
 			ext["code"] = CodeBadRequest
 		}
 	}
-	out, err := json.Marshal(answer)
-	if err != nil {
-		return []byte(`{"errors":[{"message":"bad request","extensions":{"code":"BAD_REQUEST"}}]}`)
+	var err error
+	if answer["errors"], err = json.Marshal(errs); err == nil {
+		var out []byte
+		if out, err = json.Marshal(answer); err == nil {
+			return out
+		}
 	}
-	return out
+	return []byte(`{"errors":[{"message":"bad request","extensions":{"code":"BAD_REQUEST"}}],"data":null}`)
 }
