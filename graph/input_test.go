@@ -20,6 +20,8 @@ func TestBadInputIsBadUserInput(t *testing.T) {
 		{"bad Time string", `mutation { updateFlashSale(input: {voucherId: "1", beginTime: "tomorrow"}) { id } }`, nil},
 		{"bad Time variable", `mutation($t: Time) { updateFlashSale(input: {voucherId: "1", beginTime: $t}) { id } }`, map[string]any{"t": "2026-13-45"}},
 		{"object for a Time", `mutation($t: Time) { updateFlashSale(input: {voucherId: "1", beginTime: $t}) { id } }`, map[string]any{"t": map[string]any{"a": 1}}},
+		{"object literal for a Time", `mutation { updateFlashSale(input: {voucherId: "1", endTime: {at: "2026-11-01T00:00:00Z"}}) { id } }`, nil},
+		{"list literal for a Date", `{ uniqueVisitors(from: ["2026-11-01"], to: "2026-11-02") }`, nil},
 		{"number for a Time", `mutation($t: Time) { updateFlashSale(input: {voucherId: "1", beginTime: $t}) { id } }`, map[string]any{"t": 12}},
 		{"bad Date string", `{ uniqueVisitors(from: "2026-02-30", to: "2026-11-01") }`, nil},
 		{"object for a Date", `query($d: Date!) { uniqueVisitors(from: $d, to: "2026-11-01") }`, map[string]any{"d": map[string]any{"a": 1}}},
