@@ -35,8 +35,8 @@ type Options struct {
 	// Suggestions lets validation errors suggest names ("Did you mean …"); for dev mode
 	// only, as they reveal the schema.
 	Suggestions bool
-	// MaxStringLength bounds, in characters, every string argument and variable.
-	MaxStringLength int
+	// MaxStringChars bounds, in characters, every string argument and variable.
+	MaxStringChars int
 	// Observe, if set, is told the name and duration of every operation.
 	Observe func(ctx context.Context, operation string, d time.Duration, errs int)
 }
@@ -79,7 +79,7 @@ func newServer(schema graphql.ExecutableSchema, wsInit transport.WebsocketInitFu
 	}))
 	srv.Use(OperationLimits{
 		MaxDepth: o.MaxDepth, MaxAliases: o.MaxAliases, MaxComplexity: o.MaxComplexity,
-		PageSize: o.PageSize, MaxPageSize: o.MaxPageSize, MaxStringLength: o.MaxStringLength,
+		PageSize: o.PageSize, MaxPageSize: o.MaxPageSize, MaxStringChars: o.MaxStringChars,
 	})
 	srv.SetErrorPresenter(ErrorPresenter(log))
 	srv.SetRecoverFunc(RecoverFunc(log))

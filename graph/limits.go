@@ -42,9 +42,9 @@ type OperationLimits struct {
 	// size taken from `first` (larger values are refused by the resolvers themselves).
 	PageSize    int
 	MaxPageSize int
-	// MaxStringLength bounds, in characters, every string argument and variable (0: no
+	// MaxStringChars bounds, in characters, every string argument and variable (0: no
 	// bound); longer ones are BAD_USER_INPUT.
-	MaxStringLength int
+	MaxStringChars int
 }
 
 var _ interface {
@@ -63,11 +63,11 @@ func (l OperationLimits) MutateOperationContext(_ context.Context, opCtx *graphq
 	if opCtx.Operation == nil {
 		return nil
 	}
-	if name, ok := longString(opCtx.Variables, l.MaxStringLength); !ok {
-		return limitError(string(domain.CodeBadUserInput), "variable %s holds a string longer than %d characters", name, l.MaxStringLength)
+	if name, ok := longString(opCtx.Variables, l.MaxStringChars); !ok {
+		return limitError(string(domain.CodeBadUserInput), "variable %s holds a string longer than %d characters", name, l.MaxStringChars)
 	}
 	m := newMeasurer(opCtx.Doc.Fragments, opCtx.Variables, l.PageSize, l.MaxPageSize)
-	m.maxString = l.MaxStringLength
+	m.maxString = l.MaxStringChars
 	c := m.set(opCtx.Operation.SelectionSet)
 	switch {
 	case m.badInput != nil:

@@ -199,8 +199,8 @@ type GraphQL struct {
 	QueryCacheSize int
 	// MaxTokens bounds the tokens of one document; parsing stops there.
 	MaxTokens int
-	// MaxStringLength bounds, in characters, every string argument and variable.
-	MaxStringLength int
+	// MaxStringChars bounds, in characters, every string argument and variable.
+	MaxStringChars int
 }
 
 // Paging bounds list sizes.
@@ -253,13 +253,13 @@ func Load(getenv func(string) string) (Config, error) {
 		ShutdownTimeout:   r.duration("HTTP_SHUTDOWN_TIMEOUT", 20*time.Second),
 	}
 	c.GraphQL = GraphQL{
-		MaxDepth:        r.integer("GRAPHQL_MAX_DEPTH", 12, 1),
-		MaxComplexity:   r.integer("GRAPHQL_MAX_COMPLEXITY", 1000, 1),
-		MaxAliases:      r.integer("GRAPHQL_MAX_ALIASES", 30, 1),
-		ExecTimeout:     r.duration("GRAPHQL_EXEC_TIMEOUT", 10*time.Second),
-		QueryCacheSize:  r.integer("GRAPHQL_QUERY_CACHE_SIZE", 1000, 1),
-		MaxTokens:       r.integer("GRAPHQL_MAX_TOKENS", 15000, 1),
-		MaxStringLength: r.integer("GRAPHQL_MAX_STRING_LENGTH", 10000, 1),
+		MaxDepth:       r.integer("GRAPHQL_MAX_DEPTH", 12, 1),
+		MaxComplexity:  r.integer("GRAPHQL_MAX_COMPLEXITY", 1000, 1),
+		MaxAliases:     r.integer("GRAPHQL_MAX_ALIASES", 30, 1),
+		ExecTimeout:    r.duration("GRAPHQL_EXEC_TIMEOUT", 10*time.Second),
+		QueryCacheSize: r.integer("GRAPHQL_QUERY_CACHE_SIZE", 1000, 1),
+		MaxTokens:      r.integer("GRAPHQL_MAX_TOKENS", 15000, 1),
+		MaxStringChars: r.integer("GRAPHQL_MAX_STRING_LENGTH", 10000, 1),
 	}
 	c.Paging = Paging{
 		DefaultPageSize: r.integer("PAGE_SIZE_DEFAULT", 10, 1),

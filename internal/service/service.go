@@ -158,19 +158,19 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	}
 
 	gql := graph.NewHandler(s.App, log, graph.Options{
-		MaxDepth:        cfg.GraphQL.MaxDepth,
-		MaxComplexity:   cfg.GraphQL.MaxComplexity,
-		MaxAliases:      cfg.GraphQL.MaxAliases,
-		ExecTimeout:     cfg.GraphQL.ExecTimeout,
-		QueryCacheSize:  cfg.GraphQL.QueryCacheSize,
-		MaxTokens:       cfg.GraphQL.MaxTokens,
-		PageSize:        cfg.Paging.DefaultPageSize,
-		MaxPageSize:     cfg.Paging.MaxPageSize,
-		MaxStringLength: cfg.GraphQL.MaxStringLength,
-		Suggestions:     cfg.Dev,
-		MaxBodyBytes:    cfg.HTTP.MaxBodyBytes,
-		Introspection:   cfg.Introspection,
-		Observe:         s.Metrics.ObserveOperation,
+		MaxDepth:       cfg.GraphQL.MaxDepth,
+		MaxComplexity:  cfg.GraphQL.MaxComplexity,
+		MaxAliases:     cfg.GraphQL.MaxAliases,
+		ExecTimeout:    cfg.GraphQL.ExecTimeout,
+		QueryCacheSize: cfg.GraphQL.QueryCacheSize,
+		MaxTokens:      cfg.GraphQL.MaxTokens,
+		PageSize:       cfg.Paging.DefaultPageSize,
+		MaxPageSize:    cfg.Paging.MaxPageSize,
+		MaxStringChars: cfg.GraphQL.MaxStringChars,
+		Suggestions:    cfg.Dev,
+		MaxBodyBytes:   cfg.HTTP.MaxBodyBytes,
+		Introspection:  cfg.Introspection,
+		Observe:        s.Metrics.ObserveOperation,
 	})
 	httpOpts := server.Options{
 		Log:          log,
