@@ -53,12 +53,12 @@ func loginKeys(phone string, names ...string) []string {
 
 // Issue implements auth.CodeStore.
 func (s *CodeStore) Issue(ctx context.Context, phone, digest string, l auth.SendLimits) (bool, time.Duration, error) {
-	if l.CodeTTL <= 0 || l.Window <= 0 || l.Lock <= 0 || l.WindowMax < 1 || l.Interval < 0 {
+	if l.CodeTTL <= 0 || l.Window <= 0 || l.Lock <= 0 || l.WindowMax < 1 || l.Interval < 0 || l.Day <= 0 || l.DayMax < 1 {
 		return false, 0, errors.New("issue login code: invalid send limits")
 	}
 	res, err := loginCodeIssueScript.Run(ctx, s.client, loginKeys(phone, "code", "sends", "sendlock"),
 		s.now().UnixMilli(), digest, millis(l.CodeTTL), millis(l.Interval), millis(l.Window),
-		l.WindowMax, millis(l.Lock), eventID()).Int64Slice()
+		l.WindowMax, millis(l.Lock), eventID(), millis(l.Day), l.DayMax).Int64Slice()
 	if err != nil {
 		return false, 0, fmt.Errorf("issue login code: %w", err)
 	}

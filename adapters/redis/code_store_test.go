@@ -46,17 +46,25 @@ func TestCodeStoreIssueLimits(t *testing.T) {
 		{"one code a minute is fine", sendLimits, []issueStep{
 			{0, true, 0}, {time.Minute, true, 0}, {time.Minute, true, 0},
 		}},
-		{"sixth code within five minutes locks for twenty", sendLimits, []issueStep{
-			{0, true, 0}, {time.Minute, true, 0}, {time.Minute, true, 0}, {time.Minute, true, 0}, {time.Minute, true, 0},
-			{time.Minute, false, 20 * time.Minute},
-			{10 * time.Minute, false, 10 * time.Minute},
-			{10*time.Minute - time.Millisecond, false, time.Millisecond},
+		{"sixth code within an hour locks for an hour", sendLimits, []issueStep{
+			{0, true, 0}, {61 * time.Second, true, 0}, {61 * time.Second, true, 0}, {61 * time.Second, true, 0}, {61 * time.Second, true, 0},
+			{61 * time.Second, false, time.Hour},
+			{30 * time.Minute, false, 30 * time.Minute},
+			{30*time.Minute - time.Millisecond, false, time.Millisecond},
 			{time.Millisecond, true, 0},
 		}},
 		{"window slides without an interval", noInterval, []issueStep{
 			{0, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0},
-			{5*time.Minute - 4*time.Second + time.Millisecond, true, 0}, // the first send has left the window
-			{time.Millisecond, false, 20 * time.Minute},
+			{time.Hour - 4*time.Second + time.Millisecond, true, 0}, // the first send has left the window
+			{time.Millisecond, false, time.Hour},
+		}},
+		{"eleventh code within a day waits for the first to be a day old", noInterval, []issueStep{
+			{0, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0},
+			{time.Hour, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0},
+			{time.Hour, false, 22*time.Hour - 8*time.Second},
+			{22*time.Hour - 8*time.Second - time.Millisecond, false, time.Millisecond},
+			{time.Millisecond, true, 0},
+			{0, false, time.Second}, // the second code of the first hour is still within the day
 		}},
 	}
 	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {

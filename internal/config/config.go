@@ -161,6 +161,8 @@ type Auth struct {
 	CodeWindow    time.Duration
 	CodeWindowMax int
 	CodeLock      time.Duration
+	// CodeDailyMax is the most codes one phone gets in any 24 hours.
+	CodeDailyMax int
 	// MaxWrongCodes wrong codes within WrongCodeWindow lock the phone's login for
 	// WrongCodeLock.
 	MaxWrongCodes   int
@@ -265,9 +267,10 @@ func Load(getenv func(string) string) (Config, error) {
 		Leeway:          r.duration("AUTH_CLOCK_LEEWAY", 30*time.Second),
 		CodeTTL:         r.duration("LOGIN_CODE_TTL", 2*time.Minute),
 		CodeInterval:    r.duration("LOGIN_CODE_INTERVAL", time.Minute),
-		CodeWindow:      r.duration("LOGIN_CODE_WINDOW", 5*time.Minute),
+		CodeWindow:      r.duration("LOGIN_CODE_WINDOW", time.Hour),
 		CodeWindowMax:   r.integer("LOGIN_CODE_WINDOW_MAX", 5, 1),
-		CodeLock:        r.duration("LOGIN_CODE_LOCK", 20*time.Minute),
+		CodeLock:        r.duration("LOGIN_CODE_LOCK", time.Hour),
+		CodeDailyMax:    r.integer("LOGIN_CODE_DAILY_MAX", 10, 1),
 		MaxWrongCodes:   r.integer("LOGIN_MAX_WRONG_CODES", 5, 1),
 		WrongCodeWindow: r.duration("LOGIN_WRONG_CODE_WINDOW", 10*time.Minute),
 		WrongCodeLock:   r.duration("LOGIN_WRONG_CODE_LOCK", 10*time.Minute),
@@ -378,6 +381,10 @@ func (c Config) validate() error {
 	case "text", "json":
 	default:
 		bad("LOG_FORMAT", "want text or json, got %q", c.LogFormat)
+	}
+	if time.Duration(c.Auth.CodeWindowMax)*c.Auth.CodeInterval > c.Auth.CodeWindow {
+		bad("LOGIN_CODE_WINDOW", "must be at least LOGIN_CODE_WINDOW_MAX × LOGIN_CODE_INTERVAL (%s), or its limit is never reached",
+			time.Duration(c.Auth.CodeWindowMax)*c.Auth.CodeInterval)
 	}
 	if c.Paging.DefaultPageSize > c.Paging.MaxPageSize {
 		bad("PAGE_SIZE_DEFAULT", "must not exceed PAGE_SIZE_MAX (%d)", c.Paging.MaxPageSize)

@@ -27,7 +27,9 @@ func TestLoadDefaultsAreEmbedded(t *testing.T) {
 	if c.Auth.IPLimits {
 		t.Error("per-IP login limits should be off in dev mode so local load tests can log in")
 	}
-	if c.Auth.CodeTTL != 2*time.Minute || c.Auth.CodeWindowMax != 5 || c.Auth.MaxWrongCodes != 5 {
+	if c.Auth.CodeTTL != 2*time.Minute || c.Auth.CodeWindowMax != 5 || c.Auth.MaxWrongCodes != 5 ||
+		c.Auth.CodeInterval != time.Minute || c.Auth.CodeWindow != time.Hour || c.Auth.CodeLock != time.Hour ||
+		c.Auth.CodeDailyMax != 10 {
 		t.Errorf("login limits differ from the documented defaults: %+v", c.Auth)
 	}
 	if !c.Dev || !c.Seed || !c.AutoMigrate || !c.IDE || !c.Introspection {
@@ -107,6 +109,8 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"coalescing window not a duration", map[string]string{"GATE_COALESCE_WINDOW": "fast"}, "GATE_COALESCE_WINDOW"},
 		{"coalescing batch not positive", map[string]string{"SESSION_CHECK_COALESCE_MAX": "0"}, "SESSION_CHECK_COALESCE_MAX"},
 		{"token cache size negative", map[string]string{"AUTH_TOKEN_CACHE_SIZE": "-1"}, "AUTH_TOKEN_CACHE_SIZE"},
+		{"code window its maximum can never fill", map[string]string{"LOGIN_CODE_WINDOW": "5m", "LOGIN_CODE_INTERVAL": "2m"}, "LOGIN_CODE_WINDOW"},
+		{"daily code cap not positive", map[string]string{"LOGIN_CODE_DAILY_MAX": "0"}, "LOGIN_CODE_DAILY_MAX"},
 		{"page default above max", map[string]string{"PAGE_SIZE_DEFAULT": "50", "PAGE_SIZE_MAX": "20"}, "PAGE_SIZE_DEFAULT"},
 	}
 	for _, tc := range cases {

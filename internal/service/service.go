@@ -261,6 +261,8 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 		Window:    cfg.Auth.CodeWindow,
 		WindowMax: cfg.Auth.CodeWindowMax,
 		Lock:      cfg.Auth.CodeLock,
+		Day:       ac.Send.Day,
+		DayMax:    cfg.Auth.CodeDailyMax,
 	}
 	ac.Verify = auth.VerifyLimits{
 		MaxWrong: cfg.Auth.MaxWrongCodes,

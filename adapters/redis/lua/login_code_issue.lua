@@ -12,24 +12,27 @@
 -- ARGV[6] most codes per window
 -- ARGV[7] lock imposed on asking beyond the window's maximum
 -- ARGV[8] unique id of this send
+-- ARGV[9] sliding day (a send exactly one day old no longer counts)
+-- ARGV[10] most codes per day
 -- Returns {1, 0} when the code was stored and the send recorded;
 --         {0, retry-after} when refused (nothing stored).
+-- Tiers, in order: the lock, the interval, the day (refuses without locking), the window
+-- (asking beyond it locks).
 local now = tonumber(ARGV[1])
 local ttl = tonumber(ARGV[3])
 local interval = tonumber(ARGV[4])
 local window = tonumber(ARGV[5])
 local max = tonumber(ARGV[6])
 local lock = tonumber(ARGV[7])
+local day = tonumber(ARGV[9])
+local day_max = tonumber(ARGV[10])
 
 local locked_until = tonumber(redis.call('GET', KEYS[3]) or '0')
 if locked_until > now then
   return {0, locked_until - now}
 end
 
-local keep = window
-if interval > keep then
-  keep = interval
-end
+local keep = math.max(window, interval, day)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - keep))
 
 local last = redis.call('ZREVRANGE', KEYS[2], 0, 0, 'WITHSCORES')
@@ -38,6 +41,14 @@ if #last == 2 then
   if wait > 0 then
     return {0, wait}
   end
+end
+
+local today = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. (now - day), '+inf', 'WITHSCORES')
+local n = #today / 2
+if n >= day_max then
+  -- The next code fits once enough of the day's codes are a day old.
+  local oldest = tonumber(today[2 * (n - day_max) + 2])
+  return {0, oldest + day - now}
 end
 
 if redis.call('ZCOUNT', KEYS[2], now - window, '+inf') >= max then

@@ -58,9 +58,11 @@ func DefaultConfig() Config {
 		Send: SendLimits{
 			CodeTTL:   2 * time.Minute,
 			Interval:  time.Minute,
-			Window:    5 * time.Minute,
+			Window:    time.Hour,
 			WindowMax: 5,
-			Lock:      20 * time.Minute,
+			Lock:      time.Hour,
+			Day:       24 * time.Hour,
+			DayMax:    10,
 		},
 		Verify: VerifyLimits{
 			MaxWrong: 5,
@@ -94,6 +96,7 @@ func (c Config) Validate() error {
 		{"code TTL", c.Send.CodeTTL},
 		{"code send window", c.Send.Window},
 		{"code send lock", c.Send.Lock},
+		{"code send day", c.Send.Day},
 		{"wrong code window", c.Verify.Window},
 		{"wrong code lock", c.Verify.Lock},
 	}
@@ -105,8 +108,13 @@ func (c Config) Validate() error {
 	if c.Leeway < 0 || c.Send.Interval < 0 {
 		errs = append(errs, errors.New("leeway and code send interval must not be negative"))
 	}
-	if c.Send.WindowMax < 1 || c.Verify.MaxWrong < 1 {
+	if c.Send.WindowMax < 1 || c.Send.DayMax < 1 || c.Verify.MaxWrong < 1 {
 		errs = append(errs, errors.New("code send and wrong code limits must be at least 1"))
+	}
+	// A window that WindowMax codes at the least interval cannot fill would never lock.
+	if c.Send.Window > 0 && time.Duration(c.Send.WindowMax)*c.Send.Interval > c.Send.Window {
+		errs = append(errs, fmt.Errorf("code send window (%s) must be at least %d × the code interval (%s), or its limit is never reached",
+			c.Send.Window, c.Send.WindowMax, c.Send.Interval))
 	}
 	if c.IPLimits {
 		for _, l := range []Limit{c.SendCodePerIP, c.LoginPerIP} {

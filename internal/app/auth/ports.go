@@ -30,17 +30,23 @@ type CodeSender interface {
 	Send(ctx context.Context, phone, code string) error
 }
 
-// SendLimits bound how often one phone is sent a login code.
+// SendLimits bound how often one phone is sent a login code. The tiers are checked in
+// this order: the lock, the interval, the day, the window.
 type SendLimits struct {
 	// CodeTTL is how long a code stays valid.
 	CodeTTL time.Duration
 	// Interval is the least time between two codes.
 	Interval time.Duration
-	// Window and WindowMax: at most WindowMax codes in any Window (sliding).
+	// Window and WindowMax: at most WindowMax codes in any Window (sliding; a code exactly
+	// one Window old still counts).
 	Window    time.Duration
 	WindowMax int
 	// Lock is how long the phone gets no codes after asking beyond WindowMax.
 	Lock time.Duration
+	// Day and DayMax: at most DayMax codes in any Day (sliding); asking beyond waits until
+	// the oldest of them is Day old, without a lock.
+	Day    time.Duration
+	DayMax int
 }
 
 // VerifyLimits bound wrong guesses of one phone's login code.
