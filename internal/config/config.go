@@ -163,15 +163,15 @@ type Auth struct {
 	CodeLock      time.Duration
 	// CodeDailyMax is the most codes one phone gets in any 24 hours.
 	CodeDailyMax int
-	// MaxWrongCodes wrong codes within WrongCodeWindow lock the phone's login for
-	// WrongCodeLock.
-	MaxWrongCodes   int
-	WrongCodeWindow time.Duration
-	WrongCodeLock   time.Duration
+	// MaxWrongCodes wrong guesses of one login code discard it (its owner asks for a
+	// new one); wrong guesses never lock the phone.
+	MaxWrongCodes int
 	// IPLimits turns the per-client-IP limits on (default: on outside dev mode).
 	IPLimits      bool
 	SendCodePerIP Rate
 	LoginPerIP    Rate
+	// WrongCodesPerIP limits wrong login codes per client IP.
+	WrongCodesPerIP Rate
 	// TokenCacheSize bounds the verified access tokens remembered (until they expire) so
 	// that a repeated token is not parsed and its signature not checked again; 0: off.
 	TokenCacheSize int
@@ -272,11 +272,10 @@ func Load(getenv func(string) string) (Config, error) {
 		CodeLock:        r.duration("LOGIN_CODE_LOCK", time.Hour),
 		CodeDailyMax:    r.integer("LOGIN_CODE_DAILY_MAX", 10, 1),
 		MaxWrongCodes:   r.integer("LOGIN_MAX_WRONG_CODES", 5, 1),
-		WrongCodeWindow: r.duration("LOGIN_WRONG_CODE_WINDOW", 10*time.Minute),
-		WrongCodeLock:   r.duration("LOGIN_WRONG_CODE_LOCK", 10*time.Minute),
 		IPLimits:        r.boolean("LOGIN_IP_LIMITS", !c.Dev),
 		SendCodePerIP:   r.rate("LOGIN_SEND_CODE_PER_IP", Rate{Max: 30, Window: 10 * time.Minute}),
 		LoginPerIP:      r.rate("LOGIN_PER_IP", Rate{Max: 60, Window: 10 * time.Minute}),
+		WrongCodesPerIP: r.rate("LOGIN_WRONG_CODES_PER_IP", Rate{Max: 30, Window: time.Hour}),
 		TokenCacheSize:  r.integer("AUTH_TOKEN_CACHE_SIZE", 20_000, 0),
 		SessionCoalesce: r.coalesce("SESSION_CHECK_COALESCE"),
 	}
@@ -317,6 +316,13 @@ func Load(getenv func(string) string) (Config, error) {
 		CommonFollowsMax: r.integer("COMMON_FOLLOWS_MAX", 100, 1),
 		VisitorMaxDays:   r.integer("UV_MAX_RANGE_DAYS", 366, 1),
 		VisitorRetention: r.duration("UV_RETENTION", 400*24*time.Hour),
+	}
+	// Wrong codes no longer lock a phone (anyone could lock anyone out): a code dies after
+	// LOGIN_MAX_WRONG_CODES wrong guesses, and wrong guesses are limited per IP.
+	for _, gone := range []string{"LOGIN_WRONG_CODE_WINDOW", "LOGIN_WRONG_CODE_LOCK"} {
+		if r.str(gone, "") != "" {
+			r.fail(gone, "no longer used: wrong codes discard the code after LOGIN_MAX_WRONG_CODES and are limited per IP by LOGIN_WRONG_CODES_PER_IP; unset it")
+		}
 	}
 	if r.err != nil {
 		return Config{}, r.err

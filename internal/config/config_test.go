@@ -29,7 +29,7 @@ func TestLoadDefaultsAreEmbedded(t *testing.T) {
 	}
 	if c.Auth.CodeTTL != 2*time.Minute || c.Auth.CodeWindowMax != 5 || c.Auth.MaxWrongCodes != 5 ||
 		c.Auth.CodeInterval != time.Minute || c.Auth.CodeWindow != time.Hour || c.Auth.CodeLock != time.Hour ||
-		c.Auth.CodeDailyMax != 10 {
+		c.Auth.CodeDailyMax != 10 || c.Auth.WrongCodesPerIP != (config.Rate{Max: 30, Window: time.Hour}) {
 		t.Errorf("login limits differ from the documented defaults: %+v", c.Auth)
 	}
 	if !c.Dev || !c.Seed || !c.AutoMigrate || !c.IDE || !c.Introspection {
@@ -110,6 +110,8 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"coalescing batch not positive", map[string]string{"SESSION_CHECK_COALESCE_MAX": "0"}, "SESSION_CHECK_COALESCE_MAX"},
 		{"token cache size negative", map[string]string{"AUTH_TOKEN_CACHE_SIZE": "-1"}, "AUTH_TOKEN_CACHE_SIZE"},
 		{"code window its maximum can never fill", map[string]string{"LOGIN_CODE_WINDOW": "5m", "LOGIN_CODE_INTERVAL": "2m"}, "LOGIN_CODE_WINDOW"},
+		{"removed wrong-code lock", map[string]string{"LOGIN_WRONG_CODE_LOCK": "10m"}, "LOGIN_WRONG_CODE_LOCK"},
+		{"wrong codes per IP malformed", map[string]string{"LOGIN_WRONG_CODES_PER_IP": "lots"}, "LOGIN_WRONG_CODES_PER_IP"},
 		{"daily code cap not positive", map[string]string{"LOGIN_CODE_DAILY_MAX": "0"}, "LOGIN_CODE_DAILY_MAX"},
 		{"page default above max", map[string]string{"PAGE_SIZE_DEFAULT": "50", "PAGE_SIZE_MAX": "20"}, "PAGE_SIZE_DEFAULT"},
 	}

@@ -264,14 +264,11 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 		Day:       ac.Send.Day,
 		DayMax:    cfg.Auth.CodeDailyMax,
 	}
-	ac.Verify = auth.VerifyLimits{
-		MaxWrong: cfg.Auth.MaxWrongCodes,
-		Window:   cfg.Auth.WrongCodeWindow,
-		Lock:     cfg.Auth.WrongCodeLock,
-	}
+	ac.Verify = auth.VerifyLimits{MaxWrong: cfg.Auth.MaxWrongCodes}
 	ac.IPLimits = cfg.Auth.IPLimits
 	ac.SendCodePerIP = auth.Limit(cfg.Auth.SendCodePerIP)
 	ac.LoginPerIP = auth.Limit(cfg.Auth.LoginPerIP)
+	ac.WrongCodesPerIP = auth.Limit(cfg.Auth.WrongCodesPerIP)
 	return auth.New(ac, auth.Deps{
 		Users:    store.Users(),
 		Sender:   sender,

@@ -1,7 +1,7 @@
 -- Issues a login code to one phone if the phone's send limits allow it.
 -- All times are milliseconds on the caller's clock; key expiries only collect garbage.
 --
--- KEYS[1] login:{<phone>}:code      hash: d = code digest, exp = expiry time
+-- KEYS[1] login:{<phone>}:code      hash: d = code digest, exp = expiry time, w = wrong guesses
 -- KEYS[2] login:{<phone>}:sends     zset: one member per code sent, score = send time
 -- KEYS[3] login:{<phone>}:sendlock  string: end of the send lock
 -- ARGV[1] now
@@ -58,6 +58,8 @@ end
 
 redis.call('ZADD', KEYS[2], now, ARGV[8])
 redis.call('PEXPIRE', KEYS[2], keep)
+-- A new code starts with no wrong guesses.
+redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'd', ARGV[2], 'exp', now + ttl)
 redis.call('PEXPIRE', KEYS[1], ttl)
 return {1, 0}

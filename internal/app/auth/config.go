@@ -37,7 +37,7 @@ type Config struct {
 
 	// Send limits login codes per phone.
 	Send SendLimits
-	// Verify limits wrong code guesses per phone.
+	// Verify limits wrong guesses per code.
 	Verify VerifyLimits
 
 	// IPLimits turns on the per-client-IP limits below.
@@ -46,6 +46,8 @@ type Config struct {
 	SendCodePerIP Limit
 	// LoginPerIP limits login calls per client IP.
 	LoginPerIP Limit
+	// WrongCodesPerIP limits wrong codes per client IP (right codes do not count).
+	WrongCodesPerIP Limit
 }
 
 // DefaultConfig returns the production limits; the caller supplies JWTSecret.
@@ -64,14 +66,11 @@ func DefaultConfig() Config {
 			Day:       24 * time.Hour,
 			DayMax:    10,
 		},
-		Verify: VerifyLimits{
-			MaxWrong: 5,
-			Window:   10 * time.Minute,
-			Lock:     10 * time.Minute,
-		},
-		IPLimits:      true,
-		SendCodePerIP: Limit{Max: 30, Window: 10 * time.Minute},
-		LoginPerIP:    Limit{Max: 60, Window: 10 * time.Minute},
+		Verify:          VerifyLimits{MaxWrong: 5},
+		IPLimits:        true,
+		SendCodePerIP:   Limit{Max: 30, Window: 10 * time.Minute},
+		LoginPerIP:      Limit{Max: 60, Window: 10 * time.Minute},
+		WrongCodesPerIP: Limit{Max: 30, Window: time.Hour},
 	}
 }
 
@@ -97,8 +96,6 @@ func (c Config) Validate() error {
 		{"code send window", c.Send.Window},
 		{"code send lock", c.Send.Lock},
 		{"code send day", c.Send.Day},
-		{"wrong code window", c.Verify.Window},
-		{"wrong code lock", c.Verify.Lock},
 	}
 	for _, p := range positive {
 		if p.d <= 0 {
@@ -117,7 +114,7 @@ func (c Config) Validate() error {
 			c.Send.Window, c.Send.WindowMax, c.Send.Interval))
 	}
 	if c.IPLimits {
-		for _, l := range []Limit{c.SendCodePerIP, c.LoginPerIP} {
+		for _, l := range []Limit{c.SendCodePerIP, c.LoginPerIP, c.WrongCodesPerIP} {
 			if l.Max < 1 || l.Window <= 0 {
 				errs = append(errs, errors.New("per-IP limits need a positive maximum and window"))
 				break
