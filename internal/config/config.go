@@ -65,6 +65,24 @@ type Config struct {
 	Cache   Cache
 	Seckill Seckill
 	Social  Social
+	SMS     SMS
+}
+
+// SMS configures the delivery of login codes. Outside dev mode they go to an SMS
+// gateway's webhook; the log sender (codes written to the log) is for dev mode only.
+type SMS struct {
+	// WebhookURL receives a signed POST per code (SMS_WEBHOOK_URL); empty in dev mode
+	// selects the log sender.
+	WebhookURL string
+	// WebhookSecret keys the HMAC-SHA256 signature of the requests (SMS_WEBHOOK_SECRET).
+	WebhookSecret string
+	// Timeout bounds one delivery, retries included; AttemptTimeout one request.
+	Timeout        time.Duration
+	AttemptTimeout time.Duration
+	// Attempts is the most requests per code; Backoff the first wait between them
+	// (doubling).
+	Attempts int
+	Backoff  time.Duration
 }
 
 // Social tunes notes, likes, follows, the feed, sign-ins and visitor counts.
@@ -317,6 +335,14 @@ func Load(getenv func(string) string) (Config, error) {
 		VisitorMaxDays:   r.integer("UV_MAX_RANGE_DAYS", 366, 1),
 		VisitorRetention: r.duration("UV_RETENTION", 400*24*time.Hour),
 	}
+	c.SMS = SMS{
+		WebhookURL:     r.str("SMS_WEBHOOK_URL", ""),
+		WebhookSecret:  r.str("SMS_WEBHOOK_SECRET", ""),
+		Timeout:        r.duration("SMS_WEBHOOK_TIMEOUT", 5*time.Second),
+		AttemptTimeout: r.duration("SMS_WEBHOOK_ATTEMPT_TIMEOUT", 2*time.Second),
+		Attempts:       r.integer("SMS_WEBHOOK_ATTEMPTS", 3, 1),
+		Backoff:        r.durationOrZero("SMS_WEBHOOK_BACKOFF", 200*time.Millisecond),
+	}
 	// Wrong codes no longer lock a phone (anyone could lock anyone out): a code dies after
 	// LOGIN_MAX_WRONG_CODES wrong guesses, and wrong guesses are limited per IP.
 	for _, gone := range []string{"LOGIN_WRONG_CODE_WINDOW", "LOGIN_WRONG_CODE_LOCK"} {
@@ -373,6 +399,7 @@ func (c Config) validate() error {
 			bad("DEALSPOT_DEV", "production refuses dev mode")
 		}
 	}
+	c.validateSMS(bad)
 	for _, p := range c.AdminPhones {
 		if !phonePattern(p) {
 			bad("ADMIN_PHONES", "%q is not a mainland mobile number", p)
@@ -411,6 +438,37 @@ func (c Config) validate() error {
 		bad("NEARBY_RADIUS_DEFAULT_METERS", "must not exceed NEARBY_RADIUS_MAX_METERS (%.0f)", c.Paging.MaxNearbyRadius)
 	}
 	return errors.Join(errs...)
+}
+
+// validateSMS refuses a non-dev process without an SMS gateway: the log sender would write
+// every login code to the log.
+func (c Config) validateSMS(bad func(name, format string, args ...any)) {
+	if c.SMS.WebhookURL == "" {
+		if !c.Dev {
+			bad("SMS_WEBHOOK_URL", "required outside dev mode: login codes go to an SMS gateway's webhook (writing them to the log is for dev mode only)")
+		}
+		return
+	}
+	u, err := url.Parse(c.SMS.WebhookURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("SMS_WEBHOOK_URL", "want https://host/path, got %q", redact(c.SMS.WebhookURL))
+	} else if u.Scheme == "http" && c.IsProduction() && !isLoopback(u.Hostname()) {
+		bad("SMS_WEBHOOK_URL", "production sends login codes over https only (plain http is allowed to a loopback address)")
+	}
+	if len(c.SMS.WebhookSecret) < 16 {
+		bad("SMS_WEBHOOK_SECRET", "required with SMS_WEBHOOK_URL: at least 16 bytes to sign the requests")
+	}
+	if c.SMS.AttemptTimeout > c.SMS.Timeout {
+		bad("SMS_WEBHOOK_ATTEMPT_TIMEOUT", "must not exceed SMS_WEBHOOK_TIMEOUT (%s)", c.SMS.Timeout)
+	}
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func phonePattern(p string) bool {

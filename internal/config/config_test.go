@@ -40,10 +40,11 @@ func TestLoadDefaultsAreEmbedded(t *testing.T) {
 func TestLoadProductionTurnsDevFeaturesOff(t *testing.T) {
 	t.Parallel()
 	c, err := config.Load(env(map[string]string{
-		"DEALSPOT_ENV": "production",
-		"JWT_SECRET":   "a-real-secret-of-enough-length-0123456789",
-		"DATABASE_URL": "postgres://app@db:5432/dealspot?sslmode=disable",
-		"REDIS_URL":    "redis://cache:6379/0",
+		"DEALSPOT_ENV":    "production",
+		"JWT_SECRET":      "a-real-secret-of-enough-length-0123456789",
+		"DATABASE_URL":    "postgres://app@db:5432/dealspot?sslmode=disable",
+		"REDIS_URL":       "redis://cache:6379/0",
+		"SMS_WEBHOOK_URL": "https://sms.example/hook", "SMS_WEBHOOK_SECRET": "a-webhook-secret-0123456789",
 	}))
 	if err != nil {
 		t.Fatalf("valid production config refused: %v", err)
@@ -51,12 +52,17 @@ func TestLoadProductionTurnsDevFeaturesOff(t *testing.T) {
 	if !c.Auth.IPLimits {
 		t.Error("per-IP login limits should be on in production")
 	}
+	if c.SMS != (config.SMS{WebhookURL: "https://sms.example/hook", WebhookSecret: "a-webhook-secret-0123456789",
+		Timeout: 5 * time.Second, AttemptTimeout: 2 * time.Second, Attempts: 3, Backoff: 200 * time.Millisecond}) {
+		t.Errorf("SMS settings %+v", c.SMS)
+	}
 	if c.Dev || c.IDE || c.Introspection || c.Seed || c.AutoMigrate {
 		t.Errorf("production must not enable dev features by default: %+v", c)
 	}
 	c, err = config.Load(env(map[string]string{
 		"DEALSPOT_ENV": "production", "JWT_SECRET": "a-real-secret-of-enough-length-0123456789",
 		"GRAPHQL_INTROSPECTION": "true",
+		"SMS_WEBHOOK_URL":       "https://sms.example/hook", "SMS_WEBHOOK_SECRET": "a-webhook-secret-0123456789",
 	}))
 	if err != nil || !c.Introspection {
 		t.Errorf("introspection should be switchable on explicitly in production: %v %v", c.Introspection, err)
@@ -110,6 +116,12 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"coalescing batch not positive", map[string]string{"SESSION_CHECK_COALESCE_MAX": "0"}, "SESSION_CHECK_COALESCE_MAX"},
 		{"token cache size negative", map[string]string{"AUTH_TOKEN_CACHE_SIZE": "-1"}, "AUTH_TOKEN_CACHE_SIZE"},
 		{"code window its maximum can never fill", map[string]string{"LOGIN_CODE_WINDOW": "5m", "LOGIN_CODE_INTERVAL": "2m"}, "LOGIN_CODE_WINDOW"},
+		{"production without an SMS gateway", map[string]string{"DEALSPOT_ENV": "production", "JWT_SECRET": strings.Repeat("k", 40)}, "SMS_WEBHOOK_URL"},
+		{"dev mode off without an SMS gateway", map[string]string{"DEALSPOT_DEV": "false"}, "SMS_WEBHOOK_URL"},
+		{"SMS gateway without a secret", map[string]string{"SMS_WEBHOOK_URL": "https://sms.example/hook"}, "SMS_WEBHOOK_SECRET"},
+		{"SMS gateway not a URL", map[string]string{"SMS_WEBHOOK_URL": "sms.example", "SMS_WEBHOOK_SECRET": strings.Repeat("w", 20)}, "SMS_WEBHOOK_URL"},
+		{"production SMS gateway over plain http", map[string]string{"DEALSPOT_ENV": "production", "JWT_SECRET": strings.Repeat("k", 40),
+			"SMS_WEBHOOK_URL": "http://sms.example/hook", "SMS_WEBHOOK_SECRET": strings.Repeat("w", 20)}, "SMS_WEBHOOK_URL"},
 		{"removed wrong-code lock", map[string]string{"LOGIN_WRONG_CODE_LOCK": "10m"}, "LOGIN_WRONG_CODE_LOCK"},
 		{"wrong codes per IP malformed", map[string]string{"LOGIN_WRONG_CODES_PER_IP": "lots"}, "LOGIN_WRONG_CODES_PER_IP"},
 		{"daily code cap not positive", map[string]string{"LOGIN_CODE_DAILY_MAX": "0"}, "LOGIN_CODE_DAILY_MAX"},

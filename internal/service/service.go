@@ -246,7 +246,7 @@ func (s *Service) coalescing(c config.Coalesce, name string) redisadapter.Coales
 
 func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, tokens auth.VerifiedTokens,
 	sessionChecks redisadapter.Coalescing, log *slog.Logger) (*auth.Service, error) {
-	sender, err := sms.NewLogSender(log)
+	sender, err := newCodeSender(cfg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -277,6 +277,30 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 		Limiter:  redisadapter.NewRateLimiter(rc.Client),
 		Tokens:   tokens,
 	})
+}
+
+// newCodeSender returns the SMS gateway's webhook when one is configured, else, in dev mode
+// only, the sender that writes codes to the log.
+func newCodeSender(cfg config.Config, log *slog.Logger) (auth.CodeSender, error) {
+	if cfg.SMS.WebhookURL == "" {
+		if !cfg.Dev {
+			return nil, errors.New("SMS_WEBHOOK_URL: required outside dev mode")
+		}
+		log.Warn("login codes are written to the log (dev mode); set SMS_WEBHOOK_URL to send them by SMS")
+		return sms.NewLogSender(log)
+	}
+	sender, err := sms.NewWebhookSender(sms.WebhookConfig{
+		URL:            cfg.SMS.WebhookURL,
+		Secret:         []byte(cfg.SMS.WebhookSecret),
+		Timeout:        cfg.SMS.Timeout,
+		AttemptTimeout: cfg.SMS.AttemptTimeout,
+		Attempts:       cfg.SMS.Attempts,
+		Backoff:        cfg.SMS.Backoff,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("SMS_WEBHOOK_URL: %w", err)
+	}
+	return sender, nil
 }
 
 // Close releases stores in the reverse order of opening.
