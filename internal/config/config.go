@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -199,6 +200,9 @@ type Auth struct {
 
 // HTTP bounds the HTTP server.
 type HTTP struct {
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is believed
+	// (TRUSTED_PROXIES: comma-separated CIDRs or addresses).
+	TrustedProxies    []netip.Prefix
 	MaxBodyBytes      int64
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
@@ -266,6 +270,7 @@ func Load(getenv func(string) string) (Config, error) {
 		IdleTimeout:       r.duration("HTTP_IDLE_TIMEOUT", 120*time.Second),
 		ShutdownTimeout:   r.duration("HTTP_SHUTDOWN_TIMEOUT", 20*time.Second),
 	}
+	c.HTTP.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
 	c.GraphQL = GraphQL{
 		MaxDepth:       r.integer("GRAPHQL_MAX_DEPTH", 12, 1),
 		MaxComplexity:  r.integer("GRAPHQL_MAX_COMPLEXITY", 1000, 1),
@@ -600,6 +605,28 @@ func (r *reader) rate(name string, def Rate) Rate {
 		return def
 	}
 	return Rate{Max: n, Window: d}
+}
+
+// prefixes reads a comma-separated list of CIDRs; a bare address is a network of one.
+func (r *reader) prefixes(name string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, v := range r.list(name, "") {
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			a, aerr := netip.ParseAddr(v)
+			if aerr != nil {
+				r.fail(name, "want comma-separated CIDRs such as 10.0.0.0/8,fd00::/8, got %q", v)
+				return nil
+			}
+			a = a.Unmap()
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		if p.Addr().Is4In6() {
+			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+		}
+		out = append(out, p.Masked())
+	}
+	return out
 }
 
 // location reads an IANA time zone name such as Asia/Shanghai.

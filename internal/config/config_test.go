@@ -1,6 +1,8 @@
 package config_test
 
 import (
+	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -122,6 +124,7 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"SMS gateway not a URL", map[string]string{"SMS_WEBHOOK_URL": "sms.example", "SMS_WEBHOOK_SECRET": strings.Repeat("w", 20)}, "SMS_WEBHOOK_URL"},
 		{"production SMS gateway over plain http", map[string]string{"DEALSPOT_ENV": "production", "JWT_SECRET": strings.Repeat("k", 40),
 			"SMS_WEBHOOK_URL": "http://sms.example/hook", "SMS_WEBHOOK_SECRET": strings.Repeat("w", 20)}, "SMS_WEBHOOK_URL"},
+		{"trusted proxy not a CIDR", map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8,proxy.local"}, "TRUSTED_PROXIES"},
 		{"removed wrong-code lock", map[string]string{"LOGIN_WRONG_CODE_LOCK": "10m"}, "LOGIN_WRONG_CODE_LOCK"},
 		{"wrong codes per IP malformed", map[string]string{"LOGIN_WRONG_CODES_PER_IP": "lots"}, "LOGIN_WRONG_CODES_PER_IP"},
 		{"daily code cap not positive", map[string]string{"LOGIN_CODE_DAILY_MAX": "0"}, "LOGIN_CODE_DAILY_MAX"},
@@ -146,5 +149,22 @@ func TestLoadHidesPasswordsInErrors(t *testing.T) {
 	_, err := config.Load(env(map[string]string{"DATABASE_URL": "mysql://app:hunter2@db/x"}))
 	if err == nil || strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("error must not show the password: %v", err)
+	}
+}
+
+func TestLoadTrustedProxies(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(nil))
+	if err != nil || len(c.HTTP.TrustedProxies) != 0 {
+		t.Fatalf("default trusted proxies %v (%v), want none", c.HTTP.TrustedProxies, err)
+	}
+	c, err = config.Load(env(map[string]string{"TRUSTED_PROXIES": " 10.0.0.0/8, 192.168.1.7 ,fd00::/8,::ffff:172.16.0.0/108"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.168.1.7/32"),
+		netip.MustParsePrefix("fd00::/8"), netip.MustParsePrefix("172.16.0.0/12")}
+	if !slices.Equal(c.HTTP.TrustedProxies, want) {
+		t.Fatalf("trusted proxies %v, want %v", c.HTTP.TrustedProxies, want)
 	}
 }

@@ -8,9 +8,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"log/slog"
-	"net"
 	"net/http"
-	"strings"
+	"net/netip"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/playground"
@@ -34,9 +33,10 @@ type Options struct {
 	IDE bool
 	// MaxBodyBytes bounds request bodies.
 	MaxBodyBytes int64
-	// TrustForwardedFor takes the client IP from X-Forwarded-For (only behind a proxy
-	// that sets it).
-	TrustForwardedFor bool
+	// TrustedProxies are the networks of the reverse proxies in front of the server: a
+	// request from one of them has its client IP taken from X-Forwarded-For (see
+	// clientIP). Empty: the header is ignored.
+	TrustedProxies []netip.Prefix
 }
 
 // NewHandler returns Dealspot's HTTP handler.
@@ -109,7 +109,7 @@ func middleware(o Options, next http.Handler) http.Handler {
 			id = newRequestID()
 		}
 		w.Header().Set("X-Request-Id", id)
-		meta := reqmeta.Meta{RequestID: id, ClientIP: clientIP(r, o.TrustForwardedFor)}
+		meta := reqmeta.Meta{RequestID: id, ClientIP: clientIP(r, o.TrustedProxies)}
 		r = r.WithContext(reqmeta.With(r.Context(), meta))
 		rec := &statusRecorder{ResponseWriter: w}
 		if o.MaxBodyBytes > 0 && r.ContentLength > o.MaxBodyBytes {
@@ -152,22 +152,6 @@ func routeLabel(path string) string {
 		return path
 	}
 	return "other"
-}
-
-func clientIP(r *http.Request, trustForwarded bool) string {
-	if trustForwarded {
-		if fwd := r.Header.Get("X-Forwarded-For"); fwd != "" {
-			first, _, _ := strings.Cut(fwd, ",")
-			if ip := net.ParseIP(strings.TrimSpace(first)); ip != nil {
-				return ip.String()
-			}
-		}
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 func newRequestID() string {

@@ -173,6 +173,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Metrics:      s.Metrics,
 		IDE:          cfg.IDE,
 		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+		// Per-IP limits see the client behind these proxies, not the proxy.
+		TrustedProxies: cfg.HTTP.TrustedProxies,
 		Ready: map[string]server.Check{
 			"database": s.Store.Ping,
 			"redis":    func(ctx context.Context) error { return s.Redis.Client.Ping(ctx).Err() },

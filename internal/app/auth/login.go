@@ -26,6 +26,7 @@ func (h *Login) Handle(ctx context.Context, phone, code, clientIP string) (Sessi
 	if !validCode(code) {
 		return Session{}, badInput("code must be 6 digits")
 	}
+	clientIP = limitKey(clientIP) // an IPv6 client is its /64
 	if err := c.limitIP(ctx, "login", clientIP, c.cfg.LoginPerIP); err != nil {
 		return Session{}, err
 	}
@@ -89,6 +90,7 @@ func newNickName() string {
 // concurrent guesses cannot slip past the per-IP limit; the returned refund takes it back
 // once the code proved right. Callers without a known address are not limited here.
 func (c *core) chargeGuess(ctx context.Context, clientIP string) (refund func(context.Context), err error) {
+	// clientIP is already a limit key (limitKey).
 	if !c.cfg.IPLimits || clientIP == "" {
 		return func(context.Context) {}, nil
 	}

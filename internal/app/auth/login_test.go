@@ -436,7 +436,7 @@ func TestPerIPLimits(t *testing.T) {
 		t.Run("login per IP", func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, conn, limited)
-			ip := fmt.Sprint("fd00::", rand.IntN(1000))
+			ip := fmt.Sprintf("fd00:%x::1", rand.IntN(0xffff)) // a /64 of its own
 			ctx := context.Background()
 			for range 2 {
 				_, err := e.svc.Login.Handle(ctx, randomPhone(), "000000", ip)
@@ -565,4 +565,34 @@ func run(n int, fn func(i int) error) []error {
 	close(start)
 	wg.Wait()
 	return errs
+}
+
+func TestPerIPLimitsCountIPv6ByNetwork(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		e := newEnv(t, conn, func(c *auth.Config) {
+			c.IPLimits = true
+			c.SendCodePerIP = auth.Limit{Max: 2, Window: time.Minute}
+			c.WrongCodesPerIP = auth.Limit{Max: 2, Window: time.Minute}
+		})
+		ctx := context.Background()
+		net64 := fmt.Sprintf("2001:db8:%x:%x:", rand.IntN(0xffff), rand.IntN(0xffff))
+		for _, ip := range []string{net64 + ":1", net64 + "ffff:1:2:3"} {
+			if _, err := e.svc.SendLoginCode.Handle(ctx, randomPhone(), ip); err != nil {
+				t.Fatalf("%s: %v", ip, err)
+			}
+			_, err := e.svc.Login.Handle(ctx, randomPhone(), "000000", ip)
+			wantCode(t, err, domain.CodeBadUserInput)
+		}
+		// Another address of the same /64 is the same client.
+		_, err := e.svc.SendLoginCode.Handle(ctx, randomPhone(), net64+"abcd::9")
+		wantRetryAfter(t, err, 60)
+		_, err = e.svc.Login.Handle(ctx, randomPhone(), "000000", net64+"abcd::9")
+		wantRetryAfter(t, err, 60)
+		// The next /64 is another client.
+		other := fmt.Sprintf("2001:db9:%x::1", rand.IntN(0xffff))
+		if _, err := e.svc.SendLoginCode.Handle(ctx, randomPhone(), other); err != nil {
+			t.Fatalf("another network: %v", err)
+		}
+	})
 }
