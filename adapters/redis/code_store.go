@@ -53,12 +53,12 @@ func loginKeys(phone string, names ...string) []string {
 
 // Issue implements auth.CodeStore.
 func (s *CodeStore) Issue(ctx context.Context, phone, digest string, l auth.SendLimits) (bool, time.Duration, error) {
-	if l.CodeTTL <= 0 || l.Window <= 0 || l.Lock <= 0 || l.WindowMax < 1 || l.Interval < 0 {
+	if l.CodeTTL <= 0 || l.Window <= 0 || l.Lock <= 0 || l.WindowMax < 1 || l.Interval < 0 || l.Day <= 0 || l.DayMax < 1 {
 		return false, 0, errors.New("issue login code: invalid send limits")
 	}
 	res, err := loginCodeIssueScript.Run(ctx, s.client, loginKeys(phone, "code", "sends", "sendlock"),
 		s.now().UnixMilli(), digest, millis(l.CodeTTL), millis(l.Interval), millis(l.Window),
-		l.WindowMax, millis(l.Lock), eventID()).Int64Slice()
+		l.WindowMax, millis(l.Lock), eventID(), millis(l.Day), l.DayMax).Int64Slice()
 	if err != nil {
 		return false, 0, fmt.Errorf("issue login code: %w", err)
 	}
@@ -69,24 +69,56 @@ func (s *CodeStore) Issue(ctx context.Context, phone, digest string, l auth.Send
 }
 
 // Verify implements auth.CodeStore.
-func (s *CodeStore) Verify(ctx context.Context, phone, digest string, l auth.VerifyLimits) (auth.Verdict, time.Duration, error) {
-	if l.MaxWrong < 1 || l.Window <= 0 || l.Lock <= 0 {
-		return auth.CodeRejected, 0, errors.New("verify login code: invalid limits")
+func (s *CodeStore) Verify(ctx context.Context, phone, digest string, l auth.VerifyLimits) (auth.Verdict, error) {
+	if l.MaxWrong < 1 {
+		return auth.CodeRejected, errors.New("verify login code: invalid limits")
 	}
-	res, err := loginCodeVerifyScript.Run(ctx, s.client, loginKeys(phone, "code", "fails", "loginlock"),
-		s.now().UnixMilli(), digest, l.MaxWrong, millis(l.Window), millis(l.Lock), eventID()).Int64Slice()
+	res, err := loginCodeVerifyScript.Run(ctx, s.client, loginKeys(phone, "code"),
+		s.now().UnixMilli(), digest, l.MaxWrong).Int64Slice()
 	if err != nil {
-		return auth.CodeRejected, 0, fmt.Errorf("verify login code: %w", err)
+		return auth.CodeRejected, fmt.Errorf("verify login code: %w", err)
 	}
-	if len(res) != 2 {
-		return auth.CodeRejected, 0, fmt.Errorf("verify login code: unexpected reply %v", res)
+	if len(res) != 1 {
+		return auth.CodeRejected, fmt.Errorf("verify login code: unexpected reply %v", res)
 	}
 	switch res[0] {
 	case 1:
-		return auth.CodeAccepted, 0, nil
-	case 2:
-		return auth.CodeLocked, time.Duration(res[1]) * time.Millisecond, nil
+		return auth.CodeAccepted, nil
+	case 3:
+		return auth.CodeDiscarded, nil
 	default:
-		return auth.CodeRejected, 0, nil
+		return auth.CodeRejected, nil
 	}
+}
+
+// guessKey is the sliding-window ZSET of one client's wrong guesses.
+func guessKey(client string) string { return "login:guesses:{" + client + "}" }
+
+// ChargeGuess implements auth.CodeStore with the sliding-window script of RateLimiter,
+// naming the event so that RefundGuess can remove it.
+func (s *CodeStore) ChargeGuess(ctx context.Context, client string, l auth.Limit) (string, bool, time.Duration, error) {
+	if l.Max < 1 || l.Window <= 0 {
+		return "", false, 0, errors.New("charge code guess: limit and window must be positive")
+	}
+	id := eventID()
+	res, err := rateLimitScript.Run(ctx, s.client, []string{guessKey(client)},
+		s.now().UnixMilli(), millis(l.Window), l.Max, id).Int64Slice()
+	if err != nil {
+		return "", false, 0, fmt.Errorf("charge code guess: %w", err)
+	}
+	if len(res) != 2 {
+		return "", false, 0, fmt.Errorf("charge code guess: unexpected reply %v", res)
+	}
+	if res[0] != 1 {
+		return "", false, time.Duration(res[1]) * time.Millisecond, nil
+	}
+	return id, true, 0, nil
+}
+
+// RefundGuess implements auth.CodeStore.
+func (s *CodeStore) RefundGuess(ctx context.Context, client, id string) error {
+	if err := s.client.ZRem(ctx, guessKey(client), id).Err(); err != nil {
+		return fmt.Errorf("refund code guess: %w", err)
+	}
+	return nil
 }

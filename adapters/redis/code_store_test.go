@@ -46,17 +46,25 @@ func TestCodeStoreIssueLimits(t *testing.T) {
 		{"one code a minute is fine", sendLimits, []issueStep{
 			{0, true, 0}, {time.Minute, true, 0}, {time.Minute, true, 0},
 		}},
-		{"sixth code within five minutes locks for twenty", sendLimits, []issueStep{
-			{0, true, 0}, {time.Minute, true, 0}, {time.Minute, true, 0}, {time.Minute, true, 0}, {time.Minute, true, 0},
-			{time.Minute, false, 20 * time.Minute},
-			{10 * time.Minute, false, 10 * time.Minute},
-			{10*time.Minute - time.Millisecond, false, time.Millisecond},
+		{"sixth code within an hour locks for an hour", sendLimits, []issueStep{
+			{0, true, 0}, {61 * time.Second, true, 0}, {61 * time.Second, true, 0}, {61 * time.Second, true, 0}, {61 * time.Second, true, 0},
+			{61 * time.Second, false, time.Hour},
+			{30 * time.Minute, false, 30 * time.Minute},
+			{30*time.Minute - time.Millisecond, false, time.Millisecond},
 			{time.Millisecond, true, 0},
 		}},
 		{"window slides without an interval", noInterval, []issueStep{
 			{0, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0},
-			{5*time.Minute - 4*time.Second + time.Millisecond, true, 0}, // the first send has left the window
-			{time.Millisecond, false, 20 * time.Minute},
+			{time.Hour - 4*time.Second + time.Millisecond, true, 0}, // the first send has left the window
+			{time.Millisecond, false, time.Hour},
+		}},
+		{"eleventh code within a day waits for the first to be a day old", noInterval, []issueStep{
+			{0, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0},
+			{time.Hour, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0},
+			{time.Hour, false, 22*time.Hour - 8*time.Second},
+			{22*time.Hour - 8*time.Second - time.Millisecond, false, time.Millisecond},
+			{time.Millisecond, true, 0},
+			{0, false, time.Second}, // the second code of the first hour is still within the day
 		}},
 	}
 	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
@@ -87,14 +95,11 @@ type verifyStep struct {
 	issue       string
 	verify      string
 	wantVerdict auth.Verdict
-	wantRetry   time.Duration
 }
 
 func TestCodeStoreVerify(t *testing.T) {
 	t.Parallel()
-	wrong := func(after time.Duration) verifyStep {
-		return verifyStep{after: after, verify: "wrong", wantVerdict: auth.CodeRejected}
-	}
+	wrong := verifyStep{verify: "wrong", wantVerdict: auth.CodeRejected}
 	cases := []struct {
 		name  string
 		steps []verifyStep
@@ -122,28 +127,25 @@ func TestCodeStoreVerify(t *testing.T) {
 			{verify: "second", wantVerdict: auth.CodeAccepted},
 		}},
 		{"four wrong codes then the right one", []verifyStep{
-			{issue: "right"}, wrong(0), wrong(0), wrong(0), wrong(0),
+			{issue: "right"}, wrong, wrong, wrong, wrong,
 			{verify: "right", wantVerdict: auth.CodeAccepted},
 		}},
-		{"fifth wrong code locks and the sixth is refused even if right", []verifyStep{
-			{issue: "right"}, wrong(0), wrong(0), wrong(0), wrong(0),
-			{verify: "wrong", wantVerdict: auth.CodeLocked, wantRetry: 10 * time.Minute},
-			{after: time.Second, verify: "right", wantVerdict: auth.CodeLocked, wantRetry: 10*time.Minute - time.Second},
-			// The lock discarded the code; a new one works once the lock is over.
-			{after: 10*time.Minute - time.Second, verify: "right", wantVerdict: auth.CodeRejected},
-			{issue: "again"},
+		{"fifth wrong code discards the code, and a new code works at once", []verifyStep{
+			{issue: "right"}, wrong, wrong, wrong, wrong,
+			{verify: "wrong", wantVerdict: auth.CodeDiscarded},
+			{verify: "right", wantVerdict: auth.CodeRejected},
+			{after: time.Minute, issue: "again"},
 			{verify: "again", wantVerdict: auth.CodeAccepted},
 		}},
-		{"wrong codes leave the window", []verifyStep{
-			{issue: "right"}, wrong(0), wrong(0), wrong(0), wrong(0),
-			{after: 10 * time.Minute, issue: "later"}, wrong(0), wrong(0), wrong(0), wrong(0),
-			{verify: "later", wantVerdict: auth.CodeAccepted},
-		}},
-		{"success forgets earlier wrong codes", []verifyStep{
-			{issue: "right"}, wrong(0), wrong(0), wrong(0), wrong(0),
+		{"guesses with no code count against nothing", []verifyStep{
+			wrong, wrong, wrong, wrong, wrong, wrong, wrong, wrong, wrong, wrong,
+			{issue: "right"}, wrong, wrong, wrong, wrong,
 			{verify: "right", wantVerdict: auth.CodeAccepted},
-			{after: time.Minute, issue: "next"}, wrong(0), wrong(0), wrong(0), wrong(0),
-			{verify: "next", wantVerdict: auth.CodeAccepted},
+		}},
+		{"a new code starts with no wrong guesses", []verifyStep{
+			{issue: "right"}, wrong, wrong, wrong, wrong,
+			{after: time.Minute, issue: "later"}, wrong, wrong, wrong, wrong,
+			{verify: "later", wantVerdict: auth.CodeAccepted},
 		}},
 	}
 	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
@@ -163,16 +165,49 @@ func TestCodeStoreVerify(t *testing.T) {
 						}
 						continue
 					}
-					v, retry, err := store.Verify(ctx, phone, s.verify, verifyLimits)
+					v, err := store.Verify(ctx, phone, s.verify, verifyLimits)
 					if err != nil {
 						t.Fatalf("step %d: %v", i, err)
 					}
-					if v != s.wantVerdict || retry != s.wantRetry {
-						t.Fatalf("step %d: Verify(%q) = (%v, %v), want (%v, %v)", i, s.verify, v, retry, s.wantVerdict, s.wantRetry)
+					if v != s.wantVerdict {
+						t.Fatalf("step %d: Verify(%q) = %v, want %v", i, s.verify, v, s.wantVerdict)
 					}
 				}
 			})
 		}
+	})
+}
+
+func TestCodeStoreGuessCharges(t *testing.T) {
+	t.Parallel()
+	limit := auth.Limit{Max: 3, Window: time.Hour}
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx := context.Background()
+		clock := redistest.NewClock()
+		store := redis.NewCodeStore(conn.Client).WithClock(clock.Now)
+		client := "ip:" + randomPhone()
+		charge := func(wantOK bool, wantRetry time.Duration) string {
+			t.Helper()
+			id, ok, retry, err := store.ChargeGuess(ctx, client, limit)
+			if err != nil || ok != wantOK || retry != wantRetry {
+				t.Fatalf("ChargeGuess = (%q, %v, %v, %v), want (%v, %v)", id, ok, retry, err, wantOK, wantRetry)
+			}
+			return id
+		}
+		charge(true, 0)
+		clock.Advance(time.Minute)
+		refunded := charge(true, 0)
+		if err := store.RefundGuess(ctx, client, refunded); err != nil {
+			t.Fatal(err)
+		}
+		charge(true, 0)
+		charge(true, 0)
+		charge(false, 59*time.Minute)
+		if err := store.RefundGuess(ctx, client, "unknown"); err != nil {
+			t.Fatalf("refunding an unknown charge: %v", err)
+		}
+		clock.Advance(59 * time.Minute)
+		charge(true, 0)
 	})
 }
 
@@ -204,7 +239,7 @@ func TestCodeStoreUnderConcurrency(t *testing.T) {
 				t.Fatalf("Issue = (%v, %v)", ok, err)
 			}
 			accepted := count(t, n, func(int) bool {
-				v, _, err := store.Verify(ctx, phone, "right", verifyLimits)
+				v, err := store.Verify(ctx, phone, "right", verifyLimits)
 				if err != nil {
 					t.Error(err)
 				}
@@ -214,24 +249,38 @@ func TestCodeStoreUnderConcurrency(t *testing.T) {
 				t.Fatalf("%d verifications accepted, want 1", accepted)
 			}
 		})
-		t.Run("50 simultaneous wrong codes count as 50", func(t *testing.T) {
+		t.Run("50 simultaneous wrong codes discard the code once", func(t *testing.T) {
 			t.Parallel()
 			phone := randomPhone()
 			if ok, _, err := store.Issue(ctx, phone, "right", sendLimits); err != nil || !ok {
 				t.Fatalf("Issue = (%v, %v)", ok, err)
 			}
-			rejected := count(t, n, func(i int) bool {
-				v, _, err := store.Verify(ctx, phone, fmt.Sprint("wrong", i), verifyLimits)
+			discarded := count(t, n, func(i int) bool {
+				v, err := store.Verify(ctx, phone, fmt.Sprint("wrong", i), verifyLimits)
 				if err != nil {
 					t.Error(err)
 				}
-				return v == auth.CodeRejected
+				return v == auth.CodeDiscarded
 			})
-			if rejected != verifyLimits.MaxWrong-1 {
-				t.Fatalf("%d attempts rejected before the lock, want %d", rejected, verifyLimits.MaxWrong-1)
+			if discarded != 1 {
+				t.Fatalf("%d guesses discarded the code, want 1", discarded)
 			}
-			if v, _, _ := store.Verify(ctx, phone, "right", verifyLimits); v != auth.CodeLocked {
-				t.Fatalf("right code after the lock: verdict %v, want locked", v)
+			if v, _ := store.Verify(ctx, phone, "right", verifyLimits); v != auth.CodeRejected {
+				t.Fatalf("right code after it was discarded: verdict %v, want rejected", v)
+			}
+		})
+		t.Run("50 simultaneous guesses from one client are charged up to the limit", func(t *testing.T) {
+			t.Parallel()
+			client := "ip:" + randomPhone()
+			charged := count(t, n, func(int) bool {
+				_, ok, _, err := store.ChargeGuess(ctx, client, auth.Limit{Max: 7, Window: time.Hour})
+				if err != nil {
+					t.Error(err)
+				}
+				return ok
+			})
+			if charged != 7 {
+				t.Fatalf("%d guesses charged, want 7", charged)
 			}
 		})
 	})
@@ -246,15 +295,15 @@ func TestCodeStoreKeysShareTheHashTag(t *testing.T) {
 		if _, _, err := store.Issue(ctx, phone, "right", sendLimits); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := store.Verify(ctx, phone, "wrong", verifyLimits); err != nil {
+		if _, err := store.Verify(ctx, phone, "wrong", verifyLimits); err != nil {
 			t.Fatal(err)
 		}
 		keys, err := conn.Client.Keys(ctx, "*"+phone+"*").Result()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(keys) < 3 {
-			t.Fatalf("keys %v: want code, sends and fails", keys)
+		if len(keys) < 2 {
+			t.Fatalf("keys %v: want code and sends", keys)
 		}
 		for _, k := range keys {
 			if !strings.HasPrefix(k, "login:{"+phone+"}:") {
@@ -275,8 +324,11 @@ func TestCodeStoreRefusesInvalidLimits(t *testing.T) {
 	if _, _, err := store.Issue(context.Background(), randomPhone(), "d", auth.SendLimits{}); err == nil {
 		t.Error("Issue with zero limits succeeded")
 	}
-	if _, _, err := store.Verify(context.Background(), randomPhone(), "d", auth.VerifyLimits{}); err == nil {
+	if _, err := store.Verify(context.Background(), randomPhone(), "d", auth.VerifyLimits{}); err == nil {
 		t.Error("Verify with zero limits succeeded")
+	}
+	if _, _, _, err := store.ChargeGuess(context.Background(), "ip:x", auth.Limit{}); err == nil {
+		t.Error("ChargeGuess with a zero limit succeeded")
 	}
 }
 

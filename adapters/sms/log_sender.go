@@ -1,4 +1,5 @@
-// Package sms delivers login codes to phones.
+// Package sms delivers login codes to phones: through an SMS gateway's webhook, or, in
+// dev mode, to the log.
 package sms
 
 import (
@@ -10,8 +11,9 @@ import (
 )
 
 // LogSender "delivers" login codes by writing them to the log. It is the delivery
-// channel of development and demo setups without an SMS gateway, so, unlike everything
-// else, it logs the code on purpose. Do not use it in production.
+// channel of dev mode (which returns the code in the API anyway), so, unlike everything
+// else, it logs the code on purpose. The composition root uses it in dev mode only;
+// everywhere else codes go to a WebhookSender.
 type LogSender struct {
 	log *slog.Logger
 }

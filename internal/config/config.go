@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -65,6 +66,24 @@ type Config struct {
 	Cache   Cache
 	Seckill Seckill
 	Social  Social
+	SMS     SMS
+}
+
+// SMS configures the delivery of login codes. Outside dev mode they go to an SMS
+// gateway's webhook; the log sender (codes written to the log) is for dev mode only.
+type SMS struct {
+	// WebhookURL receives a signed POST per code (SMS_WEBHOOK_URL); empty in dev mode
+	// selects the log sender.
+	WebhookURL string
+	// WebhookSecret keys the HMAC-SHA256 signature of the requests (SMS_WEBHOOK_SECRET).
+	WebhookSecret string
+	// Timeout bounds one delivery, retries included; AttemptTimeout one request.
+	Timeout        time.Duration
+	AttemptTimeout time.Duration
+	// Attempts is the most requests per code; Backoff the first wait between them
+	// (doubling).
+	Attempts int
+	Backoff  time.Duration
 }
 
 // Social tunes notes, likes, follows, the feed, sign-ins and visitor counts.
@@ -161,15 +180,17 @@ type Auth struct {
 	CodeWindow    time.Duration
 	CodeWindowMax int
 	CodeLock      time.Duration
-	// MaxWrongCodes wrong codes within WrongCodeWindow lock the phone's login for
-	// WrongCodeLock.
-	MaxWrongCodes   int
-	WrongCodeWindow time.Duration
-	WrongCodeLock   time.Duration
+	// CodeDailyMax is the most codes one phone gets in any 24 hours.
+	CodeDailyMax int
+	// MaxWrongCodes wrong guesses of one login code discard it (its owner asks for a
+	// new one); wrong guesses never lock the phone.
+	MaxWrongCodes int
 	// IPLimits turns the per-client-IP limits on (default: on outside dev mode).
 	IPLimits      bool
 	SendCodePerIP Rate
 	LoginPerIP    Rate
+	// WrongCodesPerIP limits wrong login codes per client IP.
+	WrongCodesPerIP Rate
 	// TokenCacheSize bounds the verified access tokens remembered (until they expire) so
 	// that a repeated token is not parsed and its signature not checked again; 0: off.
 	TokenCacheSize int
@@ -179,6 +200,9 @@ type Auth struct {
 
 // HTTP bounds the HTTP server.
 type HTTP struct {
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is believed
+	// (TRUSTED_PROXIES: comma-separated CIDRs or addresses).
+	TrustedProxies    []netip.Prefix
 	MaxBodyBytes      int64
 	MaxURLBytes       int64 // bounds the request target, where a GET carries its document
 	ReadHeaderTimeout time.Duration
@@ -252,6 +276,7 @@ func Load(getenv func(string) string) (Config, error) {
 		IdleTimeout:       r.duration("HTTP_IDLE_TIMEOUT", 120*time.Second),
 		ShutdownTimeout:   r.duration("HTTP_SHUTDOWN_TIMEOUT", 20*time.Second),
 	}
+	c.HTTP.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
 	c.GraphQL = GraphQL{
 		MaxDepth:       r.integer("GRAPHQL_MAX_DEPTH", 12, 1),
 		MaxComplexity:  r.integer("GRAPHQL_MAX_COMPLEXITY", 1000, 1),
@@ -273,15 +298,15 @@ func Load(getenv func(string) string) (Config, error) {
 		Leeway:          r.duration("AUTH_CLOCK_LEEWAY", 30*time.Second),
 		CodeTTL:         r.duration("LOGIN_CODE_TTL", 2*time.Minute),
 		CodeInterval:    r.duration("LOGIN_CODE_INTERVAL", time.Minute),
-		CodeWindow:      r.duration("LOGIN_CODE_WINDOW", 5*time.Minute),
+		CodeWindow:      r.duration("LOGIN_CODE_WINDOW", time.Hour),
 		CodeWindowMax:   r.integer("LOGIN_CODE_WINDOW_MAX", 5, 1),
-		CodeLock:        r.duration("LOGIN_CODE_LOCK", 20*time.Minute),
+		CodeLock:        r.duration("LOGIN_CODE_LOCK", time.Hour),
+		CodeDailyMax:    r.integer("LOGIN_CODE_DAILY_MAX", 10, 1),
 		MaxWrongCodes:   r.integer("LOGIN_MAX_WRONG_CODES", 5, 1),
-		WrongCodeWindow: r.duration("LOGIN_WRONG_CODE_WINDOW", 10*time.Minute),
-		WrongCodeLock:   r.duration("LOGIN_WRONG_CODE_LOCK", 10*time.Minute),
 		IPLimits:        r.boolean("LOGIN_IP_LIMITS", !c.Dev),
 		SendCodePerIP:   r.rate("LOGIN_SEND_CODE_PER_IP", Rate{Max: 30, Window: 10 * time.Minute}),
 		LoginPerIP:      r.rate("LOGIN_PER_IP", Rate{Max: 60, Window: 10 * time.Minute}),
+		WrongCodesPerIP: r.rate("LOGIN_WRONG_CODES_PER_IP", Rate{Max: 30, Window: time.Hour}),
 		TokenCacheSize:  r.integer("AUTH_TOKEN_CACHE_SIZE", 20_000, 0),
 		SessionCoalesce: r.coalesce("SESSION_CHECK_COALESCE"),
 	}
@@ -322,6 +347,21 @@ func Load(getenv func(string) string) (Config, error) {
 		CommonFollowsMax: r.integer("COMMON_FOLLOWS_MAX", 100, 1),
 		VisitorMaxDays:   r.integer("UV_MAX_RANGE_DAYS", 366, 1),
 		VisitorRetention: r.duration("UV_RETENTION", 400*24*time.Hour),
+	}
+	c.SMS = SMS{
+		WebhookURL:     r.str("SMS_WEBHOOK_URL", ""),
+		WebhookSecret:  r.str("SMS_WEBHOOK_SECRET", ""),
+		Timeout:        r.duration("SMS_WEBHOOK_TIMEOUT", 5*time.Second),
+		AttemptTimeout: r.duration("SMS_WEBHOOK_ATTEMPT_TIMEOUT", 2*time.Second),
+		Attempts:       r.integer("SMS_WEBHOOK_ATTEMPTS", 3, 1),
+		Backoff:        r.durationOrZero("SMS_WEBHOOK_BACKOFF", 200*time.Millisecond),
+	}
+	// Wrong codes no longer lock a phone (anyone could lock anyone out): a code dies after
+	// LOGIN_MAX_WRONG_CODES wrong guesses, and wrong guesses are limited per IP.
+	for _, gone := range []string{"LOGIN_WRONG_CODE_WINDOW", "LOGIN_WRONG_CODE_LOCK"} {
+		if r.str(gone, "") != "" {
+			r.fail(gone, "no longer used: wrong codes discard the code after LOGIN_MAX_WRONG_CODES and are limited per IP by LOGIN_WRONG_CODES_PER_IP; unset it")
+		}
 	}
 	if r.err != nil {
 		return Config{}, r.err
@@ -372,6 +412,7 @@ func (c Config) validate() error {
 			bad("DEALSPOT_DEV", "production refuses dev mode")
 		}
 	}
+	c.validateSMS(bad)
 	for _, p := range c.AdminPhones {
 		if !phonePattern(p) {
 			bad("ADMIN_PHONES", "%q is not a mainland mobile number", p)
@@ -386,6 +427,10 @@ func (c Config) validate() error {
 	case "text", "json":
 	default:
 		bad("LOG_FORMAT", "want text or json, got %q", c.LogFormat)
+	}
+	if time.Duration(c.Auth.CodeWindowMax)*c.Auth.CodeInterval > c.Auth.CodeWindow {
+		bad("LOGIN_CODE_WINDOW", "must be at least LOGIN_CODE_WINDOW_MAX × LOGIN_CODE_INTERVAL (%s), or its limit is never reached",
+			time.Duration(c.Auth.CodeWindowMax)*c.Auth.CodeInterval)
 	}
 	if c.Paging.DefaultPageSize > c.Paging.MaxPageSize {
 		bad("PAGE_SIZE_DEFAULT", "must not exceed PAGE_SIZE_MAX (%d)", c.Paging.MaxPageSize)
@@ -406,6 +451,37 @@ func (c Config) validate() error {
 		bad("NEARBY_RADIUS_DEFAULT_METERS", "must not exceed NEARBY_RADIUS_MAX_METERS (%.0f)", c.Paging.MaxNearbyRadius)
 	}
 	return errors.Join(errs...)
+}
+
+// validateSMS refuses a non-dev process without an SMS gateway: the log sender would write
+// every login code to the log.
+func (c Config) validateSMS(bad func(name, format string, args ...any)) {
+	if c.SMS.WebhookURL == "" {
+		if !c.Dev {
+			bad("SMS_WEBHOOK_URL", "required outside dev mode: login codes go to an SMS gateway's webhook (writing them to the log is for dev mode only)")
+		}
+		return
+	}
+	u, err := url.Parse(c.SMS.WebhookURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("SMS_WEBHOOK_URL", "want https://host/path, got %q", redact(c.SMS.WebhookURL))
+	} else if u.Scheme == "http" && c.IsProduction() && !isLoopback(u.Hostname()) {
+		bad("SMS_WEBHOOK_URL", "production sends login codes over https only (plain http is allowed to a loopback address)")
+	}
+	if len(c.SMS.WebhookSecret) < 16 {
+		bad("SMS_WEBHOOK_SECRET", "required with SMS_WEBHOOK_URL: at least 16 bytes to sign the requests")
+	}
+	if c.SMS.AttemptTimeout > c.SMS.Timeout {
+		bad("SMS_WEBHOOK_ATTEMPT_TIMEOUT", "must not exceed SMS_WEBHOOK_TIMEOUT (%s)", c.SMS.Timeout)
+	}
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func phonePattern(p string) bool {
@@ -537,6 +613,28 @@ func (r *reader) rate(name string, def Rate) Rate {
 		return def
 	}
 	return Rate{Max: n, Window: d}
+}
+
+// prefixes reads a comma-separated list of CIDRs; a bare address is a network of one.
+func (r *reader) prefixes(name string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, v := range r.list(name, "") {
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			a, aerr := netip.ParseAddr(v)
+			if aerr != nil {
+				r.fail(name, "want comma-separated CIDRs such as 10.0.0.0/8,fd00::/8, got %q", v)
+				return nil
+			}
+			a = a.Unmap()
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		if p.Addr().Is4In6() {
+			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+		}
+		out = append(out, p.Masked())
+	}
+	return out
 }
 
 // location reads an IANA time zone name such as Asia/Shanghai.

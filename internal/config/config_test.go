@@ -1,6 +1,8 @@
 package config_test
 
 import (
+	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +29,9 @@ func TestLoadDefaultsAreEmbedded(t *testing.T) {
 	if c.Auth.IPLimits {
 		t.Error("per-IP login limits should be off in dev mode so local load tests can log in")
 	}
-	if c.Auth.CodeTTL != 2*time.Minute || c.Auth.CodeWindowMax != 5 || c.Auth.MaxWrongCodes != 5 {
+	if c.Auth.CodeTTL != 2*time.Minute || c.Auth.CodeWindowMax != 5 || c.Auth.MaxWrongCodes != 5 ||
+		c.Auth.CodeInterval != time.Minute || c.Auth.CodeWindow != time.Hour || c.Auth.CodeLock != time.Hour ||
+		c.Auth.CodeDailyMax != 10 || c.Auth.WrongCodesPerIP != (config.Rate{Max: 30, Window: time.Hour}) {
 		t.Errorf("login limits differ from the documented defaults: %+v", c.Auth)
 	}
 	if !c.Dev || !c.Seed || !c.AutoMigrate || !c.IDE || !c.Introspection {
@@ -38,10 +42,11 @@ func TestLoadDefaultsAreEmbedded(t *testing.T) {
 func TestLoadProductionTurnsDevFeaturesOff(t *testing.T) {
 	t.Parallel()
 	c, err := config.Load(env(map[string]string{
-		"DEALSPOT_ENV": "production",
-		"JWT_SECRET":   "a-real-secret-of-enough-length-0123456789",
-		"DATABASE_URL": "postgres://app@db:5432/dealspot?sslmode=disable",
-		"REDIS_URL":    "redis://cache:6379/0",
+		"DEALSPOT_ENV":    "production",
+		"JWT_SECRET":      "a-real-secret-of-enough-length-0123456789",
+		"DATABASE_URL":    "postgres://app@db:5432/dealspot?sslmode=disable",
+		"REDIS_URL":       "redis://cache:6379/0",
+		"SMS_WEBHOOK_URL": "https://sms.example/hook", "SMS_WEBHOOK_SECRET": "a-webhook-secret-0123456789",
 	}))
 	if err != nil {
 		t.Fatalf("valid production config refused: %v", err)
@@ -49,12 +54,17 @@ func TestLoadProductionTurnsDevFeaturesOff(t *testing.T) {
 	if !c.Auth.IPLimits {
 		t.Error("per-IP login limits should be on in production")
 	}
+	if c.SMS != (config.SMS{WebhookURL: "https://sms.example/hook", WebhookSecret: "a-webhook-secret-0123456789",
+		Timeout: 5 * time.Second, AttemptTimeout: 2 * time.Second, Attempts: 3, Backoff: 200 * time.Millisecond}) {
+		t.Errorf("SMS settings %+v", c.SMS)
+	}
 	if c.Dev || c.IDE || c.Introspection || c.Seed || c.AutoMigrate {
 		t.Errorf("production must not enable dev features by default: %+v", c)
 	}
 	c, err = config.Load(env(map[string]string{
 		"DEALSPOT_ENV": "production", "JWT_SECRET": "a-real-secret-of-enough-length-0123456789",
 		"GRAPHQL_INTROSPECTION": "true",
+		"SMS_WEBHOOK_URL":       "https://sms.example/hook", "SMS_WEBHOOK_SECRET": "a-webhook-secret-0123456789",
 	}))
 	if err != nil || !c.Introspection {
 		t.Errorf("introspection should be switchable on explicitly in production: %v %v", c.Introspection, err)
@@ -107,6 +117,17 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"coalescing window not a duration", map[string]string{"GATE_COALESCE_WINDOW": "fast"}, "GATE_COALESCE_WINDOW"},
 		{"coalescing batch not positive", map[string]string{"SESSION_CHECK_COALESCE_MAX": "0"}, "SESSION_CHECK_COALESCE_MAX"},
 		{"token cache size negative", map[string]string{"AUTH_TOKEN_CACHE_SIZE": "-1"}, "AUTH_TOKEN_CACHE_SIZE"},
+		{"code window its maximum can never fill", map[string]string{"LOGIN_CODE_WINDOW": "5m", "LOGIN_CODE_INTERVAL": "2m"}, "LOGIN_CODE_WINDOW"},
+		{"production without an SMS gateway", map[string]string{"DEALSPOT_ENV": "production", "JWT_SECRET": strings.Repeat("k", 40)}, "SMS_WEBHOOK_URL"},
+		{"dev mode off without an SMS gateway", map[string]string{"DEALSPOT_DEV": "false"}, "SMS_WEBHOOK_URL"},
+		{"SMS gateway without a secret", map[string]string{"SMS_WEBHOOK_URL": "https://sms.example/hook"}, "SMS_WEBHOOK_SECRET"},
+		{"SMS gateway not a URL", map[string]string{"SMS_WEBHOOK_URL": "sms.example", "SMS_WEBHOOK_SECRET": strings.Repeat("w", 20)}, "SMS_WEBHOOK_URL"},
+		{"production SMS gateway over plain http", map[string]string{"DEALSPOT_ENV": "production", "JWT_SECRET": strings.Repeat("k", 40),
+			"SMS_WEBHOOK_URL": "http://sms.example/hook", "SMS_WEBHOOK_SECRET": strings.Repeat("w", 20)}, "SMS_WEBHOOK_URL"},
+		{"trusted proxy not a CIDR", map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8,proxy.local"}, "TRUSTED_PROXIES"},
+		{"removed wrong-code lock", map[string]string{"LOGIN_WRONG_CODE_LOCK": "10m"}, "LOGIN_WRONG_CODE_LOCK"},
+		{"wrong codes per IP malformed", map[string]string{"LOGIN_WRONG_CODES_PER_IP": "lots"}, "LOGIN_WRONG_CODES_PER_IP"},
+		{"daily code cap not positive", map[string]string{"LOGIN_CODE_DAILY_MAX": "0"}, "LOGIN_CODE_DAILY_MAX"},
 		{"page default above max", map[string]string{"PAGE_SIZE_DEFAULT": "50", "PAGE_SIZE_MAX": "20"}, "PAGE_SIZE_DEFAULT"},
 	}
 	for _, tc := range cases {
@@ -128,5 +149,22 @@ func TestLoadHidesPasswordsInErrors(t *testing.T) {
 	_, err := config.Load(env(map[string]string{"DATABASE_URL": "mysql://app:hunter2@db/x"}))
 	if err == nil || strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("error must not show the password: %v", err)
+	}
+}
+
+func TestLoadTrustedProxies(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(nil))
+	if err != nil || len(c.HTTP.TrustedProxies) != 0 {
+		t.Fatalf("default trusted proxies %v (%v), want none", c.HTTP.TrustedProxies, err)
+	}
+	c, err = config.Load(env(map[string]string{"TRUSTED_PROXIES": " 10.0.0.0/8, 192.168.1.7 ,fd00::/8,::ffff:172.16.0.0/108"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.168.1.7/32"),
+		netip.MustParsePrefix("fd00::/8"), netip.MustParsePrefix("172.16.0.0/12")}
+	if !slices.Equal(c.HTTP.TrustedProxies, want) {
+		t.Fatalf("trusted proxies %v, want %v", c.HTTP.TrustedProxies, want)
 	}
 }

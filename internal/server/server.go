@@ -8,9 +8,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"log/slog"
-	"net"
 	"net/http"
-	"strings"
+	"net/netip"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -37,9 +36,10 @@ type Options struct {
 	// MaxURLBytes bounds the request target (path and query string), which carries the
 	// whole document of a GraphQL GET.
 	MaxURLBytes int64
-	// TrustForwardedFor takes the client IP from X-Forwarded-For (only behind a proxy
-	// that sets it).
-	TrustForwardedFor bool
+	// TrustedProxies are the networks of the reverse proxies in front of the server: a
+	// request from one of them has its client IP taken from X-Forwarded-For (see
+	// clientIP). Empty: the header is ignored.
+	TrustedProxies []netip.Prefix
 }
 
 // NewHandler returns Dealspot's HTTP handler.
@@ -113,7 +113,7 @@ func middleware(o Options, next http.Handler) http.Handler {
 			id = newRequestID()
 		}
 		w.Header().Set("X-Request-Id", id)
-		meta := reqmeta.Meta{RequestID: id, ClientIP: clientIP(r, o.TrustForwardedFor)}
+		meta := reqmeta.Meta{RequestID: id, ClientIP: clientIP(r, o.TrustedProxies)}
 		r = r.WithContext(reqmeta.With(r.Context(), meta))
 		rec := &statusRecorder{ResponseWriter: w}
 		if o.MaxURLBytes > 0 && int64(len(r.RequestURI)) > o.MaxURLBytes {
@@ -171,22 +171,6 @@ func routeLabel(path string) string {
 		return ide.AssetPrefix
 	}
 	return "other"
-}
-
-func clientIP(r *http.Request, trustForwarded bool) string {
-	if trustForwarded {
-		if fwd := r.Header.Get("X-Forwarded-For"); fwd != "" {
-			first, _, _ := strings.Cut(fwd, ",")
-			if ip := net.ParseIP(strings.TrimSpace(first)); ip != nil {
-				return ip.String()
-			}
-		}
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 func newRequestID() string {

@@ -225,35 +225,43 @@ func TestForgedTokensAreUnauthenticated(t *testing.T) {
 
 func TestBatchedLoginGuessesCountEachAttempt(t *testing.T) {
 	t.Parallel()
-	redisBackends(t, func(t *testing.T, env map[string]string) {
-		srv := startServer(t, env)
-		c := client(srv)
-		const phone = "13700003333"
-		code := sendCode(t, c, phone)
-		wrong := fmt.Sprintf("%06d", (atoi(code)+1)%1000000)
-
+	batch := func(phone, code string) string {
 		var q strings.Builder
 		q.WriteString("mutation {")
 		for i := range 20 {
-			fmt.Fprintf(&q, ` a%d: login(phone: %q, code: %q) { accessToken }`, i, phone, wrong)
+			fmt.Fprintf(&q, ` a%d: login(phone: %q, code: %q) { accessToken }`, i, phone, code)
 		}
 		q.WriteString(" }")
-		resp := c.Do(t, q.String(), nil)
-		limited := 0
-		for _, e := range resp.Errors {
-			if e.Code() == "RATE_LIMITED" {
-				limited++
+		return q.String()
+	}
+	redisBackends(t, func(t *testing.T, env map[string]string) {
+		t.Run("the fifth wrong guess kills the code", func(t *testing.T) {
+			srv := startServer(t, env)
+			c := client(srv)
+			const phone = "13700003333"
+			code := sendCode(t, c, phone)
+			wrong := fmt.Sprintf("%06d", (atoi(code)+1)%1000000)
+			resp := c.Do(t, batch(phone, wrong), nil)
+			if codes := resp.Codes(); len(codes) != 20 || strings.Count(strings.Join(codes, " "), "BAD_USER_INPUT") != 20 {
+				t.Fatalf("20 batched wrong guesses: %v", codes)
 			}
-		}
-		if len(resp.Errors) != 20 || limited < 15 {
-			t.Fatalf("20 batched wrong guesses: %d errors, %d RATE_LIMITED: %v", len(resp.Errors), limited, resp.Codes())
-		}
-		// The phone is locked: even the right code is refused now.
-		r := c.Do(t, `mutation($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken } }`, map[string]any{"p": phone, "c": code})
-		wantCode(t, "right code after the lock", r, "RATE_LIMITED")
-		if s, _ := r.Errors[0].Extensions["retryAfterSeconds"].(float64); s <= 0 {
-			t.Errorf("RATE_LIMITED without retryAfterSeconds: %+v", r.Errors[0])
-		}
+			// The code is gone: even the right one is refused now, but the phone is not
+			// locked.
+			r := c.Do(t, `mutation($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken } }`, map[string]any{"p": phone, "c": code})
+			wantCode(t, "right code after five wrong ones", r, "BAD_USER_INPUT")
+		})
+		t.Run("wrong guesses from one address are limited", func(t *testing.T) {
+			ipEnv := map[string]string{"LOGIN_IP_LIMITS": "true", "LOGIN_WRONG_CODES_PER_IP": "10/1h"}
+			for k, v := range env {
+				ipEnv[k] = v
+			}
+			c := client(startServer(t, ipEnv))
+			resp := c.Do(t, batch("13700004444", "000000"), nil)
+			joined := strings.Join(resp.Codes(), " ")
+			if len(resp.Errors) != 20 || strings.Count(joined, "BAD_USER_INPUT") != 10 || strings.Count(joined, "RATE_LIMITED") != 10 {
+				t.Fatalf("20 batched wrong guesses with a limit of 10: %v", resp.Codes())
+			}
+		})
 	})
 }
 

@@ -179,6 +179,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		IDE:          cfg.IDE,
 		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
 		MaxURLBytes:  cfg.HTTP.MaxURLBytes,
+		// Per-IP limits see the client behind these proxies, not the proxy.
+		TrustedProxies: cfg.HTTP.TrustedProxies,
 		Ready: map[string]server.Check{
 			"database": s.Store.Ping,
 			"redis":    func(ctx context.Context) error { return s.Redis.Client.Ping(ctx).Err() },
@@ -252,7 +254,7 @@ func (s *Service) coalescing(c config.Coalesce, name string) redisadapter.Coales
 
 func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, tokens auth.VerifiedTokens,
 	sessionChecks redisadapter.Coalescing, log *slog.Logger) (*auth.Service, error) {
-	sender, err := sms.NewLogSender(log)
+	sender, err := newCodeSender(cfg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -267,15 +269,14 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 		Window:    cfg.Auth.CodeWindow,
 		WindowMax: cfg.Auth.CodeWindowMax,
 		Lock:      cfg.Auth.CodeLock,
+		Day:       ac.Send.Day,
+		DayMax:    cfg.Auth.CodeDailyMax,
 	}
-	ac.Verify = auth.VerifyLimits{
-		MaxWrong: cfg.Auth.MaxWrongCodes,
-		Window:   cfg.Auth.WrongCodeWindow,
-		Lock:     cfg.Auth.WrongCodeLock,
-	}
+	ac.Verify = auth.VerifyLimits{MaxWrong: cfg.Auth.MaxWrongCodes}
 	ac.IPLimits = cfg.Auth.IPLimits
 	ac.SendCodePerIP = auth.Limit(cfg.Auth.SendCodePerIP)
 	ac.LoginPerIP = auth.Limit(cfg.Auth.LoginPerIP)
+	ac.WrongCodesPerIP = auth.Limit(cfg.Auth.WrongCodesPerIP)
 	return auth.New(ac, auth.Deps{
 		Users:    store.Users(),
 		Sender:   sender,
@@ -284,6 +285,30 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 		Limiter:  redisadapter.NewRateLimiter(rc.Client),
 		Tokens:   tokens,
 	})
+}
+
+// newCodeSender returns the SMS gateway's webhook when one is configured, else, in dev mode
+// only, the sender that writes codes to the log.
+func newCodeSender(cfg config.Config, log *slog.Logger) (auth.CodeSender, error) {
+	if cfg.SMS.WebhookURL == "" {
+		if !cfg.Dev {
+			return nil, errors.New("SMS_WEBHOOK_URL: required outside dev mode")
+		}
+		log.Warn("login codes are written to the log (dev mode); set SMS_WEBHOOK_URL to send them by SMS")
+		return sms.NewLogSender(log)
+	}
+	sender, err := sms.NewWebhookSender(sms.WebhookConfig{
+		URL:            cfg.SMS.WebhookURL,
+		Secret:         []byte(cfg.SMS.WebhookSecret),
+		Timeout:        cfg.SMS.Timeout,
+		AttemptTimeout: cfg.SMS.AttemptTimeout,
+		Attempts:       cfg.SMS.Attempts,
+		Backoff:        cfg.SMS.Backoff,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("SMS_WEBHOOK_URL: %w", err)
+	}
+	return sender, nil
 }
 
 // Close releases stores in the reverse order of opening.

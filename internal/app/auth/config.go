@@ -37,7 +37,7 @@ type Config struct {
 
 	// Send limits login codes per phone.
 	Send SendLimits
-	// Verify limits wrong code guesses per phone.
+	// Verify limits wrong guesses per code.
 	Verify VerifyLimits
 
 	// IPLimits turns on the per-client-IP limits below.
@@ -46,6 +46,8 @@ type Config struct {
 	SendCodePerIP Limit
 	// LoginPerIP limits login calls per client IP.
 	LoginPerIP Limit
+	// WrongCodesPerIP limits wrong codes per client IP (right codes do not count).
+	WrongCodesPerIP Limit
 }
 
 // DefaultConfig returns the production limits; the caller supplies JWTSecret.
@@ -58,18 +60,17 @@ func DefaultConfig() Config {
 		Send: SendLimits{
 			CodeTTL:   2 * time.Minute,
 			Interval:  time.Minute,
-			Window:    5 * time.Minute,
+			Window:    time.Hour,
 			WindowMax: 5,
-			Lock:      20 * time.Minute,
+			Lock:      time.Hour,
+			Day:       24 * time.Hour,
+			DayMax:    10,
 		},
-		Verify: VerifyLimits{
-			MaxWrong: 5,
-			Window:   10 * time.Minute,
-			Lock:     10 * time.Minute,
-		},
-		IPLimits:      true,
-		SendCodePerIP: Limit{Max: 30, Window: 10 * time.Minute},
-		LoginPerIP:    Limit{Max: 60, Window: 10 * time.Minute},
+		Verify:          VerifyLimits{MaxWrong: 5},
+		IPLimits:        true,
+		SendCodePerIP:   Limit{Max: 30, Window: 10 * time.Minute},
+		LoginPerIP:      Limit{Max: 60, Window: 10 * time.Minute},
+		WrongCodesPerIP: Limit{Max: 30, Window: time.Hour},
 	}
 }
 
@@ -94,8 +95,7 @@ func (c Config) Validate() error {
 		{"code TTL", c.Send.CodeTTL},
 		{"code send window", c.Send.Window},
 		{"code send lock", c.Send.Lock},
-		{"wrong code window", c.Verify.Window},
-		{"wrong code lock", c.Verify.Lock},
+		{"code send day", c.Send.Day},
 	}
 	for _, p := range positive {
 		if p.d <= 0 {
@@ -105,11 +105,16 @@ func (c Config) Validate() error {
 	if c.Leeway < 0 || c.Send.Interval < 0 {
 		errs = append(errs, errors.New("leeway and code send interval must not be negative"))
 	}
-	if c.Send.WindowMax < 1 || c.Verify.MaxWrong < 1 {
+	if c.Send.WindowMax < 1 || c.Send.DayMax < 1 || c.Verify.MaxWrong < 1 {
 		errs = append(errs, errors.New("code send and wrong code limits must be at least 1"))
 	}
+	// A window that WindowMax codes at the least interval cannot fill would never lock.
+	if c.Send.Window > 0 && time.Duration(c.Send.WindowMax)*c.Send.Interval > c.Send.Window {
+		errs = append(errs, fmt.Errorf("code send window (%s) must be at least %d × the code interval (%s), or its limit is never reached",
+			c.Send.Window, c.Send.WindowMax, c.Send.Interval))
+	}
 	if c.IPLimits {
-		for _, l := range []Limit{c.SendCodePerIP, c.LoginPerIP} {
+		for _, l := range []Limit{c.SendCodePerIP, c.LoginPerIP, c.WrongCodesPerIP} {
 			if l.Max < 1 || l.Window <= 0 {
 				errs = append(errs, errors.New("per-IP limits need a positive maximum and window"))
 				break

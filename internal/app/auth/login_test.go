@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -67,19 +68,6 @@ func TestSendLoginCode(t *testing.T) {
 			if n := len(e.sender.sent(phone)); n != 2 {
 				t.Fatalf("%d codes sent, want 2", n)
 			}
-		})
-		t.Run("asking beyond five codes in five minutes locks for twenty", func(t *testing.T) {
-			t.Parallel()
-			e := newEnv(t, conn, nil)
-			phone := randomPhone()
-			for range 5 {
-				e.code(t, phone)
-				e.clock.Advance(time.Minute)
-			}
-			_, err := e.svc.SendLoginCode.Handle(context.Background(), phone, "")
-			wantRetryAfter(t, err, 20*60)
-			e.clock.Advance(20 * time.Minute)
-			e.code(t, phone)
 		})
 		t.Run("codes are random", func(t *testing.T) {
 			t.Parallel()
@@ -221,9 +209,10 @@ func TestLogin(t *testing.T) {
 			e := newEnv(t, conn, nil)
 			phone := randomPhone()
 			u := e.login(t, phone).User
-			e.users.block(u.ID)
 			e.clock.Advance(time.Minute)
-			_, err := e.svc.Login.Handle(context.Background(), phone, e.code(t, phone), "")
+			code := e.code(t, phone) // asked for before the block
+			e.users.block(u.ID)
+			_, err := e.svc.Login.Handle(context.Background(), phone, code, "")
 			wantCode(t, err, domain.CodeForbidden)
 		})
 	})
@@ -293,29 +282,53 @@ func TestLoginConcurrently(t *testing.T) {
 func TestBruteForce(t *testing.T) {
 	t.Parallel()
 	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
-		t.Run("the sixth code is refused even if right", func(t *testing.T) {
+		t.Run("five wrong guesses kill the code and its owner gets a new one", func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, conn, nil)
 			phone := randomPhone()
 			code := e.code(t, phone)
-			for i := range 4 {
+			for i := range 5 {
 				_, err := e.svc.Login.Handle(context.Background(), phone, otherCode(code), "")
-				if domain.ErrorCode(err) != domain.CodeBadUserInput {
-					t.Fatalf("wrong code %d: %v", i+1, err)
+				wantCode(t, err, domain.CodeBadUserInput)
+				if i == 4 && !strings.Contains(err.Error(), "ask for a new code") {
+					t.Fatalf("the last wrong guess says %q, want it to ask for a new code", err)
 				}
 			}
-			_, err := e.svc.Login.Handle(context.Background(), phone, otherCode(code), "")
-			wantRetryAfter(t, err, 600)
-			e.clock.Advance(time.Second)
-			_, err = e.svc.Login.Handle(context.Background(), phone, code, "")
-			wantRetryAfter(t, err, 599)
-
-			e.clock.Advance(10*time.Minute - time.Second)
-			_, err = e.svc.Login.Handle(context.Background(), phone, code, "")
-			wantCode(t, err, domain.CodeBadUserInput) // the lock discarded the code
+			_, err := e.svc.Login.Handle(context.Background(), phone, code, "")
+			wantCode(t, err, domain.CodeBadUserInput) // the code is dead, not locked
+			e.clock.Advance(time.Minute)              // the send interval, no login lock
 			e.login(t, phone)
 		})
-		t.Run("twenty wrong codes at once lock the phone", func(t *testing.T) {
+		t.Run("wrong guesses with no code issued lock nothing", func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, conn, nil)
+			phone := randomPhone()
+			for range 20 {
+				_, err := e.svc.Login.Handle(context.Background(), phone, "000000", "")
+				wantCode(t, err, domain.CodeBadUserInput)
+			}
+			e.login(t, phone)
+		})
+		t.Run("guesses against an old code do not count against the new one", func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, conn, nil)
+			phone := randomPhone()
+			old := e.code(t, phone)
+			for range 4 {
+				_, err := e.svc.Login.Handle(context.Background(), phone, otherCode(old), "")
+				wantCode(t, err, domain.CodeBadUserInput)
+			}
+			e.clock.Advance(time.Minute)
+			code := e.code(t, phone)
+			for range 4 {
+				_, err := e.svc.Login.Handle(context.Background(), phone, otherCode(code), "")
+				wantCode(t, err, domain.CodeBadUserInput)
+			}
+			if _, err := e.svc.Login.Handle(context.Background(), phone, code, ""); err != nil {
+				t.Fatalf("right code after four wrong guesses: %v", err)
+			}
+		})
+		t.Run("twenty wrong codes at once count five against the code", func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, conn, nil)
 			phone := randomPhone()
@@ -324,21 +337,70 @@ func TestBruteForce(t *testing.T) {
 				_, err := e.svc.Login.Handle(context.Background(), phone, otherCode(code), "")
 				return err
 			})
-			rejected := 0
 			for _, err := range results {
-				switch domain.ErrorCode(err) {
-				case domain.CodeBadUserInput:
-					rejected++
-				case domain.CodeRateLimited:
-				default:
-					t.Fatalf("unexpected result %v", err)
-				}
-			}
-			if rejected != 4 {
-				t.Fatalf("%d wrong codes answered as wrong, want 4 before the lock", rejected)
+				wantCode(t, err, domain.CodeBadUserInput)
 			}
 			_, err := e.svc.Login.Handle(context.Background(), phone, code, "")
-			wantCode(t, err, domain.CodeRateLimited)
+			wantCode(t, err, domain.CodeBadUserInput) // killed by the fifth
+		})
+	})
+}
+
+func TestWrongCodesPerIP(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		limited := func(c *auth.Config) {
+			c.IPLimits = true
+			c.WrongCodesPerIP = auth.Limit{Max: 3, Window: time.Hour}
+		}
+		t.Run("wrong codes from one address are limited, right ones are not counted", func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, conn, limited)
+			ctx := context.Background()
+			ip := fmt.Sprint("10.1.0.", rand.IntN(250))
+			for range 2 {
+				_, err := e.svc.Login.Handle(ctx, randomPhone(), "000000", ip)
+				wantCode(t, err, domain.CodeBadUserInput)
+			}
+			for range 3 { // right codes leave the allowance alone
+				phone := randomPhone()
+				if _, err := e.svc.Login.Handle(ctx, phone, e.code(t, phone), ip); err != nil {
+					t.Fatalf("right code: %v", err)
+				}
+			}
+			_, err := e.svc.Login.Handle(ctx, randomPhone(), "000000", ip)
+			wantCode(t, err, domain.CodeBadUserInput)
+			_, err = e.svc.Login.Handle(ctx, randomPhone(), "000000", ip)
+			wantRetryAfter(t, err, 60*60)
+			phone := randomPhone()
+			_, err = e.svc.Login.Handle(ctx, phone, e.code(t, phone), ip)
+			wantCode(t, err, domain.CodeRateLimited) // not even checked
+			if _, err := e.svc.Login.Handle(ctx, phone, e.sender.sent(phone)[0], ip+"1"); err != nil {
+				t.Fatalf("another address: %v", err)
+			}
+			e.clock.Advance(time.Hour)
+			_, err = e.svc.Login.Handle(ctx, randomPhone(), "000000", ip)
+			wantCode(t, err, domain.CodeBadUserInput)
+		})
+		t.Run("concurrent wrong codes cannot pass the limit", func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, conn, limited)
+			ip := fmt.Sprint("10.2.0.", rand.IntN(250))
+			results := run(20, func(int) error {
+				_, err := e.svc.Login.Handle(context.Background(), randomPhone(), "000000", ip)
+				return err
+			})
+			checked := 0
+			for _, err := range results {
+				if domain.ErrorCode(err) == domain.CodeBadUserInput {
+					checked++
+				} else {
+					wantCode(t, err, domain.CodeRateLimited)
+				}
+			}
+			if checked != 3 {
+				t.Fatalf("%d guesses checked, want 3", checked)
+			}
 		})
 	})
 }
@@ -374,7 +436,7 @@ func TestPerIPLimits(t *testing.T) {
 		t.Run("login per IP", func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, conn, limited)
-			ip := fmt.Sprint("fd00::", rand.IntN(1000))
+			ip := fmt.Sprintf("fd00:%x::1", rand.IntN(0xffff)) // a /64 of its own
 			ctx := context.Background()
 			for range 2 {
 				_, err := e.svc.Login.Handle(ctx, randomPhone(), "000000", ip)
@@ -452,6 +514,7 @@ func TestNewRefusesBadSetups(t *testing.T) {
 		{"short secret", func(c *auth.Config) { c.JWTSecret = []byte("short") }, nil, false},
 		{"zero code TTL", func(c *auth.Config) { c.Send.CodeTTL = 0 }, nil, false},
 		{"zero wrong-code limit", func(c *auth.Config) { c.Verify.MaxWrong = 0 }, nil, false},
+		{"bad wrong codes per IP", func(c *auth.Config) { c.WrongCodesPerIP.Window = 0 }, nil, false},
 		{"bad admin phone", func(c *auth.Config) { c.AdminPhones = []string{"admin"} }, nil, false},
 		{"bad per-IP limit", func(c *auth.Config) { c.LoginPerIP.Max = 0 }, nil, false},
 		{"nil users", nil, func(d *auth.Deps) { d.Users = nil }, false},
@@ -502,4 +565,34 @@ func run(n int, fn func(i int) error) []error {
 	close(start)
 	wg.Wait()
 	return errs
+}
+
+func TestPerIPLimitsCountIPv6ByNetwork(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		e := newEnv(t, conn, func(c *auth.Config) {
+			c.IPLimits = true
+			c.SendCodePerIP = auth.Limit{Max: 2, Window: time.Minute}
+			c.WrongCodesPerIP = auth.Limit{Max: 2, Window: time.Minute}
+		})
+		ctx := context.Background()
+		net64 := fmt.Sprintf("2001:db8:%x:%x:", rand.IntN(0xffff), rand.IntN(0xffff))
+		for _, ip := range []string{net64 + ":1", net64 + "ffff:1:2:3"} {
+			if _, err := e.svc.SendLoginCode.Handle(ctx, randomPhone(), ip); err != nil {
+				t.Fatalf("%s: %v", ip, err)
+			}
+			_, err := e.svc.Login.Handle(ctx, randomPhone(), "000000", ip)
+			wantCode(t, err, domain.CodeBadUserInput)
+		}
+		// Another address of the same /64 is the same client.
+		_, err := e.svc.SendLoginCode.Handle(ctx, randomPhone(), net64+"abcd::9")
+		wantRetryAfter(t, err, 60)
+		_, err = e.svc.Login.Handle(ctx, randomPhone(), "000000", net64+"abcd::9")
+		wantRetryAfter(t, err, 60)
+		// The next /64 is another client.
+		other := fmt.Sprintf("2001:db9:%x::1", rand.IntN(0xffff))
+		if _, err := e.svc.SendLoginCode.Handle(ctx, randomPhone(), other); err != nil {
+			t.Fatalf("another network: %v", err)
+		}
+	})
 }

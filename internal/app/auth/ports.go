@@ -30,25 +30,30 @@ type CodeSender interface {
 	Send(ctx context.Context, phone, code string) error
 }
 
-// SendLimits bound how often one phone is sent a login code.
+// SendLimits bound how often one phone is sent a login code. The tiers are checked in
+// this order: the lock, the interval, the day, the window.
 type SendLimits struct {
 	// CodeTTL is how long a code stays valid.
 	CodeTTL time.Duration
 	// Interval is the least time between two codes.
 	Interval time.Duration
-	// Window and WindowMax: at most WindowMax codes in any Window (sliding).
+	// Window and WindowMax: at most WindowMax codes in any Window (sliding; a code exactly
+	// one Window old still counts).
 	Window    time.Duration
 	WindowMax int
 	// Lock is how long the phone gets no codes after asking beyond WindowMax.
 	Lock time.Duration
+	// Day and DayMax: at most DayMax codes in any Day (sliding); asking beyond waits until
+	// the oldest of them is Day old, without a lock.
+	Day    time.Duration
+	DayMax int
 }
 
-// VerifyLimits bound wrong guesses of one phone's login code.
+// VerifyLimits bound wrong guesses of one login code.
 type VerifyLimits struct {
-	// MaxWrong wrong codes within Window lock the phone's login for Lock.
+	// MaxWrong wrong guesses of one code discard it; its owner asks for a new one within
+	// the send limits. Guesses with no live code count against nothing.
 	MaxWrong int
-	Window   time.Duration
-	Lock     time.Duration
 }
 
 // Verdict is the outcome of checking a login code.
@@ -56,27 +61,37 @@ type Verdict int
 
 // Verdicts.
 const (
-	// CodeRejected: the code is wrong, expired or absent; the attempt was counted.
+	// CodeRejected: no live code, or a wrong guess that was counted against the code.
 	CodeRejected Verdict = iota
 	// CodeAccepted: the code matched and has been consumed.
 	CodeAccepted
-	// CodeLocked: login is locked for the phone (possibly by this very attempt); the code
-	// was not checked.
-	CodeLocked
+	// CodeDiscarded: a wrong guess that was the code's last allowed one; the code is gone.
+	CodeDiscarded
 )
 
-// CodeStore keeps the current login code of each phone and the limits around it. Codes
-// are stored as digests only; both methods are atomic per phone.
+// CodeStore keeps the current login code of each phone and the limits around it: the
+// send limits per phone, the wrong guesses per code, and the wrong guesses per client (an
+// IP address or network). Codes are stored as digests only; Issue and Verify are atomic per
+// phone.
 type CodeStore interface {
-	// Issue makes digest the phone's current code (replacing an earlier one) and records
-	// the send, if l allows a send now. Otherwise it stores nothing and returns
-	// issued=false and how long until a send could succeed. Errors are infrastructure
-	// failures only.
+	// Issue makes digest the phone's current code (replacing an earlier one and its count
+	// of wrong guesses) and records the send, if l allows a send now. Otherwise it stores
+	// nothing and returns issued=false and how long until a send could succeed. Errors are
+	// infrastructure failures only.
 	Issue(ctx context.Context, phone, digest string, l SendLimits) (issued bool, retryAfter time.Duration, err error)
-	// Verify consumes the phone's current code if it equals digest and has not expired.
-	// A wrong digest counts against l; reaching l.MaxWrong locks the phone and discards
-	// its code. retryAfter is set with CodeLocked. Errors are infrastructure failures only.
-	Verify(ctx context.Context, phone, digest string, l VerifyLimits) (v Verdict, retryAfter time.Duration, err error)
+	// Verify consumes the phone's current code if it equals digest and has not expired. A
+	// wrong digest counts against the live code; its l.MaxWrong-th wrong guess discards
+	// it (CodeDiscarded). With no live code nothing is counted. Errors are infrastructure
+	// failures only.
+	Verify(ctx context.Context, phone, digest string, l VerifyLimits) (Verdict, error)
+	// ChargeGuess counts one code guess by client as wrong before it is checked, unless
+	// client already made l.Max wrong guesses within l.Window: then it records nothing and
+	// returns ok=false and how long until a guess would be allowed. id names the charge
+	// for RefundGuess. Errors are infrastructure failures only.
+	ChargeGuess(ctx context.Context, client string, l Limit) (id string, ok bool, retryAfter time.Duration, err error)
+	// RefundGuess takes back the charge id of client (its guess was right). Refunding an
+	// unknown or expired charge is not an error.
+	RefundGuess(ctx context.Context, client, id string) error
 }
 
 // Rotation is the outcome of presenting a refresh token.

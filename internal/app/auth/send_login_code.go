@@ -2,7 +2,10 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // SendCodeResult reports a sent login code.
@@ -20,14 +23,23 @@ type SendLoginCode struct{ c *core }
 
 // Handle sends a code to phone for a caller at clientIP (empty when unknown). Errors:
 // BAD_USER_INPUT for a malformed phone; RATE_LIMITED with RetryAfterSeconds when a limit
-// refuses. Once issued, a code counts against the limits even if delivery fails.
+// refuses; FORBIDDEN for a blocked account. Once issued, a code counts against the
+// limits even if delivery fails.
 func (h *SendLoginCode) Handle(ctx context.Context, phone, clientIP string) (SendCodeResult, error) {
 	c := h.c
 	if !ValidPhone(phone) {
 		return SendCodeResult{}, badInput("phone must be a mainland China mobile number")
 	}
+	clientIP = limitKey(clientIP) // an IPv6 client is its /64
 	if err := c.limitIP(ctx, "send-login-code", clientIP, c.cfg.SendCodePerIP); err != nil {
 		return SendCodeResult{}, err
+	}
+	// A blocked account gets no code: it could not log in with it anyway.
+	switch u, err := c.users.UserByPhone(ctx, phone); {
+	case err == nil && u.Blocked:
+		return SendCodeResult{}, domain.Errorf(domain.CodeForbidden, "this account is blocked")
+	case err != nil && !errors.Is(err, domain.ErrNotFound):
+		return SendCodeResult{}, fmt.Errorf("load user for login code: %w", err)
 	}
 	code := newCode()
 	issued, retry, err := c.codes.Issue(ctx, phone, c.codeDigest(phone, code), c.cfg.Send)
