@@ -4,6 +4,7 @@
 -- KEYS[1] seckill:{s<k>}:stock:<vid>
 -- KEYS[2] seckill:{s<k>}:users:<vid>
 -- KEYS[3] seckill:{s<k>}:reservations:<vid>
+-- KEYS[4] seckill:{s<k>}:pending             the shard's reservations by order id
 -- ARGV[1] order id
 -- ARGV[2] "1" to return the unit of stock
 -- ARGV[3] "1" to return the user's slot
@@ -13,6 +14,7 @@ if not r then
   return 0
 end
 redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[4], ARGV[1])
 if ARGV[2] == '1' and redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('INCR', KEYS[1])
 end

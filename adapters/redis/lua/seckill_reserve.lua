@@ -5,27 +5,30 @@
 -- KEYS[2] seckill:{s<k>}:users:<vid>         set: users holding an order
 -- KEYS[3] seckill:{s<k>}:reservations:<vid>  hash: order id -> "<user id>:<ms>"
 -- KEYS[4] seckill:{s<k>}:window:<vid>        hash: begin, end (unix ms)
--- KEYS[5] seckill:{s<k>}:rate:<user id>      zset: the user's recent claims (sliding window)
--- KEYS[6] orders:{s<k>}                      stream (only when the gate enqueues claims)
+-- KEYS[5] seckill:{s<k>}:pending             hash: order id -> "<voucher id>:<user id>:<ms>",
+--                                            the shard's reservations by order id alone
+-- KEYS[6] seckill:{s<k>}:rate:<user id>      zset: the user's recent claims (sliding window)
+-- KEYS[7] orders:{s<k>}                      stream (only when the gate enqueues claims)
 -- ARGV[1] user id
 -- ARGV[2] order id (decimal string; never turned into a Lua number)
 -- ARGV[3] now (unix ms)
--- ARGV[4] message payload (JSON), when KEYS[6] is given
+-- ARGV[4] message payload (JSON), when KEYS[7] is given
 -- ARGV[5] most claims per user per window (0: no limit)
 -- ARGV[6] the window (ms)
+-- ARGV[7] voucher id
 -- Returns {verdict, n}: verdict 0 accepted (n = stock left), 1 sold out, 2 already
 -- claimed, 3 not started, 4 ended, 5 not loaded, 6 rate limited (n = ms to wait).
 local now = tonumber(ARGV[3])
 local limit = tonumber(ARGV[5])
 if limit > 0 then
   local span = tonumber(ARGV[6])
-  redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - span)
-  if redis.call('ZCARD', KEYS[5]) >= limit then
-    local oldest = redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
+  redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now - span)
+  if redis.call('ZCARD', KEYS[6]) >= limit then
+    local oldest = redis.call('ZRANGE', KEYS[6], 0, 0, 'WITHSCORES')
     return {6, tonumber(oldest[2]) + span - now}
   end
-  redis.call('ZADD', KEYS[5], now, ARGV[2])
-  redis.call('PEXPIRE', KEYS[5], span)
+  redis.call('ZADD', KEYS[6], now, ARGV[2])
+  redis.call('PEXPIRE', KEYS[6], span)
 end
 local window = redis.call('HMGET', KEYS[4], 'begin', 'end')
 local stock = redis.call('GET', KEYS[1])
@@ -48,7 +51,8 @@ end
 redis.call('DECR', KEYS[1])
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[1] .. ':' .. ARGV[3])
-if KEYS[6] then
-  redis.call('XADD', KEYS[6], '*', '_watermill_message_uuid', ARGV[2], 'metadata', '', 'payload', ARGV[4])
+redis.call('HSET', KEYS[5], ARGV[2], ARGV[7] .. ':' .. ARGV[1] .. ':' .. ARGV[3])
+if KEYS[7] then
+  redis.call('XADD', KEYS[7], '*', '_watermill_message_uuid', ARGV[2], 'metadata', '', 'payload', ARGV[4])
 end
 return {0, stock - 1}
