@@ -98,6 +98,9 @@ type Seckill struct {
 	// ClaimRate limits claimVoucher per user (Max 0: off).
 	ClaimRate Rate
 	MaxStock  int64
+	// ClaimRateGlobal is a token bucket over all claims taken to the gate, per node:
+	// Max claims, refilled at Max per Window (Max 0: off).
+	ClaimRateGlobal Rate
 	// Consume runs the order consumer inside serve (the worker command always does).
 	Consume bool
 	// QueueNamespace prefixes queue, topic and stream names (to share a broker).
@@ -289,6 +292,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.Seckill = Seckill{
 		Shards:            r.integer("SECKILL_SHARDS", 16, 1),
 		ClaimRate:         r.rate("CLAIM_RATE_PER_USER", Rate{Max: 5, Window: time.Second}),
+		ClaimRateGlobal:   r.rate("CLAIM_RATE_GLOBAL", Rate{}),
 		MaxStock:          r.integer64("SECKILL_MAX_STOCK", 10_000_000, 1),
 		Consume:           r.boolean("ORDER_CONSUMER", true),
 		QueueNamespace:    r.str("QUEUE_NAMESPACE", ""),
