@@ -209,6 +209,8 @@ type Paging struct {
 	// meters.
 	NearbyRadius    float64
 	MaxNearbyRadius float64
+	// NearbyMaxDepth is how many shops a nearbyShops search may page through.
+	NearbyMaxDepth int
 }
 
 // IsProduction reports whether the process runs in production.
@@ -261,6 +263,7 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxPageSize:     r.integer("PAGE_SIZE_MAX", 100, 1),
 		NearbyRadius:    float64(r.integer("NEARBY_RADIUS_DEFAULT_METERS", 5000, 1)),
 		MaxNearbyRadius: float64(r.integer("NEARBY_RADIUS_MAX_METERS", 50000, 1)),
+		NearbyMaxDepth:  r.integer("NEARBY_MAX_DEPTH", 1000, 1),
 	}
 	c.Auth = Auth{
 		AccessTTL:       r.duration("AUTH_ACCESS_TTL", 30*time.Minute),
