@@ -125,8 +125,8 @@ func (g *Gate) batchArgs(calls []*reserveCall) ([]string, []any) {
 	first := calls[0].r
 	k := g.keys(first.VoucherID)
 	streamed := 0
-	keys := make([]string, 0, 6+len(calls))
-	keys = append(keys, k.stock, k.users, k.reservations, k.window, k.pending)
+	keys := make([]string, 0, 5+len(calls))
+	keys = append(keys, k.stock, k.users, k.pending, k.window)
 	if g.cfg.ClaimStream != nil {
 		streamed = 1
 		keys = append(keys, g.cfg.ClaimStream(first.VoucherID))

@@ -269,6 +269,30 @@ func TestGatePendingByOrderID(t *testing.T) {
 					t.Fatalf("order %d after settle/drop: pending %v (want %v), %v", id, ok, want, err)
 				}
 			}
+			// A sale's reservations are listed from the shared shard hash, without its
+			// neighbours', and a drop names the right sale or does nothing.
+			if rs, err := gate.Reservations(ctx, base+3); err != nil || len(rs) != 1 || rs[0].OrderID != base*1000+2 {
+				t.Fatalf("reservations of sale 3: %+v %v", rs, err)
+			}
+			if dropped, err := gate.Drop(ctx, base+1, base*1000+2, seckill.Release{Stock: true}); err != nil || dropped {
+				t.Fatalf("drop through another sale: %v %v", dropped, err)
+			}
+			// A reservation kept in the sale's own hash, as before the shard hash, is
+			// still listed and dropped with its stock.
+			legacy := fmt.Sprintf("seckill:%s:reservations:%d", redis.ShardTag(base+3, 4), base+3)
+			if err := conn.Client.HSet(ctx, legacy, fmt.Sprint(base*1000+50), fmt.Sprintf("43:%d", now.UnixMilli())).Err(); err != nil {
+				t.Fatal(err)
+			}
+			if rs, err := gate.Reservations(ctx, base+3); err != nil || len(rs) != 2 {
+				t.Fatalf("reservations with a legacy one: %+v %v", rs, err)
+			}
+			stock, _, _ := gate.Stock(ctx, base+3)
+			if dropped, err := gate.Drop(ctx, base+3, base*1000+50, seckill.Release{Stock: true, Slot: true}); err != nil || !dropped {
+				t.Fatalf("drop legacy: %v %v", dropped, err)
+			}
+			if after, _, _ := gate.Stock(ctx, base+3); after != stock+1 {
+				t.Fatalf("legacy drop gave back %d units, want 1", after-stock)
+			}
 		}
 	})
 }

@@ -3,16 +3,15 @@
 --
 -- KEYS[1] seckill:{s<k>}:stock:<vid>         string: units left
 -- KEYS[2] seckill:{s<k>}:users:<vid>         set: users holding an order
--- KEYS[3] seckill:{s<k>}:reservations:<vid>  hash: order id -> "<user id>:<ms>"
+-- KEYS[3] seckill:{s<k>}:pending             hash: order id -> "<voucher id>:<user id>:<ms>",
+--                                            the reservations of all the shard's sales
 -- KEYS[4] seckill:{s<k>}:window:<vid>        hash: begin, end (unix ms)
--- KEYS[5] seckill:{s<k>}:pending             hash: order id -> "<voucher id>:<user id>:<ms>",
---                                            the shard's reservations by order id alone
--- KEYS[6] seckill:{s<k>}:rate:<user id>      zset: the user's recent claims (sliding window)
--- KEYS[7] orders:{s<k>}                      stream (only when the gate enqueues claims)
+-- KEYS[5] seckill:{s<k>}:rate:<user id>      zset: the user's recent claims (sliding window)
+-- KEYS[6] orders:{s<k>}                      stream (only when the gate enqueues claims)
 -- ARGV[1] user id
 -- ARGV[2] order id (decimal string; never turned into a Lua number)
 -- ARGV[3] now (unix ms)
--- ARGV[4] message payload (JSON), when KEYS[7] is given
+-- ARGV[4] message payload (JSON), when KEYS[6] is given
 -- ARGV[5] most claims per user per window (0: no limit)
 -- ARGV[6] the window (ms)
 -- ARGV[7] voucher id
@@ -22,13 +21,13 @@ local now = tonumber(ARGV[3])
 local limit = tonumber(ARGV[5])
 if limit > 0 then
   local span = tonumber(ARGV[6])
-  redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now - span)
-  if redis.call('ZCARD', KEYS[6]) >= limit then
-    local oldest = redis.call('ZRANGE', KEYS[6], 0, 0, 'WITHSCORES')
+  redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - span)
+  if redis.call('ZCARD', KEYS[5]) >= limit then
+    local oldest = redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
     return {6, tonumber(oldest[2]) + span - now}
   end
-  redis.call('ZADD', KEYS[6], now, ARGV[2])
-  redis.call('PEXPIRE', KEYS[6], span)
+  redis.call('ZADD', KEYS[5], now, ARGV[2])
+  redis.call('PEXPIRE', KEYS[5], span)
 end
 local window = redis.call('HMGET', KEYS[4], 'begin', 'end')
 local stock = redis.call('GET', KEYS[1])
@@ -50,9 +49,8 @@ if stock <= 0 then
 end
 redis.call('DECR', KEYS[1])
 redis.call('SADD', KEYS[2], ARGV[1])
-redis.call('HSET', KEYS[3], ARGV[2], ARGV[1] .. ':' .. ARGV[3])
-redis.call('HSET', KEYS[5], ARGV[2], ARGV[7] .. ':' .. ARGV[1] .. ':' .. ARGV[3])
-if KEYS[7] then
-  redis.call('XADD', KEYS[7], '*', '_watermill_message_uuid', ARGV[2], 'metadata', '', 'payload', ARGV[4])
+redis.call('HSET', KEYS[3], ARGV[2], ARGV[7] .. ':' .. ARGV[1] .. ':' .. ARGV[3])
+if KEYS[6] then
+  redis.call('XADD', KEYS[6], '*', '_watermill_message_uuid', ARGV[2], 'metadata', '', 'payload', ARGV[4])
 end
 return {0, stock - 1}

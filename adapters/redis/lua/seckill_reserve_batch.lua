@@ -4,11 +4,11 @@
 --
 -- KEYS[1] seckill:{s<k>}:stock:<vid>         string: units left
 -- KEYS[2] seckill:{s<k>}:users:<vid>         set: users holding an order
--- KEYS[3] seckill:{s<k>}:reservations:<vid>  hash: order id -> "<user id>:<ms>"
+-- KEYS[3] seckill:{s<k>}:pending             hash: order id -> "<voucher id>:<user id>:<ms>",
+--                                            the reservations of all the shard's sales
 -- KEYS[4] seckill:{s<k>}:window:<vid>        hash: begin, end (unix ms)
--- KEYS[5] seckill:{s<k>}:pending             hash: order id -> "<voucher id>:<user id>:<ms>"
--- KEYS[6] orders:{s<k>}                      stream, only when ARGV[2] is 1
--- KEYS[6 + ARGV[2] + i] seckill:{s<k>}:rate:<user id of claim i>
+-- KEYS[5] orders:{s<k>}                      stream, only when ARGV[2] is 1
+-- KEYS[5 + ARGV[2] + i] seckill:{s<k>}:rate:<user id of claim i>
 -- ARGV[1] number of claims
 -- ARGV[2] 1 when the gate enqueues claims on the stream, else 0
 -- ARGV[3] most claims per user per window (0: no limit)
@@ -27,7 +27,7 @@ local out = {}
 for i = 1, count do
   local a = 5 + 4 * (i - 1)
   local user, order, now, payload = ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3]), ARGV[a + 4]
-  local rate = KEYS[5 + streamed + i]
+  local rate = KEYS[4 + streamed + i]
   local verdict, n = nil, 0
   if limit > 0 then
     redis.call('ZREMRANGEBYSCORE', rate, '-inf', now - span)
@@ -54,10 +54,9 @@ for i = 1, count do
     else
       redis.call('DECR', KEYS[1])
       redis.call('SADD', KEYS[2], user)
-      redis.call('HSET', KEYS[3], order, user .. ':' .. ARGV[a + 3])
-      redis.call('HSET', KEYS[5], order, voucher .. ':' .. user .. ':' .. ARGV[a + 3])
+      redis.call('HSET', KEYS[3], order, voucher .. ':' .. user .. ':' .. ARGV[a + 3])
       if streamed == 1 then
-        redis.call('XADD', KEYS[6], '*', '_watermill_message_uuid', order, 'metadata', '', 'payload', payload)
+        redis.call('XADD', KEYS[5], '*', '_watermill_message_uuid', order, 'metadata', '', 'payload', payload)
       end
       verdict, n = 0, tonumber(stock) - 1
     end
