@@ -93,3 +93,68 @@ func TestSQLiteConcurrentWritersNeverSeeBusy(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A writer that holds a SQLite file longer than the busy timeout (another process, a long
+// migration) delays the store's writes; they still succeed once it lets go.
+func TestSQLiteWritesOutlastALongLock(t *testing.T) {
+	t.Parallel()
+	url := "sqlite://" + filepath.ToSlash(filepath.Join(t.TempDir(), "locked.db"))
+	s := openMigrated(t, url)
+	other := openMigrated(t, url)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	shop, err := s.Shops().CreateShop(ctx, domain.Shop{Name: "shop", TypeID: mustShopType(t, s, "美食").ID, Longitude: 120.1, Latitude: 30.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sale, err := s.Vouchers().CreateVoucher(ctx, domain.Voucher{ShopID: shop.ID, Title: "sale", PayValue: 1, ActualValue: 2,
+		Kind: domain.VoucherFlashSale, Status: domain.VoucherOnSale,
+		FlashSale: &domain.FlashSale{Stock: 10, BeginTime: time.Now().Add(-time.Hour), EndTime: time.Now().Add(time.Hour)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := other.DB().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	const hold = 6 * time.Second // longer than the 5 s busy timeout
+	released := make(chan error, 1)
+	go func() {
+		time.Sleep(hold)
+		_, err := conn.ExecContext(ctx, "COMMIT")
+		released <- err
+	}()
+	var wg sync.WaitGroup
+	errs := make(chan error, 3)
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		if _, err := s.Users().CreateUser(ctx, domain.User{Phone: "13811112222"}); err != nil {
+			errs <- fmt.Errorf("create user: %w", err)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		if _, err := s.Blogs().CreateBlog(ctx, domain.Blog{ShopID: shop.ID, UserID: 1, Title: "t", Content: "c", CreatedAt: time.Now()}); err != nil {
+			errs <- fmt.Errorf("create blog: %w", err)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		if _, err := s.Orders().WriteClaims(ctx, []domain.Claim{{OrderID: 1, UserID: 9, VoucherID: sale.ID, ClaimedAt: time.Now()}}); err != nil {
+			errs <- fmt.Errorf("write claims: %w", err)
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if err := <-released; err != nil {
+		t.Fatal(err)
+	}
+}
