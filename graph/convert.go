@@ -1,8 +1,7 @@
 package graph
 
 import (
-	"encoding/base64"
-	"fmt"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -33,26 +32,19 @@ func parseOptionalID(field string, raw *string) (int64, error) {
 
 func formatID(id int64) string { return strconv.FormatInt(id, 10) }
 
-// Cursors are opaque to clients: base64url of "<kind>:<position>".
+// Cursors are opaque to clients; domain.ParseCursor checks their shape and bounds.
 func encodeCursor(kind string, pos int64) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(kind + ":" + strconv.FormatInt(pos, 10)))
+	return domain.EncodeCursor(kind, domain.FormatCursorInt(pos))
 }
 
-// decodeCursor reads a cursor of the given kind; nil or empty means the start (0).
+// decodeCursor reads a cursor of the given kind holding one id; nil or empty means the
+// start (0).
 func decodeCursor(kind string, raw *string) (int64, error) {
-	if raw == nil || *raw == "" {
-		return 0, nil
-	}
-	b, err := base64.RawURLEncoding.DecodeString(*raw)
-	rest, ok := strings.CutPrefix(string(b), kind+":")
+	c, ok, err := domain.ParseCursor(kind, deref(raw), 1)
 	if err != nil || !ok {
-		return 0, domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
+		return 0, err
 	}
-	pos, err := strconv.ParseInt(rest, 10, 64)
-	if err != nil || pos < 0 {
-		return 0, domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
-	}
-	return pos, nil
+	return c.Int(0, 1, math.MaxInt64)
 }
 
 func deref[T any](p *T) T {
@@ -135,30 +127,23 @@ const nearbyCursor = "near"
 // encodeNearbyCursor packs a nearby page position: shops seen so far, and the last
 // shop's distance and id.
 func encodeNearbyCursor(c shop.NearbyCursor) string {
-	raw := fmt.Sprintf("%s:%d:%s:%d", nearbyCursor, c.Seen, strconv.FormatFloat(c.DistanceMeters, 'g', -1, 64), c.ShopID)
-	return base64.RawURLEncoding.EncodeToString([]byte(raw))
+	return domain.EncodeCursor(nearbyCursor, strconv.Itoa(c.Seen), domain.FormatCursorFloat(c.DistanceMeters), formatID(c.ShopID))
 }
 
+// decodeNearbyCursor reads a nearby cursor; the app bounds how deep a search may page
+// and how far a shop may be.
 func decodeNearbyCursor(raw *string) (*shop.NearbyCursor, error) {
-	if raw == nil || *raw == "" {
-		return nil, nil
+	c, ok, err := domain.ParseCursor(nearbyCursor, deref(raw), 3)
+	if err != nil || !ok {
+		return nil, err
 	}
-	bad := domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
-	b, err := base64.RawURLEncoding.DecodeString(*raw)
-	if err != nil {
-		return nil, bad
+	seen, err1 := c.Int(0, 1, math.MaxInt32)
+	dist, err2 := c.Float(1, 0, domain.MaxDistanceMeters)
+	id, err3 := c.Int(2, 1, math.MaxInt64)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return nil, domain.BadCursor()
 	}
-	parts := strings.Split(string(b), ":")
-	if len(parts) != 4 || parts[0] != nearbyCursor {
-		return nil, bad
-	}
-	seen, err1 := strconv.Atoi(parts[1])
-	dist, err2 := strconv.ParseFloat(parts[2], 64)
-	id, err3 := strconv.ParseInt(parts[3], 10, 64)
-	if err1 != nil || err2 != nil || err3 != nil || seen < 0 || id <= 0 || dist < 0 || math.IsNaN(dist) || math.IsInf(dist, 0) {
-		return nil, bad
-	}
-	return &shop.NearbyCursor{Seen: seen, DistanceMeters: dist, ShopID: id}, nil
+	return &shop.NearbyCursor{Seen: int(seen), DistanceMeters: dist, ShopID: id}, nil
 }
 
 func nearbyConnection(page shop.NearbyPage, seen int) *model.ShopConnection {

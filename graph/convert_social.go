@@ -2,10 +2,7 @@ package graph
 
 import (
 	"context"
-	"encoding/base64"
-	"fmt"
-	"strconv"
-	"strings"
+	"math"
 
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/auth"
@@ -70,48 +67,41 @@ const (
 	feedCursor     = "feed"
 )
 
-// encodePair packs a cursor of two numbers: base64url of "<kind>:<a>:<b>".
+// encodePair packs a cursor of two numbers.
 func encodePair(kind string, a, b int64) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprintf("%s:%d:%d", kind, a, b)))
+	return domain.EncodeCursor(kind, domain.FormatCursorInt(a), domain.FormatCursorInt(b))
 }
 
-// decodePair reads a cursor of two non-negative numbers; ok is false for nil or empty.
-func decodePair(kind string, raw *string) (a, b int64, ok bool, err error) {
-	if raw == nil || *raw == "" {
-		return 0, 0, false, nil
+// decodePair reads a cursor of two numbers within [lo, hi] each; ok is false for nil or
+// empty.
+func decodePair(kind string, raw *string, lo, hi [2]int64) (a, b int64, ok bool, err error) {
+	c, ok, err := domain.ParseCursor(kind, deref(raw), 2)
+	if err != nil || !ok {
+		return 0, 0, false, err
 	}
-	bad := domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
-	dec, derr := base64.RawURLEncoding.DecodeString(*raw)
-	parts := strings.Split(string(dec), ":")
-	if derr != nil || len(parts) != 3 || parts[0] != kind {
-		return 0, 0, false, bad
-	}
-	a, err1 := strconv.ParseInt(parts[1], 10, 64)
-	b, err2 := strconv.ParseInt(parts[2], 10, 64)
-	if err1 != nil || err2 != nil || a < 0 || b < 0 {
-		return 0, 0, false, bad
+	a, err1 := c.Int(0, lo[0], hi[0])
+	b, err2 := c.Int(1, lo[1], hi[1])
+	if err1 != nil || err2 != nil {
+		return 0, 0, false, domain.BadCursor()
 	}
 	return a, b, true, nil
 }
 
+// decodeHotCursor reads a hot-blogs position: likes (an int32 in the store) and blog id.
 func decodeHotCursor(raw *string) (*social.HotPosition, error) {
-	liked, id, ok, err := decodePair(hotCursor, raw)
+	liked, id, ok, err := decodePair(hotCursor, raw, [2]int64{0, 1}, [2]int64{math.MaxInt32, math.MaxInt64})
 	if err != nil || !ok {
 		return nil, err
-	}
-	if id == 0 || liked > int64(^uint32(0)>>1) {
-		return nil, domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
 	}
 	return &social.HotPosition{Liked: int(liked), ID: id}, nil
 }
 
+// decodeFeedCursor reads a feed position: the last score (ms; exact in a float64) and
+// how many entries of that score were seen (the app bounds it by the inbox size).
 func decodeFeedCursor(raw *string) (*social.FeedCursor, error) {
-	max, offset, ok, err := decodePair(feedCursor, raw)
+	max, offset, ok, err := decodePair(feedCursor, raw, [2]int64{0, 1}, [2]int64{1 << 53, math.MaxInt32})
 	if err != nil || !ok {
 		return nil, err
-	}
-	if offset == 0 || offset > int64(^uint32(0)>>1) {
-		return nil, domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
 	}
 	return &social.FeedCursor{Max: max, Offset: int(offset)}, nil
 }

@@ -199,7 +199,11 @@ func (r *Orders) existingIDs(ctx context.Context, tx *sql.Tx, ids []int64) (map[
 }
 
 func (r *Orders) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := r.db.BeginTx(ctx, nil)
+	var tx *sql.Tx
+	err := retryBusy(ctx, func() (err error) {
+		tx, err = r.db.BeginTx(ctx, nil)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}

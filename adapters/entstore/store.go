@@ -41,7 +41,8 @@ type Store struct {
 //
 // SQLite files are opened in WAL mode with foreign keys on, a 5 s busy timeout and
 // BEGIN IMMEDIATE transactions, so writers queue on the database lock instead of failing
-// when a read transaction tries to upgrade. WAL lets readers run beside the one writer,
+// when a read transaction tries to upgrade; a writer still busy after the timeout (the
+// file held longer by another process) is retried until its context ends. WAL lets readers run beside the one writer,
 // so a file database keeps a small pool; an in-memory database exists only inside its
 // one connection and is limited to it.
 func Open(ctx context.Context, databaseURL string) (*Store, error) {
@@ -65,7 +66,10 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("connect to %s database: %w", src.Dialect, err)
 	}
-	drv := entsql.OpenDB(src.Dialect, db)
+	var drv dialect.Driver = entsql.OpenDB(src.Dialect, db)
+	if src.Dialect == dialect.SQLite {
+		drv = busyRetryDriver{drv.(*entsql.Driver)}
+	}
 	return &Store{
 		db:      db,
 		client:  ent.NewClient(ent.Driver(drv)),

@@ -126,13 +126,13 @@ func (g *Gate) batchArgs(calls []*reserveCall) ([]string, []any) {
 	k := g.keys(first.VoucherID)
 	streamed := 0
 	keys := make([]string, 0, 5+len(calls))
-	keys = append(keys, k.stock, k.users, k.reservations, k.window)
+	keys = append(keys, k.stock, k.users, k.pending, k.window)
 	if g.cfg.ClaimStream != nil {
 		streamed = 1
 		keys = append(keys, g.cfg.ClaimStream(first.VoucherID))
 	}
-	args := make([]any, 0, 4+4*len(calls))
-	args = append(args, len(calls), streamed, first.RateLimit.Max, first.RateLimit.Window.Milliseconds())
+	args := make([]any, 0, 5+4*len(calls))
+	args = append(args, len(calls), streamed, first.RateLimit.Max, first.RateLimit.Window.Milliseconds(), first.VoucherID)
 	for _, c := range calls {
 		keys = append(keys, k.prefix+"rate:"+strconv.FormatInt(c.r.UserID, 10))
 		args = append(args, c.r.UserID, strconv.FormatInt(c.r.OrderID, 10), c.r.At.UnixMilli(), c.payload)

@@ -80,13 +80,21 @@ func OrderStream(voucherID int64, shards int) string {
 	return "orders:" + ShardTag(voucherID, shards)
 }
 
-type saleKeys struct{ prefix, stock, users, reservations, window string }
+// saleKeys are a sale's keys. Reservations live in pending, one hash per shard shared by
+// the shard's sales (order id -> "<voucher>:<user>:<ms>"), so an order is found by its id
+// alone. legacy is the sale's own hash where reservations were kept before
+// ("<user>:<ms>"); it is still read, settled and dropped from, never written.
+type saleKeys struct{ prefix, stock, users, pending, window, legacy, voucher string }
 
 func (g *Gate) keys(voucherID int64) saleKeys {
 	p := "seckill:" + ShardTag(voucherID, g.cfg.Shards) + ":"
 	v := strconv.FormatInt(voucherID, 10)
-	return saleKeys{prefix: p, stock: p + "stock:" + v, users: p + "users:" + v, reservations: p + "reservations:" + v, window: p + "window:" + v}
+	return saleKeys{prefix: p, stock: p + "stock:" + v, users: p + "users:" + v, pending: p + "pending",
+		window: p + "window:" + v, legacy: p + "reservations:" + v, voucher: v}
 }
+
+// pendingKey is shard k's hash of reservations by order id.
+func pendingKey(k int) string { return "seckill:{s" + strconv.Itoa(k) + "}:pending" }
 
 // EncodeClaim is the order queue's message body for c — the same bytes the reserve
 // script XADDs: {"orderId":"<decimal>","userId":"<decimal>","voucherId":"<decimal>",
@@ -122,11 +130,11 @@ func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verd
 		return v, n, nil
 	}
 	k := g.keys(r.VoucherID)
-	keys := []string{k.stock, k.users, k.reservations, k.window, k.prefix + "rate:" + strconv.FormatInt(r.UserID, 10)}
+	keys := []string{k.stock, k.users, k.pending, k.window, k.prefix + "rate:" + strconv.FormatInt(r.UserID, 10)}
 	if payload != nil {
 		keys = append(keys, g.cfg.ClaimStream(r.VoucherID))
 	}
-	args := []any{r.UserID, strconv.FormatInt(r.OrderID, 10), r.At.UnixMilli(), payload, r.RateLimit.Max, r.RateLimit.Window.Milliseconds()}
+	args := []any{r.UserID, strconv.FormatInt(r.OrderID, 10), r.At.UnixMilli(), payload, r.RateLimit.Max, r.RateLimit.Window.Milliseconds(), r.VoucherID}
 	reply, err := seckillReserveScript.Run(ctx, g.client, keys, args...).Result()
 	if err != nil {
 		return 0, 0, fmt.Errorf("reserve voucher %d: %w", r.VoucherID, err)
@@ -146,8 +154,8 @@ func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verd
 // Drop implements seckill.StockGate.
 func (g *Gate) Drop(ctx context.Context, voucherID, orderID int64, rel seckill.Release) (bool, error) {
 	k := g.keys(voucherID)
-	n, err := seckillDropScript.Run(ctx, g.client, []string{k.stock, k.users, k.reservations},
-		strconv.FormatInt(orderID, 10), flag(rel.Stock), flag(rel.Slot)).Int64()
+	n, err := seckillDropScript.Run(ctx, g.client, []string{k.stock, k.users, k.pending, k.legacy},
+		strconv.FormatInt(orderID, 10), flag(rel.Stock), flag(rel.Slot), k.voucher).Int64()
 	if err != nil {
 		return false, fmt.Errorf("drop reservation %d: %w", orderID, err)
 	}
@@ -170,7 +178,21 @@ func (g *Gate) Settle(ctx context.Context, voucherID int64, orderIDs []int64) er
 	for i, id := range orderIDs {
 		fields[i] = strconv.FormatInt(id, 10)
 	}
-	if err := g.client.HDel(ctx, g.keys(voucherID).reservations, fields...).Err(); err != nil {
+	k := g.keys(voucherID)
+	// Both keys share the sale's hash tag, so one pipeline reaches one node.
+	cmds, err := g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+		p.HDel(ctx, k.pending, fields...)
+		p.HDel(ctx, k.legacy, fields...)
+		return nil
+	})
+	if err == nil {
+		for _, c := range cmds {
+			if err = c.Err(); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("settle reservations of voucher %d: %w", voucherID, err)
 	}
 	return nil
@@ -191,17 +213,38 @@ func (g *Gate) Load(ctx context.Context, s seckill.SaleState, replace bool) (boo
 	return n == 1, nil
 }
 
-// Pending implements seckill.StockGate.
-func (g *Gate) Pending(ctx context.Context, voucherID, orderID int64) (seckill.Reservation, bool, error) {
-	v, err := g.client.HGet(ctx, g.keys(voucherID).reservations, strconv.FormatInt(orderID, 10)).Result()
-	if errors.Is(err, goredis.Nil) {
-		return seckill.Reservation{}, false, nil
-	}
-	if err != nil {
+// Pending implements seckill.StockGate: one HGET per shard, all in one pipeline — a
+// fixed cost whatever the number of sales.
+func (g *Gate) Pending(ctx context.Context, orderID int64) (seckill.Reservation, bool, error) {
+	field := strconv.FormatInt(orderID, 10)
+	cmds := make([]*goredis.StringCmd, g.cfg.Shards)
+	_, err := g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+		for k := range cmds {
+			cmds[k] = p.HGet(ctx, pendingKey(k), field)
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, goredis.Nil) {
 		return seckill.Reservation{}, false, fmt.Errorf("look up reservation %d: %w", orderID, err)
 	}
-	r, ok := parseReservation(voucherID, orderID, v)
-	return r, ok, nil
+	for _, c := range cmds {
+		v, err := c.Result()
+		if errors.Is(err, goredis.Nil) {
+			continue
+		}
+		if err != nil {
+			return seckill.Reservation{}, false, fmt.Errorf("look up reservation %d: %w", orderID, err)
+		}
+		vid, rest, _ := strings.Cut(v, ":")
+		voucherID, err := strconv.ParseInt(vid, 10, 64)
+		if err != nil {
+			continue
+		}
+		if r, ok := parseReservation(voucherID, orderID, rest); ok {
+			return r, true, nil
+		}
+	}
+	return seckill.Reservation{}, false, nil
 }
 
 func parseReservation(voucherID, orderID int64, v string) (seckill.Reservation, bool) {
@@ -214,25 +257,37 @@ func parseReservation(voucherID, orderID int64, v string) (seckill.Reservation, 
 	return seckill.Reservation{OrderID: orderID, UserID: uid, VoucherID: voucherID, At: time.UnixMilli(ms)}, true
 }
 
-// Reservations implements seckill.StockGate.
+// Reservations implements seckill.StockGate: it scans the shard's hash for the sale's
+// reservations (and the sale's legacy hash).
 func (g *Gate) Reservations(ctx context.Context, voucherID int64) ([]seckill.Reservation, error) {
+	k := g.keys(voucherID)
 	var out []seckill.Reservation
-	iter := g.client.HScan(ctx, g.keys(voucherID).reservations, 0, "", 500).Iterator()
-	for iter.Next(ctx) {
-		field := iter.Val()
-		if !iter.Next(ctx) {
-			break
+	for _, key := range []string{k.pending, k.legacy} {
+		iter := g.client.HScan(ctx, key, 0, "", 500).Iterator()
+		for iter.Next(ctx) {
+			field := iter.Val()
+			if !iter.Next(ctx) {
+				break
+			}
+			id, err := strconv.ParseInt(field, 10, 64)
+			if err != nil {
+				continue
+			}
+			v := iter.Val()
+			if key == k.pending {
+				vid, rest, _ := strings.Cut(v, ":")
+				if vid != k.voucher {
+					continue
+				}
+				v = rest
+			}
+			if r, ok := parseReservation(voucherID, id, v); ok {
+				out = append(out, r)
+			}
 		}
-		id, err := strconv.ParseInt(field, 10, 64)
-		if err != nil {
-			continue
+		if err := iter.Err(); err != nil {
+			return nil, fmt.Errorf("list reservations of voucher %d: %w", voucherID, err)
 		}
-		if r, ok := parseReservation(voucherID, id, iter.Val()); ok {
-			out = append(out, r)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return nil, fmt.Errorf("list reservations of voucher %d: %w", voucherID, err)
 	}
 	return out, nil
 }

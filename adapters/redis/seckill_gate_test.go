@@ -222,3 +222,77 @@ func TestGateCoalescedSurvivesScriptFlushAndReportsOutages(t *testing.T) {
 		}
 	})
 }
+
+// A reservation is found by its order id alone, in either mode, until it is settled or
+// dropped.
+func TestGatePendingByOrderID(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		for _, coalesce := range []redis.Coalescing{{}, {Window: 200 * time.Microsecond, Max: 8}} {
+			ctx := context.Background()
+			gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce})
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
+			now := time.Now()
+			for v := base + 1; v <= base+3; v++ {
+				if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 5, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+					t.Fatal(err)
+				}
+			}
+			orders := map[int64]int64{} // order id -> voucher
+			for i, v := range []int64{base + 1, base + 2, base + 3} {
+				id := base*1000 + int64(i)
+				if verdict, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: id, UserID: 42, VoucherID: v, At: now}); err != nil || verdict != seckill.Accepted {
+					t.Fatalf("reserve: %v %v", verdict, err)
+				}
+				orders[id] = v
+			}
+			for id, v := range orders {
+				r, ok, err := gate.Pending(ctx, id)
+				if err != nil || !ok || r.VoucherID != v || r.UserID != 42 || r.OrderID != id || r.At.UnixMilli() != now.UnixMilli() {
+					t.Fatalf("pending %d: %+v %v %v", id, r, ok, err)
+				}
+			}
+			if _, ok, err := gate.Pending(ctx, base*1000+99); err != nil || ok {
+				t.Fatalf("unknown order: %v %v", ok, err)
+			}
+			if err := gate.Settle(ctx, base+1, []int64{base * 1000}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := gate.Drop(ctx, base+2, base*1000+1, seckill.Release{Stock: true, Slot: true}); err != nil {
+				t.Fatal(err)
+			}
+			for id, want := range map[int64]bool{base * 1000: false, base*1000 + 1: false, base*1000 + 2: true} {
+				if _, ok, err := gate.Pending(ctx, id); err != nil || ok != want {
+					t.Fatalf("order %d after settle/drop: pending %v (want %v), %v", id, ok, want, err)
+				}
+			}
+			// A sale's reservations are listed from the shared shard hash, without its
+			// neighbours', and a drop names the right sale or does nothing.
+			if rs, err := gate.Reservations(ctx, base+3); err != nil || len(rs) != 1 || rs[0].OrderID != base*1000+2 {
+				t.Fatalf("reservations of sale 3: %+v %v", rs, err)
+			}
+			if dropped, err := gate.Drop(ctx, base+1, base*1000+2, seckill.Release{Stock: true}); err != nil || dropped {
+				t.Fatalf("drop through another sale: %v %v", dropped, err)
+			}
+			// A reservation kept in the sale's own hash, as before the shard hash, is
+			// still listed and dropped with its stock.
+			legacy := fmt.Sprintf("seckill:%s:reservations:%d", redis.ShardTag(base+3, 4), base+3)
+			if err := conn.Client.HSet(ctx, legacy, fmt.Sprint(base*1000+50), fmt.Sprintf("43:%d", now.UnixMilli())).Err(); err != nil {
+				t.Fatal(err)
+			}
+			if rs, err := gate.Reservations(ctx, base+3); err != nil || len(rs) != 2 {
+				t.Fatalf("reservations with a legacy one: %+v %v", rs, err)
+			}
+			stock, _, _ := gate.Stock(ctx, base+3)
+			if dropped, err := gate.Drop(ctx, base+3, base*1000+50, seckill.Release{Stock: true, Slot: true}); err != nil || !dropped {
+				t.Fatalf("drop legacy: %v %v", dropped, err)
+			}
+			if after, _, _ := gate.Stock(ctx, base+3); after != stock+1 {
+				t.Fatalf("legacy drop gave back %d units, want 1", after-stock)
+			}
+		}
+	})
+}

@@ -117,6 +117,9 @@ type Seckill struct {
 	// ClaimRate limits claimVoucher per user (Max 0: off).
 	ClaimRate Rate
 	MaxStock  int64
+	// ClaimRateGlobal is a token bucket over all claims taken to the gate, per node:
+	// Max claims, refilled at Max per Window (Max 0: off).
+	ClaimRateGlobal Rate
 	// Consume runs the order consumer inside serve (the worker command always does).
 	Consume bool
 	// QueueNamespace prefixes queue, topic and stream names (to share a broker).
@@ -235,6 +238,8 @@ type Paging struct {
 	// meters.
 	NearbyRadius    float64
 	MaxNearbyRadius float64
+	// NearbyMaxDepth is how many shops a nearbyShops search may page through.
+	NearbyMaxDepth int
 }
 
 // IsProduction reports whether the process runs in production.
@@ -291,6 +296,7 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxPageSize:     r.integer("PAGE_SIZE_MAX", 100, 1),
 		NearbyRadius:    float64(r.integer("NEARBY_RADIUS_DEFAULT_METERS", 5000, 1)),
 		MaxNearbyRadius: float64(r.integer("NEARBY_RADIUS_MAX_METERS", 50000, 1)),
+		NearbyMaxDepth:  r.integer("NEARBY_MAX_DEPTH", 1000, 1),
 	}
 	c.Auth = Auth{
 		AccessTTL:       r.duration("AUTH_ACCESS_TTL", 30*time.Minute),
@@ -322,6 +328,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.Seckill = Seckill{
 		Shards:            r.integer("SECKILL_SHARDS", 16, 1),
 		ClaimRate:         r.rate("CLAIM_RATE_PER_USER", Rate{Max: 5, Window: time.Second}),
+		ClaimRateGlobal:   r.rate("CLAIM_RATE_GLOBAL", Rate{}),
 		MaxStock:          r.integer64("SECKILL_MAX_STOCK", 10_000_000, 1),
 		Consume:           r.boolean("ORDER_CONSUMER", true),
 		QueueNamespace:    r.str("QUEUE_NAMESPACE", ""),

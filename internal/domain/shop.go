@@ -69,6 +69,9 @@ func ValidCoordinates(lon, lat float64) bool {
 // earthRadiusMeters is the mean Earth radius used for distances.
 const earthRadiusMeters = 6371000.0
 
+// MaxDistanceMeters bounds DistanceMeters: half the Earth's circumference.
+const MaxDistanceMeters = math.Pi * earthRadiusMeters
+
 // DistanceMeters is the great-circle (haversine) distance between two points.
 func DistanceMeters(lon1, lat1, lon2, lat2 float64) float64 {
 	rad := math.Pi / 180

@@ -57,6 +57,7 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 	svc, err := seckill.New(ctx, seckill.Config{
 		ClaimsPerUser:  cfg.Seckill.ClaimRate.Max,
 		ClaimWindow:    cfg.Seckill.ClaimRate.Window,
+		GlobalClaims:   seckill.RateLimit{Max: cfg.Seckill.ClaimRateGlobal.Max, Window: cfg.Seckill.ClaimRateGlobal.Window},
 		MaxStock:       cfg.Seckill.MaxStock,
 		SoldOutMarkTTL: cfg.Seckill.SoldOutMarkTTL,
 		Pages:          domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},

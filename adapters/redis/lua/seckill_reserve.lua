@@ -3,7 +3,8 @@
 --
 -- KEYS[1] seckill:{s<k>}:stock:<vid>         string: units left
 -- KEYS[2] seckill:{s<k>}:users:<vid>         set: users holding an order
--- KEYS[3] seckill:{s<k>}:reservations:<vid>  hash: order id -> "<user id>:<ms>"
+-- KEYS[3] seckill:{s<k>}:pending             hash: order id -> "<voucher id>:<user id>:<ms>",
+--                                            the reservations of all the shard's sales
 -- KEYS[4] seckill:{s<k>}:window:<vid>        hash: begin, end (unix ms)
 -- KEYS[5] seckill:{s<k>}:rate:<user id>      zset: the user's recent claims (sliding window)
 -- KEYS[6] orders:{s<k>}                      stream (only when the gate enqueues claims)
@@ -13,6 +14,7 @@
 -- ARGV[4] message payload (JSON), when KEYS[6] is given
 -- ARGV[5] most claims per user per window (0: no limit)
 -- ARGV[6] the window (ms)
+-- ARGV[7] voucher id
 -- Returns {verdict, n}: verdict 0 accepted (n = stock left), 1 sold out, 2 already
 -- claimed, 3 not started, 4 ended, 5 not loaded, 6 rate limited (n = ms to wait).
 local now = tonumber(ARGV[3])
@@ -47,7 +49,7 @@ if stock <= 0 then
 end
 redis.call('DECR', KEYS[1])
 redis.call('SADD', KEYS[2], ARGV[1])
-redis.call('HSET', KEYS[3], ARGV[2], ARGV[1] .. ':' .. ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[2], ARGV[7] .. ':' .. ARGV[1] .. ':' .. ARGV[3])
 if KEYS[6] then
   redis.call('XADD', KEYS[6], '*', '_watermill_message_uuid', ARGV[2], 'metadata', '', 'payload', ARGV[4])
 end

@@ -4,7 +4,8 @@
 --
 -- KEYS[1] seckill:{s<k>}:stock:<vid>         string: units left
 -- KEYS[2] seckill:{s<k>}:users:<vid>         set: users holding an order
--- KEYS[3] seckill:{s<k>}:reservations:<vid>  hash: order id -> "<user id>:<ms>"
+-- KEYS[3] seckill:{s<k>}:pending             hash: order id -> "<voucher id>:<user id>:<ms>",
+--                                            the reservations of all the shard's sales
 -- KEYS[4] seckill:{s<k>}:window:<vid>        hash: begin, end (unix ms)
 -- KEYS[5] orders:{s<k>}                      stream, only when ARGV[2] is 1
 -- KEYS[5 + ARGV[2] + i] seckill:{s<k>}:rate:<user id of claim i>
@@ -12,17 +13,19 @@
 -- ARGV[2] 1 when the gate enqueues claims on the stream, else 0
 -- ARGV[3] most claims per user per window (0: no limit)
 -- ARGV[4] the window (ms)
--- ARGV[4 + 4(i-1) + 1..4] claim i: user id, order id (decimal string), now (unix ms),
+-- ARGV[5] voucher id
+-- ARGV[5 + 4(i-1) + 1..4] claim i: user id, order id (decimal string), now (unix ms),
 --   message payload (JSON, when the stream is used)
 -- Returns {verdict 1, n 1, verdict 2, n 2, ...} with seckill_reserve.lua's verdicts.
 local count = tonumber(ARGV[1])
 local streamed = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
 local span = tonumber(ARGV[4])
+local voucher = ARGV[5]
 local window = redis.call('HMGET', KEYS[4], 'begin', 'end')
 local out = {}
 for i = 1, count do
-  local a = 4 + 4 * (i - 1)
+  local a = 5 + 4 * (i - 1)
   local user, order, now, payload = ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3]), ARGV[a + 4]
   local rate = KEYS[4 + streamed + i]
   local verdict, n = nil, 0
@@ -51,7 +54,7 @@ for i = 1, count do
     else
       redis.call('DECR', KEYS[1])
       redis.call('SADD', KEYS[2], user)
-      redis.call('HSET', KEYS[3], order, user .. ':' .. ARGV[a + 3])
+      redis.call('HSET', KEYS[3], order, voucher .. ':' .. user .. ':' .. ARGV[a + 3])
       if streamed == 1 then
         redis.call('XADD', KEYS[5], '*', '_watermill_message_uuid', order, 'metadata', '', 'payload', payload)
       end

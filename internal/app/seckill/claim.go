@@ -15,9 +15,10 @@ type ClaimResult struct {
 	Status  domain.OrderStatus
 }
 
-// ClaimVoucher decides a claim without touching the database: the local sold-out mark,
-// the cached voucher and its window, then one atomic gate step in Redis (the per-user
-// rate limit included), then the queue.
+// ClaimVoucher decides a claim without touching the database: the user's claim rate
+// (counted here, across sales), the local sold-out mark, the cached voucher and its
+// window, the node's global claim bucket, then one atomic gate step in Redis (which
+// counts the user's claims again per shard), then the queue.
 //
 // Errors: UNAUTHENTICATED without a user; RATE_LIMITED; NOT_FOUND for an unknown voucher;
 // BAD_USER_INPUT for a voucher that is not a flash sale; NOT_STARTED; ENDED;
@@ -29,6 +30,9 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 	}
 	if voucherID <= 0 {
 		return ClaimResult{}, domain.Errorf(domain.CodeNotFound, "no such voucher")
+	}
+	if ok, wait := s.users.allow(userID, s.now()); !ok {
+		return ClaimResult{}, rateLimited("too many claims; slow down", wait)
 	}
 	if soldOut, holder, refresh := s.soldOut.check(voucherID, userID); soldOut {
 		if refresh {
@@ -55,6 +59,10 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 		return ClaimResult{}, domain.ErrNotStarted
 	case !now.Before(v.FlashSale.EndTime):
 		return ClaimResult{}, domain.ErrEnded
+	}
+	// The global bucket guards Redis and the queue: answers given without them are free.
+	if ok, wait := s.bucket.take(now); !ok {
+		return ClaimResult{}, rateLimited("the sale is busy; try again shortly", wait)
 	}
 	orderID, err := s.d.IDs.NextID(ctx)
 	if err != nil {
@@ -84,9 +92,7 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 	case Ended:
 		return ClaimResult{}, domain.ErrEnded
 	case RateLimited:
-		wait := time.Duration(n) * time.Millisecond
-		return ClaimResult{}, &domain.Error{Code: domain.CodeRateLimited, Message: "too many claims; slow down",
-			RetryAfterSeconds: max(1, int((wait+time.Second-1)/time.Second))}
+		return ClaimResult{}, rateLimited("too many claims; slow down", time.Duration(n)*time.Millisecond)
 	default:
 		return ClaimResult{}, fmt.Errorf("reserve: sale %d is not loaded", voucherID)
 	}
@@ -98,6 +104,13 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 		}
 	}
 	return ClaimResult{OrderID: orderID, Status: domain.OrderPending}, nil
+}
+
+// rateLimited is a RATE_LIMITED error asking the client to wait (whole seconds, at
+// least one).
+func rateLimited(msg string, wait time.Duration) error {
+	return &domain.Error{Code: domain.CodeRateLimited, Message: msg,
+		RetryAfterSeconds: max(1, int((wait+time.Second-1)/time.Second))}
 }
 
 // undo gives back a reservation whose claim could not be enqueued, so the client's

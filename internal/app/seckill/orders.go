@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -116,22 +115,16 @@ func (s *Service) Order(ctx context.Context, userID, orderID int64) (domain.Vouc
 	if o, found, err := s.writtenOrder(ctx, userID, orderID); err != nil || found {
 		return o, found, err
 	}
-	// Not written yet: look for its reservation among the sales that are on.
-	sales, err := s.d.Vouchers.FlashSalesEndingAfter(ctx, s.now().Add(-s.pendingLookback()))
+	// Not written yet: look for its reservation.
+	r, ok, err := s.d.Gate.Pending(ctx, orderID)
 	if err != nil {
-		return domain.VoucherOrder{}, false, fmt.Errorf("list sales: %w", err)
+		return domain.VoucherOrder{}, false, err
 	}
-	for _, v := range sales {
-		r, ok, err := s.d.Gate.Pending(ctx, v.ID, orderID)
-		if err != nil {
-			return domain.VoucherOrder{}, false, err
+	if ok {
+		if r.UserID != userID {
+			return domain.VoucherOrder{}, false, nil
 		}
-		if ok {
-			if r.UserID != userID {
-				return domain.VoucherOrder{}, false, nil
-			}
-			return domain.VoucherOrder{ID: orderID, UserID: userID, VoucherID: v.ID, Status: domain.OrderPending, CreatedAt: r.At}, true, nil
-		}
+		return domain.VoucherOrder{ID: orderID, UserID: userID, VoucherID: r.VoucherID, Status: domain.OrderPending, CreatedAt: r.At}, true, nil
 	}
 	// A reservation is settled only after its order is committed, so an order written
 	// while we looked is in the database now.
@@ -150,9 +143,6 @@ func (s *Service) writtenOrder(ctx context.Context, userID, orderID int64) (doma
 	}
 	return domain.VoucherOrder{}, false, fmt.Errorf("read order %d: %w", orderID, err)
 }
-
-// pendingLookback is how long after a sale's end its reservations are still looked up.
-func (s *Service) pendingLookback() time.Duration { return 24 * time.Hour }
 
 // OrderPage is one page of a user's orders, newest first.
 type OrderPage struct {

@@ -77,8 +77,9 @@ type StockGate interface {
 	// Load writes a sale's state. With replace false it does nothing when the sale is
 	// already loaded (returns false).
 	Load(ctx context.Context, s SaleState, replace bool) (bool, error)
-	// Pending returns a reservation still waiting for its order.
-	Pending(ctx context.Context, voucherID, orderID int64) (Reservation, bool, error)
+	// Pending returns a reservation still waiting for its order, found by the order id
+	// alone at a cost that does not grow with the number of sales.
+	Pending(ctx context.Context, orderID int64) (Reservation, bool, error)
 	// Reservations lists the sale's pending reservations.
 	Reservations(ctx context.Context, voucherID int64) ([]Reservation, error)
 	// Stock returns the stock left in Redis; false when the sale is not loaded.

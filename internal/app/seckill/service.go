@@ -14,11 +14,15 @@ import (
 
 // Config holds the flash sale's limits.
 type Config struct {
-	// ClaimsPerUser claims per ClaimWindow are allowed per user (0 turns the limit off).
-	// The gate counts them in its atomic step, per shard of sales, so the limit costs no
-	// round trip of its own.
+	// ClaimsPerUser claims per ClaimWindow are allowed per user across all sales (0 turns
+	// the limit off). Each node counts them in memory before the gate, and the gate counts
+	// them again in its atomic step per shard of sales (which bounds a user spread over
+	// several nodes), so the limit costs no round trip of its own.
 	ClaimsPerUser int
 	ClaimWindow   time.Duration
+	// GlobalClaims is a token bucket over every claim this node takes to the gate: Max
+	// claims, refilled at Max per Window (Max 0: off).
+	GlobalClaims RateLimit
 	// MaxStock bounds a sale's stock.
 	MaxStock int64
 	// Pages bounds myOrders.
@@ -52,6 +56,9 @@ type Service struct {
 	log     *slog.Logger
 	soldOut *soldOutBoard
 	stopBus func()
+	// users and bucket are the claim rate limits (nil: off).
+	users  *userClaimLimiter
+	bucket *claimBucket
 }
 
 // New checks deps and starts listening for sold-out announcements; Close stops it.
@@ -62,6 +69,8 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 		return nil, errors.New("seckill: missing dependency")
 	case cfg.ClaimsPerUser > 0 && cfg.ClaimWindow <= 0:
 		return nil, errors.New("seckill: the per-user claim limit needs a window")
+	case cfg.GlobalClaims.Max > 0 && cfg.GlobalClaims.Window <= 0:
+		return nil, errors.New("seckill: the global claim limit needs a window")
 	case cfg.MaxStock <= 0:
 		return nil, errors.New("seckill: MaxStock must be positive")
 	}
@@ -77,7 +86,9 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	if cfg.SoldOutMarkTTL <= 0 {
 		cfg.SoldOutMarkTTL = 10 * time.Second
 	}
-	s := &Service{cfg: cfg, d: d, now: d.Now, log: d.Log, soldOut: newSoldOutBoard(cfg.SoldOutMarkTTL, d.Now)}
+	s := &Service{cfg: cfg, d: d, now: d.Now, log: d.Log, soldOut: newSoldOutBoard(cfg.SoldOutMarkTTL, d.Now),
+		users:  newUserClaimLimiter(RateLimit{Max: cfg.ClaimsPerUser, Window: cfg.ClaimWindow}),
+		bucket: newClaimBucket(cfg.GlobalClaims, d.Now())}
 	stop, err := d.SoldOut.Subscribe(context.WithoutCancel(ctx), s.onAnnouncement)
 	if err != nil {
 		return nil, fmt.Errorf("seckill: listen for sold-out announcements: %w", err)

@@ -40,6 +40,8 @@ func (in VoucherInput) validate() error {
 		return domain.Errorf(domain.CodeBadUserInput, "title, subtitle or rules too long (128, 255, 1024 characters)")
 	case in.PayValue < 0 || in.ActualValue < 0:
 		return domain.Errorf(domain.CodeBadUserInput, "payValue and actualValue must not be negative")
+	case in.PayValue > in.ActualValue:
+		return domain.Errorf(domain.CodeBadUserInput, "payValue must not exceed actualValue")
 	}
 	return nil
 }

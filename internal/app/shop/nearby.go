@@ -14,7 +14,13 @@ import (
 type NearbyLimits struct {
 	DefaultRadiusMeters float64
 	MaxRadiusMeters     float64
+	// MaxDepth is how many shops a search may page through (0: DefaultNearbyMaxDepth):
+	// each page reads every shop before it from the index.
+	MaxDepth int
 }
+
+// DefaultNearbyMaxDepth is NearbyLimits.MaxDepth's default.
+const DefaultNearbyMaxDepth = 1000
 
 // NearbyCursor is where a nearby page ends: the last shop returned, its distance, and how
 // many shops came before it.
@@ -75,6 +81,13 @@ func (q *Queries) Nearby(ctx context.Context, in NearbyQuery) (NearbyPage, error
 	seen := 0
 	if in.After != nil {
 		seen = in.After.Seen
+		maxDepth := cmp.Or(q.nearby.MaxDepth, DefaultNearbyMaxDepth)
+		switch {
+		case seen < 1 || in.After.ShopID < 1 || in.After.DistanceMeters < 0 || math.IsNaN(in.After.DistanceMeters):
+			return NearbyPage{}, domain.BadCursor()
+		case seen >= maxDepth:
+			return NearbyPage{}, domain.Errorf(domain.CodeBadUserInput, "after: nearbyShops pages through at most %d shops; narrow the radius", maxDepth)
+		}
 	}
 	hits, err := q.geo.Nearby(ctx, in.TypeID, in.Longitude, in.Latitude, radius, seen+size+1+tieSlack)
 	if err != nil {

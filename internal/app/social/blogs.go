@@ -115,6 +115,8 @@ func validBlog(in BlogInput) (domain.Blog, error) {
 			return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "an image path must not contain commas or spaces")
 		case utf8.RuneCountInString(img) > maxImageRunes:
 			return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "an image path must be at most %d characters", maxImageRunes)
+		case !ValidImage(img):
+			return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "an image must be an http(s) URL or a path on this site such as /imgs/a.jpg")
 		}
 		total += len(img) + 1
 		images = append(images, img)

@@ -31,6 +31,11 @@ func TestBlogInputIsChecked(t *testing.T) {
 		"comma in an image":       func(in *BlogInput) { in.Images = []string{"/a.jpg,/b.jpg"} },
 		"long image":              func(in *BlogInput) { in.Images = []string{strings.Repeat("a", maxImageRunes+1)} },
 		"images too long":         func(in *BlogInput) { in.Images = slices.Repeat([]string{strings.Repeat("a", 250)}, 9) },
+		"javascript: image":       func(in *BlogInput) { in.Images = []string{"javascript:alert(1)"} },
+		"data: image":             func(in *BlogInput) { in.Images = []string{"data:text/html,x"} },
+		"markup in an image":      func(in *BlogInput) { in.Images = []string{`https://x/a.jpg"><script>`} },
+		"image on another site":   func(in *BlogInput) { in.Images = []string{"//evil/x.jpg"} },
+		"relative image":          func(in *BlogInput) { in.Images = []string{"a.jpg"} },
 	}
 	for name, change := range bad {
 		in := ok

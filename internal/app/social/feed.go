@@ -41,7 +41,8 @@ func (s *Service) Feed(ctx context.Context, userID int64, first int, after *Feed
 	var max *int64
 	offset := 0
 	if after != nil {
-		if after.Offset < 1 || after.Max < 0 {
+		// An inbox holds at most InboxMax entries, so no page can have seen more of one score.
+		if after.Offset < 1 || after.Offset > s.cfg.InboxMax || after.Max < 0 {
 			return FeedPage{}, domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
 		}
 		max, offset = &after.Max, after.Offset
