@@ -52,6 +52,9 @@ type Config struct {
 	// AutoMigrate migrates the schema at start (DEALSPOT_AUTO_MIGRATE; default: on for
 	// the embedded SQLite store and in dev mode).
 	AutoMigrate bool
+	// AllowEmbedded lets production run on the embedded SQLite store and the embedded
+	// Redis (ALLOW_EMBEDDED; default false). Neither survives a lost machine.
+	AllowEmbedded bool
 	// Introspection and IDE may be turned on explicitly in production.
 	Introspection bool
 	IDE           bool
@@ -214,6 +217,9 @@ func (c Config) IsProduction() bool { return c.Env == "production" }
 // UsesEmbeddedDatabase reports whether the relational store is the embedded SQLite file.
 func (c Config) UsesEmbeddedDatabase() bool { return strings.HasPrefix(c.DatabaseURL, "sqlite:") }
 
+// UsesEmbeddedRedis reports whether Redis is the in-process server.
+func (c Config) UsesEmbeddedRedis() bool { return c.RedisURL == "embedded" }
+
 // Load reads the configuration from getenv (os.Getenv in production, a map in tests) and
 // validates it. Errors name the offending variable.
 func Load(getenv func(string) string) (Config, error) {
@@ -234,7 +240,9 @@ func Load(getenv func(string) string) (Config, error) {
 	c.AdminPhones = r.list("ADMIN_PHONES", "")
 	embedded := c.UsesEmbeddedDatabase()
 	c.Dev = r.boolean("DEALSPOT_DEV", c.Env != "production")
-	c.Seed = r.boolean("DEALSPOT_SEED", embedded || c.Dev)
+	c.AllowEmbedded = r.boolean("ALLOW_EMBEDDED", false)
+	// Production never gets demo data unasked, whatever the store.
+	c.Seed = r.boolean("DEALSPOT_SEED", (embedded || c.Dev) && !c.IsProduction())
 	c.AutoMigrate = r.boolean("DEALSPOT_AUTO_MIGRATE", embedded || c.Dev)
 	c.Introspection = r.boolean("GRAPHQL_INTROSPECTION", c.Dev)
 	c.IDE = r.boolean("GRAPHQL_IDE", c.Dev)
@@ -362,6 +370,12 @@ func (c Config) validate() error {
 		}
 		if c.Dev {
 			bad("DEALSPOT_DEV", "production refuses dev mode")
+		}
+		if c.UsesEmbeddedDatabase() && !c.AllowEmbedded {
+			bad("DATABASE_URL", "production refuses the embedded SQLite store; set DATABASE_URL=postgres://… (or ALLOW_EMBEDDED=true to accept it)")
+		}
+		if c.UsesEmbeddedRedis() && !c.AllowEmbedded {
+			bad("REDIS_URL", "production refuses the embedded Redis; set REDIS_URL=redis://host:port/db (or ALLOW_EMBEDDED=true to accept it)")
 		}
 	}
 	for _, p := range c.AdminPhones {

@@ -252,7 +252,7 @@ func TestProductionHidesIDEAndIntrospection(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, map[string]string{
 		"DEALSPOT_ENV": "production", "JWT_SECRET": strings.Repeat("s", 40), "DEALSPOT_SEED": "true",
-		"DEALSPOT_AUTO_MIGRATE": "true",
+		"DEALSPOT_AUTO_MIGRATE": "true", "ALLOW_EMBEDDED": "true",
 	})
 	resp, err := http.Get(srv.URL + "/")
 	if err != nil {
