@@ -17,6 +17,10 @@ import (
 // DefaultJWTSecret is the development secret; production refuses to start with it.
 const DefaultJWTSecret = "dealspot-development-secret-change-me-in-production"
 
+// DefaultProductionMetricsAddr is where production serves /metrics unless METRICS_ADDR
+// says otherwise: loopback, for a local agent or a sidecar to scrape.
+const DefaultProductionMetricsAddr = "127.0.0.1:9090"
+
 // Queue backends.
 const (
 	QueueMemory = "memory"
@@ -29,6 +33,9 @@ const (
 type Config struct {
 	// Addr is the HTTP listen address (DEALSPOT_ADDR).
 	Addr string
+	// MetricsAddr is where /metrics is served when it is not Addr (METRICS_ADDR; default
+	// 127.0.0.1:9090 in production; empty: on Addr, as METRICS_ADDR=same asks).
+	MetricsAddr string
 	// DataDir holds the embedded backends' files (DEALSPOT_DATA_DIR).
 	DataDir string
 	// DatabaseURL selects the relational store: sqlite://path or postgres://… (DATABASE_URL).
@@ -241,6 +248,13 @@ func Load(getenv func(string) string) (Config, error) {
 	embedded := c.UsesEmbeddedDatabase()
 	c.Dev = r.boolean("DEALSPOT_DEV", c.Env != "production")
 	c.AllowEmbedded = r.boolean("ALLOW_EMBEDDED", false)
+	c.MetricsAddr = r.str("METRICS_ADDR", "same")
+	if c.MetricsAddr == "same" {
+		c.MetricsAddr = ""
+	}
+	if r.str("METRICS_ADDR", "") == "" && c.IsProduction() {
+		c.MetricsAddr = DefaultProductionMetricsAddr
+	}
 	// Production never gets demo data unasked, whatever the store.
 	c.Seed = r.boolean("DEALSPOT_SEED", (embedded || c.Dev) && !c.IsProduction())
 	c.AutoMigrate = r.boolean("DEALSPOT_AUTO_MIGRATE", embedded || c.Dev)
@@ -336,6 +350,13 @@ func (c Config) validate() error {
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		bad("DEALSPOT_ADDR", "want host:port such as :8080, got %q", c.Addr)
+	}
+	if c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			bad("METRICS_ADDR", "want host:port such as 127.0.0.1:9090, or same, got %q", c.MetricsAddr)
+		} else if c.MetricsAddr == c.Addr {
+			bad("METRICS_ADDR", "is DEALSPOT_ADDR (%s); leave it empty or set same to serve /metrics there", c.Addr)
+		}
 	}
 	if err := validateDatabaseURL(c.DatabaseURL); err != nil {
 		bad("DATABASE_URL", "%v", err)

@@ -88,3 +88,44 @@ func TestProductionNeverSeedsUnasked(t *testing.T) {
 		})
 	}
 }
+func TestMetricsAddress(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		env  map[string]string
+		want string // "" serves /metrics on DEALSPOT_ADDR
+	}{
+		{"development serves metrics on the main address", nil, ""},
+		{"development may move metrics", map[string]string{"METRICS_ADDR": "127.0.0.1:9100"}, "127.0.0.1:9100"},
+		{"same is the main address", map[string]string{"METRICS_ADDR": "same"}, ""},
+		{"production moves metrics to loopback", production(nil), "127.0.0.1:9090"},
+		{"production may choose the address", production(map[string]string{"METRICS_ADDR": ":9300"}), ":9300"},
+		{"production may keep metrics on the main address", production(map[string]string{"METRICS_ADDR": "same"}), ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := config.Load(env(tc.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.MetricsAddr != tc.want {
+				t.Errorf("MetricsAddr = %q, want %q", c.MetricsAddr, tc.want)
+			}
+		})
+	}
+}
+
+func TestMetricsAddressIsChecked(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{"9090", "localhost"} {
+		_, err := config.Load(env(map[string]string{"METRICS_ADDR": v}))
+		if err == nil || !strings.Contains(err.Error(), "METRICS_ADDR") {
+			t.Errorf("METRICS_ADDR=%s: error %v, want one naming METRICS_ADDR", v, err)
+		}
+	}
+	_, err := config.Load(env(map[string]string{"METRICS_ADDR": ":8080"}))
+	if err == nil || !strings.Contains(err.Error(), "METRICS_ADDR") {
+		t.Errorf("METRICS_ADDR equal to DEALSPOT_ADDR: error %v, want one naming METRICS_ADDR", err)
+	}
+}

@@ -34,6 +34,9 @@ type Options struct {
 	IDE bool
 	// MaxBodyBytes bounds request bodies.
 	MaxBodyBytes int64
+	// MetricsElsewhere leaves /metrics out: it is served on its own address by
+	// NewMetricsHandler.
+	MetricsElsewhere bool
 	// TrustForwardedFor takes the client IP from X-Forwarded-For (only behind a proxy
 	// that sets it).
 	TrustForwardedFor bool
@@ -49,11 +52,24 @@ func NewHandler(o Options) http.Handler {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.HandleFunc("GET /readyz", readyHandler(o.Ready))
-	mux.Handle("GET /metrics", promhttp.HandlerFor(o.Metrics.Registry, promhttp.HandlerOpts{}))
+	if !o.MetricsElsewhere {
+		mux.Handle("GET /metrics", metricsHandler(o.Metrics))
+	}
 	if o.IDE && o.GraphQL != nil {
 		mux.Handle("GET /{$}", playground.Handler("Dealspot GraphQL", "/graphql"))
 	}
 	return middleware(o, mux)
+}
+
+// NewMetricsHandler serves only GET /metrics, for a listener of its own (METRICS_ADDR).
+func NewMetricsHandler(m *Metrics) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", metricsHandler(m))
+	return mux
+}
+
+func metricsHandler(m *Metrics) http.Handler {
+	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
 }
 
 func readyHandler(checks map[string]Check) http.HandlerFunc {

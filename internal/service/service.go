@@ -41,6 +41,9 @@ type Service struct {
 	Handler http.Handler
 	// OpsHandler serves only /healthz, /readyz and /metrics (for a worker process).
 	OpsHandler http.Handler
+	// MetricsHandler serves /metrics on its own address when Config.MetricsAddr is set;
+	// Handler and OpsHandler then leave it out.
+	MetricsHandler http.Handler
 
 	orderHandler OrderHandler
 	closers      []func() error
@@ -51,12 +54,12 @@ type Service struct {
 func OpenStore(ctx context.Context, cfg config.Config, log *slog.Logger) (*entstore.Store, error) {
 	store, err := entstore.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("open database: %w", err)
+		return nil, blame("DATABASE_URL", "the database", urlHost(cfg.DatabaseURL), err)
 	}
 	if cfg.AutoMigrate {
 		if err := store.Migrate(ctx); err != nil {
 			_ = store.Close()
-			return nil, fmt.Errorf("migrate database: %w", err)
+			return nil, err
 		}
 		log.Info("database schema migrated", slog.String("dialect", store.Dialect()))
 	}
@@ -79,7 +82,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if cfg.Seed {
 		seeded, err := s.Store.Seed(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("seed demo data: %w", err)
+			return nil, err
 		}
 		if seeded {
 			log.Info("demo data seeded into the empty database")
@@ -87,7 +90,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	}
 
 	if s.Redis, err = redisadapter.Open(ctx, cfg.RedisURL); err != nil {
-		return nil, fmt.Errorf("open redis: %w", err)
+		return nil, blame("REDIS_URL", "Redis", urlHost(cfg.RedisURL), err)
 	}
 	s.closers = append(s.closers, s.Redis.Close)
 	if s.Redis.IsEmbedded() {
@@ -173,6 +176,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Metrics:      s.Metrics,
 		IDE:          cfg.IDE,
 		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+		// A separate METRICS_ADDR keeps /metrics off the public address.
+		MetricsElsewhere: cfg.MetricsAddr != "",
 		Ready: map[string]server.Check{
 			"database": s.Store.Ping,
 			"redis":    func(ctx context.Context) error { return s.Redis.Client.Ping(ctx).Err() },
@@ -181,6 +186,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	s.Handler = server.NewHandler(httpOpts)
 	httpOpts.GraphQL = nil
 	s.OpsHandler = server.NewHandler(httpOpts)
+	s.MetricsHandler = server.NewMetricsHandler(s.Metrics)
 	return s, nil
 }
 
