@@ -47,5 +47,10 @@ bench-go: ## run the Go benchmarks
 bench-load: ## flood claimVoucher on an in-process server (embedded defaults; DATABASE_URL, REDIS_URL, QUEUE apply), check I1–I4; flags in BENCH_FLAGS
 	$(GO) run ./cmd/dealspot-bench $(BENCH_FLAGS)
 
+# The proxy refuses the pprof version some test dependencies ask for; the replace in
+# go.mod pins one it serves, so a plain tidy works.
+tidy: ## go mod tidy (a clean tree stays unchanged)
+	$(GO) mod tidy
+
 clean:
 	rm -rf bin data

@@ -86,17 +86,16 @@ func runContext(ctx context.Context, args []string, getenv func(string) string, 
 		}
 		return store.Close()
 	case "seed":
-		cfg.AutoMigrate = true
-		store, err := service.OpenStore(ctx, cfg, log)
+		// The whole service, not just the store: the demo notes, likes and follows are
+		// made through the app, which also writes what Redis derives from them.
+		cfg.AutoMigrate, cfg.Seed = true, true
+		cfg.Seckill.Consume, cfg.Seckill.ReconcileInterval = false, 0
+		svc, err := service.New(ctx, cfg, log)
 		if err != nil {
 			return err
 		}
-		defer store.Close()
-		seeded, err := store.Seed(ctx)
-		if err != nil {
-			return err
-		}
-		if !seeded {
+		defer svc.Close()
+		if !svc.Seeded {
 			log.Info("seed skipped: the database is not empty (it already has shop types); nothing was written",
 				slog.Bool("seeded", false))
 			return nil

@@ -34,6 +34,8 @@ type Service struct {
 	Redis   *redisadapter.Conn
 	App     *app.Application
 	Metrics *server.Metrics
+	// Seeded reports that New found the database empty and seeded the demo data.
+	Seeded bool
 	// batchSizes observes the Redis batchers.
 	batchSizes *metrics.BatchSizes
 	Queue      *queue.Queue
@@ -80,11 +82,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	}
 	s.closers = append(s.closers, s.Store.Close)
 	if cfg.Seed {
-		seeded, err := s.Store.Seed(ctx)
-		if err != nil {
+		if s.Seeded, err = s.Store.Seed(ctx); err != nil {
 			return nil, err
 		}
-		if seeded {
+		if s.Seeded {
 			log.Info("demo data seeded into the empty database")
 		}
 	}
@@ -158,6 +159,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	}
 	if err := s.startSocial(ctx, o); err != nil {
 		return nil, err
+	}
+	if s.Seeded {
+		if err := s.seedDemoSocial(ctx); err != nil {
+			return nil, err
+		}
 	}
 
 	gql := graph.NewHandler(s.App, log, graph.Options{
