@@ -13,6 +13,7 @@ help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 run: ## run the server on the embedded defaults (SQLite file + in-process Redis, demo data)
+	@echo "building: the first build compiles ~550 packages (about 3 minutes on 2 quiet cores); later runs start in seconds"
 	$(GO) run ./cmd/dealspot serve
 
 build: ## build the binaries into bin/ (pure Go, CGO_ENABLED=0)
