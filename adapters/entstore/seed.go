@@ -11,7 +11,7 @@ import (
 )
 
 // Seed fills an empty database with demo shop types, shops and vouchers, including a
-// flash sale that is live now. It does nothing when shop types already exist, and
+// flash sale that is live now, and the people of DemoSocialData. It does nothing when shop types already exist, and
 // reports whether it wrote anything. Data is the same on every run, except the flash
 // sale windows, which are relative to now.
 func (s *Store) Seed(ctx context.Context) (seeded bool, err error) {
@@ -89,7 +89,7 @@ func seed(ctx context.Context, client *ent.Client, now time.Time) error {
 	if _, err := createVoucher(ctx, client, upcoming); err != nil {
 		return fmt.Errorf("create upcoming flash sale: %w", err)
 	}
-	return nil
+	return seedUsers(ctx, client)
 }
 
 // seedShops lists the demo shops in insertion order; TypeID holds the position of the

@@ -21,7 +21,11 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
+
+	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/service"
@@ -40,7 +44,15 @@ func main() {
 	}
 }
 
+// run is runContext until SIGINT or SIGTERM.
 func run(args []string, getenv func(string) string, stderr io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runContext(ctx, args, getenv, stderr)
+}
+
+// runContext runs one command until it finishes or, for serve and worker, until ctx ends.
+func runContext(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
 	cmd := "serve"
 	if len(args) > 0 {
 		cmd, args = args[0], args[1:]
@@ -54,13 +66,16 @@ func run(args []string, getenv func(string) string, stderr io.Writer) error {
 		return fmt.Errorf("configuration:\n%w", err)
 	}
 	log := newLogger(cfg, stderr)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	quietRedisClient.Do(func() { goredis.SetLogger(redisClientLog{}) })
+	redisClientLogger.Store(log)
 
 	switch cmd {
 	case "serve":
 		return serve(ctx, cfg, log, false)
 	case "worker":
+		if err := workerCanReceive(cfg); err != nil {
+			return err
+		}
 		cfg.Seckill.Consume = true
 		return serve(ctx, cfg, log, true)
 	case "migrate":
@@ -71,22 +86,41 @@ func run(args []string, getenv func(string) string, stderr io.Writer) error {
 		}
 		return store.Close()
 	case "seed":
-		cfg.AutoMigrate = true
-		store, err := service.OpenStore(ctx, cfg, log)
+		// The whole service, not just the store: the demo notes, likes and follows are
+		// made through the app, which also writes what Redis derives from them.
+		cfg.AutoMigrate, cfg.Seed = true, true
+		cfg.Seckill.Consume, cfg.Seckill.ReconcileInterval = false, 0
+		svc, err := service.New(ctx, cfg, log)
 		if err != nil {
 			return err
 		}
-		defer store.Close()
-		seeded, err := store.Seed(ctx)
-		if err != nil {
-			return err
+		defer svc.Close()
+		if !svc.Seeded {
+			log.Info("seed skipped: the database is not empty (it already has shop types); nothing was written",
+				slog.Bool("seeded", false))
+			return nil
 		}
-		log.Info("seed finished", slog.Bool("seeded", seeded))
+		log.Info("seed finished", slog.Bool("seeded", true))
 		return nil
 	case "admin":
 		return admin(ctx, cfg, log, args)
 	}
 	return fmt.Errorf("unknown command %q\n%s", cmd, usage)
+}
+
+// go-redis reports every failed dial on stderr by itself, in its own format; its lines
+// go to our log at debug level instead, and the error that stops the process says it once.
+var (
+	quietRedisClient  sync.Once
+	redisClientLogger atomic.Pointer[slog.Logger]
+)
+
+type redisClientLog struct{}
+
+func (redisClientLog) Printf(ctx context.Context, format string, v ...any) {
+	if l := redisClientLogger.Load(); l != nil {
+		l.DebugContext(ctx, "redis client: "+fmt.Sprintf(format, v...))
+	}
 }
 
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
@@ -99,9 +133,52 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
+// workerCanReceive refuses a worker that could never receive a claim: claims reach it
+// only through a queue and a Redis shared with the serving nodes.
+func workerCanReceive(cfg config.Config) error {
+	var why []string
+	if cfg.Queue == config.QueueMemory {
+		why = append(why, "QUEUE=memory keeps claims inside the process that took them")
+	}
+	if cfg.UsesEmbeddedRedis() {
+		why = append(why, "REDIS_URL=embedded is a Redis of this process alone")
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return fmt.Errorf("worker: %s, so a separate worker would never receive a claim; "+
+		"set QUEUE=redis, kafka or amqp and REDIS_URL=redis://… to the servers' Redis (or run serve, which consumes its own claims)",
+		strings.Join(why, " and "))
+}
+
+// listen opens addr, naming setting (the variable that chose it) when it cannot.
+func listen(setting, addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("%s: %s is already in use by another process; stop it or choose another address", setting, addr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot listen on %s: %w", setting, addr, err)
+	}
+	return ln, nil
+}
+
 // serve runs the server; a worker consumes orders and serves only /healthz, /readyz and
-// /metrics.
+// /metrics. The addresses are taken first, so that a taken port stops the process before
+// it migrates, seeds or connects to anything.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, worker bool) error {
+	ln, err := listen("DEALSPOT_ADDR", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	var metricsLn net.Listener
+	if cfg.MetricsAddr != "" {
+		if metricsLn, err = listen("METRICS_ADDR", cfg.MetricsAddr); err != nil {
+			return err
+		}
+		defer metricsLn.Close()
+	}
 	svc, err := service.New(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -130,18 +207,34 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, worker bool
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return baseCtx },
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	metricsAt := ln.Addr().String()
+	var metricsSrv *http.Server
+	if metricsLn != nil {
+		metricsAt = metricsLn.Addr().String()
+		metricsSrv = &http.Server{
+			Handler:           svc.MetricsHandler,
+			ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
+			ReadTimeout:       cfg.HTTP.ReadTimeout,
+			WriteTimeout:      cfg.HTTP.WriteTimeout,
+			IdleTimeout:       cfg.HTTP.IdleTimeout,
+			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		}
+		defer metricsSrv.Close()
 	}
-	log.Info("dealspot serving", slog.String("addr", ln.Addr().String()), slog.Bool("worker", worker),
-		slog.Bool("dev", cfg.Dev), slog.String("database", svc.Store.Dialect()),
+	log.Info("dealspot serving", slog.String("addr", ln.Addr().String()), slog.String("metrics_addr", metricsAt),
+		slog.Bool("worker", worker), slog.Bool("dev", cfg.Dev), slog.String("database", svc.Store.Dialect()),
 		slog.Bool("embedded_redis", svc.Redis.IsEmbedded()), slog.Bool("ide", cfg.IDE))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	metricsErrc := make(chan error, 1)
+	if metricsSrv != nil {
+		go func() { metricsErrc <- metricsSrv.Serve(metricsLn) }()
+	}
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
+	case err := <-metricsErrc:
+		return fmt.Errorf("serve metrics: %w", err)
 	case <-ctx.Done():
 	}
 	log.Info("shutting down: no new connections, finishing in-flight requests",

@@ -18,6 +18,10 @@ import (
 // DefaultJWTSecret is the development secret; production refuses to start with it.
 const DefaultJWTSecret = "dealspot-development-secret-change-me-in-production"
 
+// DefaultProductionMetricsAddr is where production serves /metrics unless METRICS_ADDR
+// says otherwise: loopback, for a local agent or a sidecar to scrape.
+const DefaultProductionMetricsAddr = "127.0.0.1:9090"
+
 // Queue backends.
 const (
 	QueueMemory = "memory"
@@ -30,6 +34,9 @@ const (
 type Config struct {
 	// Addr is the HTTP listen address (DEALSPOT_ADDR).
 	Addr string
+	// MetricsAddr is where /metrics is served when it is not Addr (METRICS_ADDR; default
+	// 127.0.0.1:9090 in production; empty: on Addr, as METRICS_ADDR=same asks).
+	MetricsAddr string
 	// DataDir holds the embedded backends' files (DEALSPOT_DATA_DIR).
 	DataDir string
 	// DatabaseURL selects the relational store: sqlite://path or postgres://… (DATABASE_URL).
@@ -53,6 +60,9 @@ type Config struct {
 	// AutoMigrate migrates the schema at start (DEALSPOT_AUTO_MIGRATE; default: on for
 	// the embedded SQLite store and in dev mode).
 	AutoMigrate bool
+	// AllowEmbedded lets production run on the embedded SQLite store and the embedded
+	// Redis (ALLOW_EMBEDDED; default false). Neither survives a lost machine.
+	AllowEmbedded bool
 	// Introspection and IDE may be turned on explicitly in production.
 	Introspection bool
 	IDE           bool
@@ -248,6 +258,9 @@ func (c Config) IsProduction() bool { return c.Env == "production" }
 // UsesEmbeddedDatabase reports whether the relational store is the embedded SQLite file.
 func (c Config) UsesEmbeddedDatabase() bool { return strings.HasPrefix(c.DatabaseURL, "sqlite:") }
 
+// UsesEmbeddedRedis reports whether Redis is the in-process server.
+func (c Config) UsesEmbeddedRedis() bool { return c.RedisURL == "embedded" }
+
 // Load reads the configuration from getenv (os.Getenv in production, a map in tests) and
 // validates it. Errors name the offending variable.
 func Load(getenv func(string) string) (Config, error) {
@@ -268,7 +281,16 @@ func Load(getenv func(string) string) (Config, error) {
 	c.AdminPhones = r.list("ADMIN_PHONES", "")
 	embedded := c.UsesEmbeddedDatabase()
 	c.Dev = r.boolean("DEALSPOT_DEV", c.Env != "production")
-	c.Seed = r.boolean("DEALSPOT_SEED", embedded || c.Dev)
+	c.AllowEmbedded = r.boolean("ALLOW_EMBEDDED", false)
+	c.MetricsAddr = r.str("METRICS_ADDR", "same")
+	if c.MetricsAddr == "same" {
+		c.MetricsAddr = ""
+	}
+	if r.str("METRICS_ADDR", "") == "" && c.IsProduction() {
+		c.MetricsAddr = DefaultProductionMetricsAddr
+	}
+	// Production never gets demo data unasked, whatever the store.
+	c.Seed = r.boolean("DEALSPOT_SEED", (embedded || c.Dev) && !c.IsProduction())
 	c.AutoMigrate = r.boolean("DEALSPOT_AUTO_MIGRATE", embedded || c.Dev)
 	c.Introspection = r.boolean("GRAPHQL_INTROSPECTION", c.Dev)
 	c.IDE = r.boolean("GRAPHQL_IDE", c.Dev)
@@ -384,6 +406,13 @@ func (c Config) validate() error {
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		bad("DEALSPOT_ADDR", "want host:port such as :8080, got %q", c.Addr)
 	}
+	if c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			bad("METRICS_ADDR", "want host:port such as 127.0.0.1:9090, or same, got %q", c.MetricsAddr)
+		} else if c.MetricsAddr == c.Addr {
+			bad("METRICS_ADDR", "is DEALSPOT_ADDR (%s); leave it empty or set same to serve /metrics there", c.Addr)
+		}
+	}
 	if err := validateDatabaseURL(c.DatabaseURL); err != nil {
 		bad("DATABASE_URL", "%v", err)
 	}
@@ -417,6 +446,12 @@ func (c Config) validate() error {
 		}
 		if c.Dev {
 			bad("DEALSPOT_DEV", "production refuses dev mode")
+		}
+		if c.UsesEmbeddedDatabase() && !c.AllowEmbedded {
+			bad("DATABASE_URL", "production refuses the embedded SQLite store; set DATABASE_URL=postgres://… (or ALLOW_EMBEDDED=true to accept it)")
+		}
+		if c.UsesEmbeddedRedis() && !c.AllowEmbedded {
+			bad("REDIS_URL", "production refuses the embedded Redis; set REDIS_URL=redis://host:port/db (or ALLOW_EMBEDDED=true to accept it)")
 		}
 	}
 	c.validateSMS(bad)

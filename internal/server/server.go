@@ -40,6 +40,9 @@ type Options struct {
 	// request from one of them has its client IP taken from X-Forwarded-For (see
 	// clientIP). Empty: the header is ignored.
 	TrustedProxies []netip.Prefix
+	// MetricsElsewhere leaves /metrics out: it is served on its own address by
+	// NewMetricsHandler.
+	MetricsElsewhere bool
 }
 
 // NewHandler returns Dealspot's HTTP handler.
@@ -52,12 +55,25 @@ func NewHandler(o Options) http.Handler {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.HandleFunc("GET /readyz", readyHandler(o.Ready))
-	mux.Handle("GET /metrics", promhttp.HandlerFor(o.Metrics.Registry, promhttp.HandlerOpts{}))
+	if !o.MetricsElsewhere {
+		mux.Handle("GET /metrics", metricsHandler(o.Metrics))
+	}
 	if o.IDE && o.GraphQL != nil {
 		mux.Handle("GET /{$}", ide.Page("Dealspot GraphQL", "/graphql"))
 		mux.Handle("GET "+ide.AssetPrefix, ide.Assets())
 	}
 	return middleware(o, mux)
+}
+
+// NewMetricsHandler serves only GET /metrics, for a listener of its own (METRICS_ADDR).
+func NewMetricsHandler(m *Metrics) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", metricsHandler(m))
+	return mux
+}
+
+func metricsHandler(m *Metrics) http.Handler {
+	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
 }
 
 func readyHandler(checks map[string]Check) http.HandlerFunc {

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/dealspot/dealspot/adapters/queue"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -30,8 +32,13 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 		Consumers:    cfg.Seckill.Consumers,
 		MaxRetries:   cfg.Seckill.MaxRetries,
 	}, s.Redis, s.Log)
-	if err != nil {
-		return fmt.Errorf("open %s queue: %w", cfg.Queue, err)
+	switch {
+	case err != nil && cfg.Queue == config.QueueKafka:
+		return blame("KAFKA_BROKERS", "Kafka", strings.Join(cfg.KafkaBrokers, ","), err)
+	case err != nil && cfg.Queue == config.QueueAMQP:
+		return blame("AMQP_URL", "RabbitMQ", urlHost(cfg.AMQPURL), err)
+	case err != nil:
+		return err // it names the queue already
 	}
 	s.Queue = q
 	s.closers = append(s.closers, q.Close)

@@ -34,6 +34,8 @@ type Service struct {
 	Redis   *redisadapter.Conn
 	App     *app.Application
 	Metrics *server.Metrics
+	// Seeded reports that New found the database empty and seeded the demo data.
+	Seeded bool
 	// batchSizes observes the Redis batchers.
 	batchSizes *metrics.BatchSizes
 	Queue      *queue.Queue
@@ -41,6 +43,9 @@ type Service struct {
 	Handler http.Handler
 	// OpsHandler serves only /healthz, /readyz and /metrics (for a worker process).
 	OpsHandler http.Handler
+	// MetricsHandler serves /metrics on its own address when Config.MetricsAddr is set;
+	// Handler and OpsHandler then leave it out.
+	MetricsHandler http.Handler
 
 	orderHandler OrderHandler
 	closers      []func() error
@@ -51,12 +56,12 @@ type Service struct {
 func OpenStore(ctx context.Context, cfg config.Config, log *slog.Logger) (*entstore.Store, error) {
 	store, err := entstore.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("open database: %w", err)
+		return nil, blame("DATABASE_URL", "the database", urlHost(cfg.DatabaseURL), err)
 	}
 	if cfg.AutoMigrate {
 		if err := store.Migrate(ctx); err != nil {
 			_ = store.Close()
-			return nil, fmt.Errorf("migrate database: %w", err)
+			return nil, err
 		}
 		log.Info("database schema migrated", slog.String("dialect", store.Dialect()))
 	}
@@ -77,17 +82,16 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	}
 	s.closers = append(s.closers, s.Store.Close)
 	if cfg.Seed {
-		seeded, err := s.Store.Seed(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("seed demo data: %w", err)
+		if s.Seeded, err = s.Store.Seed(ctx); err != nil {
+			return nil, err
 		}
-		if seeded {
+		if s.Seeded {
 			log.Info("demo data seeded into the empty database")
 		}
 	}
 
 	if s.Redis, err = redisadapter.Open(ctx, cfg.RedisURL); err != nil {
-		return nil, fmt.Errorf("open redis: %w", err)
+		return nil, blame("REDIS_URL", "Redis", urlHost(cfg.RedisURL), err)
 	}
 	s.closers = append(s.closers, s.Redis.Close)
 	if s.Redis.IsEmbedded() {
@@ -157,6 +161,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err := s.startSocial(ctx, o); err != nil {
 		return nil, err
 	}
+	if s.Seeded {
+		if err := s.seedDemoSocial(ctx); err != nil {
+			return nil, err
+		}
+	}
 
 	gql := graph.NewHandler(s.App, log, graph.Options{
 		MaxDepth:       cfg.GraphQL.MaxDepth,
@@ -182,6 +191,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		MaxURLBytes:  cfg.HTTP.MaxURLBytes,
 		// Per-IP limits see the client behind these proxies, not the proxy.
 		TrustedProxies: cfg.HTTP.TrustedProxies,
+		// A separate METRICS_ADDR keeps /metrics off the public address.
+		MetricsElsewhere: cfg.MetricsAddr != "",
 		Ready: map[string]server.Check{
 			"database": s.Store.Ping,
 			"redis":    func(ctx context.Context) error { return s.Redis.Client.Ping(ctx).Err() },
@@ -190,6 +201,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	s.Handler = server.NewHandler(httpOpts)
 	httpOpts.GraphQL = nil
 	s.OpsHandler = server.NewHandler(httpOpts)
+	s.MetricsHandler = server.NewMetricsHandler(s.Metrics)
 	return s, nil
 }
 

@@ -252,8 +252,8 @@ func TestProductionHidesIDEAndIntrospection(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, map[string]string{
 		"DEALSPOT_ENV": "production", "JWT_SECRET": strings.Repeat("s", 40), "DEALSPOT_SEED": "true",
-		"DEALSPOT_AUTO_MIGRATE": "true",
-		"SMS_WEBHOOK_URL":       "https://sms.example/hook", "SMS_WEBHOOK_SECRET": strings.Repeat("w", 20),
+		"DEALSPOT_AUTO_MIGRATE": "true", "ALLOW_EMBEDDED": "true",
+		"SMS_WEBHOOK_URL": "https://sms.example/hook", "SMS_WEBHOOK_SECRET": strings.Repeat("w", 20),
 	})
 	resp, err := http.Get(srv.URL + "/")
 	if err != nil {

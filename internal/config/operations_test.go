@@ -1,0 +1,134 @@
+package config_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dealspot/dealspot/internal/config"
+)
+
+// production is a valid production environment on real services, plus extra.
+func production(extra map[string]string) map[string]string {
+	m := map[string]string{
+		"DEALSPOT_ENV": "production",
+		"JWT_SECRET":   "a-real-secret-of-enough-length-0123456789",
+		"DATABASE_URL": "postgres://app@db:5432/dealspot?sslmode=disable",
+		"REDIS_URL":    "redis://cache:6379/0",
+		// Outside dev mode login codes go to an SMS gateway.
+		"SMS_WEBHOOK_URL":    "https://sms.example/hook",
+		"SMS_WEBHOOK_SECRET": "a-webhook-secret-0123456789",
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return m
+}
+
+func TestProductionRefusesEmbeddedBackends(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		env     map[string]string
+		refused []string // variables the error must name; none: accepted
+	}{
+		{"real services", production(nil), nil},
+		{"embedded SQLite", production(map[string]string{"DATABASE_URL": "sqlite://data/dealspot.db"}), []string{"DATABASE_URL"}},
+		{"SQLite by default", production(map[string]string{"DATABASE_URL": ""}), []string{"DATABASE_URL"}},
+		{"embedded Redis", production(map[string]string{"REDIS_URL": "embedded"}), []string{"REDIS_URL"}},
+		{"both", production(map[string]string{"DATABASE_URL": "", "REDIS_URL": ""}), []string{"DATABASE_URL", "REDIS_URL"}},
+		{"both, explicitly allowed", production(map[string]string{"DATABASE_URL": "", "REDIS_URL": "", "ALLOW_EMBEDDED": "true"}), nil},
+		{"development takes them", map[string]string{}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := config.Load(env(tc.env))
+			if len(tc.refused) == 0 {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("accepted, want refused naming %v", tc.refused)
+			}
+			for _, name := range tc.refused {
+				if !strings.Contains(err.Error(), name) {
+					t.Errorf("error %q does not name %s", err, name)
+				}
+			}
+			if !strings.Contains(err.Error(), "ALLOW_EMBEDDED") {
+				t.Errorf("error %q does not say how to allow it", err)
+			}
+		})
+	}
+}
+
+func TestProductionNeverSeedsUnasked(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		env  map[string]string
+		want bool
+	}{
+		{"development on SQLite", nil, true},
+		{"development on PostgreSQL", map[string]string{"DATABASE_URL": "postgres://app@db/dealspot"}, true},
+		{"dev mode off on SQLite", map[string]string{"DEALSPOT_DEV": "false"}, true},
+		{"production on PostgreSQL", production(nil), false},
+		{"production on allowed SQLite", production(map[string]string{"DATABASE_URL": "", "ALLOW_EMBEDDED": "true"}), false},
+		{"production, asked", production(map[string]string{"DEALSPOT_SEED": "true"}), true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := config.Load(env(tc.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Seed != tc.want {
+				t.Errorf("Seed = %v, want %v", c.Seed, tc.want)
+			}
+		})
+	}
+}
+func TestMetricsAddress(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		env  map[string]string
+		want string // "" serves /metrics on DEALSPOT_ADDR
+	}{
+		{"development serves metrics on the main address", nil, ""},
+		{"development may move metrics", map[string]string{"METRICS_ADDR": "127.0.0.1:9100"}, "127.0.0.1:9100"},
+		{"same is the main address", map[string]string{"METRICS_ADDR": "same"}, ""},
+		{"production moves metrics to loopback", production(nil), "127.0.0.1:9090"},
+		{"production may choose the address", production(map[string]string{"METRICS_ADDR": ":9300"}), ":9300"},
+		{"production may keep metrics on the main address", production(map[string]string{"METRICS_ADDR": "same"}), ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := config.Load(env(tc.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.MetricsAddr != tc.want {
+				t.Errorf("MetricsAddr = %q, want %q", c.MetricsAddr, tc.want)
+			}
+		})
+	}
+}
+
+func TestMetricsAddressIsChecked(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{"9090", "localhost"} {
+		_, err := config.Load(env(map[string]string{"METRICS_ADDR": v}))
+		if err == nil || !strings.Contains(err.Error(), "METRICS_ADDR") {
+			t.Errorf("METRICS_ADDR=%s: error %v, want one naming METRICS_ADDR", v, err)
+		}
+	}
+	_, err := config.Load(env(map[string]string{"METRICS_ADDR": ":8080"}))
+	if err == nil || !strings.Contains(err.Error(), "METRICS_ADDR") {
+		t.Errorf("METRICS_ADDR equal to DEALSPOT_ADDR: error %v, want one naming METRICS_ADDR", err)
+	}
+}
