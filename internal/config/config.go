@@ -175,6 +175,9 @@ type Auth struct {
 	TokenCacheSize int
 	// SessionCoalesce batches the per-request session checks into Redis pipelines.
 	SessionCoalesce Coalesce
+	// AccountCacheTTL is how long a user's role and blocked state stay cached in Redis
+	// next to the sessions (changes made by Dealspot replace it at once).
+	AccountCacheTTL time.Duration
 }
 
 // HTTP bounds the HTTP server.
@@ -276,6 +279,7 @@ func Load(getenv func(string) string) (Config, error) {
 		LoginPerIP:      r.rate("LOGIN_PER_IP", Rate{Max: 60, Window: 10 * time.Minute}),
 		TokenCacheSize:  r.integer("AUTH_TOKEN_CACHE_SIZE", 20_000, 0),
 		SessionCoalesce: r.coalesce("SESSION_CHECK_COALESCE"),
+		AccountCacheTTL: r.duration("AUTH_ACCOUNT_CACHE_TTL", 10*time.Minute),
 	}
 	c.Cache = Cache{
 		Enabled:         r.boolean("CACHE_ENABLED", true),

@@ -255,6 +255,7 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 	ac.AdminPhones = cfg.AdminPhones
 	ac.JWTSecret = []byte(cfg.JWTSecret)
 	ac.AccessTTL, ac.RefreshTTL, ac.Leeway = cfg.Auth.AccessTTL, cfg.Auth.RefreshTTL, cfg.Auth.Leeway
+	ac.AccountCacheTTL = cfg.Auth.AccountCacheTTL
 	ac.Send = auth.SendLimits{
 		CodeTTL:   cfg.Auth.CodeTTL,
 		Interval:  cfg.Auth.CodeInterval,

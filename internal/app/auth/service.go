@@ -6,8 +6,10 @@
 // and Authenticate checks that the family is still live, so logging out, presenting a
 // stolen (already rotated) refresh token, or ending a blocked user's sessions stops the
 // matching access tokens at once, not only when they expire. That check is one cheap
-// store look-up per authenticated request. Roles ride in the access token, so a role
-// change reaches a session at its next refresh.
+// store look-up per authenticated request. The same look-up returns the account's
+// current role and blocked state, cached in the session store next to the families and
+// rebuilt from the database when missing, so a role change or a block reaches every
+// existing token at once; the role claim in a token is informational only.
 package auth
 
 import (
