@@ -121,3 +121,20 @@ func authDirective(ctx context.Context, _ any, next graphql.Resolver, requires *
 	}
 	return next(ctx)
 }
+
+// setBlocked blocks or unblocks the user with the raw id for the calling administrator.
+func (r *mutationResolver) setBlocked(ctx context.Context, rawID string, blocked bool) (*model.User, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID("userId", rawID)
+	if err != nil {
+		return nil, err
+	}
+	u, err := r.App.Auth.SetUserBlocked.Handle(ctx, p, id, blocked)
+	if err != nil {
+		return nil, err
+	}
+	return userToModel(u, p), nil
+}

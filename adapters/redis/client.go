@@ -29,6 +29,9 @@ type Conn struct {
 	server *miniredis.Miniredis
 	// stopClock ends the embedded server's TTL clock.
 	stopClock chan struct{}
+	// published is the address file Publish wrote, and what it wrote there.
+	published     string
+	publishedBody []byte
 }
 
 // ttlTick is how often the embedded server's keys age.
@@ -70,8 +73,10 @@ func (c *Conn) Channel(name string) string {
 	return name + "@" + strconv.Itoa(c.DB)
 }
 
-// Close closes the client and stops the embedded server, if any.
+// Close closes the client and stops the embedded server, if any, withdrawing its
+// address file.
 func (c *Conn) Close() error {
+	c.withdraw()
 	err := c.Client.Close()
 	if c.server != nil {
 		close(c.stopClock)

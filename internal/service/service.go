@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 
 	"github.com/dealspot/dealspot/adapters/entstore"
 	"github.com/dealspot/dealspot/adapters/localcache"
@@ -91,6 +92,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	}
 	s.closers = append(s.closers, s.Redis.Close)
 	if s.Redis.IsEmbedded() {
+		// `dealspot admin` finds the server (and its password) through this file.
+		if err := s.Redis.Publish(EmbeddedRedisFile(cfg)); err != nil {
+			return nil, err
+		}
 		log.Info("embedded redis started", slog.String("addr", s.Redis.Addr))
 	}
 
@@ -242,6 +247,12 @@ func (c *caches) close() error {
 // coalescing is c for a Redis batcher named name, its batch sizes observed.
 func (s *Service) coalescing(c config.Coalesce, name string) redisadapter.Coalescing {
 	return redisadapter.Coalescing{Window: c.Window, Max: c.Max, Observe: s.batchSizes.For(name)}
+}
+
+// EmbeddedRedisFile is where a process running the embedded Redis publishes its address
+// and password (mode 0600) for `dealspot admin`.
+func EmbeddedRedisFile(cfg config.Config) string {
+	return filepath.Join(cfg.DataDir, "embedded-redis.json")
 }
 
 func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, tokens auth.VerifiedTokens,

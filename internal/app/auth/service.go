@@ -45,6 +45,9 @@ type Service struct {
 	GrantAdmin    *GrantAdmin
 	EndSessions   *EndSessions
 	BlockUser     *BlockUser
+	// SetUserBlocked and SetUserRole are the administrators' versions, by user id.
+	SetUserBlocked *SetUserBlocked
+	SetUserRole    *SetUserRole
 }
 
 // New validates cfg and builds the use cases; it refuses missing dependencies.
@@ -92,15 +95,17 @@ func New(cfg Config, d Deps) (*Service, error) {
 		jwt.WithTimeFunc(d.Now),
 	)
 	return &Service{
-		SendLoginCode: &SendLoginCode{c: c},
-		Login:         &Login{c: c},
-		Refresh:       &Refresh{c: c},
-		Logout:        &Logout{c: c},
-		Authenticate:  &Authenticate{c: c},
-		CurrentUser:   &CurrentUser{c: c},
-		GrantAdmin:    &GrantAdmin{c: c},
-		EndSessions:   &EndSessions{c: c},
-		BlockUser:     &BlockUser{c: c},
+		SendLoginCode:  &SendLoginCode{c: c},
+		Login:          &Login{c: c},
+		Refresh:        &Refresh{c: c},
+		Logout:         &Logout{c: c},
+		Authenticate:   &Authenticate{c: c},
+		CurrentUser:    &CurrentUser{c: c},
+		GrantAdmin:     &GrantAdmin{c: c},
+		EndSessions:    &EndSessions{c: c},
+		BlockUser:      &BlockUser{c: c},
+		SetUserBlocked: &SetUserBlocked{c: c},
+		SetUserRole:    &SetUserRole{c: c},
 	}, nil
 }
 
