@@ -26,6 +26,8 @@ type Options struct {
 	QueryCacheSize int
 	MaxBodyBytes   int64
 	Introspection  bool
+	// Websocket bounds websocket connections and their session checks.
+	Websocket WebsocketOptions
 	// Observe, if set, is told the name and duration of every operation.
 	Observe func(ctx context.Context, operation string, d time.Duration, errs int)
 }
@@ -38,9 +40,12 @@ func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 	cfg.Directives.Auth = authDirective
 	srv := handler.New(generated.NewExecutableSchema(cfg))
 	readLimit := o.MaxBodyBytes
+	sockets := newWebsocketSessions(a.Auth.Authenticate, o.Websocket)
 	srv.AddTransport(transport.Websocket{
+		Implementation:        sockets,
 		KeepAlivePingInterval: 10 * time.Second,
-		InitFunc:              WebsocketInit(a.Auth.Authenticate),
+		InitFunc:              sockets.Init,
+		CloseFunc:             sockets.Closed,
 		InitTimeout:           10 * time.Second,
 		PayloadReadLimit:      &readLimit,
 	})
@@ -58,6 +63,7 @@ func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 	srv.Use(extension.FixedComplexityLimit(o.MaxComplexity))
 	srv.SetErrorPresenter(ErrorPresenter(log))
 	srv.SetRecoverFunc(RecoverFunc(log))
+	srv.AroundOperations(sockets.AroundOperations)
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		oc := graphql.GetOperationContext(ctx)
 		if oc.Operation != nil && oc.Operation.Operation == ast.Subscription {
@@ -78,7 +84,7 @@ func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 			return resp
 		}
 	})
-	return Authentication(a.Auth.Authenticate, srv)
+	return Authentication(a.Auth.Authenticate, sockets.Middleware(srv))
 }
 
 // operationName labels an operation for metrics: its name, or its type when anonymous.

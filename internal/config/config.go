@@ -58,13 +58,14 @@ type Config struct {
 	LogLevel      string
 	LogFormat     string
 
-	HTTP    HTTP
-	GraphQL GraphQL
-	Paging  Paging
-	Auth    Auth
-	Cache   Cache
-	Seckill Seckill
-	Social  Social
+	HTTP      HTTP
+	Websocket Websocket
+	GraphQL   GraphQL
+	Paging    Paging
+	Auth      Auth
+	Cache     Cache
+	Seckill   Seckill
+	Social    Social
 }
 
 // Social tunes notes, likes, follows, the feed, sign-ins and visitor counts.
@@ -180,6 +181,12 @@ type Auth struct {
 	AccountCacheTTL time.Duration
 }
 
+// Websocket bounds websocket connections (counted per node, in memory).
+type Websocket struct {
+	// SessionCheckInterval is how often an open connection's session is checked again.
+	SessionCheckInterval time.Duration
+}
+
 // HTTP bounds the HTTP server.
 type HTTP struct {
 	MaxBodyBytes      int64
@@ -248,6 +255,9 @@ func Load(getenv func(string) string) (Config, error) {
 		WriteTimeout:      r.duration("HTTP_WRITE_TIMEOUT", 30*time.Second),
 		IdleTimeout:       r.duration("HTTP_IDLE_TIMEOUT", 120*time.Second),
 		ShutdownTimeout:   r.duration("HTTP_SHUTDOWN_TIMEOUT", 20*time.Second),
+	}
+	c.Websocket = Websocket{
+		SessionCheckInterval: r.duration("WS_SESSION_CHECK_INTERVAL", time.Second),
 	}
 	c.GraphQL = GraphQL{
 		MaxDepth:       r.integer("GRAPHQL_MAX_DEPTH", 12, 1),

@@ -170,7 +170,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		QueryCacheSize: cfg.GraphQL.QueryCacheSize,
 		MaxBodyBytes:   cfg.HTTP.MaxBodyBytes,
 		Introspection:  cfg.Introspection,
-		Observe:        s.Metrics.ObserveOperation,
+		Websocket: graph.WebsocketOptions{
+			SessionCheckInterval: cfg.Websocket.SessionCheckInterval,
+		},
+		Observe: s.Metrics.ObserveOperation,
 	})
 	httpOpts := server.Options{
 		Log:          log,

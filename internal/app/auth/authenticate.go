@@ -9,6 +9,11 @@ import (
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
+// ErrBlocked is the cause of the UNAUTHENTICATED error Authenticate returns for a blocked
+// account (test with errors.Is), so that transports can tell a block from an ended
+// session.
+var ErrBlocked = errors.New("account blocked")
+
 // Authenticate tells who is calling from an access token.
 type Authenticate struct{ c *core }
 
@@ -37,6 +42,9 @@ func (c *core) checkSession(ctx context.Context, p Principal) (Principal, error)
 	if err != nil {
 		return Principal{}, fmt.Errorf("check session: %w", err)
 	}
+	if st.Known && st.Account.Blocked { // blocking also ends the sessions; say why
+		return Principal{}, unauthenticated("this account is blocked", ErrBlocked)
+	}
 	if !st.Live {
 		return Principal{}, unauthenticated("the session has ended", nil)
 	}
@@ -55,7 +63,7 @@ func (c *core) checkSession(ctx context.Context, p Principal) (Principal, error)
 		}
 	}
 	if acct.Blocked {
-		return Principal{}, unauthenticated("this account is blocked", nil)
+		return Principal{}, unauthenticated("this account is blocked", ErrBlocked)
 	}
 	if acct.Role.Valid() {
 		p.Role = acct.Role
