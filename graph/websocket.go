@@ -13,6 +13,7 @@ import (
 
 	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/domain"
+	"github.com/dealspot/dealspot/internal/reqmeta"
 )
 
 // WebsocketOptions bound the websocket connections of one node.
@@ -21,6 +22,12 @@ type WebsocketOptions struct {
 	// (the same coalesced check as an HTTP request); a connection whose session ended is
 	// closed. Every operation on a connection is checked as well.
 	SessionCheckInterval time.Duration
+	// MaxPerUser, MaxPerIP and MaxTotal bound this node's open connections per user, per
+	// client IP and in total (0: unlimited); a connection over a limit is refused with
+	// close code 4429 and a reason.
+	MaxPerUser int
+	MaxPerIP   int
+	MaxTotal   int
 	// Now is the clock token expiry is measured with; nil means time.Now.
 	Now func() time.Time
 }
@@ -34,9 +41,10 @@ const closeUnauthorized = 4401
 // expiry, and the connection is closed (4401/4403), its subscriptions stopped, when the
 // session ends.
 type websocketSessions struct {
-	auth  *auth.Authenticate
-	inner transport.WebsocketImplementation
-	o     WebsocketOptions
+	auth   *auth.Authenticate
+	inner  transport.WebsocketImplementation
+	o      WebsocketOptions
+	limits *socketLimits
 }
 
 func newWebsocketSessions(a *auth.Authenticate, o WebsocketOptions) *websocketSessions {
@@ -46,7 +54,8 @@ func newWebsocketSessions(a *auth.Authenticate, o WebsocketOptions) *websocketSe
 	if o.SessionCheckInterval <= 0 {
 		o.SessionCheckInterval = time.Second
 	}
-	return &websocketSessions{auth: a, inner: transport.CoderWebsocketImplementation{}, o: o}
+	return &websocketSessions{auth: a, inner: transport.CoderWebsocketImplementation{}, o: o,
+		limits: newSocketLimits(o.MaxPerUser, o.MaxPerIP, o.MaxTotal)}
 }
 
 // socket is one websocket connection as the session checks see it.
@@ -127,9 +136,16 @@ func (w *websocketSessions) Init(ctx context.Context, payload transport.InitPayl
 	if s == nil { // not reached through Middleware: no watching possible, refuse
 		return transport.WithWebsocketCloseCode(ctx, closeTryAgain), nil, errors.New("websocket connections are not available")
 	}
+	release, refusal := w.limits.acquire(c.principal.UserID, reqmeta.From(ctx).ClientIP)
+	if refusal != "" {
+		return transport.AppendCloseReason(transport.WithWebsocketCloseCode(ctx, closeTooMany), refusal), nil, errors.New(refusal)
+	}
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.header = header
-	go w.watch(ctx, s, c.principal)
+	go func() {
+		defer release() // the connection's slot is free once it has closed
+		w.watch(ctx, s, c.principal)
+	}()
 	return withCaller(ctx, c), nil, nil
 }
 

@@ -185,6 +185,11 @@ type Auth struct {
 type Websocket struct {
 	// SessionCheckInterval is how often an open connection's session is checked again.
 	SessionCheckInterval time.Duration
+	// MaxPerUser, MaxPerIP and MaxTotal bound open connections per user, per client IP
+	// and in total (0: unlimited).
+	MaxPerUser int
+	MaxPerIP   int
+	MaxTotal   int
 }
 
 // HTTP bounds the HTTP server.
@@ -258,6 +263,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	c.Websocket = Websocket{
 		SessionCheckInterval: r.duration("WS_SESSION_CHECK_INTERVAL", time.Second),
+		MaxPerUser:           r.integer("WS_MAX_PER_USER", 10, 0),
+		MaxPerIP:             r.integer("WS_MAX_PER_IP", 50, 0),
+		MaxTotal:             r.integer("WS_MAX_CONNECTIONS", 10_000, 0),
 	}
 	c.GraphQL = GraphQL{
 		MaxDepth:       r.integer("GRAPHQL_MAX_DEPTH", 12, 1),

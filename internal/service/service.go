@@ -172,6 +172,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Introspection:  cfg.Introspection,
 		Websocket: graph.WebsocketOptions{
 			SessionCheckInterval: cfg.Websocket.SessionCheckInterval,
+			MaxPerUser:           cfg.Websocket.MaxPerUser,
+			MaxPerIP:             cfg.Websocket.MaxPerIP,
+			MaxTotal:             cfg.Websocket.MaxTotal,
 		},
 		Observe: s.Metrics.ObserveOperation,
 	})

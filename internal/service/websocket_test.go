@@ -172,3 +172,55 @@ func TestWebsocketEndsWithItsSession(t *testing.T) {
 		}
 	})
 }
+
+func TestWebsocketConnectionLimits(t *testing.T) {
+	t.Parallel()
+	refused := func(t *testing.T, srv *httptest.Server, token, what string) {
+		t.Helper()
+		msg, code := wsInit(t, srv, map[string]any{"Authorization": "Bearer " + token})
+		if msg == "connection_ack" || code != 4429 {
+			t.Fatalf("%s: got %q, close %d; want refused with 4429", what, msg, code)
+		}
+	}
+	t.Run("per user, released when a socket closes", func(t *testing.T) {
+		t.Parallel()
+		srv := startServer(t, map[string]string{"JWT_SECRET": testSecret, "WS_MAX_PER_USER": "2"})
+		a := login(t, client(srv), "13300002221")
+		b := login(t, client(srv), "13300002222")
+		first := wsOpen(t, srv, a.AccessToken)
+		wsOpen(t, srv, a.AccessToken)
+		refused(t, srv, a.AccessToken, "third socket of one user")
+		wsOpen(t, srv, b.AccessToken) // another user is not affected
+
+		first.conn.Close(websocket.StatusNormalClosure, "")
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			msg, code := wsInit(t, srv, map[string]any{"Authorization": "Bearer " + a.AccessToken})
+			if msg == "connection_ack" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("a closed socket's slot was not released: %q, close %d", msg, code)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+	t.Run("per IP", func(t *testing.T) {
+		t.Parallel()
+		srv := startServer(t, map[string]string{"JWT_SECRET": testSecret, "WS_MAX_PER_IP": "2"})
+		a := login(t, client(srv), "13300002223")
+		b := login(t, client(srv), "13300002224")
+		wsOpen(t, srv, a.AccessToken)
+		wsOpen(t, srv, b.AccessToken)
+		refused(t, srv, b.AccessToken, "third socket from one address")
+	})
+	t.Run("in total", func(t *testing.T) {
+		t.Parallel()
+		srv := startServer(t, map[string]string{"JWT_SECRET": testSecret, "WS_MAX_CONNECTIONS": "2", "WS_MAX_PER_IP": "0"})
+		a := login(t, client(srv), "13300002225")
+		b := login(t, client(srv), "13300002226")
+		wsOpen(t, srv, a.AccessToken)
+		wsOpen(t, srv, b.AccessToken)
+		refused(t, srv, b.AccessToken, "socket over the server's total")
+	})
+}
