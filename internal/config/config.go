@@ -14,9 +14,6 @@ import (
 	_ "time/tzdata" // time zones without relying on the host's zoneinfo
 )
 
-// DefaultJWTSecret is the development secret; production refuses to start with it.
-const DefaultJWTSecret = "dealspot-development-secret-change-me-in-production"
-
 // Queue backends.
 const (
 	QueueMemory = "memory"
@@ -39,7 +36,8 @@ type Config struct {
 	Queue        string
 	KafkaBrokers []string
 	AMQPURL      string
-	// JWTSecret signs access tokens (JWT_SECRET).
+	// JWTSecret signs access tokens (JWT_SECRET). Required outside dev mode; empty in dev
+	// mode means a random secret kept in DataDir (see the service package).
 	JWTSecret string
 	// Dev turns on dev mode: IDE, introspection, login codes in API answers (DEALSPOT_DEV).
 	Dev bool
@@ -239,7 +237,7 @@ func Load(getenv func(string) string) (Config, error) {
 		RedisURL:  r.str("REDIS_URL", "embedded"),
 		Queue:     r.str("QUEUE", QueueMemory),
 		AMQPURL:   r.str("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/"),
-		JWTSecret: r.str("JWT_SECRET", DefaultJWTSecret),
+		JWTSecret: r.str("JWT_SECRET", ""),
 		Env:       r.str("DEALSPOT_ENV", "development"),
 		LogLevel:  r.str("LOG_LEVEL", "info"),
 		LogFormat: r.str("LOG_FORMAT", "text"),
@@ -375,13 +373,13 @@ func (c Config) validate() error {
 	default:
 		bad("DEALSPOT_ENV", "want development or production, got %q", c.Env)
 	}
-	if len(c.JWTSecret) < 32 {
+	switch {
+	case c.JWTSecret == "" && !c.Dev:
+		bad("JWT_SECRET", "required outside dev mode: set a random secret of 32+ bytes (e.g. openssl rand -base64 48)")
+	case c.JWTSecret != "" && len(c.JWTSecret) < 32:
 		bad("JWT_SECRET", "must be at least 32 bytes")
 	}
 	if c.IsProduction() {
-		if c.JWTSecret == DefaultJWTSecret {
-			bad("JWT_SECRET", "production refuses the default development secret; set a random secret of 32+ bytes")
-		}
 		if c.Dev {
 			bad("DEALSPOT_DEV", "production refuses dev mode")
 		}

@@ -45,7 +45,14 @@ type Service struct {
 
 	orderHandler OrderHandler
 	closers      []func() error
+	// jwtSecret is the secret access tokens are signed with (JWT_SECRET, or dev mode's
+	// kept random secret).
+	jwtSecret []byte
 }
+
+// JWTSecret returns the secret access tokens are signed with, for tools that mint tokens
+// in-process (the load generator).
+func (s *Service) JWTSecret() string { return string(s.jwtSecret) }
 
 // OpenStore opens the relational store and, when the configuration asks for it,
 // migrates the schema.
@@ -117,7 +124,12 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		tokens = metrics.NewCountedTokens(tc, cacheMetrics)
 	}
 	sessionChecks := s.coalescing(cfg.Auth.SessionCoalesce, "session_check")
-	authSvc, err := newAuth(cfg, s.Store, s.Redis, tokens, sessionChecks, log)
+	if s.jwtSecret, err = jwtSecret(cfg); err != nil {
+		return nil, err
+	}
+	authCfg := cfg
+	authCfg.JWTSecret = string(s.jwtSecret)
+	authSvc, err := newAuth(authCfg, s.Store, s.Redis, tokens, sessionChecks, log)
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +282,9 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 	ac := auth.DefaultConfig()
 	ac.DevMode = cfg.Dev
 	ac.AdminPhones = cfg.AdminPhones
-	ac.JWTSecret = []byte(cfg.JWTSecret)
+	if ac.JWTSecret, err = jwtSecret(cfg); err != nil {
+		return nil, err
+	}
 	ac.AccessTTL, ac.RefreshTTL, ac.Leeway = cfg.Auth.AccessTTL, cfg.Auth.RefreshTTL, cfg.Auth.Leeway
 	ac.AccountCacheTTL = cfg.Auth.AccountCacheTTL
 	ac.Send = auth.SendLimits{
