@@ -224,3 +224,41 @@ func TestWebsocketConnectionLimits(t *testing.T) {
 		refused(t, srv, b.AccessToken, "socket over the server's total")
 	})
 }
+
+// A running subscription stops when its session ends: the socket is closed with 4401
+// before the order's status could ever change (nothing consumes the claim).
+func TestRunningSubscriptionStopsAtLogout(t *testing.T) {
+	t.Parallel()
+	const adminPhone = "13300003335"
+	srv := startServer(t, map[string]string{"JWT_SECRET": testSecret, "ADMIN_PHONES": adminPhone,
+		"ORDER_CONSUMER": "false", "WS_SESSION_CHECK_INTERVAL": "50ms"})
+	admin, alice := client(srv), client(srv)
+	admin.Token = login(t, client(srv), adminPhone).AccessToken
+	s := login(t, client(srv), "13300003336")
+	alice.Token = s.AccessToken
+	vid := createFlashSale(t, admin, 10, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
+	var a claimAnswer
+	alice.Do(t, claimMutation, map[string]any{"v": vid}).Decode(t, &a)
+
+	ws := wsOpen(t, srv, s.AccessToken)
+	ws.send(map[string]any{"type": "subscribe", "id": "s1", "payload": map[string]any{
+		"query":     `subscription($id: ID!) { orderStatus(orderId: $id) { status } }`,
+		"variables": map[string]any{"id": a.ClaimVoucher.OrderID},
+	}})
+	if typ, payload, code := ws.next(); typ != "next" || !strings.Contains(string(payload), "PENDING") {
+		t.Fatalf("subscription: got %q %s (close %d), want PENDING", typ, payload, code)
+	}
+	alice.Do(t, `mutation { logout }`, nil).Decode(t, &struct{}{})
+	for {
+		typ, payload, code := ws.next()
+		if typ == "" {
+			if code != 4401 {
+				t.Fatalf("close code %d, want 4401", code)
+			}
+			return
+		}
+		if typ == "next" {
+			t.Fatalf("subscription still delivering after logout: %s", payload)
+		}
+	}
+}
