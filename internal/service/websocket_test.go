@@ -45,13 +45,16 @@ func (c *wsConn) send(msg map[string]any) {
 	}
 }
 
-// next returns the next message other than a ping or pong, or the close code once the
-// connection is closed.
+// next returns the next message other than a ping or pong (with close code -1), or, once
+// the connection is closed, an empty type and the close code (0 when none was received).
 func (c *wsConn) next() (typ string, payload json.RawMessage, closeCode websocket.StatusCode) {
 	for {
 		_, data, err := c.conn.Read(c.ctx)
 		if err != nil {
-			return "", nil, websocket.CloseStatus(err)
+			if code := websocket.CloseStatus(err); code != -1 {
+				return "", nil, code
+			}
+			return "", nil, 0 // no close frame: a timeout or a dropped connection
 		}
 		var m struct {
 			Type    string
