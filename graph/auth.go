@@ -2,11 +2,9 @@ package graph
 
 import (
 	"context"
-	"errors"
 	"net/http"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/handler/transport"
 
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/auth"
@@ -73,38 +71,11 @@ func Authentication(a *auth.Authenticate, next http.Handler) http.Handler {
 }
 
 // Websocket close codes: 4403 Forbidden (graphql-transport-ws), 1013 Try Again Later.
+// (See also websocket.go.)
 const (
 	closeForbidden = 4403
 	closeTryAgain  = 1013
 )
-
-// errWebsocketAuth is sent to websocket clients whose connection_init carries no valid
-// token.
-var errWebsocketAuth = errors.New("connection_init needs a payload {\"Authorization\": \"Bearer <access token>\"} with a valid token")
-
-// WebsocketInit authenticates a websocket connection from its connection_init payload;
-// connections without a valid token are refused, since every subscription needs a caller.
-func WebsocketInit(a *auth.Authenticate) transport.WebsocketInitFunc {
-	return func(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
-		// graphql-transport-ws closes unauthorised connections with 4403 Forbidden.
-		refused := transport.AppendCloseReason(transport.WithWebsocketCloseCode(ctx, closeForbidden), "Forbidden")
-		header := payload.Authorization()
-		if header == "" {
-			header = payload.GetString("authorization")
-		}
-		if header == "" {
-			return refused, nil, errWebsocketAuth
-		}
-		c, err := authenticate(ctx, a, header)
-		if err != nil {
-			return transport.WithWebsocketCloseCode(ctx, closeTryAgain), nil, errors.New("authentication is unavailable, try again")
-		}
-		if c.err != nil {
-			return refused, nil, errWebsocketAuth
-		}
-		return withCaller(ctx, c), nil, nil
-	}
-}
 
 // authDirective implements @auth(requires: Role).
 func authDirective(ctx context.Context, _ any, next graphql.Resolver, requires *model.Role) (any, error) {
@@ -120,4 +91,21 @@ func authDirective(ctx context.Context, _ any, next graphql.Resolver, requires *
 		return nil, domain.Errorf(domain.CodeForbidden, "this needs the %s role", role)
 	}
 	return next(ctx)
+}
+
+// setBlocked blocks or unblocks the user with the raw id for the calling administrator.
+func (r *mutationResolver) setBlocked(ctx context.Context, rawID string, blocked bool) (*model.User, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID("userId", rawID)
+	if err != nil {
+		return nil, err
+	}
+	u, err := r.App.Auth.SetUserBlocked.Handle(ctx, p, id, blocked)
+	if err != nil {
+		return nil, err
+	}
+	return userToModel(u, p), nil
 }

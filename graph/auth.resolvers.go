@@ -10,6 +10,7 @@ import (
 
 	"github.com/dealspot/dealspot/graph/generated"
 	"github.com/dealspot/dealspot/graph/model"
+	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/reqmeta"
 )
 
@@ -50,6 +51,30 @@ func (r *mutationResolver) Logout(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	return true, nil
+}
+
+func (r *mutationResolver) BlockUser(ctx context.Context, userID string) (*model.User, error) {
+	return r.setBlocked(ctx, userID, true)
+}
+
+func (r *mutationResolver) UnblockUser(ctx context.Context, userID string) (*model.User, error) {
+	return r.setBlocked(ctx, userID, false)
+}
+
+func (r *mutationResolver) SetRole(ctx context.Context, userID string, role model.Role) (*model.User, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID("userId", userID)
+	if err != nil {
+		return nil, err
+	}
+	u, err := r.App.Auth.SetUserRole.Handle(ctx, p, id, domain.Role(role))
+	if err != nil {
+		return nil, err
+	}
+	return userToModel(u, p), nil
 }
 
 func (r *queryResolver) Me(ctx context.Context) (*model.User, error) {

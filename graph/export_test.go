@@ -14,7 +14,7 @@ import (
 func NewTestServer(o Options) http.Handler {
 	cfg := generated.Config{Resolvers: &Resolver{}}
 	cfg.Directives.Auth = authDirective
-	return codedTransportErrors(newServer(generated.NewExecutableSchema(cfg), nil, slog.New(slog.DiscardHandler), o))
+	return codedTransportErrors(newServer(generated.NewExecutableSchema(cfg), newWebsocketSessions(nil, o.Websocket), slog.New(slog.DiscardHandler), o))
 }
 
 // Measure validates query against the schema and returns its depth, aliases and

@@ -37,6 +37,8 @@ type Options struct {
 	Suggestions bool
 	// MaxStringChars bounds, in characters, every string argument and variable.
 	MaxStringChars int
+	// Websocket bounds websocket connections and their session checks.
+	Websocket WebsocketOptions
 	// Observe, if set, is told the name and duration of every operation.
 	Observe func(ctx context.Context, operation string, d time.Duration, errs int)
 }
@@ -47,18 +49,21 @@ type Options struct {
 func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 	cfg := generated.Config{Resolvers: &Resolver{App: a}}
 	cfg.Directives.Auth = authDirective
-	srv := newServer(generated.NewExecutableSchema(cfg), WebsocketInit(a.Auth.Authenticate), log, o)
-	return Authentication(a.Auth.Authenticate, codedTransportErrors(srv))
+	sockets := newWebsocketSessions(a.Auth.Authenticate, o.Websocket)
+	srv := newServer(generated.NewExecutableSchema(cfg), sockets, log, o)
+	return Authentication(a.Auth.Authenticate, sockets.Middleware(codedTransportErrors(srv)))
 }
 
 // newServer builds the gqlgen server for schema with every transport, limit and
 // presenter; it is NewHandler without authentication.
-func newServer(schema graphql.ExecutableSchema, wsInit transport.WebsocketInitFunc, log *slog.Logger, o Options) *handler.Server {
+func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log *slog.Logger, o Options) *handler.Server {
 	srv := handler.New(schema)
 	readLimit := o.MaxBodyBytes
 	srv.AddTransport(transport.Websocket{
+		Implementation:        sockets,
 		KeepAlivePingInterval: 10 * time.Second,
-		InitFunc:              wsInit,
+		InitFunc:              sockets.Init,
+		CloseFunc:             sockets.Closed,
 		InitTimeout:           10 * time.Second,
 		PayloadReadLimit:      &readLimit,
 	})
@@ -83,6 +88,7 @@ func newServer(schema graphql.ExecutableSchema, wsInit transport.WebsocketInitFu
 	})
 	srv.SetErrorPresenter(ErrorPresenter(log))
 	srv.SetRecoverFunc(RecoverFunc(log))
+	srv.AroundOperations(sockets.AroundOperations)
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		oc := graphql.GetOperationContext(ctx)
 		if oc.Operation != nil && oc.Operation.Operation == ast.Subscription {

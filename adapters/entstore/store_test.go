@@ -561,6 +561,26 @@ func testUsers(t *testing.T, s *entstore.Store) {
 	if _, err := users.SetRole(ctx, "13800000003", "ROOT"); !errors.Is(err, domain.ErrBadInput) {
 		t.Fatalf("unknown role: err = %v, want BAD_USER_INPUT", err)
 	}
+
+	// By id, as the administrators' mutations change accounts.
+	if u, err := users.SetRoleByID(ctx, bob.ID, domain.RoleAdmin); err != nil || u.ID != bob.ID || u.Role != domain.RoleAdmin {
+		t.Fatalf("set role by id: %+v, %v", u, err)
+	}
+	if _, err := users.SetRoleByID(ctx, bob.ID+1000, domain.RoleAdmin); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("set role of an unknown id: err = %v, want NOT_FOUND", err)
+	}
+	if _, err := users.SetRoleByID(ctx, bob.ID, "ROOT"); !errors.Is(err, domain.ErrBadInput) {
+		t.Fatalf("unknown role by id: err = %v, want BAD_USER_INPUT", err)
+	}
+	if u, err := users.SetBlockedByID(ctx, bob.ID, true); err != nil || !u.Blocked {
+		t.Fatalf("block by id: %+v, %v", u, err)
+	}
+	if u, err := users.SetBlockedByID(ctx, bob.ID, false); err != nil || u.Blocked {
+		t.Fatalf("unblock by id: %+v, %v", u, err)
+	}
+	if _, err := users.SetBlockedByID(ctx, bob.ID+1000, true); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("block an unknown id: err = %v, want NOT_FOUND", err)
+	}
 }
 
 func testFlashSaleVoucher(t *testing.T, s *entstore.Store) {

@@ -123,6 +123,33 @@ func (r *Users) SetBlocked(ctx context.Context, phone string, blocked bool) (dom
 	return r.UserByPhone(ctx, phone)
 }
 
+// SetRoleByID gives user id the role and returns the user, or domain.ErrNotFound.
+func (r *Users) SetRoleByID(ctx context.Context, id int64, role domain.Role) (domain.User, error) {
+	if !role.Valid() {
+		return domain.User{}, domain.Errorf(domain.CodeBadUserInput, "unknown role %q", role)
+	}
+	n, err := r.client.User.Update().Where(user.ID(id)).SetRole(user.Role(role)).Save(ctx)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("set role of user: %w", translate(err, "user", "", ""))
+	}
+	if n == 0 {
+		return domain.User{}, &domain.Error{Code: domain.CodeNotFound, Message: "user not found"}
+	}
+	return r.User(ctx, id)
+}
+
+// SetBlockedByID blocks or unblocks user id and returns the user, or domain.ErrNotFound.
+func (r *Users) SetBlockedByID(ctx context.Context, id int64, blocked bool) (domain.User, error) {
+	n, err := r.client.User.Update().Where(user.ID(id)).SetBlocked(blocked).Save(ctx)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("set blocked: %w", translate(err, "user", "", ""))
+	}
+	if n == 0 {
+		return domain.User{}, &domain.Error{Code: domain.CodeNotFound, Message: "user not found"}
+	}
+	return r.User(ctx, id)
+}
+
 // RandomNickName returns "user_" and 10 random lowercase letters or digits, the
 // nickname new accounts start with.
 func RandomNickName() string {

@@ -129,7 +129,9 @@ func TestCacheInvalidationsSurviveABrokenConnection(t *testing.T) {
 		ctx := context.Background()
 		channel := testChannel()
 		d := &breakableDialer{}
-		rc := goredis.NewClient(&goredis.Options{Addr: conn.Addr, DB: conn.DB, Dialer: d.dial})
+		opts := *conn.Client.Options()
+		opts.Dialer = d.dial
+		rc := goredis.NewClient(&opts)
 		defer rc.Close()
 		r := make(received, 10)
 		stop, err := redis.NewCacheInvalidations(rc, channel).Subscribe(ctx, r.handle)

@@ -4,6 +4,7 @@ package redis
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"net/url"
@@ -28,6 +29,9 @@ type Conn struct {
 	server *miniredis.Miniredis
 	// stopClock ends the embedded server's TTL clock.
 	stopClock chan struct{}
+	// published is the address file Publish wrote, and what it wrote there.
+	published     string
+	publishedBody []byte
 }
 
 // ttlTick is how often the embedded server's keys age.
@@ -54,10 +58,12 @@ func (c *Conn) tickTTLs() {
 // IsEmbedded reports whether the connection talks to the in-process server.
 func (c *Conn) IsEmbedded() bool { return c.server != nil }
 
-// NewClient opens another client to the same server (some libraries close the client they
-// are given, so they each get their own).
+// NewClient opens another client to the same server, with the same options and
+// credentials (some libraries close the client they are given, so they each get their
+// own).
 func (c *Conn) NewClient() *goredis.Client {
-	return goredis.NewClient(&goredis.Options{Addr: c.Addr, DB: c.DB})
+	opts := *c.Client.Options()
+	return goredis.NewClient(&opts)
 }
 
 // Channel names a Pub/Sub channel for this connection's logical database. Pub/Sub
@@ -67,8 +73,10 @@ func (c *Conn) Channel(name string) string {
 	return name + "@" + strconv.Itoa(c.DB)
 }
 
-// Close closes the client and stops the embedded server, if any.
+// Close closes the client and stops the embedded server, if any, withdrawing its
+// address file.
 func (c *Conn) Close() error {
+	c.withdraw()
 	err := c.Client.Close()
 	if c.server != nil {
 		close(c.stopClock)
@@ -81,13 +89,17 @@ func (c *Conn) Close() error {
 // "redis://host:port/db" (or rediss://) connects to a real server.
 func Open(ctx context.Context, rawURL string) (*Conn, error) {
 	if rawURL == "" || rawURL == Embedded {
+		// Anyone on the host can reach a loopback port, so the embedded server wants a
+		// password, new at every start.
+		password := rand.Text()
 		srv := miniredis.NewMiniRedis()
+		srv.RequireAuth(password)
 		if err := srv.StartAddr("127.0.0.1:0"); err != nil {
 			return nil, fmt.Errorf("start embedded redis: %w", err)
 		}
 		c := &Conn{Addr: srv.Addr(), server: srv, stopClock: make(chan struct{})}
 		go c.tickTTLs()
-		c.Client = c.NewClient()
+		c.Client = goredis.NewClient(&goredis.Options{Addr: c.Addr, Password: password})
 		return c, nil
 	}
 	opts, err := ParseURL(rawURL)

@@ -122,7 +122,7 @@ type batcher struct {
 }
 
 type batchCall struct {
-	cmd  goredis.Cmder
+	cmds []goredis.Cmder
 	done chan struct{}
 }
 
@@ -132,14 +132,14 @@ func newBatcher(client goredis.UniversalClient, c Coalescing) *batcher {
 	return b
 }
 
-// do queues cmd and waits until its batch has run; cmd then holds the reply. An error
-// from do itself is ctx's: the command may still run, and its caller treats that like
-// any lost reply.
-func (b *batcher) do(ctx context.Context, cmd goredis.Cmder) error {
+// do queues cmds and waits until their batch has run; the cmds then hold the replies.
+// An error from do itself is ctx's: the commands may still run, and its caller treats
+// that like any lost reply.
+func (b *batcher) do(ctx context.Context, cmds ...goredis.Cmder) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	call := &batchCall{cmd: cmd, done: make(chan struct{})}
+	call := &batchCall{cmds: cmds, done: make(chan struct{})}
 	b.calls.add(call)
 	return await(ctx, call.done)
 }
@@ -165,7 +165,9 @@ func (b *batcher) flush(batch []*batchCall) {
 	ctx := context.Background()
 	_, _ = b.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
 		for _, call := range batch {
-			_ = p.Process(ctx, call.cmd)
+			for _, cmd := range call.cmds {
+				_ = p.Process(ctx, cmd)
+			}
 		}
 		return nil
 	})

@@ -3,13 +3,16 @@ package redis
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 var (
@@ -32,7 +35,7 @@ var (
 type RefreshStore struct {
 	client goredis.UniversalClient
 	now    func() time.Time
-	// checks batches concurrent Active calls (nil: one round trip each).
+	// checks batches concurrent Check calls (nil: one round trip each).
 	checks *batcher
 }
 
@@ -43,7 +46,7 @@ func NewRefreshStore(client goredis.UniversalClient) *RefreshStore {
 	return &RefreshStore{client: client, now: time.Now}
 }
 
-// WithCoalescedChecks returns a copy of s whose concurrent Active calls share pipelines,
+// WithCoalescedChecks returns a copy of s whose concurrent Check calls share pipelines,
 // as c bounds them: the check every authenticated request makes.
 func (s *RefreshStore) WithCoalescedChecks(c Coalescing) *RefreshStore {
 	cp := *s
@@ -103,23 +106,69 @@ func (s *RefreshStore) Rotate(ctx context.Context, userID int64, familyID, oldHa
 	}
 }
 
-// Active implements auth.RefreshStore.
-func (s *RefreshStore) Active(ctx context.Context, userID int64, familyID string) (bool, error) {
-	key := sessionPrefix(userID) + "family:" + familyID
-	var cmd *goredis.IntCmd
+// accountKey holds the user's cached account state, "<role>|<0 or 1 for blocked>".
+func accountKey(userID int64) string { return sessionPrefix(userID) + "account" }
+
+// Check implements auth.RefreshStore: whether the family exists, and the cached account
+// state, in one round trip (shared with concurrent checks when coalesced).
+func (s *RefreshStore) Check(ctx context.Context, userID int64, familyID string) (auth.SessionCheck, error) {
+	live := goredis.NewIntCmd(ctx, "exists", sessionPrefix(userID)+"family:"+familyID)
+	acct := goredis.NewStringCmd(ctx, "get", accountKey(userID))
 	if s.checks == nil {
-		cmd = s.client.Exists(ctx, key)
-	} else {
-		cmd = goredis.NewIntCmd(ctx, "exists", key)
-		if err := s.checks.do(ctx, cmd); err != nil {
-			return false, fmt.Errorf("check session: %w", err)
-		}
+		_, _ = s.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+			_ = p.Process(ctx, live)
+			_ = p.Process(ctx, acct)
+			return nil
+		})
+	} else if err := s.checks.do(ctx, live, acct); err != nil {
+		return auth.SessionCheck{}, fmt.Errorf("check session: %w", err)
 	}
-	n, err := cmd.Result()
+	n, err := live.Result()
 	if err != nil {
-		return false, fmt.Errorf("check session: %w", err)
+		return auth.SessionCheck{}, fmt.Errorf("check session: %w", err)
 	}
-	return n == 1, nil
+	out := auth.SessionCheck{Live: n == 1}
+	v, err := acct.Result()
+	switch {
+	case errors.Is(err, goredis.Nil):
+	case err != nil:
+		return auth.SessionCheck{}, fmt.Errorf("check account state: %w", err)
+	default:
+		out.Account, out.Known = parseAccount(v)
+	}
+	return out, nil
+}
+
+func formatAccount(a auth.AccountState) string {
+	if a.Blocked {
+		return string(a.Role) + "|1"
+	}
+	return string(a.Role) + "|0"
+}
+
+func parseAccount(v string) (auth.AccountState, bool) {
+	role, blocked, ok := strings.Cut(v, "|")
+	if !ok || !domain.Role(role).Valid() || (blocked != "0" && blocked != "1") {
+		return auth.AccountState{}, false // unreadable: rebuilt from the database
+	}
+	return auth.AccountState{Role: domain.Role(role), Blocked: blocked == "1"}, true
+}
+
+// SetAccount implements auth.RefreshStore.
+func (s *RefreshStore) SetAccount(ctx context.Context, userID int64, a auth.AccountState, ttl time.Duration) error {
+	if err := s.client.Set(ctx, accountKey(userID), formatAccount(a), ttl).Err(); err != nil {
+		return fmt.Errorf("cache account state: %w", err)
+	}
+	return nil
+}
+
+// RememberAccount implements auth.RefreshStore.
+func (s *RefreshStore) RememberAccount(ctx context.Context, userID int64, a auth.AccountState, ttl time.Duration) error {
+	err := s.client.SetArgs(ctx, accountKey(userID), formatAccount(a), goredis.SetArgs{Mode: "NX", TTL: ttl}).Err()
+	if err != nil && !errors.Is(err, goredis.Nil) {
+		return fmt.Errorf("cache account state: %w", err)
+	}
+	return nil
 }
 
 // Revoke implements auth.RefreshStore.

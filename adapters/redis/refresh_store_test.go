@@ -12,6 +12,7 @@ import (
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
 	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 const refreshTTL = 30 * 24 * time.Hour
@@ -84,7 +85,7 @@ func TestRefreshStoreRotation(t *testing.T) {
 							t.Fatalf("step %d: Rotate(%s → %s) = %v, want %v", i, s.from, s.to, got, s.want)
 						}
 					}
-					active, err := store.Active(ctx, user, family)
+					active, err := isActive(store, ctx, user, family)
 					if err != nil || active != s.wantActive {
 						t.Fatalf("step %d: Active = (%v, %v), want %v", i, active, err, s.wantActive)
 					}
@@ -115,14 +116,14 @@ func TestRefreshStoreRevokeAll(t *testing.T) {
 					t.Fatalf("RevokeAll: %v", err)
 				}
 				for i := range n {
-					if active, _ := store.Active(ctx, user, fmt.Sprint("fam", i)); active {
+					if active, _ := isActive(store, ctx, user, fmt.Sprint("fam", i)); active {
 						t.Fatalf("family %d still active", i)
 					}
 					if got, _ := store.Rotate(ctx, user, fmt.Sprint("fam", i), fmt.Sprint("h", i), "x", refreshTTL); got != auth.RefreshUnknown {
 						t.Fatalf("family %d still rotates: %v", i, got)
 					}
 				}
-				if active, _ := store.Active(ctx, other, "theirs"); !active {
+				if active, _ := isActive(store, ctx, other, "theirs"); !active {
 					t.Fatal("another user's family was revoked")
 				}
 				keys, err := conn.Client.Keys(ctx, "session:{u"+fmt.Sprint(user)+"}:*").Result()
@@ -154,7 +155,7 @@ func TestRefreshStoreConcurrentRotation(t *testing.T) {
 			t.Fatalf("%d rotations of one token succeeded, want 1", rotated)
 		}
 		// The losers presented a spent token, so the family is gone.
-		if active, _ := store.Active(ctx, user, "fam"); active {
+		if active, _ := isActive(store, ctx, user, "fam"); active {
 			t.Fatal("family still active after concurrent reuse")
 		}
 	})
@@ -213,7 +214,7 @@ func TestRefreshStoreCoalescedChecks(t *testing.T) {
 				defer wg.Done()
 				n := i % (families + 20)
 				family := fmt.Sprintf("f%d", n)
-				live, err := coalesced.Active(ctx, user, family)
+				live, err := isActive(coalesced, ctx, user, family)
 				want := n < families && n%3 != 0
 				if err != nil || live != want {
 					errs <- fmt.Errorf("Active(%s) = %v, %v; want %v", family, live, err, want)
@@ -228,8 +229,56 @@ func TestRefreshStoreCoalescedChecks(t *testing.T) {
 		// A caller that gives up waiting gets its context's error.
 		gone, cancel := context.WithCancel(ctx)
 		cancel()
-		if _, err := coalesced.Active(gone, user, "f1"); err == nil {
+		if _, err := isActive(coalesced, gone, user, "f1"); err == nil {
 			t.Error("Active with a cancelled context succeeded")
+		}
+	})
+}
+
+// isActive is Check reduced to whether the session is live.
+func isActive(s *redis.RefreshStore, ctx context.Context, userID int64, family string) (bool, error) {
+	c, err := s.Check(ctx, userID, family)
+	return c.Live, err
+}
+
+// The session check returns the cached account state; a change written by SetAccount
+// wins over a later rebuild (RememberAccount) from an older read of the database.
+func TestRefreshStoreAccountState(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx := context.Background()
+		for _, coalesced := range []bool{false, true} {
+			store := redis.NewRefreshStore(conn.Client)
+			if coalesced {
+				store = store.WithCoalescedChecks(redis.Coalescing{Window: time.Millisecond, Max: 8})
+			}
+			user := time.Now().UnixNano()
+			if err := store.Create(ctx, user, "fam", "t0", time.Hour); err != nil {
+				t.Fatal(err)
+			}
+			got, err := store.Check(ctx, user, "fam")
+			if err != nil || !got.Live || got.Known {
+				t.Fatalf("fresh session: %+v, %v; want live with nothing cached", got, err)
+			}
+			admin := auth.AccountState{Role: domain.RoleAdmin}
+			if err := store.SetAccount(ctx, user, admin, time.Hour); err != nil {
+				t.Fatal(err)
+			}
+			stale := auth.AccountState{Role: domain.RoleUser}
+			if err := store.RememberAccount(ctx, user, stale, time.Hour); err != nil {
+				t.Fatal(err)
+			}
+			got, err = store.Check(ctx, user, "fam")
+			if err != nil || !got.Live || !got.Known || got.Account != admin {
+				t.Fatalf("after SetAccount then RememberAccount: %+v, %v; want %+v", got, err, admin)
+			}
+			blocked := auth.AccountState{Role: domain.RoleUser, Blocked: true}
+			if err := store.SetAccount(ctx, user, blocked, time.Hour); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ = store.Check(ctx, user, "gone"); got.Live || got.Account != blocked {
+				t.Fatalf("unknown family of a blocked user: %+v", got)
+			}
 		}
 	})
 }

@@ -82,7 +82,7 @@ func startInProcess(ctx context.Context, sc scenario, getenv func(string) string
 		return nil, fmt.Errorf("start the server: %w", err)
 	}
 	t.closers = append(t.closers, svc.Close)
-	t.svc, t.jwtSecret = svc, cfg.JWTSecret
+	t.svc, t.jwtSecret = svc, svc.JWTSecret()
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

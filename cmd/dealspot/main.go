@@ -252,24 +252,30 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, worker bool
 	return nil
 }
 
+// admin changes an account on the deployment the configuration names. With the
+// embedded Redis it acts through the running server's Redis (published under the data
+// directory), so a block ends the user's sessions there at once.
 func admin(ctx context.Context, cfg config.Config, log *slog.Logger, args []string) error {
 	if len(args) != 2 || (args[0] != "grant" && args[0] != "block" && args[0] != "unblock") {
 		return errors.New("usage: dealspot admin grant|block|unblock PHONE")
 	}
-	svc, err := service.New(ctx, cfg, log)
+	adm, err := service.OpenAdmin(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
-	defer svc.Close()
+	defer adm.Close()
+	if !adm.Attached {
+		log.Info("no running server found: changing the database only (sessions start empty)")
+	}
 	if args[0] != "grant" {
-		u, err := svc.App.Auth.BlockUser.Handle(ctx, args[1], args[0] == "block")
+		u, err := adm.Auth.BlockUser.Handle(ctx, args[1], args[0] == "block")
 		if err != nil {
 			return fmt.Errorf("admin %s: %w", args[0], err)
 		}
 		log.Info("admin "+args[0], slog.Int64("user_id", u.ID), slog.Bool("blocked", u.Blocked))
 		return nil
 	}
-	u, err := svc.App.Auth.GrantAdmin.Handle(ctx, args[1])
+	u, err := adm.Auth.GrantAdmin.Handle(ctx, args[1])
 	if err != nil {
 		return fmt.Errorf("admin grant: %w", err)
 	}

@@ -78,6 +78,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		BlockUser       func(childComplexity int, userID string) int
 		ClaimVoucher    func(childComplexity int, voucherID string) int
 		CreateBlog      func(childComplexity int, input model.CreateBlogInput) int
 		CreateFlashSale func(childComplexity int, input model.CreateFlashSaleInput) int
@@ -89,7 +90,9 @@ type ComplexityRoot struct {
 		Logout          func(childComplexity int) int
 		RefreshToken    func(childComplexity int, token string) int
 		SendLoginCode   func(childComplexity int, phone string) int
+		SetRole         func(childComplexity int, userID string, role model.Role) int
 		SignIn          func(childComplexity int) int
+		UnblockUser     func(childComplexity int, userID string) int
 		Unfollow        func(childComplexity int, userID string) int
 		UpdateFlashSale func(childComplexity int, input model.UpdateFlashSaleInput) int
 		UpdateShop      func(childComplexity int, input model.UpdateShopInput) int
@@ -383,6 +386,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FeedEdge.Node(childComplexity), true
 
+	case "Mutation.blockUser":
+		if e.ComplexityRoot.Mutation.BlockUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_blockUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.BlockUser(childComplexity, args["userId"].(string)), true
 	case "Mutation.claimVoucher":
 		if e.ComplexityRoot.Mutation.ClaimVoucher == nil {
 			break
@@ -499,12 +513,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SendLoginCode(childComplexity, args["phone"].(string)), true
+	case "Mutation.setRole":
+		if e.ComplexityRoot.Mutation.SetRole == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setRole_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetRole(childComplexity, args["userId"].(string), args["role"].(model.Role)), true
 	case "Mutation.signIn":
 		if e.ComplexityRoot.Mutation.SignIn == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Mutation.SignIn(childComplexity), true
+	case "Mutation.unblockUser":
+		if e.ComplexityRoot.Mutation.UnblockUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unblockUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnblockUser(childComplexity, args["userId"].(string)), true
 	case "Mutation.unfollow":
 		if e.ComplexityRoot.Mutation.Unfollow == nil {
 			break
@@ -1259,6 +1295,12 @@ type Mutation {
   refreshToken(token: String!): AuthPayload!
   "End the caller's session: its refresh and access tokens stop working."
   logout: Boolean! @auth
+  "Block a user: every session of theirs ends at once and login is refused until unblocked."
+  blockUser(userId: ID!): User! @auth(requires: ADMIN)
+  "Undo blockUser; the user logs in again."
+  unblockUser(userId: ID!): User! @auth(requires: ADMIN)
+  "Change a user's role; it applies to the user's existing tokens at once."
+  setRole(userId: ID!, role: Role!): User! @auth(requires: ADMIN)
 }
 `, BuiltIn: false},
 	{Name: "../schema/flashsale.graphqls", Input: `"Where an order is in its life."

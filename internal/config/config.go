@@ -15,9 +15,6 @@ import (
 	_ "time/tzdata" // time zones without relying on the host's zoneinfo
 )
 
-// DefaultJWTSecret is the development secret; production refuses to start with it.
-const DefaultJWTSecret = "dealspot-development-secret-change-me-in-production"
-
 // DefaultProductionMetricsAddr is where production serves /metrics unless METRICS_ADDR
 // says otherwise: loopback, for a local agent or a sidecar to scrape.
 const DefaultProductionMetricsAddr = "127.0.0.1:9090"
@@ -47,7 +44,8 @@ type Config struct {
 	Queue        string
 	KafkaBrokers []string
 	AMQPURL      string
-	// JWTSecret signs access tokens (JWT_SECRET).
+	// JWTSecret signs access tokens (JWT_SECRET). Required outside dev mode; empty in dev
+	// mode means a random secret kept in DataDir (see the service package).
 	JWTSecret string
 	// Dev turns on dev mode: IDE, introspection, login codes in API answers (DEALSPOT_DEV).
 	Dev bool
@@ -69,14 +67,15 @@ type Config struct {
 	LogLevel      string
 	LogFormat     string
 
-	HTTP    HTTP
-	GraphQL GraphQL
-	Paging  Paging
-	Auth    Auth
-	Cache   Cache
-	Seckill Seckill
-	Social  Social
-	SMS     SMS
+	HTTP      HTTP
+	Websocket Websocket
+	GraphQL   GraphQL
+	Paging    Paging
+	Auth      Auth
+	Cache     Cache
+	Seckill   Seckill
+	Social    Social
+	SMS       SMS
 }
 
 // SMS configures the delivery of login codes. Outside dev mode they go to an SMS
@@ -209,6 +208,20 @@ type Auth struct {
 	TokenCacheSize int
 	// SessionCoalesce batches the per-request session checks into Redis pipelines.
 	SessionCoalesce Coalesce
+	// AccountCacheTTL is how long a user's role and blocked state stay cached in Redis
+	// next to the sessions (changes made by Dealspot replace it at once).
+	AccountCacheTTL time.Duration
+}
+
+// Websocket bounds websocket connections (counted per node, in memory).
+type Websocket struct {
+	// SessionCheckInterval is how often an open connection's session is checked again.
+	SessionCheckInterval time.Duration
+	// MaxPerUser, MaxPerIP and MaxTotal bound open connections per user, per client IP
+	// and in total (0: unlimited).
+	MaxPerUser int
+	MaxPerIP   int
+	MaxTotal   int
 }
 
 // HTTP bounds the HTTP server.
@@ -271,7 +284,7 @@ func Load(getenv func(string) string) (Config, error) {
 		RedisURL:  r.str("REDIS_URL", "embedded"),
 		Queue:     r.str("QUEUE", QueueMemory),
 		AMQPURL:   r.str("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/"),
-		JWTSecret: r.str("JWT_SECRET", DefaultJWTSecret),
+		JWTSecret: r.str("JWT_SECRET", ""),
 		Env:       r.str("DEALSPOT_ENV", "development"),
 		LogLevel:  r.str("LOG_LEVEL", "info"),
 		LogFormat: r.str("LOG_FORMAT", "text"),
@@ -304,6 +317,12 @@ func Load(getenv func(string) string) (Config, error) {
 		ShutdownTimeout:   r.duration("HTTP_SHUTDOWN_TIMEOUT", 20*time.Second),
 	}
 	c.HTTP.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
+	c.Websocket = Websocket{
+		SessionCheckInterval: r.duration("WS_SESSION_CHECK_INTERVAL", time.Second),
+		MaxPerUser:           r.integer("WS_MAX_PER_USER", 10, 0),
+		MaxPerIP:             r.integer("WS_MAX_PER_IP", 50, 0),
+		MaxTotal:             r.integer("WS_MAX_CONNECTIONS", 10_000, 0),
+	}
 	c.GraphQL = GraphQL{
 		MaxDepth:       r.integer("GRAPHQL_MAX_DEPTH", 12, 1),
 		MaxComplexity:  r.integer("GRAPHQL_MAX_COMPLEXITY", 1000, 1),
@@ -337,6 +356,7 @@ func Load(getenv func(string) string) (Config, error) {
 		WrongCodesPerIP: r.rate("LOGIN_WRONG_CODES_PER_IP", Rate{Max: 30, Window: time.Hour}),
 		TokenCacheSize:  r.integer("AUTH_TOKEN_CACHE_SIZE", 20_000, 0),
 		SessionCoalesce: r.coalesce("SESSION_CHECK_COALESCE"),
+		AccountCacheTTL: r.duration("AUTH_ACCOUNT_CACHE_TTL", 10*time.Minute),
 	}
 	c.Cache = Cache{
 		Enabled:         r.boolean("CACHE_ENABLED", true),
@@ -437,13 +457,13 @@ func (c Config) validate() error {
 	default:
 		bad("DEALSPOT_ENV", "want development or production, got %q", c.Env)
 	}
-	if len(c.JWTSecret) < 32 {
+	switch {
+	case c.JWTSecret == "" && !c.Dev:
+		bad("JWT_SECRET", "required outside dev mode: set a random secret of 32+ bytes (e.g. openssl rand -base64 48)")
+	case c.JWTSecret != "" && len(c.JWTSecret) < 32:
 		bad("JWT_SECRET", "must be at least 32 bytes")
 	}
 	if c.IsProduction() {
-		if c.JWTSecret == DefaultJWTSecret {
-			bad("JWT_SECRET", "production refuses the default development secret; set a random secret of 32+ bytes")
-		}
 		if c.Dev {
 			bad("DEALSPOT_DEV", "production refuses dev mode")
 		}

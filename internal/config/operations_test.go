@@ -73,7 +73,10 @@ func TestProductionNeverSeedsUnasked(t *testing.T) {
 	}{
 		{"development on SQLite", nil, true},
 		{"development on PostgreSQL", map[string]string{"DATABASE_URL": "postgres://app@db/dealspot"}, true},
-		{"dev mode off on SQLite", map[string]string{"DEALSPOT_DEV": "false"}, true},
+		{"dev mode off on SQLite", map[string]string{
+			"DEALSPOT_DEV": "false", "JWT_SECRET": "a-real-secret-of-enough-length-0123456789",
+			"SMS_WEBHOOK_URL": "https://sms.example/hook", "SMS_WEBHOOK_SECRET": "a-webhook-secret-0123456789",
+		}, true},
 		{"production on PostgreSQL", production(nil), false},
 		{"production on allowed SQLite", production(map[string]string{"DATABASE_URL": "", "ALLOW_EMBEDDED": "true"}), false},
 		{"production, asked", production(map[string]string{"DEALSPOT_SEED": "true"}), true},

@@ -403,6 +403,8 @@ func TestBlockedUsersTokensStopWorking(t *testing.T) {
 	if u, _ := me(t, c, s.AccessToken); u == nil {
 		t.Fatal("fresh token refused")
 	}
+	// A code sent just before the block is still refused at login.
+	code := sendCode(t, c, phone)
 	if _, err := svc.App.Auth.BlockUser.Handle(context.Background(), phone, true); err != nil {
 		t.Fatal(err)
 	}
@@ -410,8 +412,9 @@ func TestBlockedUsersTokensStopWorking(t *testing.T) {
 	wantCode(t, "access token of a blocked user", resp, "UNAUTHENTICATED")
 	_, resp = refresh(t, c, s.RefreshToken)
 	wantCode(t, "refresh token of a blocked user", resp, "UNAUTHENTICATED")
-	code := sendCode(t, c, phone)
-	r := c.Do(t, `mutation($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken } }`, map[string]any{"p": phone, "c": code})
+	r := c.Do(t, `mutation($p: String!) { sendLoginCode(phone: $p) { sent } }`, map[string]any{"p": phone})
+	wantCode(t, "login code for a blocked user", r, "FORBIDDEN")
+	r = c.Do(t, `mutation($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken } }`, map[string]any{"p": phone, "c": code})
 	wantCode(t, "login of a blocked user", r, "FORBIDDEN")
 
 	if _, err := svc.App.Auth.BlockUser.Handle(context.Background(), phone, false); err != nil {

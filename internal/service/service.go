@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 
 	"github.com/dealspot/dealspot/adapters/entstore"
 	"github.com/dealspot/dealspot/adapters/localcache"
@@ -49,7 +50,14 @@ type Service struct {
 
 	orderHandler OrderHandler
 	closers      []func() error
+	// jwtSecret is the secret access tokens are signed with (JWT_SECRET, or dev mode's
+	// kept random secret).
+	jwtSecret []byte
 }
+
+// JWTSecret returns the secret access tokens are signed with, for tools that mint tokens
+// in-process (the load generator).
+func (s *Service) JWTSecret() string { return string(s.jwtSecret) }
 
 // OpenStore opens the relational store and, when the configuration asks for it,
 // migrates the schema.
@@ -95,6 +103,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	}
 	s.closers = append(s.closers, s.Redis.Close)
 	if s.Redis.IsEmbedded() {
+		// `dealspot admin` finds the server (and its password) through this file.
+		if err := s.Redis.Publish(EmbeddedRedisFile(cfg)); err != nil {
+			return nil, err
+		}
 		log.Info("embedded redis started", slog.String("addr", s.Redis.Addr))
 	}
 
@@ -116,7 +128,12 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		tokens = metrics.NewCountedTokens(tc, cacheMetrics)
 	}
 	sessionChecks := s.coalescing(cfg.Auth.SessionCoalesce, "session_check")
-	authSvc, err := newAuth(cfg, s.Store, s.Redis, tokens, sessionChecks, log)
+	if s.jwtSecret, err = jwtSecret(cfg); err != nil {
+		return nil, err
+	}
+	authCfg := cfg
+	authCfg.JWTSecret = string(s.jwtSecret)
+	authSvc, err := newAuth(authCfg, s.Store, s.Redis, tokens, sessionChecks, log)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +197,13 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Suggestions:    cfg.Dev,
 		MaxBodyBytes:   cfg.HTTP.MaxBodyBytes,
 		Introspection:  cfg.Introspection,
-		Observe:        s.Metrics.ObserveOperation,
+		Websocket: graph.WebsocketOptions{
+			SessionCheckInterval: cfg.Websocket.SessionCheckInterval,
+			MaxPerUser:           cfg.Websocket.MaxPerUser,
+			MaxPerIP:             cfg.Websocket.MaxPerIP,
+			MaxTotal:             cfg.Websocket.MaxTotal,
+		},
+		Observe: s.Metrics.ObserveOperation,
 	})
 	httpOpts := server.Options{
 		Log:          log,
@@ -265,6 +288,12 @@ func (s *Service) coalescing(c config.Coalesce, name string) redisadapter.Coales
 	return redisadapter.Coalescing{Window: c.Window, Max: c.Max, Observe: s.batchSizes.For(name)}
 }
 
+// EmbeddedRedisFile is where a process running the embedded Redis publishes its address
+// and password (mode 0600) for `dealspot admin`.
+func EmbeddedRedisFile(cfg config.Config) string {
+	return filepath.Join(cfg.DataDir, "embedded-redis.json")
+}
+
 func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, tokens auth.VerifiedTokens,
 	sessionChecks redisadapter.Coalescing, log *slog.Logger) (*auth.Service, error) {
 	sender, err := newCodeSender(cfg, log)
@@ -274,8 +303,11 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 	ac := auth.DefaultConfig()
 	ac.DevMode = cfg.Dev
 	ac.AdminPhones = cfg.AdminPhones
-	ac.JWTSecret = []byte(cfg.JWTSecret)
+	if ac.JWTSecret, err = jwtSecret(cfg); err != nil {
+		return nil, err
+	}
 	ac.AccessTTL, ac.RefreshTTL, ac.Leeway = cfg.Auth.AccessTTL, cfg.Auth.RefreshTTL, cfg.Auth.Leeway
+	ac.AccountCacheTTL = cfg.Auth.AccountCacheTTL
 	ac.Send = auth.SendLimits{
 		CodeTTL:   cfg.Auth.CodeTTL,
 		Interval:  cfg.Auth.CodeInterval,

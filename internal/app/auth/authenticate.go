@@ -9,6 +9,11 @@ import (
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
+// ErrBlocked is the cause of the UNAUTHENTICATED error Authenticate returns for a blocked
+// account (test with errors.Is), so that transports can tell a block from an ended
+// session.
+var ErrBlocked = errors.New("account blocked")
+
 // Authenticate tells who is calling from an access token.
 type Authenticate struct{ c *core }
 
@@ -24,14 +29,56 @@ func (h *Authenticate) Handle(ctx context.Context, bearer string) (Principal, er
 	if err != nil {
 		return Principal{}, err
 	}
-	live, err := h.c.sessions.Active(ctx, p.UserID, p.FamilyID)
+	return h.c.checkSession(ctx, p)
+}
+
+// checkSession checks that p's session is live and gives p the role the account holds
+// now (not the one frozen in the token). The account state comes with the session check
+// from the session store; when the store has none cached, it is read from the database
+// and cached. Errors: UNAUTHENTICATED for an ended session or a blocked or deleted
+// account.
+func (c *core) checkSession(ctx context.Context, p Principal) (Principal, error) {
+	st, err := c.sessions.Check(ctx, p.UserID, p.FamilyID)
 	if err != nil {
 		return Principal{}, fmt.Errorf("check session: %w", err)
 	}
-	if !live {
+	if st.Known && st.Account.Blocked { // blocking also ends the sessions; say why
+		return Principal{}, unauthenticated("this account is blocked", ErrBlocked)
+	}
+	if !st.Live {
 		return Principal{}, unauthenticated("the session has ended", nil)
 	}
+	acct := st.Account
+	if !st.Known {
+		u, err := c.users.User(ctx, p.UserID)
+		if errors.Is(err, domain.ErrNotFound) {
+			return Principal{}, unauthenticated("the account no longer exists", nil)
+		}
+		if err != nil {
+			return Principal{}, fmt.Errorf("load account for session check: %w", err)
+		}
+		acct = AccountState{Role: u.Role, Blocked: u.Blocked}
+		if err := c.sessions.RememberAccount(ctx, p.UserID, acct, c.cfg.AccountCacheTTL); err != nil {
+			return Principal{}, fmt.Errorf("cache account state: %w", err)
+		}
+	}
+	if acct.Blocked {
+		return Principal{}, unauthenticated("this account is blocked", ErrBlocked)
+	}
+	if acct.Role.Valid() {
+		p.Role = acct.Role
+	}
 	return p, nil
+}
+
+// accountChanged caches u's new role and blocked state for the session checks, right
+// after the database took the change.
+func (c *core) accountChanged(ctx context.Context, u domain.User) error {
+	err := c.sessions.SetAccount(ctx, u.ID, AccountState{Role: u.Role, Blocked: u.Blocked}, c.cfg.AccountCacheTTL)
+	if err != nil {
+		return fmt.Errorf("publish account state of user %d: %w", u.ID, err)
+	}
+	return nil
 }
 
 // CurrentUser returns the caller's account.

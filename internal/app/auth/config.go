@@ -34,6 +34,10 @@ type Config struct {
 	RefreshTTL time.Duration
 	// Leeway tolerates clock skew when checking exp and iat.
 	Leeway time.Duration
+	// AccountCacheTTL is how long a user's role and blocked state stay cached next to the
+	// sessions before the database is read again. Changes made through the use cases
+	// replace the cached state at once; the TTL only bounds a missed update.
+	AccountCacheTTL time.Duration
 
 	// Send limits login codes per phone.
 	Send SendLimits
@@ -57,6 +61,8 @@ func DefaultConfig() Config {
 		AccessTTL:  30 * time.Minute,
 		RefreshTTL: 30 * 24 * time.Hour,
 		Leeway:     30 * time.Second,
+		// AccountCacheTTL bounds how long a missed update could linger.
+		AccountCacheTTL: 10 * time.Minute,
 		Send: SendLimits{
 			CodeTTL:   2 * time.Minute,
 			Interval:  time.Minute,
@@ -92,6 +98,7 @@ func (c Config) Validate() error {
 	}{
 		{"access token TTL", c.AccessTTL},
 		{"refresh token TTL", c.RefreshTTL},
+		{"account cache TTL", c.AccountCacheTTL},
 		{"code TTL", c.Send.CodeTTL},
 		{"code send window", c.Send.Window},
 		{"code send lock", c.Send.Lock},

@@ -92,6 +92,30 @@ func (m *memUsers) SetBlocked(_ context.Context, phone string, blocked bool) (do
 	return domain.User{}, domain.ErrNotFound
 }
 
+func (m *memUsers) SetRoleByID(_ context.Context, id int64, role domain.Role) (domain.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.byID[id]
+	if !ok {
+		return domain.User{}, domain.ErrNotFound
+	}
+	u.Role = role
+	m.byID[id] = u
+	return u, nil
+}
+
+func (m *memUsers) SetBlockedByID(_ context.Context, id int64, blocked bool) (domain.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.byID[id]
+	if !ok {
+		return domain.User{}, domain.ErrNotFound
+	}
+	u.Blocked = blocked
+	m.byID[id] = u
+	return u, nil
+}
+
 func (m *memUsers) block(id int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

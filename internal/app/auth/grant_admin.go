@@ -13,7 +13,7 @@ import (
 type GrantAdmin struct{ c *core }
 
 // Handle grants ADMIN to phone's account, creating the account if there is none yet. The
-// role reaches existing sessions at their next refresh. Errors: BAD_USER_INPUT for a
+// role reaches existing sessions at once. Errors: BAD_USER_INPUT for a
 // malformed phone.
 func (h *GrantAdmin) Handle(ctx context.Context, phone string) (domain.User, error) {
 	c := h.c
@@ -29,6 +29,9 @@ func (h *GrantAdmin) Handle(ctx context.Context, phone string) (domain.User, err
 	}
 	if err != nil {
 		return domain.User{}, fmt.Errorf("grant admin: %w", err)
+	}
+	if err := c.accountChanged(ctx, u); err != nil {
+		return domain.User{}, err
 	}
 	return u, nil
 }

@@ -77,6 +77,9 @@ func (c *core) userForLogin(ctx context.Context, phone string) (domain.User, err
 		if u, err = c.users.SetRole(ctx, phone, domain.RoleAdmin); err != nil {
 			return domain.User{}, fmt.Errorf("grant admin on login: %w", err)
 		}
+		if err := c.accountChanged(ctx, u); err != nil {
+			return domain.User{}, err
+		}
 	}
 	return u, nil
 }

@@ -22,6 +22,11 @@ type Users interface {
 	// SetBlocked blocks or unblocks the user with that phone number and returns the user,
 	// or domain.ErrNotFound.
 	SetBlocked(ctx context.Context, phone string, blocked bool) (domain.User, error)
+	// SetRoleByID changes the role of user id and returns the user, or domain.ErrNotFound.
+	SetRoleByID(ctx context.Context, id int64, role domain.Role) (domain.User, error)
+	// SetBlockedByID blocks or unblocks user id and returns the user, or
+	// domain.ErrNotFound.
+	SetBlockedByID(ctx context.Context, id int64, blocked bool) (domain.User, error)
 }
 
 // CodeSender delivers a login code to a phone.
@@ -117,12 +122,37 @@ type RefreshStore interface {
 	// now. Presenting a former token revokes the family (RefreshReused). Errors are
 	// infrastructure failures only.
 	Rotate(ctx context.Context, userID int64, familyID, oldHash, newHash string, ttl time.Duration) (Rotation, error)
-	// Active reports whether the family exists and has not been revoked.
-	Active(ctx context.Context, userID int64, familyID string) (bool, error)
+	// Check reports whether the family exists and has not been revoked, together with the
+	// user's account state cached next to the families (Known false when none is
+	// cached). It is the check every authenticated request makes.
+	Check(ctx context.Context, userID int64, familyID string) (SessionCheck, error)
+	// SetAccount caches the user's account state for ttl, replacing what was cached:
+	// called after the account changed in the database.
+	SetAccount(ctx context.Context, userID int64, a AccountState, ttl time.Duration) error
+	// RememberAccount caches the user's account state for ttl unless one is cached
+	// already (a change written meanwhile by SetAccount wins over a rebuild from an
+	// older read of the database).
+	RememberAccount(ctx context.Context, userID int64, a AccountState, ttl time.Duration) error
 	// Revoke ends one family; revoking an unknown family is not an error.
 	Revoke(ctx context.Context, userID int64, familyID string) error
 	// RevokeAll ends every family of userID.
 	RevokeAll(ctx context.Context, userID int64) error
+}
+
+// AccountState is what authorisation needs to know of an account now: its role and
+// whether it is blocked. The database holds it; the session store caches it.
+type AccountState struct {
+	Role    domain.Role
+	Blocked bool
+}
+
+// SessionCheck is the outcome of RefreshStore.Check.
+type SessionCheck struct {
+	// Live: the session exists and has not been revoked.
+	Live bool
+	// Account is the cached account state, valid when Known.
+	Account AccountState
+	Known   bool
 }
 
 // RateLimiter counts events per key in a sliding window.

@@ -6,8 +6,10 @@
 // and Authenticate checks that the family is still live, so logging out, presenting a
 // stolen (already rotated) refresh token, or ending a blocked user's sessions stops the
 // matching access tokens at once, not only when they expire. That check is one cheap
-// store look-up per authenticated request. Roles ride in the access token, so a role
-// change reaches a session at its next refresh.
+// store look-up per authenticated request. The same look-up returns the account's
+// current role and blocked state, cached in the session store next to the families and
+// rebuilt from the database when missing, so a role change or a block reaches every
+// existing token at once; the role claim in a token is informational only.
 package auth
 
 import (
@@ -43,6 +45,9 @@ type Service struct {
 	GrantAdmin    *GrantAdmin
 	EndSessions   *EndSessions
 	BlockUser     *BlockUser
+	// SetUserBlocked and SetUserRole are the administrators' versions, by user id.
+	SetUserBlocked *SetUserBlocked
+	SetUserRole    *SetUserRole
 }
 
 // New validates cfg and builds the use cases; it refuses missing dependencies.
@@ -90,15 +95,17 @@ func New(cfg Config, d Deps) (*Service, error) {
 		jwt.WithTimeFunc(d.Now),
 	)
 	return &Service{
-		SendLoginCode: &SendLoginCode{c: c},
-		Login:         &Login{c: c},
-		Refresh:       &Refresh{c: c},
-		Logout:        &Logout{c: c},
-		Authenticate:  &Authenticate{c: c},
-		CurrentUser:   &CurrentUser{c: c},
-		GrantAdmin:    &GrantAdmin{c: c},
-		EndSessions:   &EndSessions{c: c},
-		BlockUser:     &BlockUser{c: c},
+		SendLoginCode:  &SendLoginCode{c: c},
+		Login:          &Login{c: c},
+		Refresh:        &Refresh{c: c},
+		Logout:         &Logout{c: c},
+		Authenticate:   &Authenticate{c: c},
+		CurrentUser:    &CurrentUser{c: c},
+		GrantAdmin:     &GrantAdmin{c: c},
+		EndSessions:    &EndSessions{c: c},
+		BlockUser:      &BlockUser{c: c},
+		SetUserBlocked: &SetUserBlocked{c: c},
+		SetUserRole:    &SetUserRole{c: c},
 	}, nil
 }
 

@@ -33,9 +33,14 @@ type Session struct {
 // Principal is the caller an access token speaks for.
 type Principal struct {
 	UserID int64
-	Role   domain.Role
+	// Role is the role the account holds now (Authenticate reads it with the session
+	// check), not the one the token was issued with.
+	Role domain.Role
 	// FamilyID names the session (refresh-token family) the token belongs to.
 	FamilyID string
+	// ExpiresAt is when the access token stops being accepted (its expiry plus the
+	// clock leeway); zero for principals not made from a token.
+	ExpiresAt time.Time
 }
 
 // Allows reports whether the principal may act with role: admins may do everything.
@@ -143,7 +148,8 @@ func (c *core) parseAccess(token string) (Principal, time.Time, error) {
 	if !claims.Role.Valid() || claims.SessionID == "" || claims.ExpiresAt == nil {
 		return Principal{}, time.Time{}, unauthenticated("invalid access token", errors.New("role, session or expiry missing"))
 	}
-	return Principal{UserID: id, Role: claims.Role, FamilyID: claims.SessionID}, claims.ExpiresAt.Time, nil
+	exp := claims.ExpiresAt.Time
+	return Principal{UserID: id, Role: claims.Role, FamilyID: claims.SessionID, ExpiresAt: exp.Add(c.cfg.Leeway)}, exp, nil
 }
 
 // newRefreshToken returns "<user id>.<family id>.<secret>". The ids let the store find

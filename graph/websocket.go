@@ -1,0 +1,239 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/domain"
+	"github.com/dealspot/dealspot/internal/reqmeta"
+)
+
+// WebsocketOptions bound the websocket connections of one node.
+type WebsocketOptions struct {
+	// SessionCheckInterval is how often an open connection's session is checked again
+	// (the same coalesced check as an HTTP request); a connection whose session ended is
+	// closed. Every operation on a connection is checked as well.
+	SessionCheckInterval time.Duration
+	// MaxPerUser, MaxPerIP and MaxTotal bound this node's open connections per user, per
+	// client IP and in total (0: unlimited); a connection over a limit is refused with
+	// close code 4429 and a reason.
+	MaxPerUser int
+	MaxPerIP   int
+	MaxTotal   int
+	// Now is the clock token expiry is measured with; nil means time.Now.
+	Now func() time.Time
+}
+
+// Websocket close codes (graphql-transport-ws): 4401 Unauthorized for an ended session or
+// an expired token, 4403 Forbidden for a blocked account or a refused connection_init.
+const closeUnauthorized = 4401
+
+// websocketSessions ties every websocket connection to the session it was opened with:
+// each operation re-checks the session, a watcher checks it periodically and at token
+// expiry, and the connection is closed (4401/4403), its subscriptions stopped, when the
+// session ends.
+type websocketSessions struct {
+	auth   *auth.Authenticate
+	inner  transport.WebsocketImplementation
+	o      WebsocketOptions
+	limits *socketLimits
+}
+
+func newWebsocketSessions(a *auth.Authenticate, o WebsocketOptions) *websocketSessions {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.SessionCheckInterval <= 0 {
+		o.SessionCheckInterval = time.Second
+	}
+	return &websocketSessions{auth: a, inner: transport.CoderWebsocketImplementation{}, o: o,
+		limits: newSocketLimits(o.MaxPerUser, o.MaxPerIP, o.MaxTotal)}
+}
+
+// socket is one websocket connection as the session checks see it.
+type socket struct {
+	conn   transport.WebsocketConn
+	header string // the Authorization value of connection_init
+	cancel context.CancelFunc
+	once   sync.Once
+	ended  chan struct{}
+}
+
+type socketKey struct{}
+
+func socketFrom(ctx context.Context) *socket {
+	s, _ := ctx.Value(socketKey{}).(*socket)
+	return s
+}
+
+// end closes the connection with code and reason and stops its operations.
+func (s *socket) end(code int, reason string) {
+	s.once.Do(func() {
+		close(s.ended)
+		if s.conn != nil {
+			_ = s.conn.WriteClose(code, reason)
+		}
+		if s.cancel != nil {
+			s.cancel()
+		}
+	})
+}
+
+// Middleware gives every websocket upgrade request a socket record, which Accept and Init
+// fill in.
+func (w *websocketSessions) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Upgrade") != "" {
+			r = r.WithContext(context.WithValue(r.Context(), socketKey{}, &socket{ended: make(chan struct{})}))
+		}
+		next.ServeHTTP(rw, r)
+	})
+}
+
+// Accept implements transport.WebsocketImplementation: it records the connection so
+// that the server can close it with a code of its own.
+func (w *websocketSessions) Accept(rw http.ResponseWriter, r *http.Request, o transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
+	conn, err := w.inner.Accept(rw, r, o)
+	if s := socketFrom(r.Context()); s != nil && err == nil {
+		s.conn = conn
+	}
+	return conn, err
+}
+
+// errWebsocketAuth is sent to websocket clients whose connection_init carries no valid
+// token.
+var errWebsocketAuth = errors.New("connection_init needs a payload {\"Authorization\": \"Bearer <access token>\"} with a valid token")
+
+// Init authenticates a connection from its connection_init payload; connections without
+// a valid token are refused (4403), since every subscription needs a caller. The
+// context it returns ends when the session does.
+func (w *websocketSessions) Init(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+	// graphql-transport-ws closes unauthorised connections with 4403 Forbidden.
+	refused := transport.AppendCloseReason(transport.WithWebsocketCloseCode(ctx, closeForbidden), "Forbidden")
+	header := payload.Authorization()
+	if header == "" {
+		header = payload.GetString("authorization")
+	}
+	if header == "" {
+		return refused, nil, errWebsocketAuth
+	}
+	c, err := authenticate(ctx, w.auth, header)
+	if err != nil {
+		return transport.WithWebsocketCloseCode(ctx, closeTryAgain), nil, errors.New("authentication is unavailable, try again")
+	}
+	if c.err != nil {
+		return refused, nil, errWebsocketAuth
+	}
+	s := socketFrom(ctx)
+	if s == nil { // not reached through Middleware: no watching possible, refuse
+		return transport.WithWebsocketCloseCode(ctx, closeTryAgain), nil, errors.New("websocket connections are not available")
+	}
+	release, refusal := w.limits.acquire(c.principal.UserID, reqmeta.From(ctx).ClientIP)
+	if refusal != "" {
+		return transport.AppendCloseReason(transport.WithWebsocketCloseCode(ctx, closeTooMany), refusal), nil, errors.New(refusal)
+	}
+	ctx, s.cancel = context.WithCancel(ctx)
+	s.header = header
+	go func() {
+		defer release() // the connection's slot is free once it has closed
+		w.watch(ctx, s, c.principal)
+	}()
+	return withCaller(ctx, c), nil, nil
+}
+
+// Closed implements transport.WebsocketCloseFunc: it stops the connection's watcher.
+func (w *websocketSessions) Closed(ctx context.Context, _ int) {
+	if s := socketFrom(ctx); s != nil && s.cancel != nil {
+		s.cancel()
+	}
+}
+
+// watch checks s's session every SessionCheckInterval and when its token expires, and
+// closes the connection once the session has ended.
+func (w *websocketSessions) watch(ctx context.Context, s *socket, p auth.Principal) {
+	tick := time.NewTicker(w.o.SessionCheckInterval)
+	defer tick.Stop()
+	var expired <-chan time.Time
+	if !p.ExpiresAt.IsZero() {
+		t := time.NewTimer(p.ExpiresAt.Sub(w.o.Now()))
+		defer t.Stop()
+		expired = t.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-expired:
+			s.end(closeUnauthorized, "access token expired")
+			return
+		case <-tick.C:
+			if !p.ExpiresAt.IsZero() && !w.o.Now().Before(p.ExpiresAt) {
+				s.end(closeUnauthorized, "access token expired")
+				return
+			}
+			if _, err := w.check(ctx, s); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// check re-runs the session check of s. A refused session closes the connection and
+// returns the refusal; a failing session store does not (the next check tries again)
+// and returns a nil error with the principal unknown.
+func (w *websocketSessions) check(ctx context.Context, s *socket) (*auth.Principal, error) {
+	p, err := w.auth.Handle(ctx, s.header)
+	switch {
+	case err == nil:
+		return &p, nil
+	case domain.ErrorCode(err) != domain.CodeUnauthenticated:
+		return nil, nil
+	case errors.Is(err, auth.ErrBlocked):
+		s.end(closeForbidden, "account blocked")
+	default:
+		s.end(closeUnauthorized, "session ended")
+	}
+	return nil, err
+}
+
+// AroundOperations re-checks the session before every operation on a websocket and
+// gives it the caller as the session stands now (its current role).
+func (w *websocketSessions) AroundOperations(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	s := socketFrom(ctx)
+	if s == nil || s.header == "" {
+		return next(ctx)
+	}
+	select {
+	case <-s.ended:
+		return graphql.OneShot(unauthenticatedResponse("session ended"))
+	default:
+	}
+	p, err := w.check(ctx, s)
+	if err != nil {
+		msg := "the session has ended"
+		var coded *domain.Error
+		if errors.As(err, &coded) && coded.Message != "" {
+			msg = coded.Message
+		}
+		return graphql.OneShot(unauthenticatedResponse(msg))
+	}
+	if p != nil {
+		ctx = withCaller(ctx, caller{principal: *p})
+	}
+	return next(ctx)
+}
+
+func unauthenticatedResponse(msg string) *graphql.Response {
+	return &graphql.Response{Errors: gqlerror.List{{
+		Message:    msg,
+		Extensions: map[string]any{"code": string(domain.CodeUnauthenticated)},
+	}}}
+}

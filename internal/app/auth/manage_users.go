@@ -1,0 +1,75 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// SetUserBlocked blocks or unblocks an account for an administrator. Blocking ends every
+// session of the account at once and refuses its logins until it is unblocked.
+type SetUserBlocked struct{ c *core }
+
+// Handle blocks (or unblocks) userID on behalf of p. Errors: UNAUTHENTICATED for an
+// anonymous caller; FORBIDDEN unless p is ADMIN; BAD_USER_INPUT for blocking oneself;
+// NOT_FOUND for an unknown user.
+func (h *SetUserBlocked) Handle(ctx context.Context, p Principal, userID int64, blocked bool) (domain.User, error) {
+	if err := requireAdmin(p); err != nil {
+		return domain.User{}, err
+	}
+	if blocked && userID == p.UserID {
+		return domain.User{}, badInput("administrators cannot block themselves")
+	}
+	u, err := h.c.users.SetBlockedByID(ctx, userID, blocked)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("set user blocked: %w", err)
+	}
+	if err := h.c.accountChanged(ctx, u); err != nil {
+		return domain.User{}, err
+	}
+	if blocked {
+		if err := h.c.sessions.RevokeAll(ctx, u.ID); err != nil {
+			return domain.User{}, fmt.Errorf("end sessions of blocked user %d: %w", u.ID, err)
+		}
+	}
+	return u, nil
+}
+
+// SetUserRole changes an account's role for an administrator; the new role applies to
+// the account's existing tokens at once.
+type SetUserRole struct{ c *core }
+
+// Handle gives userID the role on behalf of p. Errors: UNAUTHENTICATED for an anonymous
+// caller; FORBIDDEN unless p is ADMIN; BAD_USER_INPUT for an unknown role or for
+// administrators taking their own role away; NOT_FOUND for an unknown user.
+func (h *SetUserRole) Handle(ctx context.Context, p Principal, userID int64, role domain.Role) (domain.User, error) {
+	if err := requireAdmin(p); err != nil {
+		return domain.User{}, err
+	}
+	if !role.Valid() {
+		return domain.User{}, badInput("unknown role")
+	}
+	if userID == p.UserID && role != domain.RoleAdmin {
+		return domain.User{}, badInput("administrators cannot take their own ADMIN role away")
+	}
+	u, err := h.c.users.SetRoleByID(ctx, userID, role)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("set user role: %w", err)
+	}
+	if err := h.c.accountChanged(ctx, u); err != nil {
+		return domain.User{}, err
+	}
+	return u, nil
+}
+
+// requireAdmin refuses callers other than administrators.
+func requireAdmin(p Principal) error {
+	if p.UserID <= 0 {
+		return unauthenticated("log in first", nil)
+	}
+	if !p.Allows(domain.RoleAdmin) {
+		return domain.Errorf(domain.CodeForbidden, "this needs the ADMIN role")
+	}
+	return nil
+}
