@@ -72,11 +72,16 @@ func (c *core) checkSession(ctx context.Context, p Principal) (Principal, error)
 }
 
 // accountChanged caches u's new role and blocked state for the session checks, right
-// after the database took the change.
+// after the database took the change, and ends every session of a blocked account.
 func (c *core) accountChanged(ctx context.Context, u domain.User) error {
 	err := c.sessions.SetAccount(ctx, u.ID, AccountState{Role: u.Role, Blocked: u.Blocked}, c.cfg.AccountCacheTTL)
 	if err != nil {
 		return fmt.Errorf("publish account state of user %d: %w", u.ID, err)
+	}
+	if u.Blocked {
+		if err := c.sessions.RevokeAll(ctx, u.ID); err != nil {
+			return fmt.Errorf("end sessions of blocked user %d: %w", u.ID, err)
+		}
 	}
 	return nil
 }

@@ -25,10 +25,5 @@ func (h *BlockUser) Handle(ctx context.Context, phone string, blocked bool) (dom
 	if err := h.c.accountChanged(ctx, u); err != nil {
 		return domain.User{}, err
 	}
-	if blocked {
-		if err := h.c.sessions.RevokeAll(ctx, u.ID); err != nil {
-			return domain.User{}, fmt.Errorf("end sessions of blocked user %d: %w", u.ID, err)
-		}
-	}
 	return u, nil
 }

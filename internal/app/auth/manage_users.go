@@ -28,11 +28,6 @@ func (h *SetUserBlocked) Handle(ctx context.Context, p Principal, userID int64, 
 	if err := h.c.accountChanged(ctx, u); err != nil {
 		return domain.User{}, err
 	}
-	if blocked {
-		if err := h.c.sessions.RevokeAll(ctx, u.ID); err != nil {
-			return domain.User{}, fmt.Errorf("end sessions of blocked user %d: %w", u.ID, err)
-		}
-	}
 	return u, nil
 }
 
