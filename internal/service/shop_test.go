@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/dealspot/dealspot/internal/testsupport"
@@ -129,6 +130,25 @@ func TestNearbyShopsRefusesBadInput(t *testing.T) {
 	c.Do(t, nearbyQuery, map[string]any{"t": "999", "lon": 120.0, "lat": 30.0}).Decode(t, &data)
 	if len(data.NearbyShops.Edges) != 0 {
 		t.Errorf("unknown type found shops: %+v", data.NearbyShops.Edges)
+	}
+}
+
+func TestShopNameSearchLongerThanAnyNameIsRefused(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, nil)
+	c := client(srv)
+	const q = `query($n: String!) { shops(name: $n, first: 5) { edges { node { id } } } }`
+	// A pattern longer than any shop name may be can match nothing: refused before the
+	// database scans for it.
+	wantCode(t, "name pattern of 129 characters", c.Do(t, q, map[string]any{"n": strings.Repeat("店", 129)}), "BAD_USER_INPUT")
+	var data struct {
+		Shops struct {
+			Edges []struct{ Node struct{ ID string } }
+		}
+	}
+	c.Do(t, q, map[string]any{"n": strings.Repeat("店", 128)}).Decode(t, &data)
+	if len(data.Shops.Edges) != 0 {
+		t.Errorf("a 128-character pattern matched %d shops", len(data.Shops.Edges))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dealspot/dealspot/internal/app/cache"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -114,6 +115,10 @@ func (q *Queries) Shops(ctx context.Context, filter domain.ShopFilter, first int
 		return ShopPage{}, domain.Errorf(domain.CodeBadUserInput, "ids must be positive")
 	}
 	filter.Name = strings.TrimSpace(filter.Name)
+	if utf8.RuneCountInString(filter.Name) > maxNameLen {
+		// No shop name is that long, so the pattern can match nothing.
+		return ShopPage{}, domain.Errorf(domain.CodeBadUserInput, "name must be at most %d characters", maxNameLen)
+	}
 	shops, err := q.repo.Shops(ctx, filter, domain.Page{First: size, After: after})
 	if err != nil {
 		return ShopPage{}, fmt.Errorf("list shops: %w", err)
