@@ -23,9 +23,13 @@ build: ## build the binaries into bin/ (pure Go, CGO_ENABLED=0)
 # full Pub/Sub contract) build with the stress tag.
 STRESS_RUN  ?= Outage|ConnectionCut|Killed|WatermillContract
 
+# Both halves always run; the target fails at the end if either failed.
 test: ## run every test, then the long fault scenarios; real services are used when TEST_DATABASE_URL / TEST_REDIS_URL / TEST_AMQP_URL are set
-	$(GO) test $(TEST_FLAGS) $(PKG)
-	$(GO) test $(TEST_FLAGS) -tags stress -run '$(STRESS_RUN)' ./internal/service/ ./adapters/queue/
+	@status=0; \
+	$(GO) test $(TEST_FLAGS) $(PKG) || status=1; \
+	$(GO) test $(TEST_FLAGS) -tags stress -run '$(STRESS_RUN)' ./internal/service/ ./adapters/queue/ || status=1; \
+	if [ $$status -ne 0 ]; then echo "make test: FAILED (see above)"; fi; \
+	exit $$status
 
 test-short: ## the default tests only, without the long fault scenarios
 	$(GO) test $(TEST_FLAGS) $(PKG)

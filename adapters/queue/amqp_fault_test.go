@@ -27,7 +27,7 @@ func openAMQPBehindProxy(t *testing.T) (*queue.Queue, *testsupport.FaultProxy) {
 	cfg := testConfig(t, queue.BackendAMQP)
 	cfg.AMQPURL = u.String()
 	cfg.Consumers = 4
-	t.Cleanup(func() { deleteAMQPQueues(t, direct, cfg.Namespace+"orders", cfg.Namespace+"orders.dead") })
+	t.Cleanup(func() { testsupport.DeleteAMQPQueues(t, direct, cfg.Namespace+"orders", cfg.Namespace+"orders.dead") })
 	return openQueue(t, cfg, nil), proxy
 }
 

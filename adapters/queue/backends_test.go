@@ -80,32 +80,11 @@ func TestAMQP(t *testing.T) {
 		open: func(t *testing.T) *queue.Queue {
 			cfg := testConfig(t, queue.BackendAMQP)
 			cfg.AMQPURL = url
-			t.Cleanup(func() { deleteAMQPQueues(t, url, cfg.Namespace+"orders", cfg.Namespace+"orders.dead") })
+			t.Cleanup(func() { testsupport.DeleteAMQPQueues(t, url, cfg.Namespace+"orders", cfg.Namespace+"orders.dead") })
 			return openQueue(t, cfg, nil)
 		},
 		durable: true,
 	})
-}
-
-// deleteAMQPQueues removes a test's durable queues from the shared broker.
-func deleteAMQPQueues(t *testing.T, url string, names ...string) {
-	conn, err := amqp091.Dial(url)
-	if err != nil {
-		t.Logf("delete test queues: %v", err)
-		return
-	}
-	defer conn.Close()
-	ch, err := conn.Channel()
-	if err != nil {
-		t.Logf("delete test queues: %v", err)
-		return
-	}
-	defer ch.Close()
-	for _, name := range names {
-		if _, err := ch.QueueDelete(name, false, false, false); err != nil {
-			t.Logf("delete queue %s: %v", name, err)
-		}
-	}
 }
 
 func TestKafkaPartitionsByVoucher(t *testing.T) {
@@ -165,7 +144,7 @@ func TestAMQPMessagesArePersistent(t *testing.T) {
 	url := testsupport.Require(t, testsupport.EnvAMQP)
 	cfg := testConfig(t, queue.BackendAMQP)
 	cfg.AMQPURL = url
-	t.Cleanup(func() { deleteAMQPQueues(t, url, cfg.Namespace+"orders", cfg.Namespace+"orders.dead") })
+	t.Cleanup(func() { testsupport.DeleteAMQPQueues(t, url, cfg.Namespace+"orders", cfg.Namespace+"orders.dead") })
 	q := openQueue(t, cfg, nil)
 	c := makeClaims(1)[0]
 	if err := q.PublishClaim(context.Background(), c); err != nil {

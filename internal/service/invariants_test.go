@@ -19,10 +19,14 @@ import (
 // in-process ones), isolated for this test.
 func queueEnv(t *testing.T, backend string) map[string]string {
 	t.Helper()
-	env := map[string]string{"QUEUE": backend, "QUEUE_NAMESPACE": "t" + testsupport.RandomSuffix(8) + "."}
+	ns := "t" + testsupport.RandomSuffix(8) + "."
+	env := map[string]string{"QUEUE": backend, "QUEUE_NAMESPACE": ns}
 	switch backend {
 	case "amqp":
-		env["AMQP_URL"] = testsupport.Require(t, testsupport.EnvAMQP)
+		url := testsupport.Require(t, testsupport.EnvAMQP)
+		env["AMQP_URL"] = url
+		// Registered before the server starts, so it runs after the server has stopped.
+		t.Cleanup(func() { testsupport.DeleteAMQPQueues(t, url, ns+"orders", ns+"orders.dead") })
 	case "kafka":
 		cluster, err := kfake.NewCluster(kfake.NumBrokers(1))
 		if err != nil {
