@@ -30,9 +30,12 @@ func (r *Orders) param(i int) string {
 }
 
 // WriteClaims implements seckill.Orders: one transaction inserts the batch's orders
-// (INSERT … ON CONFLICT DO NOTHING RETURNING id, so redelivered claims and second claims
-// of one user insert nothing), takes each voucher's new orders off its database stock with
-// a guard that keeps stock ≥ 0, and sorts every claim into Created, Duplicate or NoStock.
+// (INSERT … ON CONFLICT DO NOTHING RETURNING, so redelivered claims and second claims of
+// one user insert nothing), takes each voucher's new orders off its database stock with
+// a guard that keeps stock ≥ 0, and sorts every claim into Created, Duplicate, NoStock or
+// IDTaken. A row counts as a claim's order only when its id, user and voucher all match
+// the claim: a row with the claim's id but another user or voucher is someone else's
+// order (an id handed out twice) and the claim is IDTaken, never Created.
 func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim) (seckill.BatchResult, error) {
 	var res seckill.BatchResult
 	err := r.inTx(ctx, func(tx *sql.Tx) error {
@@ -41,10 +44,17 @@ func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim) (seckil
 		if err != nil {
 			return err
 		}
-		// Take the new orders off each voucher's stock, never below zero.
+		mine := func(rows map[int64]orderOwner, c domain.Claim) bool {
+			o, ok := rows[c.OrderID]
+			return ok && o.userID == c.UserID && o.voucherID == c.VoucherID
+		}
+		// Take the new orders off each voucher's stock, never below zero. Two claims of
+		// a batch with one id: only the one whose row went in is new.
 		newByVoucher := map[int64][]domain.Claim{}
+		counted := map[int64]bool{}
 		for _, c := range claims {
-			if inserted[c.OrderID] {
+			if mine(inserted, c) && !counted[c.OrderID] {
+				counted[c.OrderID] = true
 				newByVoucher[c.VoucherID] = append(newByVoucher[c.VoucherID], c)
 			}
 		}
@@ -58,24 +68,31 @@ func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim) (seckil
 				noStock[c.OrderID] = true
 			}
 		}
-		// Claims that inserted nothing: redelivered (their order exists) or a second
-		// order of the same user.
+		// Claims whose row did not go in: redelivered (their order exists), a second
+		// order of the same user, or an id that another order already has.
 		var others []int64
 		for _, c := range claims {
-			if !inserted[c.OrderID] {
+			if !mine(inserted, c) {
 				others = append(others, c.OrderID)
 			}
 		}
-		existing, err := r.existingIDs(ctx, tx, others)
+		existing, err := r.existingOrders(ctx, tx, others)
 		if err != nil {
 			return err
 		}
 		for _, c := range claims {
+			_, taken := existing[c.OrderID]
 			switch {
-			case noStock[c.OrderID]:
+			case mine(inserted, c) && noStock[c.OrderID]:
 				res.NoStock = append(res.NoStock, c)
-			case inserted[c.OrderID] || existing[c.OrderID]:
+			case mine(inserted, c):
 				res.Created = append(res.Created, c)
+			case mine(existing, c) && existing[c.OrderID].status != domain.OrderFailed:
+				res.Created = append(res.Created, c)
+			case mine(existing, c):
+				res.Duplicate = append(res.Duplicate, c)
+			case taken, inserted[c.OrderID] != (orderOwner{}):
+				res.IDTaken = append(res.IDTaken, c)
 			default:
 				res.Duplicate = append(res.Duplicate, c)
 			}
@@ -88,9 +105,15 @@ func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim) (seckil
 	return res, nil
 }
 
-// insertClaims inserts claims with status and returns the ids actually inserted.
-func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.Claim, status domain.OrderStatus) (map[int64]bool, error) {
-	inserted := make(map[int64]bool, len(claims))
+// orderOwner is who an order row belongs to.
+type orderOwner struct {
+	userID, voucherID int64
+	status            domain.OrderStatus
+}
+
+// insertClaims inserts claims with status and returns the rows actually inserted by id.
+func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.Claim, status domain.OrderStatus) (map[int64]orderOwner, error) {
+	inserted := make(map[int64]orderOwner, len(claims))
 	now := time.Now().UTC()
 	// Keep under SQLite's and PostgreSQL's bind-parameter limits.
 	const perStatement = 1000
@@ -111,18 +134,19 @@ func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.C
 			}
 			args = append(args, c.OrderID, created, now, c.UserID, c.VoucherID, string(status))
 		}
-		b.WriteString(" ON CONFLICT DO NOTHING RETURNING id")
+		b.WriteString(" ON CONFLICT DO NOTHING RETURNING id, user_id, voucher_id")
 		rows, err := tx.QueryContext(ctx, b.String(), args...)
 		if err != nil {
 			return nil, fmt.Errorf("insert orders: %w", err)
 		}
 		for rows.Next() {
 			var id int64
-			if err := rows.Scan(&id); err != nil {
+			o := orderOwner{status: status}
+			if err := rows.Scan(&id, &o.userID, &o.voucherID); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			inserted[id] = true
+			inserted[id] = o
 		}
 		if err := rows.Close(); err != nil {
 			return nil, err
@@ -169,9 +193,9 @@ func (r *Orders) takeStock(ctx context.Context, tx *sql.Tx, voucherID int64, cs 
 	return short, nil
 }
 
-// existingIDs returns which of ids are orders that are not FAILED.
-func (r *Orders) existingIDs(ctx context.Context, tx *sql.Tx, ids []int64) (map[int64]bool, error) {
-	out := map[int64]bool{}
+// existingOrders returns the owner and status of the orders with the given ids.
+func (r *Orders) existingOrders(ctx context.Context, tx *sql.Tx, ids []int64) (map[int64]orderOwner, error) {
+	out := map[int64]orderOwner{}
 	for start := 0; start < len(ids); start += 1000 {
 		part := ids[start:min(start+1000, len(ids))]
 		ph := make([]string, len(part))
@@ -179,19 +203,25 @@ func (r *Orders) existingIDs(ctx context.Context, tx *sql.Tx, ids []int64) (map[
 		for i, id := range part {
 			ph[i], args[i] = r.param(i+1), id
 		}
-		rows, err := tx.QueryContext(ctx, "SELECT id FROM voucher_orders WHERE status <> 'FAILED' AND id IN ("+strings.Join(ph, ", ")+")", args...)
+		rows, err := tx.QueryContext(ctx, "SELECT id, user_id, voucher_id, status FROM voucher_orders WHERE id IN ("+strings.Join(ph, ", ")+")", args...)
 		if err != nil {
 			return nil, fmt.Errorf("look up orders: %w", err)
 		}
 		for rows.Next() {
 			var id int64
-			if err := rows.Scan(&id); err != nil {
+			var o orderOwner
+			var status string
+			if err := rows.Scan(&id, &o.userID, &o.voucherID, &status); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			out[id] = true
+			o.status = domain.OrderStatus(status)
+			out[id] = o
 		}
 		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+		if err := rows.Err(); err != nil {
 			return nil, err
 		}
 	}

@@ -15,6 +15,7 @@ const (
 	ReasonNoStock   = "sold out"
 	ReasonPoison    = "the order could not be written"
 	ReasonExpired   = "the order was not written in time"
+	ReasonIDTaken   = "the order id belongs to another order"
 )
 
 // ProcessClaims writes the orders of a batch of claims (the queue consumer's handler).
@@ -48,6 +49,11 @@ func (s *Service) ProcessClaims(ctx context.Context, claims []domain.Claim) erro
 	for _, c := range res.NoStock {
 		s.fail(ctx, c, Release{Slot: true}, ReasonNoStock)
 	}
+	// The claim's id is another order's: nothing was written for it, so its unit and
+	// the user's slot go back.
+	for _, c := range res.IDTaken {
+		s.fail(ctx, c, Release{Stock: true, Slot: true}, ReasonIDTaken)
+	}
 	return nil
 }
 
@@ -65,6 +71,11 @@ func (s *Service) fail(ctx context.Context, c domain.Claim, rel Release, reason 
 	o, err := s.d.Orders.FailClaim(ctx, c)
 	if err != nil {
 		return fmt.Errorf("record failed order %d: %w", c.OrderID, err)
+	}
+	if o.UserID != c.UserID || o.VoucherID != c.VoucherID {
+		// The id is another claim's order: that order is not this claim's, and no
+		// FAILED row can be recorded under its id.
+		o.Status = domain.OrderFailed
 	}
 	if o.Status != domain.OrderFailed {
 		// Written after all: it stands.

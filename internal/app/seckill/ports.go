@@ -128,6 +128,9 @@ type BatchResult struct {
 	Duplicate []domain.Claim
 	// NoStock are claims the database stock could not cover.
 	NoStock []domain.Claim
+	// IDTaken are claims whose order id belongs to an order of another user or voucher
+	// (an id handed out twice): that order is not theirs, and nothing was written.
+	IDTaken []domain.Claim
 }
 
 // Orders reads and writes voucher orders.
