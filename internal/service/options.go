@@ -17,6 +17,7 @@ type options struct {
 	wrapPublisher func(seckill.ClaimPublisher) seckill.ClaimPublisher
 	wrapHandler   func(OrderHandler) OrderHandler
 	wrapGate      func(seckill.StockGate) seckill.StockGate
+	wrapIDs       func(seckill.IDGenerator) seckill.IDGenerator
 	socialNow     func() time.Time // see WithSocialClock
 }
 
@@ -61,6 +62,19 @@ func WithShopRepository(wrap func(shop.Repository) shop.Repository) Option {
 // tests.
 func WithStockGate(wrap func(seckill.StockGate) seckill.StockGate) Option {
 	return func(o *options) { o.wrapGate = wrap }
+}
+
+// WithOrderIDs wraps the flash sale's order-id generator, e.g. to repeat an id in tests.
+func WithOrderIDs(wrap func(seckill.IDGenerator) seckill.IDGenerator) Option {
+	return func(o *options) { o.wrapIDs = wrap }
+}
+
+// ids returns the order-id generator the flash sale uses.
+func (o options) ids(g seckill.IDGenerator) seckill.IDGenerator {
+	if o.wrapIDs == nil {
+		return g
+	}
+	return o.wrapIDs(g)
 }
 
 // gate returns the gate the flash sale uses.

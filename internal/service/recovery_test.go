@@ -159,3 +159,66 @@ func TestReconcilerGivesUpClaimsThatNeverArrive(t *testing.T) {
 		t.Fatalf("audit %+v: %v", a, bad)
 	}
 }
+
+// repeatingIDs answers one chosen id once, as the per-second Redis sequence did after
+// Redis restarted empty.
+type repeatingIDs struct {
+	seckill.IDGenerator
+	mu     sync.Mutex
+	repeat int64
+}
+
+func (g *repeatingIDs) NextID(ctx context.Context) (int64, error) {
+	g.mu.Lock()
+	id := g.repeat
+	g.repeat = 0
+	g.mu.Unlock()
+	if id != 0 {
+		return id, nil
+	}
+	return g.IDGenerator.NextID(ctx)
+}
+
+// An order id answered to a second user is not that user's order: the second claim ends
+// FAILED with its unit and the user's slot back, and the first user's order stands.
+func TestClaimWithAnotherUsersOrderIDEndsFailed(t *testing.T) {
+	t.Parallel()
+	ids := &repeatingIDs{}
+	_, svc := startService(t, map[string]string{"CLAIM_RATE_PER_USER": "off", "RECONCILE_INTERVAL": "0"},
+		service.WithOrderIDs(func(g seckill.IDGenerator) seckill.IDGenerator {
+			ids.IDGenerator = g
+			return ids
+		}))
+	ctx := context.Background()
+	v := newSale(t, svc, 5)
+	first, err := svc.App.Seckill.ClaimVoucher(ctx, 1, v.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drain(t, svc, v.ID)
+	ids.mu.Lock()
+	ids.repeat = first.OrderID
+	ids.mu.Unlock()
+	second, err := svc.App.Seckill.ClaimVoucher(ctx, 2, v.ID)
+	if err != nil || second.OrderID != first.OrderID {
+		t.Fatalf("second claim: %+v, %v; want the repeated id", second, err)
+	}
+	a := drain(t, svc, v.ID)
+	if bad := a.Check(5); len(bad) > 0 || a.Orders.Created != 1 || a.RedisStock != 4 || a.RedisHolders != 1 {
+		t.Fatalf("audit %+v: %v; want one order, stock 4 and one holder", a, bad)
+	}
+	if o, err := svc.Store.Orders().Order(ctx, first.OrderID); err != nil || o.UserID != 1 || o.Status != domain.OrderCreated {
+		t.Fatalf("first order: %+v, %v", o, err)
+	}
+	if o, found, _ := svc.App.Seckill.Order(ctx, 2, first.OrderID); found && o.Status != domain.OrderFailed {
+		t.Fatalf("second user sees %+v", o)
+	}
+	// The second user's slot is back: a new claim goes through.
+	again, err := svc.App.Seckill.ClaimVoucher(ctx, 2, v.ID)
+	if err != nil || again.OrderID == first.OrderID {
+		t.Fatalf("claim again: %+v, %v", again, err)
+	}
+	if a := drain(t, svc, v.ID); len(a.Check(5)) > 0 || a.Orders.Created != 2 {
+		t.Fatalf("audit after claiming again %+v: %v", a, a.Check(5))
+	}
+}

@@ -73,7 +73,7 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 		Orders:       s.Store.Orders(),
 		Gate:         o.gate(gate),
 		Publisher:    o.publisher(q),
-		IDs:          ids,
+		IDs:          o.ids(ids),
 		Status:       status,
 		SoldOut:      redisadapter.NewSoldOutBus(s.Redis.Client, s.Redis.Channel("seckill:soldout")),
 		VoucherCache: vouchers,
