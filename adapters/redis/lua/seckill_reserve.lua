@@ -29,22 +29,15 @@
 -- written its reservation is settled (dropped from KEYS[3]) and a retry would be
 -- answered 2; retries come within milliseconds of the first call and settling only
 -- after the queue wrote the order, so that window is accepted.
-local function retried(stock)
-  local r = redis.call('HGET', KEYS[3], ARGV[2])
-  if r and string.sub(r, 1, #ARGV[7] + #ARGV[1] + 2) == ARGV[7] .. ':' .. ARGV[1] .. ':' then
-    return {0, tonumber(stock or redis.call('GET', KEYS[1]) or '0')}
-  end
-  return nil
-end
 local now = tonumber(ARGV[3])
 local limit = tonumber(ARGV[5])
 if limit > 0 then
   local span = tonumber(ARGV[6])
   redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - span)
   if redis.call('ZCARD', KEYS[5]) >= limit then
-    local again = retried(nil)
-    if again then
-      return again
+    local r = redis.call('HGET', KEYS[3], ARGV[2])
+    if r and string.sub(r, 1, #ARGV[7] + #ARGV[1] + 2) == ARGV[7] .. ':' .. ARGV[1] .. ':' then
+      return {0, tonumber(redis.call('GET', KEYS[1]) or '0')}
     end
     local oldest = redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
     return {6, tonumber(oldest[2]) + span - now}
@@ -64,7 +57,11 @@ if now >= tonumber(window[2]) then
   return {4, 0}
 end
 if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then
-  return retried(stock) or {2, tonumber(stock)}
+  local r = redis.call('HGET', KEYS[3], ARGV[2])
+  if r and string.sub(r, 1, #ARGV[7] + #ARGV[1] + 2) == ARGV[7] .. ':' .. ARGV[1] .. ':' then
+    return {0, tonumber(stock)}
+  end
+  return {2, tonumber(stock)}
 end
 stock = tonumber(stock)
 if stock <= 0 then
