@@ -116,7 +116,10 @@ type claimPayload struct {
 	ClaimedAt int64  `json:"claimedAt"`
 }
 
-// Reserve implements seckill.StockGate.
+// Reserve implements seckill.StockGate. It is idempotent per order id: go-redis sends a
+// script again when its reply timed out (MaxRetries), and a second run of the same claim
+// answers the first run's acceptance without taking a second unit or queuing a second
+// message, as long as the reservation has not yet been settled.
 func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verdict, int64, error) {
 	var payload []byte
 	if g.cfg.ClaimStream != nil {

@@ -296,3 +296,75 @@ func TestGatePendingByOrderID(t *testing.T) {
 		}
 	})
 }
+
+// go-redis retries a gate call whose reply timed out, although the script may have run:
+// a second run of the same claim (same order id, voucher and user) answers the first
+// run's verdict — accepted, with the stock left — and changes nothing: one unit taken,
+// one holder, one reservation, one stream entry, and the rate limit not spent again.
+// Claim by claim (seckill_reserve.lua) and coalesced (seckill_reserve_batch.lua).
+func TestGateReserveRetriedClaimIsIdempotent(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		for _, mode := range []struct {
+			name     string
+			coalesce redis.Coalescing
+		}{{"per-call", redis.Coalescing{}}, {"coalesced", redis.Coalescing{Window: 200 * time.Microsecond, Max: 8}}} {
+			for _, c := range []struct {
+				streamed bool
+				limit    seckill.RateLimit
+			}{{false, seckill.RateLimit{}}, {true, seckill.RateLimit{}}, {false, seckill.RateLimit{Max: 1, Window: time.Minute}}, {true, seckill.RateLimit{Max: 1, Window: time.Minute}}} {
+				streamed := c.streamed
+				t.Run(fmt.Sprintf("%s/streamed=%v/limit=%d", mode.name, streamed, c.limit.Max), func(t *testing.T) {
+					ctx := context.Background()
+					base := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
+					voucher := base + 1
+					streamKey := fmt.Sprintf("orders-test:%d", voucher)
+					cfg := redis.GateConfig{Shards: 4, Coalesce: mode.coalesce}
+					if streamed {
+						cfg.ClaimStream = func(int64) string { return streamKey }
+					}
+					gate, err := redis.NewGate(conn.Client, cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					t.Cleanup(func() { conn.Client.Del(context.Background(), streamKey) })
+					now := time.Now()
+					if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+						t.Fatal(err)
+					}
+					user := base // the rate limit is per user and outlives the test
+					claim := seckill.Reservation{OrderID: base*1000 + 7, UserID: user, VoucherID: voucher, At: now, RateLimit: c.limit}
+					first, n1, err := gate.Reserve(ctx, claim)
+					if err != nil || first != seckill.Accepted || n1 != 4 {
+						t.Fatalf("first call: %v %d %v", first, n1, err)
+					}
+					retry, n2, err := gate.Reserve(ctx, claim)
+					if err != nil || retry != seckill.Accepted || n2 != 4 {
+						t.Fatalf("retried call: %v %d %v, want accepted with 4 left as the first call", retry, n2, err)
+					}
+					if stock, _, err := gate.Stock(ctx, voucher); err != nil || stock != 4 {
+						t.Fatalf("stock %d after a retried claim, want 4 (%v)", stock, err)
+					}
+					if hs, err := gate.Holders(ctx, voucher); err != nil || len(hs) != 1 || hs[0] != user {
+						t.Fatalf("holders %v (%v), want [%d]", hs, err, user)
+					}
+					if rs, err := gate.Reservations(ctx, voucher); err != nil || len(rs) != 1 || rs[0].OrderID != claim.OrderID {
+						t.Fatalf("reservations %+v (%v), want one for order %d", rs, err, claim.OrderID)
+					}
+					if streamed {
+						if n, err := conn.Client.XLen(ctx, streamKey).Result(); err != nil || n != 1 {
+							t.Fatalf("stream holds %d entries (%v), want 1", n, err)
+						}
+					}
+					// A new claim of the same user is still refused as before.
+					other := claim
+					other.OrderID++
+					other.RateLimit = seckill.RateLimit{}
+					if v, _, err := gate.Reserve(ctx, other); err != nil || v != seckill.AlreadyClaimed {
+						t.Fatalf("another claim of the holder: %v %v, want already claimed", v, err)
+					}
+				})
+			}
+		}
+	})
+}

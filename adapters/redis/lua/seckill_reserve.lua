@@ -17,12 +17,28 @@
 -- ARGV[7] voucher id
 -- Returns {verdict, n}: verdict 0 accepted (n = stock left), 1 sold out, 2 already
 -- claimed, 3 not started, 4 ended, 5 not loaded, 6 rate limited (n = ms to wait).
+--
+-- Idempotent per claim (ARGV[2]): the client retries a call whose reply timed out
+-- although the script may have run. A second run of an accepted claim meets its own
+-- effects — the user in KEYS[2], the order id in KEYS[5] — and would answer 2 or 6; so
+-- before answering either, the script looks for ARGV[2] in KEYS[3], and when it is there
+-- for this voucher and user answers 0 again (n = the stock left now) and changes nothing:
+-- no second unit, holder, reservation or stream message. The look-up is on refusals
+-- only, so an accepted claim costs no extra command. A retry carries the first call's
+-- arguments (the same now), so the window verdicts cannot differ. Once the order is
+-- written its reservation is settled (dropped from KEYS[3]) and a retry would be
+-- answered 2; retries come within milliseconds of the first call and settling only
+-- after the queue wrote the order, so that window is accepted.
 local now = tonumber(ARGV[3])
 local limit = tonumber(ARGV[5])
 if limit > 0 then
   local span = tonumber(ARGV[6])
   redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - span)
   if redis.call('ZCARD', KEYS[5]) >= limit then
+    local r = redis.call('HGET', KEYS[3], ARGV[2])
+    if r and string.sub(r, 1, #ARGV[7] + #ARGV[1] + 2) == ARGV[7] .. ':' .. ARGV[1] .. ':' then
+      return {0, tonumber(redis.call('GET', KEYS[1]) or '0')}
+    end
     local oldest = redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
     return {6, tonumber(oldest[2]) + span - now}
   end
@@ -41,6 +57,10 @@ if now >= tonumber(window[2]) then
   return {4, 0}
 end
 if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then
+  local r = redis.call('HGET', KEYS[3], ARGV[2])
+  if r and string.sub(r, 1, #ARGV[7] + #ARGV[1] + 2) == ARGV[7] .. ':' .. ARGV[1] .. ':' then
+    return {0, tonumber(stock)}
+  end
   return {2, tonumber(stock)}
 end
 stock = tonumber(stock)

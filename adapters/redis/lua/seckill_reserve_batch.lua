@@ -17,12 +17,30 @@
 -- ARGV[5 + 4(i-1) + 1..4] claim i: user id, order id (decimal string), now (unix ms),
 --   message payload (JSON, when the stream is used)
 -- Returns {verdict 1, n 1, verdict 2, n 2, ...} with seckill_reserve.lua's verdicts.
+--
+-- Idempotent per claim, as seckill_reserve.lua: a claim about to be answered 2 (already
+-- claimed) or 6 (rate limited) whose order id KEYS[3] already holds for this voucher and
+-- user is the retry of an accepted claim (go-redis resends a pipeline whose reply timed
+-- out). It is answered 0 again (n = the stock left now) and changes nothing: no second
+-- unit, holder, reservation or stream message. Accepted claims cost no extra command.
+-- A retry after the order was written and its reservation settled is answered 2;
+-- retries come within milliseconds, so that window is accepted.
 local count = tonumber(ARGV[1])
 local streamed = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
 local span = tonumber(ARGV[4])
 local voucher = ARGV[5]
 local window = redis.call('HMGET', KEYS[4], 'begin', 'end')
+local prefix = voucher .. ':'
+-- retried: the verdict of a claim already accepted by an earlier run of this call, or nil.
+local function retried(user, order, stock)
+  local r = redis.call('HGET', KEYS[3], order)
+  local mine = prefix .. user .. ':'
+  if r and string.sub(r, 1, #mine) == mine then
+    return 0, tonumber(stock or redis.call('GET', KEYS[1]) or '0')
+  end
+  return nil
+end
 local out = {}
 for i = 1, count do
   local a = 5 + 4 * (i - 1)
@@ -32,8 +50,11 @@ for i = 1, count do
   if limit > 0 then
     redis.call('ZREMRANGEBYSCORE', rate, '-inf', now - span)
     if redis.call('ZCARD', rate) >= limit then
-      local oldest = redis.call('ZRANGE', rate, 0, 0, 'WITHSCORES')
-      verdict, n = 6, tonumber(oldest[2]) + span - now
+      verdict, n = retried(user, order, nil)
+      if not verdict then
+        local oldest = redis.call('ZRANGE', rate, 0, 0, 'WITHSCORES')
+        verdict, n = 6, tonumber(oldest[2]) + span - now
+      end
     else
       redis.call('ZADD', rate, now, order)
       redis.call('PEXPIRE', rate, span)
@@ -48,7 +69,10 @@ for i = 1, count do
     elseif now >= tonumber(window[2]) then
       verdict = 4
     elseif redis.call('SISMEMBER', KEYS[2], user) == 1 then
-      verdict, n = 2, tonumber(stock)
+      verdict, n = retried(user, order, stock)
+      if not verdict then
+        verdict, n = 2, tonumber(stock)
+      end
     elseif tonumber(stock) <= 0 then
       verdict = 1
     else
