@@ -18,6 +18,7 @@ import (
 	"github.com/dealspot/dealspot/ent/blog"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
+	"github.com/dealspot/dealspot/ent/orderidnode"
 	"github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
 	"github.com/dealspot/dealspot/ent/user"
@@ -38,6 +39,8 @@ type Client struct {
 	FlashSale *FlashSaleClient
 	// Follow is the client for interacting with the Follow builders.
 	Follow *FollowClient
+	// OrderIDNode is the client for interacting with the OrderIDNode builders.
+	OrderIDNode *OrderIDNodeClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
 	// ShopType is the client for interacting with the ShopType builders.
@@ -62,6 +65,7 @@ func (c *Client) init() {
 	c.Blog = NewBlogClient(c.config)
 	c.FlashSale = NewFlashSaleClient(c.config)
 	c.Follow = NewFollowClient(c.config)
+	c.OrderIDNode = NewOrderIDNodeClient(c.config)
 	c.Shop = NewShopClient(c.config)
 	c.ShopType = NewShopTypeClient(c.config)
 	c.User = NewUserClient(c.config)
@@ -162,6 +166,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Blog:         NewBlogClient(cfg),
 		FlashSale:    NewFlashSaleClient(cfg),
 		Follow:       NewFollowClient(cfg),
+		OrderIDNode:  NewOrderIDNodeClient(cfg),
 		Shop:         NewShopClient(cfg),
 		ShopType:     NewShopTypeClient(cfg),
 		User:         NewUserClient(cfg),
@@ -189,6 +194,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Blog:         NewBlogClient(cfg),
 		FlashSale:    NewFlashSaleClient(cfg),
 		Follow:       NewFollowClient(cfg),
+		OrderIDNode:  NewOrderIDNodeClient(cfg),
 		Shop:         NewShopClient(cfg),
 		ShopType:     NewShopTypeClient(cfg),
 		User:         NewUserClient(cfg),
@@ -223,8 +229,8 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.Blog, c.FlashSale, c.Follow, c.Shop, c.ShopType, c.User, c.Voucher,
-		c.VoucherOrder,
+		c.Blog, c.FlashSale, c.Follow, c.OrderIDNode, c.Shop, c.ShopType, c.User,
+		c.Voucher, c.VoucherOrder,
 	} {
 		n.Use(hooks...)
 	}
@@ -234,8 +240,8 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.Blog, c.FlashSale, c.Follow, c.Shop, c.ShopType, c.User, c.Voucher,
-		c.VoucherOrder,
+		c.Blog, c.FlashSale, c.Follow, c.OrderIDNode, c.Shop, c.ShopType, c.User,
+		c.Voucher, c.VoucherOrder,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -250,6 +256,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.FlashSale.mutate(ctx, m)
 	case *FollowMutation:
 		return c.Follow.mutate(ctx, m)
+	case *OrderIDNodeMutation:
+		return c.OrderIDNode.mutate(ctx, m)
 	case *ShopMutation:
 		return c.Shop.mutate(ctx, m)
 	case *ShopTypeMutation:
@@ -677,6 +685,139 @@ func (c *FollowClient) mutate(ctx context.Context, m *FollowMutation) (Value, er
 		return (&FollowDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Follow mutation op: %q", m.Op())
+	}
+}
+
+// OrderIDNodeClient is a client for the OrderIDNode schema.
+type OrderIDNodeClient struct {
+	config
+}
+
+// NewOrderIDNodeClient returns a client for the OrderIDNode from the given config.
+func NewOrderIDNodeClient(c config) *OrderIDNodeClient {
+	return &OrderIDNodeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `orderidnode.Hooks(f(g(h())))`.
+func (c *OrderIDNodeClient) Use(hooks ...Hook) {
+	c.hooks.OrderIDNode = append(c.hooks.OrderIDNode, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `orderidnode.Intercept(f(g(h())))`.
+func (c *OrderIDNodeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OrderIDNode = append(c.inters.OrderIDNode, interceptors...)
+}
+
+// Create returns a builder for creating a OrderIDNode entity.
+func (c *OrderIDNodeClient) Create() *OrderIDNodeCreate {
+	mutation := newOrderIDNodeMutation(c.config, OpCreate)
+	return &OrderIDNodeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OrderIDNode entities.
+func (c *OrderIDNodeClient) CreateBulk(builders ...*OrderIDNodeCreate) *OrderIDNodeCreateBulk {
+	return &OrderIDNodeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OrderIDNodeClient) MapCreateBulk(slice any, setFunc func(*OrderIDNodeCreate, int)) *OrderIDNodeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OrderIDNodeCreateBulk{err: fmt.Errorf("calling to OrderIDNodeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OrderIDNodeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OrderIDNodeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OrderIDNode.
+func (c *OrderIDNodeClient) Update() *OrderIDNodeUpdate {
+	mutation := newOrderIDNodeMutation(c.config, OpUpdate)
+	return &OrderIDNodeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OrderIDNodeClient) UpdateOne(_m *OrderIDNode) *OrderIDNodeUpdateOne {
+	mutation := newOrderIDNodeMutation(c.config, OpUpdateOne, withOrderIDNode(_m))
+	return &OrderIDNodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OrderIDNodeClient) UpdateOneID(id int64) *OrderIDNodeUpdateOne {
+	mutation := newOrderIDNodeMutation(c.config, OpUpdateOne, withOrderIDNodeID(id))
+	return &OrderIDNodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OrderIDNode.
+func (c *OrderIDNodeClient) Delete() *OrderIDNodeDelete {
+	mutation := newOrderIDNodeMutation(c.config, OpDelete)
+	return &OrderIDNodeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OrderIDNodeClient) DeleteOne(_m *OrderIDNode) *OrderIDNodeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OrderIDNodeClient) DeleteOneID(id int64) *OrderIDNodeDeleteOne {
+	builder := c.Delete().Where(orderidnode.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OrderIDNodeDeleteOne{builder}
+}
+
+// Query returns a query builder for OrderIDNode.
+func (c *OrderIDNodeClient) Query() *OrderIDNodeQuery {
+	return &OrderIDNodeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOrderIDNode},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OrderIDNode entity by its id.
+func (c *OrderIDNodeClient) Get(ctx context.Context, id int64) (*OrderIDNode, error) {
+	return c.Query().Where(orderidnode.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OrderIDNodeClient) GetX(ctx context.Context, id int64) *OrderIDNode {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OrderIDNodeClient) Hooks() []Hook {
+	return c.hooks.OrderIDNode
+}
+
+// Interceptors returns the client interceptors.
+func (c *OrderIDNodeClient) Interceptors() []Interceptor {
+	return c.inters.OrderIDNode
+}
+
+func (c *OrderIDNodeClient) mutate(ctx context.Context, m *OrderIDNodeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OrderIDNodeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OrderIDNodeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OrderIDNodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OrderIDNodeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OrderIDNode mutation op: %q", m.Op())
 	}
 }
 
@@ -1428,10 +1569,11 @@ func (c *VoucherOrderClient) mutate(ctx context.Context, m *VoucherOrderMutation
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		Blog, FlashSale, Follow, Shop, ShopType, User, Voucher, VoucherOrder []ent.Hook
+		Blog, FlashSale, Follow, OrderIDNode, Shop, ShopType, User, Voucher,
+		VoucherOrder []ent.Hook
 	}
 	inters struct {
-		Blog, FlashSale, Follow, Shop, ShopType, User, Voucher,
+		Blog, FlashSale, Follow, OrderIDNode, Shop, ShopType, User, Voucher,
 		VoucherOrder []ent.Interceptor
 	}
 )

@@ -8,6 +8,7 @@ import (
 	"github.com/dealspot/dealspot/ent/blog"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
+	"github.com/dealspot/dealspot/ent/orderidnode"
 	"github.com/dealspot/dealspot/ent/schema"
 	"github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
@@ -127,6 +128,31 @@ func init() {
 	followDescID := followFields[0].Descriptor()
 	// follow.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	follow.IDValidator = followDescID.Validators[0].(func(int64) error)
+	orderidnodeMixin := schema.OrderIDNode{}.Mixin()
+	orderidnodeMixinFields0 := orderidnodeMixin[0].Fields()
+	_ = orderidnodeMixinFields0
+	orderidnodeFields := schema.OrderIDNode{}.Fields()
+	_ = orderidnodeFields
+	// orderidnodeDescCreatedAt is the schema descriptor for created_at field.
+	orderidnodeDescCreatedAt := orderidnodeMixinFields0[0].Descriptor()
+	// orderidnode.DefaultCreatedAt holds the default value on creation for the created_at field.
+	orderidnode.DefaultCreatedAt = orderidnodeDescCreatedAt.Default.(func() time.Time)
+	// orderidnodeDescUpdatedAt is the schema descriptor for updated_at field.
+	orderidnodeDescUpdatedAt := orderidnodeMixinFields0[1].Descriptor()
+	// orderidnode.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	orderidnode.DefaultUpdatedAt = orderidnodeDescUpdatedAt.Default.(func() time.Time)
+	// orderidnode.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	orderidnode.UpdateDefaultUpdatedAt = orderidnodeDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// orderidnodeDescHost is the schema descriptor for host field.
+	orderidnodeDescHost := orderidnodeFields[1].Descriptor()
+	// orderidnode.DefaultHost holds the default value on creation for the host field.
+	orderidnode.DefaultHost = orderidnodeDescHost.Default.(string)
+	// orderidnode.HostValidator is a validator for the "host" field. It is called by the builders before save.
+	orderidnode.HostValidator = orderidnodeDescHost.Validators[0].(func(string) error)
+	// orderidnodeDescID is the schema descriptor for id field.
+	orderidnodeDescID := orderidnodeFields[0].Descriptor()
+	// orderidnode.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	orderidnode.IDValidator = orderidnodeDescID.Validators[0].(func(int64) error)
 	shopMixin := schema.Shop{}.Mixin()
 	shopMixinFields0 := shopMixin[0].Fields()
 	_ = shopMixinFields0

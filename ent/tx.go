@@ -20,6 +20,8 @@ type Tx struct {
 	FlashSale *FlashSaleClient
 	// Follow is the client for interacting with the Follow builders.
 	Follow *FollowClient
+	// OrderIDNode is the client for interacting with the OrderIDNode builders.
+	OrderIDNode *OrderIDNodeClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
 	// ShopType is the client for interacting with the ShopType builders.
@@ -164,6 +166,7 @@ func (tx *Tx) init() {
 	tx.Blog = NewBlogClient(tx.config)
 	tx.FlashSale = NewFlashSaleClient(tx.config)
 	tx.Follow = NewFollowClient(tx.config)
+	tx.OrderIDNode = NewOrderIDNodeClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)
 	tx.ShopType = NewShopTypeClient(tx.config)
 	tx.User = NewUserClient(tx.config)

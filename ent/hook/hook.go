@@ -45,6 +45,18 @@ func (f FollowFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FollowMutation", m)
 }
 
+// The OrderIDNodeFunc type is an adapter to allow the use of ordinary
+// function as OrderIDNode mutator.
+type OrderIDNodeFunc func(context.Context, *ent.OrderIDNodeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OrderIDNodeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OrderIDNodeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OrderIDNodeMutation", m)
+}
+
 // The ShopFunc type is an adapter to allow the use of ordinary
 // function as Shop mutator.
 type ShopFunc func(context.Context, *ent.ShopMutation) (ent.Value, error)

@@ -90,6 +90,19 @@ var (
 			},
 		},
 	}
+	// OrderIDNodesColumns holds the columns for the "order_id_nodes" table.
+	OrderIDNodesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "host", Type: field.TypeString, Size: 255, Default: ""},
+	}
+	// OrderIDNodesTable holds the schema information for the "order_id_nodes" table.
+	OrderIDNodesTable = &schema.Table{
+		Name:       "order_id_nodes",
+		Columns:    OrderIDNodesColumns,
+		PrimaryKey: []*schema.Column{OrderIDNodesColumns[0]},
+	}
 	// ShopsColumns holds the columns for the "shops" table.
 	ShopsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt64, Increment: true},
@@ -249,6 +262,7 @@ var (
 		BlogsTable,
 		FlashSalesTable,
 		FollowsTable,
+		OrderIDNodesTable,
 		ShopsTable,
 		ShopTypesTable,
 		UsersTable,

@@ -15,6 +15,9 @@ type FlashSale func(*sql.Selector)
 // Follow is the predicate function for follow builders.
 type Follow func(*sql.Selector)
 
+// OrderIDNode is the predicate function for orderidnode builders.
+type OrderIDNode func(*sql.Selector)
+
 // Shop is the predicate function for shop builders.
 type Shop func(*sql.Selector)
 

@@ -138,8 +138,6 @@ type Seckill struct {
 	Workers        int
 	Consumers      int
 	MaxRetries     int
-	// IDBlock is how many order ids a node takes from Redis at once.
-	IDBlock int
 	// GateCoalesce batches concurrent gate calls: one script run per sale per batch.
 	GateCoalesce Coalesce
 	// SoldOutMarkTTL is how long a node trusts its own sold-out mark of a sale; it checks
@@ -379,7 +377,6 @@ func Load(getenv func(string) string) (Config, error) {
 		Workers:           r.integer("ORDER_WORKERS", 2, 1),
 		Consumers:         r.integer("ORDER_CONSUMERS", 0, 0),
 		MaxRetries:        r.integer("ORDER_MAX_RETRIES", 5, 1),
-		IDBlock:           r.integer("ORDER_ID_BLOCK", 1000, 1),
 		GateCoalesce:      r.coalesce("GATE_COALESCE"),
 		SoldOutMarkTTL:    r.duration("SOLD_OUT_MARK_TTL", 10*time.Second),
 		ReconcileInterval: r.durationOrZero("RECONCILE_INTERVAL", 10*time.Second),

@@ -19,6 +19,7 @@ type options struct {
 	wrapGate      func(seckill.StockGate) seckill.StockGate
 	wrapIDs       func(seckill.IDGenerator) seckill.IDGenerator
 	socialNow     func() time.Time // see WithSocialClock
+	idsNow        func() time.Time // see WithOrderIDClock
 }
 
 // OrderHandler writes a batch of claims (the order consumer's handler).
@@ -67,6 +68,12 @@ func WithStockGate(wrap func(seckill.StockGate) seckill.StockGate) Option {
 // WithOrderIDs wraps the flash sale's order-id generator, e.g. to repeat an id in tests.
 func WithOrderIDs(wrap func(seckill.IDGenerator) seckill.IDGenerator) Option {
 	return func(o *options) { o.wrapIDs = wrap }
+}
+
+// WithOrderIDClock makes the order-id generator read the time from now, e.g. to take
+// every id in one second in tests.
+func WithOrderIDClock(now func() time.Time) Option {
+	return func(o *options) { o.idsNow = now }
 }
 
 // ids returns the order-id generator the flash sale uses.

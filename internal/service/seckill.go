@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -51,7 +52,7 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 	if err != nil {
 		return err
 	}
-	ids, err := redisadapter.NewIDGenerator(s.Redis.Client, cfg.Seckill.IDBlock)
+	ids, err := s.orderIDs(ctx, o.idsNow)
 	if err != nil {
 		return err
 	}
@@ -139,4 +140,20 @@ func (s *Service) StartConsumer() {
 	// Stop consuming (finishing the batch in hand) before the queue and stores close.
 	s.closers = append(s.closers, func() error { cancel(); wg.Wait(); return nil })
 	s.Log.Info("order consumer started")
+}
+
+// orderIDs returns this process's order-id generator, its node part taken from the
+// database's count of process starts (so ids never depend on what Redis remembers).
+func (s *Service) orderIDs(ctx context.Context, now func() time.Time) (*seckill.OrderIDs, error) {
+	host, _ := os.Hostname()
+	start, err := s.Store.StartOrderIDNode(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	node, err := seckill.NodeOfStart(start)
+	if err != nil {
+		return nil, err
+	}
+	s.Log.Info("order ids", slog.Int64("process_start", start), slog.Int64("node", node))
+	return seckill.NewOrderIDs(node, now)
 }
