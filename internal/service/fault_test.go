@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"net/url"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -24,7 +25,21 @@ type floodResult struct {
 	mu       sync.Mutex
 	accepted []int64
 	refused  map[domain.Code]int
-	done     chan struct{}
+	// waits are how long each claim took to be answered, accepted or not.
+	waits []time.Duration
+	done  chan struct{}
+}
+
+// latency returns the median, 99th percentile and longest of the flood's answer times.
+func (r *floodResult) latency() (p50, p99, longest time.Duration) {
+	r.mu.Lock()
+	w := slices.Clone(r.waits)
+	r.mu.Unlock()
+	if len(w) == 0 {
+		return 0, 0, 0
+	}
+	slices.Sort(w)
+	return w[len(w)/2], w[len(w)*99/100], w[len(w)-1]
 }
 
 // floodFor makes workers claim the voucher for random users until stop is closed.
@@ -42,8 +57,10 @@ func floodFor(svc *service.Service, voucherID int64, users, workers int, pause t
 				default:
 				}
 				user := rand.Int64N(int64(users)) + 1
+				began := time.Now()
 				r, err := svc.App.Seckill.ClaimVoucher(context.Background(), user, voucherID)
 				res.mu.Lock()
+				res.waits = append(res.waits, time.Since(began))
 				if err != nil {
 					res.refused[domain.ErrorCode(err)]++
 				} else {
@@ -87,7 +104,10 @@ func checkAfterFault(t *testing.T, svc *service.Service, v domain.Voucher, stock
 		t.Errorf("%d accepted claims are CREATED but the sale has %d orders (%d INTERNAL answers)",
 			created, a.Orders.Created, res.refused[domain.CodeInternal])
 	}
-	t.Logf("accepted %d, created %d, refusals %v, audit %+v", len(res.accepted), created, res.refused, a)
+	p50, p99, longest := res.latency()
+	t.Logf("accepted %d, created %d, refusals %v, answer time p50 %v p99 %v max %v, audit %+v",
+		len(res.accepted), created, res.refused, p50.Round(time.Microsecond), p99.Round(time.Microsecond),
+		longest.Round(time.Millisecond), a)
 }
 
 // outageStock is the stock of the sales the outage tests flood; it is never sold out
