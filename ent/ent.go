@@ -15,6 +15,8 @@ import (
 	"github.com/dealspot/dealspot/ent/blog"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
+	"github.com/dealspot/dealspot/ent/session"
+	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
 	"github.com/dealspot/dealspot/ent/user"
@@ -83,6 +85,8 @@ func checkColumn(t, c string) error {
 			blog.Table:         blog.ValidColumn,
 			flashsale.Table:    flashsale.ValidColumn,
 			follow.Table:       follow.ValidColumn,
+			session.Table:      session.ValidColumn,
+			sessiontoken.Table: sessiontoken.ValidColumn,
 			shop.Table:         shop.ValidColumn,
 			shoptype.Table:     shoptype.ValidColumn,
 			user.Table:         user.ValidColumn,

@@ -20,6 +20,10 @@ type Tx struct {
 	FlashSale *FlashSaleClient
 	// Follow is the client for interacting with the Follow builders.
 	Follow *FollowClient
+	// Session is the client for interacting with the Session builders.
+	Session *SessionClient
+	// SessionToken is the client for interacting with the SessionToken builders.
+	SessionToken *SessionTokenClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
 	// ShopType is the client for interacting with the ShopType builders.
@@ -164,6 +168,8 @@ func (tx *Tx) init() {
 	tx.Blog = NewBlogClient(tx.config)
 	tx.FlashSale = NewFlashSaleClient(tx.config)
 	tx.Follow = NewFollowClient(tx.config)
+	tx.Session = NewSessionClient(tx.config)
+	tx.SessionToken = NewSessionTokenClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)
 	tx.ShopType = NewShopTypeClient(tx.config)
 	tx.User = NewUserClient(tx.config)

@@ -15,6 +15,12 @@ type FlashSale func(*sql.Selector)
 // Follow is the predicate function for follow builders.
 type Follow func(*sql.Selector)
 
+// Session is the predicate function for session builders.
+type Session func(*sql.Selector)
+
+// SessionToken is the predicate function for sessiontoken builders.
+type SessionToken func(*sql.Selector)
+
 // Shop is the predicate function for shop builders.
 type Shop func(*sql.Selector)
 
