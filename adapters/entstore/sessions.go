@@ -37,6 +37,13 @@ func (r *Sessions) CreateFamily(ctx context.Context, userID int64, familyID, tok
 	return nil
 }
 
+// Create stores family familyID of userID with tokenHash as its current token, valid for
+// ttl from now. It is for tools that mint sessions without logging in (the load
+// generator); the server's own sessions go through auth.
+func (r *Sessions) Create(ctx context.Context, userID int64, familyID, tokenHash string, ttl time.Duration) error {
+	return r.CreateFamily(ctx, userID, familyID, tokenHash, time.Now().Add(ttl))
+}
+
 // RotateFamily implements auth.SessionRecords. One transaction: a conditional update
 // replaces the current token only if it is still oldHash (PostgreSQL re-checks the
 // condition after a concurrent rotation commits; SQLite runs writers one at a time), and

@@ -38,6 +38,7 @@ func runSessionSuite(t *testing.T, openStore func(t *testing.T) *entstore.Store)
 		{"concurrent rotations of one token: one rotates, the other ends the family", testSessionConcurrentRotation},
 		{"revoking all of a user's sessions", testSessionRevokeAll},
 		{"expired sessions are deleted", testSessionDeleteExpired},
+		{"a minted session is live until its TTL", testSessionMinted},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -226,5 +227,19 @@ func testSessionDeleteExpired(t *testing.T, s *entstore.Sessions) {
 		if live, _, _ := s.Family(ctx, 9, fmt.Sprintf("e%031d", i), now); !live {
 			t.Fatalf("unexpired family %d deleted", i)
 		}
+	}
+}
+
+func testSessionMinted(t *testing.T, s *entstore.Sessions) {
+	ctx := context.Background()
+	if err := s.Create(ctx, 5, "minted", "h", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if live, exp, err := s.Family(ctx, 5, "minted", now); err != nil || !live || exp.After(now.Add(time.Hour)) {
+		t.Fatalf("minted session: live %v until %v, %v", live, exp, err)
+	}
+	if live, _, _ := s.Family(ctx, 5, "minted", now.Add(time.Hour+time.Second)); live {
+		t.Fatal("minted session live after its TTL")
 	}
 }
