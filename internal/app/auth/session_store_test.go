@@ -236,3 +236,30 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// Logins delete expired sessions, at most once a minute.
+func TestLoginsSweepExpiredSessions(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		e := newEnv(t, conn, nil)
+		count := func() int {
+			e.records.mu.Lock()
+			defer e.records.mu.Unlock()
+			return len(e.records.families)
+		}
+		e.login(t, "13800000041")
+		e.login(t, "13800000042")
+		e.clock.Advance(e.cfg.RefreshTTL + time.Second)
+		e.login(t, "13800000043") // the first login swept nothing; a minute has passed since
+		if got := count(); got != 1 {
+			t.Fatalf("%d sessions stored after the sweep, want the new one only", got)
+		}
+		e.clock.Advance(e.cfg.RefreshTTL + time.Second)
+		e.login(t, "13800000044")
+		e.clock.Advance(time.Second)
+		e.login(t, "13800000045") // within the minute: no sweep
+		if got := count(); got != 2 {
+			t.Fatalf("%d sessions stored, want the two last", got)
+		}
+	})
+}
