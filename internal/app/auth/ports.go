@@ -113,7 +113,9 @@ const (
 )
 
 // RefreshStore keeps refresh-token families. A family is one login session: a chain of
-// refresh tokens, each replacing the one before. Tokens are stored as hashes only.
+// refresh tokens, each replacing the one before. Tokens are stored as hashes only. It is
+// how the use cases see sessions; New composes it from SessionRecords (the durable copy)
+// and SessionCache (see sessionStore).
 type RefreshStore interface {
 	// Create starts family familyID of userID with tokenHash as its current token, valid
 	// for ttl. Errors are infrastructure failures only.
