@@ -19,6 +19,8 @@ import (
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
+	"github.com/dealspot/dealspot/ent/session"
+	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
 	"github.com/dealspot/dealspot/ent/user"
@@ -41,6 +43,10 @@ type Client struct {
 	Follow *FollowClient
 	// OrderIDNode is the client for interacting with the OrderIDNode builders.
 	OrderIDNode *OrderIDNodeClient
+	// Session is the client for interacting with the Session builders.
+	Session *SessionClient
+	// SessionToken is the client for interacting with the SessionToken builders.
+	SessionToken *SessionTokenClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
 	// ShopType is the client for interacting with the ShopType builders.
@@ -66,6 +72,8 @@ func (c *Client) init() {
 	c.FlashSale = NewFlashSaleClient(c.config)
 	c.Follow = NewFollowClient(c.config)
 	c.OrderIDNode = NewOrderIDNodeClient(c.config)
+	c.Session = NewSessionClient(c.config)
+	c.SessionToken = NewSessionTokenClient(c.config)
 	c.Shop = NewShopClient(c.config)
 	c.ShopType = NewShopTypeClient(c.config)
 	c.User = NewUserClient(c.config)
@@ -167,6 +175,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		FlashSale:    NewFlashSaleClient(cfg),
 		Follow:       NewFollowClient(cfg),
 		OrderIDNode:  NewOrderIDNodeClient(cfg),
+		Session:      NewSessionClient(cfg),
+		SessionToken: NewSessionTokenClient(cfg),
 		Shop:         NewShopClient(cfg),
 		ShopType:     NewShopTypeClient(cfg),
 		User:         NewUserClient(cfg),
@@ -195,6 +205,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		FlashSale:    NewFlashSaleClient(cfg),
 		Follow:       NewFollowClient(cfg),
 		OrderIDNode:  NewOrderIDNodeClient(cfg),
+		Session:      NewSessionClient(cfg),
+		SessionToken: NewSessionTokenClient(cfg),
 		Shop:         NewShopClient(cfg),
 		ShopType:     NewShopTypeClient(cfg),
 		User:         NewUserClient(cfg),
@@ -229,8 +241,8 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.Blog, c.FlashSale, c.Follow, c.OrderIDNode, c.Shop, c.ShopType, c.User,
-		c.Voucher, c.VoucherOrder,
+		c.Blog, c.FlashSale, c.Follow, c.OrderIDNode, c.Session, c.SessionToken, c.Shop,
+		c.ShopType, c.User, c.Voucher, c.VoucherOrder,
 	} {
 		n.Use(hooks...)
 	}
@@ -240,8 +252,8 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.Blog, c.FlashSale, c.Follow, c.OrderIDNode, c.Shop, c.ShopType, c.User,
-		c.Voucher, c.VoucherOrder,
+		c.Blog, c.FlashSale, c.Follow, c.OrderIDNode, c.Session, c.SessionToken, c.Shop,
+		c.ShopType, c.User, c.Voucher, c.VoucherOrder,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -258,6 +270,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Follow.mutate(ctx, m)
 	case *OrderIDNodeMutation:
 		return c.OrderIDNode.mutate(ctx, m)
+	case *SessionMutation:
+		return c.Session.mutate(ctx, m)
+	case *SessionTokenMutation:
+		return c.SessionToken.mutate(ctx, m)
 	case *ShopMutation:
 		return c.Shop.mutate(ctx, m)
 	case *ShopTypeMutation:
@@ -818,6 +834,272 @@ func (c *OrderIDNodeClient) mutate(ctx context.Context, m *OrderIDNodeMutation) 
 		return (&OrderIDNodeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown OrderIDNode mutation op: %q", m.Op())
+	}
+}
+
+// SessionClient is a client for the Session schema.
+type SessionClient struct {
+	config
+}
+
+// NewSessionClient returns a client for the Session from the given config.
+func NewSessionClient(c config) *SessionClient {
+	return &SessionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `session.Hooks(f(g(h())))`.
+func (c *SessionClient) Use(hooks ...Hook) {
+	c.hooks.Session = append(c.hooks.Session, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `session.Intercept(f(g(h())))`.
+func (c *SessionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Session = append(c.inters.Session, interceptors...)
+}
+
+// Create returns a builder for creating a Session entity.
+func (c *SessionClient) Create() *SessionCreate {
+	mutation := newSessionMutation(c.config, OpCreate)
+	return &SessionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Session entities.
+func (c *SessionClient) CreateBulk(builders ...*SessionCreate) *SessionCreateBulk {
+	return &SessionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SessionClient) MapCreateBulk(slice any, setFunc func(*SessionCreate, int)) *SessionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SessionCreateBulk{err: fmt.Errorf("calling to SessionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SessionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SessionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Session.
+func (c *SessionClient) Update() *SessionUpdate {
+	mutation := newSessionMutation(c.config, OpUpdate)
+	return &SessionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SessionClient) UpdateOne(_m *Session) *SessionUpdateOne {
+	mutation := newSessionMutation(c.config, OpUpdateOne, withSession(_m))
+	return &SessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SessionClient) UpdateOneID(id string) *SessionUpdateOne {
+	mutation := newSessionMutation(c.config, OpUpdateOne, withSessionID(id))
+	return &SessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Session.
+func (c *SessionClient) Delete() *SessionDelete {
+	mutation := newSessionMutation(c.config, OpDelete)
+	return &SessionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SessionClient) DeleteOne(_m *Session) *SessionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SessionClient) DeleteOneID(id string) *SessionDeleteOne {
+	builder := c.Delete().Where(session.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SessionDeleteOne{builder}
+}
+
+// Query returns a query builder for Session.
+func (c *SessionClient) Query() *SessionQuery {
+	return &SessionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSession},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Session entity by its id.
+func (c *SessionClient) Get(ctx context.Context, id string) (*Session, error) {
+	return c.Query().Where(session.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SessionClient) GetX(ctx context.Context, id string) *Session {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SessionClient) Hooks() []Hook {
+	return c.hooks.Session
+}
+
+// Interceptors returns the client interceptors.
+func (c *SessionClient) Interceptors() []Interceptor {
+	return c.inters.Session
+}
+
+func (c *SessionClient) mutate(ctx context.Context, m *SessionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SessionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SessionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SessionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Session mutation op: %q", m.Op())
+	}
+}
+
+// SessionTokenClient is a client for the SessionToken schema.
+type SessionTokenClient struct {
+	config
+}
+
+// NewSessionTokenClient returns a client for the SessionToken from the given config.
+func NewSessionTokenClient(c config) *SessionTokenClient {
+	return &SessionTokenClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `sessiontoken.Hooks(f(g(h())))`.
+func (c *SessionTokenClient) Use(hooks ...Hook) {
+	c.hooks.SessionToken = append(c.hooks.SessionToken, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `sessiontoken.Intercept(f(g(h())))`.
+func (c *SessionTokenClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SessionToken = append(c.inters.SessionToken, interceptors...)
+}
+
+// Create returns a builder for creating a SessionToken entity.
+func (c *SessionTokenClient) Create() *SessionTokenCreate {
+	mutation := newSessionTokenMutation(c.config, OpCreate)
+	return &SessionTokenCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SessionToken entities.
+func (c *SessionTokenClient) CreateBulk(builders ...*SessionTokenCreate) *SessionTokenCreateBulk {
+	return &SessionTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SessionTokenClient) MapCreateBulk(slice any, setFunc func(*SessionTokenCreate, int)) *SessionTokenCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SessionTokenCreateBulk{err: fmt.Errorf("calling to SessionTokenClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SessionTokenCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SessionTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SessionToken.
+func (c *SessionTokenClient) Update() *SessionTokenUpdate {
+	mutation := newSessionTokenMutation(c.config, OpUpdate)
+	return &SessionTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SessionTokenClient) UpdateOne(_m *SessionToken) *SessionTokenUpdateOne {
+	mutation := newSessionTokenMutation(c.config, OpUpdateOne, withSessionToken(_m))
+	return &SessionTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SessionTokenClient) UpdateOneID(id int64) *SessionTokenUpdateOne {
+	mutation := newSessionTokenMutation(c.config, OpUpdateOne, withSessionTokenID(id))
+	return &SessionTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SessionToken.
+func (c *SessionTokenClient) Delete() *SessionTokenDelete {
+	mutation := newSessionTokenMutation(c.config, OpDelete)
+	return &SessionTokenDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SessionTokenClient) DeleteOne(_m *SessionToken) *SessionTokenDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SessionTokenClient) DeleteOneID(id int64) *SessionTokenDeleteOne {
+	builder := c.Delete().Where(sessiontoken.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SessionTokenDeleteOne{builder}
+}
+
+// Query returns a query builder for SessionToken.
+func (c *SessionTokenClient) Query() *SessionTokenQuery {
+	return &SessionTokenQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSessionToken},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SessionToken entity by its id.
+func (c *SessionTokenClient) Get(ctx context.Context, id int64) (*SessionToken, error) {
+	return c.Query().Where(sessiontoken.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SessionTokenClient) GetX(ctx context.Context, id int64) *SessionToken {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SessionTokenClient) Hooks() []Hook {
+	return c.hooks.SessionToken
+}
+
+// Interceptors returns the client interceptors.
+func (c *SessionTokenClient) Interceptors() []Interceptor {
+	return c.inters.SessionToken
+}
+
+func (c *SessionTokenClient) mutate(ctx context.Context, m *SessionTokenMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SessionTokenCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SessionTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SessionTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SessionTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SessionToken mutation op: %q", m.Op())
 	}
 }
 
@@ -1569,12 +1851,12 @@ func (c *VoucherOrderClient) mutate(ctx context.Context, m *VoucherOrderMutation
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		Blog, FlashSale, Follow, OrderIDNode, Shop, ShopType, User, Voucher,
-		VoucherOrder []ent.Hook
+		Blog, FlashSale, Follow, OrderIDNode, Session, SessionToken, Shop, ShopType,
+		User, Voucher, VoucherOrder []ent.Hook
 	}
 	inters struct {
-		Blog, FlashSale, Follow, OrderIDNode, Shop, ShopType, User, Voucher,
-		VoucherOrder []ent.Interceptor
+		Blog, FlashSale, Follow, OrderIDNode, Session, SessionToken, Shop, ShopType,
+		User, Voucher, VoucherOrder []ent.Interceptor
 	}
 )
 

@@ -16,6 +16,8 @@ import (
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
+	"github.com/dealspot/dealspot/ent/session"
+	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
 	"github.com/dealspot/dealspot/ent/user"
@@ -85,6 +87,8 @@ func checkColumn(t, c string) error {
 			flashsale.Table:    flashsale.ValidColumn,
 			follow.Table:       follow.ValidColumn,
 			orderidnode.Table:  orderidnode.ValidColumn,
+			session.Table:      session.ValidColumn,
+			sessiontoken.Table: sessiontoken.ValidColumn,
 			shop.Table:         shop.ValidColumn,
 			shoptype.Table:     shoptype.ValidColumn,
 			user.Table:         user.ValidColumn,

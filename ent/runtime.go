@@ -10,6 +10,8 @@ import (
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
 	"github.com/dealspot/dealspot/ent/schema"
+	"github.com/dealspot/dealspot/ent/session"
+	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
 	"github.com/dealspot/dealspot/ent/user"
@@ -153,6 +155,99 @@ func init() {
 	orderidnodeDescID := orderidnodeFields[0].Descriptor()
 	// orderidnode.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	orderidnode.IDValidator = orderidnodeDescID.Validators[0].(func(int64) error)
+	sessionMixin := schema.Session{}.Mixin()
+	sessionMixinFields0 := sessionMixin[0].Fields()
+	_ = sessionMixinFields0
+	sessionFields := schema.Session{}.Fields()
+	_ = sessionFields
+	// sessionDescCreatedAt is the schema descriptor for created_at field.
+	sessionDescCreatedAt := sessionMixinFields0[0].Descriptor()
+	// session.DefaultCreatedAt holds the default value on creation for the created_at field.
+	session.DefaultCreatedAt = sessionDescCreatedAt.Default.(func() time.Time)
+	// sessionDescUpdatedAt is the schema descriptor for updated_at field.
+	sessionDescUpdatedAt := sessionMixinFields0[1].Descriptor()
+	// session.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	session.DefaultUpdatedAt = sessionDescUpdatedAt.Default.(func() time.Time)
+	// session.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	session.UpdateDefaultUpdatedAt = sessionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sessionDescTokenHash is the schema descriptor for token_hash field.
+	sessionDescTokenHash := sessionFields[2].Descriptor()
+	// session.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	session.TokenHashValidator = func() func(string) error {
+		validators := sessionDescTokenHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(token_hash string) error {
+			for _, fn := range fns {
+				if err := fn(token_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sessionDescID is the schema descriptor for id field.
+	sessionDescID := sessionFields[0].Descriptor()
+	// session.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	session.IDValidator = func() func(string) error {
+		validators := sessionDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	sessiontokenFields := schema.SessionToken{}.Fields()
+	_ = sessiontokenFields
+	// sessiontokenDescSessionID is the schema descriptor for session_id field.
+	sessiontokenDescSessionID := sessiontokenFields[1].Descriptor()
+	// sessiontoken.SessionIDValidator is a validator for the "session_id" field. It is called by the builders before save.
+	sessiontoken.SessionIDValidator = func() func(string) error {
+		validators := sessiontokenDescSessionID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(session_id string) error {
+			for _, fn := range fns {
+				if err := fn(session_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sessiontokenDescTokenHash is the schema descriptor for token_hash field.
+	sessiontokenDescTokenHash := sessiontokenFields[2].Descriptor()
+	// sessiontoken.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	sessiontoken.TokenHashValidator = func() func(string) error {
+		validators := sessiontokenDescTokenHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(token_hash string) error {
+			for _, fn := range fns {
+				if err := fn(token_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sessiontokenDescID is the schema descriptor for id field.
+	sessiontokenDescID := sessiontokenFields[0].Descriptor()
+	// sessiontoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sessiontoken.IDValidator = sessiontokenDescID.Validators[0].(func(int64) error)
 	shopMixin := schema.Shop{}.Mixin()
 	shopMixinFields0 := shopMixin[0].Fields()
 	_ = shopMixinFields0

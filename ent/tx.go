@@ -22,6 +22,10 @@ type Tx struct {
 	Follow *FollowClient
 	// OrderIDNode is the client for interacting with the OrderIDNode builders.
 	OrderIDNode *OrderIDNodeClient
+	// Session is the client for interacting with the Session builders.
+	Session *SessionClient
+	// SessionToken is the client for interacting with the SessionToken builders.
+	SessionToken *SessionTokenClient
 	// Shop is the client for interacting with the Shop builders.
 	Shop *ShopClient
 	// ShopType is the client for interacting with the ShopType builders.
@@ -167,6 +171,8 @@ func (tx *Tx) init() {
 	tx.FlashSale = NewFlashSaleClient(tx.config)
 	tx.Follow = NewFollowClient(tx.config)
 	tx.OrderIDNode = NewOrderIDNodeClient(tx.config)
+	tx.Session = NewSessionClient(tx.config)
+	tx.SessionToken = NewSessionTokenClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)
 	tx.ShopType = NewShopTypeClient(tx.config)
 	tx.User = NewUserClient(tx.config)

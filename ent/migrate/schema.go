@@ -103,6 +103,53 @@ var (
 		Columns:    OrderIDNodesColumns,
 		PrimaryKey: []*schema.Column{OrderIDNodesColumns[0]},
 	}
+	// SessionsColumns holds the columns for the "sessions" table.
+	SessionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "token_hash", Type: field.TypeString, Size: 64},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "revoked_at", Type: field.TypeTime, Nullable: true},
+	}
+	// SessionsTable holds the schema information for the "sessions" table.
+	SessionsTable = &schema.Table{
+		Name:       "sessions",
+		Columns:    SessionsColumns,
+		PrimaryKey: []*schema.Column{SessionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "session_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{SessionsColumns[3]},
+			},
+			{
+				Name:    "session_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{SessionsColumns[5]},
+			},
+		},
+	}
+	// SessionTokensColumns holds the columns for the "session_tokens" table.
+	SessionTokensColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "session_id", Type: field.TypeString, Size: 64},
+		{Name: "token_hash", Type: field.TypeString, Size: 64},
+	}
+	// SessionTokensTable holds the schema information for the "session_tokens" table.
+	SessionTokensTable = &schema.Table{
+		Name:       "session_tokens",
+		Columns:    SessionTokensColumns,
+		PrimaryKey: []*schema.Column{SessionTokensColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sessiontoken_session_id_token_hash",
+				Unique:  true,
+				Columns: []*schema.Column{SessionTokensColumns[1], SessionTokensColumns[2]},
+			},
+		},
+	}
 	// ShopsColumns holds the columns for the "shops" table.
 	ShopsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt64, Increment: true},
@@ -263,6 +310,8 @@ var (
 		FlashSalesTable,
 		FollowsTable,
 		OrderIDNodesTable,
+		SessionsTable,
+		SessionTokensTable,
 		ShopsTable,
 		ShopTypesTable,
 		UsersTable,

@@ -18,6 +18,12 @@ type Follow func(*sql.Selector)
 // OrderIDNode is the predicate function for orderidnode builders.
 type OrderIDNode func(*sql.Selector)
 
+// Session is the predicate function for session builders.
+type Session func(*sql.Selector)
+
+// SessionToken is the predicate function for sessiontoken builders.
+type SessionToken func(*sql.Selector)
+
 // Shop is the predicate function for shop builders.
 type Shop func(*sql.Selector)
 

@@ -323,12 +323,14 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 	ac.LoginPerIP = auth.Limit(cfg.Auth.LoginPerIP)
 	ac.WrongCodesPerIP = auth.Limit(cfg.Auth.WrongCodesPerIP)
 	return auth.New(ac, auth.Deps{
-		Users:    store.Users(),
-		Sender:   sender,
-		Codes:    redisadapter.NewCodeStore(rc.Client),
-		Sessions: redisadapter.NewRefreshStore(rc.Client).WithCoalescedChecks(sessionChecks),
-		Limiter:  redisadapter.NewRateLimiter(rc.Client),
-		Tokens:   tokens,
+		Users:  store.Users(),
+		Sender: sender,
+		Codes:  redisadapter.NewCodeStore(rc.Client),
+		// Sessions live in the database; Redis caches them for the per-request check.
+		SessionRecords: store.Sessions(),
+		SessionCache:   redisadapter.NewSessionCache(rc.Client).WithCoalescedChecks(sessionChecks),
+		Limiter:        redisadapter.NewRateLimiter(rc.Client),
+		Tokens:         tokens,
 	})
 }
 

@@ -35,35 +35,35 @@ func (h *Authenticate) Handle(ctx context.Context, bearer string) (Principal, er
 // checkSession checks that p's session is live and gives p the role the account holds
 // now (not the one frozen in the token). The account state comes with the session check
 // from the session store; when the store has none cached, it is read from the database
-// and cached. Errors: UNAUTHENTICATED for an ended session or a blocked or deleted
+// and cached (also for an ended session, so that a blocked user is told so after the
+// cache was lost). Errors: UNAUTHENTICATED for an ended session or a blocked or deleted
 // account.
 func (c *core) checkSession(ctx context.Context, p Principal) (Principal, error) {
 	st, err := c.sessions.Check(ctx, p.UserID, p.FamilyID)
 	if err != nil {
 		return Principal{}, fmt.Errorf("check session: %w", err)
 	}
-	if st.Known && st.Account.Blocked { // blocking also ends the sessions; say why
+	acct := st.Account
+	if !st.Known {
+		u, err := c.users.User(ctx, p.UserID)
+		switch {
+		case errors.Is(err, domain.ErrNotFound):
+			return Principal{}, unauthenticated("the account no longer exists", nil)
+		case err != nil && !st.Live:
+			return Principal{}, unauthenticated("the session has ended", nil)
+		case err != nil:
+			return Principal{}, fmt.Errorf("load account for session check: %w", err)
+		}
+		acct = AccountState{Role: u.Role, Blocked: u.Blocked}
+		if err := c.sessions.RememberAccount(ctx, p.UserID, acct, c.cfg.AccountCacheTTL); err != nil && st.Live {
+			return Principal{}, fmt.Errorf("cache account state: %w", err)
+		}
+	}
+	if acct.Blocked { // blocking also ends the sessions; say why
 		return Principal{}, unauthenticated("this account is blocked", ErrBlocked)
 	}
 	if !st.Live {
 		return Principal{}, unauthenticated("the session has ended", nil)
-	}
-	acct := st.Account
-	if !st.Known {
-		u, err := c.users.User(ctx, p.UserID)
-		if errors.Is(err, domain.ErrNotFound) {
-			return Principal{}, unauthenticated("the account no longer exists", nil)
-		}
-		if err != nil {
-			return Principal{}, fmt.Errorf("load account for session check: %w", err)
-		}
-		acct = AccountState{Role: u.Role, Blocked: u.Blocked}
-		if err := c.sessions.RememberAccount(ctx, p.UserID, acct, c.cfg.AccountCacheTTL); err != nil {
-			return Principal{}, fmt.Errorf("cache account state: %w", err)
-		}
-	}
-	if acct.Blocked {
-		return Principal{}, unauthenticated("this account is blocked", ErrBlocked)
 	}
 	if acct.Role.Valid() {
 		p.Role = acct.Role

@@ -192,13 +192,152 @@ func (m *memTokens) stats() (hits int, ttls []time.Duration) {
 	return m.hits, append([]time.Duration(nil), m.ttls...)
 }
 
+// memRecords is an in-memory auth.SessionRecords. down makes every call fail, as a
+// database that is out of reach; reads counts Family calls.
+type memRecords struct {
+	mu       sync.Mutex
+	families map[string]*memFamily
+	down     bool
+	reads    int
+	// readGate, when set, holds every Family call's answer until it is closed.
+	readGate chan struct{}
+}
+
+type memFamily struct {
+	user      int64
+	current   string
+	spent     map[string]bool
+	expiresAt time.Time
+	revoked   bool
+}
+
+var errDown = errors.New("database unreachable")
+
+func newMemRecords() *memRecords { return &memRecords{families: map[string]*memFamily{}} }
+
+func (m *memRecords) setDown(down bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.down = down
+}
+
+func (m *memRecords) readCount() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.reads
+}
+
+func (m *memRecords) CreateFamily(_ context.Context, userID int64, familyID, tokenHash string, expiresAt time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.down {
+		return errDown
+	}
+	m.families[familyID] = &memFamily{user: userID, current: tokenHash, spent: map[string]bool{}, expiresAt: expiresAt}
+	return nil
+}
+
+func (m *memRecords) live(userID int64, familyID string, now time.Time) *memFamily {
+	f := m.families[familyID]
+	if f == nil || f.user != userID || f.revoked || !f.expiresAt.After(now) {
+		return nil
+	}
+	return f
+}
+
+func (m *memRecords) RotateFamily(_ context.Context, userID int64, familyID, oldHash, newHash string, now, expiresAt time.Time) (auth.Rotation, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.down {
+		return auth.RefreshUnknown, errDown
+	}
+	f := m.live(userID, familyID, now)
+	switch {
+	case f == nil:
+		return auth.RefreshUnknown, nil
+	case f.current == oldHash:
+		f.spent[oldHash] = true
+		f.current, f.expiresAt = newHash, expiresAt
+		return auth.RefreshRotated, nil
+	case f.spent[oldHash]:
+		f.revoked = true
+		return auth.RefreshReused, nil
+	}
+	return auth.RefreshUnknown, nil
+}
+
+func (m *memRecords) Family(_ context.Context, userID int64, familyID string, now time.Time) (bool, time.Time, error) {
+	m.mu.Lock()
+	m.reads++
+	gate, down := m.readGate, m.down
+	var live bool
+	var exp time.Time
+	if f := m.live(userID, familyID, now); f != nil {
+		live, exp = true, f.expiresAt
+	}
+	m.mu.Unlock()
+	if gate != nil { // the answer is read; hold it back
+		<-gate
+	}
+	if down {
+		return false, time.Time{}, errDown
+	}
+	return live, exp, nil
+}
+
+func (m *memRecords) RevokeFamily(_ context.Context, userID int64, familyID string, _ time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.down {
+		return errDown
+	}
+	if f := m.families[familyID]; f != nil && f.user == userID {
+		f.revoked = true
+	}
+	return nil
+}
+
+func (m *memRecords) RevokeFamilies(_ context.Context, userID int64, now time.Time) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.down {
+		return nil, errDown
+	}
+	var ids []string
+	for id, f := range m.families {
+		if f.user == userID && f.expiresAt.After(now) {
+			f.revoked = true
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+func (m *memRecords) DeleteExpired(_ context.Context, now time.Time, limit int) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.down {
+		return 0, errDown
+	}
+	n := 0
+	for id, f := range m.families {
+		if n < limit && !f.expiresAt.After(now) {
+			delete(m.families, id)
+			n++
+		}
+	}
+	return n, nil
+}
+
 type env struct {
-	svc    *auth.Service
-	cfg    auth.Config
-	users  *memUsers
-	sender *memSender
-	clock  *redistest.Clock
-	tokens *memTokens
+	svc     *auth.Service
+	cfg     auth.Config
+	users   *memUsers
+	sender  *memSender
+	clock   *redistest.Clock
+	tokens  *memTokens
+	records *memRecords
+	conn    *redis.Conn
 }
 
 func newEnv(t *testing.T, conn *redis.Conn, configure func(*auth.Config)) *env {
@@ -209,15 +348,17 @@ func newEnv(t *testing.T, conn *redis.Conn, configure func(*auth.Config)) *env {
 	if configure != nil {
 		configure(&cfg)
 	}
-	e := &env{cfg: cfg, users: newMemUsers(), sender: &memSender{}, clock: redistest.NewClock(), tokens: &memTokens{}}
+	e := &env{cfg: cfg, users: newMemUsers(), sender: &memSender{}, clock: redistest.NewClock(), tokens: &memTokens{},
+		records: newMemRecords(), conn: conn}
 	svc, err := auth.New(cfg, auth.Deps{
-		Users:    e.users,
-		Sender:   e.sender,
-		Codes:    redis.NewCodeStore(conn.Client).WithClock(e.clock.Now),
-		Sessions: redis.NewRefreshStore(conn.Client).WithClock(e.clock.Now),
-		Limiter:  redis.NewRateLimiter(conn.Client).WithClock(e.clock.Now),
-		Tokens:   e.tokens,
-		Now:      e.clock.Now,
+		Users:          e.users,
+		Sender:         e.sender,
+		Codes:          redis.NewCodeStore(conn.Client).WithClock(e.clock.Now),
+		SessionRecords: e.records,
+		SessionCache:   redis.NewSessionCache(conn.Client),
+		Limiter:        redis.NewRateLimiter(conn.Client).WithClock(e.clock.Now),
+		Tokens:         e.tokens,
+		Now:            e.clock.Now,
 	})
 	if err != nil {
 		t.Fatalf("auth.New: %v", err)

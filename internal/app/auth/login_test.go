@@ -495,11 +495,12 @@ func TestNewRefusesBadSetups(t *testing.T) {
 	}
 	defer conn.Close()
 	good := auth.Deps{
-		Users:    newMemUsers(),
-		Sender:   &memSender{},
-		Codes:    redis.NewCodeStore(conn.Client),
-		Sessions: redis.NewRefreshStore(conn.Client),
-		Limiter:  redis.NewRateLimiter(conn.Client),
+		Users:          newMemUsers(),
+		Sender:         &memSender{},
+		Codes:          redis.NewCodeStore(conn.Client),
+		SessionRecords: newMemRecords(),
+		SessionCache:   redis.NewSessionCache(conn.Client),
+		Limiter:        redis.NewRateLimiter(conn.Client),
 	}
 	cfg := auth.DefaultConfig()
 	cfg.JWTSecret = testSecret
@@ -520,7 +521,8 @@ func TestNewRefusesBadSetups(t *testing.T) {
 		{"nil users", nil, func(d *auth.Deps) { d.Users = nil }, false},
 		{"nil sender", nil, func(d *auth.Deps) { d.Sender = nil }, false},
 		{"nil code store", nil, func(d *auth.Deps) { d.Codes = nil }, false},
-		{"nil refresh store", nil, func(d *auth.Deps) { d.Sessions = nil }, false},
+		{"nil session records", nil, func(d *auth.Deps) { d.SessionRecords = nil }, false},
+		{"nil session cache", nil, func(d *auth.Deps) { d.SessionCache = nil }, false},
 		{"nil limiter with per-IP limits on", nil, func(d *auth.Deps) { d.Limiter = nil }, false},
 	}
 	for _, tc := range cases {

@@ -113,7 +113,9 @@ const (
 )
 
 // RefreshStore keeps refresh-token families. A family is one login session: a chain of
-// refresh tokens, each replacing the one before. Tokens are stored as hashes only.
+// refresh tokens, each replacing the one before. Tokens are stored as hashes only. It is
+// how the use cases see sessions; New composes it from SessionRecords (the durable copy)
+// and SessionCache (see sessionStore).
 type RefreshStore interface {
 	// Create starts family familyID of userID with tokenHash as its current token, valid
 	// for ttl. Errors are infrastructure failures only.
@@ -137,6 +139,73 @@ type RefreshStore interface {
 	Revoke(ctx context.Context, userID int64, familyID string) error
 	// RevokeAll ends every family of userID.
 	RevokeAll(ctx context.Context, userID int64) error
+}
+
+// SessionRecords is the durable store of refresh-token families: the source of truth for
+// which sessions are live. Tokens are stored as hashes only; times are the caller's.
+type SessionRecords interface {
+	// CreateFamily stores family familyID of userID with tokenHash as its current token,
+	// valid until expiresAt.
+	CreateFamily(ctx context.Context, userID int64, familyID, tokenHash string, expiresAt time.Time) error
+	// RotateFamily replaces the current token oldHash of a live family by newHash, valid
+	// until expiresAt, and remembers oldHash as spent; compare and replace are atomic, so
+	// of two calls presenting the same token one rotates and the other sees it spent.
+	// Presenting a spent token of a live family revokes the family (RefreshReused); a
+	// family that is unknown, revoked or expired at now is RefreshUnknown.
+	RotateFamily(ctx context.Context, userID int64, familyID, oldHash, newHash string, now, expiresAt time.Time) (Rotation, error)
+	// Family reports whether the family is live at now (known, not revoked, not
+	// expired) and, if so, when it expires.
+	Family(ctx context.Context, userID int64, familyID string, now time.Time) (live bool, expiresAt time.Time, err error)
+	// RevokeFamily revokes one family at now; an unknown or revoked family is not an
+	// error.
+	RevokeFamily(ctx context.Context, userID int64, familyID string, now time.Time) error
+	// RevokeFamilies revokes every family of userID at now and returns the ids of the
+	// user's families not yet expired (those revoked just now and before).
+	RevokeFamilies(ctx context.Context, userID int64, now time.Time) ([]string, error)
+	// DeleteExpired deletes up to limit families (with their spent tokens) that expired
+	// before now, and returns how many it deleted.
+	DeleteExpired(ctx context.Context, now time.Time, limit int) (int, error)
+}
+
+// CachedFamily is what the session cache knows of a family.
+type CachedFamily int
+
+// Cached family states.
+const (
+	// FamilyUncached: the cache holds nothing; ask SessionRecords.
+	FamilyUncached CachedFamily = iota
+	// FamilyLive: the family was live when cached.
+	FamilyLive
+	// FamilyEnded: the family is revoked, expired or unknown.
+	FamilyEnded
+)
+
+// CachedSession is the outcome of SessionCache.Check.
+type CachedSession struct {
+	Family CachedFamily
+	// Account is the cached account state, valid when Known.
+	Account AccountState
+	Known   bool
+}
+
+// SessionCache caches, in front of SessionRecords and the users table, whether families
+// are live and each user's account state. It may lose anything at any time.
+type SessionCache interface {
+	// Check returns what is cached of the family and of the user's account state: the
+	// check every authenticated request makes, one round trip.
+	Check(ctx context.Context, userID int64, familyID string) (CachedSession, error)
+	// PutLive caches the family as live for ttl, unless it is cached as ended (an end
+	// cached meanwhile wins over a rebuild from an older read).
+	PutLive(ctx context.Context, userID int64, familyID string, ttl time.Duration) error
+	// PutEnded caches the families as ended for ttl, replacing what was cached.
+	PutEnded(ctx context.Context, userID int64, ttl time.Duration, familyIDs ...string) error
+	// SetAccount caches the user's account state for ttl, replacing what was cached:
+	// called after the account changed in the database.
+	SetAccount(ctx context.Context, userID int64, a AccountState, ttl time.Duration) error
+	// RememberAccount caches the user's account state for ttl unless one is cached
+	// already (a change written meanwhile by SetAccount wins over a rebuild from an
+	// older read of the database).
+	RememberAccount(ctx context.Context, userID int64, a AccountState, ttl time.Duration) error
 }
 
 // AccountState is what authorisation needs to know of an account now: its role and

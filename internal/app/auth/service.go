@@ -6,10 +6,14 @@
 // and Authenticate checks that the family is still live, so logging out, presenting a
 // stolen (already rotated) refresh token, or ending a blocked user's sessions stops the
 // matching access tokens at once, not only when they expire. That check is one cheap
-// store look-up per authenticated request. The same look-up returns the account's
+// cache look-up per authenticated request. The same look-up returns the account's
 // current role and blocked state, cached in the session store next to the families and
 // rebuilt from the database when missing, so a role change or a block reaches every
 // existing token at once; the role claim in a token is informational only.
+//
+// Sessions are kept in the database (SessionRecords); Redis (SessionCache) caches them
+// and the account states, and may lose them at any time: a miss is answered from the
+// database and cached again (see sessionStore).
 package auth
 
 import (
@@ -22,10 +26,13 @@ import (
 
 // Deps are the adapters the use cases need.
 type Deps struct {
-	Users    Users
-	Sender   CodeSender
-	Codes    CodeStore
-	Sessions RefreshStore
+	Users  Users
+	Sender CodeSender
+	Codes  CodeStore
+	// SessionRecords keeps the sessions (the source of truth); SessionCache answers the
+	// session check of every request in front of it.
+	SessionRecords SessionRecords
+	SessionCache   SessionCache
 	// Limiter enforces the per-IP limits; it may be nil when Config.IPLimits is off.
 	Limiter RateLimiter
 	// Tokens remembers verified access tokens; nil checks every token in full.
@@ -62,8 +69,10 @@ func New(cfg Config, d Deps) (*Service, error) {
 		return nil, errors.New("auth: nil CodeSender")
 	case d.Codes == nil:
 		return nil, errors.New("auth: nil CodeStore")
-	case d.Sessions == nil:
-		return nil, errors.New("auth: nil RefreshStore")
+	case d.SessionRecords == nil:
+		return nil, errors.New("auth: nil SessionRecords")
+	case d.SessionCache == nil:
+		return nil, errors.New("auth: nil SessionCache")
 	case d.Limiter == nil && cfg.IPLimits:
 		return nil, errors.New("auth: per-IP limits are on but the RateLimiter is nil")
 	}
@@ -75,7 +84,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		users:    d.Users,
 		sender:   d.Sender,
 		codes:    d.Codes,
-		sessions: d.Sessions,
+		sessions: newSessionStore(d.SessionRecords, d.SessionCache, d.Now, cfg.AccessTTL+cfg.Leeway),
 		limiter:  d.Limiter,
 		tokens:   d.Tokens,
 		now:      d.Now,
