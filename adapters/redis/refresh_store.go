@@ -47,12 +47,6 @@ func NewSessionCache(client goredis.UniversalClient) *SessionCache {
 	return &SessionCache{client: client}
 }
 
-// NewRefreshStore returns a SessionCache on client.
-//
-// Deprecated: use NewSessionCache. Sessions live in the database; only tools that mint
-// sessions straight into the cache (the load generator, with Create) use this name.
-func NewRefreshStore(client goredis.UniversalClient) *SessionCache { return NewSessionCache(client) }
-
 // WithCoalescedChecks returns a copy of s whose concurrent Check calls share pipelines,
 // as c bounds them: the check every authenticated request makes.
 func (s *SessionCache) WithCoalescedChecks(c Coalescing) *SessionCache {

@@ -179,7 +179,7 @@ func (s scenario) validate() error {
 			bad("--tokens mint against --url needs --jwt-secret")
 		}
 		if s.URL != "" && s.RedisURL == "" {
-			bad("minted tokens need --redis-url: their sessions are registered in the server's Redis")
+			bad("minted tokens need --redis-url: their sessions are registered in the server's Redis (and in its database, with --database-url)")
 		}
 	default:
 		bad("--tokens: want login or mint, got %q", s.Tokens)
