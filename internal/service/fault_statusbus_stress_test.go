@@ -85,6 +85,7 @@ func TestSubscriptionsSurvivePubSubKills(t *testing.T) {
 	}
 	close(stop)
 	killerDone.Wait()
+	written := time.Now()
 	t.Logf("%d Pub/Sub connections killed while %d orders were written", kills, len(claims))
 	if kills == 0 {
 		t.Fatal("no Pub/Sub connection was killed")
@@ -93,15 +94,23 @@ func TestSubscriptionsSurvivePubSubKills(t *testing.T) {
 	// Every subscription at once, under one generous deadline.
 	got := make([]domain.OrderStatus, len(subs))
 	final := make([]bool, len(subs))
+	var lastMu sync.Mutex
+	var last time.Time
 	var wg sync.WaitGroup
 	for i, events := range subs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			got[i], final[i] = finalStatus(t, events, 90*time.Second)
+			lastMu.Lock()
+			if now := time.Now(); now.After(last) {
+				last = now
+			}
+			lastMu.Unlock()
 		}()
 	}
 	wg.Wait()
+	t.Logf("the last subscription ended %s after the last order was written", max(0, last.Sub(written)).Round(time.Millisecond))
 	stuck := 0
 	for i, c := range claims {
 		o, found, err := svc.App.Seckill.Order(ctx, c.UserID, c.OrderID)
