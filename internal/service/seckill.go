@@ -21,16 +21,17 @@ import (
 func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) error {
 	cfg := s.Config
 	q, err := queue.Open(ctx, queue.Config{
-		Backend:       cfg.Queue,
-		Namespace:     cfg.Seckill.QueueNamespace,
-		Shards:        cfg.Seckill.Shards,
-		KafkaBrokers:  cfg.KafkaBrokers,
-		AMQPURL:       cfg.AMQPURL,
-		BatchSize:     cfg.Seckill.BatchSize,
-		BatchWait:     cfg.Seckill.BatchWait,
-		Workers:       cfg.Seckill.Workers,
-		Consumers:     cfg.Seckill.Consumers,
-		MaxRetries:    cfg.Seckill.MaxRetries,
+		Backend:      cfg.Queue,
+		Namespace:    cfg.Seckill.QueueNamespace,
+		Shards:       cfg.Seckill.Shards,
+		KafkaBrokers: cfg.KafkaBrokers,
+		AMQPURL:      cfg.AMQPURL,
+		BatchSize:    cfg.Seckill.BatchSize,
+		BatchWait:    cfg.Seckill.BatchWait,
+		Workers:      cfg.Seckill.Workers,
+		Consumers:    cfg.Seckill.Consumers,
+		MaxRetries:   cfg.Seckill.MaxRetries,
+
 		ClaimIdle:     cfg.Seckill.StreamClaimIdle,
 		ClaimInterval: cfg.Seckill.StreamClaimInterval,
 	}, s.Redis, s.Log)
@@ -64,14 +65,15 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 	status := redisadapter.NewStatusBus(s.Redis.Client, s.Redis.Channel("order:status"))
 	s.closers = append(s.closers, status.Close)
 	svc, err := seckill.New(ctx, seckill.Config{
-		ClaimsPerUser:            cfg.Seckill.ClaimRate.Max,
-		ClaimWindow:              cfg.Seckill.ClaimRate.Window,
-		GlobalClaims:             seckill.RateLimit{Max: cfg.Seckill.ClaimRateGlobal.Max, Window: cfg.Seckill.ClaimRateGlobal.Window},
-		MaxStock:                 cfg.Seckill.MaxStock,
-		SoldOutMarkTTL:           cfg.Seckill.SoldOutMarkTTL,
+		ClaimsPerUser:  cfg.Seckill.ClaimRate.Max,
+		ClaimWindow:    cfg.Seckill.ClaimRate.Window,
+		GlobalClaims:   seckill.RateLimit{Max: cfg.Seckill.ClaimRateGlobal.Max, Window: cfg.Seckill.ClaimRateGlobal.Window},
+		MaxStock:       cfg.Seckill.MaxStock,
+		SoldOutMarkTTL: cfg.Seckill.SoldOutMarkTTL,
+		Pages:          domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
+
 		StatusRecheck:            cfg.Seckill.StatusRecheck,
 		StatusRecheckConcurrency: cfg.Seckill.StatusRecheckConcurrency,
-		Pages:                    domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
 	}, seckill.Deps{
 		Vouchers:     s.Store.Vouchers(),
 		Orders:       s.Store.Orders(),
