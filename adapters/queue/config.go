@@ -23,7 +23,8 @@ const (
 	DefaultMaxRetries           = 5
 	DefaultRetryInitialInterval = 100 * time.Millisecond
 	DefaultRetryMaxInterval     = 10 * time.Second
-	DefaultClaimIdle            = 30 * time.Second
+	DefaultClaimIdle            = 5 * time.Second
+	DefaultClaimInterval        = time.Second
 	DefaultDrainTimeout         = 10 * time.Second
 	DefaultKafkaPartitions      = 16
 	DefaultAMQPConsumers        = 32
@@ -85,6 +86,11 @@ type Config struct {
 	// ClaimIdle is how long a Redis stream entry may stay unacknowledged with a consumer
 	// that no longer refreshes it before another consumer takes it over.
 	ClaimIdle time.Duration
+	// ClaimInterval is how often a Redis consumer refreshes the entries it holds (so
+	// they never look idle while it lives) and takes over idle entries of others, as
+	// many as there are, in one pass. Keep it well below ClaimIdle; the default is the
+	// lesser of DefaultClaimInterval and ClaimIdle/3.
+	ClaimInterval time.Duration
 
 	// DrainTimeout bounds a graceful stop: how long the batches in hand may take to
 	// finish and be acknowledged.
@@ -134,6 +140,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.ClaimIdle <= 0 {
 		c.ClaimIdle = DefaultClaimIdle
+	}
+	if c.ClaimInterval <= 0 {
+		c.ClaimInterval = min(DefaultClaimInterval, c.ClaimIdle/3)
 	}
 	if c.DrainTimeout <= 0 {
 		c.DrainTimeout = DefaultDrainTimeout

@@ -81,12 +81,13 @@ func (b *redisBackend) subscribe() ([]subscription, func(), error) {
 		client := b.newClient(3 * b.cfg.Shards)
 		clients = append(clients, client)
 		sub, err := newStreamSubscriber(streamSubscriberConfig{
-			Client:       client,
-			Group:        b.cfg.Group,
-			Window:       b.cfg.BatchSize,
-			ClaimIdle:    b.cfg.ClaimIdle,
-			DrainTimeout: b.cfg.DrainTimeout,
-			DeleteAcked:  true,
+			Client:        client,
+			Group:         b.cfg.Group,
+			Window:        b.cfg.BatchSize,
+			ClaimIdle:     b.cfg.ClaimIdle,
+			ClaimInterval: b.cfg.ClaimInterval,
+			DrainTimeout:  b.cfg.DrainTimeout,
+			DeleteAcked:   true,
 		}, b.logger)
 		if err != nil {
 			release()

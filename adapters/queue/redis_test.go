@@ -115,6 +115,38 @@ func TestRedisStreamsBackend(t *testing.T) {
 			}, func() string { return "entries still pending" })
 		})
 
+		t.Run("entries stranded on a dead consumer are taken over in one pass however many", func(t *testing.T) {
+			t.Parallel()
+			cfg := testConfig(t, queue.BackendRedis)
+			cfg.BatchSize = 8 // entries in flight per stream
+			cfg.ClaimIdle = 300 * time.Millisecond
+			cfg.ClaimInterval = time.Hour // one pass at start, then none within the test
+			q := openQueue(t, cfg, conn)
+			claims := makeClaims(300)
+			for i := range claims {
+				claims[i].VoucherID = 7 // one stream
+			}
+			publishAll(t, q, claims, 4)
+			ctx := context.Background()
+			stream := cfg.Namespace + queue.StreamForVoucher(7, queue.DefaultShards)
+			res, err := conn.Client.XReadGroup(ctx, &goredis.XReadGroupArgs{
+				Group: queue.DefaultGroup, Consumer: "died", Streams: []string{stream, ">"}, Count: 1000, Block: -1,
+			}).Result()
+			if err != nil || len(res) != 1 || len(res[0].Messages) != len(claims) {
+				t.Fatalf("the dying consumer read %v (%v), want %d entries", len(res), err, len(claims))
+			}
+			// Every entry has been idle longer than ClaimIdle when the consumer starts.
+			time.Sleep(2 * cfg.ClaimIdle)
+			rec := newRecorder()
+			rec.fail = func([]domain.Claim) error { // a database transaction's worth of work
+				time.Sleep(5 * time.Millisecond)
+				return nil
+			}
+			startConsuming(t, q, rec)
+			waitUntil(t, 60*time.Second, func() bool { return rec.handledCount() == len(claims) },
+				func() string { return fmt.Sprintf("%d of %d taken over and handled", rec.handledCount(), len(claims)) })
+		})
+
 		t.Run("an entry that is not a claim goes to the dead letter without dead", func(t *testing.T) {
 			t.Parallel()
 			cfg := testConfig(t, queue.BackendRedis)

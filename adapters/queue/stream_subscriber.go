@@ -32,8 +32,8 @@ type streamSubscriberConfig struct {
 	// ClaimIdle is how long an entry may stay unacknowledged and unrefreshed with
 	// another consumer before this one takes it over.
 	ClaimIdle time.Duration
-	// ClaimInterval is how often idle entries are looked for and this consumer's own
-	// in-flight entries are refreshed.
+	// ClaimInterval is how often idle entries are looked for (each time all of them, in
+	// one pass) and this consumer's own in-flight entries are refreshed.
 	ClaimInterval time.Duration
 	// NackResendSleep delays the redelivery of a nacked message.
 	NackResendSleep time.Duration
@@ -59,7 +59,7 @@ func (c *streamSubscriberConfig) setDefaults() {
 		c.ClaimIdle = DefaultClaimIdle
 	}
 	if c.ClaimInterval <= 0 {
-		c.ClaimInterval = c.ClaimIdle / 3
+		c.ClaimInterval = min(DefaultClaimInterval, c.ClaimIdle/3)
 	}
 	if c.NackResendSleep <= 0 {
 		c.NackResendSleep = 100 * time.Millisecond
@@ -486,9 +486,12 @@ func (sub *streamSubscription) refresh() {
 	}
 }
 
+// takeOver makes one pass over the group's pending entries with XAUTOCLAIM's cursor,
+// taking over every entry idle for longer than ClaimIdle, as many as there are: it
+// waits for free slots rather than leaving the rest to the next tick.
 func (sub *streamSubscription) takeOver() {
 	start := "0-0"
-	for !sub.stopped() && len(sub.slots) < cap(sub.slots) {
+	for !sub.stopped() && sub.waitFree() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		entries, next, err := sub.cfg.Client.XAutoClaim(ctx, &goredis.XAutoClaimArgs{
 			Stream: sub.stream, Group: sub.cfg.Group, Consumer: sub.cfg.Consumer,

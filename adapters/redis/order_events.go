@@ -15,7 +15,11 @@ import (
 )
 
 // StatusBus carries order events to every node over Redis Pub/Sub. Each process keeps one
-// subscription and hands events to its local subscribers by order id.
+// subscription and hands events to its local subscribers by order id. Pub/Sub delivers
+// at most once: events published while the subscription's connection is down are lost.
+// go-redis re-establishes the connection by itself, and when the server confirms the
+// subscription again every local subscriber is asked to re-read its order (an event with
+// no status, see seckill.StatusBus).
 type StatusBus struct {
 	bc *Broadcast
 
@@ -65,7 +69,7 @@ func (b *StatusBus) Subscribe(ctx context.Context, orderID int64) (<-chan domain
 		}
 		b.stop = stop
 	}
-	ch := make(chan domain.OrderEvent, 4)
+	ch := make(chan domain.OrderEvent, subscriberBuffer)
 	if b.subs[orderID] == nil {
 		b.subs[orderID] = map[chan domain.OrderEvent]struct{}{}
 	}
@@ -81,9 +85,17 @@ func (b *StatusBus) Subscribe(ctx context.Context, orderID int64) (<-chan domain
 	return ch, cancel, nil
 }
 
+// subscriberBuffer is how many events a local subscriber may have unread.
+const subscriberBuffer = 4
+
 func (b *StatusBus) dispatch(msg string) {
+	if msg == "" {
+		// The subscription was confirmed again after a reconnect.
+		b.askToReRead()
+		return
+	}
 	var w orderEventWire
-	if msg == "" || json.Unmarshal([]byte(msg), &w) != nil {
+	if json.Unmarshal([]byte(msg), &w) != nil {
 		return
 	}
 	id, err := strconv.ParseInt(w.OrderID, 10, 64)
@@ -99,6 +111,32 @@ func (b *StatusBus) dispatch(msg string) {
 		select {
 		case ch <- e:
 		default: // a subscriber that does not read loses events, never blocks others
+		}
+	}
+}
+
+// askToReRead hands every local subscriber a re-read request: events may have been lost
+// while the connection was down. A subscriber whose buffer is full loses its oldest
+// unread event instead, which the re-read supersedes.
+func (b *StatusBus) askToReRead() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for id, chans := range b.subs {
+		reread := domain.OrderEvent{OrderID: id}
+		for ch := range chans {
+			select {
+			case ch <- reread:
+				continue
+			default:
+			}
+			select {
+			case <-ch:
+			default:
+			}
+			select {
+			case ch <- reread:
+			default:
+			}
 		}
 	}
 }

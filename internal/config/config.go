@@ -138,6 +138,17 @@ type Seckill struct {
 	Workers        int
 	Consumers      int
 	MaxRetries     int
+	// StreamClaimIdle is how long an entry of a Redis order stream may stay with a
+	// consumer that no longer refreshes it before another consumer takes it over;
+	// StreamClaimInterval is how often consumers refresh their entries and look for
+	// such entries (QUEUE=redis).
+	StreamClaimIdle     time.Duration
+	StreamClaimInterval time.Duration
+	// StatusRecheck is how often an orderStatus subscription still at PENDING re-reads
+	// its order (0: only after the status bus reconnected); StatusRecheckConcurrency
+	// bounds the re-reads running at once per node.
+	StatusRecheck            time.Duration
+	StatusRecheckConcurrency int
 	// GateCoalesce batches concurrent gate calls: one script run per sale per batch.
 	GateCoalesce Coalesce
 	// SoldOutMarkTTL is how long a node trusts its own sold-out mark of a sale; it checks
@@ -382,6 +393,11 @@ func Load(getenv func(string) string) (Config, error) {
 		ReconcileInterval: r.durationOrZero("RECONCILE_INTERVAL", 10*time.Second),
 		RepublishAfter:    r.duration("RECONCILE_REPUBLISH_AFTER", 30*time.Second),
 		FailAfter:         r.duration("RECONCILE_FAIL_AFTER", 5*time.Minute),
+
+		StreamClaimIdle:          r.duration("ORDER_STREAM_CLAIM_IDLE", 5*time.Second),
+		StreamClaimInterval:      r.duration("ORDER_STREAM_CLAIM_INTERVAL", time.Second),
+		StatusRecheck:            r.durationOrZero("ORDER_STATUS_RECHECK", 15*time.Second),
+		StatusRecheckConcurrency: r.integer("ORDER_STATUS_RECHECK_CONCURRENCY", 16, 1),
 	}
 	c.Social = Social{
 		Location:         r.location("DEALSPOT_TIMEZONE", "Asia/Shanghai"),
@@ -496,6 +512,9 @@ func (c Config) validate() error {
 	}
 	if c.Seckill.FailAfter <= c.Seckill.RepublishAfter {
 		bad("RECONCILE_FAIL_AFTER", "must be longer than RECONCILE_REPUBLISH_AFTER (%s)", c.Seckill.RepublishAfter)
+	}
+	if c.Seckill.StreamClaimInterval*2 > c.Seckill.StreamClaimIdle {
+		bad("ORDER_STREAM_CLAIM_INTERVAL", "must be at most half of ORDER_STREAM_CLAIM_IDLE (%s), or live consumers lose entries they are still working on", c.Seckill.StreamClaimIdle)
 	}
 	if c.Cache.Jitter > 1 {
 		bad("CACHE_TTL_JITTER_PERCENT", "must be between 0 and 100")

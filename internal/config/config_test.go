@@ -126,6 +126,9 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"wrong codes per IP malformed", map[string]string{"LOGIN_WRONG_CODES_PER_IP": "lots"}, "LOGIN_WRONG_CODES_PER_IP"},
 		{"daily code cap not positive", map[string]string{"LOGIN_CODE_DAILY_MAX": "0"}, "LOGIN_CODE_DAILY_MAX"},
 		{"page default above max", map[string]string{"PAGE_SIZE_DEFAULT": "50", "PAGE_SIZE_MAX": "20"}, "PAGE_SIZE_DEFAULT"},
+		{"stream claim interval above half the idle time", map[string]string{"ORDER_STREAM_CLAIM_IDLE": "2s", "ORDER_STREAM_CLAIM_INTERVAL": "1500ms"}, "ORDER_STREAM_CLAIM_INTERVAL"},
+		{"stream claim idle not positive", map[string]string{"ORDER_STREAM_CLAIM_IDLE": "0"}, "ORDER_STREAM_CLAIM_IDLE"},
+		{"status re-check concurrency not positive", map[string]string{"ORDER_STATUS_RECHECK_CONCURRENCY": "0"}, "ORDER_STATUS_RECHECK_CONCURRENCY"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -163,5 +166,22 @@ func TestLoadTrustedProxies(t *testing.T) {
 		netip.MustParsePrefix("fd00::/8"), netip.MustParsePrefix("172.16.0.0/12")}
 	if !slices.Equal(c.HTTP.TrustedProxies, want) {
 		t.Fatalf("trusted proxies %v, want %v", c.HTTP.TrustedProxies, want)
+	}
+}
+
+func TestLoadOrderStreamAndStatusDefaults(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk := c.Seckill
+	if sk.StreamClaimIdle != 5*time.Second || sk.StreamClaimInterval != time.Second ||
+		sk.StatusRecheck != 15*time.Second || sk.StatusRecheckConcurrency != 16 {
+		t.Errorf("defaults differ from the README: %+v", sk)
+	}
+	c, err = config.Load(env(map[string]string{"ORDER_STATUS_RECHECK": "0"}))
+	if err != nil || c.Seckill.StatusRecheck != 0 {
+		t.Errorf("ORDER_STATUS_RECHECK=0: %v, %v; want the periodic re-check off", c.Seckill.StatusRecheck, err)
 	}
 }

@@ -32,6 +32,9 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 		Workers:      cfg.Seckill.Workers,
 		Consumers:    cfg.Seckill.Consumers,
 		MaxRetries:   cfg.Seckill.MaxRetries,
+
+		ClaimIdle:     cfg.Seckill.StreamClaimIdle,
+		ClaimInterval: cfg.Seckill.StreamClaimInterval,
 	}, s.Redis, s.Log)
 	switch {
 	case err != nil && cfg.Queue == config.QueueKafka:
@@ -69,6 +72,9 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 		MaxStock:       cfg.Seckill.MaxStock,
 		SoldOutMarkTTL: cfg.Seckill.SoldOutMarkTTL,
 		Pages:          domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
+
+		StatusRecheck:            cfg.Seckill.StatusRecheck,
+		StatusRecheckConcurrency: cfg.Seckill.StatusRecheckConcurrency,
 	}, seckill.Deps{
 		Vouchers:     s.Store.Vouchers(),
 		Orders:       s.Store.Orders(),

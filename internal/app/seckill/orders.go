@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
+	"time"
 
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -185,6 +187,11 @@ func (s *Service) MyOrders(ctx context.Context, userID int64, first int, before 
 // OrderStatus streams an order's status to its owner: the current status first, then
 // each change, closing after CREATED or FAILED (or when ctx ends). Errors: NOT_FOUND for
 // an unknown id or anyone else's order.
+//
+// The status bus delivers at most once, so the subscription does not rely on it alone:
+// when the bus asks (after a reconnect, events may have been lost) and every
+// StatusRecheck while the order is still PENDING, it re-reads the order as order(id)
+// does and delivers the status if it changed.
 func (s *Service) OrderStatus(ctx context.Context, userID, orderID int64) (<-chan domain.OrderEvent, error) {
 	// Listen before reading the current status, so a change in between is not lost.
 	events, cancel, err := s.d.Status.Subscribe(ctx, orderID)
@@ -209,27 +216,83 @@ func (s *Service) OrderStatus(ctx context.Context, userID, orderID int64) (<-cha
 	go func() {
 		defer close(out)
 		defer cancel()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case e, ok := <-events:
-				if !ok {
-					return
-				}
-				if e.UserID != userID || e.Status == domain.OrderPending {
-					continue
-				}
-				select {
-				case out <- e:
-				case <-ctx.Done():
-					return
-				}
-				if e.Status.Final() {
-					return
-				}
-			}
-		}
+		s.followOrder(ctx, userID, orderID, events, out)
 	}()
 	return out, nil
 }
+
+// followOrder delivers the order's final status to out once the bus announces it or a
+// re-read finds it.
+func (s *Service) followOrder(ctx context.Context, userID, orderID int64, events <-chan domain.OrderEvent, out chan<- domain.OrderEvent) {
+	var recheck <-chan time.Time
+	var timer *time.Timer
+	if s.cfg.StatusRecheck > 0 {
+		timer = time.NewTimer(jitter(s.cfg.StatusRecheck))
+		defer timer.Stop()
+		recheck = timer.C
+	}
+	for {
+		var e domain.OrderEvent
+		select {
+		case <-ctx.Done():
+			return
+		case <-recheck:
+			e = s.reread(ctx, userID, orderID)
+			timer.Reset(jitter(s.cfg.StatusRecheck))
+		case ev, ok := <-events:
+			if !ok {
+				return
+			}
+			e = ev
+			if ev.Status == "" {
+				// The bus may have lost events.
+				e = s.reread(ctx, userID, orderID)
+			}
+		}
+		if e.UserID != userID || e.Status == "" || e.Status == domain.OrderPending {
+			continue
+		}
+		select {
+		case out <- e:
+		case <-ctx.Done():
+			return
+		}
+		if e.Status.Final() {
+			return
+		}
+	}
+}
+
+// rereadTimeout bounds one re-read of a subscribed order.
+const rereadTimeout = 5 * time.Second
+
+// reread reads a subscribed order as order(id) does; the zero event when it cannot be
+// read now (a later re-read tries again) or is not (yet) found.
+func (s *Service) reread(ctx context.Context, userID, orderID int64) domain.OrderEvent {
+	select {
+	case s.rereads <- struct{}{}:
+		defer func() { <-s.rereads }()
+	case <-ctx.Done():
+		return domain.OrderEvent{}
+	}
+	ctx, cancel := context.WithTimeout(ctx, rereadTimeout)
+	defer cancel()
+	o, found, err := s.Order(ctx, userID, orderID)
+	if err != nil {
+		s.log.Debug("cannot re-read a subscribed order", slog.Int64("order_id", orderID), slog.Any("error", err))
+		return domain.OrderEvent{}
+	}
+	if !found {
+		return domain.OrderEvent{}
+	}
+	return domain.OrderEvent{OrderID: o.ID, UserID: o.UserID, VoucherID: o.VoucherID, Status: o.Status, At: s.now()}
+}
+
+// jitter spreads d over [0.8d, 1.2d), so subscriptions opened together do not re-read
+// together.
+func jitter(d time.Duration) time.Duration {
+	return d*8/10 + rand.N(d*4/10+1)
+}
+
+// newRereadLimit returns a semaphore of n re-reads (at least 1).
+func newRereadLimit(n int) chan struct{} { return make(chan struct{}, max(1, n)) }

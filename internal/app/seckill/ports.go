@@ -167,7 +167,9 @@ type OrderCounts struct {
 type StatusBus interface {
 	// Publish sends events to every node.
 	Publish(ctx context.Context, events ...domain.OrderEvent) error
-	// Subscribe delivers the events of one order until cancel is called.
+	// Subscribe delivers the events of one order until cancel is called. Delivery is at
+	// most once; when events may have been lost (the bus reconnected) the subscriber
+	// gets an event with the order id and no Status, asking it to re-read the order.
 	Subscribe(ctx context.Context, orderID int64) (events <-chan domain.OrderEvent, cancel func(), err error)
 }
 

@@ -30,6 +30,13 @@ type Config struct {
 	// SoldOutMarkTTL is how long a node trusts its sold-out mark of a sale before asking
 	// the gate again (default 10s).
 	SoldOutMarkTTL time.Duration
+	// StatusRecheck is how often an orderStatus subscription still at PENDING re-reads
+	// its order, in case its final event was never published or got lost (0: only
+	// when the status bus asks for it after a reconnect).
+	StatusRecheck time.Duration
+	// StatusRecheckConcurrency bounds the re-reads running at once on this node, so a
+	// reconnect with many open subscriptions does not flood the stores (default 16).
+	StatusRecheckConcurrency int
 }
 
 // Deps are the adapters the flash sale needs.
@@ -56,6 +63,8 @@ type Service struct {
 	log     *slog.Logger
 	soldOut *soldOutBoard
 	stopBus func()
+	// rereads bounds the concurrent re-reads of subscribed orders.
+	rereads chan struct{}
 	// users and bucket are the claim rate limits (nil: off).
 	users  *userClaimLimiter
 	bucket *claimBucket
@@ -86,9 +95,12 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	if cfg.SoldOutMarkTTL <= 0 {
 		cfg.SoldOutMarkTTL = 10 * time.Second
 	}
+	if cfg.StatusRecheckConcurrency <= 0 {
+		cfg.StatusRecheckConcurrency = 16
+	}
 	s := &Service{cfg: cfg, d: d, now: d.Now, log: d.Log, soldOut: newSoldOutBoard(cfg.SoldOutMarkTTL, d.Now),
 		users:  newUserClaimLimiter(RateLimit{Max: cfg.ClaimsPerUser, Window: cfg.ClaimWindow}),
-		bucket: newClaimBucket(cfg.GlobalClaims, d.Now())}
+		bucket: newClaimBucket(cfg.GlobalClaims, d.Now()), rereads: newRereadLimit(cfg.StatusRecheckConcurrency)}
 	stop, err := d.SoldOut.Subscribe(context.WithoutCancel(ctx), s.onAnnouncement)
 	if err != nil {
 		return nil, fmt.Errorf("seckill: listen for sold-out announcements: %w", err)

@@ -1,0 +1,208 @@
+package seckill
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// statusWorld is the order's state as order(id) sees it: a reservation in the gate until
+// the order is written. Only the methods OrderStatus uses are implemented.
+type statusWorld struct {
+	Orders
+	StockGate
+
+	mu       sync.Mutex
+	order    *domain.VoucherOrder
+	reserved *Reservation
+	fail     error
+	reads    int
+}
+
+func (w *statusWorld) Order(_ context.Context, id int64) (domain.VoucherOrder, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.reads++
+	if w.fail != nil {
+		return domain.VoucherOrder{}, w.fail
+	}
+	if w.order == nil || w.order.ID != id {
+		return domain.VoucherOrder{}, domain.ErrNotFound
+	}
+	return *w.order, nil
+}
+
+func (w *statusWorld) Pending(_ context.Context, id int64) (Reservation, bool, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.reserved == nil || w.reserved.OrderID != id {
+		return Reservation{}, false, nil
+	}
+	return *w.reserved, true, nil
+}
+
+// write writes the order (settling its reservation) without telling the bus.
+func (w *statusWorld) write(status domain.OrderStatus) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	o := domain.VoucherOrder{ID: w.reserved.OrderID, UserID: w.reserved.UserID, VoucherID: w.reserved.VoucherID, Status: status}
+	w.order, w.reserved = &o, nil
+}
+
+func (w *statusWorld) setFail(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.fail = err
+}
+
+func (w *statusWorld) readCount() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.reads
+}
+
+// fakeBus hands the test every subscription's channel.
+type fakeBus struct {
+	mu   sync.Mutex
+	subs map[int64]chan domain.OrderEvent
+}
+
+func (b *fakeBus) Publish(context.Context, ...domain.OrderEvent) error { return nil }
+
+func (b *fakeBus) Subscribe(_ context.Context, orderID int64) (<-chan domain.OrderEvent, func(), error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ch := make(chan domain.OrderEvent, 4)
+	b.subs[orderID] = ch
+	return ch, func() {}, nil
+}
+
+func (b *fakeBus) send(orderID int64, e domain.OrderEvent) {
+	b.mu.Lock()
+	ch := b.subs[orderID]
+	b.mu.Unlock()
+	ch <- e
+}
+
+const (
+	testUser  = 5
+	testOrder = 77
+)
+
+func newStatusService(cfg Config) (*Service, *statusWorld, *fakeBus) {
+	w := &statusWorld{reserved: &Reservation{OrderID: testOrder, UserID: testUser, VoucherID: 3, At: time.Unix(1_700_000_000, 0)}}
+	bus := &fakeBus{subs: map[int64]chan domain.OrderEvent{}}
+	s := &Service{cfg: cfg, d: Deps{Orders: w, Gate: w, Status: bus}, now: time.Now,
+		log: slog.New(slog.NewTextHandler(io.Discard, nil)), rereads: newRereadLimit(cfg.StatusRecheckConcurrency)}
+	return s, w, bus
+}
+
+func expectEvent(t *testing.T, events <-chan domain.OrderEvent, want domain.OrderStatus) {
+	t.Helper()
+	select {
+	case e, ok := <-events:
+		if !ok || e.Status != want || e.OrderID != testOrder || e.UserID != testUser {
+			t.Fatalf("got %+v (open %v), want %s", e, ok, want)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no %s event", want)
+	}
+}
+
+func expectClosed(t *testing.T, events <-chan domain.OrderEvent) {
+	t.Helper()
+	select {
+	case e, ok := <-events:
+		if ok {
+			t.Fatalf("got %+v after the final status", e)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("subscription not closed after the final status")
+	}
+}
+
+func TestOrderStatusReReadsWhenTheBusMayHaveLostEvents(t *testing.T) {
+	t.Parallel()
+	for _, final := range []domain.OrderStatus{domain.OrderCreated, domain.OrderFailed} {
+		t.Run(string(final), func(t *testing.T) {
+			t.Parallel()
+			s, w, bus := newStatusService(Config{})
+			events, err := s.OrderStatus(context.Background(), testUser, testOrder)
+			if err != nil {
+				t.Fatal(err)
+			}
+			expectEvent(t, events, domain.OrderPending)
+			// A re-read while nothing changed delivers nothing.
+			bus.send(testOrder, domain.OrderEvent{OrderID: testOrder})
+			// The order is written while the bus is away: its event is lost.
+			waitFor(t, func() bool { return w.readCount() >= 2 })
+			w.write(final)
+			bus.send(testOrder, domain.OrderEvent{OrderID: testOrder})
+			expectEvent(t, events, final)
+			expectClosed(t, events)
+		})
+	}
+
+	t.Run("a failed re-read waits for the next one", func(t *testing.T) {
+		t.Parallel()
+		s, w, bus := newStatusService(Config{})
+		events, err := s.OrderStatus(context.Background(), testUser, testOrder)
+		if err != nil {
+			t.Fatal(err)
+		}
+		expectEvent(t, events, domain.OrderPending)
+		w.write(domain.OrderCreated)
+		w.setFail(errors.New("database away"))
+		bus.send(testOrder, domain.OrderEvent{OrderID: testOrder})
+		waitFor(t, func() bool { return w.readCount() >= 2 })
+		w.setFail(nil)
+		bus.send(testOrder, domain.OrderEvent{OrderID: testOrder})
+		expectEvent(t, events, domain.OrderCreated)
+		expectClosed(t, events)
+	})
+
+	t.Run("events of the order still end the subscription", func(t *testing.T) {
+		t.Parallel()
+		s, _, bus := newStatusService(Config{})
+		events, err := s.OrderStatus(context.Background(), testUser, testOrder)
+		if err != nil {
+			t.Fatal(err)
+		}
+		expectEvent(t, events, domain.OrderPending)
+		bus.send(testOrder, domain.OrderEvent{OrderID: testOrder, UserID: testUser, VoucherID: 3, Status: domain.OrderCreated})
+		expectEvent(t, events, domain.OrderCreated)
+		expectClosed(t, events)
+	})
+}
+
+func TestOrderStatusRechecksPendingOrdersPeriodically(t *testing.T) {
+	t.Parallel()
+	// No event at all reaches the subscription (the publishing node could not publish).
+	s, w, _ := newStatusService(Config{StatusRecheck: 20 * time.Millisecond, StatusRecheckConcurrency: 1})
+	events, err := s.OrderStatus(context.Background(), testUser, testOrder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectEvent(t, events, domain.OrderPending)
+	waitFor(t, func() bool { return w.readCount() >= 3 }) // still PENDING: nothing sent
+	w.write(domain.OrderCreated)
+	expectEvent(t, events, domain.OrderCreated)
+	expectClosed(t, events)
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -1,0 +1,137 @@
+package service_test
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	redisadapter "github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/internal/domain"
+	"github.com/dealspot/dealspot/internal/testsupport"
+)
+
+// adminClient opens a client to the real Redis at url (straight, not through a proxy).
+func adminClient(t testing.TB, url string) *goredis.Client {
+	t.Helper()
+	opts, err := redisadapter.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := goredis.NewClient(opts)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// killPubSub closes the server side of every Pub/Sub connection on logical database db
+// (the test's own), as a Redis restart or a network cut would, and returns how many.
+func killPubSub(t testing.TB, admin goredis.UniversalClient, db int) int {
+	t.Helper()
+	ctx := context.Background()
+	list, err := admin.Do(ctx, "CLIENT", "LIST", "TYPE", "pubsub").Text()
+	if err != nil {
+		t.Errorf("CLIENT LIST: %v", err)
+		return 0
+	}
+	killed := 0
+	for _, line := range strings.Split(list, "\n") {
+		var id, onDB string
+		for _, f := range strings.Fields(line) {
+			k, v, _ := strings.Cut(f, "=")
+			switch k {
+			case "id":
+				id = v
+			case "db":
+				onDB = v
+			}
+		}
+		if id == "" || onDB != strconv.Itoa(db) {
+			continue
+		}
+		// A connection that is already gone is not an error.
+		if admin.Do(ctx, "CLIENT", "KILL", "ID", id).Err() == nil {
+			killed++
+		}
+	}
+	return killed
+}
+
+// finalStatus waits for a subscription's final event (generously) and checks the
+// channel closes after it.
+func finalStatus(t testing.TB, events <-chan domain.OrderEvent, timeout time.Duration) (domain.OrderStatus, bool) {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case e, ok := <-events:
+			if !ok {
+				return "", false
+			}
+			if e.Status.Final() {
+				select {
+				case _, open := <-events:
+					if open {
+						t.Errorf("order %d: event after its final status", e.OrderID)
+					}
+				case <-deadline:
+					t.Errorf("order %d: subscription not closed after its final status", e.OrderID)
+				}
+				return e.Status, true
+			}
+		case <-deadline:
+			return domain.OrderPending, false
+		}
+	}
+}
+
+// TestSubscriptionEndsAfterRedisWipedWhileTheOrderIsWritten: the status event of an order
+// written while Redis is away (restarted empty) is lost, yet the subscription ends with
+// the order's status once Redis is back.
+func TestSubscriptionEndsAfterRedisWipedWhileTheOrderIsWritten(t *testing.T) {
+	t.Parallel()
+	redisURL := testsupport.RedisURL(t)
+	proxy, viaProxy := viaProxy(t, redisURL)
+	_, svc := startService(t, map[string]string{
+		"REDIS_URL": viaProxy, "JWT_SECRET": testSecret,
+		// The test writes the order itself, while Redis is away; no re-check on a timer:
+		// only the bus's reconnect may bring the status.
+		"ORDER_CONSUMER": "false", "RECONCILE_INTERVAL": "0", "CLAIM_RATE_PER_USER": "off",
+		"ORDER_STATUS_RECHECK": "0",
+	})
+	ctx := context.Background()
+	v := newSale(t, svc, 10)
+	const user = 1
+	res, err := svc.App.Seckill.ClaimVoucher(ctx, user, v.ID)
+	if err != nil || res.Status != domain.OrderPending {
+		t.Fatalf("claim: %+v, %v", res, err)
+	}
+	subCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	events, err := svc.App.Seckill.OrderStatus(subCtx, user, res.OrderID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := <-events; e.Status != domain.OrderPending {
+		t.Fatalf("first event %+v, want PENDING", e)
+	}
+
+	proxy.Cut()
+	if err := adminClient(t, redisURL).FlushDB(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	// Written while Redis is away: the CREATED event cannot be published.
+	claim := domain.Claim{OrderID: res.OrderID, UserID: user, VoucherID: v.ID, ClaimedAt: time.Now()}
+	if err := svc.App.Seckill.ProcessClaims(ctx, []domain.Claim{claim}); err != nil {
+		t.Fatalf("write the order: %v", err)
+	}
+	if o, found, err := svc.App.Seckill.Order(ctx, user, res.OrderID); err != nil || !found || o.Status != domain.OrderCreated {
+		t.Fatalf("order(id) = %+v %v %v, want CREATED", o, found, err)
+	}
+	proxy.Restore()
+	if status, ok := finalStatus(t, events, 60*time.Second); !ok || status != domain.OrderCreated {
+		t.Fatalf("subscription ended with %q (final %v), want CREATED", status, ok)
+	}
+}
