@@ -13,10 +13,12 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/dealspot/dealspot/ent/blog"
+	"github.com/dealspot/dealspot/ent/bloglike"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
+	"github.com/dealspot/dealspot/ent/signin"
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/ent/voucher"
 	"github.com/dealspot/dealspot/ent/voucherorder"
@@ -81,10 +83,12 @@ func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			blog.Table:         blog.ValidColumn,
+			bloglike.Table:     bloglike.ValidColumn,
 			flashsale.Table:    flashsale.ValidColumn,
 			follow.Table:       follow.ValidColumn,
 			shop.Table:         shop.ValidColumn,
 			shoptype.Table:     shoptype.ValidColumn,
+			signin.Table:       signin.ValidColumn,
 			user.Table:         user.ValidColumn,
 			voucher.Table:      voucher.ValidColumn,
 			voucherorder.Table: voucherorder.ValidColumn,

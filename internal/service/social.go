@@ -32,6 +32,10 @@ func (s *Service) startSocial(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
+	signIns, err := redisadapter.NewSignIns(rc, cfg.Social.SignInCacheTTL)
+	if err != nil {
+		return err
+	}
 	fanout := redisadapter.NewFanoutStream(rc, redisadapter.FanoutConfig{}, s.Log)
 	svc, err := social.New(social.Config{
 		Pages:            domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
@@ -51,10 +55,13 @@ func (s *Service) startSocial(ctx context.Context, o options) error {
 		Mirror:   redisadapter.NewFollowSets(rc),
 		Inboxes:  inboxes,
 		Fanout:   fanout,
-		SignIns:  redisadapter.NewSignIns(rc),
+		SignIns:  signIns,
 		Visitors: visitors,
 		Log:      s.Log,
 		Now:      o.socialNow,
+
+		LikeStore:   s.Store.Likes(),
+		SignInStore: s.Store.SignIns(),
 	})
 	if err != nil {
 		return err
