@@ -73,6 +73,61 @@ func (r *Likes) Toggle(ctx context.Context, blogID, userID int64, at time.Time) 
 	return c, nil
 }
 
+// importBatch is how many likes one INSERT of Import carries.
+const importBatch = 1000
+
+// Import implements social.LikeStore in one transaction that locks the blog's row like
+// Toggle: INSERT … ON CONFLICT DO NOTHING in batches, then the count and the next
+// version.
+func (r *Likes) Import(ctx context.Context, blogID int64, likes []social.Like) (int, error) {
+	var added int
+	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		q := tx.Blog.Query().Where(blog.ID(blogID)).Select(blog.FieldID, blog.FieldLikedSeq)
+		if r.dialect == dialect.Postgres {
+			q.ForUpdate()
+		}
+		b, err := q.Only(ctx)
+		if err != nil {
+			return notFound(err, "blog")
+		}
+		before, err := tx.BlogLike.Query().Where(bloglike.BlogID(blogID)).Count(ctx)
+		if err != nil {
+			return fmt.Errorf("count likes: %w", err)
+		}
+		for start := 0; start < len(likes); start += importBatch {
+			batch := likes[start:min(start+importBatch, len(likes))]
+			creates := make([]*ent.BlogLikeCreate, 0, len(batch))
+			for _, l := range batch {
+				if l.UserID > 0 {
+					creates = append(creates, tx.BlogLike.Create().SetBlogID(blogID).SetUserID(l.UserID).SetLikedAt(l.At))
+				}
+			}
+			if len(creates) == 0 {
+				continue
+			}
+			err := tx.BlogLike.CreateBulk(creates...).
+				OnConflictColumns(bloglike.FieldBlogID, bloglike.FieldUserID).
+				DoNothing().
+				Exec(ctx)
+			if err != nil {
+				return fmt.Errorf("store likes: %w", err)
+			}
+		}
+		count, err := tx.BlogLike.Query().Where(bloglike.BlogID(blogID)).Count(ctx)
+		if err != nil {
+			return fmt.Errorf("count likes: %w", err)
+		}
+		if added = count - before; added == 0 {
+			return nil
+		}
+		return tx.Blog.UpdateOneID(blogID).SetLiked(count).SetLikedSeq(b.LikedSeq + 1).Exec(ctx)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("import likes of blog %d: %w", blogID, err)
+	}
+	return added, nil
+}
+
 // BlogLikes implements social.LikeStore: the version and the likes are read in one
 // transaction (REPEATABLE READ on PostgreSQL; SQLite's transactions see one snapshot).
 // Errors: domain.ErrNotFound for an unknown blog.

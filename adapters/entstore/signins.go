@@ -27,18 +27,25 @@ func (s *Store) SignIns() *SignIns { return &SignIns{client: s.client} }
 // signInMonth is the month column's value for t's calendar month: yyyymm.
 func signInMonth(t time.Time) int { return t.Year()*100 + int(t.Month()) }
 
-// Sign implements social.SignInStore: one INSERT … ON CONFLICT DO UPDATE SET days =
-// days | the day's bit (the same statement on SQLite and PostgreSQL), so concurrent
-// sign-ins of one user never lose a day; then the row is read back.
+// Sign implements social.SignInStore with Merge, then reads the row back.
 func (r *SignIns) Sign(ctx context.Context, userID int64, day time.Time) (uint32, error) {
-	if userID <= 0 || day.Day() < 1 || day.Day() > 31 {
-		return 0, domain.Errorf(domain.CodeBadUserInput, "a sign-in needs a user and a day")
+	if err := r.Merge(ctx, userID, day, 1<<(day.Day()-1)); err != nil {
+		return 0, err
 	}
-	bit := int64(1) << (day.Day() - 1)
+	return r.Month(ctx, userID, day)
+}
+
+// Merge implements social.SignInStore: one INSERT … ON CONFLICT DO UPDATE SET days =
+// days | mask (the same statement on SQLite and PostgreSQL), so concurrent sign-ins of
+// one user never lose a day.
+func (r *SignIns) Merge(ctx context.Context, userID int64, month time.Time, mask uint32) error {
+	if userID <= 0 || mask == 0 || mask >= 1<<31 {
+		return domain.Errorf(domain.CodeBadUserInput, "a sign-in needs a user and days of a month")
+	}
 	err := r.client.SignIn.Create().
 		SetUserID(userID).
-		SetMonth(signInMonth(day)).
-		SetDays(bit).
+		SetMonth(signInMonth(month)).
+		SetDays(int64(mask)).
 		OnConflict(
 			entsql.ConflictColumns(signin.FieldUserID, signin.FieldMonth),
 			entsql.ResolveWith(func(u *entsql.UpdateSet) {
@@ -48,9 +55,9 @@ func (r *SignIns) Sign(ctx context.Context, userID int64, day time.Time) (uint32
 		).
 		Exec(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("store sign-in of user %d: %w", userID, err)
+		return fmt.Errorf("store sign-ins of user %d: %w", userID, err)
 	}
-	return r.Month(ctx, userID, day)
+	return nil
 }
 
 // Month implements social.SignInStore.

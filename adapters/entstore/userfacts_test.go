@@ -38,6 +38,7 @@ func runUserFactsSuite(t *testing.T, openStore func(t *testing.T) *entstore.Stor
 	}{
 		{"a like toggles and counts from the table", testLikeToggle},
 		{"concurrent toggles alternate and the count never drifts", testLikeToggleConcurrent},
+		{"likes only Redis held are imported once", testLikeImport},
 		{"sign-ins add days to a month", testSignIns},
 		{"concurrent sign-ins of one user keep every day", testSignInsConcurrent},
 	}
@@ -195,5 +196,45 @@ func testSignInsConcurrent(t *testing.T, s *entstore.Store) {
 	}
 	if m, err := r.Month(ctx, 5, time.Date(2030, time.March, 1, 0, 0, 0, 0, time.UTC)); err != nil || m != 1<<31-1 {
 		t.Fatalf("month = %032b, %v; want every day", m, err)
+	}
+}
+
+func testLikeImport(t *testing.T, s *entstore.Store) {
+	ctx := t.Context()
+	at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	b := newBlog(t, s, 1, "imported", at)
+	likes := s.Likes()
+	if _, err := likes.Toggle(ctx, b.ID, 7, at); err != nil {
+		t.Fatal(err)
+	}
+	before, err := likes.BlogLikes(ctx, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy := []social.Like{{UserID: 7, At: at.Add(-time.Hour)}, {UserID: 8, At: at.Add(time.Second)}}
+	for i := range 1500 {
+		legacy = append(legacy, social.Like{UserID: int64(100 + i), At: at.Add(time.Minute)})
+	}
+	n, err := likes.Import(ctx, b.ID, legacy)
+	if err != nil || n != len(legacy)-1 {
+		t.Fatalf("imported %d, %v; want %d (user 7's like is there already)", n, err, len(legacy)-1)
+	}
+	after, err := likes.BlogLikes(ctx, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := s.Blogs().Blog(ctx, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after.Likes) != len(legacy) || stored.Liked != len(legacy) || after.Version != before.Version+1 ||
+		after.Likes[0].UserID != 7 || !after.Likes[0].At.Equal(at) {
+		t.Fatalf("after the import: %d likes, count %d, version %d (was %d), first %+v", len(after.Likes), stored.Liked, after.Version, before.Version, after.Likes[0])
+	}
+	if n, err := likes.Import(ctx, b.ID, legacy); err != nil || n != 0 {
+		t.Fatalf("importing again added %d, %v", n, err)
+	}
+	if _, err := likes.Import(ctx, b.ID+1000, legacy); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("import into an unknown blog: %v, want NOT_FOUND", err)
 	}
 }

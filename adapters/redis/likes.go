@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
+	"time"
 
 	goredis "github.com/redis/go-redis/v9"
 
@@ -130,6 +132,56 @@ func (l *Likes) Likers(ctx context.Context, blogID int64, limit int) ([]int64, b
 		return nil, false, nil
 	}
 	return parseIDs(members.Val()), true, nil
+}
+
+// likesLegacyDone marks that every like set written before the database kept likes has
+// been handed to Legacy's caller.
+const likesLegacyDone = "blog:liked:legacy-imported"
+
+// Legacy implements social.Likes: SCAN for like sets without a version key, unless a
+// marker says an earlier call handed them all over.
+func (l *Likes) Legacy(ctx context.Context, fn func(blogID int64, likes []social.Like) error) error {
+	done, err := l.client.Exists(ctx, likesLegacyDone).Result()
+	if err != nil || done == 1 {
+		return err
+	}
+	iter := l.client.Scan(ctx, 0, "blog:liked:{*}", 1000).Iterator()
+	for iter.Next(ctx) {
+		key := iter.Val()
+		lb, rb := strings.IndexByte(key, '{'), strings.IndexByte(key, '}')
+		if lb < 0 || rb != len(key)-1 {
+			continue // a version key, or another blog:liked:{…}:… key
+		}
+		blogID, err := strconv.ParseInt(key[lb+1:rb], 10, 64)
+		if err != nil || blogID <= 0 {
+			continue
+		}
+		versioned, err := l.client.Exists(ctx, likesVersionKey(blogID)).Result()
+		if err != nil {
+			return fmt.Errorf("read likes of blog %d: %w", blogID, err)
+		}
+		if versioned == 1 {
+			continue
+		}
+		members, err := l.client.ZRangeWithScores(ctx, key, 0, -1).Result()
+		if err != nil {
+			return fmt.Errorf("read likes of blog %d: %w", blogID, err)
+		}
+		likes := make([]social.Like, 0, len(members))
+		for _, m := range members {
+			s, _ := m.Member.(string)
+			if id, err := strconv.ParseInt(s, 10, 64); err == nil && id > 0 {
+				likes = append(likes, social.Like{UserID: id, At: time.UnixMilli(int64(m.Score))})
+			}
+		}
+		if err := fn(blogID, likes); err != nil {
+			return err
+		}
+	}
+	if err := iter.Err(); err != nil {
+		return fmt.Errorf("look for like sets: %w", err)
+	}
+	return l.client.Set(ctx, likesLegacyDone, "1", 0).Err()
 }
 
 // Count returns how many users like a blog, as cached.

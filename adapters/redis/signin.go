@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -71,6 +72,54 @@ func (s *SignIns) Month(ctx context.Context, userID int64, month time.Time) (uin
 		return 0, false, nil
 	}
 	return monthMask(bits), true, nil
+}
+
+// signInsLegacyDone marks that every month written before the database kept sign-ins has
+// been handed to Legacy's caller.
+const signInsLegacyDone = "sign:legacy-imported"
+
+// Legacy implements social.SignIns: SCAN for months without a TTL (every month this
+// version caches has one), unless a marker says an earlier call handed them all over. A
+// month handed over gets the TTL of a cached month.
+func (s *SignIns) Legacy(ctx context.Context, fn func(userID int64, month time.Time, mask uint32) error) error {
+	done, err := s.client.Exists(ctx, signInsLegacyDone).Result()
+	if err != nil || done == 1 {
+		return err
+	}
+	iter := s.client.Scan(ctx, 0, "sign:*", 1000).Iterator()
+	for iter.Next(ctx) {
+		key := iter.Val()
+		parts := strings.Split(key, ":")
+		if len(parts) != 3 {
+			continue
+		}
+		userID, err := strconv.ParseInt(parts[1], 10, 64)
+		month, merr := time.Parse("200601", parts[2])
+		if err != nil || merr != nil || userID <= 0 {
+			continue
+		}
+		ttl, err := s.client.TTL(ctx, key).Result()
+		if err != nil {
+			return fmt.Errorf("read sign-ins of user %d: %w", userID, err)
+		}
+		if ttl != -1 {
+			continue // cached by this version, or gone
+		}
+		bits, err := s.client.GetRange(ctx, key, 0, 3).Result()
+		if err != nil {
+			return fmt.Errorf("read sign-ins of user %d: %w", userID, err)
+		}
+		if err := fn(userID, month, monthMask(bits)); err != nil {
+			return err
+		}
+		if err := s.client.Expire(ctx, key, s.ttl).Err(); err != nil {
+			return fmt.Errorf("expire sign-ins of user %d: %w", userID, err)
+		}
+	}
+	if err := iter.Err(); err != nil {
+		return fmt.Errorf("look for sign-in months: %w", err)
+	}
+	return s.client.Set(ctx, signInsLegacyDone, "1", 0).Err()
 }
 
 // monthMask turns a Redis bitmap (bit 0 is the high bit of the first byte) into a mask

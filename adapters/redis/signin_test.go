@@ -69,3 +69,46 @@ func TestSignInCacheNeedsATTL(t *testing.T) {
 		t.Fatal("a zero TTL was accepted")
 	}
 }
+
+func TestLegacySignInMonthsAreHandedOverOnce(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx := context.Background()
+		s, err := redis.NewSignIns(conn.Client, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := conn.Client
+		// A month an earlier version wrote (no TTL): days 1 and 3.
+		c.SetBit(ctx, "sign:9:203001", 0, 1)
+		c.SetBit(ctx, "sign:9:203001", 2, 1)
+		// A month this version caches.
+		if err := s.Merge(ctx, 10, time.Date(2030, time.February, 1, 0, 0, 0, 0, time.UTC), 1); err != nil {
+			t.Fatal(err)
+		}
+		type month struct {
+			user  int64
+			month string
+			mask  uint32
+		}
+		var got []month
+		collect := func(u int64, m time.Time, mask uint32) error {
+			got = append(got, month{u, m.Format("2006-01"), mask})
+			return nil
+		}
+		if err := s.Legacy(ctx, collect); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || got[0] != (month{9, "2030-01", 0b101}) {
+			t.Fatalf("legacy months = %+v, want user 9's 2030-01 with days 1 and 3", got)
+		}
+		if ttl := c.TTL(ctx, "sign:9:203001").Val(); ttl <= 0 {
+			t.Fatalf("a month handed over has TTL %v, want the cache's", ttl)
+		}
+		got = nil
+		c.SetBit(ctx, "sign:11:203001", 0, 1)
+		if err := s.Legacy(ctx, collect); err != nil || len(got) != 0 {
+			t.Fatalf("a second call found %v, %v; want nothing", got, err)
+		}
+	})
+}

@@ -68,6 +68,13 @@ func (s *Service) startSocial(ctx context.Context, o options) error {
 	}
 	s.closers = append(s.closers, func() error { svc.Close(); return nil })
 	s.App.Social = svc
+	likes, months, err := svc.ImportLegacyFacts(ctx)
+	if err != nil {
+		return fmt.Errorf("copy likes and sign-ins only Redis holds into the database: %w", err)
+	}
+	if likes+months > 0 {
+		s.Log.Info("likes and sign-ins only Redis held copied into the database", slog.Int("likes", likes), slog.Int("months", months))
+	}
 	n, err := svc.LoadFollows(ctx)
 	if err != nil {
 		return fmt.Errorf("fill follow mirror: %w", err)

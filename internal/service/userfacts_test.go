@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	goredis "github.com/redis/go-redis/v9"
+
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/service"
 )
@@ -304,4 +306,62 @@ func loginAsync(hc *http.Client, url, phone string) (string, error) {
 		return "", err
 	}
 	return in.Login.AccessToken, nil
+}
+
+// An earlier version kept likes and sign-ins in Redis only. Started on such a Redis, the
+// server copies them into the database, so they outlive the next wipe.
+func TestLikesAndSignInsOnlyRedisHeldAreCopiedAtStart(t *testing.T) {
+	t.Parallel()
+	socialBackends(t, func(t *testing.T, env map[string]string) {
+		if env["REDIS_URL"] == "" {
+			t.Skip("the embedded Redis starts empty")
+		}
+		env = withEnv(env, map[string]string{"DEALSPOT_TIMEZONE": "UTC"})
+		clock := newTestClock(time.Date(2030, time.June, 20, 12, 0, 0, 0, time.UTC))
+		srv, svc, stop := startSocial(t, env, clock)
+		anon := client(srv)
+		blog := createBlog(t, as(srv, login(t, anon, "13700000980").AccessToken), "old")
+		u1, u2 := login(t, anon, "13700000981").User.ID, login(t, anon, "13700000982").User.ID
+		// What the earlier version left: a like set without a version, its change number,
+		// a month of sign-ins without a TTL.
+		ctx := context.Background()
+		rc := svc.Redis.Client
+		wipeRedis(t, svc)
+		key := "blog:liked:{" + blog.ID + "}"
+		if err := rc.ZAdd(ctx, key, goredis.Z{Score: 2000, Member: u2}, goredis.Z{Score: 3000, Member: u1}).Err(); err != nil {
+			t.Fatal(err)
+		}
+		rc.Set(ctx, key+":seq", "1893553445000000", 0)
+		rc.SetBit(ctx, "sign:"+u1+":203006", 0, 1)
+		rc.SetBit(ctx, "sign:"+u1+":203006", 1, 1)
+		stop()
+
+		srv, svc, _ = startSocial(t, env, clock)
+		anon = client(srv)
+		check := func(what string) {
+			t.Helper()
+			c := as(srv, login(t, anon, "13700000981").AccessToken)
+			var out struct {
+				Blog struct {
+					LikedByMe  bool
+					LikedCount int
+				}
+				BlogLikers   []struct{ ID string }
+				SignInStatus struct{ SignedDays []int }
+			}
+			c.Do(t, `query($id: ID!) { blog(id: $id) { likedByMe likedCount } blogLikers(blogId: $id) { id }
+				signInStatus(month: "2030-06") { signedDays } }`, map[string]any{"id": blog.ID}).Decode(t, &out)
+			var likers []string
+			for _, l := range out.BlogLikers {
+				likers = append(likers, l.ID)
+			}
+			if !out.Blog.LikedByMe || out.Blog.LikedCount != 2 || !slices.Equal(likers, []string{u2, u1}) ||
+				!slices.Equal(out.SignInStatus.SignedDays, []int{1, 2}) {
+				t.Fatalf("%s: %+v, likers %v; want liked, 2 likes by %v, days 1 2", what, out, likers, []string{u2, u1})
+			}
+		}
+		check("after the start")
+		wipeRedis(t, svc)
+		check("after a wipe")
+	})
 }

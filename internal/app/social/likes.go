@@ -174,3 +174,36 @@ func sortLikes(likes []Like) {
 		return cmp.Compare(strconv.FormatInt(a.UserID, 10), strconv.FormatInt(b.UserID, 10))
 	})
 }
+
+// ImportLegacyFacts copies into the relational store the likes and sign-ins that only
+// Redis holds: those written before the store kept them, by an earlier version. It
+// returns how many likes and months it copied. Run it at start; once it has copied
+// everything, it returns at once.
+func (s *Service) ImportLegacyFacts(ctx context.Context) (likes, months int, err error) {
+	err = s.d.Likes.Legacy(ctx, func(blogID int64, ls []Like) error {
+		n, err := s.d.LikeStore.Import(ctx, blogID, ls)
+		if errors.Is(err, domain.ErrNotFound) {
+			return nil // the blog is gone; its like set is dropped at its next load
+		}
+		if err != nil {
+			return fmt.Errorf("import likes of blog %d: %w", blogID, err)
+		}
+		likes += n
+		// The like set has no version: the next read loads the store's likes over it.
+		return nil
+	})
+	if err != nil {
+		return likes, months, err
+	}
+	err = s.d.SignIns.Legacy(ctx, func(userID int64, month time.Time, mask uint32) error {
+		if mask == 0 {
+			return nil
+		}
+		if err := s.d.SignInStore.Merge(ctx, userID, month, mask); err != nil {
+			return fmt.Errorf("import sign-ins of user %d: %w", userID, err)
+		}
+		months++
+		return nil
+	})
+	return likes, months, err
+}

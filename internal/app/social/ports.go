@@ -107,6 +107,10 @@ type LikeStore interface {
 	// BlogLikes returns all likes of a blog with the version they are as of, read in one
 	// consistent snapshot. An unknown blog has none.
 	BlogLikes(ctx context.Context, blogID int64) (BlogLikes, error)
+	// Import adds likes the store lacks (keeping those it has) and recounts the blog,
+	// as one change. It returns how many it added; domain.ErrNotFound for an unknown
+	// blog.
+	Import(ctx context.Context, blogID int64, likes []Like) (int, error)
 }
 
 // Likes caches each blog's likers in Redis, in the order they liked, with the version of
@@ -127,6 +131,10 @@ type Likes interface {
 	Likers(ctx context.Context, blogID int64, limit int) ([]int64, bool, error)
 	// Forget drops a blog from the cache, so the next read loads it.
 	Forget(ctx context.Context, blogID int64) error
+	// Legacy calls fn with the likes of every blog Redis holds likers of without a
+	// version: like sets written before the store kept likes. Once fn accepted them all,
+	// later calls find none without looking.
+	Legacy(ctx context.Context, fn func(blogID int64, likes []Like) error) error
 }
 
 // FollowMirror mirrors each user's follows in Redis, for fast membership tests and set
@@ -198,6 +206,8 @@ type SignInStore interface {
 	// Month returns the signed days of the calendar month of month, as a mask (0 when
 	// the user never signed in that month).
 	Month(ctx context.Context, userID int64, month time.Time) (uint32, error)
+	// Merge adds the days of mask to the user's month of month.
+	Merge(ctx context.Context, userID int64, month time.Time, mask uint32) error
 }
 
 // SignIns caches one bitmap per user per month in Redis. Signed days are only ever
@@ -211,6 +221,11 @@ type SignIns interface {
 	// Month returns the cached days of the calendar month of month, and whether the
 	// month is cached at all.
 	Month(ctx context.Context, userID int64, month time.Time) (uint32, bool, error)
+	// Legacy calls fn with every month Redis holds as a bitmap that never expires:
+	// sign-ins written before the store kept them. A month fn accepted becomes a cached
+	// month like any other; once fn accepted them all, later calls find none without
+	// looking.
+	Legacy(ctx context.Context, fn func(userID int64, month time.Time, mask uint32) error) error
 }
 
 // Visitors counts distinct visitors per calendar day in Redis HyperLogLogs, site-wide
