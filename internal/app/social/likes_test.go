@@ -73,6 +73,8 @@ func (c *likeCache) Likers(_ context.Context, _ int64, limit int) ([]int64, bool
 	return slices.Clone(c.likers[:min(limit, len(c.likers))]), true, nil
 }
 
+func (c *likeCache) Legacy(context.Context, func(int64, []Like) error) error { return nil }
+
 func (c *likeCache) Forget(context.Context, int64) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -117,6 +119,8 @@ func (s *likeStore) BlogLikes(context.Context, int64) (BlogLikes, error) {
 	}
 	return snap, nil
 }
+
+func (s *likeStore) Import(context.Context, int64, []Like) (int, error) { return 0, nil }
 
 type oneBlog struct{ Blogs }
 
