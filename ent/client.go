@@ -16,6 +16,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/dealspot/dealspot/ent/blog"
+	"github.com/dealspot/dealspot/ent/bloglike"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
@@ -23,6 +24,7 @@ import (
 	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
+	"github.com/dealspot/dealspot/ent/signin"
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/ent/voucher"
 	"github.com/dealspot/dealspot/ent/voucherorder"
@@ -37,6 +39,8 @@ type Client struct {
 	Schema *migrate.Schema
 	// Blog is the client for interacting with the Blog builders.
 	Blog *BlogClient
+	// BlogLike is the client for interacting with the BlogLike builders.
+	BlogLike *BlogLikeClient
 	// FlashSale is the client for interacting with the FlashSale builders.
 	FlashSale *FlashSaleClient
 	// Follow is the client for interacting with the Follow builders.
@@ -51,6 +55,8 @@ type Client struct {
 	Shop *ShopClient
 	// ShopType is the client for interacting with the ShopType builders.
 	ShopType *ShopTypeClient
+	// SignIn is the client for interacting with the SignIn builders.
+	SignIn *SignInClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// Voucher is the client for interacting with the Voucher builders.
@@ -69,6 +75,7 @@ func NewClient(opts ...Option) *Client {
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.Blog = NewBlogClient(c.config)
+	c.BlogLike = NewBlogLikeClient(c.config)
 	c.FlashSale = NewFlashSaleClient(c.config)
 	c.Follow = NewFollowClient(c.config)
 	c.OrderIDNode = NewOrderIDNodeClient(c.config)
@@ -76,6 +83,7 @@ func (c *Client) init() {
 	c.SessionToken = NewSessionTokenClient(c.config)
 	c.Shop = NewShopClient(c.config)
 	c.ShopType = NewShopTypeClient(c.config)
+	c.SignIn = NewSignInClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.Voucher = NewVoucherClient(c.config)
 	c.VoucherOrder = NewVoucherOrderClient(c.config)
@@ -172,6 +180,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ctx:          ctx,
 		config:       cfg,
 		Blog:         NewBlogClient(cfg),
+		BlogLike:     NewBlogLikeClient(cfg),
 		FlashSale:    NewFlashSaleClient(cfg),
 		Follow:       NewFollowClient(cfg),
 		OrderIDNode:  NewOrderIDNodeClient(cfg),
@@ -179,6 +188,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		SessionToken: NewSessionTokenClient(cfg),
 		Shop:         NewShopClient(cfg),
 		ShopType:     NewShopTypeClient(cfg),
+		SignIn:       NewSignInClient(cfg),
 		User:         NewUserClient(cfg),
 		Voucher:      NewVoucherClient(cfg),
 		VoucherOrder: NewVoucherOrderClient(cfg),
@@ -202,6 +212,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ctx:          ctx,
 		config:       cfg,
 		Blog:         NewBlogClient(cfg),
+		BlogLike:     NewBlogLikeClient(cfg),
 		FlashSale:    NewFlashSaleClient(cfg),
 		Follow:       NewFollowClient(cfg),
 		OrderIDNode:  NewOrderIDNodeClient(cfg),
@@ -209,6 +220,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		SessionToken: NewSessionTokenClient(cfg),
 		Shop:         NewShopClient(cfg),
 		ShopType:     NewShopTypeClient(cfg),
+		SignIn:       NewSignInClient(cfg),
 		User:         NewUserClient(cfg),
 		Voucher:      NewVoucherClient(cfg),
 		VoucherOrder: NewVoucherOrderClient(cfg),
@@ -241,8 +253,9 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.Blog, c.FlashSale, c.Follow, c.OrderIDNode, c.Session, c.SessionToken, c.Shop,
-		c.ShopType, c.User, c.Voucher, c.VoucherOrder,
+		c.Blog, c.BlogLike, c.FlashSale, c.Follow, c.OrderIDNode, c.Session,
+		c.SessionToken, c.Shop, c.ShopType, c.SignIn, c.User, c.Voucher,
+		c.VoucherOrder,
 	} {
 		n.Use(hooks...)
 	}
@@ -252,8 +265,9 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.Blog, c.FlashSale, c.Follow, c.OrderIDNode, c.Session, c.SessionToken, c.Shop,
-		c.ShopType, c.User, c.Voucher, c.VoucherOrder,
+		c.Blog, c.BlogLike, c.FlashSale, c.Follow, c.OrderIDNode, c.Session,
+		c.SessionToken, c.Shop, c.ShopType, c.SignIn, c.User, c.Voucher,
+		c.VoucherOrder,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -264,6 +278,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
 	case *BlogMutation:
 		return c.Blog.mutate(ctx, m)
+	case *BlogLikeMutation:
+		return c.BlogLike.mutate(ctx, m)
 	case *FlashSaleMutation:
 		return c.FlashSale.mutate(ctx, m)
 	case *FollowMutation:
@@ -278,6 +294,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Shop.mutate(ctx, m)
 	case *ShopTypeMutation:
 		return c.ShopType.mutate(ctx, m)
+	case *SignInMutation:
+		return c.SignIn.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
 	case *VoucherMutation:
@@ -419,6 +437,139 @@ func (c *BlogClient) mutate(ctx context.Context, m *BlogMutation) (Value, error)
 		return (&BlogDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Blog mutation op: %q", m.Op())
+	}
+}
+
+// BlogLikeClient is a client for the BlogLike schema.
+type BlogLikeClient struct {
+	config
+}
+
+// NewBlogLikeClient returns a client for the BlogLike from the given config.
+func NewBlogLikeClient(c config) *BlogLikeClient {
+	return &BlogLikeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `bloglike.Hooks(f(g(h())))`.
+func (c *BlogLikeClient) Use(hooks ...Hook) {
+	c.hooks.BlogLike = append(c.hooks.BlogLike, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `bloglike.Intercept(f(g(h())))`.
+func (c *BlogLikeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.BlogLike = append(c.inters.BlogLike, interceptors...)
+}
+
+// Create returns a builder for creating a BlogLike entity.
+func (c *BlogLikeClient) Create() *BlogLikeCreate {
+	mutation := newBlogLikeMutation(c.config, OpCreate)
+	return &BlogLikeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of BlogLike entities.
+func (c *BlogLikeClient) CreateBulk(builders ...*BlogLikeCreate) *BlogLikeCreateBulk {
+	return &BlogLikeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *BlogLikeClient) MapCreateBulk(slice any, setFunc func(*BlogLikeCreate, int)) *BlogLikeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &BlogLikeCreateBulk{err: fmt.Errorf("calling to BlogLikeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*BlogLikeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &BlogLikeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for BlogLike.
+func (c *BlogLikeClient) Update() *BlogLikeUpdate {
+	mutation := newBlogLikeMutation(c.config, OpUpdate)
+	return &BlogLikeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *BlogLikeClient) UpdateOne(_m *BlogLike) *BlogLikeUpdateOne {
+	mutation := newBlogLikeMutation(c.config, OpUpdateOne, withBlogLike(_m))
+	return &BlogLikeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *BlogLikeClient) UpdateOneID(id int64) *BlogLikeUpdateOne {
+	mutation := newBlogLikeMutation(c.config, OpUpdateOne, withBlogLikeID(id))
+	return &BlogLikeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for BlogLike.
+func (c *BlogLikeClient) Delete() *BlogLikeDelete {
+	mutation := newBlogLikeMutation(c.config, OpDelete)
+	return &BlogLikeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *BlogLikeClient) DeleteOne(_m *BlogLike) *BlogLikeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *BlogLikeClient) DeleteOneID(id int64) *BlogLikeDeleteOne {
+	builder := c.Delete().Where(bloglike.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &BlogLikeDeleteOne{builder}
+}
+
+// Query returns a query builder for BlogLike.
+func (c *BlogLikeClient) Query() *BlogLikeQuery {
+	return &BlogLikeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeBlogLike},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a BlogLike entity by its id.
+func (c *BlogLikeClient) Get(ctx context.Context, id int64) (*BlogLike, error) {
+	return c.Query().Where(bloglike.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *BlogLikeClient) GetX(ctx context.Context, id int64) *BlogLike {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *BlogLikeClient) Hooks() []Hook {
+	return c.hooks.BlogLike
+}
+
+// Interceptors returns the client interceptors.
+func (c *BlogLikeClient) Interceptors() []Interceptor {
+	return c.inters.BlogLike
+}
+
+func (c *BlogLikeClient) mutate(ctx context.Context, m *BlogLikeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&BlogLikeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&BlogLikeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&BlogLikeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&BlogLikeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown BlogLike mutation op: %q", m.Op())
 	}
 }
 
@@ -1417,6 +1568,139 @@ func (c *ShopTypeClient) mutate(ctx context.Context, m *ShopTypeMutation) (Value
 	}
 }
 
+// SignInClient is a client for the SignIn schema.
+type SignInClient struct {
+	config
+}
+
+// NewSignInClient returns a client for the SignIn from the given config.
+func NewSignInClient(c config) *SignInClient {
+	return &SignInClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `signin.Hooks(f(g(h())))`.
+func (c *SignInClient) Use(hooks ...Hook) {
+	c.hooks.SignIn = append(c.hooks.SignIn, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `signin.Intercept(f(g(h())))`.
+func (c *SignInClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SignIn = append(c.inters.SignIn, interceptors...)
+}
+
+// Create returns a builder for creating a SignIn entity.
+func (c *SignInClient) Create() *SignInCreate {
+	mutation := newSignInMutation(c.config, OpCreate)
+	return &SignInCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SignIn entities.
+func (c *SignInClient) CreateBulk(builders ...*SignInCreate) *SignInCreateBulk {
+	return &SignInCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SignInClient) MapCreateBulk(slice any, setFunc func(*SignInCreate, int)) *SignInCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SignInCreateBulk{err: fmt.Errorf("calling to SignInClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SignInCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SignInCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SignIn.
+func (c *SignInClient) Update() *SignInUpdate {
+	mutation := newSignInMutation(c.config, OpUpdate)
+	return &SignInUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SignInClient) UpdateOne(_m *SignIn) *SignInUpdateOne {
+	mutation := newSignInMutation(c.config, OpUpdateOne, withSignIn(_m))
+	return &SignInUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SignInClient) UpdateOneID(id int64) *SignInUpdateOne {
+	mutation := newSignInMutation(c.config, OpUpdateOne, withSignInID(id))
+	return &SignInUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SignIn.
+func (c *SignInClient) Delete() *SignInDelete {
+	mutation := newSignInMutation(c.config, OpDelete)
+	return &SignInDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SignInClient) DeleteOne(_m *SignIn) *SignInDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SignInClient) DeleteOneID(id int64) *SignInDeleteOne {
+	builder := c.Delete().Where(signin.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SignInDeleteOne{builder}
+}
+
+// Query returns a query builder for SignIn.
+func (c *SignInClient) Query() *SignInQuery {
+	return &SignInQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSignIn},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SignIn entity by its id.
+func (c *SignInClient) Get(ctx context.Context, id int64) (*SignIn, error) {
+	return c.Query().Where(signin.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SignInClient) GetX(ctx context.Context, id int64) *SignIn {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SignInClient) Hooks() []Hook {
+	return c.hooks.SignIn
+}
+
+// Interceptors returns the client interceptors.
+func (c *SignInClient) Interceptors() []Interceptor {
+	return c.inters.SignIn
+}
+
+func (c *SignInClient) mutate(ctx context.Context, m *SignInMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SignInCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SignInUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SignInUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SignInDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SignIn mutation op: %q", m.Op())
+	}
+}
+
 // UserClient is a client for the User schema.
 type UserClient struct {
 	config
@@ -1851,12 +2135,12 @@ func (c *VoucherOrderClient) mutate(ctx context.Context, m *VoucherOrderMutation
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		Blog, FlashSale, Follow, OrderIDNode, Session, SessionToken, Shop, ShopType,
-		User, Voucher, VoucherOrder []ent.Hook
+		Blog, BlogLike, FlashSale, Follow, OrderIDNode, Session, SessionToken, Shop,
+		ShopType, SignIn, User, Voucher, VoucherOrder []ent.Hook
 	}
 	inters struct {
-		Blog, FlashSale, Follow, OrderIDNode, Session, SessionToken, Shop, ShopType,
-		User, Voucher, VoucherOrder []ent.Interceptor
+		Blog, BlogLike, FlashSale, Follow, OrderIDNode, Session, SessionToken, Shop,
+		ShopType, SignIn, User, Voucher, VoucherOrder []ent.Interceptor
 	}
 )
 

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/dealspot/dealspot/ent/blog"
+	"github.com/dealspot/dealspot/ent/bloglike"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
@@ -20,6 +21,7 @@ import (
 	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
+	"github.com/dealspot/dealspot/ent/signin"
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/ent/voucher"
 	"github.com/dealspot/dealspot/ent/voucherorder"
@@ -84,6 +86,7 @@ func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			blog.Table:         blog.ValidColumn,
+			bloglike.Table:     bloglike.ValidColumn,
 			flashsale.Table:    flashsale.ValidColumn,
 			follow.Table:       follow.ValidColumn,
 			orderidnode.Table:  orderidnode.ValidColumn,
@@ -91,6 +94,7 @@ func checkColumn(t, c string) error {
 			sessiontoken.Table: sessiontoken.ValidColumn,
 			shop.Table:         shop.ValidColumn,
 			shoptype.Table:     shoptype.ValidColumn,
+			signin.Table:       signin.ValidColumn,
 			user.Table:         user.ValidColumn,
 			voucher.Table:      voucher.ValidColumn,
 			voucherorder.Table: voucherorder.ValidColumn,

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/dealspot/dealspot/ent/blog"
+	"github.com/dealspot/dealspot/ent/bloglike"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
@@ -20,6 +21,7 @@ import (
 	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
+	"github.com/dealspot/dealspot/ent/signin"
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/ent/voucher"
 	"github.com/dealspot/dealspot/ent/voucherorder"
@@ -35,6 +37,7 @@ const (
 
 	// Node types.
 	TypeBlog         = "Blog"
+	TypeBlogLike     = "BlogLike"
 	TypeFlashSale    = "FlashSale"
 	TypeFollow       = "Follow"
 	TypeOrderIDNode  = "OrderIDNode"
@@ -42,6 +45,7 @@ const (
 	TypeSessionToken = "SessionToken"
 	TypeShop         = "Shop"
 	TypeShopType     = "ShopType"
+	TypeSignIn       = "SignIn"
 	TypeUser         = "User"
 	TypeVoucher      = "Voucher"
 	TypeVoucherOrder = "VoucherOrder"
@@ -1031,6 +1035,515 @@ func (m *BlogMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *BlogMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Blog edge %s", name)
+}
+
+// BlogLikeMutation represents an operation that mutates the BlogLike nodes in the graph.
+type BlogLikeMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int64
+	blog_id       *int64
+	addblog_id    *int64
+	user_id       *int64
+	adduser_id    *int64
+	liked_at      *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*BlogLike, error)
+	predicates    []predicate.BlogLike
+}
+
+var _ ent.Mutation = (*BlogLikeMutation)(nil)
+
+// bloglikeOption allows management of the mutation configuration using functional options.
+type bloglikeOption func(*BlogLikeMutation)
+
+// newBlogLikeMutation creates new mutation for the BlogLike entity.
+func newBlogLikeMutation(c config, op Op, opts ...bloglikeOption) *BlogLikeMutation {
+	m := &BlogLikeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeBlogLike,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withBlogLikeID sets the ID field of the mutation.
+func withBlogLikeID(id int64) bloglikeOption {
+	return func(m *BlogLikeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *BlogLike
+		)
+		m.oldValue = func(ctx context.Context) (*BlogLike, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().BlogLike.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withBlogLike sets the old BlogLike of the mutation.
+func withBlogLike(node *BlogLike) bloglikeOption {
+	return func(m *BlogLikeMutation) {
+		m.oldValue = func(context.Context) (*BlogLike, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m BlogLikeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m BlogLikeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of BlogLike entities.
+func (m *BlogLikeMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *BlogLikeMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *BlogLikeMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().BlogLike.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetBlogID sets the "blog_id" field.
+func (m *BlogLikeMutation) SetBlogID(i int64) {
+	m.blog_id = &i
+	m.addblog_id = nil
+}
+
+// BlogID returns the value of the "blog_id" field in the mutation.
+func (m *BlogLikeMutation) BlogID() (r int64, exists bool) {
+	v := m.blog_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlogID returns the old "blog_id" field's value of the BlogLike entity.
+// If the BlogLike object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlogLikeMutation) OldBlogID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlogID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlogID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlogID: %w", err)
+	}
+	return oldValue.BlogID, nil
+}
+
+// AddBlogID adds i to the "blog_id" field.
+func (m *BlogLikeMutation) AddBlogID(i int64) {
+	if m.addblog_id != nil {
+		*m.addblog_id += i
+	} else {
+		m.addblog_id = &i
+	}
+}
+
+// AddedBlogID returns the value that was added to the "blog_id" field in this mutation.
+func (m *BlogLikeMutation) AddedBlogID() (r int64, exists bool) {
+	v := m.addblog_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBlogID resets all changes to the "blog_id" field.
+func (m *BlogLikeMutation) ResetBlogID() {
+	m.blog_id = nil
+	m.addblog_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *BlogLikeMutation) SetUserID(i int64) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *BlogLikeMutation) UserID() (r int64, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the BlogLike entity.
+// If the BlogLike object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlogLikeMutation) OldUserID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *BlogLikeMutation) AddUserID(i int64) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *BlogLikeMutation) AddedUserID() (r int64, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *BlogLikeMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetLikedAt sets the "liked_at" field.
+func (m *BlogLikeMutation) SetLikedAt(t time.Time) {
+	m.liked_at = &t
+}
+
+// LikedAt returns the value of the "liked_at" field in the mutation.
+func (m *BlogLikeMutation) LikedAt() (r time.Time, exists bool) {
+	v := m.liked_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLikedAt returns the old "liked_at" field's value of the BlogLike entity.
+// If the BlogLike object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlogLikeMutation) OldLikedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLikedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLikedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLikedAt: %w", err)
+	}
+	return oldValue.LikedAt, nil
+}
+
+// ResetLikedAt resets all changes to the "liked_at" field.
+func (m *BlogLikeMutation) ResetLikedAt() {
+	m.liked_at = nil
+}
+
+// Where appends a list predicates to the BlogLikeMutation builder.
+func (m *BlogLikeMutation) Where(ps ...predicate.BlogLike) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the BlogLikeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *BlogLikeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.BlogLike, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *BlogLikeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *BlogLikeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (BlogLike).
+func (m *BlogLikeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *BlogLikeMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.blog_id != nil {
+		fields = append(fields, bloglike.FieldBlogID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, bloglike.FieldUserID)
+	}
+	if m.liked_at != nil {
+		fields = append(fields, bloglike.FieldLikedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *BlogLikeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case bloglike.FieldBlogID:
+		return m.BlogID()
+	case bloglike.FieldUserID:
+		return m.UserID()
+	case bloglike.FieldLikedAt:
+		return m.LikedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *BlogLikeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case bloglike.FieldBlogID:
+		return m.OldBlogID(ctx)
+	case bloglike.FieldUserID:
+		return m.OldUserID(ctx)
+	case bloglike.FieldLikedAt:
+		return m.OldLikedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown BlogLike field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BlogLikeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case bloglike.FieldBlogID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlogID(v)
+		return nil
+	case bloglike.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case bloglike.FieldLikedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLikedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown BlogLike field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *BlogLikeMutation) AddedFields() []string {
+	var fields []string
+	if m.addblog_id != nil {
+		fields = append(fields, bloglike.FieldBlogID)
+	}
+	if m.adduser_id != nil {
+		fields = append(fields, bloglike.FieldUserID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *BlogLikeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case bloglike.FieldBlogID:
+		return m.AddedBlogID()
+	case bloglike.FieldUserID:
+		return m.AddedUserID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BlogLikeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case bloglike.FieldBlogID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBlogID(v)
+		return nil
+	case bloglike.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown BlogLike numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *BlogLikeMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *BlogLikeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *BlogLikeMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown BlogLike nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *BlogLikeMutation) ResetField(name string) error {
+	switch name {
+	case bloglike.FieldBlogID:
+		m.ResetBlogID()
+		return nil
+	case bloglike.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case bloglike.FieldLikedAt:
+		m.ResetLikedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown BlogLike field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *BlogLikeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *BlogLikeMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *BlogLikeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *BlogLikeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *BlogLikeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *BlogLikeMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *BlogLikeMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown BlogLike unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *BlogLikeMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown BlogLike edge %s", name)
 }
 
 // FlashSaleMutation represents an operation that mutates the FlashSale nodes in the graph.
@@ -5782,6 +6295,548 @@ func (m *ShopTypeMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown ShopType edge %s", name)
+}
+
+// SignInMutation represents an operation that mutates the SignIn nodes in the graph.
+type SignInMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int64
+	user_id       *int64
+	adduser_id    *int64
+	month         *int
+	addmonth      *int
+	days          *int64
+	adddays       *int64
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*SignIn, error)
+	predicates    []predicate.SignIn
+}
+
+var _ ent.Mutation = (*SignInMutation)(nil)
+
+// signinOption allows management of the mutation configuration using functional options.
+type signinOption func(*SignInMutation)
+
+// newSignInMutation creates new mutation for the SignIn entity.
+func newSignInMutation(c config, op Op, opts ...signinOption) *SignInMutation {
+	m := &SignInMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSignIn,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSignInID sets the ID field of the mutation.
+func withSignInID(id int64) signinOption {
+	return func(m *SignInMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SignIn
+		)
+		m.oldValue = func(ctx context.Context) (*SignIn, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SignIn.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSignIn sets the old SignIn of the mutation.
+func withSignIn(node *SignIn) signinOption {
+	return func(m *SignInMutation) {
+		m.oldValue = func(context.Context) (*SignIn, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SignInMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SignInMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SignIn entities.
+func (m *SignInMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SignInMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SignInMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SignIn.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetUserID sets the "user_id" field.
+func (m *SignInMutation) SetUserID(i int64) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *SignInMutation) UserID() (r int64, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the SignIn entity.
+// If the SignIn object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SignInMutation) OldUserID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *SignInMutation) AddUserID(i int64) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *SignInMutation) AddedUserID() (r int64, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *SignInMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetMonth sets the "month" field.
+func (m *SignInMutation) SetMonth(i int) {
+	m.month = &i
+	m.addmonth = nil
+}
+
+// Month returns the value of the "month" field in the mutation.
+func (m *SignInMutation) Month() (r int, exists bool) {
+	v := m.month
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMonth returns the old "month" field's value of the SignIn entity.
+// If the SignIn object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SignInMutation) OldMonth(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMonth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMonth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMonth: %w", err)
+	}
+	return oldValue.Month, nil
+}
+
+// AddMonth adds i to the "month" field.
+func (m *SignInMutation) AddMonth(i int) {
+	if m.addmonth != nil {
+		*m.addmonth += i
+	} else {
+		m.addmonth = &i
+	}
+}
+
+// AddedMonth returns the value that was added to the "month" field in this mutation.
+func (m *SignInMutation) AddedMonth() (r int, exists bool) {
+	v := m.addmonth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMonth resets all changes to the "month" field.
+func (m *SignInMutation) ResetMonth() {
+	m.month = nil
+	m.addmonth = nil
+}
+
+// SetDays sets the "days" field.
+func (m *SignInMutation) SetDays(i int64) {
+	m.days = &i
+	m.adddays = nil
+}
+
+// Days returns the value of the "days" field in the mutation.
+func (m *SignInMutation) Days() (r int64, exists bool) {
+	v := m.days
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDays returns the old "days" field's value of the SignIn entity.
+// If the SignIn object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SignInMutation) OldDays(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDays is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDays requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDays: %w", err)
+	}
+	return oldValue.Days, nil
+}
+
+// AddDays adds i to the "days" field.
+func (m *SignInMutation) AddDays(i int64) {
+	if m.adddays != nil {
+		*m.adddays += i
+	} else {
+		m.adddays = &i
+	}
+}
+
+// AddedDays returns the value that was added to the "days" field in this mutation.
+func (m *SignInMutation) AddedDays() (r int64, exists bool) {
+	v := m.adddays
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDays resets all changes to the "days" field.
+func (m *SignInMutation) ResetDays() {
+	m.days = nil
+	m.adddays = nil
+}
+
+// Where appends a list predicates to the SignInMutation builder.
+func (m *SignInMutation) Where(ps ...predicate.SignIn) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SignInMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SignInMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SignIn, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SignInMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SignInMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SignIn).
+func (m *SignInMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SignInMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.user_id != nil {
+		fields = append(fields, signin.FieldUserID)
+	}
+	if m.month != nil {
+		fields = append(fields, signin.FieldMonth)
+	}
+	if m.days != nil {
+		fields = append(fields, signin.FieldDays)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SignInMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case signin.FieldUserID:
+		return m.UserID()
+	case signin.FieldMonth:
+		return m.Month()
+	case signin.FieldDays:
+		return m.Days()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SignInMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case signin.FieldUserID:
+		return m.OldUserID(ctx)
+	case signin.FieldMonth:
+		return m.OldMonth(ctx)
+	case signin.FieldDays:
+		return m.OldDays(ctx)
+	}
+	return nil, fmt.Errorf("unknown SignIn field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SignInMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case signin.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case signin.FieldMonth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMonth(v)
+		return nil
+	case signin.FieldDays:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDays(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SignIn field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SignInMutation) AddedFields() []string {
+	var fields []string
+	if m.adduser_id != nil {
+		fields = append(fields, signin.FieldUserID)
+	}
+	if m.addmonth != nil {
+		fields = append(fields, signin.FieldMonth)
+	}
+	if m.adddays != nil {
+		fields = append(fields, signin.FieldDays)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SignInMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case signin.FieldUserID:
+		return m.AddedUserID()
+	case signin.FieldMonth:
+		return m.AddedMonth()
+	case signin.FieldDays:
+		return m.AddedDays()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SignInMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case signin.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case signin.FieldMonth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMonth(v)
+		return nil
+	case signin.FieldDays:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDays(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SignIn numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SignInMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SignInMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SignInMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SignIn nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SignInMutation) ResetField(name string) error {
+	switch name {
+	case signin.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case signin.FieldMonth:
+		m.ResetMonth()
+		return nil
+	case signin.FieldDays:
+		m.ResetDays()
+		return nil
+	}
+	return fmt.Errorf("unknown SignIn field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SignInMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SignInMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SignInMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SignInMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SignInMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SignInMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SignInMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SignIn unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SignInMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SignIn edge %s", name)
 }
 
 // UserMutation represents an operation that mutates the User nodes in the graph.

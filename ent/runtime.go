@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/ent/blog"
+	"github.com/dealspot/dealspot/ent/bloglike"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
@@ -14,6 +15,7 @@ import (
 	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
+	"github.com/dealspot/dealspot/ent/signin"
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/ent/voucher"
 	"github.com/dealspot/dealspot/ent/voucherorder"
@@ -88,6 +90,12 @@ func init() {
 	blogDescID := blogFields[0].Descriptor()
 	// blog.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	blog.IDValidator = blogDescID.Validators[0].(func(int64) error)
+	bloglikeFields := schema.BlogLike{}.Fields()
+	_ = bloglikeFields
+	// bloglikeDescID is the schema descriptor for id field.
+	bloglikeDescID := bloglikeFields[0].Descriptor()
+	// bloglike.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	bloglike.IDValidator = bloglikeDescID.Validators[0].(func(int64) error)
 	flashsaleMixin := schema.FlashSale{}.Mixin()
 	flashsaleMixinFields0 := flashsaleMixin[0].Fields()
 	_ = flashsaleMixinFields0
@@ -380,6 +388,22 @@ func init() {
 	shoptypeDescID := shoptypeFields[0].Descriptor()
 	// shoptype.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	shoptype.IDValidator = shoptypeDescID.Validators[0].(func(int64) error)
+	signinFields := schema.SignIn{}.Fields()
+	_ = signinFields
+	// signinDescMonth is the schema descriptor for month field.
+	signinDescMonth := signinFields[2].Descriptor()
+	// signin.MonthValidator is a validator for the "month" field. It is called by the builders before save.
+	signin.MonthValidator = signinDescMonth.Validators[0].(func(int) error)
+	// signinDescDays is the schema descriptor for days field.
+	signinDescDays := signinFields[3].Descriptor()
+	// signin.DefaultDays holds the default value on creation for the days field.
+	signin.DefaultDays = signinDescDays.Default.(int64)
+	// signin.DaysValidator is a validator for the "days" field. It is called by the builders before save.
+	signin.DaysValidator = signinDescDays.Validators[0].(func(int64) error)
+	// signinDescID is the schema descriptor for id field.
+	signinDescID := signinFields[0].Descriptor()
+	// signin.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	signin.IDValidator = signinDescID.Validators[0].(func(int64) error)
 	userMixin := schema.User{}.Mixin()
 	userMixinFields0 := userMixin[0].Fields()
 	_ = userMixinFields0

@@ -16,6 +16,8 @@ type Tx struct {
 	config
 	// Blog is the client for interacting with the Blog builders.
 	Blog *BlogClient
+	// BlogLike is the client for interacting with the BlogLike builders.
+	BlogLike *BlogLikeClient
 	// FlashSale is the client for interacting with the FlashSale builders.
 	FlashSale *FlashSaleClient
 	// Follow is the client for interacting with the Follow builders.
@@ -30,6 +32,8 @@ type Tx struct {
 	Shop *ShopClient
 	// ShopType is the client for interacting with the ShopType builders.
 	ShopType *ShopTypeClient
+	// SignIn is the client for interacting with the SignIn builders.
+	SignIn *SignInClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// Voucher is the client for interacting with the Voucher builders.
@@ -168,6 +172,7 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.Blog = NewBlogClient(tx.config)
+	tx.BlogLike = NewBlogLikeClient(tx.config)
 	tx.FlashSale = NewFlashSaleClient(tx.config)
 	tx.Follow = NewFollowClient(tx.config)
 	tx.OrderIDNode = NewOrderIDNodeClient(tx.config)
@@ -175,6 +180,7 @@ func (tx *Tx) init() {
 	tx.SessionToken = NewSessionTokenClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)
 	tx.ShopType = NewShopTypeClient(tx.config)
+	tx.SignIn = NewSignInClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.Voucher = NewVoucherClient(tx.config)
 	tx.VoucherOrder = NewVoucherOrderClient(tx.config)

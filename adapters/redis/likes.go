@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -14,79 +15,176 @@ import (
 )
 
 var (
-	//go:embed lua/like_toggle.lua
-	likeToggleLua    string
-	likeToggleScript = goredis.NewScript(likeToggleLua)
+	//go:embed lua/like_apply.lua
+	likeApplyLua    string
+	likeApplyScript = goredis.NewScript(likeApplyLua)
+
+	//go:embed lua/like_load.lua
+	likeLoadLua    string
+	likeLoadScript = goredis.NewScript(likeLoadLua)
 )
 
-// Likes keeps each blog's likers in a ZSET (blog:liked:{<blogId>}, member user id, score
-// like time in ms) beside the number of its latest change (blog:liked:{<blogId>}:seq).
+// Likes caches each blog's likers in a ZSET (blog:liked:{<blogId>}, member user id, score
+// like time in ms) beside the version of the blog's likes it holds
+// (blog:liked:{<blogId>}:v). A blog without the version key is not cached; one with it
+// and no ZSET has no likes. The database is the source of truth (social.LikeStore).
 type Likes struct {
 	client goredis.UniversalClient
 }
 
 var _ social.Likes = (*Likes)(nil)
 
-// NewLikes returns the like sets on client.
+// NewLikes returns the like cache on client.
 func NewLikes(client goredis.UniversalClient) *Likes { return &Likes{client: client} }
 
 func likesKey(blogID int64) string { return "blog:liked:{" + strconv.FormatInt(blogID, 10) + "}" }
 
-// Toggle implements social.Likes.
-func (l *Likes) Toggle(ctx context.Context, blogID, userID int64, at time.Time) (social.LikeToggle, error) {
-	key := likesKey(blogID)
-	res, err := likeToggleScript.Run(ctx, l.client, []string{key, key + ":seq"},
-		userID, at.UnixMilli(), at.UnixMicro()).Int64Slice()
+func likesVersionKey(blogID int64) string { return likesKey(blogID) + ":v" }
+
+// Apply implements social.Likes with one script.
+func (l *Likes) Apply(ctx context.Context, blogID, userID int64, c social.LikeChange) (bool, error) {
+	liked := 0
+	if c.Liked {
+		liked = 1
+	}
+	n, err := likeApplyScript.Run(ctx, l.client, []string{likesKey(blogID), likesVersionKey(blogID)},
+		userID, liked, c.At.UnixMilli(), strconv.FormatInt(c.Version, 10)).Int64()
 	if err != nil {
-		return social.LikeToggle{}, fmt.Errorf("toggle like of blog %d: %w", blogID, err)
+		return false, fmt.Errorf("cache like of blog %d: %w", blogID, err)
 	}
-	if len(res) != 3 {
-		return social.LikeToggle{}, fmt.Errorf("toggle like of blog %d: unexpected reply %v", blogID, res)
-	}
-	return social.LikeToggle{Liked: res[0] == 1, Count: int(res[1]), Seq: res[2]}, nil
+	return n == 1, nil
 }
 
-// LikedBy implements social.Likes with one pipelined ZSCORE per blog.
-func (l *Likes) LikedBy(ctx context.Context, userID int64, blogIDs []int64) ([]bool, error) {
+// Load implements social.Likes with one script.
+func (l *Likes) Load(ctx context.Context, blogID int64, likes social.BlogLikes) error {
+	args := make([]any, 0, 1+2*len(likes.Likes))
+	args = append(args, strconv.FormatInt(likes.Version, 10))
+	for _, like := range likes.Likes {
+		args = append(args, like.At.UnixMilli(), like.UserID)
+	}
+	err := likeLoadScript.Run(ctx, l.client, []string{likesKey(blogID), likesVersionKey(blogID)}, args...).Err()
+	if err != nil {
+		return fmt.Errorf("cache likes of blog %d: %w", blogID, err)
+	}
+	return nil
+}
+
+// Forget implements social.Likes.
+func (l *Likes) Forget(ctx context.Context, blogID int64) error {
+	if err := l.client.Del(ctx, likesVersionKey(blogID), likesKey(blogID)).Err(); err != nil {
+		return fmt.Errorf("drop cached likes of blog %d: %w", blogID, err)
+	}
+	return nil
+}
+
+// LikedBy implements social.Likes with one pipelined EXISTS and ZSCORE per blog.
+func (l *Likes) LikedBy(ctx context.Context, userID int64, blogIDs []int64) (liked, cached []bool, err error) {
 	if len(blogIDs) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	member := strconv.FormatInt(userID, 10)
-	cmds := make([]*goredis.FloatCmd, len(blogIDs))
-	_, err := l.client.Pipelined(ctx, func(pipe goredis.Pipeliner) error {
+	exists := make([]*goredis.IntCmd, len(blogIDs))
+	scores := make([]*goredis.FloatCmd, len(blogIDs))
+	_, err = l.client.Pipelined(ctx, func(pipe goredis.Pipeliner) error {
 		for i, id := range blogIDs {
-			cmds[i] = pipe.ZScore(ctx, likesKey(id), member)
+			exists[i] = pipe.Exists(ctx, likesVersionKey(id))
+			scores[i] = pipe.ZScore(ctx, likesKey(id), member)
 		}
 		return nil
 	})
 	if err != nil && !errors.Is(err, goredis.Nil) {
-		return nil, fmt.Errorf("read likes of user %d: %w", userID, err)
+		return nil, nil, fmt.Errorf("read likes of user %d: %w", userID, err)
 	}
-	out := make([]bool, len(blogIDs))
-	for i, c := range cmds {
-		switch err := c.Err(); {
+	liked, cached = make([]bool, len(blogIDs)), make([]bool, len(blogIDs))
+	for i := range blogIDs {
+		if exists[i].Val() == 0 {
+			continue
+		}
+		cached[i] = true
+		switch err := scores[i].Err(); {
 		case err == nil:
-			out[i] = true
+			liked[i] = true
 		case !errors.Is(err, goredis.Nil):
-			return nil, fmt.Errorf("read likes of user %d: %w", userID, err)
+			return nil, nil, fmt.Errorf("read likes of user %d: %w", userID, err)
 		}
 	}
-	return out, nil
+	return liked, cached, nil
 }
 
-// Likers implements social.Likes.
-func (l *Likes) Likers(ctx context.Context, blogID int64, limit int) ([]int64, error) {
+// Likers implements social.Likes: EXISTS and ZRANGE in one transaction.
+func (l *Likes) Likers(ctx context.Context, blogID int64, limit int) ([]int64, bool, error) {
 	if limit <= 0 {
-		return nil, nil
+		return nil, true, nil
 	}
-	members, err := l.client.ZRange(ctx, likesKey(blogID), 0, int64(limit-1)).Result()
+	var (
+		exists  *goredis.IntCmd
+		members *goredis.StringSliceCmd
+	)
+	_, err := l.client.TxPipelined(ctx, func(pipe goredis.Pipeliner) error {
+		exists = pipe.Exists(ctx, likesVersionKey(blogID))
+		members = pipe.ZRange(ctx, likesKey(blogID), 0, int64(limit-1))
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("list likers of blog %d: %w", blogID, err)
+		return nil, false, fmt.Errorf("list likers of blog %d: %w", blogID, err)
 	}
-	return parseIDs(members), nil
+	if exists.Val() == 0 {
+		return nil, false, nil
+	}
+	return parseIDs(members.Val()), true, nil
 }
 
-// Count returns how many users like a blog.
+// likesLegacyDone marks that every like set written before the database kept likes has
+// been handed to Legacy's caller.
+const likesLegacyDone = "blog:liked:legacy-imported"
+
+// Legacy implements social.Likes: SCAN for like sets without a version key, unless a
+// marker says an earlier call handed them all over.
+func (l *Likes) Legacy(ctx context.Context, fn func(blogID int64, likes []social.Like) error) error {
+	done, err := l.client.Exists(ctx, likesLegacyDone).Result()
+	if err != nil || done == 1 {
+		return err
+	}
+	iter := l.client.Scan(ctx, 0, "blog:liked:{*}", 1000).Iterator()
+	for iter.Next(ctx) {
+		key := iter.Val()
+		lb, rb := strings.IndexByte(key, '{'), strings.IndexByte(key, '}')
+		if lb < 0 || rb != len(key)-1 {
+			continue // a version key, or another blog:liked:{…}:… key
+		}
+		blogID, err := strconv.ParseInt(key[lb+1:rb], 10, 64)
+		if err != nil || blogID <= 0 {
+			continue
+		}
+		versioned, err := l.client.Exists(ctx, likesVersionKey(blogID)).Result()
+		if err != nil {
+			return fmt.Errorf("read likes of blog %d: %w", blogID, err)
+		}
+		if versioned == 1 {
+			continue
+		}
+		members, err := l.client.ZRangeWithScores(ctx, key, 0, -1).Result()
+		if err != nil {
+			return fmt.Errorf("read likes of blog %d: %w", blogID, err)
+		}
+		likes := make([]social.Like, 0, len(members))
+		for _, m := range members {
+			s, _ := m.Member.(string)
+			if id, err := strconv.ParseInt(s, 10, 64); err == nil && id > 0 {
+				likes = append(likes, social.Like{UserID: id, At: time.UnixMilli(int64(m.Score))})
+			}
+		}
+		if err := fn(blogID, likes); err != nil {
+			return err
+		}
+	}
+	if err := iter.Err(); err != nil {
+		return fmt.Errorf("look for like sets: %w", err)
+	}
+	return l.client.Set(ctx, likesLegacyDone, "1", 0).Err()
+}
+
+// Count returns how many users like a blog, as cached.
 func (l *Likes) Count(ctx context.Context, blogID int64) (int, error) {
 	n, err := l.client.ZCard(ctx, likesKey(blogID)).Result()
 	if err != nil {

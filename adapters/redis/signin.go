@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -12,44 +13,113 @@ import (
 	"github.com/dealspot/dealspot/internal/app/social"
 )
 
-// SignIns keeps one bitmap per user per month (sign:<userId>:<yyyyMM>): bit d-1 is day d.
-// A month is read whole with GETRANGE (4 bytes) and decoded here, which works the same on
-// the embedded server (no BITFIELD) and on real Redis.
+// SignIns caches one bitmap per user per month (sign:<userId>:<yyyyMM>): bit d-1 is day
+// d. A cached month is always at least 4 bytes long, so a missing key (GETRANGE answers
+// "") is a month not cached, told apart from a month with no sign-ins (4 zero bytes).
+// Every cached month expires ttl after it was last written; the database
+// (social.SignInStore) is the source of truth. A month is read whole with GETRANGE and
+// decoded here, which works the same on the embedded server (no BITFIELD) and on real
+// Redis.
 type SignIns struct {
 	client goredis.UniversalClient
+	ttl    time.Duration
 }
 
 var _ social.SignIns = (*SignIns)(nil)
 
-// NewSignIns returns the sign-in bitmaps on client.
-func NewSignIns(client goredis.UniversalClient) *SignIns { return &SignIns{client: client} }
+// NewSignIns returns the sign-in cache on client; cached months expire after ttl.
+func NewSignIns(client goredis.UniversalClient, ttl time.Duration) (*SignIns, error) {
+	if ttl <= 0 {
+		return nil, errors.New("sign-ins: cache TTL must be positive")
+	}
+	return &SignIns{client: client, ttl: ttl}, nil
+}
 
 func signKey(userID int64, month time.Time) string {
 	return "sign:" + strconv.FormatInt(userID, 10) + ":" + month.Format("200601")
 }
 
-// Sign implements social.SignIns: SETBIT and GETRANGE in one transaction.
-func (s *SignIns) Sign(ctx context.Context, userID int64, day time.Time) (uint32, error) {
-	key := signKey(userID, day)
-	var bits *goredis.StringCmd
+// emptyMonth is a cached month without sign-ins.
+const emptyMonth = "\x00\x00\x00\x00"
+
+// Merge implements social.SignIns in one transaction: the month is created empty when
+// missing (SET NX), each day of mask is set with SETBIT, and the TTL renewed.
+func (s *SignIns) Merge(ctx context.Context, userID int64, month time.Time, mask uint32) error {
+	key := signKey(userID, month)
 	_, err := s.client.TxPipelined(ctx, func(pipe goredis.Pipeliner) error {
-		pipe.SetBit(ctx, key, int64(day.Day()-1), 1)
-		bits = pipe.GetRange(ctx, key, 0, 3)
+		pipe.SetNX(ctx, key, emptyMonth, s.ttl)
+		for d := range 32 {
+			if mask&(1<<d) != 0 {
+				pipe.SetBit(ctx, key, int64(d), 1)
+			}
+		}
+		pipe.Expire(ctx, key, s.ttl)
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("sign in user %d: %w", userID, err)
+		return fmt.Errorf("cache sign-ins of user %d: %w", userID, err)
 	}
-	return monthMask(bits.Val()), nil
+	return nil
 }
 
 // Month implements social.SignIns.
-func (s *SignIns) Month(ctx context.Context, userID int64, month time.Time) (uint32, error) {
+func (s *SignIns) Month(ctx context.Context, userID int64, month time.Time) (uint32, bool, error) {
 	bits, err := s.client.GetRange(ctx, signKey(userID, month), 0, 3).Result()
 	if err != nil && !errors.Is(err, goredis.Nil) {
-		return 0, fmt.Errorf("read sign-ins of user %d: %w", userID, err)
+		return 0, false, fmt.Errorf("read sign-ins of user %d: %w", userID, err)
 	}
-	return monthMask(bits), nil
+	if bits == "" {
+		return 0, false, nil
+	}
+	return monthMask(bits), true, nil
+}
+
+// signInsLegacyDone marks that every month written before the database kept sign-ins has
+// been handed to Legacy's caller.
+const signInsLegacyDone = "sign:legacy-imported"
+
+// Legacy implements social.SignIns: SCAN for months without a TTL (every month this
+// version caches has one), unless a marker says an earlier call handed them all over. A
+// month handed over gets the TTL of a cached month.
+func (s *SignIns) Legacy(ctx context.Context, fn func(userID int64, month time.Time, mask uint32) error) error {
+	done, err := s.client.Exists(ctx, signInsLegacyDone).Result()
+	if err != nil || done == 1 {
+		return err
+	}
+	iter := s.client.Scan(ctx, 0, "sign:*", 1000).Iterator()
+	for iter.Next(ctx) {
+		key := iter.Val()
+		parts := strings.Split(key, ":")
+		if len(parts) != 3 {
+			continue
+		}
+		userID, err := strconv.ParseInt(parts[1], 10, 64)
+		month, merr := time.Parse("200601", parts[2])
+		if err != nil || merr != nil || userID <= 0 {
+			continue
+		}
+		ttl, err := s.client.TTL(ctx, key).Result()
+		if err != nil {
+			return fmt.Errorf("read sign-ins of user %d: %w", userID, err)
+		}
+		if ttl != -1 {
+			continue // cached by this version, or gone
+		}
+		bits, err := s.client.GetRange(ctx, key, 0, 3).Result()
+		if err != nil {
+			return fmt.Errorf("read sign-ins of user %d: %w", userID, err)
+		}
+		if err := fn(userID, month, monthMask(bits)); err != nil {
+			return err
+		}
+		if err := s.client.Expire(ctx, key, s.ttl).Err(); err != nil {
+			return fmt.Errorf("expire sign-ins of user %d: %w", userID, err)
+		}
+	}
+	if err := iter.Err(); err != nil {
+		return fmt.Errorf("look for sign-in months: %w", err)
+	}
+	return s.client.Set(ctx, signInsLegacyDone, "1", 0).Err()
 }
 
 // monthMask turns a Redis bitmap (bit 0 is the high bit of the first byte) into a mask

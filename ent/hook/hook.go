@@ -21,6 +21,18 @@ func (f BlogFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BlogMutation", m)
 }
 
+// The BlogLikeFunc type is an adapter to allow the use of ordinary
+// function as BlogLike mutator.
+type BlogLikeFunc func(context.Context, *ent.BlogLikeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f BlogLikeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.BlogLikeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BlogLikeMutation", m)
+}
+
 // The FlashSaleFunc type is an adapter to allow the use of ordinary
 // function as FlashSale mutator.
 type FlashSaleFunc func(context.Context, *ent.FlashSaleMutation) (ent.Value, error)
@@ -103,6 +115,18 @@ func (f ShopTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ShopTypeMutation", m)
+}
+
+// The SignInFunc type is an adapter to allow the use of ordinary
+// function as SignIn mutator.
+type SignInFunc func(context.Context, *ent.SignInMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SignInFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SignInMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SignInMutation", m)
 }
 
 // The UserFunc type is an adapter to allow the use of ordinary

@@ -41,6 +41,26 @@ var (
 			},
 		},
 	}
+	// BlogLikesColumns holds the columns for the "blog_likes" table.
+	BlogLikesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "blog_id", Type: field.TypeInt64},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "liked_at", Type: field.TypeTime},
+	}
+	// BlogLikesTable holds the schema information for the "blog_likes" table.
+	BlogLikesTable = &schema.Table{
+		Name:       "blog_likes",
+		Columns:    BlogLikesColumns,
+		PrimaryKey: []*schema.Column{BlogLikesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "bloglike_blog_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{BlogLikesColumns[1], BlogLikesColumns[2]},
+			},
+		},
+	}
 	// FlashSalesColumns holds the columns for the "flash_sales" table.
 	FlashSalesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt64},
@@ -214,6 +234,26 @@ var (
 		Columns:    ShopTypesColumns,
 		PrimaryKey: []*schema.Column{ShopTypesColumns[0]},
 	}
+	// SignInsColumns holds the columns for the "sign_ins" table.
+	SignInsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "month", Type: field.TypeInt},
+		{Name: "days", Type: field.TypeInt64, Default: 0},
+	}
+	// SignInsTable holds the schema information for the "sign_ins" table.
+	SignInsTable = &schema.Table{
+		Name:       "sign_ins",
+		Columns:    SignInsColumns,
+		PrimaryKey: []*schema.Column{SignInsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "signin_user_id_month",
+				Unique:  true,
+				Columns: []*schema.Column{SignInsColumns[1], SignInsColumns[2]},
+			},
+		},
+	}
 	// UsersColumns holds the columns for the "users" table.
 	UsersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt64, Increment: true},
@@ -307,6 +347,7 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		BlogsTable,
+		BlogLikesTable,
 		FlashSalesTable,
 		FollowsTable,
 		OrderIDNodesTable,
@@ -314,6 +355,7 @@ var (
 		SessionTokensTable,
 		ShopsTable,
 		ShopTypesTable,
+		SignInsTable,
 		UsersTable,
 		VouchersTable,
 		VoucherOrdersTable,

@@ -9,6 +9,9 @@ import (
 // Blog is the predicate function for blog builders.
 type Blog func(*sql.Selector)
 
+// BlogLike is the predicate function for bloglike builders.
+type BlogLike func(*sql.Selector)
+
 // FlashSale is the predicate function for flashsale builders.
 type FlashSale func(*sql.Selector)
 
@@ -29,6 +32,9 @@ type Shop func(*sql.Selector)
 
 // ShopType is the predicate function for shoptype builders.
 type ShopType func(*sql.Selector)
+
+// SignIn is the predicate function for signin builders.
+type SignIn func(*sql.Selector)
 
 // User is the predicate function for user builders.
 type User func(*sql.Selector)

@@ -38,13 +38,13 @@ func (Blog) Fields() []ent.Field {
 		// content is the body text.
 		field.Text("content").
 			Default(""),
-		// liked counts the likes; the set of likers lives in Redis.
+		// liked counts the likes (rows of blog_likes), counted anew by every like or
+		// unlike in the transaction that makes it.
 		field.Int("liked").
 			NonNegative().
 			Default(0),
-		// liked_seq orders the writes of liked: each like or unlike is numbered in Redis
-		// together with the count it produced, and a write only lands when its number is
-		// newer than the stored one, so concurrent writes cannot leave an older count.
+		// liked_seq numbers the blog's like changes: every like or unlike adds one in its
+		// transaction, and the Redis cache of the likers applies changes in this order.
 		field.Int64("liked_seq").
 			NonNegative().
 			Default(0),

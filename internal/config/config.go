@@ -116,6 +116,9 @@ type Social struct {
 	// day's count is kept.
 	VisitorMaxDays   int
 	VisitorRetention time.Duration
+	// SignInCacheTTL is how long Redis keeps a user's month of sign-ins after it was last
+	// written or loaded from the database (months without sign-ins too).
+	SignInCacheTTL time.Duration
 }
 
 // Seckill tunes the flash sale and its order queue.
@@ -409,6 +412,7 @@ func Load(getenv func(string) string) (Config, error) {
 		CommonFollowsMax: r.integer("COMMON_FOLLOWS_MAX", 100, 1),
 		VisitorMaxDays:   r.integer("UV_MAX_RANGE_DAYS", 366, 1),
 		VisitorRetention: r.duration("UV_RETENTION", 400*24*time.Hour),
+		SignInCacheTTL:   r.duration("SIGNIN_CACHE_TTL", 24*time.Hour),
 	}
 	c.SMS = SMS{
 		WebhookURL:     r.str("SMS_WEBHOOK_URL", ""),

@@ -32,6 +32,10 @@ func (s *Service) startSocial(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
+	signIns, err := redisadapter.NewSignIns(rc, cfg.Social.SignInCacheTTL)
+	if err != nil {
+		return err
+	}
 	fanout := redisadapter.NewFanoutStream(rc, redisadapter.FanoutConfig{}, s.Log)
 	svc, err := social.New(social.Config{
 		Pages:            domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
@@ -51,16 +55,26 @@ func (s *Service) startSocial(ctx context.Context, o options) error {
 		Mirror:   redisadapter.NewFollowSets(rc),
 		Inboxes:  inboxes,
 		Fanout:   fanout,
-		SignIns:  redisadapter.NewSignIns(rc),
+		SignIns:  signIns,
 		Visitors: visitors,
 		Log:      s.Log,
 		Now:      o.socialNow,
+
+		LikeStore:   s.Store.Likes(),
+		SignInStore: s.Store.SignIns(),
 	})
 	if err != nil {
 		return err
 	}
 	s.closers = append(s.closers, func() error { svc.Close(); return nil })
 	s.App.Social = svc
+	likes, months, err := svc.ImportLegacyFacts(ctx)
+	if err != nil {
+		return fmt.Errorf("copy likes and sign-ins only Redis holds into the database: %w", err)
+	}
+	if likes+months > 0 {
+		s.Log.Info("likes and sign-ins only Redis held copied into the database", slog.Int("likes", likes), slog.Int("months", months))
+	}
 	n, err := svc.LoadFollows(ctx)
 	if err != nil {
 		return fmt.Errorf("fill follow mirror: %w", err)

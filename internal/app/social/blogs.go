@@ -218,7 +218,7 @@ func (s *Service) hydrate(ctx context.Context, viewerID int64, blogs []domain.Bl
 		return nil, fmt.Errorf("load blog shops: %w", err)
 	}
 	if liked == nil && viewerID > 0 {
-		if liked, err = s.d.Likes.LikedBy(ctx, viewerID, blogIDs); err != nil {
+		if liked, err = s.likedBy(ctx, viewerID, blogIDs); err != nil {
 			return nil, fmt.Errorf("load likes of viewer: %w", err)
 		}
 	}

@@ -1,7 +1,8 @@
 // Package social holds the community side of Dealspot: notes ("blogs") about shops,
 // likes, follows, the feed of followed authors' notes, daily sign-in and unique-visitor
-// counts. Each lives on the Redis structure that fits it; the relational store keeps
-// blogs and follows.
+// counts. The relational store keeps every fact a user created — blogs, likes, follows,
+// sign-ins — and Redis caches each on the structure that fits it; visitor counts are
+// derived analytics and live in Redis only.
 package social
 
 import (
@@ -69,26 +70,71 @@ type Shops interface {
 	ShopsByIDs(ctx context.Context, ids []int64) ([]domain.Shop, error)
 }
 
-// LikeToggle is what one like or unlike did.
-type LikeToggle struct {
+// LikeChange is what one like or unlike did, as the relational store decided it.
+type LikeChange struct {
 	// Liked is whether the user likes the blog now.
 	Liked bool
 	// Count is how many users like the blog now.
 	Count int
-	// Seq numbers the change: a later change of the same blog has a larger number.
-	Seq int64
+	// Version numbers the blog's like changes: this change made the blog's likes the
+	// version Version, one more than the change before it.
+	Version int64
+	// At is when the user liked the blog (for a like).
+	At time.Time
 }
 
-// Likes keeps each blog's likers in Redis, in the order they liked.
-type Likes interface {
+// Like is one user's like of a blog.
+type Like struct {
+	UserID int64
+	At     time.Time
+}
+
+// BlogLikes is every like of a blog as of one version of its likes.
+type BlogLikes struct {
+	Version int64
+	// Likes are earliest first.
+	Likes []Like
+}
+
+// LikeStore keeps likes in the relational store: the source of truth that the Redis
+// like sets are rebuilt from.
+type LikeStore interface {
 	// Toggle likes the blog for the user at the given time, or takes the like back when
-	// the user already likes it — one atomic step, so concurrent toggles of one user
-	// alternate and never count twice.
-	Toggle(ctx context.Context, blogID, userID int64, at time.Time) (LikeToggle, error)
-	// LikedBy reports, for each of blogIDs in order, whether userID likes it.
-	LikedBy(ctx context.Context, userID int64, blogIDs []int64) ([]bool, error)
-	// Likers returns the ids of a blog's first limit likers, earliest first.
-	Likers(ctx context.Context, blogID int64, limit int) ([]int64, error)
+	// the user already likes it, and stores the blog's new count counted from the likes,
+	// in one transaction that concurrent toggles of the blog wait for: toggles of one user
+	// alternate and the count never drifts. domain.ErrNotFound for an unknown blog.
+	Toggle(ctx context.Context, blogID, userID int64, at time.Time) (LikeChange, error)
+	// BlogLikes returns all likes of a blog with the version they are as of, read in one
+	// consistent snapshot. An unknown blog has none.
+	BlogLikes(ctx context.Context, blogID int64) (BlogLikes, error)
+	// Import adds likes the store lacks (keeping those it has) and recounts the blog,
+	// as one change. It returns how many it added; domain.ErrNotFound for an unknown
+	// blog.
+	Import(ctx context.Context, blogID int64, likes []Like) (int, error)
+}
+
+// Likes caches each blog's likers in Redis, in the order they liked, with the version of
+// the blog's likes they hold. A blog that is not cached (never read yet, or Redis lost
+// it) is loaded from the LikeStore; "not cached" is told apart from "no likes".
+type Likes interface {
+	// Apply records change, made by userID, when the cache holds the version just before
+	// it. It reports false when the blog is not cached, or the cache misses a change in
+	// between: the caller then loads the blog's likes.
+	Apply(ctx context.Context, blogID, userID int64, change LikeChange) (bool, error)
+	// Load caches likes unless the cache holds their version or a newer one already.
+	Load(ctx context.Context, blogID int64, likes BlogLikes) error
+	// LikedBy reports, for each of blogIDs in order, whether userID likes it, and
+	// whether the blog is cached at all (when not, liked is false and means nothing).
+	LikedBy(ctx context.Context, userID int64, blogIDs []int64) (liked, cached []bool, err error)
+	// Likers returns the ids of a blog's first limit likers, earliest first, and
+	// whether the blog is cached.
+	Likers(ctx context.Context, blogID int64, limit int) ([]int64, bool, error)
+	// Forget drops a blog from the cache, so the next read loads it.
+	Forget(ctx context.Context, blogID int64) error
+	// Legacy calls fn with the likes of every blog Redis holds likers of without a
+	// version: like sets written before the store kept likes. Once fn accepted them all,
+	// later calls find none without looking.
+	Legacy(ctx context.Context, fn func(blogID int64, likes []Like) error) error
 }
 
 // FollowMirror mirrors each user's follows in Redis, for fast membership tests and set
@@ -150,13 +196,36 @@ type FanoutQueue interface {
 	Consume(ctx context.Context, handle func(ctx context.Context, job FanoutJob) error) error
 }
 
-// SignIns keeps one bitmap per user per month in Redis.
-type SignIns interface {
-	// Sign marks the calendar day of day (its year, month and day) and returns the
-	// month's signed days after it, as a mask: bit d-1 set for day d.
+// SignInStore keeps each user's sign-ins, one row per user per month, in the relational
+// store: the source of truth that the Redis bitmaps are rebuilt from.
+type SignInStore interface {
+	// Sign adds the calendar day of day (its year, month and day) to the user's month in
+	// one statement and returns the month's signed days after it, as a mask: bit d-1
+	// set for day d.
 	Sign(ctx context.Context, userID int64, day time.Time) (uint32, error)
-	// Month returns the signed days of the calendar month of month, as a mask.
+	// Month returns the signed days of the calendar month of month, as a mask (0 when
+	// the user never signed in that month).
 	Month(ctx context.Context, userID int64, month time.Time) (uint32, error)
+	// Merge adds the days of mask to the user's month of month.
+	Merge(ctx context.Context, userID int64, month time.Time, mask uint32) error
+}
+
+// SignIns caches one bitmap per user per month in Redis. Signed days are only ever
+// added, so caching a mask merges it with what is cached (a bitwise or): writes and
+// loads may land in any order.
+type SignIns interface {
+	// Merge adds the days of mask to the cached month of month, caching the month when it
+	// was not. A month cached with no days expires after a while, so months nobody signed
+	// in do not stay in Redis.
+	Merge(ctx context.Context, userID int64, month time.Time, mask uint32) error
+	// Month returns the cached days of the calendar month of month, and whether the
+	// month is cached at all.
+	Month(ctx context.Context, userID int64, month time.Time) (uint32, bool, error)
+	// Legacy calls fn with every month Redis holds as a bitmap that never expires:
+	// sign-ins written before the store kept them. A month fn accepted becomes a cached
+	// month like any other; once fn accepted them all, later calls find none without
+	// looking.
+	Legacy(ctx context.Context, fn func(userID int64, month time.Time, mask uint32) error) error
 }
 
 // Visitors counts distinct visitors per calendar day in Redis HyperLogLogs, site-wide

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -48,6 +50,10 @@ type Deps struct {
 	Log      *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+
+	// LikeStore keeps likes and SignInStore sign-ins; Likes and SignIns cache them.
+	LikeStore   LikeStore
+	SignInStore SignInStore
 }
 
 // Service is the social use cases.
@@ -56,16 +62,18 @@ type Service struct {
 	d      Deps
 	now    func() time.Time
 	log    *slog.Logger
-	likes  *likeWriter
 	visits *visitBuffer
+	// likeLoads coalesces concurrent loads of one blog's likes into the cache.
+	likeLoads singleflight.Group
 }
 
-// New checks cfg and deps and starts the background writers of like counts and visits;
+// New checks cfg and deps and starts the background writer of visits;
 // Close stops them.
 func New(cfg Config, d Deps) (*Service, error) {
 	switch {
 	case d.Blogs == nil, d.Follows == nil, d.Users == nil, d.Shops == nil, d.Likes == nil,
-		d.Mirror == nil, d.Inboxes == nil, d.Fanout == nil, d.SignIns == nil, d.Visitors == nil:
+		d.Mirror == nil, d.Inboxes == nil, d.Fanout == nil, d.SignIns == nil, d.Visitors == nil,
+		d.LikeStore == nil, d.SignInStore == nil:
 		return nil, errors.New("social: missing dependency")
 	case cfg.Location == nil:
 		return nil, errors.New("social: no time zone")
@@ -89,13 +97,11 @@ func New(cfg Config, d Deps) (*Service, error) {
 		cfg.VisitFlush = 100 * time.Millisecond
 	}
 	s := &Service{cfg: cfg, d: d, now: d.Now, log: d.Log}
-	s.likes = startLikeWriter(d.Blogs, d.Log)
 	s.visits = startVisitBuffer(d.Visitors, cfg.Location, cfg.VisitFlush, d.Log)
 	return s, nil
 }
 
 // Close stops the background work, after one last attempt at pending writes.
 func (s *Service) Close() {
-	s.likes.stop()
 	s.visits.stop()
 }

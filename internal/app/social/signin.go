@@ -3,6 +3,7 @@ package social
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/dealspot/dealspot/internal/domain"
@@ -23,12 +24,19 @@ type SignInStatus struct {
 const monthLayout = "2006-01"
 
 // SignIn signs userID in for today (in the configured time zone). Signing again the same
-// day changes nothing.
+// day changes nothing. The relational store keeps the sign-in; the Redis bitmap of the
+// month follows.
 func (s *Service) SignIn(ctx context.Context, userID int64) (SignInStatus, error) {
 	today := s.today()
-	mask, err := s.d.SignIns.Sign(ctx, userID, today)
+	mask, err := s.d.SignInStore.Sign(ctx, userID, today)
 	if err != nil {
 		return SignInStatus{}, fmt.Errorf("sign in: %w", err)
+	}
+	// The sign-in is stored; a client that goes away must not leave the cache behind.
+	if err := s.d.SignIns.Merge(context.WithoutCancel(ctx), userID, today, mask); err != nil {
+		// A cached month expires, so a missed write is corrected by a later read at the
+		// latest; the next sign-in corrects it sooner.
+		s.log.Warn("cannot cache a sign-in", slog.Int64("user_id", userID), slog.Any("error", err))
 	}
 	return signInStatus(today, today, mask), nil
 }
@@ -45,11 +53,27 @@ func (s *Service) SignInStatus(ctx context.Context, userID int64, month string) 
 		}
 		m = t
 	}
-	mask, err := s.d.SignIns.Month(ctx, userID, m)
+	mask, err := s.signedDays(ctx, userID, m)
 	if err != nil {
 		return SignInStatus{}, fmt.Errorf("read sign-ins: %w", err)
 	}
 	return signInStatus(m, today, mask), nil
+}
+
+// signedDays returns userID's signed days in month from the cache, loading the month from
+// the store when the cache lacks it.
+func (s *Service) signedDays(ctx context.Context, userID int64, month time.Time) (uint32, error) {
+	mask, cached, err := s.d.SignIns.Month(ctx, userID, month)
+	if err != nil || cached {
+		return mask, err
+	}
+	if mask, err = s.d.SignInStore.Month(ctx, userID, month); err != nil {
+		return 0, err
+	}
+	if err := s.d.SignIns.Merge(context.WithoutCancel(ctx), userID, month, mask); err != nil {
+		s.log.Warn("cannot cache sign-ins", slog.Int64("user_id", userID), slog.Any("error", err))
+	}
+	return mask, nil
 }
 
 // today is the current calendar day in the configured time zone.
