@@ -16,6 +16,11 @@ import (
 // written with 19 digits, scores publication times in ms. The fixed width makes Redis's
 // order among equal scores (by member, descending in ZREVRANGEBYSCORE) the blogs' id
 // order, so a page boundary inside a run of equal timestamps is stable.
+//
+// {feed:<userId>}:filled exists while the inbox holds what the database says it should: it
+// is set when the inbox is refilled from the followed authors' blogs, and is gone with
+// everything else when Redis loses its data. Fan-out keeps pushing into inboxes meanwhile,
+// but an inbox without the mark is refilled before it is read.
 type Inboxes struct {
 	client goredis.UniversalClient
 	max    int
@@ -34,6 +39,9 @@ func NewInboxes(client goredis.UniversalClient, max int) (*Inboxes, error) {
 func inboxKey(userID int64) string { return "feed:" + strconv.FormatInt(userID, 10) }
 
 func inboxMember(blogID int64) string { return fmt.Sprintf("%019d", blogID) }
+
+// inboxFilledKey hash-tags the inbox key itself, so both share a slot on Redis Cluster.
+func inboxFilledKey(userID int64) string { return "{" + inboxKey(userID) + "}:filled" }
 
 // pushBatch is how many inboxes one pipeline writes.
 const pushBatch = 500
@@ -74,6 +82,38 @@ func (in *Inboxes) Add(ctx context.Context, userID int64, entries []social.FeedE
 	})
 	if err != nil {
 		return fmt.Errorf("add %d blogs to inbox of user %d: %w", len(entries), userID, err)
+	}
+	return nil
+}
+
+// Filled implements social.Inboxes.
+func (in *Inboxes) Filled(ctx context.Context, userID int64) (bool, error) {
+	n, err := in.client.Exists(ctx, inboxFilledKey(userID)).Result()
+	if err != nil {
+		return false, fmt.Errorf("check inbox of user %d: %w", userID, err)
+	}
+	return n == 1, nil
+}
+
+// Refill implements social.Inboxes: the entries and the mark in one transaction, so the
+// mark never stands without them.
+func (in *Inboxes) Refill(ctx context.Context, userID int64, entries []social.FeedEntry) error {
+	key := inboxKey(userID)
+	_, err := in.client.TxPipelined(ctx, func(pipe goredis.Pipeliner) error {
+		for start := 0; start < len(entries); start += pushBatch {
+			batch := entries[start:min(start+pushBatch, len(entries))]
+			zs := make([]goredis.Z, len(batch))
+			for i, e := range batch {
+				zs[i] = goredis.Z{Score: float64(e.Score), Member: inboxMember(e.BlogID)}
+			}
+			pipe.ZAdd(ctx, key, zs...)
+		}
+		pipe.ZRemRangeByRank(ctx, key, 0, int64(-in.max-1))
+		pipe.Set(ctx, inboxFilledKey(userID), "1", 0)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("refill inbox of user %d with %d blogs: %w", userID, len(entries), err)
 	}
 	return nil
 }

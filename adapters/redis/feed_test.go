@@ -198,3 +198,46 @@ func TestFanoutStreamDeliversAtLeastOnce(t *testing.T) {
 		}
 	})
 }
+
+func TestInboxRefillMarksItFilledUntilRedisLosesIt(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx := context.Background()
+		in, err := redis.NewInboxes(conn.Client, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Fan-out pushing into an inbox does not make it filled.
+		if err := in.Push(ctx, []int64{9}, entry(1, 100)); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := in.Filled(ctx, 9); err != nil || ok {
+			t.Fatalf("Filled after a push only = %v, %v; want false", ok, err)
+		}
+		if err := in.Refill(ctx, 9, []social.FeedEntry{entry(2, 200), entry(3, 300), entry(4, 50), entry(5, 400)}); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := in.Filled(ctx, 9); err != nil || !ok {
+			t.Fatalf("Filled after Refill = %v, %v; want true", ok, err)
+		}
+		got, _ := in.Page(ctx, 9, nil, 0, 10)
+		if want := []social.FeedEntry{entry(5, 400), entry(3, 300), entry(2, 200)}; !slices.Equal(got, want) {
+			t.Fatalf("refilled inbox = %v, want the 3 newest %v", got, want)
+		}
+		// A user following nobody is filled with nothing.
+		if err := in.Refill(ctx, 10, nil); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := in.Filled(ctx, 10); !ok {
+			t.Fatal("an empty refill does not mark the inbox filled")
+		}
+		if err := conn.Client.FlushDB(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range []int64{9, 10} {
+			if ok, _ := in.Filled(ctx, u); ok {
+				t.Fatalf("inbox of %d still filled after Redis lost its data", u)
+			}
+		}
+	})
+}
