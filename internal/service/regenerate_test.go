@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -195,6 +196,65 @@ func TestRedisComingBackEmptyIsRepairedWithoutARestart(t *testing.T) {
 			resp.Body.Close()
 			if !strings.Contains(string(body), "dealspot_redis_generation_changes_total 1") {
 				t.Errorf("/metrics does not count the new generation once:\n%s", grepLines(string(body), "dealspot_redis_"))
+			}
+		})
+	}
+}
+
+// TestReadyzWarnsAboutRedisWithoutPersistence: /readyz stays ready but carries a warning
+// when Redis keeps nothing on disk — a serious one while QUEUE=redis holds the only copy
+// of accepted claims, a milder one for the other queues — and the embedded Redis says it
+// is for development.
+func TestReadyzWarnsAboutRedisWithoutPersistence(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, queue string
+		real        bool
+		want        string
+	}{
+		{"redis queue", "redis", true, "QUEUE=redis"},
+		{"memory queue", "memory", true, "accepted claims survive in the queue"},
+		{"embedded", "memory", false, "for development"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := merge(queueEnv(t, tc.queue), map[string]string{"JWT_SECRET": testSecret})
+			if tc.real {
+				env["REDIS_URL"] = testsupport.RedisURL(t)
+			}
+			srv, svc := startService(t, env)
+			p, err := svc.Redis.Persistence(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := http.Get(srv.URL + "/readyz")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var body struct {
+				Redis    string
+				Warnings map[string]string
+			}
+			if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+				t.Fatal(err)
+			}
+			note := body.Warnings["redis_persistence"]
+			if resp.StatusCode != http.StatusOK || body.Redis != "ok" {
+				t.Fatalf("/readyz = %d, redis %q: a persistence warning must not make the server unready", resp.StatusCode, body.Redis)
+			}
+			if tc.real && p.AOF && p.AppendFsync != "no" {
+				if note != "" {
+					t.Errorf("Redis has AOF (%+v) but /readyz warns %q", p, note)
+				}
+				return
+			}
+			if tc.real && p.SnapshotsKnown && p.Snapshots && tc.queue != "redis" {
+				return // snapshots are enough when the queue keeps the claims
+			}
+			if !strings.Contains(note, tc.want) {
+				t.Errorf("redis persistence %+v, QUEUE=%s: /readyz warns %q, want a note containing %q", p, tc.queue, note, tc.want)
 			}
 		})
 	}
