@@ -109,6 +109,12 @@ func (s *Service) ensureInbox(ctx context.Context, userID int64) error {
 }
 
 func (s *Service) refillInbox(ctx context.Context, userID int64) error {
+	// Begun before reading the database: a Redis wipe while we read takes the token
+	// with it, and Refill then leaves the inbox unmarked for the next read to redo.
+	token, err := s.d.Inboxes.BeginRefill(ctx, userID)
+	if err != nil {
+		return err
+	}
 	var entries []FeedEntry
 	after := int64(0)
 	for {
@@ -132,10 +138,11 @@ func (s *Service) refillInbox(ctx context.Context, userID int64) error {
 		}
 		after = authors[len(authors)-1]
 	}
-	if err := s.d.Inboxes.Refill(ctx, userID, entries); err != nil {
+	marked, err := s.d.Inboxes.Refill(ctx, userID, token, entries)
+	if err != nil {
 		return err
 	}
-	s.log.Info("feed inbox refilled from the database", slog.Int64("user_id", userID), slog.Int("blogs", len(entries)))
+	s.log.Debug("feed inbox refilled from the database", slog.Int64("user_id", userID), slog.Int("blogs", len(entries)), slog.Bool("marked", marked))
 	return nil
 }
 

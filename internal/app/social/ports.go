@@ -138,8 +138,13 @@ type Inboxes interface {
 	// last lost its data: false for an inbox lost with Redis (or never filled), whatever
 	// fan-out pushed into it since.
 	Filled(ctx context.Context, userID int64) (bool, error)
-	// Refill puts entries into the user's inbox and marks it filled.
-	Refill(ctx context.Context, userID int64, entries []FeedEntry) error
+	// BeginRefill starts refilling the user's inbox from the database and returns a
+	// token for Refill.
+	BeginRefill(ctx context.Context, userID int64) (string, error)
+	// Refill puts entries into the user's inbox and marks it filled, unless Redis lost
+	// its data (or another refill began) since BeginRefill returned token; it reports
+	// whether it marked the inbox.
+	Refill(ctx context.Context, userID int64, token string, entries []FeedEntry) (bool, error)
 }
 
 // FanoutJob asks for a blog to be pushed to every follower of its author.
