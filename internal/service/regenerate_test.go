@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -257,5 +258,53 @@ func TestReadyzWarnsAboutRedisWithoutPersistence(t *testing.T) {
 				t.Errorf("redis persistence %+v, QUEUE=%s: /readyz warns %q, want a note containing %q", p, tc.queue, note, tc.want)
 			}
 		})
+	}
+}
+
+// TestTwoNodesAgreeOnTheNewGeneration: two servers on one Redis and one database both
+// notice the wipe, agree on one new generation and both rebuild (each count it once).
+func TestTwoNodesAgreeOnTheNewGeneration(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"JWT_SECRET": testSecret, "RECONCILE_INTERVAL": "0",
+		"DATABASE_URL": testsupport.PostgresURL(t), "REDIS_URL": testsupport.RedisURL(t)}
+	srvA, a := startService(t, env)
+	srvB, b := startService(t, env)
+	ctx := context.Background()
+	before := a.Regen.Generation()
+	if before == "" || b.Regen.Generation() != before {
+		t.Fatalf("generations at start: %q and %q, want one", before, b.Regen.Generation())
+	}
+	if err := a.Redis.Client.FlushDB(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		marker, _ := a.Redis.Client.Get(ctx, generationKey).Result()
+		ga, gb := a.Regen.Generation(), b.Regen.Generation()
+		if marker != "" && marker != before && ga == marker && gb == marker {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("10 s after the wipe: marker %q, node generations %q and %q (before %q)", marker, ga, gb, before)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, srv := range []*httptest.Server{srvA, srvB} {
+		resp, err := http.Get(srv.URL + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		for _, want := range []string{
+			"dealspot_redis_generation_changes_total 1",
+			`dealspot_redis_rebuilds_total{outcome="ok",structure="nearby_index"} 1`,
+			`dealspot_redis_rebuilds_total{outcome="ok",structure="follow_mirror"} 1`,
+			`dealspot_redis_rebuilds_total{outcome="ok",structure="flash_sales"} 1`,
+		} {
+			if !strings.Contains(string(body), want) {
+				t.Errorf("%s: /metrics lacks %s:\n%s", srv.URL, want, grepLines(string(body), "dealspot_redis_"))
+			}
+		}
 	}
 }
