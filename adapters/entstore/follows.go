@@ -82,3 +82,22 @@ func (r *Follows) Follows(ctx context.Context, after int64, limit int) ([]domain
 	}
 	return out, nil
 }
+
+// FollowingIDs returns up to limit ids greater than after of the users userID follows,
+// ascending (the unique index on (user_id, follow_user_id) serves it).
+func (r *Follows) FollowingIDs(ctx context.Context, userID, after int64, limit int) ([]int64, error) {
+	ids, err := r.client.Follow.Query().
+		Where(follow.UserID(userID), follow.FollowUserIDGT(after)).
+		Order(follow.ByFollowUserID()).
+		Limit(limit).
+		Select(follow.FieldFollowUserID).
+		Ints(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list users followed by user %d: %w", userID, err)
+	}
+	out := make([]int64, len(ids))
+	for i, id := range ids {
+		out[i] = int64(id)
+	}
+	return out, nil
+}

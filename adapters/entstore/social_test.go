@@ -284,6 +284,12 @@ func testFollows(t *testing.T, s *entstore.Store) {
 	if len(rest) != 4 || rest[0].ID <= all[2].ID {
 		t.Fatalf("Follows after %d = %+v", all[2].ID, rest)
 	}
+	if following, err := f.FollowingIDs(ctx, 11, 0, 10); err != nil || fmt.Sprint(following) != "[100 200]" {
+		t.Fatalf("FollowingIDs(11) = %v, %v; want [100 200]", following, err)
+	}
+	if following, _ := f.FollowingIDs(ctx, 11, 100, 1); fmt.Sprint(following) != "[200]" {
+		t.Fatalf("FollowingIDs(11) after 100 = %v, want [200]", following)
+	}
 }
 
 func testFollowConcurrent(t *testing.T, s *entstore.Store) {

@@ -2,6 +2,8 @@ package redis
 
 import (
 	"context"
+	"crypto/rand"
+	_ "embed" // Lua scripts
 	"errors"
 	"fmt"
 	"math"
@@ -16,6 +18,12 @@ import (
 // written with 19 digits, scores publication times in ms. The fixed width makes Redis's
 // order among equal scores (by member, descending in ZREVRANGEBYSCORE) the blogs' id
 // order, so a page boundary inside a run of equal timestamps is stable.
+//
+// {feed:<userId>}:filled is "filled" while the inbox holds what the database says it
+// should: it is set when the inbox is refilled from the followed authors' blogs (holding
+// the refill's token meanwhile), and is gone with everything else when Redis loses its
+// data. Fan-out keeps pushing into inboxes meanwhile, but an inbox without the mark is
+// refilled before it is read.
 type Inboxes struct {
 	client goredis.UniversalClient
 	max    int
@@ -34,6 +42,9 @@ func NewInboxes(client goredis.UniversalClient, max int) (*Inboxes, error) {
 func inboxKey(userID int64) string { return "feed:" + strconv.FormatInt(userID, 10) }
 
 func inboxMember(blogID int64) string { return fmt.Sprintf("%019d", blogID) }
+
+// inboxFilledKey hash-tags the inbox key itself, so both share a slot on Redis Cluster.
+func inboxFilledKey(userID int64) string { return "{" + inboxKey(userID) + "}:filled" }
 
 // pushBatch is how many inboxes one pipeline writes.
 const pushBatch = 500
@@ -76,6 +87,52 @@ func (in *Inboxes) Add(ctx context.Context, userID int64, entries []social.FeedE
 		return fmt.Errorf("add %d blogs to inbox of user %d: %w", len(entries), userID, err)
 	}
 	return nil
+}
+
+// filledValue marks an inbox filled; any other value of the mark is a refill's token.
+const filledValue = "filled"
+
+// Filled implements social.Inboxes.
+func (in *Inboxes) Filled(ctx context.Context, userID int64) (bool, error) {
+	v, err := in.client.Get(ctx, inboxFilledKey(userID)).Result()
+	if errors.Is(err, goredis.Nil) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("check inbox of user %d: %w", userID, err)
+	}
+	return v == filledValue, nil
+}
+
+// BeginRefill implements social.Inboxes: it sets the mark to a token of this refill, so
+// that Refill can tell whether Redis lost its data meanwhile.
+func (in *Inboxes) BeginRefill(ctx context.Context, userID int64) (string, error) {
+	token := rand.Text()
+	if err := in.client.Set(ctx, inboxFilledKey(userID), token, 0).Err(); err != nil {
+		return "", fmt.Errorf("begin refilling inbox of user %d: %w", userID, err)
+	}
+	return token, nil
+}
+
+var (
+	//go:embed lua/feed_refill.lua
+	feedRefillLua    string
+	feedRefillScript = goredis.NewScript(feedRefillLua)
+)
+
+// Refill implements social.Inboxes in one script (the inbox and its mark share a hash
+// slot).
+func (in *Inboxes) Refill(ctx context.Context, userID int64, token string, entries []social.FeedEntry) (bool, error) {
+	args := make([]any, 0, 2+2*len(entries))
+	args = append(args, token, in.max)
+	for _, e := range entries {
+		args = append(args, e.Score, inboxMember(e.BlogID))
+	}
+	n, err := feedRefillScript.Run(ctx, in.client, []string{inboxKey(userID), inboxFilledKey(userID)}, args...).Int()
+	if err != nil {
+		return false, fmt.Errorf("refill inbox of user %d with %d blogs: %w", userID, len(entries), err)
+	}
+	return n == 1, nil
 }
 
 // Remove implements social.Inboxes.

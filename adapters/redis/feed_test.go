@@ -198,3 +198,79 @@ func TestFanoutStreamDeliversAtLeastOnce(t *testing.T) {
 		}
 	})
 }
+
+func TestInboxRefillMarksItFilledUntilRedisLosesIt(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx := context.Background()
+		in, err := redis.NewInboxes(conn.Client, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refill := func(userID int64, entries []social.FeedEntry) bool {
+			t.Helper()
+			token, err := in.BeginRefill(ctx, userID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok, _ := in.Filled(ctx, userID); ok {
+				t.Fatal("an inbox being refilled counts as filled")
+			}
+			marked, err := in.Refill(ctx, userID, token, entries)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return marked
+		}
+		// Fan-out pushing into an inbox does not make it filled.
+		if err := in.Push(ctx, []int64{9}, entry(1, 100)); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := in.Filled(ctx, 9); err != nil || ok {
+			t.Fatalf("Filled after a push only = %v, %v; want false", ok, err)
+		}
+		if !refill(9, []social.FeedEntry{entry(2, 200), entry(3, 300), entry(4, 50), entry(5, 400)}) {
+			t.Fatal("Refill did not mark the inbox")
+		}
+		if ok, err := in.Filled(ctx, 9); err != nil || !ok {
+			t.Fatalf("Filled after Refill = %v, %v; want true", ok, err)
+		}
+		got, _ := in.Page(ctx, 9, nil, 0, 10)
+		if want := []social.FeedEntry{entry(5, 400), entry(3, 300), entry(2, 200)}; !slices.Equal(got, want) {
+			t.Fatalf("refilled inbox = %v, want the 3 newest %v", got, want)
+		}
+		// A user following nobody is filled with nothing.
+		if !refill(10, nil) {
+			t.Fatal("an empty refill does not mark the inbox")
+		}
+		if err := conn.Client.FlushDB(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range []int64{9, 10} {
+			if ok, _ := in.Filled(ctx, u); ok {
+				t.Fatalf("inbox of %d still filled after Redis lost its data", u)
+			}
+		}
+		// Redis loses its data while a refill reads the database: the refill's entries
+		// are added, but the inbox stays unmarked so the next read refills it again.
+		token, _ := in.BeginRefill(ctx, 11)
+		if err := conn.Client.FlushDB(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if marked, err := in.Refill(ctx, 11, token, []social.FeedEntry{entry(6, 600)}); err != nil || marked {
+			t.Fatalf("Refill across a wipe = %v, %v; want not marked", marked, err)
+		}
+		if ok, _ := in.Filled(ctx, 11); ok {
+			t.Fatal("an inbox refilled across a wipe counts as filled")
+		}
+		// Two refills at once: the later one marks it.
+		first, _ := in.BeginRefill(ctx, 12)
+		second, _ := in.BeginRefill(ctx, 12)
+		if marked, _ := in.Refill(ctx, 12, first, []social.FeedEntry{entry(7, 700)}); marked {
+			t.Fatal("a refill overtaken by a later one marked the inbox")
+		}
+		if marked, _ := in.Refill(ctx, 12, second, []social.FeedEntry{entry(7, 700)}); !marked {
+			t.Fatal("the later refill did not mark the inbox")
+		}
+	})
+}

@@ -40,6 +40,10 @@ type Config struct {
 	DatabaseURL string
 	// RedisURL is "embedded" or redis://host:port/db (REDIS_URL).
 	RedisURL string
+	// RedisGenerationCheck is how often a node reads Redis's generation marker to notice
+	// that Redis came back empty and rebuild what it derives from the database
+	// (REDIS_GENERATION_CHECK_INTERVAL; default 1s; 0: never, only at start).
+	RedisGenerationCheck time.Duration
 	// Queue is the order queue backend (QUEUE).
 	Queue        string
 	KafkaBrokers []string
@@ -302,6 +306,7 @@ func Load(getenv func(string) string) (Config, error) {
 		LogFormat: r.str("LOG_FORMAT", "text"),
 	}
 	c.DatabaseURL = r.str("DATABASE_URL", "sqlite://"+filepath.ToSlash(filepath.Join(c.DataDir, "dealspot.db")))
+	c.RedisGenerationCheck = r.durationOrZero("REDIS_GENERATION_CHECK_INTERVAL", time.Second)
 	c.KafkaBrokers = r.list("KAFKA_BROKERS", "127.0.0.1:9092")
 	c.AdminPhones = r.list("ADMIN_PHONES", "")
 	embedded := c.UsesEmbeddedDatabase()

@@ -22,6 +22,10 @@ import (
 // Check reports whether one dependency is reachable.
 type Check func(ctx context.Context) error
 
+// Warning returns a note for operators about a risk that does not make the server
+// unready (e.g. a Redis without persistence); "" when there is none.
+type Warning func(ctx context.Context) string
+
 // Options configure the HTTP handler.
 type Options struct {
 	Log *slog.Logger
@@ -30,6 +34,8 @@ type Options struct {
 	Metrics *Metrics
 	// Ready names the checks /readyz runs.
 	Ready map[string]Check
+	// Warnings names notes /readyz adds under "warnings" without changing its status.
+	Warnings map[string]Warning
 	// IDE serves the GraphQL IDE at /.
 	IDE bool
 	// MaxBodyBytes bounds request bodies.
@@ -55,7 +61,7 @@ func NewHandler(o Options) http.Handler {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
-	mux.HandleFunc("GET /readyz", readyHandler(o.Ready))
+	mux.HandleFunc("GET /readyz", readyHandler(o.Ready, o.Warnings))
 	if !o.MetricsElsewhere {
 		mux.Handle("GET /metrics", metricsHandler(o.Metrics))
 	}
@@ -77,17 +83,26 @@ func metricsHandler(m *Metrics) http.Handler {
 	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
 }
 
-func readyHandler(checks map[string]Check) http.HandlerFunc {
+func readyHandler(checks map[string]Check, warnings map[string]Warning) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
-		status, code := map[string]string{}, http.StatusOK
+		status, code := map[string]any{}, http.StatusOK
 		for name, check := range checks {
 			if err := check(ctx); err != nil {
 				status[name], code = "unavailable", http.StatusServiceUnavailable
 				continue
 			}
 			status[name] = "ok"
+		}
+		notes := map[string]string{}
+		for name, warn := range warnings {
+			if note := warn(ctx); note != "" {
+				notes[name] = note
+			}
+		}
+		if len(notes) > 0 {
+			status["warnings"] = notes
 		}
 		writeJSON(w, code, status)
 	}

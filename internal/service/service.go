@@ -21,6 +21,7 @@ import (
 	"github.com/dealspot/dealspot/internal/app"
 	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/app/cache"
+	"github.com/dealspot/dealspot/internal/app/regen"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -35,6 +36,9 @@ type Service struct {
 	Redis   *redisadapter.Conn
 	App     *app.Application
 	Metrics *server.Metrics
+	// Regen watches Redis's generation marker and rebuilds what Redis derives from the
+	// database when Redis comes back empty; parts of the service register rebuilders.
+	Regen *regen.Watcher
 	// Seeded reports that New found the database empty and seeded the demo data.
 	Seeded bool
 	// batchSizes observes the Redis batchers.
@@ -114,6 +118,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if s.batchSizes, err = metrics.NewBatchSizes(s.Metrics.Registry); err != nil {
 		return nil, err
 	}
+	if err := s.claimGeneration(ctx); err != nil {
+		return nil, err
+	}
+	s.warnAboutPersistence(ctx)
 	cacheMetrics, err := metrics.NewCacheMetrics(s.Metrics.Registry)
 	if err != nil {
 		return nil, err
@@ -183,6 +191,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 			return nil, err
 		}
 	}
+	s.watchGeneration()
 
 	gql := graph.NewHandler(s.App, log, graph.Options{
 		MaxDepth:       cfg.GraphQL.MaxDepth,
@@ -220,6 +229,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 			"database": s.Store.Ping,
 			"redis":    func(ctx context.Context) error { return s.Redis.Client.Ping(ctx).Err() },
 		},
+		Warnings: map[string]server.Warning{"redis_persistence": s.persistenceWarning},
 	}
 	s.Handler = server.NewHandler(httpOpts)
 	httpOpts.GraphQL = nil

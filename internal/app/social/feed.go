@@ -1,8 +1,11 @@
 package social
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"log/slog"
+	"slices"
 
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -47,6 +50,10 @@ func (s *Service) Feed(ctx context.Context, userID int64, first int, after *Feed
 		}
 		max, offset = &after.Max, after.Offset
 	}
+	if err := s.ensureInbox(ctx, userID); err != nil {
+		// The feed shows what the inbox holds; the next read tries again.
+		s.log.Warn("cannot refill a feed inbox from the database", slog.Int64("user_id", userID), slog.Any("error", err))
+	}
 	entries, err := s.d.Inboxes.Page(ctx, userID, max, offset, size+1)
 	if err != nil {
 		return FeedPage{}, fmt.Errorf("read feed: %w", err)
@@ -82,6 +89,69 @@ func (s *Service) Feed(ctx context.Context, userID int64, first int, after *Feed
 		}
 	}
 	return page, nil
+}
+
+// followingPage is how many followed authors one step of a refill reads.
+const followingPage = 1000
+
+// ensureInbox refills userID's inbox from the database when Redis lost it (or never
+// had it filled): the newest InboxMax blogs of the authors the user follows. It runs on
+// the user's first feed read after Redis came back empty, which costs one look-up per
+// followed author once, instead of rebuilding every user's inbox at once. Refilling is
+// idempotent (a set union, then the usual trim), so concurrent reads and fan-out
+// pushes meanwhile do no harm.
+func (s *Service) ensureInbox(ctx context.Context, userID int64) error {
+	filled, err := s.d.Inboxes.Filled(ctx, userID)
+	if err != nil || filled {
+		return err
+	}
+	return s.refillInbox(ctx, userID)
+}
+
+func (s *Service) refillInbox(ctx context.Context, userID int64) error {
+	// Begun before reading the database: a Redis wipe while we read takes the token
+	// with it, and Refill then leaves the inbox unmarked for the next read to redo.
+	token, err := s.d.Inboxes.BeginRefill(ctx, userID)
+	if err != nil {
+		return err
+	}
+	var entries []FeedEntry
+	after := int64(0)
+	for {
+		authors, err := s.d.Follows.FollowingIDs(ctx, userID, after, followingPage)
+		if err != nil {
+			return fmt.Errorf("list followed authors: %w", err)
+		}
+		for _, author := range authors {
+			stamps, err := s.d.Blogs.BlogStamps(ctx, author, s.cfg.InboxMax)
+			if err != nil {
+				return fmt.Errorf("list blogs of author %d: %w", author, err)
+			}
+			for _, st := range stamps {
+				entries = append(entries, FeedEntry{BlogID: st.ID, Score: st.CreatedAt.UnixMilli()})
+			}
+		}
+		// Keep memory bounded by the inbox's size, whatever the number of authors.
+		entries = newestEntries(entries, s.cfg.InboxMax)
+		if len(authors) < followingPage {
+			break
+		}
+		after = authors[len(authors)-1]
+	}
+	marked, err := s.d.Inboxes.Refill(ctx, userID, token, entries)
+	if err != nil {
+		return err
+	}
+	s.log.Debug("feed inbox refilled from the database", slog.Int64("user_id", userID), slog.Int("blogs", len(entries)), slog.Bool("marked", marked))
+	return nil
+}
+
+// newestEntries keeps the newest max entries (ties by higher blog id, the inbox's order).
+func newestEntries(entries []FeedEntry, max int) []FeedEntry {
+	slices.SortFunc(entries, func(a, b FeedEntry) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(b.BlogID, a.BlogID))
+	})
+	return entries[:min(len(entries), max)]
 }
 
 // feedCursors returns the position after each entry of a page read from after: the

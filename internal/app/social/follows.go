@@ -136,6 +136,16 @@ func (s *Service) LoadFollows(ctx context.Context) (int, error) {
 	if loaded {
 		return 0, nil
 	}
+	return s.RebuildFollows(ctx)
+}
+
+// RebuildFollows copies every relation from the database into the Redis mirror and marks
+// it loaded, whatever the mark said: after Redis came back empty the mark may have been
+// set by a copy that the wipe cut short. Adding is idempotent, so several nodes may run
+// it at once and new follows meanwhile do no harm. An unfollow that lands between the
+// page read here and its copy can leave that one relation in the mirror until the pair
+// is followed or unfollowed again; the window is one page (loadPage relations) long.
+func (s *Service) RebuildFollows(ctx context.Context) (int, error) {
 	n := 0
 	after := int64(0)
 	for {

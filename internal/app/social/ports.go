@@ -52,6 +52,9 @@ type Follows interface {
 	FollowerIDs(ctx context.Context, targetID, after int64, limit int) ([]int64, error)
 	// Follows returns up to limit relations with id > after, ordered by id.
 	Follows(ctx context.Context, after int64, limit int) ([]domain.Follow, error)
+	// FollowingIDs returns up to limit ids greater than after of the users userID
+	// follows, ascending.
+	FollowingIDs(ctx context.Context, userID, after int64, limit int) ([]int64, error)
 }
 
 // Users reads user accounts.
@@ -177,6 +180,17 @@ type Inboxes interface {
 	// after skipping the first offset of them. Entries of equal score come in a fixed
 	// order: higher blog id first.
 	Page(ctx context.Context, userID int64, max *int64, offset, limit int) ([]FeedEntry, error)
+	// Filled reports whether the user's inbox was filled from the database since Redis
+	// last lost its data: false for an inbox lost with Redis (or never filled), whatever
+	// fan-out pushed into it since.
+	Filled(ctx context.Context, userID int64) (bool, error)
+	// BeginRefill starts refilling the user's inbox from the database and returns a
+	// token for Refill.
+	BeginRefill(ctx context.Context, userID int64) (string, error)
+	// Refill puts entries into the user's inbox and marks it filled, unless Redis lost
+	// its data (or another refill began) since BeginRefill returned token; it reports
+	// whether it marked the inbox.
+	Refill(ctx context.Context, userID int64, token string, entries []FeedEntry) (bool, error)
 }
 
 // FanoutJob asks for a blog to be pushed to every follower of its author.
