@@ -145,6 +145,9 @@ type Seckill struct {
 	// SoldOutMarkTTL is how long a node trusts its own sold-out mark of a sale; it checks
 	// the mark against Redis a little before that.
 	SoldOutMarkTTL time.Duration
+	// PublishTimeout bounds the publish of an accepted claim, whatever its client does;
+	// a publish that outlasts it has an unknown outcome and stays for the reconciler.
+	PublishTimeout time.Duration
 	// Reconcile runs the reconciler every ReconcileInterval (0: off).
 	ReconcileInterval time.Duration
 	RepublishAfter    time.Duration
@@ -382,6 +385,7 @@ func Load(getenv func(string) string) (Config, error) {
 		IDBlock:           r.integer("ORDER_ID_BLOCK", 1000, 1),
 		GateCoalesce:      r.coalesce("GATE_COALESCE"),
 		SoldOutMarkTTL:    r.duration("SOLD_OUT_MARK_TTL", 10*time.Second),
+		PublishTimeout:    r.duration("CLAIM_PUBLISH_TIMEOUT", 5*time.Second),
 		ReconcileInterval: r.durationOrZero("RECONCILE_INTERVAL", 10*time.Second),
 		RepublishAfter:    r.duration("RECONCILE_REPUBLISH_AFTER", 30*time.Second),
 		FailAfter:         r.duration("RECONCILE_FAIL_AFTER", 5*time.Minute),

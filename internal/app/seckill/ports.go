@@ -5,6 +5,7 @@ package seckill
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/dealspot/dealspot/internal/domain"
@@ -178,3 +179,7 @@ type SoldOutBus interface {
 	// Subscribe calls fn for every announcement until the returned stop is called.
 	Subscribe(ctx context.Context, fn func(voucherID int64, soldOut bool)) (stop func(), err error)
 }
+
+// ErrNotEnqueued marks a publish known not to have queued its claim: the broker refused
+// it, or it was never sent (no connection, the channel or the publisher closed first).
+var ErrNotEnqueued = errors.New("claim not enqueued")

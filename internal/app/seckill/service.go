@@ -30,6 +30,10 @@ type Config struct {
 	// SoldOutMarkTTL is how long a node trusts its sold-out mark of a sale before asking
 	// the gate again (default 10s).
 	SoldOutMarkTTL time.Duration
+	// PublishTimeout bounds the publish of an accepted claim, which runs whatever the
+	// client does (default 5s); when it passes, the outcome is unknown and the claim stays
+	// reserved for the reconciler.
+	PublishTimeout time.Duration
 }
 
 // Deps are the adapters the flash sale needs.
@@ -85,6 +89,9 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	}
 	if cfg.SoldOutMarkTTL <= 0 {
 		cfg.SoldOutMarkTTL = 10 * time.Second
+	}
+	if cfg.PublishTimeout <= 0 {
+		cfg.PublishTimeout = 5 * time.Second
 	}
 	s := &Service{cfg: cfg, d: d, now: d.Now, log: d.Log, soldOut: newSoldOutBoard(cfg.SoldOutMarkTTL, d.Now),
 		users:  newUserClaimLimiter(RateLimit{Max: cfg.ClaimsPerUser, Window: cfg.ClaimWindow}),
