@@ -145,8 +145,9 @@ type Seckill struct {
 	// SoldOutMarkTTL is how long a node trusts its own sold-out mark of a sale; it checks
 	// the mark against Redis a little before that.
 	SoldOutMarkTTL time.Duration
-	// PublishTimeout bounds the publish of an accepted claim, whatever its client does;
-	// a publish that outlasts it has an unknown outcome and stays for the reconciler.
+	// PublishTimeout bounds the gate step of a claim and the publish of an accepted one,
+	// each, whatever the client does; a publish that outlasts it has an unknown outcome
+	// and stays for the reconciler.
 	PublishTimeout time.Duration
 	// Reconcile runs the reconciler every ReconcileInterval (0: off).
 	ReconcileInterval time.Duration

@@ -135,6 +135,11 @@ func TestClaimFateClientsCancelOverAMQP(t *testing.T) {
 	v := newSale(t, svc, stock)
 	accepted, refused := cancellingFlood(t, svc, v.ID, 3000, 16, nil)
 	checkClaimFate(t, svc, v, stock, accepted, refused)
+	// A client that gives up while Redis decides does not leave a reservation behind an
+	// error: every order is a claim answered with its id.
+	if a, err := svc.App.Seckill.Audit(context.Background(), v.ID); err != nil || a.Orders.Created != int64(len(accepted)) {
+		t.Errorf("%d orders for %d claims answered with an order id (%v)", a.Orders.Created, len(accepted), err)
+	}
 }
 
 // The same with the broker cut away for a while mid-flood: publishes that were never

@@ -27,9 +27,10 @@ type ClaimResult struct {
 // known not to be enqueued (the publisher said ErrNotEnqueued: its reservation is then
 // undone, so nothing is promised).
 //
-// Once the gate accepted it, a claim's fate no longer depends on the client: it is
-// published on a context the client cannot cancel (see enqueue), and a publish whose
-// outcome is unknown keeps the reservation and is answered PENDING like any other.
+// Once it reaches the gate, a claim's fate no longer depends on the client: the gate
+// step and the publish run on contexts the client cannot cancel, each bounded by
+// PublishTimeout (see enqueue), and a publish whose outcome is unknown keeps the
+// reservation and is answered PENDING like any other.
 func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (ClaimResult, error) {
 	if userID <= 0 {
 		return ClaimResult{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
@@ -70,6 +71,14 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 	if ok, wait := s.bucket.take(now); !ok {
 		return ClaimResult{}, rateLimited("the sale is busy; try again shortly", wait)
 	}
+	// From here on the claim does not depend on its client: a client that gives up while
+	// Redis decides would otherwise leave a reservation behind an INTERNAL answer. One
+	// already gone is not started.
+	if err := ctx.Err(); err != nil {
+		return ClaimResult{}, fmt.Errorf("claim abandoned by its client: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.PublishTimeout)
+	defer cancel()
 	orderID, err := s.d.IDs.NextID(ctx)
 	if err != nil {
 		return ClaimResult{}, fmt.Errorf("order id: %w", err)

@@ -30,9 +30,9 @@ type Config struct {
 	// SoldOutMarkTTL is how long a node trusts its sold-out mark of a sale before asking
 	// the gate again (default 10s).
 	SoldOutMarkTTL time.Duration
-	// PublishTimeout bounds the publish of an accepted claim, which runs whatever the
-	// client does (default 5s); when it passes, the outcome is unknown and the claim stays
-	// reserved for the reconciler.
+	// PublishTimeout bounds the gate step of a claim and the publish of an accepted one,
+	// each, which run whatever the client does (default 5s); when a publish outlasts it,
+	// its outcome is unknown and the claim stays reserved for the reconciler.
 	PublishTimeout time.Duration
 }
 
