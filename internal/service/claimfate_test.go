@@ -134,3 +134,42 @@ func TestRefusedPublishIsUndone(t *testing.T) {
 		t.Fatalf("after a refused publish: %+v; want stock, slot and reservation back", a)
 	}
 }
+
+// cancellingGate cancels the client's request as the gate step begins.
+type cancellingGate struct {
+	seckill.StockGate
+	mu     sync.Mutex
+	cancel context.CancelFunc
+}
+
+func (g *cancellingGate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verdict, int64, error) {
+	g.mu.Lock()
+	if g.cancel != nil {
+		g.cancel()
+	}
+	g.mu.Unlock()
+	return g.StockGate.Reserve(ctx, r)
+}
+
+// A client that gives up while Redis decides its claim does not leave a reservation
+// behind an error: the claim is decided and answered as if it had stayed.
+func TestClientCancellingDuringTheGateStep(t *testing.T) {
+	t.Parallel()
+	gate := &cancellingGate{}
+	_, svc := startService(t, claimFateEnv(t), service.WithStockGate(func(g seckill.StockGate) seckill.StockGate {
+		gate.StockGate = g
+		return gate
+	}))
+	const stock = 3
+	v := newSale(t, svc, stock)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	gate.mu.Lock()
+	gate.cancel = cancel
+	gate.mu.Unlock()
+	res, err := svc.App.Seckill.ClaimVoucher(ctx, 14, v.ID)
+	if err != nil || res.Status != domain.OrderPending {
+		t.Fatalf("claim cancelled by its client during the gate step: %+v, %v; want PENDING", res, err)
+	}
+	checkSettledClaim(t, svc, v, stock, 14, res.OrderID)
+}
