@@ -278,3 +278,38 @@ func TestReconcileRunsSafelyDuringAFlood(t *testing.T) {
 	}
 	t.Logf("%d reconcile passes during the flood, %d stock repairs", passes.Load(), repairs.Load())
 }
+
+// A reservation whose order id belongs to another user's order (an id handed out twice)
+// is not settled by that order: the reconciler gives the claim up, its unit and slot back.
+func TestReconcileDoesNotSettleAClaimWithAnotherUsersOrder(t *testing.T) {
+	t.Parallel()
+	env := claimFateEnv(t)
+	env["ORDER_CONSUMER"] = "false"
+	env["RECONCILE_REPUBLISH_AFTER"] = "1ms"
+	_, svc := startService(t, env)
+	ctx := context.Background()
+	v := newSale(t, svc, 5)
+	res, err := svc.App.Seckill.ClaimVoucher(ctx, 21, v.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Someone else's order already has this id.
+	if _, err := svc.Store.Orders().WriteClaims(ctx, []domain.Claim{{OrderID: res.OrderID, UserID: 22, VoucherID: v.ID, ClaimedAt: time.Now()}}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Millisecond)
+	rep, err := svc.App.Seckill.Reconcile(ctx, svc.ReconcileConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := svc.App.Seckill.Audit(ctx, v.ID)
+	if a.Pending != 0 || a.DBStock != 4 || a.RedisStock != 4 || rep.Settled != 0 || rep.Failed != 1 {
+		t.Errorf("after reconcile: %+v (report %+v); want the claim given up, Redis stock 4 like the database", a, rep)
+	}
+	if got := redisHolders(t, svc, v.ID); !slices.Equal(got, []int64{22}) {
+		t.Errorf("holders %v, want [22]", got)
+	}
+	if o, found, _ := svc.App.Seckill.Order(ctx, 21, res.OrderID); found && o.Status != domain.OrderFailed {
+		t.Errorf("user 21 sees %+v", o)
+	}
+}

@@ -98,6 +98,13 @@ func (s *Service) repairReservations(ctx context.Context, voucherID int64, now t
 		claim := domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: voucherID, ClaimedAt: r.At}
 		o, err := s.d.Orders.Order(ctx, r.OrderID)
 		switch {
+		case err == nil && (o.UserID != r.UserID || o.VoucherID != voucherID):
+			// The id is another claim's order (handed out twice): this claim has none,
+			// and never will under this id.
+			if err := s.fail(ctx, claim, Release{Stock: true, Slot: true}, ReasonIDTaken); err != nil {
+				return err
+			}
+			rep.Failed++
 		case err == nil && o.Status == domain.OrderFailed:
 			if dropped, err := s.d.Gate.Drop(ctx, voucherID, r.OrderID, Release{Stock: true, Slot: true}); err != nil {
 				return err
