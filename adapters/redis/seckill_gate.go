@@ -87,8 +87,8 @@ func OrderStream(voucherID int64, shards int) string {
 // the shard's sales (order id -> "<voucher>:<user>:<ms>"), so an order is found by its id
 // alone. legacy is the sale's own hash where reservations were kept before
 // ("<user>:<ms>"); it is still read, settled and dropped from, never written. gen counts
-// the settles, drops, loads and repairs of the sale, so that a repair computed from a
-// snapshot is applied only if none came in between.
+// the drops, loads and repairs of the sale, so that a repair computed from a snapshot is
+// applied only if none came in between.
 type saleKeys struct{ prefix, stock, users, pending, window, legacy, gen, voucher string }
 
 func (g *Gate) keys(voucherID int64) saleKeys {
@@ -187,11 +187,12 @@ func (g *Gate) Settle(ctx context.Context, voucherID int64, orderIDs []int64) er
 		fields[i] = strconv.FormatInt(id, 10)
 	}
 	k := g.keys(voucherID)
-	// The keys share the sale's hash tag, so one transaction reaches one node.
-	cmds, err := g.client.TxPipelined(ctx, func(p goredis.Pipeliner) error {
+	// Both keys share the sale's hash tag, so one pipeline reaches one node. Settling
+	// leaves the version alone: it changes neither stock nor holders, and a repair
+	// computed across it errs toward less stock (see seckill_repair.lua).
+	cmds, err := g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
 		p.HDel(ctx, k.pending, fields...)
 		p.HDel(ctx, k.legacy, fields...)
-		p.Incr(ctx, k.gen)
 		return nil
 	})
 	if err == nil {

@@ -369,9 +369,9 @@ func TestGateReserveRetriedClaimIsIdempotent(t *testing.T) {
 	})
 }
 
-// A repair applies only to the snapshot it was computed from: a settle, drop, load or
-// repair since then refuses it, a reserve does not; the stock never goes below zero by
-// it.
+// A repair applies only to the snapshot it was computed from: a drop, load or repair
+// since then refuses it, a reserve or a settle does not; the stock never goes below
+// zero by it.
 func TestGateRepairAppliesOnlyToItsSnapshot(t *testing.T) {
 	t.Parallel()
 	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
@@ -416,13 +416,14 @@ func TestGateRepairAppliesOnlyToItsSnapshot(t *testing.T) {
 		if ok, err := gate.Repair(ctx, seckill.GateRepair{VoucherID: v, Version: snap.Version, StockDelta: 1}); err != nil || ok {
 			t.Fatalf("repair of a stale snapshot: %v %v", ok, err)
 		}
+		cur, _ := gate.Snapshot(ctx, v)
 		if err := gate.Settle(ctx, v, []int64{v*1000 + 2}); err != nil {
 			t.Fatal(err)
 		}
-		if ok, _ := gate.Repair(ctx, seckill.GateRepair{VoucherID: v, Version: after.Version, StockDelta: 1}); ok {
-			t.Fatal("a repair computed before a settle was applied")
+		if ok, err := gate.Repair(ctx, seckill.GateRepair{VoucherID: v, Version: cur.Version, StockDelta: 1}); err != nil || !ok {
+			t.Fatalf("a repair computed before a settle: %v %v, want applied", ok, err)
 		}
-		cur, _ := gate.Snapshot(ctx, v)
+		cur, _ = gate.Snapshot(ctx, v)
 		if _, err := gate.Drop(ctx, v, v*1000+3, seckill.Release{Stock: true, Slot: true}); err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,7 @@
 -- KEYS[1] seckill:{s<k>}:stock:<vid>
 -- KEYS[2] seckill:{s<k>}:users:<vid>
 -- KEYS[3] seckill:{s<k>}:window:<vid>
--- KEYS[4] seckill:{s<k>}:gen:<vid>          counter of settles, drops, loads and repairs
+-- KEYS[4] seckill:{s<k>}:gen:<vid>          counter of drops, loads and repairs
 -- ARGV[1] stock
 -- ARGV[2] begin (unix ms)
 -- ARGV[3] end (unix ms)

@@ -1,11 +1,12 @@
 -- Repair a sale's stock and holders from the database's view: one atomic step, applied
--- only if nothing settled or dropped a reservation of the sale since the caller read it.
+-- only if no reservation of the sale was dropped, and the sale was not loaded or
+-- repaired, since the caller read it.
 --
 -- KEYS[1] seckill:{s<k>}:stock:<vid>
 -- KEYS[2] seckill:{s<k>}:users:<vid>
 -- KEYS[3] seckill:{s<k>}:pending             hash: order id -> "<voucher id>:<user id>:<ms>"
 -- KEYS[4] seckill:{s<k>}:reservations:<vid>  legacy hash: order id -> "<user id>:<ms>"
--- KEYS[5] seckill:{s<k>}:gen:<vid>           counter bumped by settle, drop, load, repair
+-- KEYS[5] seckill:{s<k>}:gen:<vid>           counter bumped by drop, load, repair
 -- ARGV[1] the counter the caller read (its snapshot)
 -- ARGV[2] units to add to the stock (negative: to take), never leaving it below 0
 -- ARGV[3] voucher id
@@ -18,7 +19,10 @@
 --
 -- Reserve does not bump the counter: a reservation taken since the snapshot took its
 -- unit from the stock this script adjusts by a difference, and added its user, whom no
--- removal names (a user in the snapshot's holders cannot reserve again).
+-- removal names (a user in the snapshot's holders cannot reserve again). Nor does
+-- settle: it removes the reservation of an order already written, changing neither
+-- stock nor holders; the caller counted that reservation either as written (its order
+-- in the database stock it read after) or as still waiting, which only holds a unit back.
 if (redis.call('GET', KEYS[5]) or '0') ~= ARGV[1] or redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
 end

@@ -10,8 +10,8 @@ import (
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-// driftAttempts is how often one pass computes a sale's repair again when its
-// reservations were settled or dropped meanwhile.
+// driftAttempts is how often one pass computes a sale's repair again when a reservation
+// of the sale was dropped (or the sale loaded or repaired) meanwhile.
 const driftAttempts = 3
 
 // maxDriftLookups bounds the order look-ups of one sale's repair: the oldest pending
@@ -23,14 +23,15 @@ const maxDriftLookups = 2000
 // stock − reservations still waiting for their orders; holders = users with live orders
 // ∪ users with pending reservations; reservations whose orders exist are removed.
 //
-// It reads a snapshot of the sale in Redis (with the version settles, drops, loads and
-// repairs bump), then the database, and applies the difference in one atomic step that
-// is refused if the version moved. Reserve does not bump the version: a claim reserved
+// It reads a snapshot of the sale in Redis (with the version drops, loads and repairs
+// bump), then the database, and applies the difference in one atomic step that is
+// refused if the version moved. Reserve does not bump the version: a claim reserved
 // after the snapshot took its unit from the stock the repair adjusts by a difference.
-// The database is read in an order that can only err toward less stock in Redis: the
-// orders of the pending reservations first, then the stock, so an order written in
-// between is counted twice (once as pending, once in the stock), never not at all. A
-// unit so held back comes back at a later pass. Nothing is written when nothing drifted.
+// Nor does settling, so repairs apply during a flood: the database is read in an order
+// that can only err toward less stock in Redis — the orders of the pending reservations
+// first, then the stock — so an order written (and settled) in between is counted twice
+// (once as waiting, once in the stock), never not at all. A unit so held back comes
+// back at a later pass. Nothing is written when nothing drifted.
 func (s *Service) repairDrift(ctx context.Context, voucherID int64, rep *ReconcileReport) error {
 	for range driftAttempts {
 		done, err := s.repairDriftOnce(ctx, voucherID, rep)

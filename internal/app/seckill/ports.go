@@ -92,17 +92,16 @@ type StockGate interface {
 	// Snapshot reads a sale's state in one atomic step; Loaded is false when Redis holds
 	// no stock for it.
 	Snapshot(ctx context.Context, voucherID int64) (GateSnapshot, error)
-	// Repair applies r in one atomic step unless a reservation of the sale was settled or
-	// dropped, or the sale loaded or repaired, since r.Version was read (false then: read
-	// again).
+	// Repair applies r in one atomic step unless a reservation of the sale was dropped,
+	// or the sale loaded or repaired, since r.Version was read (false then: read again).
 	Repair(ctx context.Context, r GateRepair) (bool, error)
 }
 
 // GateSnapshot is a sale's state in Redis at one instant.
 type GateSnapshot struct {
 	Loaded bool
-	// Version changes whenever a reservation is settled or dropped and whenever the sale
-	// is loaded or repaired — not when one is reserved.
+	// Version changes whenever a reservation is dropped and whenever the sale is loaded
+	// or repaired — not when one is reserved or settled.
 	Version      int64
 	Stock        int64
 	Reservations []Reservation

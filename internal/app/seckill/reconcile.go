@@ -34,7 +34,7 @@ type ReconcileReport struct {
 	// HoldersRepaired counts the users added to or removed from holder sets.
 	HoldersRepaired int
 	// Busy counts the sales whose repair was given up for this pass because their
-	// reservations kept being settled or dropped while it was computed.
+	// reservations kept being dropped (or other nodes repaired them) meanwhile.
 	Busy int
 }
 
@@ -52,7 +52,7 @@ type ReconcileReport struct {
 //
 // It is safe to run on several nodes at once and while claims and orders are written:
 // every step is idempotent, and a drift repair applies only if no reservation of the
-// sale was settled or dropped since it was computed.
+// sale was dropped (and no other repair applied) since it was computed.
 func (s *Service) Reconcile(ctx context.Context, rc ReconcileConfig) (ReconcileReport, error) {
 	var rep ReconcileReport
 	now := s.now()
