@@ -23,15 +23,19 @@ const maxDriftLookups = 2000
 // stock − reservations still waiting for their orders; holders = users with live orders
 // ∪ users with pending reservations; reservations whose orders exist are removed.
 //
-// It reads a snapshot of the sale in Redis (with the version drops, loads and repairs
-// bump), then the database, and applies the difference in one atomic step that is
-// refused if the version moved. Reserve does not bump the version: a claim reserved
-// after the snapshot took its unit from the stock the repair adjusts by a difference.
-// Nor does settling, so repairs apply during a flood: the database is read in an order
-// that can only err toward less stock in Redis — the orders of the pending reservations
-// first, then the stock — so an order written (and settled) in between is counted twice
-// (once as waiting, once in the stock), never not at all. A unit so held back comes
-// back at a later pass. Nothing is written when nothing drifted.
+// It reads the database stock, then a snapshot of the sale in Redis (with the version
+// drops, loads and repairs bump), then the database again, and applies the difference
+// in one atomic step that is refused if the version moved. Reserve does not bump the
+// version: a claim reserved after the snapshot took its unit from the stock the repair
+// adjusts by a difference. Nor does settling, so repairs apply during a flood.
+//
+// Orders written while the pass reads can make Redis look ahead of the database by at
+// most the orders written meanwhile (the database stock's fall since the first read),
+// never behind it: the orders of the pending reservations are looked up before the
+// stock is read again, so an order is at worst counted twice, never not at all. So
+// stock is raised by what it is certainly short, and lowered by what it is certainly
+// over — exactly when no order was written meanwhile. Holders are exact. Nothing is
+// written when nothing drifted.
 func (s *Service) repairDrift(ctx context.Context, voucherID int64, rep *ReconcileReport) error {
 	for range driftAttempts {
 		done, err := s.repairDriftOnce(ctx, voucherID, rep)
@@ -44,6 +48,10 @@ func (s *Service) repairDrift(ctx context.Context, voucherID int64, rep *Reconci
 }
 
 func (s *Service) repairDriftOnce(ctx context.Context, voucherID int64, rep *ReconcileReport) (bool, error) {
+	before, err := s.d.Orders.SaleStock(ctx, voucherID)
+	if err != nil {
+		return false, err
+	}
 	snap, err := s.d.Gate.Snapshot(ctx, voucherID)
 	if err != nil {
 		return false, err
@@ -56,10 +64,10 @@ func (s *Service) repairDriftOnce(ctx context.Context, voucherID int64, rep *Rec
 	if err != nil {
 		return false, err
 	}
-	if drift := computeDrift(snap, dbStock, holders, nil); drift.none() {
+	if drift := computeDrift(snap, dbStock, max(0, before-dbStock), holders, nil); drift.none() {
 		return true, nil
 	}
-	// Something disagrees: find the reservations whose orders exist, then read the
+	// Something may disagree: find the reservations whose orders exist, then read the
 	// stock and the holders again (after the look-ups: see above).
 	written, err := s.writtenOrders(ctx, snap.Reservations)
 	if err != nil {
@@ -68,7 +76,10 @@ func (s *Service) repairDriftOnce(ctx context.Context, voucherID int64, rep *Rec
 	if dbStock, holders, err = s.dbView(ctx, voucherID); err != nil {
 		return false, err
 	}
-	drift := computeDrift(snap, dbStock, holders, written)
+	if dbStock > before {
+		return false, nil // the sale's stock was raised meanwhile: read again
+	}
+	drift := computeDrift(snap, dbStock, before-dbStock, holders, written)
 	if drift.none() {
 		return true, nil
 	}
@@ -142,7 +153,10 @@ func (d drift) none() bool {
 
 // computeDrift compares a snapshot with the database's view. written are the pending
 // reservations whose orders exist; every other reservation is taken as still waiting.
-func computeDrift(snap GateSnapshot, dbStock int64, dbHolders []int64, written map[int64]domain.VoucherOrder) drift {
+// slack is how many orders may have been written while the view was read: Redis may
+// look that much more ahead of the database than it is, so stock is lowered only by
+// what exceeds it.
+func computeDrift(snap GateSnapshot, dbStock, slack int64, dbHolders []int64, written map[int64]domain.VoucherOrder) drift {
 	d := drift{GateRepair: GateRepair{Version: snap.Version}}
 	want := make(map[int64]bool, len(dbHolders)+len(snap.Reservations))
 	for _, u := range dbHolders {
@@ -163,7 +177,12 @@ func computeDrift(snap GateSnapshot, dbStock int64, dbHolders []int64, written m
 			d.settled++
 		}
 	}
-	d.StockDelta = max(0, dbStock-waiting) - snap.Stock
+	switch over := snap.Stock - (dbStock - waiting); {
+	case over < 0 && snap.Stock < max(0, dbStock-waiting):
+		d.StockDelta = max(0, dbStock-waiting) - snap.Stock // certainly short
+	case over > slack:
+		d.StockDelta = -(over - slack) // certainly over
+	}
 	have := make(map[int64]bool, len(snap.Holders))
 	for _, u := range snap.Holders {
 		have[u] = true
