@@ -153,7 +153,7 @@ func TestClaimFateBrokerCutOverAMQP(t *testing.T) {
 	const stock = 1000
 	v := newSale(t, svc, stock)
 	accepted, refused := cancellingFlood(t, svc, v.ID, 3000, 16, func() {
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(30 * time.Millisecond) // the sale sells out within a second or two
 		proxy.Cut()
 		time.Sleep(2 * time.Second)
 		proxy.Restore()
