@@ -181,7 +181,7 @@ func computeDrift(snap GateSnapshot, dbStock, slack int64, dbHolders []int64, wr
 	case over < 0 && snap.Stock < max(0, dbStock-waiting):
 		d.StockDelta = max(0, dbStock-waiting) - snap.Stock // certainly short
 	case over > slack:
-		d.StockDelta = -(over - slack) // certainly over
+		d.StockDelta = max(0, dbStock-waiting+slack) - snap.Stock // certainly over
 	}
 	have := make(map[int64]bool, len(snap.Holders))
 	for _, u := range snap.Holders {
