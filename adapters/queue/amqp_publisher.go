@@ -24,7 +24,9 @@ const amqpResendWindow = 30 * time.Second
 // lost, so publishing resumes by itself after the broker comes back. While the broker
 // is unreachable a publish fails at once, the message not being queued; but a message
 // whose confirmation was lost with its channel may be queued or not, so it is sent
-// again until confirmed, for up to amqpResendWindow or until its context ends.
+// again until confirmed, for up to amqpResendWindow or until its context ends. Errors
+// of publishes known not to have queued their message wrap errNotSent; the others
+// leave the outcome unknown.
 type amqpPublisher struct {
 	conn      *amqpConnector
 	queueArgs amqp091.Table
@@ -68,7 +70,7 @@ func (p *amqpPublisher) publish(queue string, msg *message.Message) error {
 	)
 	for {
 		if p.isClosed() {
-			return errAMQPClosed
+			return notSent(errAMQPClosed)
 		}
 		confirmed, err := p.publishOnce(ctx, queue, body)
 		switch {
@@ -85,7 +87,7 @@ func (p *amqpPublisher) publish(queue string, msg *message.Message) error {
 			continue
 		case !unsure:
 			// Never sent, or refused by the broker: the message is not queued.
-			return fmt.Errorf("publish message %s: %w", msg.UUID, err)
+			return notSent(fmt.Errorf("publish message %s: %w", msg.UUID, err))
 		}
 		// The broker may hold the message or not; send it again once it is reachable.
 		// The consumer is idempotent, so a copy too many is harmless, a loss is not.

@@ -92,7 +92,7 @@ func (b *kafkaBackend) ensureTopics(ctx context.Context, log *slog.Logger) error
 	return nil
 }
 
-func (b *kafkaBackend) publisher() message.Publisher { return b.pub }
+func (b *kafkaBackend) publisher() message.Publisher { return kafkaPublisher{b.pub} }
 func (b *kafkaBackend) ordersTopic(int64) string     { return b.cfg.Namespace + ordersTopic }
 func (b *kafkaBackend) deadLetterTopic() string      { return b.cfg.Namespace + deadLetterTopic }
 func (b *kafkaBackend) close() error                 { return b.pub.Close() }

@@ -107,23 +107,34 @@ func (q *Queue) PublishedByGate() bool { return q.cfg.Backend == BackendRedis }
 // PublishClaim publishes the order message for c and returns once the backend accepted
 // it (Kafka: acknowledged by all in-sync replicas; AMQP: publisher confirm; Redis: XADD
 // done). On the Redis backend the gate normally publishes; this is for re-publishing.
+//
+// An error wraps seckill.ErrNotEnqueued when the message is known not to be queued: an
+// invalid claim, a closed queue, a context that ended before the send, a message the
+// broker refused (AMQP nack; Kafka: too large or corrupt), or one never sent (no
+// connection; the memory backend's only failure is a closed Pub/Sub). Any other error
+// leaves the outcome unknown: the message may be queued (an AMQP confirm lost or late,
+// a Kafka or Redis reply that never came).
 func (q *Queue) PublishClaim(ctx context.Context, c domain.Claim) error {
 	if err := validClaim(c); err != nil {
-		return err
+		return notEnqueued(err)
 	}
 	q.mu.Lock()
 	closed := q.closed
 	q.mu.Unlock()
 	if closed {
-		return ErrClosed
+		return notEnqueued(ErrClosed)
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return notEnqueued(err)
 	}
 	msg := newClaimMessage(c)
 	msg.SetContext(ctx)
 	if err := q.backend.publisher().Publish(q.backend.ordersTopic(c.VoucherID), msg); err != nil {
-		return fmt.Errorf("publish order %d: %w", c.OrderID, err)
+		err = fmt.Errorf("publish order %d: %w", c.OrderID, err)
+		if q.cfg.Backend == BackendMemory || errors.Is(err, errNotSent) || errors.Is(err, ErrClosed) {
+			return notEnqueued(err)
+		}
+		return err
 	}
 	return nil
 }

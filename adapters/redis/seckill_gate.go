@@ -29,6 +29,9 @@ var (
 	//go:embed lua/seckill_load.lua
 	seckillLoadLua    string
 	seckillLoadScript = goredis.NewScript(seckillLoadLua)
+	//go:embed lua/seckill_repair.lua
+	seckillRepairLua    string
+	seckillRepairScript = goredis.NewScript(seckillRepairLua)
 )
 
 // GateConfig shapes the flash-sale gate.
@@ -83,14 +86,16 @@ func OrderStream(voucherID int64, shards int) string {
 // saleKeys are a sale's keys. Reservations live in pending, one hash per shard shared by
 // the shard's sales (order id -> "<voucher>:<user>:<ms>"), so an order is found by its id
 // alone. legacy is the sale's own hash where reservations were kept before
-// ("<user>:<ms>"); it is still read, settled and dropped from, never written.
-type saleKeys struct{ prefix, stock, users, pending, window, legacy, voucher string }
+// ("<user>:<ms>"); it is still read, settled and dropped from, never written. gen counts
+// the drops, loads and repairs of the sale, so that a repair computed from a snapshot is
+// applied only if none came in between.
+type saleKeys struct{ prefix, stock, users, pending, window, legacy, gen, voucher string }
 
 func (g *Gate) keys(voucherID int64) saleKeys {
 	p := "seckill:" + ShardTag(voucherID, g.cfg.Shards) + ":"
 	v := strconv.FormatInt(voucherID, 10)
 	return saleKeys{prefix: p, stock: p + "stock:" + v, users: p + "users:" + v, pending: p + "pending",
-		window: p + "window:" + v, legacy: p + "reservations:" + v, voucher: v}
+		window: p + "window:" + v, legacy: p + "reservations:" + v, gen: p + "gen:" + v, voucher: v}
 }
 
 // pendingKey is shard k's hash of reservations by order id.
@@ -157,7 +162,7 @@ func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verd
 // Drop implements seckill.StockGate.
 func (g *Gate) Drop(ctx context.Context, voucherID, orderID int64, rel seckill.Release) (bool, error) {
 	k := g.keys(voucherID)
-	n, err := seckillDropScript.Run(ctx, g.client, []string{k.stock, k.users, k.pending, k.legacy},
+	n, err := seckillDropScript.Run(ctx, g.client, []string{k.stock, k.users, k.pending, k.legacy, k.gen},
 		strconv.FormatInt(orderID, 10), flag(rel.Stock), flag(rel.Slot), k.voucher).Int64()
 	if err != nil {
 		return false, fmt.Errorf("drop reservation %d: %w", orderID, err)
@@ -182,7 +187,9 @@ func (g *Gate) Settle(ctx context.Context, voucherID int64, orderIDs []int64) er
 		fields[i] = strconv.FormatInt(id, 10)
 	}
 	k := g.keys(voucherID)
-	// Both keys share the sale's hash tag, so one pipeline reaches one node.
+	// Both keys share the sale's hash tag, so one pipeline reaches one node. Settling
+	// leaves the version alone: it changes neither stock nor holders, and a repair
+	// computed across it errs toward less stock (see seckill_repair.lua).
 	cmds, err := g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
 		p.HDel(ctx, k.pending, fields...)
 		p.HDel(ctx, k.legacy, fields...)
@@ -209,7 +216,7 @@ func (g *Gate) Load(ctx context.Context, s seckill.SaleState, replace bool) (boo
 	for _, u := range s.Holders {
 		args = append(args, u)
 	}
-	n, err := seckillLoadScript.Run(ctx, g.client, []string{k.stock, k.users, k.window}, args...).Int64()
+	n, err := seckillLoadScript.Run(ctx, g.client, []string{k.stock, k.users, k.window, k.gen}, args...).Int64()
 	if err != nil {
 		return false, fmt.Errorf("load sale %d: %w", s.VoucherID, err)
 	}
@@ -329,4 +336,85 @@ func (g *Gate) SetWindow(ctx context.Context, voucherID int64, begin, end time.T
 		return fmt.Errorf("set window of sale %d: %w", voucherID, err)
 	}
 	return nil
+}
+
+// Snapshot implements seckill.StockGate: one MULTI of reads on the sale's keys (the
+// shard's reservation hash is read whole and filtered here).
+func (g *Gate) Snapshot(ctx context.Context, voucherID int64) (seckill.GateSnapshot, error) {
+	k := g.keys(voucherID)
+	var (
+		gen, stock      *goredis.StringCmd
+		pending, legacy *goredis.MapStringStringCmd
+		users           *goredis.StringSliceCmd
+	)
+	_, err := g.client.TxPipelined(ctx, func(p goredis.Pipeliner) error {
+		gen = p.Get(ctx, k.gen)
+		stock = p.Get(ctx, k.stock)
+		pending = p.HGetAll(ctx, k.pending)
+		legacy = p.HGetAll(ctx, k.legacy)
+		users = p.SMembers(ctx, k.users)
+		return nil
+	})
+	if err != nil && !errors.Is(err, goredis.Nil) {
+		return seckill.GateSnapshot{}, fmt.Errorf("read sale %d: %w", voucherID, err)
+	}
+	var snap seckill.GateSnapshot
+	if snap.Version, err = gen.Int64(); err != nil && !errors.Is(err, goredis.Nil) {
+		return seckill.GateSnapshot{}, fmt.Errorf("read sale %d: version: %w", voucherID, err)
+	}
+	switch n, err := stock.Int64(); {
+	case errors.Is(err, goredis.Nil):
+		return snap, nil
+	case err != nil:
+		return seckill.GateSnapshot{}, fmt.Errorf("read sale %d: stock: %w", voucherID, err)
+	default:
+		snap.Loaded, snap.Stock = true, n
+	}
+	for field, v := range pending.Val() {
+		vid, rest, _ := strings.Cut(v, ":")
+		if vid != k.voucher {
+			continue
+		}
+		if id, err := strconv.ParseInt(field, 10, 64); err == nil {
+			if r, ok := parseReservation(voucherID, id, rest); ok {
+				snap.Reservations = append(snap.Reservations, r)
+			}
+		}
+	}
+	for field, v := range legacy.Val() {
+		if id, err := strconv.ParseInt(field, 10, 64); err == nil {
+			if r, ok := parseReservation(voucherID, id, v); ok {
+				snap.Reservations = append(snap.Reservations, r)
+			}
+		}
+	}
+	for _, m := range users.Val() {
+		if id, err := strconv.ParseInt(m, 10, 64); err == nil {
+			snap.Holders = append(snap.Holders, id)
+		}
+	}
+	return snap, nil
+}
+
+// Repair implements seckill.StockGate with seckill_repair.lua.
+func (g *Gate) Repair(ctx context.Context, r seckill.GateRepair) (bool, error) {
+	k := g.keys(r.VoucherID)
+	args := make([]any, 0, 6+len(r.Remove)+len(r.AddHolders)+len(r.RemoveHolders))
+	args = append(args, strconv.FormatInt(r.Version, 10), r.StockDelta, k.voucher, len(r.Remove))
+	for _, id := range r.Remove {
+		args = append(args, strconv.FormatInt(id, 10))
+	}
+	args = append(args, len(r.AddHolders))
+	for _, u := range r.AddHolders {
+		args = append(args, u)
+	}
+	args = append(args, len(r.RemoveHolders))
+	for _, u := range r.RemoveHolders {
+		args = append(args, u)
+	}
+	n, err := seckillRepairScript.Run(ctx, g.client, []string{k.stock, k.users, k.pending, k.legacy, k.gen}, args...).Int64()
+	if err != nil {
+		return false, fmt.Errorf("repair sale %d: %w", r.VoucherID, err)
+	}
+	return n == 1, nil
 }

@@ -368,3 +368,74 @@ func TestGateReserveRetriedClaimIsIdempotent(t *testing.T) {
 		}
 	})
 }
+
+// A repair applies only to the snapshot it was computed from: a drop, load or repair
+// since then refuses it, a reserve or a settle does not; the stock never goes below
+// zero by it.
+func TestGateRepairAppliesOnlyToItsSnapshot(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		ctx := context.Background()
+		gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
+		now := time.Now()
+		if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 10, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour), Holders: []int64{7}}, true); err != nil {
+			t.Fatal(err)
+		}
+		reserve := func(order, user int64) {
+			t.Helper()
+			if verdict, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: order, UserID: user, VoucherID: v, At: now}); err != nil || verdict != seckill.Accepted {
+				t.Fatalf("reserve: %v %v", verdict, err)
+			}
+		}
+		reserve(v*1000+1, 1)
+		reserve(v*1000+2, 2)
+		snap, err := gate.Snapshot(ctx, v)
+		if err != nil || !snap.Loaded || snap.Stock != 8 || len(snap.Reservations) != 2 || len(snap.Holders) != 3 {
+			t.Fatalf("snapshot: %+v %v", snap, err)
+		}
+		// A reserve after the snapshot does not refuse the repair; its unit stays taken.
+		reserve(v*1000+3, 3)
+		ok, err := gate.Repair(ctx, seckill.GateRepair{VoucherID: v, Version: snap.Version, StockDelta: -2,
+			Remove: []int64{v*1000 + 1}, AddHolders: []int64{8}, RemoveHolders: []int64{7}})
+		if err != nil || !ok {
+			t.Fatalf("repair: %v %v", ok, err)
+		}
+		after, _ := gate.Snapshot(ctx, v)
+		holders := map[int64]bool{}
+		for _, u := range after.Holders {
+			holders[u] = true
+		}
+		if after.Stock != 5 || len(after.Reservations) != 2 || len(holders) != 4 || holders[7] || !holders[8] || after.Version == snap.Version {
+			t.Fatalf("after the repair: %+v", after)
+		}
+		// The old snapshot is refused now, and so is one older than a settle.
+		if ok, err := gate.Repair(ctx, seckill.GateRepair{VoucherID: v, Version: snap.Version, StockDelta: 1}); err != nil || ok {
+			t.Fatalf("repair of a stale snapshot: %v %v", ok, err)
+		}
+		cur, _ := gate.Snapshot(ctx, v)
+		if err := gate.Settle(ctx, v, []int64{v*1000 + 2}); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := gate.Repair(ctx, seckill.GateRepair{VoucherID: v, Version: cur.Version, StockDelta: 1}); err != nil || !ok {
+			t.Fatalf("a repair computed before a settle: %v %v, want applied", ok, err)
+		}
+		cur, _ = gate.Snapshot(ctx, v)
+		if _, err := gate.Drop(ctx, v, v*1000+3, seckill.Release{Stock: true, Slot: true}); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := gate.Repair(ctx, seckill.GateRepair{VoucherID: v, Version: cur.Version, StockDelta: 1}); ok {
+			t.Fatal("a repair computed before a drop was applied")
+		}
+		cur, _ = gate.Snapshot(ctx, v)
+		if ok, err := gate.Repair(ctx, seckill.GateRepair{VoucherID: v, Version: cur.Version, StockDelta: -100}); err != nil || !ok {
+			t.Fatalf("repair: %v %v", ok, err)
+		}
+		if n, _, _ := gate.Stock(ctx, v); n != 0 {
+			t.Fatalf("stock %d after taking more than there was, want 0", n)
+		}
+	})
+}

@@ -161,6 +161,10 @@ type Seckill struct {
 	// SoldOutMarkTTL is how long a node trusts its own sold-out mark of a sale; it checks
 	// the mark against Redis a little before that.
 	SoldOutMarkTTL time.Duration
+	// PublishTimeout bounds the gate step of a claim and the publish of an accepted one,
+	// each, whatever the client does; a publish that outlasts it has an unknown outcome
+	// and stays for the reconciler.
+	PublishTimeout time.Duration
 	// Reconcile runs the reconciler every ReconcileInterval (0: off).
 	ReconcileInterval time.Duration
 	RepublishAfter    time.Duration
@@ -398,6 +402,7 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxRetries:        r.integer("ORDER_MAX_RETRIES", 5, 1),
 		GateCoalesce:      r.coalesce("GATE_COALESCE"),
 		SoldOutMarkTTL:    r.duration("SOLD_OUT_MARK_TTL", 10*time.Second),
+		PublishTimeout:    r.duration("CLAIM_PUBLISH_TIMEOUT", 5*time.Second),
 		ReconcileInterval: r.durationOrZero("RECONCILE_INTERVAL", 10*time.Second),
 		RepublishAfter:    r.duration("RECONCILE_REPUBLISH_AFTER", 30*time.Second),
 		FailAfter:         r.duration("RECONCILE_FAIL_AFTER", 5*time.Minute),

@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"slices"
@@ -186,7 +187,7 @@ func TestBrokerConnectionCutDuringFlood(t *testing.T) {
 	checkAfterFault(t, svc, v, outageStock, res)
 }
 
-// flakyPublisher fails a share of publishes.
+// flakyPublisher fails a share of publishes before sending them (known not queued).
 type flakyPublisher struct {
 	seckill.ClaimPublisher
 	share  float64
@@ -196,7 +197,7 @@ type flakyPublisher struct {
 func (p *flakyPublisher) PublishClaim(ctx context.Context, c domain.Claim) error {
 	if rand.Float64() < p.share {
 		p.failed.Add(1)
-		return context.DeadlineExceeded
+		return fmt.Errorf("no connection to the broker: %w", seckill.ErrNotEnqueued)
 	}
 	return p.ClaimPublisher.PublishClaim(ctx, c)
 }

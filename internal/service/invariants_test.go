@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -162,7 +163,7 @@ func TestFlashSaleInvariantsOnEveryBackend(t *testing.T) {
 	}
 }
 
-// failingPublisher fails every publish while failing is set.
+// failingPublisher fails every publish while failing is set, before sending it.
 type failingPublisher struct {
 	seckill.ClaimPublisher
 	mu      sync.Mutex
@@ -174,7 +175,8 @@ func (p *failingPublisher) PublishClaim(ctx context.Context, c domain.Claim) err
 	failing := p.failing
 	p.mu.Unlock()
 	if failing {
-		return errors.New("broker unavailable")
+		// Never sent: the claim is known not to be queued.
+		return fmt.Errorf("broker unavailable: %w", seckill.ErrNotEnqueued)
 	}
 	return p.ClaimPublisher.PublishClaim(ctx, c)
 }
@@ -194,7 +196,7 @@ func TestFailedPublishReturnsStockAndSlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.App.Seckill.ClaimVoucher(ctx, 7, v.ID); domain.ErrorCode(err) != domain.CodeInternal {
+	if _, err := svc.App.Seckill.ClaimVoucher(ctx, 7, v.ID); err == nil || domain.ErrorCode(err) != domain.CodeInternal {
 		t.Fatalf("claim with a failing broker: %v, want INTERNAL", err)
 	}
 	a, _ := svc.App.Seckill.Audit(ctx, v.ID)

@@ -71,6 +71,7 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 		GlobalClaims:   seckill.RateLimit{Max: cfg.Seckill.ClaimRateGlobal.Max, Window: cfg.Seckill.ClaimRateGlobal.Window},
 		MaxStock:       cfg.Seckill.MaxStock,
 		SoldOutMarkTTL: cfg.Seckill.SoldOutMarkTTL,
+		PublishTimeout: cfg.Seckill.PublishTimeout,
 		Pages:          domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
 
 		StatusRecheck:            cfg.Seckill.StatusRecheck,

@@ -6,6 +6,7 @@
 -- KEYS[3] seckill:{s<k>}:pending             hash: order id -> "<voucher id>:<user id>:<ms>"
 -- KEYS[4] seckill:{s<k>}:reservations:<vid>  hash: order id -> "<user id>:<ms>", where
 --                                            reservations were kept before the shard hash
+-- KEYS[5] seckill:{s<k>}:gen:<vid>           counter of drops, loads and repairs
 -- ARGV[1] order id
 -- ARGV[2] "1" to return the unit of stock
 -- ARGV[3] "1" to return the user's slot
@@ -34,4 +35,5 @@ end
 if ARGV[3] == '1' and user then
   redis.call('SREM', KEYS[2], user)
 end
+redis.call('INCR', KEYS[5])
 return 1

@@ -3,6 +3,7 @@
 -- KEYS[1] seckill:{s<k>}:stock:<vid>
 -- KEYS[2] seckill:{s<k>}:users:<vid>
 -- KEYS[3] seckill:{s<k>}:window:<vid>
+-- KEYS[4] seckill:{s<k>}:gen:<vid>          counter of drops, loads and repairs
 -- ARGV[1] stock
 -- ARGV[2] begin (unix ms)
 -- ARGV[3] end (unix ms)
@@ -19,4 +20,5 @@ redis.call('DEL', KEYS[2])
 for i = 5, #ARGV, 500 do
   redis.call('SADD', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
 end
+redis.call('INCR', KEYS[4])
 return 1

@@ -2,6 +2,7 @@ package seckill
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -22,8 +23,14 @@ type ClaimResult struct {
 //
 // Errors: UNAUTHENTICATED without a user; RATE_LIMITED; NOT_FOUND for an unknown voucher;
 // BAD_USER_INPUT for a voucher that is not a flash sale; NOT_STARTED; ENDED;
-// ALREADY_CLAIMED (also when the sale is sold out); SOLD_OUT; INTERNAL when the claim
-// could not be enqueued (its reservation is then undone, so nothing is promised).
+// ALREADY_CLAIMED (also when the sale is sold out); SOLD_OUT; INTERNAL when the claim is
+// known not to be enqueued (the publisher said ErrNotEnqueued: its reservation is then
+// undone, so nothing is promised).
+//
+// Once it reaches the gate, a claim's fate no longer depends on the client: the gate
+// step and the publish run on contexts the client cannot cancel, each bounded by
+// PublishTimeout (see enqueue), and a publish whose outcome is unknown keeps the
+// reservation and is answered PENDING like any other.
 func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (ClaimResult, error) {
 	if userID <= 0 {
 		return ClaimResult{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
@@ -64,6 +71,14 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 	if ok, wait := s.bucket.take(now); !ok {
 		return ClaimResult{}, rateLimited("the sale is busy; try again shortly", wait)
 	}
+	// From here on the claim does not depend on its client: a client that gives up while
+	// Redis decides would otherwise leave a reservation behind an INTERNAL answer. One
+	// already gone is not started.
+	if err := ctx.Err(); err != nil {
+		return ClaimResult{}, fmt.Errorf("claim abandoned by its client: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.PublishTimeout)
+	defer cancel()
 	orderID, err := s.d.IDs.NextID(ctx)
 	if err != nil {
 		return ClaimResult{}, fmt.Errorf("order id: %w", err)
@@ -97,13 +112,36 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 		return ClaimResult{}, fmt.Errorf("reserve: sale %d is not loaded", voucherID)
 	}
 	if !s.d.Publisher.PublishedByGate() {
-		claim := domain.Claim{OrderID: orderID, UserID: userID, VoucherID: voucherID, ClaimedAt: now}
-		if err := s.d.Publisher.PublishClaim(ctx, claim); err != nil {
-			s.undo(ctx, r, err)
-			return ClaimResult{}, fmt.Errorf("enqueue claim: %w", err)
+		if err := s.enqueue(ctx, r); err != nil {
+			return ClaimResult{}, err
 		}
 	}
 	return ClaimResult{OrderID: orderID, Status: domain.OrderPending}, nil
+}
+
+// enqueue publishes an accepted claim. The publish does not depend on the client: it
+// runs on a context the client cannot cancel, bounded by PublishTimeout. A publish known
+// not to have queued the claim (ErrNotEnqueued) is undone and answered INTERNAL; any
+// other failure leaves the outcome unknown — the message may be queued, and undoing it
+// then would hand its unit and the user's slot out twice — so the reservation stays, the
+// claim is answered PENDING, and the reconciler settles it from the database
+// (republishing it after RepublishAfter, failing it after FailAfter).
+func (s *Service) enqueue(ctx context.Context, r Reservation) error {
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.PublishTimeout)
+	defer cancel()
+	claim := domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: r.VoucherID, ClaimedAt: r.At}
+	err := s.d.Publisher.PublishClaim(pctx, claim)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrNotEnqueued):
+		s.undo(ctx, r, err)
+		return fmt.Errorf("enqueue claim: %w", err)
+	default:
+		s.log.Warn("claim publish outcome unknown; the reservation stays and the reconciler settles it",
+			slog.Int64("order_id", r.OrderID), slog.Int64("voucher_id", r.VoucherID), slog.Any("error", err))
+		return nil
+	}
 }
 
 // rateLimited is a RATE_LIMITED error asking the client to wait (whole seconds, at
@@ -113,8 +151,8 @@ func rateLimited(msg string, wait time.Duration) error {
 		RetryAfterSeconds: max(1, int((wait+time.Second-1)/time.Second))}
 }
 
-// undo gives back a reservation whose claim could not be enqueued, so the client's
-// INTERNAL answer promises nothing. If even that fails, the reconciler finds the
+// undo gives back a reservation whose claim is known not to be enqueued, so the
+// client's INTERNAL answer promises nothing. If even that fails, the reconciler finds the
 // reservation later.
 func (s *Service) undo(ctx context.Context, r Reservation, cause error) {
 	ctx = context.WithoutCancel(ctx)

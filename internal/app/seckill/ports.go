@@ -5,6 +5,7 @@ package seckill
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/dealspot/dealspot/internal/domain"
@@ -88,6 +89,37 @@ type StockGate interface {
 	Holders(ctx context.Context, voucherID int64) ([]int64, error)
 	// SetWindow changes a loaded sale's window, leaving its stock and holders alone.
 	SetWindow(ctx context.Context, voucherID int64, begin, end time.Time) error
+	// Snapshot reads a sale's state in one atomic step; Loaded is false when Redis holds
+	// no stock for it.
+	Snapshot(ctx context.Context, voucherID int64) (GateSnapshot, error)
+	// Repair applies r in one atomic step unless a reservation of the sale was dropped,
+	// or the sale loaded or repaired, since r.Version was read (false then: read again).
+	Repair(ctx context.Context, r GateRepair) (bool, error)
+}
+
+// GateSnapshot is a sale's state in Redis at one instant.
+type GateSnapshot struct {
+	Loaded bool
+	// Version changes whenever a reservation is dropped and whenever the sale is loaded
+	// or repaired — not when one is reserved or settled.
+	Version      int64
+	Stock        int64
+	Reservations []Reservation
+	Holders      []int64
+}
+
+// GateRepair brings a sale's Redis state back in line with the database.
+type GateRepair struct {
+	VoucherID int64
+	// Version is the GateSnapshot.Version the repair was computed from.
+	Version int64
+	// StockDelta is added to the stock (which never goes below 0 by it).
+	StockDelta int64
+	// Remove are reservations whose orders exist (settled or FAILED).
+	Remove []int64
+	// AddHolders and RemoveHolders change the holder set.
+	AddHolders    []int64
+	RemoveHolders []int64
 }
 
 // ClaimPublisher enqueues accepted claims for the order writer.
@@ -180,3 +212,7 @@ type SoldOutBus interface {
 	// Subscribe calls fn for every announcement until the returned stop is called.
 	Subscribe(ctx context.Context, fn func(voucherID int64, soldOut bool)) (stop func(), err error)
 }
+
+// ErrNotEnqueued marks a publish known not to have queued its claim: the broker refused
+// it, or it was never sent (no connection, the channel or the publisher closed first).
+var ErrNotEnqueued = errors.New("claim not enqueued")

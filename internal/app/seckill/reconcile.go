@@ -29,6 +29,13 @@ type ReconcileReport struct {
 	Republished int
 	Failed      int
 	Released    int
+	// StockRepaired counts the sales whose Redis stock disagreed with the database's.
+	StockRepaired int
+	// HoldersRepaired counts the users added to or removed from holder sets.
+	HoldersRepaired int
+	// Busy counts the sales whose repair was given up for this pass because their
+	// reservations kept being dropped (or other nodes repaired them) meanwhile.
+	Busy int
 }
 
 // Reconcile makes Redis and the database agree again, for every sale that is on or
@@ -38,9 +45,14 @@ type ReconcileReport struct {
 //   - a reservation whose order exists is settled (CREATED) or released (FAILED);
 //   - a reservation older than RepublishAfter without an order has its claim published
 //     again; one older than FailAfter is given up, its order FAILED and its stock
-//     returned.
+//     returned;
+//   - the drift of a live sale is repaired (see repairDrift): afterwards Redis stock =
+//     database stock − reservations still waiting for their orders, and the holders are
+//     exactly the users with live orders plus those with pending reservations.
 //
-// It is safe to run on several nodes at once: every step is idempotent.
+// It is safe to run on several nodes at once and while claims and orders are written:
+// every step is idempotent, and a drift repair applies only if no reservation of the
+// sale was dropped (and no other repair applied) since it was computed.
 func (s *Service) Reconcile(ctx context.Context, rc ReconcileConfig) (ReconcileReport, error) {
 	var rep ReconcileReport
 	now := s.now()
@@ -62,6 +74,12 @@ func (s *Service) Reconcile(ctx context.Context, rc ReconcileConfig) (ReconcileR
 		}
 		if err := s.repairReservations(ctx, v.ID, now, rc, &rep); err != nil {
 			errs = append(errs, err)
+			continue
+		}
+		if v.FlashSale.EndTime.After(now) {
+			if err := s.repairDrift(ctx, v.ID, &rep); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	return rep, errors.Join(errs...)
@@ -80,6 +98,13 @@ func (s *Service) repairReservations(ctx context.Context, voucherID int64, now t
 		claim := domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: voucherID, ClaimedAt: r.At}
 		o, err := s.d.Orders.Order(ctx, r.OrderID)
 		switch {
+		case err == nil && (o.UserID != r.UserID || o.VoucherID != voucherID):
+			// The id is another claim's order (handed out twice): this claim has none,
+			// and never will under this id.
+			if err := s.fail(ctx, claim, Release{Stock: true, Slot: true}, ReasonIDTaken); err != nil {
+				return err
+			}
+			rep.Failed++
 		case err == nil && o.Status == domain.OrderFailed:
 			if dropped, err := s.d.Gate.Drop(ctx, voucherID, r.OrderID, Release{Stock: true, Slot: true}); err != nil {
 				return err
@@ -121,7 +146,9 @@ func (s *Service) RunReconciler(ctx context.Context, interval time.Duration, rc 
 		}
 		if rep != (ReconcileReport{}) {
 			s.log.Info("reconciled flash sales", slog.Int("sales_loaded", rep.SalesLoaded), slog.Int("settled", rep.Settled),
-				slog.Int("republished", rep.Republished), slog.Int("failed", rep.Failed), slog.Int("released", rep.Released))
+				slog.Int("republished", rep.Republished), slog.Int("failed", rep.Failed), slog.Int("released", rep.Released),
+				slog.Int("stock_repaired", rep.StockRepaired), slog.Int("holders_repaired", rep.HoldersRepaired),
+				slog.Int("busy", rep.Busy))
 		}
 		select {
 		case <-ctx.Done():

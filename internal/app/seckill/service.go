@@ -37,6 +37,10 @@ type Config struct {
 	// StatusRecheckConcurrency bounds the re-reads running at once on this node, so a
 	// reconnect with many open subscriptions does not flood the stores (default 16).
 	StatusRecheckConcurrency int
+	// PublishTimeout bounds the gate step of a claim and the publish of an accepted one,
+	// each, which run whatever the client does (default 5s); when a publish outlasts it,
+	// its outcome is unknown and the claim stays reserved for the reconciler.
+	PublishTimeout time.Duration
 }
 
 // Deps are the adapters the flash sale needs.
@@ -97,6 +101,9 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	}
 	if cfg.StatusRecheckConcurrency <= 0 {
 		cfg.StatusRecheckConcurrency = 16
+	}
+	if cfg.PublishTimeout <= 0 {
+		cfg.PublishTimeout = 5 * time.Second
 	}
 	s := &Service{cfg: cfg, d: d, now: d.Now, log: d.Log, soldOut: newSoldOutBoard(cfg.SoldOutMarkTTL, d.Now),
 		users:  newUserClaimLimiter(RateLimit{Max: cfg.ClaimsPerUser, Window: cfg.ClaimWindow}),
