@@ -159,35 +159,41 @@ func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.C
 }
 
 // takeStock takes len(cs) off the voucher's stock. When the stock cannot cover them all,
-// the newest orders beyond it are deleted again and returned.
+// the newest orders beyond it are deleted again and returned. Every decrement is guarded
+// (stock >= what it takes), so batches written at once never take more than the stock
+// together: a batch that finds less than it needs reads the stock again and takes what
+// is left, retrying while other batches take units meanwhile.
 func (r *Orders) takeStock(ctx context.Context, tx *sql.Tx, voucherID int64, cs []domain.Claim) ([]domain.Claim, error) {
-	n := len(cs)
-	res, err := tx.ExecContext(ctx,
-		"UPDATE flash_sales SET stock = stock - "+r.param(1)+", updated_at = "+r.param(2)+" WHERE id = "+r.param(3)+" AND stock >= "+r.param(4),
-		n, time.Now().UTC(), voucherID, n)
-	if err != nil {
-		return nil, fmt.Errorf("take stock of voucher %d: %w", voucherID, err)
+	take := len(cs)
+	for attempt := 0; take > 0; attempt++ {
+		if attempt == 100 {
+			// The stock keeps moving under us; the whole batch is retried.
+			return nil, fmt.Errorf("take stock of voucher %d: it kept changing", voucherID)
+		}
+		res, err := tx.ExecContext(ctx,
+			"UPDATE flash_sales SET stock = stock - "+r.param(1)+", updated_at = "+r.param(2)+" WHERE id = "+r.param(3)+" AND stock >= "+r.param(4),
+			take, time.Now().UTC(), voucherID, take)
+		if err != nil {
+			return nil, fmt.Errorf("take stock of voucher %d: %w", voucherID, err)
+		}
+		if k, _ := res.RowsAffected(); k == 1 {
+			break
+		}
+		var stock int
+		err = tx.QueryRowContext(ctx, "SELECT stock FROM flash_sales WHERE id = "+r.param(1), voucherID).Scan(&stock)
+		if errors.Is(err, sql.ErrNoRows) {
+			stock = 0 // not a flash sale: nothing to take from
+		} else if err != nil {
+			return nil, fmt.Errorf("read stock of voucher %d: %w", voucherID, err)
+		}
+		// Less than we asked for (another batch may have taken some since): ask for what
+		// is left, guarded again.
+		take = min(take, max(stock, 0))
 	}
-	if k, _ := res.RowsAffected(); k == 1 {
-		return nil, nil
-	}
-	var stock int
-	err = tx.QueryRowContext(ctx, "SELECT stock FROM flash_sales WHERE id = "+r.param(1), voucherID).Scan(&stock)
-	if errors.Is(err, sql.ErrNoRows) {
-		stock = 0 // not a flash sale: nothing to take from
-	} else if err != nil {
-		return nil, fmt.Errorf("read stock of voucher %d: %w", voucherID, err)
-	}
-	stock = max(stock, 0)
-	short := cs[stock:]
+	short := cs[take:]
 	for _, c := range short {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM voucher_orders WHERE id = "+r.param(1), c.OrderID); err != nil {
 			return nil, fmt.Errorf("undo order %d: %w", c.OrderID, err)
-		}
-	}
-	if stock > 0 {
-		if _, err := tx.ExecContext(ctx, "UPDATE flash_sales SET stock = stock - "+r.param(1)+" WHERE id = "+r.param(2), stock, voucherID); err != nil {
-			return nil, fmt.Errorf("take stock of voucher %d: %w", voucherID, err)
 		}
 	}
 	return short, nil
