@@ -199,17 +199,28 @@ func TestRedisWipedUnderTraffic(t *testing.T) {
 		t.Errorf("/metrics does not count two new generations:\n%s", grepLines(string(body), "dealspot_redis_"))
 	}
 
-	// The claim path: no oversell and no duplicate order whatever Redis lost. (That every
-	// accepted claim ends CREATED or FAILED, and Redis stock agrees with the database,
-	// depends on order ids that stay unique across a wipe and on the reconciler repairing
-	// drift; they are logged here and asserted by their own fault tests.)
-	a := drain(t, svc, sale.ID)
-	for _, bad := range a.Check(stock) {
-		if strings.HasPrefix(bad, "I1") || strings.HasPrefix(bad, "I2") {
-			t.Error(bad)
-		} else {
-			t.Log(bad)
+	// The claim path. A wipe loses the reservations of claims still in the queue, and the
+	// sale is rebuilt from the database before those orders are written, so right after
+	// the traffic Redis holds a few units and holders too many or too few; the reconciler
+	// (run here as its interval would) repairs that drift from the database. Then every
+	// invariant holds, every accepted claim has its order, and Redis agrees with the
+	// database exactly.
+	drain(t, svc, sale.ID)
+	for pass := 0; pass < 5; pass++ {
+		rep, err := svc.App.Seckill.Reconcile(ctx, svc.ReconcileConfig())
+		if err != nil {
+			t.Fatal(err)
 		}
+		t.Logf("reconcile pass %d: %+v", pass, rep)
+		if rep.StockRepaired == 0 && rep.HoldersRepaired == 0 && rep.Busy == 0 {
+			break
+		}
+	}
+	checkAfterFault(t, svc, sale, stock, claims)
+	a := drain(t, svc, sale.ID)
+	if a.RedisStock != a.DBStock || int64(a.RedisHolders) != a.Orders.LiveUsers {
+		t.Errorf("after reconciling, redis stock %d and holders %d; the database has stock %d and %d users with orders",
+			a.RedisStock, a.RedisHolders, a.DBStock, a.Orders.LiveUsers)
 	}
 	if internal := claims.refused[domain.CodeInternal]; internal > 0 {
 		t.Logf("%d claims answered INTERNAL around the wipes", internal)
