@@ -87,6 +87,13 @@ func checkAfterFault(t *testing.T, svc *service.Service, v domain.Voucher, stock
 	for _, bad := range a.Check(stock) {
 		t.Error(bad)
 	}
+	seen := make(map[int64]bool, len(res.accepted))
+	for _, id := range res.accepted {
+		if seen[id] {
+			t.Errorf("order id %d was answered to two claims", id)
+		}
+		seen[id] = true
+	}
 	created := 0
 	for _, id := range res.accepted {
 		o, err := svc.Store.Orders().Order(context.Background(), id)
