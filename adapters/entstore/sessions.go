@@ -164,3 +164,53 @@ func (r *Sessions) DeleteExpired(ctx context.Context, now time.Time, limit int) 
 	}
 	return n, nil
 }
+
+var _ auth.SessionImports = (*Sessions)(nil)
+
+// importTokenBatch is how many spent tokens one INSERT of ImportFamily carries.
+const importTokenBatch = 1000
+
+// ImportFamily implements auth.SessionImports in one transaction: the family, unless its
+// id is stored already, then its spent tokens. Of two concurrent imports of one family
+// one stores it; the other's insert conflicts and reports it stored already.
+func (r *Sessions) ImportFamily(ctx context.Context, f auth.LegacyFamily) (bool, error) {
+	stored := false
+	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		exists, err := tx.Session.Query().Where(session.ID(f.FamilyID)).Exist(ctx)
+		if err != nil || exists {
+			return err
+		}
+		err = tx.Session.Create().
+			SetID(f.FamilyID).
+			SetUserID(f.UserID).
+			SetTokenHash(f.TokenHash).
+			SetExpiresAt(f.ExpiresAt.UTC()).
+			Exec(ctx)
+		if err != nil {
+			return err
+		}
+		for start := 0; start < len(f.Spent); start += importTokenBatch {
+			batch := f.Spent[start:min(start+importTokenBatch, len(f.Spent))]
+			creates := make([]*ent.SessionTokenCreate, len(batch))
+			for i, h := range batch {
+				creates[i] = tx.SessionToken.Create().SetSessionID(f.FamilyID).SetTokenHash(h)
+			}
+			err := tx.SessionToken.CreateBulk(creates...).
+				OnConflictColumns(sessiontoken.FieldSessionID, sessiontoken.FieldTokenHash).
+				DoNothing().
+				Exec(ctx)
+			if err != nil {
+				return fmt.Errorf("store spent tokens: %w", err)
+			}
+		}
+		stored = true
+		return nil
+	})
+	switch {
+	case ent.IsConstraintError(err):
+		return false, nil // imported concurrently
+	case err != nil:
+		return false, fmt.Errorf("import session %s: %w", f.FamilyID, err)
+	}
+	return stored, nil
+}

@@ -145,6 +145,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err != nil {
 		return nil, err
 	}
+	if err := s.importLegacySessions(ctx); err != nil {
+		return nil, err
+	}
 
 	caches, err := newCaches(ctx, cfg, s.Redis, cacheMetrics, log)
 	if err != nil {
@@ -342,6 +345,23 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 		Limiter:        redisadapter.NewRateLimiter(rc.Client),
 		Tokens:         tokens,
 	})
+}
+
+// importLegacySessions copies into the database the login sessions an earlier version
+// kept only in Redis, so the deployment logs nobody out. A session that cannot be read or
+// stored is logged and left out; only a failed scan stops the start.
+func (s *Service) importLegacySessions(ctx context.Context) error {
+	n, err := auth.ImportLegacySessions(ctx, redisadapter.NewSessionCache(s.Redis.Client), s.Store.Sessions(),
+		func(key string, err error) {
+			s.Log.Warn("session only Redis held not copied into the database", slog.String("key", key), slog.Any("error", err))
+		})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		s.Log.Info("sessions only Redis held copied into the database", slog.Int("sessions", n))
+	}
+	return nil
 }
 
 // newCodeSender returns the SMS gateway's webhook when one is configured, else, in dev mode
