@@ -77,7 +77,8 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 	if err := ctx.Err(); err != nil {
 		return ClaimResult{}, fmt.Errorf("claim abandoned by its client: %w", err)
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.PublishTimeout)
+	detached := context.WithoutCancel(ctx)
+	ctx, cancel := context.WithTimeout(detached, s.cfg.PublishTimeout)
 	defer cancel()
 	orderID, err := s.d.IDs.NextID(ctx)
 	if err != nil {
@@ -112,7 +113,7 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 		return ClaimResult{}, fmt.Errorf("reserve: sale %d is not loaded", voucherID)
 	}
 	if !s.d.Publisher.PublishedByGate() {
-		if err := s.enqueue(ctx, r); err != nil {
+		if err := s.enqueue(detached, r); err != nil {
 			return ClaimResult{}, err
 		}
 	}
@@ -126,8 +127,10 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 // then would hand its unit and the user's slot out twice — so the reservation stays, the
 // claim is answered PENDING, and the reconciler settles it from the database
 // (republishing it after RepublishAfter, failing it after FailAfter).
+//
+// ctx is already detached from the client; the publish gets a timeout of its own.
 func (s *Service) enqueue(ctx context.Context, r Reservation) error {
-	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.PublishTimeout)
+	pctx, cancel := context.WithTimeout(ctx, s.cfg.PublishTimeout)
 	defer cancel()
 	claim := domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: r.VoucherID, ClaimedAt: r.At}
 	err := s.d.Publisher.PublishClaim(pctx, claim)
