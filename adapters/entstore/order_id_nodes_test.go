@@ -1,24 +1,16 @@
 package entstore_test
 
 import (
-	"path/filepath"
 	"sync"
 	"testing"
-
-	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
 func TestStartOrderIDNodeNeverRepeatsAStart(t *testing.T) {
 	t.Parallel()
-	for name, url := range map[string]func(t *testing.T) string{
-		"sqlite": func(t *testing.T) string {
-			return "sqlite://" + filepath.ToSlash(filepath.Join(t.TempDir(), "dealspot.db"))
-		},
-		"postgres": func(t *testing.T) string { return testsupport.PostgresURL(t) },
-	} {
+	for name, open := range everyStore {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			s := openMigrated(t, url(t))
+			s := open(t)
 			var (
 				mu     sync.Mutex
 				starts = map[int64]bool{}

@@ -3,7 +3,6 @@ package entstore_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -16,37 +15,27 @@ import (
 
 func TestSessionsSQLite(t *testing.T) {
 	t.Parallel()
-	runSessionSuite(t, func(t *testing.T) *entstore.Store {
-		return openMigrated(t, "sqlite://"+filepath.ToSlash(filepath.Join(t.TempDir(), "data", "dealspot.db")))
-	})
+	runCases(t, openSQLite, sessionCases)
 }
 
 func TestSessionsPostgres(t *testing.T) {
 	t.Parallel()
 	testsupport.Require(t, testsupport.EnvPostgres)
-	runSessionSuite(t, func(t *testing.T) *entstore.Store {
-		return openMigrated(t, testsupport.PostgresURL(t))
-	})
+	runCases(t, openPostgres, sessionCases)
 }
 
-func runSessionSuite(t *testing.T, openStore func(t *testing.T) *entstore.Store) {
-	tests := []struct {
-		name string
-		run  func(t *testing.T, s *entstore.Sessions)
-	}{
-		{"rotation, reuse, expiry and revocation", testSessionRotation},
-		{"concurrent rotations of one token: one rotates, the other ends the family", testSessionConcurrentRotation},
-		{"revoking all of a user's sessions", testSessionRevokeAll},
-		{"expired sessions are deleted", testSessionDeleteExpired},
-		{"a minted session is live until its TTL", testSessionMinted},
-		{"a family copied from an earlier version", testSessionImport},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			tc.run(t, openStore(t).Sessions())
-		})
-	}
+var sessionCases = []storeCase{
+	{"rotation, reuse, expiry and revocation", onSessions(testSessionRotation)},
+	{"concurrent rotations of one token: one rotates, the other ends the family", onSessions(testSessionConcurrentRotation)},
+	{"revoking all of a user's sessions", onSessions(testSessionRevokeAll)},
+	{"expired sessions are deleted", onSessions(testSessionDeleteExpired)},
+	{"a minted session is live until its TTL", onSessions(testSessionMinted)},
+	{"a family copied from an earlier version", onSessions(testSessionImport)},
+}
+
+// onSessions runs a case on the store's session repository.
+func onSessions(run func(t *testing.T, r *entstore.Sessions)) func(t *testing.T, s *entstore.Store) {
+	return func(t *testing.T, s *entstore.Store) { run(t, s.Sessions()) }
 }
 
 const sessionTTL = 30 * 24 * time.Hour

@@ -3,7 +3,6 @@ package entstore_test
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -20,38 +19,23 @@ import (
 
 func TestSQLiteSocial(t *testing.T) {
 	t.Parallel()
-	runSocialSuite(t, func(t *testing.T) *entstore.Store {
-		return openMigrated(t, "sqlite://"+filepath.ToSlash(filepath.Join(t.TempDir(), "data", "dealspot.db")))
-	})
+	runCases(t, openSQLite, socialCases)
 }
 
 func TestPostgresSocial(t *testing.T) {
 	t.Parallel()
 	testsupport.Require(t, testsupport.EnvPostgres)
-	runSocialSuite(t, func(t *testing.T) *entstore.Store {
-		return openMigrated(t, testsupport.PostgresURL(t))
-	})
+	runCases(t, openPostgres, socialCases)
 }
 
-func runSocialSuite(t *testing.T, openStore func(t *testing.T) *entstore.Store) {
-	tests := []struct {
-		name string
-		run  func(t *testing.T, s *entstore.Store)
-	}{
-		{"blog is created and read back", testBlogCreateRead},
-		{"blogs of a user page newest first", testBlogsOfUser},
-		{"hot blogs page by likes then id", testHotBlogs},
-		{"like counts only move forward in sequence", testSetLiked},
-		{"concurrent like-count writes keep the newest", testSetLikedConcurrent},
-		{"follows are unique and page by follower", testFollows},
-		{"concurrent follows of one pair: exactly one creates", testFollowConcurrent},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			tc.run(t, openStore(t))
-		})
-	}
+var socialCases = []storeCase{
+	{"blog is created and read back", testBlogCreateRead},
+	{"blogs of a user page newest first", testBlogsOfUser},
+	{"hot blogs page by likes then id", testHotBlogs},
+	{"like counts only move forward in sequence", testSetLiked},
+	{"concurrent like-count writes keep the newest", testSetLikedConcurrent},
+	{"follows are unique and page by follower", testFollows},
+	{"concurrent follows of one pair: exactly one creates", testFollowConcurrent},
 }
 
 func newBlog(t *testing.T, s *entstore.Store, userID int64, title string, at time.Time) domain.Blog {

@@ -1,14 +1,11 @@
 package entstore_test
 
 import (
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/dealspot/dealspot/adapters/entstore"
 	"github.com/dealspot/dealspot/internal/domain"
-	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
 // Batches that the stock cannot all cover, written at once, must together never take
@@ -16,12 +13,7 @@ import (
 // Redis says.
 func TestConcurrentShortBatchesNeverOversell(t *testing.T) {
 	t.Parallel()
-	for name, open := range map[string]func(t *testing.T) *entstore.Store{
-		"sqlite": func(t *testing.T) *entstore.Store {
-			return openMigrated(t, "sqlite://"+filepath.ToSlash(filepath.Join(t.TempDir(), "dealspot.db")))
-		},
-		"postgres": func(t *testing.T) *entstore.Store { return openMigrated(t, testsupport.PostgresURL(t)) },
-	} {
+	for name, open := range everyStore {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			s := open(t)

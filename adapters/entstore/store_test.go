@@ -17,17 +17,13 @@ import (
 
 func TestSQLite(t *testing.T) {
 	t.Parallel()
-	runSuite(t, func(t *testing.T) *entstore.Store {
-		return openMigrated(t, "sqlite://"+filepath.ToSlash(filepath.Join(t.TempDir(), "data", "dealspot.db")))
-	})
+	runCases(t, openSQLite, storeCases)
 }
 
 func TestPostgres(t *testing.T) {
 	t.Parallel()
 	testsupport.Require(t, testsupport.EnvPostgres) // skip once, not once per case
-	runSuite(t, func(t *testing.T) *entstore.Store {
-		return openMigrated(t, testsupport.PostgresURL(t))
-	})
+	runCases(t, openPostgres, storeCases)
 }
 
 func TestSQLiteInMemory(t *testing.T) {
@@ -75,31 +71,47 @@ func openMigrated(t *testing.T, url string) *entstore.Store {
 
 // runSuite is the contract every backend of the store must meet. Each subtest gets a
 // database of its own.
-func runSuite(t *testing.T, openStore func(t *testing.T) *entstore.Store) {
-	tests := []struct {
-		name string
-		run  func(t *testing.T, s *entstore.Store)
-	}{
-		{"ping and dialect", testPing},
-		{"shop types are ordered by sort then id", testShopTypes},
-		{"shop is created and read back", testShopCreateRead},
-		{"shops page by id with type and name filters", testShopPaging},
-		{"second order of one user for one voucher is a conflict", testOrderUnique},
-		{"concurrent orders of one user for one voucher: exactly one wins", testOrderUniqueConcurrent},
-		{"migration is idempotent and keeps data", testMigrateIdempotent},
-		{"seed fills an empty database once", testSeed},
-		{"concurrent seeds write once", testSeedConcurrent},
-		{"users are created, found and given roles", testUsers},
-		{"flash-sale voucher is written with its sale and read back", testFlashSaleVoucher},
-		{"voucher input is checked", testVoucherInput},
-		{"a claim whose order id is another user's order is not created", testClaimWithTakenOrderID},
-	}
-	for _, tc := range tests {
+// openSQLite opens a migrated store on a fresh SQLite file.
+func openSQLite(t *testing.T) *entstore.Store {
+	return openMigrated(t, "sqlite://"+filepath.ToSlash(filepath.Join(t.TempDir(), "data", "dealspot.db")))
+}
+
+// openPostgres opens a migrated store on a fresh PostgreSQL database.
+func openPostgres(t *testing.T) *entstore.Store { return openMigrated(t, testsupport.PostgresURL(t)) }
+
+// everyStore names the stores a test runs on, by their opener.
+var everyStore = map[string]func(t *testing.T) *entstore.Store{"sqlite": openSQLite, "postgres": openPostgres}
+
+// storeCase is one case of a suite that every store must pass.
+type storeCase struct {
+	name string
+	run  func(t *testing.T, s *entstore.Store)
+}
+
+// runCases runs the cases in parallel, each on a store of its own.
+func runCases(t *testing.T, openStore func(t *testing.T) *entstore.Store, cases []storeCase) {
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			tc.run(t, openStore(t))
 		})
 	}
+}
+
+var storeCases = []storeCase{
+	{"ping and dialect", testPing},
+	{"shop types are ordered by sort then id", testShopTypes},
+	{"shop is created and read back", testShopCreateRead},
+	{"shops page by id with type and name filters", testShopPaging},
+	{"second order of one user for one voucher is a conflict", testOrderUnique},
+	{"concurrent orders of one user for one voucher: exactly one wins", testOrderUniqueConcurrent},
+	{"migration is idempotent and keeps data", testMigrateIdempotent},
+	{"seed fills an empty database once", testSeed},
+	{"concurrent seeds write once", testSeedConcurrent},
+	{"users are created, found and given roles", testUsers},
+	{"flash-sale voucher is written with its sale and read back", testFlashSaleVoucher},
+	{"voucher input is checked", testVoucherInput},
+	{"a claim whose order id is another user's order is not created", testClaimWithTakenOrderID},
 }
 
 func testPing(t *testing.T, s *entstore.Store) {

@@ -2,7 +2,6 @@ package entstore_test
 
 import (
 	"errors"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -18,36 +17,21 @@ import (
 
 func TestSQLiteUserFacts(t *testing.T) {
 	t.Parallel()
-	runUserFactsSuite(t, func(t *testing.T) *entstore.Store {
-		return openMigrated(t, "sqlite://"+filepath.ToSlash(filepath.Join(t.TempDir(), "data", "dealspot.db")))
-	})
+	runCases(t, openSQLite, userFactsCases)
 }
 
 func TestPostgresUserFacts(t *testing.T) {
 	t.Parallel()
 	testsupport.Require(t, testsupport.EnvPostgres)
-	runUserFactsSuite(t, func(t *testing.T) *entstore.Store {
-		return openMigrated(t, testsupport.PostgresURL(t))
-	})
+	runCases(t, openPostgres, userFactsCases)
 }
 
-func runUserFactsSuite(t *testing.T, openStore func(t *testing.T) *entstore.Store) {
-	tests := []struct {
-		name string
-		run  func(t *testing.T, s *entstore.Store)
-	}{
-		{"a like toggles and counts from the table", testLikeToggle},
-		{"concurrent toggles alternate and the count never drifts", testLikeToggleConcurrent},
-		{"likes only Redis held are imported once", testLikeImport},
-		{"sign-ins add days to a month", testSignIns},
-		{"concurrent sign-ins of one user keep every day", testSignInsConcurrent},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			tc.run(t, openStore(t))
-		})
-	}
+var userFactsCases = []storeCase{
+	{"a like toggles and counts from the table", testLikeToggle},
+	{"concurrent toggles alternate and the count never drifts", testLikeToggleConcurrent},
+	{"likes only Redis held are imported once", testLikeImport},
+	{"sign-ins add days to a month", testSignIns},
+	{"concurrent sign-ins of one user keep every day", testSignInsConcurrent},
 }
 
 func testLikeToggle(t *testing.T, s *entstore.Store) {
