@@ -1,5 +1,11 @@
-// Package app gathers Dealspot's use cases. Transports (GraphQL, queue handlers) receive
-// an *Application and nothing else.
+// Package app gathers Dealspot's use cases. Transports (GraphQL) receive an
+// *Application: the commands and queries a client may call, and nothing else. The
+// server's own workers (the order writer, the reconciler, the fan-out queue) and the
+// operator's command line receive *Operations.
+//
+// Each area of the service contributes one struct to each of Commands, Queries and
+// Operations (account.go, flashsale.go, social.go; shops are one field); their fields are promoted, so a
+// resolver reads r.App.Commands.ClaimVoucher, whichever area it belongs to.
 package app
 
 import (
@@ -9,11 +15,39 @@ import (
 	"github.com/dealspot/dealspot/internal/app/social"
 )
 
-// Application is every use case of Dealspot.
+// Application is what a client may call.
 type Application struct {
+	Commands Commands
+	Queries  Queries
+
+	// The fields below are moving into Commands and Queries, area by area.
 	Shops        *shop.Queries
 	ShopCommands *shop.Commands
 	Auth         *auth.Service
 	Seckill      *seckill.Service
 	Social       *social.Service
+}
+
+// Commands change state on a client's behalf.
+type Commands struct {
+	AccountCommands
+	FlashSaleCommands
+	SocialCommands
+	Shops *shop.Commands
+}
+
+// Queries read state for a client.
+type Queries struct {
+	AccountQueries
+	FlashSaleQueries
+	SocialQueries
+	Shops *shop.Queries
+}
+
+// Operations are run by the server itself (workers, start-up and repairs) or by the
+// operator's command line, never by a client.
+type Operations struct {
+	AccountOperations
+	FlashSaleOperations
+	SocialOperations
 }

@@ -30,11 +30,14 @@ import (
 
 // Service is a built Dealspot process: stores, application and HTTP handler.
 type Service struct {
-	Config  config.Config
-	Log     *slog.Logger
-	Store   *entstore.Store
-	Redis   *redisadapter.Conn
-	App     *app.Application
+	Config config.Config
+	Log    *slog.Logger
+	Store  *entstore.Store
+	Redis  *redisadapter.Conn
+	App    *app.Application
+	// Ops are the use cases the process runs itself (workers, start-up, repairs) and the
+	// operator's command line calls.
+	Ops     *app.Operations
 	Metrics *server.Metrics
 	// Regen watches Redis's generation marker and rebuilds what Redis derives from the
 	// database when Redis comes back empty; parts of the service register rebuilders.
@@ -182,7 +185,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		return nil, err
 	}
 	log.Info("nearby index built", slog.Int("shops", n))
-	s.App = &app.Application{Shops: shops, ShopCommands: shopCommands, Auth: authSvc}
+	s.App = &app.Application{Shops: shops, ShopCommands: shopCommands, Auth: authSvc,
+		Commands: app.Commands{Shops: shopCommands}, Queries: app.Queries{Shops: shops}}
+	s.Ops = &app.Operations{}
 	if err := s.startSeckill(ctx, caches, o); err != nil {
 		return nil, err
 	}
