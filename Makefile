@@ -27,7 +27,7 @@ STRESS_RUN  ?= Outage|ConnectionCut|Killed|WatermillContract|SessionWipeUnderLoa
 test: ## run every test, then the long fault scenarios; real services are used when TEST_DATABASE_URL / TEST_REDIS_URL / TEST_AMQP_URL are set
 	@status=0; \
 	$(GO) test $(TEST_FLAGS) $(PKG) || status=1; \
-	$(GO) test $(TEST_FLAGS) -tags stress -run '$(STRESS_RUN)' ./internal/service/ ./adapters/queue/ || status=1; \
+	$(GO) test $(TEST_FLAGS) -tags stress -run '$(STRESS_RUN)' ./internal/service/ ./adapters/queue/... || status=1; \
 	if [ $$status -ne 0 ]; then echo "make test: FAILED (see above)"; fi; \
 	exit $$status
 

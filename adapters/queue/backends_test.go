@@ -7,8 +7,10 @@ import (
 
 	"github.com/IBM/sarama"
 	amqp091 "github.com/rabbitmq/amqp091-go"
+	goredis "github.com/redis/go-redis/v9"
 	"github.com/twmb/franz-go/pkg/kfake"
 
+	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/adapters/queue"
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
@@ -20,7 +22,11 @@ func openQueue(t *testing.T, cfg queue.Config, conn *redis.Conn) *queue.Queue {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	q, err := queue.Open(ctx, cfg, conn, testLogger())
+	var client *goredis.Client
+	if conn != nil {
+		client = conn.Client
+	}
+	q, err := queue.Open(ctx, cfg, client, testLogger())
 	if err != nil {
 		t.Fatalf("open %s queue: %v", cfg.Backend, err)
 	}
@@ -172,7 +178,7 @@ func TestAMQPMessagesArePersistent(t *testing.T) {
 	if d.DeliveryMode != amqp091.Persistent {
 		t.Fatalf("delivery mode %d, want persistent", d.DeliveryMode)
 	}
-	if got, err := queue.DecodeClaim(d.Body); err != nil || got != c {
+	if got, err := claimwire.DecodeClaim(d.Body); err != nil || got != c {
 		t.Fatalf("body decodes to %+v (%v), want %+v", got, err, c)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/dealspot/dealspot/internal/config"
 )
 
 // Backend names accepted in Config.Backend.
@@ -14,21 +16,23 @@ const (
 	BackendAMQP   = "amqp"
 )
 
-// Defaults applied by Config.WithDefaults.
+// Defaults applied by Config.WithDefaults. Those of settings the service configures
+// (SECKILL_SHARDS, ORDER_BATCH_SIZE, …) are the service's own defaults, defined in
+// internal/config; the others belong to the queue alone.
 const (
-	DefaultShards               = 16
+	DefaultShards               = config.DefaultSeckillShards
 	DefaultGroup                = "dealspot-orders"
-	DefaultBatchSize            = 256
-	DefaultBatchWait            = 5 * time.Millisecond
-	DefaultMaxRetries           = 5
+	DefaultBatchSize            = config.DefaultOrderBatchSize
+	DefaultBatchWait            = config.DefaultOrderBatchWait
+	DefaultMaxRetries           = config.DefaultOrderMaxRetries
 	DefaultRetryInitialInterval = 100 * time.Millisecond
 	DefaultRetryMaxInterval     = 10 * time.Second
-	DefaultClaimIdle            = 5 * time.Second
-	DefaultClaimInterval        = time.Second
+	DefaultClaimIdle            = config.DefaultStreamClaimIdle
+	DefaultClaimInterval        = config.DefaultStreamClaimInterval
 	DefaultDrainTimeout         = 10 * time.Second
 	DefaultKafkaPartitions      = 16
 	DefaultAMQPConsumers        = 32
-	DefaultWorkers              = 2
+	DefaultWorkers              = config.DefaultOrderWorkers
 )
 
 // Config selects and tunes the order queue.

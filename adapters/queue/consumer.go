@@ -10,6 +10,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
 
+	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -82,7 +83,7 @@ func poisonous(err error) bool {
 // handleMessage is one attempt at one message: the claim joins a batch of its lane, or
 // goes alone once its batches failed MaxRetries times or it already failed alone.
 func (c *consumer) handleMessage(msg *message.Message) error {
-	claim, err := DecodeClaim(msg.Payload)
+	claim, err := claimwire.DecodeClaim(msg.Payload)
 	if err != nil {
 		return fmt.Errorf("%w %s: %w", errUndecodable, msg.UUID, err)
 	}
@@ -130,7 +131,7 @@ func (d *deadLetterPublisher) Publish(topic string, msgs ...*message.Message) er
 	}
 	for _, msg := range msgs {
 		reason := msg.Metadata.Get(middleware.ReasonForPoisonedKey)
-		claim, err := DecodeClaim(msg.Payload)
+		claim, err := claimwire.DecodeClaim(msg.Payload)
 		if err != nil {
 			d.log.Error("undecodable order message moved to the dead letter",
 				"message_uuid", msg.UUID, "topic", topic, "error", err)

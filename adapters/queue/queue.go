@@ -15,32 +15,13 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
 
-	"github.com/dealspot/dealspot/adapters/redis"
+	goredis "github.com/redis/go-redis/v9"
+
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // ErrClosed is returned by a Queue that was closed.
 var ErrClosed = errors.New("queue: closed")
-
-// backend is one Pub/Sub behind the queue.
-type backend interface {
-	// publisher publishes order messages and dead letters.
-	publisher() message.Publisher
-	// ordersTopic is the topic a voucher's claims are published to.
-	ordersTopic(voucherID int64) string
-	deadLetterTopic() string
-	// subscribe opens what one Consume run reads; release frees what the router does
-	// not close itself, after the router stopped.
-	subscribe() (subs []subscription, release func(), err error)
-	close() error
-}
-
-// subscription is one router handler: one subscriber reading one topic.
-type subscription struct {
-	name  string
-	topic string
-	sub   message.Subscriber
-}
 
 // Queue publishes claims and consumes them in batches.
 type Queue struct {
@@ -63,10 +44,11 @@ type consumeRun struct {
 
 func (r *consumeRun) requestStop() { r.stopOnce.Do(func() { close(r.stop) }) }
 
-// Open builds the queue for cfg.Backend. redisConn is used by the redis backend only and
-// may be nil otherwise. Topics, queues and consumer groups are created here, so claims
+// Open builds the queue for cfg.Backend. redisClient is used by the redis backend only
+// and may be nil otherwise; the backend opens further clients with its options (the
+// publisher and each consumer get their own) and leaves it open. Topics, queues and consumer groups are created here, so claims
 // published before the first Consume are kept (on the memory backend, in process).
-func Open(ctx context.Context, cfg Config, redisConn *redis.Conn, log *slog.Logger) (*Queue, error) {
+func Open(ctx context.Context, cfg Config, redisClient *goredis.Client, log *slog.Logger) (*Queue, error) {
 	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -81,10 +63,10 @@ func Open(ctx context.Context, cfg Config, redisConn *redis.Conn, log *slog.Logg
 	case BackendMemory:
 		q.backend = newMemoryBackend(cfg, q.wlog)
 	case BackendRedis:
-		if redisConn == nil {
+		if redisClient == nil {
 			return nil, errors.New("queue: redis backend needs a redis connection")
 		}
-		q.backend, err = openRedisBackend(ctx, cfg, redisConn, q.wlog)
+		q.backend, err = openRedisBackend(ctx, cfg, redisClient, q.wlog)
 	case BackendKafka:
 		q.backend, err = openKafkaBackend(ctx, cfg, q.wlog, log)
 	case BackendAMQP:
@@ -103,6 +85,13 @@ func (q *Queue) Config() Config { return q.cfg }
 // Streams backend, where the gate script XADDs to the voucher's shard stream), so the
 // caller must not publish them again.
 func (q *Queue) PublishedByGate() bool { return q.cfg.Backend == BackendRedis }
+
+// ClaimStream names the topic (on the Redis backend: the shard stream orders:{s<k>},
+// with the namespace) that the voucher's claims are published to. The Redis gate script
+// XADDs to it, so a claim and its message are one atomic step.
+func (q *Queue) ClaimStream(voucherID int64) string {
+	return q.backend.ordersTopic(voucherID)
+}
 
 // PublishClaim publishes the order message for c and returns once the backend accepted
 // it (Kafka: acknowledged by all in-sync replicas; AMQP: publisher confirm; Redis: XADD
@@ -131,7 +120,7 @@ func (q *Queue) PublishClaim(ctx context.Context, c domain.Claim) error {
 	msg.SetContext(ctx)
 	if err := q.backend.publisher().Publish(q.backend.ordersTopic(c.VoucherID), msg); err != nil {
 		err = fmt.Errorf("publish order %d: %w", c.OrderID, err)
-		if q.cfg.Backend == BackendMemory || errors.Is(err, errNotSent) || errors.Is(err, ErrClosed) {
+		if q.backend.notSent(err) || errors.Is(err, ErrClosed) {
 			return notEnqueued(err)
 		}
 		return err

@@ -9,6 +9,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/adapters/queue"
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
@@ -37,7 +38,7 @@ func TestRedisStreamsBackend(t *testing.T) {
 			cfg.Shards = 8
 			openQueue(t, cfg, conn)
 			for k := range cfg.Shards {
-				stream := cfg.Namespace + queue.StreamForVoucher(int64(k), cfg.Shards)
+				stream := cfg.Namespace + claimwire.StreamForVoucher(int64(k), cfg.Shards)
 				groups, err := conn.Client.XInfoGroups(context.Background(), stream).Result()
 				if err != nil {
 					t.Fatalf("XINFO GROUPS %s: %v", stream, err)
@@ -56,7 +57,7 @@ func TestRedisStreamsBackend(t *testing.T) {
 			startConsuming(t, q, rec)
 			// An order id above 2^53 travels as a string; claimedAt is what cjson prints.
 			const orderID = "9007199254740993"
-			stream := cfg.Namespace + queue.StreamForVoucher(7, queue.DefaultShards)
+			stream := cfg.Namespace + claimwire.StreamForVoucher(7, queue.DefaultShards)
 			gateXAdd(t, conn.Client, stream, orderID,
 				`{"orderId":"9007199254740993","userId":"42","voucherId":"7","claimedAt":1760000000123}`)
 			waitUntil(t, 10*time.Second, func() bool { return rec.handledCount() == 1 },
@@ -83,7 +84,7 @@ func TestRedisStreamsBackend(t *testing.T) {
 			ctx := context.Background()
 			read := 0
 			for k := range queue.DefaultShards {
-				stream := cfg.Namespace + queue.StreamForVoucher(int64(k), queue.DefaultShards)
+				stream := cfg.Namespace + claimwire.StreamForVoucher(int64(k), queue.DefaultShards)
 				res, err := conn.Client.XReadGroup(ctx, &goredis.XReadGroupArgs{
 					Group: queue.DefaultGroup, Consumer: "died", Streams: []string{stream, ">"}, Count: 100, Block: -1,
 				}).Result()
@@ -104,7 +105,7 @@ func TestRedisStreamsBackend(t *testing.T) {
 			waitUntil(t, 5*time.Second, func() bool {
 				total := int64(0)
 				for k := range queue.DefaultShards {
-					stream := cfg.Namespace + queue.StreamForVoucher(int64(k), queue.DefaultShards)
+					stream := cfg.Namespace + claimwire.StreamForVoucher(int64(k), queue.DefaultShards)
 					p, err := conn.Client.XPending(ctx, stream, queue.DefaultGroup).Result()
 					if err != nil {
 						return false
@@ -128,7 +129,7 @@ func TestRedisStreamsBackend(t *testing.T) {
 			}
 			publishAll(t, q, claims, 4)
 			ctx := context.Background()
-			stream := cfg.Namespace + queue.StreamForVoucher(7, queue.DefaultShards)
+			stream := cfg.Namespace + claimwire.StreamForVoucher(7, queue.DefaultShards)
 			res, err := conn.Client.XReadGroup(ctx, &goredis.XReadGroupArgs{
 				Group: queue.DefaultGroup, Consumer: "died", Streams: []string{stream, ">"}, Count: 1000, Block: -1,
 			}).Result()
@@ -153,7 +154,7 @@ func TestRedisStreamsBackend(t *testing.T) {
 			q := openQueue(t, cfg, conn)
 			rec := newRecorder()
 			startConsuming(t, q, rec)
-			stream := cfg.Namespace + queue.StreamForVoucher(3, queue.DefaultShards)
+			stream := cfg.Namespace + claimwire.StreamForVoucher(3, queue.DefaultShards)
 			gateXAdd(t, conn.Client, stream, "17", `{"orderId":"17","userId":"oops"}`)
 			// Not even Watermill's fields.
 			if err := conn.Client.XAdd(context.Background(), &goredis.XAddArgs{
@@ -202,7 +203,7 @@ func TestRedisStreamsBackend(t *testing.T) {
 			if v["_watermill_message_uuid"] != strconv.FormatInt(c.OrderID, 10) {
 				t.Fatalf("message uuid %v, want the order id %d", v["_watermill_message_uuid"], c.OrderID)
 			}
-			got, err := queue.DecodeClaim([]byte(v["payload"].(string)))
+			got, err := claimwire.DecodeClaim([]byte(v["payload"].(string)))
 			if err != nil || got != c {
 				t.Fatalf("payload decodes to %+v (%v), want %+v", got, err, c)
 			}

@@ -10,6 +10,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/adapters/queue"
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -20,7 +21,7 @@ import (
 func streamsPending(conn *redis.Conn, cfg queue.Config) (int64, error) {
 	total := int64(0)
 	for k := range queue.DefaultShards {
-		stream := cfg.Namespace + queue.StreamForVoucher(int64(k), queue.DefaultShards)
+		stream := cfg.Namespace + claimwire.StreamForVoucher(int64(k), queue.DefaultShards)
 		p, err := conn.Client.XPending(context.Background(), stream, queue.DefaultGroup).Result()
 		if err != nil {
 			return 0, err
@@ -60,7 +61,7 @@ func TestStrandedStreamEntriesAreAllTakenOver(t *testing.T) {
 	ctx := context.Background()
 	read := 0
 	for v := int64(1); v <= 4; v++ {
-		stream := cfg.Namespace + queue.StreamForVoucher(v, queue.DefaultShards)
+		stream := cfg.Namespace + claimwire.StreamForVoucher(v, queue.DefaultShards)
 		res, err := conn.Client.XReadGroup(ctx, &goredis.XReadGroupArgs{
 			Group: queue.DefaultGroup, Consumer: "died", Streams: []string{stream, ">"}, Count: 10_000, Block: -1,
 		}).Result()

@@ -3,7 +3,6 @@ package redis
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -39,7 +39,8 @@ type GateConfig struct {
 	// Shards is the number of hash-tag shards sales are spread over ({s0} … {sN-1}).
 	Shards int
 	// ClaimStream, when set, names the stream Reserve XADDs a voucher's claims to; it
-	// must carry the voucher's shard tag (see OrderStream). Nil: Reserve enqueues nothing.
+	// must carry the voucher's shard tag (see claimwire.StreamForVoucher). Nil: Reserve
+	// enqueues nothing.
 	ClaimStream func(voucherID int64) string
 	// Coalesce batches concurrent Reserve calls: a batch's claims on one sale run as one
 	// script (seckill_reserve_batch.lua), all of a batch's sales in one pipeline.
@@ -69,20 +70,6 @@ func NewGate(client goredis.UniversalClient, cfg GateConfig) (*Gate, error) {
 	return g, nil
 }
 
-// ShardTag is the hash tag of a voucher's keys: {s<voucherID mod shards>}.
-func ShardTag(voucherID int64, shards int) string {
-	k := voucherID % int64(shards)
-	if k < 0 {
-		k += int64(shards)
-	}
-	return "{s" + strconv.FormatInt(k, 10) + "}"
-}
-
-// OrderStream is the stream a voucher's claims go to: orders:{s<k>}.
-func OrderStream(voucherID int64, shards int) string {
-	return "orders:" + ShardTag(voucherID, shards)
-}
-
 // saleKeys are a sale's keys. Reservations live in pending, one hash per shard shared by
 // the shard's sales (order id -> "<voucher>:<user>:<ms>"), so an order is found by its id
 // alone. legacy is the sale's own hash where reservations were kept before
@@ -92,34 +79,14 @@ func OrderStream(voucherID int64, shards int) string {
 type saleKeys struct{ prefix, stock, users, pending, window, legacy, gen, voucher string }
 
 func (g *Gate) keys(voucherID int64) saleKeys {
-	p := "seckill:" + ShardTag(voucherID, g.cfg.Shards) + ":"
+	p := "seckill:" + claimwire.ShardTag(voucherID, g.cfg.Shards) + ":"
 	v := strconv.FormatInt(voucherID, 10)
 	return saleKeys{prefix: p, stock: p + "stock:" + v, users: p + "users:" + v, pending: p + "pending",
 		window: p + "window:" + v, legacy: p + "reservations:" + v, gen: p + "gen:" + v, voucher: v}
 }
 
 // pendingKey is shard k's hash of reservations by order id.
-func pendingKey(k int) string { return "seckill:{s" + strconv.Itoa(k) + "}:pending" }
-
-// EncodeClaim is the order queue's message body for c — the same bytes the reserve
-// script XADDs: {"orderId":"<decimal>","userId":"<decimal>","voucherId":"<decimal>",
-// "claimedAt":<unix ms>}.
-func EncodeClaim(c domain.Claim) []byte {
-	b, _ := json.Marshal(claimPayload{
-		OrderID: strconv.FormatInt(c.OrderID, 10), UserID: strconv.FormatInt(c.UserID, 10),
-		VoucherID: strconv.FormatInt(c.VoucherID, 10), ClaimedAt: c.ClaimedAt.UnixMilli(),
-	})
-	return b
-}
-
-// claimPayload is the queue's wire format of a claim; ids are decimal strings because
-// order ids do not fit Lua's numbers.
-type claimPayload struct {
-	OrderID   string `json:"orderId"`
-	UserID    string `json:"userId"`
-	VoucherID string `json:"voucherId"`
-	ClaimedAt int64  `json:"claimedAt"`
-}
+func pendingKey(k int) string { return "seckill:" + claimwire.TagOfShard(k) + ":pending" }
 
 // Reserve implements seckill.StockGate. It is idempotent per order id: go-redis sends a
 // script again when its reply timed out (MaxRetries), and a second run of the same claim
@@ -128,7 +95,7 @@ type claimPayload struct {
 func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verdict, int64, error) {
 	var payload []byte
 	if g.cfg.ClaimStream != nil {
-		payload = EncodeClaim(domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: r.VoucherID, ClaimedAt: r.At})
+		payload = claimwire.EncodeClaim(domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: r.VoucherID, ClaimedAt: r.At})
 	}
 	if g.batcher != nil {
 		v, n, err := g.batcher.reserve(ctx, r, payload)

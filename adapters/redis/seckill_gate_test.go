@@ -10,6 +10,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
 	"github.com/dealspot/dealspot/internal/app/seckill"
@@ -279,7 +280,7 @@ func TestGatePendingByOrderID(t *testing.T) {
 			}
 			// A reservation kept in the sale's own hash, as before the shard hash, is
 			// still listed and dropped with its stock.
-			legacy := fmt.Sprintf("seckill:%s:reservations:%d", redis.ShardTag(base+3, 4), base+3)
+			legacy := fmt.Sprintf("seckill:%s:reservations:%d", claimwire.ShardTag(base+3, 4), base+3)
 			if err := conn.Client.HSet(ctx, legacy, fmt.Sprint(base*1000+50), fmt.Sprintf("43:%d", now.UnixMilli())).Err(); err != nil {
 				t.Fatal(err)
 			}

@@ -389,17 +389,17 @@ func Load(getenv func(string) string) (Config, error) {
 		HotTTL:          r.duration("CACHE_HOT_TTL", time.Minute),
 	}
 	c.Seckill = Seckill{
-		Shards:            r.integer("SECKILL_SHARDS", 16, 1),
+		Shards:            r.integer("SECKILL_SHARDS", DefaultSeckillShards, 1),
 		ClaimRate:         r.rate("CLAIM_RATE_PER_USER", Rate{Max: 5, Window: time.Second}),
 		ClaimRateGlobal:   r.rate("CLAIM_RATE_GLOBAL", Rate{}),
 		MaxStock:          r.integer64("SECKILL_MAX_STOCK", 10_000_000, 1),
 		Consume:           r.boolean("ORDER_CONSUMER", true),
 		QueueNamespace:    r.str("QUEUE_NAMESPACE", ""),
-		BatchSize:         r.integer("ORDER_BATCH_SIZE", 256, 1),
-		BatchWait:         r.duration("ORDER_BATCH_WAIT", 5*time.Millisecond),
-		Workers:           r.integer("ORDER_WORKERS", 2, 1),
+		BatchSize:         r.integer("ORDER_BATCH_SIZE", DefaultOrderBatchSize, 1),
+		BatchWait:         r.duration("ORDER_BATCH_WAIT", DefaultOrderBatchWait),
+		Workers:           r.integer("ORDER_WORKERS", DefaultOrderWorkers, 1),
 		Consumers:         r.integer("ORDER_CONSUMERS", 0, 0),
-		MaxRetries:        r.integer("ORDER_MAX_RETRIES", 5, 1),
+		MaxRetries:        r.integer("ORDER_MAX_RETRIES", DefaultOrderMaxRetries, 1),
 		GateCoalesce:      r.coalesce("GATE_COALESCE"),
 		SoldOutMarkTTL:    r.duration("SOLD_OUT_MARK_TTL", 10*time.Second),
 		PublishTimeout:    r.duration("CLAIM_PUBLISH_TIMEOUT", 5*time.Second),
@@ -407,8 +407,8 @@ func Load(getenv func(string) string) (Config, error) {
 		RepublishAfter:    r.duration("RECONCILE_REPUBLISH_AFTER", 30*time.Second),
 		FailAfter:         r.duration("RECONCILE_FAIL_AFTER", 5*time.Minute),
 
-		StreamClaimIdle:          r.duration("ORDER_STREAM_CLAIM_IDLE", 5*time.Second),
-		StreamClaimInterval:      r.duration("ORDER_STREAM_CLAIM_INTERVAL", time.Second),
+		StreamClaimIdle:          r.duration("ORDER_STREAM_CLAIM_IDLE", DefaultStreamClaimIdle),
+		StreamClaimInterval:      r.duration("ORDER_STREAM_CLAIM_INTERVAL", DefaultStreamClaimInterval),
 		StatusRecheck:            r.durationOrZero("ORDER_STATUS_RECHECK", 15*time.Second),
 		StatusRecheckConcurrency: r.integer("ORDER_STATUS_RECHECK_CONCURRENCY", 16, 1),
 	}

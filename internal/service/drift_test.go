@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	redisadapter "github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/service"
@@ -17,7 +17,7 @@ import (
 
 // saleKey is the Redis key of one of a sale's gate structures ("stock", "users").
 func saleKey(svc *service.Service, voucherID int64, kind string) string {
-	return "seckill:" + redisadapter.ShardTag(voucherID, svc.Config.Seckill.Shards) + ":" + kind + ":" + strconv.FormatInt(voucherID, 10)
+	return "seckill:" + claimwire.ShardTag(voucherID, svc.Config.Seckill.Shards) + ":" + kind + ":" + strconv.FormatInt(voucherID, 10)
 }
 
 // redisHolders lists the sale's holder set, sorted.

@@ -35,7 +35,7 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 
 		ClaimIdle:     cfg.Seckill.StreamClaimIdle,
 		ClaimInterval: cfg.Seckill.StreamClaimInterval,
-	}, s.Redis, s.Log)
+	}, s.Redis.Client, s.Log)
 	switch {
 	case err != nil && cfg.Queue == config.QueueKafka:
 		return blame("KAFKA_BROKERS", "Kafka", strings.Join(cfg.KafkaBrokers, ","), err)

@@ -1,5 +1,5 @@
 //go:build stress
 
-package queue_test
+package amqp_test
 
 const fullWatermillSuite = true

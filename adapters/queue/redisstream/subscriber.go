@@ -1,4 +1,7 @@
-package queue
+// Package redisstream is the order queue's Watermill subscriber for Redis Streams
+// consumer groups, and the publisher it pairs with (watermill-redisstream's, whose
+// message fields the subscriber reads, as does the gate script that XADDs claims).
+package redisstream
 
 import (
 	"context"
@@ -9,25 +12,25 @@ import (
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
-	"github.com/ThreeDotsLabs/watermill-redisstream/pkg/redisstream"
+	wmredis "github.com/ThreeDotsLabs/watermill-redisstream/pkg/redisstream"
 	"github.com/ThreeDotsLabs/watermill/message"
 	goredis "github.com/redis/go-redis/v9"
 	"github.com/vmihailenco/msgpack"
 )
 
-// streamSubscriberConfig configures a streamSubscriber.
-type streamSubscriberConfig struct {
+// SubscriberConfig configures a Subscriber.
+type SubscriberConfig struct {
 	// Client is used for every command; the subscriber does not close it.
 	Client goredis.UniversalClient
 	// Group is the consumer group, created on each stream at Subscribe if missing
 	// (from the stream's first entry, so nothing added before is skipped).
 	Group string
-	// Consumer names this member of the group.
+	// Consumer names this member of the group (a random name if empty).
 	Consumer string
 	// Window is how many messages of one stream may be delivered and not yet
 	// acknowledged at a time.
 	Window int
-	// Block is how long one XREADGROUP waits for new entries.
+	// Block is how long one XREADGROUP waits for new entries (250ms if zero).
 	Block time.Duration
 	// ClaimIdle is how long an entry may stay unacknowledged and unrefreshed with
 	// another consumer before this one takes it over.
@@ -35,7 +38,7 @@ type streamSubscriberConfig struct {
 	// ClaimInterval is how often idle entries are looked for (each time all of them, in
 	// one pass) and this consumer's own in-flight entries are refreshed.
 	ClaimInterval time.Duration
-	// NackResendSleep delays the redelivery of a nacked message.
+	// NackResendSleep delays the redelivery of a nacked message (100ms if zero).
 	NackResendSleep time.Duration
 	// DrainTimeout bounds how long a stopping subscription waits for the messages it
 	// delivered to be acknowledged.
@@ -45,39 +48,38 @@ type streamSubscriberConfig struct {
 	DeleteAcked bool
 }
 
-func (c *streamSubscriberConfig) setDefaults() {
+// check applies the defaults of what only the subscriber knows about and refuses a
+// configuration that leaves the queue's own settings unset.
+func (c *SubscriberConfig) check() error {
+	switch {
+	case c.Client == nil:
+		return errors.New("stream subscriber needs a redis client")
+	case c.Group == "":
+		return errors.New("stream subscriber needs a consumer group")
+	case c.Window <= 0 || c.ClaimIdle <= 0 || c.ClaimInterval <= 0 || c.DrainTimeout <= 0:
+		return errors.New("stream subscriber needs a positive Window, ClaimIdle, ClaimInterval and DrainTimeout")
+	}
 	if c.Consumer == "" {
 		c.Consumer = watermill.NewShortUUID()
-	}
-	if c.Window <= 0 {
-		c.Window = DefaultBatchSize
 	}
 	if c.Block <= 0 {
 		c.Block = 250 * time.Millisecond
 	}
-	if c.ClaimIdle <= 0 {
-		c.ClaimIdle = DefaultClaimIdle
-	}
-	if c.ClaimInterval <= 0 {
-		c.ClaimInterval = min(DefaultClaimInterval, c.ClaimIdle/3)
-	}
 	if c.NackResendSleep <= 0 {
 		c.NackResendSleep = 100 * time.Millisecond
 	}
-	if c.DrainTimeout <= 0 {
-		c.DrainTimeout = DefaultDrainTimeout
-	}
+	return nil
 }
 
-// streamSubscriber is a Watermill subscriber for Redis Streams consumer groups that,
+// Subscriber is a Watermill subscriber for Redis Streams consumer groups that,
 // unlike watermill-redisstream's (one XREADGROUP COUNT 1 and one message in flight per
 // consumer), reads up to Window entries per call and keeps them all in flight, so the
 // batches downstream can fill from a single hot stream. Acknowledgements may come in
 // any order; they are sent to Redis in bulk. Entries left unacknowledged by a consumer
 // that died are taken over after ClaimIdle (XAUTOCLAIM); entries still being worked on
 // are kept fresh (XCLAIM … JUSTID by their owner) so they are not taken over.
-type streamSubscriber struct {
-	cfg    streamSubscriberConfig
+type Subscriber struct {
+	cfg    SubscriberConfig
 	logger watermill.LoggerAdapter
 
 	closing   chan struct{}
@@ -87,23 +89,21 @@ type streamSubscriber struct {
 	subs      sync.WaitGroup
 }
 
-func newStreamSubscriber(cfg streamSubscriberConfig, logger watermill.LoggerAdapter) (*streamSubscriber, error) {
-	cfg.setDefaults()
-	if cfg.Client == nil {
-		return nil, errors.New("stream subscriber needs a redis client")
-	}
-	if cfg.Group == "" {
-		return nil, errors.New("stream subscriber needs a consumer group")
+// NewSubscriber returns a subscriber; Client, Group, Window, ClaimIdle, ClaimInterval
+// and DrainTimeout must be set.
+func NewSubscriber(cfg SubscriberConfig, logger watermill.LoggerAdapter) (*Subscriber, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
 	if logger == nil {
 		logger = watermill.NopLogger{}
 	}
-	return &streamSubscriber{cfg: cfg, logger: logger, closing: make(chan struct{})}, nil
+	return &Subscriber{cfg: cfg, logger: logger, closing: make(chan struct{})}, nil
 }
 
-// createGroup creates group on stream, reading from the stream's first entry; an
+// CreateGroup creates group on stream, reading from the stream's first entry; an
 // existing group is left as it is.
-func createGroup(ctx context.Context, c goredis.UniversalClient, stream, group string) error {
+func CreateGroup(ctx context.Context, c goredis.UniversalClient, stream, group string) error {
 	err := c.XGroupCreateMkStream(ctx, stream, group, "0").Err()
 	if err != nil && !strings.HasPrefix(err.Error(), "BUSYGROUP") {
 		return fmt.Errorf("create consumer group %s on %s: %w", group, stream, err)
@@ -112,16 +112,16 @@ func createGroup(ctx context.Context, c goredis.UniversalClient, stream, group s
 }
 
 // SubscribeInitialize creates the consumer group on stream.
-func (s *streamSubscriber) SubscribeInitialize(stream string) error {
+func (s *Subscriber) SubscribeInitialize(stream string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return createGroup(ctx, s.cfg.Client, stream, s.cfg.Group)
+	return CreateGroup(ctx, s.cfg.Client, stream, s.cfg.Group)
 }
 
 // Subscribe reads stream until ctx is done or the subscriber is closed; then the
 // channel closes after the messages already delivered were acknowledged or DrainTimeout
 // passed. Messages delivered but not acknowledged stay pending in the group.
-func (s *streamSubscriber) Subscribe(ctx context.Context, stream string) (<-chan *message.Message, error) {
+func (s *Subscriber) Subscribe(ctx context.Context, stream string) (<-chan *message.Message, error) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -131,7 +131,7 @@ func (s *streamSubscriber) Subscribe(ctx context.Context, stream string) (<-chan
 	s.mu.Unlock()
 
 	initCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	err := createGroup(initCtx, s.cfg.Client, stream, s.cfg.Group)
+	err := CreateGroup(initCtx, s.cfg.Client, stream, s.cfg.Group)
 	cancel()
 	if err != nil {
 		s.subs.Done()
@@ -169,7 +169,7 @@ func (s *streamSubscriber) Subscribe(ctx context.Context, stream string) (<-chan
 
 // Close stops every subscription and waits until their channels are closed. The Redis
 // client stays open.
-func (s *streamSubscriber) Close() error {
+func (s *Subscriber) Close() error {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
 		s.closed = true
@@ -182,8 +182,8 @@ func (s *streamSubscriber) Close() error {
 
 // streamSubscription is one Subscribe call: one stream.
 type streamSubscription struct {
-	s      *streamSubscriber
-	cfg    streamSubscriberConfig
+	s      *Subscriber
+	cfg    SubscriberConfig
 	stream string
 	out    chan *message.Message
 	stop   chan struct{}
@@ -306,7 +306,7 @@ func (sub *streamSubscription) readFailed(err error) {
 	sub.s.logger.Error("XREADGROUP failed", err, sub.logFields)
 	if strings.HasPrefix(err.Error(), "NOGROUP") {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		if err := createGroup(ctx, sub.cfg.Client, sub.stream, sub.cfg.Group); err != nil {
+		if err := CreateGroup(ctx, sub.cfg.Client, sub.stream, sub.cfg.Group); err != nil {
 			sub.s.logger.Error("Recreating consumer group failed", err, sub.logFields)
 		}
 		cancel()
@@ -534,7 +534,7 @@ func (sub *streamSubscription) forgetConsumerIfIdle() {
 // entry that does not fit gets the entry id as UUID and whatever payload it has, and the
 // consumer dead-letters it when the payload is not a claim.
 func unmarshalStreamEntry(e goredis.XMessage) *message.Message {
-	uuid, _ := e.Values[redisstream.UUIDHeaderKey].(string)
+	uuid, _ := e.Values[wmredis.UUIDHeaderKey].(string)
 	if uuid == "" {
 		uuid = e.ID
 	}

@@ -1,4 +1,4 @@
-package queue
+package amqp
 
 import (
 	"context"
@@ -12,15 +12,15 @@ import (
 	amqp091 "github.com/rabbitmq/amqp091-go"
 )
 
-// amqpSubscriber reads the durable queue named by the topic. Each Subscribe consumes on
+// Subscriber reads the durable queue named by the topic. Each Subscribe consumes on
 // a channel of its own and hands out one delivery at a time: the next only after the
 // previous one was acknowledged (Ack) or negatively acknowledged (Nack, requeued). When
 // the channel or the connection is lost, the subscription opens a new channel, on a
 // new connection if needed, and goes on; the broker delivers again whatever was not
 // acknowledged on the lost channel. The output channel closes only when the
 // subscriber is closed or the Subscribe context ends.
-type amqpSubscriber struct {
-	conn      *amqpConnector
+type Subscriber struct {
+	conn      *connector
 	prefetch  int
 	queueArgs amqp091.Table
 	logger    watermill.LoggerAdapter
@@ -31,9 +31,15 @@ type amqpSubscriber struct {
 	subs    sync.WaitGroup
 }
 
-func newAMQPSubscriber(conn *amqpConnector, prefetch int, queueArgs amqp091.Table, logger watermill.LoggerAdapter) *amqpSubscriber {
-	return &amqpSubscriber{
-		conn:      conn,
+// prefetch is how many deliveries the broker may push to one consumer channel ahead of
+// its acknowledgements.
+const prefetch = 4
+
+// NewSubscriber returns a subscriber to the broker at url, on a connection of its own
+// named connName, declaring queues with queueArgs (nil in production).
+func NewSubscriber(url, connName string, queueArgs amqp091.Table, logger watermill.LoggerAdapter) *Subscriber {
+	return &Subscriber{
+		conn:      newConnector(url, connName, logger),
 		prefetch:  prefetch,
 		queueArgs: queueArgs,
 		logger:    logger,
@@ -42,11 +48,11 @@ func newAMQPSubscriber(conn *amqpConnector, prefetch int, queueArgs amqp091.Tabl
 }
 
 // Subscribe starts consuming topic's queue; it does not wait for the broker.
-func (s *amqpSubscriber) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
+func (s *Subscriber) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, errAMQPClosed
+		return nil, errClosed
 	}
 	out := make(chan *message.Message)
 	// One context for everything the subscription waits on: it ends with ctx or Close.
@@ -70,8 +76,8 @@ func (s *amqpSubscriber) Subscribe(ctx context.Context, topic string) (<-chan *m
 }
 
 // SubscribeInitialize declares topic's queue.
-func (s *amqpSubscriber) SubscribeInitialize(topic string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), amqpConnectTimeout)
+func (s *Subscriber) SubscribeInitialize(topic string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
 	conn, err := s.conn.connection(ctx)
 	if err != nil {
@@ -86,16 +92,16 @@ func (s *amqpSubscriber) SubscribeInitialize(topic string) error {
 }
 
 // run consumes until ctx ends, starting over after each loss.
-func (s *amqpSubscriber) run(ctx context.Context, queue string, out chan<- *message.Message) {
+func (s *Subscriber) run(ctx context.Context, queue string, out chan<- *message.Message) {
 	fields := watermill.LogFields{"queue": queue}
-	delay := amqpRedialMin
+	delay := redialMin
 	for {
 		consumed, err := s.consume(ctx, queue, out)
 		if ctx.Err() != nil {
 			return
 		}
 		if consumed {
-			delay = amqpRedialMin
+			delay = redialMin
 		}
 		s.logger.Debug("AMQP consumer interrupted; starting over", fields.Add(watermill.LogFields{"error": err, "retry_in": delay.String()}))
 		select {
@@ -103,14 +109,14 @@ func (s *amqpSubscriber) run(ctx context.Context, queue string, out chan<- *mess
 		case <-ctx.Done():
 			return
 		}
-		delay = min(2*delay, amqpRedialMax)
+		delay = min(2*delay, redialMax)
 	}
 }
 
 // consume opens a channel, declares and consumes queue, and hands deliveries to out
 // until the channel is lost (error) or ctx ends (nil). consumed reports whether
 // consuming had started.
-func (s *amqpSubscriber) consume(ctx context.Context, queue string, out chan<- *message.Message) (consumed bool, err error) {
+func (s *Subscriber) consume(ctx context.Context, queue string, out chan<- *message.Message) (consumed bool, err error) {
 	conn, err := s.conn.connection(ctx)
 	if err != nil {
 		return false, err
@@ -150,8 +156,8 @@ func (s *amqpSubscriber) consume(ctx context.Context, queue string, out chan<- *
 // closes, is requeued. The Subscribe context alone does not end the wait for a
 // handed-out message: the router cancels it as soon as it begins to stop, while the
 // handlers still finish what they hold.
-func (s *amqpSubscriber) deliver(ctx context.Context, d amqp091.Delivery, out chan<- *message.Message) error {
-	msg := unmarshalAMQP(d)
+func (s *Subscriber) deliver(ctx context.Context, d amqp091.Delivery, out chan<- *message.Message) error {
+	msg := unmarshal(d)
 	msgCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	msg.SetContext(msgCtx)
@@ -192,7 +198,7 @@ func (s *amqpSubscriber) deliver(ctx context.Context, d amqp091.Delivery, out ch
 
 // Close stops every subscription (requeueing what was handed out and not settled),
 // waits for them and closes the connection. It is safe to call more than once.
-func (s *amqpSubscriber) Close() error {
+func (s *Subscriber) Close() error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

@@ -1,6 +1,6 @@
 //go:build !stress
 
-package queue_test
+package amqp_test
 
 // fullWatermillSuite runs Watermill's contract with its full message counts; the
 // stress build tag turns it on.

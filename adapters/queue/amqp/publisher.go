@@ -1,4 +1,4 @@
-package queue
+package amqp
 
 import (
 	"context"
@@ -13,44 +13,67 @@ import (
 	amqp091 "github.com/rabbitmq/amqp091-go"
 )
 
-// amqpResendWindow bounds how long a publish keeps sending again a message whose
+// resendWindow bounds how long a publish keeps sending again a message whose
 // confirmation was lost; after it the publish fails with the outcome unknown.
-const amqpResendWindow = 30 * time.Second
+const resendWindow = 30 * time.Second
 
-// amqpPublisher publishes each message persistent to the durable queue named by the
+// ErrNotSent marks a publish whose message is known not to be queued: the broker
+// refused it, or it was never sent (no connection, the channel or the publisher closed
+// before the send). Any other publish error leaves the outcome unknown: the message may
+// be queued.
+var ErrNotSent = errors.New("message not sent")
+
+// notSent marks err as a publish known not to have queued its message.
+func notSent(err error) error {
+	if err == nil || errors.Is(err, ErrNotSent) {
+		return err
+	}
+	return fmt.Errorf("%w (%w)", err, ErrNotSent)
+}
+
+// Publisher publishes each message persistent to the durable queue named by the
 // topic (through the default exchange) and returns once the broker confirmed it. It
 // spreads publishes over a few confirm-mode channels (each safe for concurrent use)
 // and replaces a channel once it is closed, on a new connection if the old one was
 // lost, so publishing resumes by itself after the broker comes back. While the broker
 // is unreachable a publish fails at once, the message not being queued; but a message
 // whose confirmation was lost with its channel may be queued or not, so it is sent
-// again until confirmed, for up to amqpResendWindow or until its context ends. Errors
-// of publishes known not to have queued their message wrap errNotSent; the others
+// again until confirmed, for up to resendWindow or until its context ends. Errors
+// of publishes known not to have queued their message wrap ErrNotSent; the others
 // leave the outcome unknown.
-type amqpPublisher struct {
-	conn      *amqpConnector
+type Publisher struct {
+	conn      *connector
 	queueArgs amqp091.Table
 
-	slots []amqpChannelSlot
+	slots []channelSlot
 	next  atomic.Uint64
 
 	mu     sync.Mutex
 	closed bool
 }
 
-// amqpChannelSlot holds one publishing channel; nil until first used.
-type amqpChannelSlot struct {
+// channelSlot holds one publishing channel; nil until first used.
+type channelSlot struct {
 	mu sync.Mutex
 	ch *amqp091.Channel
 }
 
-func newAMQPPublisher(conn *amqpConnector, channels int, queueArgs amqp091.Table) *amqpPublisher {
-	return &amqpPublisher{conn: conn, queueArgs: queueArgs, slots: make([]amqpChannelSlot, max(channels, 1))}
+// publishChannels is how many channels a publisher spreads its publishes over.
+const publishChannels = 8
+
+// NewPublisher returns a publisher to the broker at url, on a connection of its own
+// named connName, declaring queues with queueArgs (nil in production).
+func NewPublisher(url, connName string, queueArgs amqp091.Table, logger watermill.LoggerAdapter) *Publisher {
+	return &Publisher{
+		conn:      newConnector(url, connName, logger),
+		queueArgs: queueArgs,
+		slots:     make([]channelSlot, publishChannels),
+	}
 }
 
 // Publish publishes msgs in order to topic's queue; it stops at the first failure.
 // Each message's context bounds how long its publish and confirmation may take.
-func (p *amqpPublisher) Publish(topic string, msgs ...*message.Message) error {
+func (p *Publisher) Publish(topic string, msgs ...*message.Message) error {
 	for _, msg := range msgs {
 		if err := p.publish(topic, msg); err != nil {
 			return err
@@ -59,27 +82,27 @@ func (p *amqpPublisher) Publish(topic string, msgs ...*message.Message) error {
 	return nil
 }
 
-func (p *amqpPublisher) publish(queue string, msg *message.Message) error {
+func (p *Publisher) publish(queue string, msg *message.Message) error {
 	ctx := msg.Context()
-	body := marshalAMQP(msg)
+	body := marshal(msg)
 	var (
 		unsure   bool             // sent on a channel that closed before confirming it
 		deadline <-chan time.Time // end of the resend window, once unsure
-		delay    = amqpRedialMin
+		delay    = redialMin
 		retried  bool
 	)
 	for {
 		if p.isClosed() {
-			return notSent(errAMQPClosed)
+			return notSent(errClosed)
 		}
 		confirmed, err := p.publishOnce(ctx, queue, body)
 		switch {
 		case confirmed:
 			return nil
-		case errors.Is(err, errAMQPUnconfirmed):
+		case errors.Is(err, errUnconfirmed):
 			if !unsure {
 				unsure = true
-				deadline = time.After(amqpResendWindow)
+				deadline = time.After(resendWindow)
 			}
 		case !unsure && errors.Is(err, amqp091.ErrClosed) && !retried:
 			// The channel went away before the message was sent: try once more at once.
@@ -94,20 +117,20 @@ func (p *amqpPublisher) publish(queue string, msg *message.Message) error {
 		select {
 		case <-time.After(delay):
 		case <-deadline:
-			return fmt.Errorf("publish message %s: unconfirmed, broker unreachable for %v: %w", msg.UUID, amqpResendWindow, err)
+			return fmt.Errorf("publish message %s: unconfirmed, broker unreachable for %v: %w", msg.UUID, resendWindow, err)
 		case <-ctx.Done():
 			return fmt.Errorf("publish message %s: unconfirmed: %w", msg.UUID, ctx.Err())
 		}
-		delay = min(2*delay, amqpRedialMax)
+		delay = min(2*delay, redialMax)
 	}
 }
 
-// errAMQPUnconfirmed marks a message sent on a channel that closed before the broker
+// errUnconfirmed marks a message sent on a channel that closed before the broker
 // confirmed it: the broker may or may not hold it.
-var errAMQPUnconfirmed = errors.New("channel closed before the broker confirmed the message")
+var errUnconfirmed = errors.New("channel closed before the broker confirmed the message")
 
 // publishOnce sends body and waits for the broker's confirmation.
-func (p *amqpPublisher) publishOnce(ctx context.Context, queue string, body amqp091.Publishing) (confirmed bool, err error) {
+func (p *Publisher) publishOnce(ctx context.Context, queue string, body amqp091.Publishing) (confirmed bool, err error) {
 	ch, err := p.channel(ctx)
 	if err != nil {
 		return false, err
@@ -119,18 +142,18 @@ func (p *amqpPublisher) publishOnce(ctx context.Context, queue string, body amqp
 	acked, err := dc.WaitContext(ctx)
 	switch {
 	case err != nil:
-		return false, fmt.Errorf("%w: %w", errAMQPUnconfirmed, err)
+		return false, fmt.Errorf("%w: %w", errUnconfirmed, err)
 	case acked:
 		return true, nil
 	case ch.IsClosed():
-		return false, errAMQPUnconfirmed
+		return false, errUnconfirmed
 	default:
 		return false, errors.New("broker refused the message (nack)")
 	}
 }
 
 // channel returns an open confirm-mode channel, replacing a closed one.
-func (p *amqpPublisher) channel(ctx context.Context) (*amqp091.Channel, error) {
+func (p *Publisher) channel(ctx context.Context) (*amqp091.Channel, error) {
 	slot := &p.slots[p.next.Add(1)%uint64(len(p.slots))]
 	slot.mu.Lock()
 	ch := slot.ch
@@ -156,7 +179,7 @@ func (p *amqpPublisher) channel(ctx context.Context) (*amqp091.Channel, error) {
 	defer slot.mu.Unlock()
 	if p.isClosed() {
 		_ = fresh.Close()
-		return nil, errAMQPClosed
+		return nil, errClosed
 	}
 	if slot.ch != nil && !slot.ch.IsClosed() {
 		// Another publish replaced it meanwhile.
@@ -170,7 +193,7 @@ func (p *amqpPublisher) channel(ctx context.Context) (*amqp091.Channel, error) {
 // declare declares the queues of topics, so that messages published before anyone
 // subscribes are kept (the default exchange drops a message for a missing queue, and
 // the broker still confirms it).
-func (p *amqpPublisher) declare(ctx context.Context, topics ...string) error {
+func (p *Publisher) Declare(ctx context.Context, topics ...string) error {
 	conn, err := p.conn.connection(ctx)
 	if err != nil {
 		return err
@@ -188,7 +211,7 @@ func (p *amqpPublisher) declare(ctx context.Context, topics ...string) error {
 	return nil
 }
 
-func (p *amqpPublisher) isClosed() bool {
+func (p *Publisher) isClosed() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.closed
@@ -196,7 +219,7 @@ func (p *amqpPublisher) isClosed() bool {
 
 // Close closes the channels and the connection. Publishes under way fail. It is safe
 // to call more than once, whatever state the connection is in.
-func (p *amqpPublisher) Close() error {
+func (p *Publisher) Close() error {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -216,32 +239,32 @@ func (p *amqpPublisher) Close() error {
 	return p.conn.close()
 }
 
-// marshalAMQP is watermill-amqp's wire format (DefaultMarshaler), so messages queued
+// marshal is watermill-amqp's wire format (DefaultMarshaler), so messages queued
 // by earlier versions stay readable: the payload as body, persistent, the metadata as
-// headers plus the message UUID under amqpUUIDHeader.
-func marshalAMQP(msg *message.Message) amqp091.Publishing {
+// headers plus the message UUID under uuidHeader.
+func marshal(msg *message.Message) amqp091.Publishing {
 	headers := make(amqp091.Table, len(msg.Metadata)+1)
 	for k, v := range msg.Metadata {
 		headers[k] = v
 	}
-	headers[amqpUUIDHeader] = msg.UUID
+	headers[uuidHeader] = msg.UUID
 	return amqp091.Publishing{Body: msg.Payload, Headers: headers, DeliveryMode: amqp091.Persistent}
 }
 
-// amqpUUIDHeader carries the Watermill message UUID.
-const amqpUUIDHeader = "_watermill_message_uuid"
+// uuidHeader carries the Watermill message UUID.
+const uuidHeader = "_watermill_message_uuid"
 
-// unmarshalAMQP reads what marshalAMQP wrote. It never fails: a header that is not a
+// unmarshal reads what marshal wrote. It never fails: a header that is not a
 // string (from another producer) is kept in its printed form, and whether the body is
 // a claim is for the handler to decide.
-func unmarshalAMQP(d amqp091.Delivery) *message.Message {
-	uuid, _ := d.Headers[amqpUUIDHeader].(string)
+func unmarshal(d amqp091.Delivery) *message.Message {
+	uuid, _ := d.Headers[uuidHeader].(string)
 	if uuid == "" {
 		uuid = watermill.NewUUID()
 	}
 	msg := message.NewMessage(uuid, d.Body)
 	for k, v := range d.Headers {
-		if k == amqpUUIDHeader {
+		if k == uuidHeader {
 			continue
 		}
 		if s, ok := v.(string); ok {

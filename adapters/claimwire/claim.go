@@ -1,4 +1,9 @@
-package queue
+// Package claimwire is what the claim gate and the order queue agree on: the bytes of a
+// claim's order message, the shard a voucher belongs to and the name of that shard's
+// order stream. The gate's Lua script writes messages in this format to these streams
+// (adapters/redis), and the queue reads and writes the same (adapters/queue); neither
+// adapter imports the other.
+package claimwire
 
 import (
 	"bytes"
@@ -9,31 +14,28 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/ThreeDotsLabs/watermill/message"
-	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
-
-	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-// Metadata keys carried by order messages.
-const (
-	MetadataOrderID   = "order_id"
-	MetadataVoucherID = "voucher_id"
-)
-
-// Topic names before the namespace is prepended.
-const (
-	ordersTopic       = "orders"
-	deadLetterTopic   = "orders.dead"
-	deadLetterStream  = "orders:dead"
-	orderStreamPrefix = "orders:"
-)
+// claimPayload is the wire format of a claim; ids are decimal strings because order
+// ids do not fit Lua's numbers.
+type claimPayload struct {
+	OrderID   string `json:"orderId"`
+	UserID    string `json:"userId"`
+	VoucherID string `json:"voucherId"`
+	ClaimedAt int64  `json:"claimedAt"`
+}
 
 // EncodeClaim returns the message body for c:
 // {"orderId":"<decimal>","userId":"<decimal>","voucherId":"<decimal>","claimedAt":<unix ms>},
-// byte for byte what the gate script writes on the Redis backend.
-func EncodeClaim(c domain.Claim) []byte { return redis.EncodeClaim(c) }
+// byte for byte what the gate's reserve script XADDs.
+func EncodeClaim(c domain.Claim) []byte {
+	b, _ := json.Marshal(claimPayload{
+		OrderID: strconv.FormatInt(c.OrderID, 10), UserID: strconv.FormatInt(c.UserID, 10),
+		VoucherID: strconv.FormatInt(c.VoucherID, 10), ClaimedAt: c.ClaimedAt.UnixMilli(),
+	})
+	return b
+}
 
 // ErrMalformedClaim is returned by DecodeClaim for a body that is not a claim.
 var ErrMalformedClaim = errors.New("malformed claim")
@@ -108,41 +110,4 @@ func decodeMillis(raw json.RawMessage) (int64, error) {
 		return 0, fmt.Errorf("%w: claimedAt %q is not a number of milliseconds", ErrMalformedClaim, text)
 	}
 	return int64(f), nil
-}
-
-// ShardTag returns the Redis hash tag shared by all keys of a voucher: "{s<k>}" with
-// k = voucherID mod shards (DefaultShards when shards ≤ 0), as the gate uses it.
-func ShardTag(voucherID int64, shards int) string {
-	if shards <= 0 {
-		shards = DefaultShards
-	}
-	return redis.ShardTag(voucherID, shards)
-}
-
-// StreamForVoucher returns the Redis order stream of a voucher's shard: "orders:{s<k>}".
-func StreamForVoucher(voucherID int64, shards int) string {
-	return orderStreamPrefix + ShardTag(voucherID, shards)
-}
-
-// shardStream returns the stream of shard k.
-func shardStream(k int) string {
-	return orderStreamPrefix + "{s" + strconv.Itoa(k) + "}"
-}
-
-// newClaimMessage builds the Watermill message for c: its UUID is the decimal order id.
-func newClaimMessage(c domain.Claim) *message.Message {
-	id := strconv.FormatInt(c.OrderID, 10)
-	msg := message.NewMessage(id, EncodeClaim(c))
-	msg.Metadata.Set(MetadataOrderID, id)
-	msg.Metadata.Set(MetadataVoucherID, strconv.FormatInt(c.VoucherID, 10))
-	middleware.SetCorrelationID(id, msg)
-	return msg
-}
-
-func validClaim(c domain.Claim) error {
-	if c.OrderID <= 0 || c.UserID <= 0 || c.VoucherID <= 0 {
-		return fmt.Errorf("queue: claim needs positive order, user and voucher ids (got %d, %d, %d)",
-			c.OrderID, c.UserID, c.VoucherID)
-	}
-	return nil
 }

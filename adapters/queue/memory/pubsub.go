@@ -1,4 +1,6 @@
-package queue
+// Package memory is the order queue's in-process Watermill Pub/Sub: Watermill's
+// GoChannel, plus a hold for messages published to a topic nobody subscribes to yet.
+package memory
 
 import (
 	"context"
@@ -9,32 +11,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill/pubsub/gochannel"
 )
 
-// memoryBackend keeps order messages in process, in a memoryPubSub.
-type memoryBackend struct {
-	cfg Config
-	ps  *memoryPubSub
-}
-
-func newMemoryBackend(cfg Config, logger watermill.LoggerAdapter) *memoryBackend {
-	return &memoryBackend{cfg: cfg, ps: newMemoryPubSub(logger)}
-}
-
-func (m *memoryBackend) publisher() message.Publisher { return m.ps }
-func (m *memoryBackend) ordersTopic(int64) string     { return m.cfg.Namespace + ordersTopic }
-func (m *memoryBackend) deadLetterTopic() string      { return m.cfg.Namespace + deadLetterTopic }
-func (m *memoryBackend) close() error                 { return m.ps.Close() }
-
-func (m *memoryBackend) subscribe() ([]subscription, func(), error) {
-	return []subscription{{
-		name:  "orders",
-		topic: m.cfg.Namespace + ordersTopic,
-		// The router closes its subscribers when it stops; the Pub/Sub must outlive a
-		// Consume run because it is also the publisher.
-		sub: subscriptionOnly{m.ps},
-	}}, func() {}, nil
-}
-
-// memoryPubSub is Watermill's GoChannel plus a hold for topics nobody subscribes to.
+// PubSub is Watermill's GoChannel plus a hold for topics nobody subscribes to.
 //
 // GoChannel hands every message to a subscriber on a goroutine of its own, without
 // waiting for earlier messages to be acknowledged, so a single subscription keeps many
@@ -42,7 +19,7 @@ func (m *memoryBackend) subscribe() ([]subscription, func(), error) {
 // while nobody subscribes; those are held here and handed to the next subscription of
 // their topic. Nothing survives the process, and messages in flight to a subscription
 // that ends are lost: the reconciler re-publishes claims lost that way.
-type memoryPubSub struct {
+type PubSub struct {
 	gc *gochannel.GoChannel
 
 	mu          sync.Mutex
@@ -52,8 +29,14 @@ type memoryPubSub struct {
 	closeOnce   sync.Once
 }
 
-func newMemoryPubSub(logger watermill.LoggerAdapter) *memoryPubSub {
-	return &memoryPubSub{
+var (
+	_ message.Publisher  = (*PubSub)(nil)
+	_ message.Subscriber = (*PubSub)(nil)
+)
+
+// NewPubSub returns an empty Pub/Sub.
+func NewPubSub(logger watermill.LoggerAdapter) *PubSub {
+	return &PubSub{
 		gc:          gochannel.NewGoChannel(gochannel.Config{}, logger),
 		subscribers: map[string]int{},
 		held:        map[string][]*message.Message{},
@@ -61,7 +44,8 @@ func newMemoryPubSub(logger watermill.LoggerAdapter) *memoryPubSub {
 	}
 }
 
-func (p *memoryPubSub) Publish(topic string, msgs ...*message.Message) error {
+// Publish hands msgs to the topic's subscribers, or holds them while there are none.
+func (p *PubSub) Publish(topic string, msgs ...*message.Message) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.subscribers[topic] == 0 {
@@ -74,7 +58,9 @@ func (p *memoryPubSub) Publish(topic string, msgs ...*message.Message) error {
 	return p.gc.Publish(topic, msgs...)
 }
 
-func (p *memoryPubSub) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
+// Subscribe reads topic until ctx ends or the Pub/Sub is closed, starting with the
+// messages held for it.
+func (p *PubSub) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	ch, err := p.gc.Subscribe(ctx, topic)
 	if err != nil {
@@ -106,13 +92,8 @@ func (p *memoryPubSub) Subscribe(ctx context.Context, topic string) (<-chan *mes
 	return ch, nil
 }
 
-func (p *memoryPubSub) Close() error {
+// Close ends every subscription.
+func (p *PubSub) Close() error {
 	p.closeOnce.Do(func() { close(p.closing) })
 	return p.gc.Close()
 }
-
-// subscriptionOnly is a subscriber whose Close leaves the underlying Pub/Sub open; the
-// subscription itself ends with its context.
-type subscriptionOnly struct{ message.Subscriber }
-
-func (subscriptionOnly) Close() error { return nil }

@@ -1,4 +1,7 @@
-package queue
+// Package kafka is the order queue's Kafka Pub/Sub: watermill-kafka's publisher, with
+// its errors classified, and a consumer-group subscriber that keeps many messages of a
+// partition in flight.
+package kafka
 
 import (
 	"context"
@@ -9,49 +12,60 @@ import (
 
 	"github.com/IBM/sarama"
 	"github.com/ThreeDotsLabs/watermill"
-	"github.com/ThreeDotsLabs/watermill-kafka/v3/pkg/kafka"
+	wmkafka "github.com/ThreeDotsLabs/watermill-kafka/v3/pkg/kafka"
 	"github.com/ThreeDotsLabs/watermill/message"
 )
 
-// partitionSubscriberConfig configures a partitionSubscriber.
-type partitionSubscriberConfig struct {
+// SubscriberConfig configures a Subscriber.
+type SubscriberConfig struct {
 	Brokers []string
 	Group   string
-	Sarama  *sarama.Config
+	// Sarama is the client configuration (NewSaramaConfig if nil).
+	Sarama *sarama.Config
 	// Window is how many messages of one partition may be delivered and not yet
 	// acknowledged at a time.
-	Window          int
+	Window int
+	// NackResendSleep delays the redelivery of a nacked message (100ms if zero).
 	NackResendSleep time.Duration
 	// DrainTimeout bounds how long a stopping subscription (or a session ending for a
 	// rebalance) waits for delivered messages to be acknowledged.
 	DrainTimeout time.Duration
-	// ReconnectSleep is the pause before joining the group again after an error.
+	// ReconnectSleep is the pause before joining the group again after an error (1s if
+	// zero).
 	ReconnectSleep time.Duration
 }
 
-func (c *partitionSubscriberConfig) setDefaults() {
-	if c.Window <= 0 {
-		c.Window = DefaultBatchSize
+// check applies the defaults of what only the subscriber knows about and refuses a
+// configuration that leaves the queue's own settings unset.
+func (c *SubscriberConfig) check() error {
+	switch {
+	case len(c.Brokers) == 0:
+		return errors.New("kafka subscriber needs brokers")
+	case c.Group == "":
+		return errors.New("kafka subscriber needs a consumer group")
+	case c.Window <= 0 || c.DrainTimeout <= 0:
+		return errors.New("kafka subscriber needs a positive Window and DrainTimeout")
+	}
+	if c.Sarama == nil {
+		c.Sarama = NewSaramaConfig()
 	}
 	if c.NackResendSleep <= 0 {
 		c.NackResendSleep = 100 * time.Millisecond
 	}
-	if c.DrainTimeout <= 0 {
-		c.DrainTimeout = DefaultDrainTimeout
-	}
 	if c.ReconnectSleep <= 0 {
 		c.ReconnectSleep = time.Second
 	}
+	return nil
 }
 
-// partitionSubscriber is a Watermill subscriber for a Kafka consumer group that keeps up
+// Subscriber is a Watermill subscriber for a Kafka consumer group that keeps up
 // to Window messages of each partition in flight, where watermill-kafka's subscriber
 // hands out the next message of a partition only after the previous one was
 // acknowledged. Acknowledgements may come in any order; the committed offset of a
 // partition advances only over messages that are all acknowledged, so nothing is
 // skipped when the consumer dies.
-type partitionSubscriber struct {
-	cfg    partitionSubscriberConfig
+type Subscriber struct {
+	cfg    SubscriberConfig
 	logger watermill.LoggerAdapter
 
 	closing   chan struct{}
@@ -61,28 +75,23 @@ type partitionSubscriber struct {
 	subs      sync.WaitGroup
 }
 
-func newPartitionSubscriber(cfg partitionSubscriberConfig, logger watermill.LoggerAdapter) (*partitionSubscriber, error) {
-	cfg.setDefaults()
-	if len(cfg.Brokers) == 0 {
-		return nil, errors.New("kafka subscriber needs brokers")
-	}
-	if cfg.Group == "" {
-		return nil, errors.New("kafka subscriber needs a consumer group")
-	}
-	if cfg.Sarama == nil {
-		cfg.Sarama = newSaramaConfig()
+// NewSubscriber returns a subscriber; Brokers, Group, Window and DrainTimeout must be
+// set.
+func NewSubscriber(cfg SubscriberConfig, logger watermill.LoggerAdapter) (*Subscriber, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
 	if logger == nil {
 		logger = watermill.NopLogger{}
 	}
-	return &partitionSubscriber{cfg: cfg, logger: logger, closing: make(chan struct{})}, nil
+	return &Subscriber{cfg: cfg, logger: logger, closing: make(chan struct{})}, nil
 }
 
 // Subscribe joins the consumer group for topic. The channel closes after ctx is done or
 // the subscriber is closed, once delivered messages were acknowledged or DrainTimeout
 // passed; what was not acknowledged is delivered again to whoever owns the partition
 // next.
-func (s *partitionSubscriber) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
+func (s *Subscriber) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -147,7 +156,7 @@ func (s *partitionSubscriber) Subscribe(ctx context.Context, topic string) (<-ch
 }
 
 // Close stops every subscription and waits until their channels are closed.
-func (s *partitionSubscriber) Close() error {
+func (s *Subscriber) Close() error {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
 		s.closed = true
@@ -160,7 +169,7 @@ func (s *partitionSubscriber) Close() error {
 
 // partitionHandler is the sarama group handler of one subscription.
 type partitionHandler struct {
-	s         *partitionSubscriber
+	s         *Subscriber
 	out       chan *message.Message
 	stop      chan struct{}
 	msgParent context.Context
@@ -289,7 +298,7 @@ func (h *partitionHandler) awaitAck(parent context.Context, ended <-chan struct{
 }
 
 func unmarshalKafkaMessage(km *sarama.ConsumerMessage) *message.Message {
-	msg, err := kafka.DefaultMarshaler{}.Unmarshal(km)
+	msg, err := wmkafka.DefaultMarshaler{}.Unmarshal(km)
 	if err != nil || msg.UUID == "" {
 		// Not written by Watermill: deliver it anyway; the consumer dead-letters it
 		// when it is not a claim.

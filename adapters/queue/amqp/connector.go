@@ -1,4 +1,8 @@
-package queue
+// Package amqp is the order queue's AMQP (RabbitMQ) Pub/Sub: a publisher with
+// publisher confirms and a subscriber with manual acknowledgements, one durable queue
+// per topic on the default exchange, both recovering by themselves from the loss of the
+// broker connection. Messages are in watermill-amqp's wire format.
+package amqp
 
 import (
 	"context"
@@ -13,21 +17,21 @@ import (
 
 // Redial pacing and bounds of one AMQP connection attempt.
 const (
-	amqpRedialMin      = 100 * time.Millisecond
-	amqpRedialMax      = 2 * time.Second
-	amqpConnectTimeout = 10 * time.Second
-	amqpCloseTimeout   = 5 * time.Second
+	redialMin      = 100 * time.Millisecond
+	redialMax      = 2 * time.Second
+	connectTimeout = 10 * time.Second
+	closeTimeout   = 5 * time.Second
 )
 
-// errAMQPClosed is returned by a connector, publisher or subscriber that was closed.
-var errAMQPClosed = errors.New("amqp: closed")
+// errClosed is returned by a connector, publisher or subscriber that was closed.
+var errClosed = errors.New("amqp: closed")
 
-// amqpConnector keeps one AMQP connection and dials a new one, on demand, once it is
+// connector keeps one AMQP connection and dials a new one, on demand, once it is
 // lost. Callers ask for the connection each time they open a channel, so everything
 // built on it recovers by itself when the broker is reachable again. While the broker
-// is away, failed dials are paced (amqpRedialMin doubling up to amqpRedialMax) and the
+// is away, failed dials are paced (redialMin doubling up to redialMax) and the
 // callers in between get the last dial error at once instead of waiting.
-type amqpConnector struct {
+type connector struct {
 	url    string
 	name   string
 	logger watermill.LoggerAdapter
@@ -41,19 +45,19 @@ type amqpConnector struct {
 	closed  bool
 }
 
-func newAMQPConnector(url, name string, logger watermill.LoggerAdapter) *amqpConnector {
-	return &amqpConnector{url: url, name: name, logger: logger}
+func newConnector(url, name string, logger watermill.LoggerAdapter) *connector {
+	return &connector{url: url, name: name, logger: logger}
 }
 
 // connection returns the open connection, dialing one if there is none. It returns
-// errAMQPClosed after close and, while the broker is unreachable, the last dial error.
-func (c *amqpConnector) connection(ctx context.Context) (*amqp091.Connection, error) {
+// errClosed after close and, while the broker is unreachable, the last dial error.
+func (c *connector) connection(ctx context.Context) (*amqp091.Connection, error) {
 	for {
 		c.mu.Lock()
 		switch {
 		case c.closed:
 			c.mu.Unlock()
-			return nil, errAMQPClosed
+			return nil, errClosed
 		case c.conn != nil && !c.conn.IsClosed():
 			conn := c.conn
 			c.mu.Unlock()
@@ -81,14 +85,14 @@ func (c *amqpConnector) connection(ctx context.Context) (*amqp091.Connection, er
 }
 
 // redial dials, records the outcome for connection and closes done.
-func (c *amqpConnector) redial(done chan struct{}) {
+func (c *connector) redial(done chan struct{}) {
 	conn, err := c.dial()
 	c.mu.Lock()
 	c.dialing = nil
 	close(done)
 	switch {
 	case err != nil:
-		c.delay = min(max(2*c.delay, amqpRedialMin), amqpRedialMax)
+		c.delay = min(max(2*c.delay, redialMin), redialMax)
 		c.retryAt = time.Now().Add(c.delay)
 		c.lastErr = err
 		delay := c.delay
@@ -96,7 +100,7 @@ func (c *amqpConnector) redial(done chan struct{}) {
 		c.logger.Error("Cannot connect to AMQP", err, watermill.LogFields{"connection": c.name, "retry_in": delay.String()})
 	case c.closed:
 		c.mu.Unlock()
-		_ = conn.CloseDeadline(time.Now().Add(amqpCloseTimeout))
+		_ = conn.CloseDeadline(time.Now().Add(closeTimeout))
 	default:
 		c.conn, c.delay, c.lastErr, c.retryAt = conn, 0, nil, time.Time{}
 		c.mu.Unlock()
@@ -105,18 +109,18 @@ func (c *amqpConnector) redial(done chan struct{}) {
 	}
 }
 
-func (c *amqpConnector) dial() (*amqp091.Connection, error) {
+func (c *connector) dial() (*amqp091.Connection, error) {
 	props := amqp091.NewConnectionProperties()
 	props.SetClientConnectionName(c.name)
 	return amqp091.DialConfig(c.url, amqp091.Config{
 		Locale:     "en_US",
 		Properties: props,
-		Dial:       amqp091.DefaultDial(amqpConnectTimeout),
+		Dial:       amqp091.DefaultDial(connectTimeout),
 	})
 }
 
 // watch logs the loss of conn; the next caller of connection dials again.
-func (c *amqpConnector) watch(conn *amqp091.Connection) {
+func (c *connector) watch(conn *amqp091.Connection) {
 	if err, ok := <-conn.NotifyClose(make(chan *amqp091.Error, 1)); ok && err != nil {
 		c.logger.Error("AMQP connection lost", err, watermill.LogFields{"connection": c.name})
 	}
@@ -124,7 +128,7 @@ func (c *amqpConnector) watch(conn *amqp091.Connection) {
 
 // close closes the connection; connection fails from then on. A dial under way is
 // closed when it ends.
-func (c *amqpConnector) close() error {
+func (c *connector) close() error {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -137,7 +141,7 @@ func (c *amqpConnector) close() error {
 	if conn == nil || conn.IsClosed() {
 		return nil
 	}
-	if err := conn.CloseDeadline(time.Now().Add(amqpCloseTimeout)); err != nil && !errors.Is(err, amqp091.ErrClosed) {
+	if err := conn.CloseDeadline(time.Now().Add(closeTimeout)); err != nil && !errors.Is(err, amqp091.ErrClosed) {
 		return fmt.Errorf("close amqp connection %s: %w", c.name, err)
 	}
 	return nil

@@ -1,0 +1,29 @@
+package claimwire_test
+
+import (
+	"testing"
+
+	"github.com/dealspot/dealspot/adapters/claimwire"
+)
+
+func TestShardNames(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		voucher int64
+		shards  int
+		tag     string
+	}{
+		{3, 16, "{s3}"},
+		{35, 16, "{s3}"},
+		{16, 16, "{s0}"},
+		{7, 4, "{s3}"},
+		{5, 0, "{s5}"}, // zero shards means the default, 16
+	} {
+		if got := claimwire.ShardTag(tc.voucher, tc.shards); got != tc.tag {
+			t.Errorf("ShardTag(%d, %d) = %s, want %s", tc.voucher, tc.shards, got, tc.tag)
+		}
+		if got, want := claimwire.StreamForVoucher(tc.voucher, tc.shards), "orders:"+tc.tag; got != want {
+			t.Errorf("StreamForVoucher(%d, %d) = %s, want %s", tc.voucher, tc.shards, got, want)
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill/message"
+
+	"github.com/dealspot/dealspot/adapters/queue/kafka"
+)
+
+// kafkaBackend publishes with kafka.Publisher (key = voucher id, so one voucher's claims
+// stay in order on one partition) and consumes with kafka.Subscriber.
+type kafkaBackend struct {
+	cfg    Config
+	logger watermill.LoggerAdapter
+	pub    *kafka.Publisher
+}
+
+func openKafkaBackend(ctx context.Context, cfg Config, logger watermill.LoggerAdapter, log *slog.Logger) (*kafkaBackend, error) {
+	b := &kafkaBackend{cfg: cfg, logger: logger}
+	err := kafka.EnsureTopics(ctx, cfg.KafkaBrokers, []string{cfg.Namespace + ordersTopic, cfg.Namespace + deadLetterTopic},
+		kafka.TopicSpec{Partitions: cfg.KafkaPartitions, Replicas: cfg.KafkaReplicationFactor}, log)
+	if err != nil {
+		return nil, err
+	}
+	pub, err := kafka.NewPublisher(cfg.KafkaBrokers, func(msg *message.Message) string {
+		return msg.Metadata.Get(MetadataVoucherID)
+	}, logger)
+	if err != nil {
+		return nil, err
+	}
+	b.pub = pub
+	return b, nil
+}
+
+func (b *kafkaBackend) publisher() message.Publisher { return b.pub }
+func (b *kafkaBackend) ordersTopic(int64) string     { return b.cfg.Namespace + ordersTopic }
+func (b *kafkaBackend) deadLetterTopic() string      { return b.cfg.Namespace + deadLetterTopic }
+func (b *kafkaBackend) notSent(err error) bool       { return errors.Is(err, kafka.ErrNotSent) }
+func (b *kafkaBackend) close() error                 { return b.pub.Close() }
+
+// subscribe joins the consumer group with Consumers members; each keeps up to
+// BatchSize messages per partition it owns in flight.
+func (b *kafkaBackend) subscribe() ([]subscription, func(), error) {
+	sub, err := kafka.NewSubscriber(kafka.SubscriberConfig{
+		Brokers:      b.cfg.KafkaBrokers,
+		Group:        b.cfg.Group,
+		Sarama:       kafka.NewSaramaConfig(),
+		Window:       b.cfg.BatchSize,
+		DrainTimeout: b.cfg.DrainTimeout,
+	}, b.logger)
+	if err != nil {
+		return nil, nil, err
+	}
+	subs := make([]subscription, 0, b.cfg.Consumers)
+	for i := range b.cfg.Consumers {
+		subs = append(subs, subscription{
+			name:  fmt.Sprintf("orders-%d", i),
+			topic: b.cfg.Namespace + ordersTopic,
+			sub:   sub,
+		})
+	}
+	return subs, func() {}, nil
+}

@@ -1,0 +1,5 @@
+//go:build stress
+
+package kafka_test
+
+const fullWatermillSuite = true

@@ -1,0 +1,5 @@
+//go:build stress
+
+package memory_test
+
+const fullWatermillSuite = true

@@ -1,0 +1,68 @@
+package redisstream_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/ThreeDotsLabs/watermill/pubsub/tests"
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/dealspot/dealspot/adapters/queue/redisstream"
+	"github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/adapters/redis/redistest"
+	"github.com/dealspot/dealspot/internal/testsupport"
+)
+
+// runID keeps stream names of concurrent test runs apart on shared servers.
+var runID = testsupport.RandomSuffix(6)
+
+// Watermill's own contract suite, run against the Pub/Sub. The short variant keeps the
+// default run fast; the stress tag runs the full one.
+
+func TestWatermillContractRedisStreams(t *testing.T) {
+	t.Parallel()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		newClient := func(t *testing.T) *goredis.Client {
+			opts := *conn.Client.Options()
+			opts.PoolSize = 20
+			return goredis.NewClient(&opts)
+		}
+		withGroup := func(t *testing.T, group string) (message.Publisher, message.Subscriber) {
+			subClient := newClient(t)
+			t.Cleanup(func() { _ = subClient.Close() })
+			// The publisher closes its client when closed; the subscriber does not.
+			pub, err := redisstream.NewPublisher(newClient(t), nil, watermill.NopLogger{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sub, err := redisstream.NewSubscriber(redisstream.SubscriberConfig{
+				Client:        subClient,
+				Group:         group,
+				Window:        64,
+				Block:         50 * time.Millisecond,
+				ClaimIdle:     time.Second,
+				ClaimInterval: time.Second / 3,
+				DrainTimeout:  500 * time.Millisecond,
+			}, watermill.NopLogger{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return pub, sub
+		}
+		tests.TestPubSub(t, tests.Features{
+			ConsumerGroups:                   true,
+			ExactlyOnceDelivery:              false,
+			GuaranteedOrder:                  false,
+			Persistent:                       true,
+			NewSubscriberReceivesOldMessages: true,
+			ForceShort:                       !fullWatermillSuite,
+			GenerateTopicFunc: func(tctx tests.TestContext) string {
+				return "t" + runID + "-" + string(tctx.TestID)
+			},
+		}, func(t *testing.T) (message.Publisher, message.Subscriber) {
+			return withGroup(t, watermill.NewShortUUID())
+		}, withGroup)
+	})
+}

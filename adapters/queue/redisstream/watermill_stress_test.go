@@ -1,0 +1,5 @@
+//go:build stress
+
+package redisstream_test
+
+const fullWatermillSuite = true
