@@ -19,8 +19,6 @@ import (
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-var _ seckill.Orders = (*Orders)(nil)
-
 // param is the i-th (1-based) bind parameter in the dialect's syntax.
 func (r *Orders) param(i int) string {
 	if r.dialect == dialect.Postgres {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dealspot/dealspot/ent"
 	"github.com/dealspot/dealspot/ent/voucherorder"
+	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -16,6 +17,8 @@ type Orders struct {
 	db      *sql.DB
 	dialect string
 }
+
+var _ seckill.Orders = (*Orders)(nil)
 
 // Orders returns the order repository.
 func (s *Store) Orders() *Orders { return &Orders{client: s.client, db: s.db, dialect: s.dialect} }

@@ -19,6 +19,7 @@ type Sessions struct {
 }
 
 var _ auth.SessionRecords = (*Sessions)(nil)
+var _ auth.SessionImports = (*Sessions)(nil)
 
 // Sessions returns the session repository.
 func (s *Store) Sessions() *Sessions { return &Sessions{client: s.client} }
@@ -164,8 +165,6 @@ func (r *Sessions) DeleteExpired(ctx context.Context, now time.Time, limit int) 
 	}
 	return n, nil
 }
-
-var _ auth.SessionImports = (*Sessions)(nil)
 
 // importTokenBatch is how many spent tokens one INSERT of ImportFamily carries.
 const importTokenBatch = 1000

@@ -10,6 +10,7 @@ import (
 	entshop "github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
 	"github.com/dealspot/dealspot/internal/app/shop"
+	"github.com/dealspot/dealspot/internal/app/social"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -20,6 +21,7 @@ type Shops struct {
 }
 
 var _ shop.Repository = (*Shops)(nil)
+var _ social.Shops = (*Shops)(nil)
 
 // Shops returns the shop repository.
 func (s *Store) Shops() *Shops { return &Shops{client: s.client, dialect: s.dialect} }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/dealspot/dealspot/ent"
 	"github.com/dealspot/dealspot/ent/user"
+	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/app/social"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -15,6 +17,9 @@ import (
 type Users struct {
 	client *ent.Client
 }
+
+var _ auth.Users = (*Users)(nil)
+var _ social.Users = (*Users)(nil)
 
 // Users returns the user repository.
 func (s *Store) Users() *Users { return &Users{client: s.client} }

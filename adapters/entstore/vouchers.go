@@ -8,6 +8,7 @@ import (
 
 	"github.com/dealspot/dealspot/ent"
 	"github.com/dealspot/dealspot/ent/voucher"
+	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -16,6 +17,8 @@ type Vouchers struct {
 	client  *ent.Client
 	dialect string
 }
+
+var _ seckill.Vouchers = (*Vouchers)(nil)
 
 // Vouchers returns the voucher repository.
 func (s *Store) Vouchers() *Vouchers { return &Vouchers{client: s.client, dialect: s.dialect} }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maypok86/otter/v2"
 
+	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/app/cache"
 )
 
@@ -16,12 +17,13 @@ type item struct {
 	ttl   time.Duration
 }
 
-// Cache implements cache.Local.
+// Cache implements cache.Local, and auth.VerifiedTokens for the access-token cache.
 type Cache struct {
 	c *otter.Cache[string, item]
 }
 
 var _ cache.Local = (*Cache)(nil)
+var _ auth.VerifiedTokens = (*Cache)(nil)
 
 // New returns a cache holding at most maxEntries entries.
 func New(maxEntries int) (*Cache, error) {

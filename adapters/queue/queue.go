@@ -17,6 +17,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -34,6 +35,8 @@ type Queue struct {
 	closed bool
 	run    *consumeRun
 }
+
+var _ seckill.ClaimPublisher = (*Queue)(nil)
 
 // consumeRun is one running Consume call.
 type consumeRun struct {

@@ -41,6 +41,7 @@ type SessionCache struct {
 }
 
 var _ auth.SessionCache = (*SessionCache)(nil)
+var _ auth.LegacySessions = (*SessionCache)(nil)
 
 // NewSessionCache returns a SessionCache on client.
 func NewSessionCache(client goredis.UniversalClient) *SessionCache {

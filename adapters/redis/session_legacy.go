@@ -30,8 +30,6 @@ const sessionsLegacyDone = "session:legacy-imported"
 // legacyBatch is how many families Legacy reads in one pipeline.
 const legacyBatch = 100
 
-var _ auth.LegacySessions = (*SessionCache)(nil)
-
 // Legacy implements auth.LegacySessions: SCAN for the families' hashes, read them in
 // pipelined batches, and drop what this version cached of each family handed over, so
 // its next check reads the database.
