@@ -1,7 +1,10 @@
 // Package queue carries accepted flash-sale claims from the claim gate to the order
 // writer through a Watermill Pub/Sub chosen by configuration: in-process (memory),
-// Redis Streams, Kafka or AMQP. Delivery is at least once; the consumer hands claims to
-// the application in batches and acknowledges them only after the batch was handled.
+// Redis Streams, Kafka or AMQP, each in a subpackage of its own (memory, redisstream,
+// kafka, amqp); the backend_*.go files fit them to the queue. Delivery is at least
+// once; the consumer hands claims to the application in batches and acknowledges them
+// only after the batch was handled. The message body is claimwire's, which the Redis
+// gate script writes too.
 package queue
 
 import (
