@@ -1,4 +1,4 @@
-// Package cache is a typed read-through cache for rows read far more often than they are
+// Package readcache is a typed read-through cache for rows read far more often than they are
 // written: an in-process L1 (Local) in front of a shared L2 (Remote, Redis) in front of
 // the source of truth (a loader, usually the database).
 //
@@ -13,7 +13,7 @@
 //   - avalanche (many keys expiring at once): every TTL gets random jitter.
 //
 // Writers change the database first, then call Invalidate.
-package cache
+package readcache
 
 import (
 	"bytes"
