@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 	"strconv"
@@ -8,10 +9,12 @@ import (
 	"time"
 )
 
-// reader collects the first parse error, naming the variable.
+// reader collects every parse error, each naming its variable. A value it cannot read
+// counts as the variable's default, so that the checks across variables that run after
+// it see sensible values and report only what is really wrong.
 type reader struct {
 	getenv func(string) string
-	err    error
+	errs   []error
 }
 
 func (r *reader) str(name, def string) string {
@@ -32,10 +35,11 @@ func (r *reader) list(name, def string) []string {
 }
 
 func (r *reader) fail(name, format string, args ...any) {
-	if r.err == nil {
-		r.err = fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...))
-	}
+	r.errs = append(r.errs, fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...)))
 }
+
+// err is every parse error, joined; nil when every variable was read.
+func (r *reader) err() error { return errors.Join(r.errs...) }
 
 func (r *reader) boolean(name string, def bool) bool {
 	v := r.str(name, "")
@@ -45,6 +49,7 @@ func (r *reader) boolean(name string, def bool) bool {
 	b, err := strconv.ParseBool(v)
 	if err != nil {
 		r.fail(name, "want true or false, got %q", v)
+		return def
 	}
 	return b
 }
@@ -57,6 +62,7 @@ func (r *reader) integer64(name string, def, min int64) int64 {
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < min {
 		r.fail(name, "want an integer ≥ %d, got %q", min, v)
+		return def
 	}
 	return n
 }
@@ -140,6 +146,7 @@ func (r *reader) duration(name string, def time.Duration) time.Duration {
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
 		r.fail(name, "want a positive duration such as 5s, got %q", v)
+		return def
 	}
 	return d
 }

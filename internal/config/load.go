@@ -1,12 +1,14 @@
 package config
 
 import (
+	"errors"
 	"path/filepath"
 	"time"
 )
 
 // Load reads the configuration from getenv (os.Getenv in production, a map in tests) and
-// validates it. Errors name the offending variable.
+// validates it. The error names every offending variable at once, one per line: those
+// that could not be read, then those that fail the checks across variables.
 func Load(getenv func(string) string) (Config, error) {
 	r := reader{getenv: getenv}
 	c := Config{
@@ -150,8 +152,8 @@ func Load(getenv func(string) string) (Config, error) {
 			r.fail(gone, "no longer used: wrong codes discard the code after LOGIN_MAX_WRONG_CODES and are limited per IP by LOGIN_WRONG_CODES_PER_IP; unset it")
 		}
 	}
-	if r.err != nil {
-		return Config{}, r.err
+	if err := r.err(); err != nil {
+		return Config{}, errors.Join(err, c.validate())
 	}
 	return c, c.validate()
 }
