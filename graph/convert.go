@@ -1,15 +1,12 @@
 package graph
 
 import (
-	"errors"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/app/seckill"
-	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -31,21 +28,6 @@ func parseOptionalID(field string, raw *string) (int64, error) {
 }
 
 func formatID(id int64) string { return strconv.FormatInt(id, 10) }
-
-// Cursors are opaque to clients; domain.ParseCursor checks their shape and bounds.
-func encodeCursor(kind string, pos int64) string {
-	return domain.EncodeCursor(kind, domain.FormatCursorInt(pos))
-}
-
-// decodeCursor reads a cursor of the given kind holding one id; nil or empty means the
-// start (0).
-func decodeCursor(kind string, raw *string) (int64, error) {
-	c, ok, err := domain.ParseCursor(kind, deref(raw), 1)
-	if err != nil || !ok {
-		return 0, err
-	}
-	return c.Int(0, 1, math.MaxInt64)
-}
 
 func deref[T any](p *T) T {
 	var zero T
@@ -75,20 +57,6 @@ func shopToModel(s domain.Shop) *model.Shop {
 		Score:     s.Score,
 		OpenHours: s.OpenHours,
 	}
-}
-
-const shopCursor = "shop"
-
-func shopConnection(shops []domain.Shop, hasNext bool) *model.ShopConnection {
-	conn := &model.ShopConnection{Edges: make([]model.ShopEdge, 0, len(shops))}
-	for _, s := range shops {
-		conn.Edges = append(conn.Edges, model.ShopEdge{Cursor: encodeCursor(shopCursor, s.ID), Node: shopToModel(s)})
-	}
-	conn.PageInfo = &model.PageInfo{HasNextPage: hasNext}
-	if n := len(conn.Edges); n > 0 {
-		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
-	}
-	return conn
 }
 
 // userToModel shows u to viewer: the phone is whole only for its owner.
@@ -122,46 +90,6 @@ func int64Ptr(p *int) *int64 {
 	return &v
 }
 
-const nearbyCursor = "near"
-
-// encodeNearbyCursor packs a nearby page position: shops seen so far, and the last
-// shop's distance and id.
-func encodeNearbyCursor(c shop.NearbyCursor) string {
-	return domain.EncodeCursor(nearbyCursor, strconv.Itoa(c.Seen), domain.FormatCursorFloat(c.DistanceMeters), formatID(c.ShopID))
-}
-
-// decodeNearbyCursor reads a nearby cursor; the app bounds how deep a search may page
-// and how far a shop may be.
-func decodeNearbyCursor(raw *string) (*shop.NearbyCursor, error) {
-	c, ok, err := domain.ParseCursor(nearbyCursor, deref(raw), 3)
-	if err != nil || !ok {
-		return nil, err
-	}
-	seen, err1 := c.Int(0, 1, math.MaxInt32)
-	dist, err2 := c.Float(1, 0, domain.MaxDistanceMeters)
-	id, err3 := c.Int(2, 1, math.MaxInt64)
-	if err := errors.Join(err1, err2, err3); err != nil {
-		return nil, domain.BadCursor()
-	}
-	return &shop.NearbyCursor{Seen: int(seen), DistanceMeters: dist, ShopID: id}, nil
-}
-
-func nearbyConnection(page shop.NearbyPage, seen int) *model.ShopConnection {
-	conn := &model.ShopConnection{Edges: make([]model.ShopEdge, 0, len(page.Shops)), PageInfo: &model.PageInfo{HasNextPage: page.HasNextPage}}
-	for i, n := range page.Shops {
-		d := n.DistanceMeters
-		conn.Edges = append(conn.Edges, model.ShopEdge{
-			Cursor:         encodeNearbyCursor(shop.NearbyCursor{Seen: seen + i + 1, DistanceMeters: d, ShopID: n.Shop.ID}),
-			Node:           shopToModel(n.Shop),
-			DistanceMeters: &d,
-		})
-	}
-	if n := len(conn.Edges); n > 0 {
-		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
-	}
-	return conn
-}
-
 func voucherToModel(v seckill.VoucherView) *model.Voucher {
 	out := &model.Voucher{
 		ID:          formatID(v.ID),
@@ -188,19 +116,6 @@ func orderToModel(o domain.VoucherOrder) *model.VoucherOrder {
 		Status:    model.OrderStatus(o.Status),
 		CreatedAt: o.CreatedAt,
 	}
-}
-
-const orderCursor = "order"
-
-func orderConnection(page seckill.OrderPage) *model.VoucherOrderConnection {
-	conn := &model.VoucherOrderConnection{Edges: make([]model.VoucherOrderEdge, 0, len(page.Orders)), PageInfo: &model.PageInfo{HasNextPage: page.HasNextPage}}
-	for _, o := range page.Orders {
-		conn.Edges = append(conn.Edges, model.VoucherOrderEdge{Cursor: encodeCursor(orderCursor, o.ID), Node: orderToModel(o)})
-	}
-	if n := len(conn.Edges); n > 0 {
-		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
-	}
-	return conn
 }
 
 func orderEventToModel(e domain.OrderEvent) *model.OrderStatusEvent {

@@ -9,7 +9,7 @@ import (
 	"github.com/maypok86/otter/v2"
 
 	"github.com/dealspot/dealspot/internal/app/auth"
-	"github.com/dealspot/dealspot/internal/app/cache"
+	"github.com/dealspot/dealspot/internal/readcache"
 )
 
 type item struct {
@@ -17,12 +17,12 @@ type item struct {
 	ttl   time.Duration
 }
 
-// Cache implements cache.Local, and auth.VerifiedTokens for the access-token cache.
+// Cache implements readcache.Local, and auth.VerifiedTokens for the access-token cache.
 type Cache struct {
 	c *otter.Cache[string, item]
 }
 
-var _ cache.Local = (*Cache)(nil)
+var _ readcache.Local = (*Cache)(nil)
 var _ auth.VerifiedTokens = (*Cache)(nil)
 
 // New returns a cache holding at most maxEntries entries.
@@ -43,13 +43,13 @@ func New(maxEntries int) (*Cache, error) {
 	return &Cache{c: c}, nil
 }
 
-// Get implements cache.Local.
+// Get implements readcache.Local.
 func (l *Cache) Get(key string) (any, bool) {
 	it, ok := l.c.GetIfPresent(key)
 	return it.value, ok
 }
 
-// Set implements cache.Local. A non-positive ttl stores nothing (and drops key).
+// Set implements readcache.Local. A non-positive ttl stores nothing (and drops key).
 func (l *Cache) Set(key string, value any, ttl time.Duration) {
 	if ttl <= 0 {
 		l.c.Invalidate(key)
@@ -58,10 +58,10 @@ func (l *Cache) Set(key string, value any, ttl time.Duration) {
 	l.c.Set(key, item{value: value, ttl: ttl})
 }
 
-// Delete implements cache.Local.
+// Delete implements readcache.Local.
 func (l *Cache) Delete(key string) { l.c.Invalidate(key) }
 
-// Clear implements cache.Local.
+// Clear implements readcache.Local.
 func (l *Cache) Clear() { l.c.InvalidateAll() }
 
 // Len returns about how many entries the cache holds.

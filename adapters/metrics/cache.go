@@ -6,7 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/dealspot/dealspot/internal/app/cache"
+	"github.com/dealspot/dealspot/internal/readcache"
 )
 
 // CacheMetrics counts cache hits and misses per layer, loads and lock waits.
@@ -15,7 +15,7 @@ type CacheMetrics struct {
 	loads, waits *prometheus.CounterVec
 }
 
-var _ cache.Metrics = (*CacheMetrics)(nil)
+var _ readcache.Metrics = (*CacheMetrics)(nil)
 
 // NewCacheMetrics registers the cache counters with reg. Registering twice on one
 // registry reuses the counters already there.
@@ -65,18 +65,18 @@ func register[C prometheus.Collector](reg prometheus.Registerer, c C) (C, error)
 	return existing, nil
 }
 
-// Hit implements cache.Metrics.
-func (m *CacheMetrics) Hit(name string, layer cache.Layer) {
+// Hit implements readcache.Metrics.
+func (m *CacheMetrics) Hit(name string, layer readcache.Layer) {
 	m.hits.WithLabelValues(name, string(layer)).Inc()
 }
 
-// Miss implements cache.Metrics.
-func (m *CacheMetrics) Miss(name string, layer cache.Layer) {
+// Miss implements readcache.Metrics.
+func (m *CacheMetrics) Miss(name string, layer readcache.Layer) {
 	m.misses.WithLabelValues(name, string(layer)).Inc()
 }
 
-// Load implements cache.Metrics.
+// Load implements readcache.Metrics.
 func (m *CacheMetrics) Load(name string) { m.loads.WithLabelValues(name).Inc() }
 
-// LockWait implements cache.Metrics.
+// LockWait implements readcache.Metrics.
 func (m *CacheMetrics) LockWait(name string) { m.waits.WithLabelValues(name).Inc() }

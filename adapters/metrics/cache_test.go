@@ -9,7 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dealspot/dealspot/adapters/metrics"
-	"github.com/dealspot/dealspot/internal/app/cache"
+	"github.com/dealspot/dealspot/internal/readcache"
 )
 
 // samples gathers reg as "name{label=value,...} count" lines, sorted.
@@ -44,11 +44,11 @@ func TestCacheMetricsCountPerCacheAndLayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Hit("shop", cache.LayerLocal)
-	m.Hit("shop", cache.LayerLocal)
-	m.Hit("shop", cache.LayerRemote)
-	m.Miss("shop", cache.LayerLocal)
-	m.Miss("voucher", cache.LayerRemote)
+	m.Hit("shop", readcache.LayerLocal)
+	m.Hit("shop", readcache.LayerLocal)
+	m.Hit("shop", readcache.LayerRemote)
+	m.Miss("shop", readcache.LayerLocal)
+	m.Miss("voucher", readcache.LayerRemote)
 	m.Load("shop")
 	m.LockWait("shop")
 

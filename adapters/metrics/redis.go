@@ -6,7 +6,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dealspot/dealspot/internal/app/auth"
-	"github.com/dealspot/dealspot/internal/app/cache"
+	"github.com/dealspot/dealspot/internal/readcache"
 )
 
 // CountedTokens counts the look-ups of a verified-token cache with the read caches'
@@ -21,8 +21,8 @@ var _ auth.VerifiedTokens = (*CountedTokens)(nil)
 // NewCountedTokens wraps next.
 func NewCountedTokens(next auth.VerifiedTokens, m *CacheMetrics) *CountedTokens {
 	return &CountedTokens{next: next,
-		hit:  m.hits.WithLabelValues("access_tokens", string(cache.LayerLocal)),
-		miss: m.misses.WithLabelValues("access_tokens", string(cache.LayerLocal)),
+		hit:  m.hits.WithLabelValues("access_tokens", string(readcache.LayerLocal)),
+		miss: m.misses.WithLabelValues("access_tokens", string(readcache.LayerLocal)),
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/dealspot/dealspot/internal/app/cache"
+	"github.com/dealspot/dealspot/internal/readcache"
 )
 
 // DefaultCacheInvalidationChannel is the Pub/Sub channel cache invalidations travel on.
@@ -32,7 +32,7 @@ func NewBroadcast(client goredis.UniversalClient, channel string) *Broadcast {
 // "<cache name>:<id>".
 type CacheInvalidations = Broadcast
 
-var _ cache.Invalidations = (*CacheInvalidations)(nil)
+var _ readcache.Invalidations = (*CacheInvalidations)(nil)
 
 // NewCacheInvalidations returns CacheInvalidations on client and channel ("" means
 // DefaultCacheInvalidationChannel).
@@ -43,7 +43,7 @@ func NewCacheInvalidations(client goredis.UniversalClient, channel string) *Cach
 	return NewBroadcast(client, channel)
 }
 
-// Publish sends msg to every subscriber (implements cache.Invalidations).
+// Publish sends msg to every subscriber (implements readcache.Invalidations).
 func (i *Broadcast) Publish(ctx context.Context, msg string) error {
 	return i.PublishMany(ctx, msg)
 }
@@ -63,7 +63,7 @@ func (i *Broadcast) PublishMany(ctx context.Context, msgs ...string) error {
 }
 
 // Subscribe calls handle with every message until stop is called (implements
-// cache.Invalidations). Each subscription has its own connection, which go-redis
+// readcache.Invalidations). Each subscription has its own connection, which go-redis
 // re-establishes (and re-subscribes) after a failure; handle then gets "".
 func (i *Broadcast) Subscribe(ctx context.Context, handle func(key string)) (func(), error) {
 	ps := i.client.Subscribe(ctx, i.channel)

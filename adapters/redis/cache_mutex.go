@@ -10,7 +10,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/dealspot/dealspot/internal/app/cache"
+	"github.com/dealspot/dealspot/internal/readcache"
 )
 
 var (
@@ -25,7 +25,7 @@ type CacheMutex struct {
 	client goredis.UniversalClient
 }
 
-var _ cache.Mutex = (*CacheMutex)(nil)
+var _ readcache.Mutex = (*CacheMutex)(nil)
 
 // NewCacheMutex returns a CacheMutex on client.
 func NewCacheMutex(client goredis.UniversalClient) *CacheMutex {
@@ -34,7 +34,7 @@ func NewCacheMutex(client goredis.UniversalClient) *CacheMutex {
 
 func lockKey(key string) string { return "lock:" + key }
 
-// TryLock implements cache.Mutex.
+// TryLock implements readcache.Mutex.
 func (m *CacheMutex) TryLock(ctx context.Context, key string, ttl time.Duration) (string, bool, error) {
 	if ttl <= 0 {
 		return "", false, fmt.Errorf("lock %q: ttl must be positive", key)
@@ -52,14 +52,14 @@ func (m *CacheMutex) TryLock(ctx context.Context, key string, ttl time.Duration)
 	return token, true, nil
 }
 
-// Unlock implements cache.Mutex.
+// Unlock implements readcache.Mutex.
 func (m *CacheMutex) Unlock(ctx context.Context, key, token string) error {
 	n, err := cacheUnlockScript.Run(ctx, m.client, []string{lockKey(key)}, token).Int()
 	if err != nil {
 		return fmt.Errorf("unlock %q: %w", key, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("unlock %q: %w", key, cache.ErrLockNotHeld)
+		return fmt.Errorf("unlock %q: %w", key, readcache.ErrLockNotHeld)
 	}
 	return nil
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
-	"github.com/dealspot/dealspot/internal/app/cache"
+	"github.com/dealspot/dealspot/internal/readcache"
 )
 
 func TestCacheMutexOwnership(t *testing.T) {
@@ -25,7 +25,7 @@ func TestCacheMutexOwnership(t *testing.T) {
 		if _, ok, err := m.TryLock(ctx, "shop:1", time.Minute); err != nil || ok {
 			t.Fatalf("second TryLock = %v, %v; want refused", ok, err)
 		}
-		if err := m.Unlock(ctx, "shop:1", "not-the-owner"); !errors.Is(err, cache.ErrLockNotHeld) {
+		if err := m.Unlock(ctx, "shop:1", "not-the-owner"); !errors.Is(err, readcache.ErrLockNotHeld) {
 			t.Fatalf("Unlock with a wrong token = %v, want ErrLockNotHeld", err)
 		}
 		if got := conn.Client.Get(ctx, "lock:shop:1").Val(); got != token {
@@ -34,7 +34,7 @@ func TestCacheMutexOwnership(t *testing.T) {
 		if err := m.Unlock(ctx, "shop:1", token); err != nil {
 			t.Fatalf("Unlock by the owner: %v", err)
 		}
-		if err := m.Unlock(ctx, "shop:1", token); !errors.Is(err, cache.ErrLockNotHeld) {
+		if err := m.Unlock(ctx, "shop:1", token); !errors.Is(err, readcache.ErrLockNotHeld) {
 			t.Fatalf("second Unlock = %v, want ErrLockNotHeld", err)
 		}
 		if _, ok, err := m.TryLock(ctx, "shop:1", time.Minute); err != nil || !ok {
@@ -91,7 +91,7 @@ func TestCacheMutexExpiresByItself(t *testing.T) {
 			t.Fatalf("TryLock after expiry = %v, %v; want it free", ok, err)
 		}
 		// The first holder, late, must not release the next holder's lock.
-		if err := m.Unlock(ctx, "shop:1", stale); !errors.Is(err, cache.ErrLockNotHeld) {
+		if err := m.Unlock(ctx, "shop:1", stale); !errors.Is(err, readcache.ErrLockNotHeld) {
 			t.Fatalf("late Unlock = %v, want ErrLockNotHeld", err)
 		}
 		if got := conn.Client.Get(ctx, "lock:shop:1").Val(); got != next {

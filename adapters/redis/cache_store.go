@@ -8,7 +8,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/dealspot/dealspot/internal/app/cache"
+	"github.com/dealspot/dealspot/internal/readcache"
 )
 
 // CacheStore is the shared cache layer (L2): one string key per entry,
@@ -17,7 +17,7 @@ type CacheStore struct {
 	client goredis.UniversalClient
 }
 
-var _ cache.Remote = (*CacheStore)(nil)
+var _ readcache.Remote = (*CacheStore)(nil)
 
 // NewCacheStore returns a CacheStore on client.
 func NewCacheStore(client goredis.UniversalClient) *CacheStore {
@@ -26,7 +26,7 @@ func NewCacheStore(client goredis.UniversalClient) *CacheStore {
 
 func cacheKey(key string) string { return "cache:" + key }
 
-// Get implements cache.Remote.
+// Get implements readcache.Remote.
 func (s *CacheStore) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	v, err := s.client.Get(ctx, cacheKey(key)).Bytes()
 	if errors.Is(err, goredis.Nil) {
@@ -38,7 +38,7 @@ func (s *CacheStore) Get(ctx context.Context, key string) ([]byte, bool, error) 
 	return v, true, nil
 }
 
-// Set implements cache.Remote.
+// Set implements readcache.Remote.
 func (s *CacheStore) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
 	if ttl < 0 {
 		return fmt.Errorf("set cache entry %q: negative ttl %s", key, ttl)
@@ -52,7 +52,7 @@ func (s *CacheStore) Set(ctx context.Context, key string, value []byte, ttl time
 	return nil
 }
 
-// Delete implements cache.Remote. Keys are deleted one command each, so that keys in
+// Delete implements readcache.Remote. Keys are deleted one command each, so that keys in
 // different Redis Cluster slots can be deleted together.
 func (s *CacheStore) Delete(ctx context.Context, keys ...string) error {
 	if len(keys) == 0 {

@@ -185,3 +185,38 @@ func TestLoadOrderStreamAndStatusDefaults(t *testing.T) {
 		t.Errorf("ORDER_STATUS_RECHECK=0: %v, %v; want the periodic re-check off", c.Seckill.StatusRecheck, err)
 	}
 }
+
+func TestLoadNamesEveryBadVariableAtOnce(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		env  map[string]string
+		want []string
+	}{
+		{"two unreadable values", map[string]string{"GRAPHQL_EXEC_TIMEOUT": "soon", "GRAPHQL_MAX_DEPTH": "0"},
+			[]string{"GRAPHQL_EXEC_TIMEOUT", "GRAPHQL_MAX_DEPTH"}},
+		{"an unreadable value and an invalid one", map[string]string{"LOGIN_PER_IP": "60 per minute", "QUEUE": "sqs"},
+			[]string{"LOGIN_PER_IP", "QUEUE"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := config.Load(env(tc.env))
+			if err == nil {
+				t.Fatalf("config accepted %v", tc.env)
+			}
+			for _, name := range tc.want {
+				if !strings.Contains(err.Error(), name) {
+					t.Errorf("error %q does not name %s", err, name)
+				}
+			}
+		})
+	}
+	// A value that cannot be read counts as its default for the checks across variables:
+	// an unreadable DEALSPOT_DEV does not also turn dev mode off and ask for a JWT secret.
+	_, err := config.Load(env(map[string]string{"DEALSPOT_DEV": "maybe", "QUEUE": "sqs"}))
+	if err == nil || !strings.Contains(err.Error(), "DEALSPOT_DEV") || !strings.Contains(err.Error(), "QUEUE") ||
+		strings.Contains(err.Error(), "JWT_SECRET") {
+		t.Errorf("error %q should name DEALSPOT_DEV and QUEUE, and nothing that follows from the unreadable value", err)
+	}
+}

@@ -20,11 +20,11 @@ import (
 	"github.com/dealspot/dealspot/graph"
 	"github.com/dealspot/dealspot/internal/app"
 	"github.com/dealspot/dealspot/internal/app/auth"
-	"github.com/dealspot/dealspot/internal/app/cache"
 	"github.com/dealspot/dealspot/internal/app/regen"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/domain"
+	cache "github.com/dealspot/dealspot/internal/readcache"
 	"github.com/dealspot/dealspot/internal/server"
 )
 

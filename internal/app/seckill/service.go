@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dealspot/dealspot/internal/app/cache"
 	"github.com/dealspot/dealspot/internal/domain"
+	cache "github.com/dealspot/dealspot/internal/readcache"
 )
 
 // Config holds the flash sale's limits.

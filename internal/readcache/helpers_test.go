@@ -1,4 +1,4 @@
-package cache_test
+package readcache_test
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 
 	"github.com/dealspot/dealspot/adapters/localcache"
 	"github.com/dealspot/dealspot/adapters/redis"
-	"github.com/dealspot/dealspot/internal/app/cache"
+	"github.com/dealspot/dealspot/internal/readcache"
 	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
@@ -56,7 +56,7 @@ func (s *source) hold() (release func()) {
 	return sync.OnceFunc(func() { close(gate) })
 }
 
-func (s *source) loader(id string) cache.Loader[shop] {
+func (s *source) loader(id string) readcache.Loader[shop] {
 	return func(ctx context.Context) (shop, bool, error) {
 		s.loads.Add(1)
 		s.mu.Lock()
@@ -87,7 +87,7 @@ func validID(id string) bool {
 // node is one server's view of the cache: its own Redis client, L1 and single-flight,
 // sharing Redis (and the invalidation channel) with the other nodes of a test.
 type node struct {
-	cache *cache.Client[shop]
+	cache *readcache.Client[shop]
 	rc    goredis.UniversalClient
 }
 
@@ -102,19 +102,19 @@ func newCluster(conn *redis.Conn) *cluster {
 }
 
 // node starts a node with its own Redis client, L1 and single-flight.
-func (cl *cluster) node(t testing.TB, cfg cache.Config, metrics cache.Metrics) *node {
+func (cl *cluster) node(t testing.TB, cfg readcache.Config, metrics readcache.Metrics) *node {
 	t.Helper()
 	rc := cl.conn.NewClient()
 	t.Cleanup(func() { _ = rc.Close() })
 	local := newLocal(t)
-	c, err := cache.New(context.Background(), "shop", cfg, cache.Deps{
+	c, err := readcache.New(context.Background(), "shop", cfg, readcache.Deps{
 		Local:         local,
 		Remote:        redis.NewCacheStore(rc),
 		Mutex:         redis.NewCacheMutex(rc),
 		Invalidations: redis.NewCacheInvalidations(rc, cl.channel),
 		Metrics:       metrics,
 		Logger:        quietLogger(),
-	}, cache.WithValid[shop](validID))
+	}, readcache.WithValid[shop](validID))
 	if err != nil {
 		t.Fatalf("new cache: %v", err)
 	}
@@ -139,7 +139,7 @@ func requireExpiry(t *testing.T, rc goredis.UniversalClient) {
 	}
 }
 
-// counters is a cache.Metrics that counts.
+// counters is a readcache.Metrics that counts.
 type counters struct {
 	mu sync.Mutex
 	n  map[string]int
@@ -159,10 +159,10 @@ func (c *counters) get(k string) int {
 	return c.n[k]
 }
 
-func (c *counters) Hit(_ string, l cache.Layer)  { c.add("hit " + string(l)) }
-func (c *counters) Miss(_ string, l cache.Layer) { c.add("miss " + string(l)) }
-func (c *counters) Load(string)                  { c.add("load") }
-func (c *counters) LockWait(string)              { c.add("lockwait") }
+func (c *counters) Hit(_ string, l readcache.Layer)  { c.add("hit " + string(l)) }
+func (c *counters) Miss(_ string, l readcache.Layer) { c.add("miss " + string(l)) }
+func (c *counters) Load(string)                      { c.add("load") }
+func (c *counters) LockWait(string)                  { c.add("lockwait") }
 
 // concurrently runs fn(i) for i in [0, n) on n goroutines released at once.
 func concurrently(n int, fn func(i int)) {

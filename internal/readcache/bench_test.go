@@ -1,4 +1,4 @@
-package cache_test
+package readcache_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/adapters/redis"
-	"github.com/dealspot/dealspot/internal/app/cache"
+	"github.com/dealspot/dealspot/internal/readcache"
 )
 
 // BenchmarkGet reads one hot key through the full client on the embedded server, with
@@ -25,7 +25,7 @@ func BenchmarkGet(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer conn.Close()
-			cfg := cache.DefaultConfig()
+			cfg := readcache.DefaultConfig()
 			cfg.LocalTTL = bc.localTTL
 			src := newSource()
 			src.put("1", "Benchmark Shop")

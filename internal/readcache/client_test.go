@@ -1,4 +1,4 @@
-package cache_test
+package readcache_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
-	"github.com/dealspot/dealspot/internal/app/cache"
+	"github.com/dealspot/dealspot/internal/readcache"
 )
 
 func TestGet_ThousandReadersOfAColdKeyCauseOneLoad(t *testing.T) {
@@ -20,7 +20,7 @@ func TestGet_ThousandReadersOfAColdKeyCauseOneLoad(t *testing.T) {
 		src := newSource()
 		src.put("42", "Tea House")
 		src.setDelay(50 * time.Millisecond)
-		n := newCluster(conn).node(t, cache.DefaultConfig(), nil)
+		n := newCluster(conn).node(t, readcache.DefaultConfig(), nil)
 
 		var wrong atomic.Int64
 		concurrently(1000, func(int) {
@@ -44,7 +44,7 @@ func TestGet_TwoNodesSharingRedisLoadOnce(t *testing.T) {
 		src.put("7", "Noodle Bar")
 		src.setDelay(50 * time.Millisecond)
 		cl := newCluster(conn)
-		nodes := []*node{cl.node(t, cache.DefaultConfig(), nil), cl.node(t, cache.DefaultConfig(), nil)}
+		nodes := []*node{cl.node(t, readcache.DefaultConfig(), nil), cl.node(t, readcache.DefaultConfig(), nil)}
 
 		var wrong atomic.Int64
 		concurrently(200, func(i int) {
@@ -74,7 +74,7 @@ func TestGet_MissingIDIsLoadedOncePerNullTTL(t *testing.T) {
 			redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
 				ctx := context.Background()
 				cl := newCluster(conn)
-				cfg := cache.DefaultConfig()
+				cfg := readcache.DefaultConfig()
 				cfg.LocalTTL = tc.localTTL
 
 				t.Run("10,000 reads, one load", func(t *testing.T) {
@@ -137,7 +137,7 @@ func TestGet_MissingIDIsLoadedOncePerNullTTL(t *testing.T) {
 func TestGet_InvalidIDsCauseNoIO(t *testing.T) {
 	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
 		src := newSource()
-		n := newCluster(conn).node(t, cache.DefaultConfig(), nil)
+		n := newCluster(conn).node(t, readcache.DefaultConfig(), nil)
 		for _, id := range []string{"", "-1", "0", "abc", "1 OR 1=1"} {
 			if _, ok, err := n.cache.Get(context.Background(), id, src.loader(id)); ok || err != nil {
 				t.Errorf("Get(%q) = found %v, err %v; want not found", id, ok, err)
@@ -154,7 +154,7 @@ func TestGet_InvalidIDsCauseNoIO(t *testing.T) {
 
 func TestInvalidate_OtherNodeServesNewValueWithinASecond(t *testing.T) {
 	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
-		cfg := cache.DefaultConfig()
+		cfg := readcache.DefaultConfig()
 		cfg.LocalTTL = time.Minute
 		src := newSource()
 		src.put("5", "Old Name")
@@ -189,7 +189,7 @@ func TestInvalidate_OtherNodeServesNewValueWithinASecond(t *testing.T) {
 func TestGetHot_StaleValueServedWhileOneRefreshRuns(t *testing.T) {
 	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
 		const logicalTTL = 300 * time.Millisecond
-		cfg := cache.DefaultConfig()
+		cfg := readcache.DefaultConfig()
 		cfg.LocalTTL, cfg.LogicalTTL = 20*time.Millisecond, logicalTTL
 		src := newSource()
 		src.put("1", "v1")
@@ -253,7 +253,7 @@ func TestGetHot_StaleValueServedWhileOneRefreshRuns(t *testing.T) {
 
 func TestGet_TTLsAreJittered(t *testing.T) {
 	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
-		cfg := cache.DefaultConfig()
+		cfg := readcache.DefaultConfig()
 		cfg.LocalTTL, cfg.RemoteTTL, cfg.NullTTL, cfg.Jitter = 0, time.Minute, 20*time.Second, 0.2
 		src := newSource()
 		n := newCluster(conn).node(t, cfg, nil)
@@ -303,7 +303,7 @@ func TestGet_HeldLockDelaysButNeverFailsARead(t *testing.T) {
 		if _, ok, err := redis.NewCacheMutex(conn.Client).TryLock(ctx, "shop:3", time.Minute); err != nil || !ok {
 			t.Fatalf("TryLock = %v, %v", ok, err)
 		}
-		cfg := cache.DefaultConfig()
+		cfg := readcache.DefaultConfig()
 		cfg.LockWait = 150 * time.Millisecond
 		src := newSource()
 		src.put("3", "Dumplings")
@@ -337,7 +337,7 @@ func TestGet_WaiterPicksUpTheHoldersResult(t *testing.T) {
 		}
 		src := newSource()
 		src.put("8", "from the database")
-		n := newCluster(conn).node(t, cache.DefaultConfig(), nil)
+		n := newCluster(conn).node(t, readcache.DefaultConfig(), nil)
 		// The holder fills L2 and releases while the node waits.
 		go func() {
 			time.Sleep(100 * time.Millisecond)
@@ -361,13 +361,13 @@ func TestGet_CountsHitsAndMissesPerLayer(t *testing.T) {
 		src.put("9", "Hotpot")
 		cl := newCluster(conn)
 		m := newCounters()
-		a := cl.node(t, cache.DefaultConfig(), m)
+		a := cl.node(t, readcache.DefaultConfig(), m)
 		for range 3 {
 			if _, _, err := a.cache.Get(ctx, "9", src.loader("9")); err != nil {
 				t.Fatal(err)
 			}
 		}
-		l2only := cache.DefaultConfig()
+		l2only := readcache.DefaultConfig()
 		l2only.LocalTTL = 0
 		b := cl.node(t, l2only, m)
 		if _, _, err := b.cache.Get(ctx, "9", src.loader("9")); err != nil {
@@ -385,7 +385,7 @@ func TestGet_CountsHitsAndMissesPerLayer(t *testing.T) {
 func TestGet_LoadErrorsAreReturnedAndNotCached(t *testing.T) {
 	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
 		ctx := context.Background()
-		n := newCluster(conn).node(t, cache.DefaultConfig(), nil)
+		n := newCluster(conn).node(t, readcache.DefaultConfig(), nil)
 		boom := errors.New("database down")
 		var calls atomic.Int64
 		failing := func(context.Context) (shop, bool, error) {
@@ -406,7 +406,7 @@ func TestGet_LoadErrorsAreReturnedAndNotCached(t *testing.T) {
 func TestGet_ServesFromTheLoaderWhenRedisIsDown(t *testing.T) {
 	down := goredis.NewClient(&goredis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialerRetries: 1, DialTimeout: 100 * time.Millisecond})
 	defer down.Close()
-	c, err := cache.New[shop](context.Background(), "shop", cache.Config{LocalTTL: 0}, cache.Deps{
+	c, err := readcache.New[shop](context.Background(), "shop", readcache.Config{LocalTTL: 0}, readcache.Deps{
 		Remote: redis.NewCacheStore(down),
 		Mutex:  redis.NewCacheMutex(down),
 		Logger: quietLogger(),
@@ -428,7 +428,7 @@ func TestGet_CallerContextEndsItsWaitOnly(t *testing.T) {
 		src := newSource()
 		src.put("12", "Slow Shop")
 		src.setDelay(200 * time.Millisecond)
-		n := newCluster(conn).node(t, cache.DefaultConfig(), nil)
+		n := newCluster(conn).node(t, readcache.DefaultConfig(), nil)
 
 		impatient, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 		defer cancel()
@@ -456,20 +456,20 @@ func TestNew_RefusesIncompleteSetups(t *testing.T) {
 	remote, mutex := redis.NewCacheStore(rc), redis.NewCacheMutex(rc)
 	for _, tc := range []struct {
 		name string
-		cfg  cache.Config
-		deps cache.Deps
+		cfg  readcache.Config
+		deps readcache.Deps
 		id   string
 	}{
-		{"empty name", cache.Config{}, cache.Deps{Remote: remote, Mutex: mutex}, ""},
-		{"name with colon", cache.Config{}, cache.Deps{Remote: remote, Mutex: mutex}, "a:b"},
-		{"no remote", cache.Config{}, cache.Deps{Mutex: mutex}, "shop"},
-		{"no mutex", cache.Config{}, cache.Deps{Remote: remote}, "shop"},
-		{"l1 without local", cache.Config{LocalTTL: time.Second}, cache.Deps{Remote: remote, Mutex: mutex}, "shop"},
-		{"jitter above 1", cache.Config{Jitter: 2}, cache.Deps{Remote: remote, Mutex: mutex}, "shop"},
-		{"negative ttl", cache.Config{RemoteTTL: -time.Second}, cache.Deps{Remote: remote, Mutex: mutex}, "shop"},
+		{"empty name", readcache.Config{}, readcache.Deps{Remote: remote, Mutex: mutex}, ""},
+		{"name with colon", readcache.Config{}, readcache.Deps{Remote: remote, Mutex: mutex}, "a:b"},
+		{"no remote", readcache.Config{}, readcache.Deps{Mutex: mutex}, "shop"},
+		{"no mutex", readcache.Config{}, readcache.Deps{Remote: remote}, "shop"},
+		{"l1 without local", readcache.Config{LocalTTL: time.Second}, readcache.Deps{Remote: remote, Mutex: mutex}, "shop"},
+		{"jitter above 1", readcache.Config{Jitter: 2}, readcache.Deps{Remote: remote, Mutex: mutex}, "shop"},
+		{"negative ttl", readcache.Config{RemoteTTL: -time.Second}, readcache.Deps{Remote: remote, Mutex: mutex}, "shop"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := cache.New[shop](context.Background(), tc.id, tc.cfg, tc.deps); err == nil {
+			if _, err := readcache.New[shop](context.Background(), tc.id, tc.cfg, tc.deps); err == nil {
 				t.Error("New accepted it")
 			}
 		})
@@ -490,9 +490,9 @@ func TestGet_L1IsDroppedWhenInvalidationsMayHaveBeenMissed(t *testing.T) {
 		ctx := context.Background()
 		inv := &lossyInvalidations{}
 		local := newLocal(t)
-		cfg := cache.DefaultConfig()
+		cfg := readcache.DefaultConfig()
 		cfg.LocalTTL = time.Minute
-		c, err := cache.New[shop](ctx, "shop", cfg, cache.Deps{
+		c, err := readcache.New[shop](ctx, "shop", cfg, readcache.Deps{
 			Local: local, Remote: redis.NewCacheStore(conn.Client), Mutex: redis.NewCacheMutex(conn.Client),
 			Invalidations: inv, Logger: quietLogger(),
 		})

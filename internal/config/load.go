@@ -1,0 +1,159 @@
+package config
+
+import (
+	"errors"
+	"path/filepath"
+	"time"
+)
+
+// Load reads the configuration from getenv (os.Getenv in production, a map in tests) and
+// validates it. The error names every offending variable at once, one per line: those
+// that could not be read, then those that fail the checks across variables.
+func Load(getenv func(string) string) (Config, error) {
+	r := reader{getenv: getenv}
+	c := Config{
+		Addr:      r.str("DEALSPOT_ADDR", ":8080"),
+		DataDir:   r.str("DEALSPOT_DATA_DIR", "./data"),
+		RedisURL:  r.str("REDIS_URL", "embedded"),
+		Queue:     r.str("QUEUE", QueueMemory),
+		AMQPURL:   r.str("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/"),
+		JWTSecret: r.str("JWT_SECRET", ""),
+		Env:       r.str("DEALSPOT_ENV", "development"),
+		LogLevel:  r.str("LOG_LEVEL", "info"),
+		LogFormat: r.str("LOG_FORMAT", "text"),
+	}
+	c.DatabaseURL = r.str("DATABASE_URL", "sqlite://"+filepath.ToSlash(filepath.Join(c.DataDir, "dealspot.db")))
+	c.RedisGenerationCheck = r.durationOrZero("REDIS_GENERATION_CHECK_INTERVAL", time.Second)
+	c.KafkaBrokers = r.list("KAFKA_BROKERS", "127.0.0.1:9092")
+	c.AdminPhones = r.list("ADMIN_PHONES", "")
+	embedded := c.UsesEmbeddedDatabase()
+	c.Dev = r.boolean("DEALSPOT_DEV", c.Env != "production")
+	c.AllowEmbedded = r.boolean("ALLOW_EMBEDDED", false)
+	c.MetricsAddr = r.str("METRICS_ADDR", "same")
+	if c.MetricsAddr == "same" {
+		c.MetricsAddr = ""
+	}
+	if r.str("METRICS_ADDR", "") == "" && c.IsProduction() {
+		c.MetricsAddr = DefaultProductionMetricsAddr
+	}
+	// Production never gets demo data unasked, whatever the store.
+	c.Seed = r.boolean("DEALSPOT_SEED", (embedded || c.Dev) && !c.IsProduction())
+	c.AutoMigrate = r.boolean("DEALSPOT_AUTO_MIGRATE", embedded || c.Dev)
+	c.Introspection = r.boolean("GRAPHQL_INTROSPECTION", c.Dev)
+	c.IDE = r.boolean("GRAPHQL_IDE", c.Dev)
+	c.HTTP = HTTP{
+		MaxBodyBytes:      r.integer64("HTTP_MAX_BODY_BYTES", 64<<10, 1),
+		MaxURLBytes:       r.integer64("HTTP_MAX_URL_BYTES", 64<<10, 1),
+		ReadHeaderTimeout: r.duration("HTTP_READ_HEADER_TIMEOUT", 5*time.Second),
+		ReadTimeout:       r.duration("HTTP_READ_TIMEOUT", 15*time.Second),
+		WriteTimeout:      r.duration("HTTP_WRITE_TIMEOUT", 30*time.Second),
+		IdleTimeout:       r.duration("HTTP_IDLE_TIMEOUT", 120*time.Second),
+		ShutdownTimeout:   r.duration("HTTP_SHUTDOWN_TIMEOUT", 20*time.Second),
+	}
+	c.HTTP.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
+	c.Websocket = Websocket{
+		SessionCheckInterval: r.duration("WS_SESSION_CHECK_INTERVAL", time.Second),
+		MaxPerUser:           r.integer("WS_MAX_PER_USER", 10, 0),
+		MaxPerIP:             r.integer("WS_MAX_PER_IP", 50, 0),
+		MaxTotal:             r.integer("WS_MAX_CONNECTIONS", 10_000, 0),
+	}
+	c.GraphQL = GraphQL{
+		MaxDepth:       r.integer("GRAPHQL_MAX_DEPTH", 12, 1),
+		MaxComplexity:  r.integer("GRAPHQL_MAX_COMPLEXITY", 1000, 1),
+		MaxAliases:     r.integer("GRAPHQL_MAX_ALIASES", 30, 1),
+		ExecTimeout:    r.duration("GRAPHQL_EXEC_TIMEOUT", 10*time.Second),
+		QueryCacheSize: r.integer("GRAPHQL_QUERY_CACHE_SIZE", 1000, 1),
+		MaxTokens:      r.integer("GRAPHQL_MAX_TOKENS", 15000, 1),
+		MaxStringChars: r.integer("GRAPHQL_MAX_STRING_LENGTH", 10000, 1),
+	}
+	c.Paging = Paging{
+		DefaultPageSize: r.integer("PAGE_SIZE_DEFAULT", 10, 1),
+		MaxPageSize:     r.integer("PAGE_SIZE_MAX", 100, 1),
+		NearbyRadius:    float64(r.integer("NEARBY_RADIUS_DEFAULT_METERS", 5000, 1)),
+		MaxNearbyRadius: float64(r.integer("NEARBY_RADIUS_MAX_METERS", 50000, 1)),
+		NearbyMaxDepth:  r.integer("NEARBY_MAX_DEPTH", 1000, 1),
+	}
+	c.Auth = Auth{
+		AccessTTL:       r.duration("AUTH_ACCESS_TTL", 30*time.Minute),
+		RefreshTTL:      r.duration("AUTH_REFRESH_TTL", 30*24*time.Hour),
+		Leeway:          r.duration("AUTH_CLOCK_LEEWAY", 30*time.Second),
+		CodeTTL:         r.duration("LOGIN_CODE_TTL", 2*time.Minute),
+		CodeInterval:    r.duration("LOGIN_CODE_INTERVAL", time.Minute),
+		CodeWindow:      r.duration("LOGIN_CODE_WINDOW", time.Hour),
+		CodeWindowMax:   r.integer("LOGIN_CODE_WINDOW_MAX", 5, 1),
+		CodeLock:        r.duration("LOGIN_CODE_LOCK", time.Hour),
+		CodeDailyMax:    r.integer("LOGIN_CODE_DAILY_MAX", 10, 1),
+		MaxWrongCodes:   r.integer("LOGIN_MAX_WRONG_CODES", 5, 1),
+		IPLimits:        r.boolean("LOGIN_IP_LIMITS", !c.Dev),
+		SendCodePerIP:   r.rate("LOGIN_SEND_CODE_PER_IP", Rate{Max: 30, Window: 10 * time.Minute}),
+		LoginPerIP:      r.rate("LOGIN_PER_IP", Rate{Max: 60, Window: 10 * time.Minute}),
+		WrongCodesPerIP: r.rate("LOGIN_WRONG_CODES_PER_IP", Rate{Max: 30, Window: time.Hour}),
+		TokenCacheSize:  r.integer("AUTH_TOKEN_CACHE_SIZE", 20_000, 0),
+		SessionCoalesce: r.coalesce("SESSION_CHECK_COALESCE"),
+		AccountCacheTTL: r.duration("AUTH_ACCOUNT_CACHE_TTL", 10*time.Minute),
+	}
+	c.Cache = Cache{
+		Enabled:         r.boolean("CACHE_ENABLED", true),
+		LocalTTL:        r.durationOrZero("CACHE_L1_TTL", 2*time.Second),
+		LocalMaxEntries: r.integer("CACHE_L1_MAX_ENTRIES", 100_000, 1),
+		RemoteTTL:       r.duration("CACHE_L2_TTL", 30*time.Minute),
+		NullTTL:         r.duration("CACHE_NULL_TTL", 30*time.Second),
+		Jitter:          float64(r.integer("CACHE_TTL_JITTER_PERCENT", 10, 0)) / 100,
+		HotTTL:          r.duration("CACHE_HOT_TTL", time.Minute),
+	}
+	c.Seckill = Seckill{
+		Shards:            r.integer("SECKILL_SHARDS", DefaultSeckillShards, 1),
+		ClaimRate:         r.rate("CLAIM_RATE_PER_USER", Rate{Max: 5, Window: time.Second}),
+		ClaimRateGlobal:   r.rate("CLAIM_RATE_GLOBAL", Rate{}),
+		MaxStock:          r.integer64("SECKILL_MAX_STOCK", 10_000_000, 1),
+		Consume:           r.boolean("ORDER_CONSUMER", true),
+		QueueNamespace:    r.str("QUEUE_NAMESPACE", ""),
+		BatchSize:         r.integer("ORDER_BATCH_SIZE", DefaultOrderBatchSize, 1),
+		BatchWait:         r.duration("ORDER_BATCH_WAIT", DefaultOrderBatchWait),
+		Workers:           r.integer("ORDER_WORKERS", DefaultOrderWorkers, 1),
+		Consumers:         r.integer("ORDER_CONSUMERS", 0, 0),
+		MaxRetries:        r.integer("ORDER_MAX_RETRIES", DefaultOrderMaxRetries, 1),
+		GateCoalesce:      r.coalesce("GATE_COALESCE"),
+		SoldOutMarkTTL:    r.duration("SOLD_OUT_MARK_TTL", 10*time.Second),
+		PublishTimeout:    r.duration("CLAIM_PUBLISH_TIMEOUT", 5*time.Second),
+		ReconcileInterval: r.durationOrZero("RECONCILE_INTERVAL", 10*time.Second),
+		RepublishAfter:    r.duration("RECONCILE_REPUBLISH_AFTER", 30*time.Second),
+		FailAfter:         r.duration("RECONCILE_FAIL_AFTER", 5*time.Minute),
+
+		StreamClaimIdle:          r.duration("ORDER_STREAM_CLAIM_IDLE", DefaultStreamClaimIdle),
+		StreamClaimInterval:      r.duration("ORDER_STREAM_CLAIM_INTERVAL", DefaultStreamClaimInterval),
+		StatusRecheck:            r.durationOrZero("ORDER_STATUS_RECHECK", 15*time.Second),
+		StatusRecheckConcurrency: r.integer("ORDER_STATUS_RECHECK_CONCURRENCY", 16, 1),
+	}
+	c.Social = Social{
+		Location:         r.location("DEALSPOT_TIMEZONE", "Asia/Shanghai"),
+		LikersDefault:    r.integer("BLOG_LIKERS_DEFAULT", 5, 1),
+		LikersMax:        r.integer("BLOG_LIKERS_MAX", 50, 1),
+		InboxMax:         r.integer("FEED_INBOX_MAX", 1000, 1),
+		SyncFanoutMax:    r.integer("FEED_SYNC_FANOUT_MAX", 200, 0),
+		FollowBackfill:   r.integer("FEED_FOLLOW_BACKFILL", 20, 0),
+		CommonFollowsMax: r.integer("COMMON_FOLLOWS_MAX", 100, 1),
+		VisitorMaxDays:   r.integer("UV_MAX_RANGE_DAYS", 366, 1),
+		VisitorRetention: r.duration("UV_RETENTION", 400*24*time.Hour),
+		SignInCacheTTL:   r.duration("SIGNIN_CACHE_TTL", 24*time.Hour),
+	}
+	c.SMS = SMS{
+		WebhookURL:     r.str("SMS_WEBHOOK_URL", ""),
+		WebhookSecret:  r.str("SMS_WEBHOOK_SECRET", ""),
+		Timeout:        r.duration("SMS_WEBHOOK_TIMEOUT", 5*time.Second),
+		AttemptTimeout: r.duration("SMS_WEBHOOK_ATTEMPT_TIMEOUT", 2*time.Second),
+		Attempts:       r.integer("SMS_WEBHOOK_ATTEMPTS", 3, 1),
+		Backoff:        r.durationOrZero("SMS_WEBHOOK_BACKOFF", 200*time.Millisecond),
+	}
+	// Wrong codes no longer lock a phone (anyone could lock anyone out): a code dies after
+	// LOGIN_MAX_WRONG_CODES wrong guesses, and wrong guesses are limited per IP.
+	for _, gone := range []string{"LOGIN_WRONG_CODE_WINDOW", "LOGIN_WRONG_CODE_LOCK"} {
+		if r.str(gone, "") != "" {
+			r.fail(gone, "no longer used: wrong codes discard the code after LOGIN_MAX_WRONG_CODES and are limited per IP by LOGIN_WRONG_CODES_PER_IP; unset it")
+		}
+	}
+	if err := r.err(); err != nil {
+		return Config{}, errors.Join(err, c.validate())
+	}
+	return c, c.validate()
+}

@@ -1,0 +1,198 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func (c Config) validate() error {
+	var errs []error
+	bad := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...)))
+	}
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		bad("DEALSPOT_ADDR", "want host:port such as :8080, got %q", c.Addr)
+	}
+	if c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			bad("METRICS_ADDR", "want host:port such as 127.0.0.1:9090, or same, got %q", c.MetricsAddr)
+		} else if c.MetricsAddr == c.Addr {
+			bad("METRICS_ADDR", "is DEALSPOT_ADDR (%s); leave it empty or set same to serve /metrics there", c.Addr)
+		}
+	}
+	if err := validateDatabaseURL(c.DatabaseURL); err != nil {
+		bad("DATABASE_URL", "%v", err)
+	}
+	if err := validateRedisURL(c.RedisURL); err != nil {
+		bad("REDIS_URL", "%v", err)
+	}
+	switch c.Queue {
+	case QueueMemory, QueueRedis, QueueKafka, QueueAMQP:
+	default:
+		bad("QUEUE", "want memory, redis, kafka or amqp, got %q", c.Queue)
+	}
+	if c.Queue == QueueAMQP {
+		if u, err := url.Parse(c.AMQPURL); err != nil || (u.Scheme != "amqp" && u.Scheme != "amqps") {
+			bad("AMQP_URL", "want amqp://user:pass@host:port/vhost")
+		}
+	}
+	if c.Queue == QueueKafka && len(c.KafkaBrokers) == 0 {
+		bad("KAFKA_BROKERS", "want at least one host:port")
+	}
+	switch c.Env {
+	case "development", "production":
+	default:
+		bad("DEALSPOT_ENV", "want development or production, got %q", c.Env)
+	}
+	switch {
+	case c.JWTSecret == "" && !c.Dev:
+		bad("JWT_SECRET", "required outside dev mode: set a random secret of 32+ bytes (e.g. openssl rand -base64 48)")
+	case c.JWTSecret != "" && len(c.JWTSecret) < 32:
+		bad("JWT_SECRET", "must be at least 32 bytes")
+	}
+	if c.IsProduction() {
+		if c.Dev {
+			bad("DEALSPOT_DEV", "production refuses dev mode")
+		}
+		if c.UsesEmbeddedDatabase() && !c.AllowEmbedded {
+			bad("DATABASE_URL", "production refuses the embedded SQLite store; set DATABASE_URL=postgres://… (or ALLOW_EMBEDDED=true to accept it)")
+		}
+		if c.UsesEmbeddedRedis() && !c.AllowEmbedded {
+			bad("REDIS_URL", "production refuses the embedded Redis; set REDIS_URL=redis://host:port/db (or ALLOW_EMBEDDED=true to accept it)")
+		}
+	}
+	c.validateSMS(bad)
+	for _, p := range c.AdminPhones {
+		if !phonePattern(p) {
+			bad("ADMIN_PHONES", "%q is not a mainland mobile number", p)
+		}
+	}
+	switch strings.ToLower(c.LogLevel) {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("LOG_LEVEL", "want debug, info, warn or error, got %q", c.LogLevel)
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		bad("LOG_FORMAT", "want text or json, got %q", c.LogFormat)
+	}
+	if time.Duration(c.Auth.CodeWindowMax)*c.Auth.CodeInterval > c.Auth.CodeWindow {
+		bad("LOGIN_CODE_WINDOW", "must be at least LOGIN_CODE_WINDOW_MAX × LOGIN_CODE_INTERVAL (%s), or its limit is never reached",
+			time.Duration(c.Auth.CodeWindowMax)*c.Auth.CodeInterval)
+	}
+	if c.Paging.DefaultPageSize > c.Paging.MaxPageSize {
+		bad("PAGE_SIZE_DEFAULT", "must not exceed PAGE_SIZE_MAX (%d)", c.Paging.MaxPageSize)
+	}
+	if c.Seckill.FailAfter <= c.Seckill.RepublishAfter {
+		bad("RECONCILE_FAIL_AFTER", "must be longer than RECONCILE_REPUBLISH_AFTER (%s)", c.Seckill.RepublishAfter)
+	}
+	if c.Seckill.StreamClaimInterval*2 > c.Seckill.StreamClaimIdle {
+		bad("ORDER_STREAM_CLAIM_INTERVAL", "must be at most half of ORDER_STREAM_CLAIM_IDLE (%s), or live consumers lose entries they are still working on", c.Seckill.StreamClaimIdle)
+	}
+	if c.Cache.Jitter > 1 {
+		bad("CACHE_TTL_JITTER_PERCENT", "must be between 0 and 100")
+	}
+	if c.Social.LikersDefault > c.Social.LikersMax {
+		bad("BLOG_LIKERS_DEFAULT", "must not exceed BLOG_LIKERS_MAX (%d)", c.Social.LikersMax)
+	}
+	if c.Social.VisitorRetention < time.Duration(c.Social.VisitorMaxDays)*24*time.Hour {
+		bad("UV_RETENTION", "must cover UV_MAX_RANGE_DAYS (%d days)", c.Social.VisitorMaxDays)
+	}
+	if c.Paging.NearbyRadius > c.Paging.MaxNearbyRadius {
+		bad("NEARBY_RADIUS_DEFAULT_METERS", "must not exceed NEARBY_RADIUS_MAX_METERS (%.0f)", c.Paging.MaxNearbyRadius)
+	}
+	return errors.Join(errs...)
+}
+
+// validateSMS refuses a non-dev process without an SMS gateway: the log sender would write
+// every login code to the log.
+func (c Config) validateSMS(bad func(name, format string, args ...any)) {
+	if c.SMS.WebhookURL == "" {
+		if !c.Dev {
+			bad("SMS_WEBHOOK_URL", "required outside dev mode: login codes go to an SMS gateway's webhook (writing them to the log is for dev mode only)")
+		}
+		return
+	}
+	u, err := url.Parse(c.SMS.WebhookURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("SMS_WEBHOOK_URL", "want https://host/path, got %q", redact(c.SMS.WebhookURL))
+	} else if u.Scheme == "http" && c.IsProduction() && !isLoopback(u.Hostname()) {
+		bad("SMS_WEBHOOK_URL", "production sends login codes over https only (plain http is allowed to a loopback address)")
+	}
+	if len(c.SMS.WebhookSecret) < 16 {
+		bad("SMS_WEBHOOK_SECRET", "required with SMS_WEBHOOK_URL: at least 16 bytes to sign the requests")
+	}
+	if c.SMS.AttemptTimeout > c.SMS.Timeout {
+		bad("SMS_WEBHOOK_ATTEMPT_TIMEOUT", "must not exceed SMS_WEBHOOK_TIMEOUT (%s)", c.SMS.Timeout)
+	}
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func phonePattern(p string) bool {
+	if len(p) != 11 || p[0] != '1' || p[1] < '3' || p[1] > '9' {
+		return false
+	}
+	for _, r := range p {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func validateDatabaseURL(raw string) error {
+	switch {
+	case strings.HasPrefix(raw, "sqlite://"):
+		if strings.TrimPrefix(raw, "sqlite://") == "" {
+			return errors.New("sqlite:// needs a file path, e.g. sqlite://./data/dealspot.db")
+		}
+		return nil
+	case strings.HasPrefix(raw, "postgres://"), strings.HasPrefix(raw, "postgresql://"):
+		u, err := url.Parse(raw)
+		if err != nil || u.Host == "" {
+			return errors.New("want postgres://user@host:port/db?sslmode=disable")
+		}
+		return nil
+	}
+	return fmt.Errorf("want sqlite://path or postgres://…, got %q", redact(raw))
+}
+
+func validateRedisURL(raw string) error {
+	if raw == "embedded" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
+		return fmt.Errorf("want embedded or redis://host:port/db, got %q", redact(raw))
+	}
+	if db := strings.TrimPrefix(u.Path, "/"); db != "" {
+		if _, err := strconv.Atoi(db); err != nil {
+			return fmt.Errorf("database number %q is not a number", db)
+		}
+	}
+	return nil
+}
+
+// redact hides a password in a URL-like string before it is shown in an error.
+func redact(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			return u.String()
+		}
+	}
+	return raw
+}
