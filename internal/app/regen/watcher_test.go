@@ -124,8 +124,8 @@ func TestWatcherRebuildsOncePerGenerationOnEveryNode(t *testing.T) {
 	if ok, err := b.w.Check(ctx); !ok || err != nil {
 		t.Fatalf("b's check after the wipe: %v, %v", ok, err)
 	}
-	if m.Set() != 2 {
-		t.Errorf("%d markers set, want 2 (start, and one after the wipe)", m.Set())
+	if m.Generations() != 2 {
+		t.Errorf("%d markers set, want 2 (start, and one after the wipe)", m.Generations())
 	}
 	if a.w.Generation() != b.w.Generation() || a.w.Generation() == genA {
 		t.Errorf("generations after the wipe: a %q, b %q (before %q)", a.w.Generation(), b.w.Generation(), genA)

@@ -148,8 +148,8 @@ func (m *MemMarker) SetDown(down bool) {
 	m.down = down
 }
 
-// Set returns how many values have been set.
-func (m *MemMarker) Set() int {
+// Generations returns how many values have been set.
+func (m *MemMarker) Generations() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.n
