@@ -24,6 +24,7 @@ func NewMemUsers() *MemUsers {
 	return &MemUsers{byID: map[int64]domain.User{}, nextID: mathrand.Int64N(1 << 40)}
 }
 
+// UserByPhone implements auth.Users.
 func (m *MemUsers) UserByPhone(_ context.Context, phone string) (domain.User, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -35,6 +36,7 @@ func (m *MemUsers) UserByPhone(_ context.Context, phone string) (domain.User, er
 	return domain.User{}, domain.ErrNotFound
 }
 
+// User implements auth.Users.
 func (m *MemUsers) User(_ context.Context, id int64) (domain.User, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -45,6 +47,7 @@ func (m *MemUsers) User(_ context.Context, id int64) (domain.User, error) {
 	return u, nil
 }
 
+// CreateUser implements auth.Users.
 func (m *MemUsers) CreateUser(_ context.Context, u domain.User) (domain.User, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -59,6 +62,7 @@ func (m *MemUsers) CreateUser(_ context.Context, u domain.User) (domain.User, er
 	return u, nil
 }
 
+// SetRole implements auth.Users.
 func (m *MemUsers) SetRole(_ context.Context, phone string, role domain.Role) (domain.User, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -72,6 +76,7 @@ func (m *MemUsers) SetRole(_ context.Context, phone string, role domain.Role) (d
 	return domain.User{}, domain.ErrNotFound
 }
 
+// SetBlocked implements auth.Users.
 func (m *MemUsers) SetBlocked(_ context.Context, phone string, blocked bool) (domain.User, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -85,6 +90,7 @@ func (m *MemUsers) SetBlocked(_ context.Context, phone string, blocked bool) (do
 	return domain.User{}, domain.ErrNotFound
 }
 
+// SetRoleByID implements auth.Users.
 func (m *MemUsers) SetRoleByID(_ context.Context, id int64, role domain.Role) (domain.User, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -97,6 +103,7 @@ func (m *MemUsers) SetRoleByID(_ context.Context, id int64, role domain.Role) (d
 	return u, nil
 }
 
+// SetBlockedByID implements auth.Users.
 func (m *MemUsers) SetBlockedByID(_ context.Context, id int64, blocked bool) (domain.User, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -139,6 +146,7 @@ func (s *MemSender) Fail(err error) {
 	s.err = err
 }
 
+// Send implements auth.CodeSender.
 func (s *MemSender) Send(_ context.Context, phone, code string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -168,6 +176,7 @@ type MemTokens struct {
 	hits int
 }
 
+// Get implements auth.VerifiedTokens.
 func (m *MemTokens) Get(key string) (any, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -178,6 +187,7 @@ func (m *MemTokens) Get(key string) (any, bool) {
 	return v, ok
 }
 
+// Set implements auth.VerifiedTokens.
 func (m *MemTokens) Set(key string, value any, ttl time.Duration) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -217,6 +227,7 @@ type memFamily struct {
 // ErrDown is the error of a fake that is out of reach.
 var ErrDown = errors.New("database unreachable")
 
+// NewMemRecords returns an empty store.
 func NewMemRecords() *MemRecords { return &MemRecords{families: map[string]*memFamily{}} }
 
 // SetDown makes every call fail with ErrDown (true) or work again (false).
@@ -233,6 +244,7 @@ func (m *MemRecords) ReadCount() int {
 	return m.reads
 }
 
+// CreateFamily implements auth.SessionRecords.
 func (m *MemRecords) CreateFamily(_ context.Context, userID int64, familyID, tokenHash string, expiresAt time.Time) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -251,6 +263,7 @@ func (m *MemRecords) live(userID int64, familyID string, now time.Time) *memFami
 	return f
 }
 
+// RotateFamily implements auth.SessionRecords.
 func (m *MemRecords) RotateFamily(_ context.Context, userID int64, familyID, oldHash, newHash string, now, expiresAt time.Time) (auth.Rotation, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -272,6 +285,7 @@ func (m *MemRecords) RotateFamily(_ context.Context, userID int64, familyID, old
 	return auth.RefreshUnknown, nil
 }
 
+// Family implements auth.SessionRecords.
 func (m *MemRecords) Family(_ context.Context, userID int64, familyID string, now time.Time) (bool, time.Time, error) {
 	m.mu.Lock()
 	m.reads++
@@ -291,6 +305,7 @@ func (m *MemRecords) Family(_ context.Context, userID int64, familyID string, no
 	return live, exp, nil
 }
 
+// RevokeFamily implements auth.SessionRecords.
 func (m *MemRecords) RevokeFamily(_ context.Context, userID int64, familyID string, _ time.Time) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -303,6 +318,7 @@ func (m *MemRecords) RevokeFamily(_ context.Context, userID int64, familyID stri
 	return nil
 }
 
+// RevokeFamilies implements auth.SessionRecords.
 func (m *MemRecords) RevokeFamilies(_ context.Context, userID int64, now time.Time) ([]string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -319,6 +335,7 @@ func (m *MemRecords) RevokeFamilies(_ context.Context, userID int64, now time.Ti
 	return ids, nil
 }
 
+// DeleteExpired implements auth.SessionRecords.
 func (m *MemRecords) DeleteExpired(_ context.Context, now time.Time, limit int) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
