@@ -67,7 +67,7 @@ func TestAuthenticateReadsTheCurrentRole(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, conn, nil)
 			s := e.login(t, randomPhone())
-			e.users.block(s.User.ID)
+			e.users.Block(s.User.ID)
 			_, err := e.svc.Authenticate.Handle(ctx, s.AccessToken)
 			wantCode(t, err, domain.CodeUnauthenticated)
 		})

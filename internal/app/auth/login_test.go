@@ -14,6 +14,7 @@ import (
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
 	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/app/auth/authtest"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -39,7 +40,7 @@ func TestSendLoginCode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sent := e.sender.sent(phone)
+			sent := e.sender.Sent(phone)
 			if !res.Sent || res.RetryAfterSeconds != 60 || len(sent) != 1 || res.DevCode != sent[0] {
 				t.Fatalf("result %+v, sent %v", res, sent)
 			}
@@ -65,7 +66,7 @@ func TestSendLoginCode(t *testing.T) {
 			wantRetryAfter(t, err, 40)
 			e.clock.Advance(40 * time.Second)
 			e.code(t, phone)
-			if n := len(e.sender.sent(phone)); n != 2 {
+			if n := len(e.sender.Sent(phone)); n != 2 {
 				t.Fatalf("%d codes sent, want 2", n)
 			}
 		})
@@ -83,7 +84,7 @@ func TestSendLoginCode(t *testing.T) {
 		t.Run("a failed delivery is an internal error", func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, conn, func(c *auth.Config) { c.DevMode = true })
-			e.sender.err = errors.New("gateway down")
+			e.sender.Fail(errors.New("gateway down"))
 			res, err := e.svc.SendLoginCode.Handle(context.Background(), randomPhone(), "")
 			wantCode(t, err, domain.CodeInternal)
 			if res.DevCode != "" {
@@ -109,7 +110,7 @@ func TestSendLoginCodeConcurrently(t *testing.T) {
 				limited++
 			}
 		}
-		if sent := e.sender.sent(phone); len(sent) != 1 || limited != 49 {
+		if sent := e.sender.Sent(phone); len(sent) != 1 || limited != 49 {
 			t.Fatalf("%d codes sent and %d requests limited, want 1 and 49", len(sent), limited)
 		}
 	})
@@ -178,8 +179,8 @@ func TestLogin(t *testing.T) {
 			first := e.login(t, phone)
 			e.clock.Advance(time.Minute)
 			second := e.login(t, phone)
-			if second.User.ID != first.User.ID || e.users.count() != 1 {
-				t.Fatalf("second login user %d, first %d, %d users", second.User.ID, first.User.ID, e.users.count())
+			if second.User.ID != first.User.ID || e.users.Count() != 1 {
+				t.Fatalf("second login user %d, first %d, %d users", second.User.ID, first.User.ID, e.users.Count())
 			}
 			if second.RefreshToken == first.RefreshToken || second.AccessToken == first.AccessToken {
 				t.Fatal("second login reused the tokens of the first")
@@ -211,7 +212,7 @@ func TestLogin(t *testing.T) {
 			u := e.login(t, phone).User
 			e.clock.Advance(time.Minute)
 			code := e.code(t, phone) // asked for before the block
-			e.users.block(u.ID)
+			e.users.Block(u.ID)
 			_, err := e.svc.Login.Handle(context.Background(), phone, code, "")
 			wantCode(t, err, domain.CodeForbidden)
 		})
@@ -238,8 +239,8 @@ func TestLoginConcurrently(t *testing.T) {
 					t.Fatalf("unexpected error %v", err)
 				}
 			}
-			if ok != 1 || e.users.count() != 1 {
-				t.Fatalf("%d logins succeeded with %d users, want 1 and 1", ok, e.users.count())
+			if ok != 1 || e.users.Count() != 1 {
+				t.Fatalf("%d logins succeeded with %d users, want 1 and 1", ok, e.users.Count())
 			}
 		})
 		t.Run("a first login racing an admin grant makes one account", func(t *testing.T) {
@@ -272,8 +273,8 @@ func TestLoginConcurrently(t *testing.T) {
 					t.Fatalf("login saw user %d, grant saw user %d", ids[i], ids[i+1])
 				}
 			}
-			if e.users.count() != n {
-				t.Fatalf("%d users, want %d", e.users.count(), n)
+			if e.users.Count() != n {
+				t.Fatalf("%d users, want %d", e.users.Count(), n)
 			}
 		})
 	})
@@ -375,7 +376,7 @@ func TestWrongCodesPerIP(t *testing.T) {
 			phone := randomPhone()
 			_, err = e.svc.Login.Handle(ctx, phone, e.code(t, phone), ip)
 			wantCode(t, err, domain.CodeRateLimited) // not even checked
-			if _, err := e.svc.Login.Handle(ctx, phone, e.sender.sent(phone)[0], ip+"1"); err != nil {
+			if _, err := e.svc.Login.Handle(ctx, phone, e.sender.Sent(phone)[0], ip+"1"); err != nil {
 				t.Fatalf("another address: %v", err)
 			}
 			e.clock.Advance(time.Hour)
@@ -495,10 +496,10 @@ func TestNewRefusesBadSetups(t *testing.T) {
 	}
 	defer conn.Close()
 	good := auth.Deps{
-		Users:          newMemUsers(),
-		Sender:         &memSender{},
+		Users:          authtest.NewMemUsers(),
+		Sender:         &authtest.MemSender{},
 		Codes:          redis.NewCodeStore(conn.Client),
-		SessionRecords: newMemRecords(),
+		SessionRecords: authtest.NewMemRecords(),
 		SessionCache:   redis.NewSessionCache(conn.Client),
 		Limiter:        redis.NewRateLimiter(conn.Client),
 	}

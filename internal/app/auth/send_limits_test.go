@@ -52,7 +52,7 @@ func TestSendLimitsAreReachableAtTheDefaults(t *testing.T) {
 		if err := send(); err != nil {
 			t.Fatalf("a day after the first code: %v", err)
 		}
-		if n := len(e.sender.sent(phone)); n != 11 {
+		if n := len(e.sender.Sent(phone)); n != 11 {
 			t.Fatalf("%d codes sent, want 11", n)
 		}
 	})
@@ -64,11 +64,11 @@ func TestBlockedPhoneGetsNoCode(t *testing.T) {
 		e := newEnv(t, conn, nil)
 		phone := randomPhone()
 		u := e.login(t, phone).User
-		e.users.block(u.ID)
+		e.users.Block(u.ID)
 		e.clock.Advance(time.Hour)
 		_, err := e.svc.SendLoginCode.Handle(context.Background(), phone, "")
 		wantCode(t, err, domain.CodeForbidden)
-		if n := len(e.sender.sent(phone)); n != 1 {
+		if n := len(e.sender.Sent(phone)); n != 1 {
 			t.Fatalf("%d codes sent, want only the one before the block", n)
 		}
 	})

@@ -118,9 +118,7 @@ func TestSessionCacheMissesReadTheDatabaseOnce(t *testing.T) {
 		e.wipe(t, ended.User.ID)
 
 		gate := make(chan struct{})
-		e.records.mu.Lock()
-		e.records.readGate, e.records.reads = gate, 0
-		e.records.mu.Unlock()
+		e.records.HoldReadsAndRecount(gate)
 		const callers = 50
 		var wg sync.WaitGroup
 		errs := make(chan error, 2*callers)
@@ -139,7 +137,7 @@ func TestSessionCacheMissesReadTheDatabaseOnce(t *testing.T) {
 				}
 			}()
 		}
-		waitFor(t, func() bool { return e.records.readCount() >= 2 })
+		waitFor(t, func() bool { return e.records.ReadCount() >= 2 })
 		close(gate)
 		wg.Wait()
 		close(errs)
@@ -148,7 +146,7 @@ func TestSessionCacheMissesReadTheDatabaseOnce(t *testing.T) {
 		}
 		// Late callers may have missed the one read in flight and read again; what
 		// matters is that the cache answers once filled.
-		first := e.records.readCount()
+		first := e.records.ReadCount()
 		if first > callers/5 {
 			t.Errorf("%d database reads for 2 families × %d concurrent misses", first, callers)
 		}
@@ -156,7 +154,7 @@ func TestSessionCacheMissesReadTheDatabaseOnce(t *testing.T) {
 			principalOf(t, e, live)
 			_, _ = e.svc.Authenticate.Handle(ctx, ended.AccessToken)
 		}
-		if got := e.records.readCount(); got != first {
+		if got := e.records.ReadCount(); got != first {
 			t.Errorf("cached answers read the database %d more times", got-first)
 		}
 	})
@@ -173,15 +171,13 @@ func TestSessionRebuildLosesToALogout(t *testing.T) {
 		p := principalOf(t, e, s)
 		e.wipe(t, s.User.ID)
 		gate := make(chan struct{})
-		e.records.mu.Lock()
-		e.records.readGate = gate
-		e.records.mu.Unlock()
+		e.records.HoldReads(gate)
 		done := make(chan error, 1)
 		go func() {
 			_, err := e.svc.Authenticate.Handle(ctx, s.AccessToken)
 			done <- err
 		}()
-		waitFor(t, func() bool { return e.records.readCount() >= 1 })
+		waitFor(t, func() bool { return e.records.ReadCount() >= 1 })
 		if err := e.svc.Logout.Handle(ctx, p); err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +200,7 @@ func TestSessionsWithTheDatabaseDown(t *testing.T) {
 		lost := e.login(t, "13800000032")
 		principalOf(t, e, lost)
 		code := e.code(t, "13800000033")
-		e.records.setDown(true)
+		e.records.SetDown(true)
 
 		for range 3 {
 			principalOf(t, e, cached)
@@ -217,7 +213,7 @@ func TestSessionsWithTheDatabaseDown(t *testing.T) {
 		_, err = e.svc.Authenticate.Handle(ctx, lost.AccessToken)
 		wantCode(t, err, domain.CodeInternal)
 
-		e.records.setDown(false)
+		e.records.SetDown(false)
 		principalOf(t, e, lost)
 		if _, err := e.svc.Refresh.Handle(ctx, cached.RefreshToken); err != nil {
 			t.Fatalf("refresh once the database is back: %v", err)
@@ -242,11 +238,7 @@ func TestLoginsSweepExpiredSessions(t *testing.T) {
 	t.Parallel()
 	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
 		e := newEnv(t, conn, nil)
-		count := func() int {
-			e.records.mu.Lock()
-			defer e.records.mu.Unlock()
-			return len(e.records.families)
-		}
+		count := e.records.Len
 		e.login(t, "13800000041")
 		e.login(t, "13800000042")
 		e.clock.Advance(e.cfg.RefreshTTL + time.Second)

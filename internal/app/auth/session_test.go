@@ -104,7 +104,7 @@ func TestRefreshAndLogout(t *testing.T) {
 			a := e.login(t, phone)
 			e.clock.Advance(time.Minute)
 			b := e.login(t, phone)
-			e.users.block(a.User.ID)
+			e.users.Block(a.User.ID)
 			if err := e.svc.EndSessions.Handle(ctx, a.User.ID); err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +120,7 @@ func TestRefreshAndLogout(t *testing.T) {
 			e := newEnv(t, conn, nil)
 			s := e.login(t, randomPhone())
 			p := principalOf(t, e, s)
-			e.users.block(s.User.ID)
+			e.users.Block(s.User.ID)
 			refreshFails(t, e, s.RefreshToken)
 			authenticates(t, e, s.AccessToken, false) // refusing the refresh ended the session
 			_, err := e.svc.CurrentUser.Handle(ctx, p)
@@ -269,7 +269,7 @@ func TestVerifiedTokensAreRememberedButSessionsCheckedEveryTime(t *testing.T) {
 				t.Fatalf("Authenticate #%d: %v", i+1, err)
 			}
 		}
-		hits, ttls := e.tokens.stats()
+		hits, ttls := e.tokens.Stats()
 		// Remembered once, until its expiry plus the leeway; found twice.
 		if want := e.cfg.AccessTTL + e.cfg.Leeway; len(ttls) != 1 || ttls[0] != want || hits != 2 {
 			t.Fatalf("token cache: %d sets with TTLs %v (want one of %v), %d hits (want 2)", len(ttls), ttls, want, hits)

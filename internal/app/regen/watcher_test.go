@@ -3,57 +3,14 @@ package regen_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/dealspot/dealspot/internal/app/regen"
+	"github.com/dealspot/dealspot/internal/app/regen/regentest"
 )
-
-// fakeMarker is the marker of one Redis shared by several watchers.
-type fakeMarker struct {
-	mu    sync.Mutex
-	value string
-	n     int
-	down  bool
-}
-
-func (m *fakeMarker) Read(context.Context) (string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.down {
-		return "", errors.New("connection refused")
-	}
-	return m.value, nil
-}
-
-func (m *fakeMarker) Claim(context.Context) (string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.down {
-		return "", errors.New("connection refused")
-	}
-	if m.value == "" {
-		m.n++
-		m.value = fmt.Sprintf("gen-%d", m.n)
-	}
-	return m.value, nil
-}
-
-// wipe is Redis coming back empty.
-func (m *fakeMarker) wipe() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.value = ""
-}
-
-func (m *fakeMarker) setDown(down bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.down = down
-}
 
 type countingObserver struct {
 	mu       sync.Mutex
@@ -139,7 +96,7 @@ func (n *node) runCount(name string) int {
 func TestWatcherRebuildsOncePerGenerationOnEveryNode(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	m := &fakeMarker{}
+	m := &regentest.MemMarker{}
 	a, b := newNode(t, m, "geo", "follows"), newNode(t, m, "geo", "follows")
 	genA, err := a.w.Start(ctx)
 	if err != nil {
@@ -159,7 +116,7 @@ func TestWatcherRebuildsOncePerGenerationOnEveryNode(t *testing.T) {
 		t.Fatal("rebuilt without a wipe")
 	}
 
-	m.wipe()
+	m.Wipe()
 	// a notices first and sets the new marker; b sees the new value and rebuilds too.
 	if ok, err := a.w.Check(ctx); !ok || err != nil {
 		t.Fatalf("a's check after the wipe: %v, %v", ok, err)
@@ -167,8 +124,8 @@ func TestWatcherRebuildsOncePerGenerationOnEveryNode(t *testing.T) {
 	if ok, err := b.w.Check(ctx); !ok || err != nil {
 		t.Fatalf("b's check after the wipe: %v, %v", ok, err)
 	}
-	if m.n != 2 {
-		t.Errorf("%d markers set, want 2 (start, and one after the wipe)", m.n)
+	if m.Generations() != 2 {
+		t.Errorf("%d markers set, want 2 (start, and one after the wipe)", m.Generations())
 	}
 	if a.w.Generation() != b.w.Generation() || a.w.Generation() == genA {
 		t.Errorf("generations after the wipe: a %q, b %q (before %q)", a.w.Generation(), b.w.Generation(), genA)
@@ -189,14 +146,14 @@ func TestWatcherRebuildsOncePerGenerationOnEveryNode(t *testing.T) {
 func TestWatcherRetriesOnlyTheRebuildersThatFailed(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	m := &fakeMarker{}
+	m := &regentest.MemMarker{}
 	n := newNode(t, m, "geo", "follows")
 	if _, err := n.w.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
 	before := n.w.Generation()
 	n.fail["follows"] = 2
-	m.wipe()
+	m.Wipe()
 	for i := range 2 {
 		if ok, err := n.w.Check(ctx); ok || err == nil {
 			t.Fatalf("check %d while follows fails: %v, %v; want not done and an error", i, ok, err)
@@ -220,18 +177,18 @@ func TestWatcherRetriesOnlyTheRebuildersThatFailed(t *testing.T) {
 func TestWatcherKeepsCheckingWhileRedisIsAway(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	m := &fakeMarker{}
+	m := &regentest.MemMarker{}
 	n := newNode(t, m, "geo")
 	if _, err := n.w.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	m.setDown(true)
+	m.SetDown(true)
 	if _, err := n.w.Check(ctx); err == nil {
 		t.Fatal("check with Redis away: no error")
 	}
 	// It comes back empty.
-	m.wipe()
-	m.setDown(false)
+	m.Wipe()
+	m.SetDown(false)
 	if ok, err := n.w.Check(ctx); !ok || err != nil {
 		t.Fatalf("check after Redis came back: %v, %v", ok, err)
 	}
@@ -242,7 +199,7 @@ func TestWatcherKeepsCheckingWhileRedisIsAway(t *testing.T) {
 
 func TestWatcherRunsOnItsClock(t *testing.T) {
 	t.Parallel()
-	m := &fakeMarker{}
+	m := &regentest.MemMarker{}
 	n := newNode(t, m, "geo")
 	rebuilt := make(chan struct{}, 1)
 	n.w.Register("signal", func(context.Context) error { rebuilt <- struct{}{}; return nil })
@@ -253,7 +210,7 @@ func TestWatcherRunsOnItsClock(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); n.w.Run(ctx) }()
 
-	m.wipe()
+	m.Wipe()
 	// Nothing happens before the clock ticks, however long we wait in real time.
 	select {
 	case <-rebuilt:
@@ -276,13 +233,13 @@ func TestWatcherRunsOnItsClock(t *testing.T) {
 func TestWatcherSurvivesAPanickingRebuilder(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	m := &fakeMarker{}
+	m := &regentest.MemMarker{}
 	n := newNode(t, m, "geo")
 	n.w.Register("broken", func(context.Context) error { panic("boom") })
 	if _, err := n.w.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	m.wipe()
+	m.Wipe()
 	if ok, err := n.w.Check(ctx); ok || err == nil {
 		t.Fatalf("check with a panicking rebuilder: %v, %v; want an error", ok, err)
 	}

@@ -1,0 +1,137 @@
+package authtest
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/app/auth"
+)
+
+// CodeStoreContract is what every auth.CodeStore must do, as its doc comments say, apart
+// from the passing of time (the adapters' own tests walk the limits through time).
+// newStore returns a store; stores of one test may share their server.
+func CodeStoreContract(t *testing.T, newStore func(t *testing.T) auth.CodeStore) {
+	t.Helper()
+	for _, c := range []struct {
+		name string
+		run  func(t *testing.T, s auth.CodeStore)
+	}{
+		{"an issued code is accepted once", codesAcceptOnce},
+		{"a send within the interval is refused and stores nothing", codesInterval},
+		{"a new code replaces the old one and its wrong guesses", codesReplace},
+		{"the last allowed wrong guess discards the code", codesDiscard},
+		{"guesses with no live code count against nothing", codesNoCode},
+		{"guess charges stop at the limit; a refund gives one back", codesCharges},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.run(t, newStore(t))
+		})
+	}
+}
+
+// codeLimits allow a send a minute, plenty a day.
+var codeLimits = auth.SendLimits{CodeTTL: 2 * time.Minute, Interval: time.Minute, Window: time.Hour, WindowMax: 5,
+	Lock: time.Hour, Day: 24 * time.Hour, DayMax: 20}
+
+func issue(t *testing.T, s auth.CodeStore, phone, digest string, l auth.SendLimits, want bool) time.Duration {
+	t.Helper()
+	issued, retry, err := s.Issue(context.Background(), phone, digest, l)
+	if err != nil || issued != want {
+		t.Fatalf("issue %s to %s: issued %v, %v; want %v", digest, phone, issued, err, want)
+	}
+	return retry
+}
+
+func verify(t *testing.T, s auth.CodeStore, phone, digest string, maxWrong int, want auth.Verdict) {
+	t.Helper()
+	got, err := s.Verify(context.Background(), phone, digest, auth.VerifyLimits{MaxWrong: maxWrong})
+	if err != nil || got != want {
+		t.Fatalf("verify %s of %s: %v, %v; want %v", digest, phone, got, err, want)
+	}
+}
+
+func codesAcceptOnce(t *testing.T, s auth.CodeStore) {
+	phone := newPhone()
+	issue(t, s, phone, "d1", codeLimits, true)
+	verify(t, s, phone, "d1", 5, auth.CodeAccepted)
+	verify(t, s, phone, "d1", 5, auth.CodeRejected)
+	verify(t, s, newPhone(), "d1", 5, auth.CodeRejected) // another phone
+}
+
+func codesInterval(t *testing.T, s auth.CodeStore) {
+	phone := newPhone()
+	issue(t, s, phone, "d1", codeLimits, true)
+	if retry := issue(t, s, phone, "d2", codeLimits, false); retry <= 0 || retry > codeLimits.Interval {
+		t.Fatalf("retry after %s, want within the interval %s", retry, codeLimits.Interval)
+	}
+	verify(t, s, phone, "d2", 5, auth.CodeRejected) // not stored
+	verify(t, s, phone, "d1", 5, auth.CodeAccepted)
+}
+
+func codesReplace(t *testing.T, s auth.CodeStore) {
+	phone := newPhone()
+	l := codeLimits
+	l.Interval = 0
+	issue(t, s, phone, "d1", l, true)
+	verify(t, s, phone, "wrong", 3, auth.CodeRejected)
+	verify(t, s, phone, "wrong", 3, auth.CodeRejected)
+	issue(t, s, phone, "d2", l, true)
+	verify(t, s, phone, "d1", 3, auth.CodeRejected)
+	verify(t, s, phone, "wrong", 3, auth.CodeRejected) // the count started again with d2
+	verify(t, s, phone, "d2", 3, auth.CodeAccepted)
+}
+
+func codesDiscard(t *testing.T, s auth.CodeStore) {
+	phone := newPhone()
+	issue(t, s, phone, "d1", codeLimits, true)
+	verify(t, s, phone, "wrong", 3, auth.CodeRejected)
+	verify(t, s, phone, "wrong", 3, auth.CodeRejected)
+	verify(t, s, phone, "wrong", 3, auth.CodeDiscarded)
+	verify(t, s, phone, "d1", 3, auth.CodeRejected)
+}
+
+func codesNoCode(t *testing.T, s auth.CodeStore) {
+	phone := newPhone()
+	for range 5 {
+		verify(t, s, phone, "wrong", 2, auth.CodeRejected)
+	}
+	issue(t, s, phone, "d1", codeLimits, true)
+	verify(t, s, phone, "wrong", 2, auth.CodeRejected)
+	verify(t, s, phone, "d1", 2, auth.CodeAccepted)
+}
+
+func codesCharges(t *testing.T, s auth.CodeStore) {
+	ctx := context.Background()
+	client := "client-" + strconv.FormatInt(newID(), 10)
+	l := auth.Limit{Max: 2, Window: time.Hour}
+	var ids []string
+	for range 2 {
+		id, ok, _, err := s.ChargeGuess(ctx, client, l)
+		if err != nil || !ok || id == "" {
+			t.Fatalf("charge within the limit: %q, %v, %v", id, ok, err)
+		}
+		ids = append(ids, id)
+	}
+	if ids[0] == ids[1] {
+		t.Fatalf("two charges named %q", ids[0])
+	}
+	_, ok, retry, err := s.ChargeGuess(ctx, client, l)
+	if err != nil || ok || retry <= 0 || retry > l.Window {
+		t.Fatalf("charge beyond the limit: ok %v, retry after %s, %v; want refused within the window", ok, retry, err)
+	}
+	if _, ok, _, err := s.ChargeGuess(ctx, client+"-other", l); err != nil || !ok {
+		t.Fatalf("another client's charge: %v, %v", ok, err)
+	}
+	must(t, s.RefundGuess(ctx, client, ids[0]))
+	must(t, s.RefundGuess(ctx, client, "unknown"))
+	must(t, s.RefundGuess(ctx, "client-never-seen", ids[1]))
+	if _, ok, _, err := s.ChargeGuess(ctx, client, l); err != nil || !ok {
+		t.Fatalf("charge after a refund: %v, %v; want allowed", ok, err)
+	}
+	if _, ok, _, err := s.ChargeGuess(ctx, client, l); err != nil || ok {
+		t.Fatalf("charge beyond the limit after the refund: %v, %v; want refused", ok, err)
+	}
+}

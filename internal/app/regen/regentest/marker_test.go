@@ -1,0 +1,17 @@
+package regentest_test
+
+import (
+	"testing"
+
+	"github.com/dealspot/dealspot/internal/app/regen"
+	"github.com/dealspot/dealspot/internal/app/regen/regentest"
+)
+
+// The fake the watcher's tests run on meets the contract of the Redis marker.
+func TestMemMarkerContract(t *testing.T) {
+	t.Parallel()
+	regentest.MarkerContract(t, func(*testing.T) regentest.MarkerStore {
+		m := &regentest.MemMarker{}
+		return regentest.MarkerStore{New: func() regen.Marker { return m }, Wipe: func(*testing.T) { m.Wipe() }}
+	})
+}

@@ -1,0 +1,21 @@
+// Package seckilltest holds the contracts of the seckill ports: suites every adapter of a
+// port runs (and every fake of it, so that fakes cannot drift from the real thing), and
+// the in-memory fakes that pass them.
+//
+// A contract takes a constructor, called once per case, and may run its cases in
+// parallel; adapters on a shared server get distinct ids in every case.
+package seckilltest
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// idBase keeps ids apart between runs on one server; idSeq within a run.
+var (
+	idBase = time.Now().UnixNano() % 1_000_000_000 * 1_000
+	idSeq  atomic.Int64
+)
+
+// newID returns an id no other case of this run uses.
+func newID() int64 { return idBase + idSeq.Add(1) }
