@@ -48,6 +48,8 @@ func TestVerdicts(t *testing.T) {
 		{name: "adapter subpackage imports a sibling", from: "adapters/queue/kafka", imp: m + "adapters/queue/claims"},
 		{name: "adapter refuses another adapter", from: "adapters/queue", imp: m + "adapters/redis", refused: true},
 		{name: "adapter subpackage refuses another adapter", from: "adapters/queue/redisstream", imp: m + "adapters/redis", refused: true},
+		{name: "adapter imports a shared format", from: "adapters/redis", imp: m + "adapters/claimwire"},
+		{name: "shared format refuses an adapter", from: "adapters/claimwire", imp: m + "adapters/redis", refused: true},
 		{name: "adapter refuses a name that only starts like its own", from: "adapters/redis", imp: m + "adapters/redisx", refused: true},
 
 		// who imports adapters: cmd/ and the composition root.
@@ -83,7 +85,8 @@ func TestVerdicts(t *testing.T) {
 		{name: "adapter test imports another adapter's test helper", test: true, from: "adapters/queue", imp: m + "adapters/redis/redistest"},
 		{name: "adapter test imports testsupport", test: true, from: "adapters/entstore", imp: m + "internal/testsupport"},
 		{name: "adapter test imports a test library", test: true, from: "adapters/queue", imp: "github.com/ThreeDotsLabs/watermill/pubsub/tests"},
-		{name: "adapter test refuses another adapter", test: true, from: "adapters/queue", imp: m + "adapters/redis", refused: true},
+		{name: "adapter test wires another adapter", test: true, from: "adapters/queue", imp: m + "adapters/redis"},
+		{name: "adapter test refuses the composition root", test: true, from: "adapters/queue", imp: m + "internal/service", refused: true},
 		{name: "adapter test refuses the composition root", test: true, from: "adapters/redis", imp: m + "internal/service", refused: true},
 		{name: "graph test refuses an adapter's test helper", test: true, from: "graph", imp: m + "adapters/redis/redistest", refused: true},
 		{name: "graph test refuses an adapter", test: true, from: "graph", imp: m + "adapters/redis", refused: true},
