@@ -719,13 +719,13 @@ func TestUniqueVisitorsOfShopsAndBlogs(t *testing.T) {
 		view(anon, `{ shop(id: "1") { id } }`, 1)
 		view(bob, `{ blog(id: "`+blog.ID+`") { id } }`, 3)
 		view(alice, `{ shop(id: "999999") { id } }`, 1) // unknown shops count nowhere
-		if err := svc.App.Social.FlushVisits(context.Background()); err != nil {
+		if err := svc.Ops.Visits.FlushVisits(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		// Day 2: alice views shop 2.
 		clock.Set(clock.Now().Add(24 * time.Hour))
 		view(alice, `{ shop(id: "2") { id } }`, 2)
-		if err := svc.App.Social.FlushVisits(context.Background()); err != nil {
+		if err := svc.Ops.Visits.FlushVisits(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		var out struct{ Site, Day2, Shop1, Shop2, Shop2Day1, Unknown int }
