@@ -16,18 +16,10 @@ func viewer(ctx context.Context) auth.Principal {
 	return callerFrom(ctx).principal
 }
 
-// socialViewer is the reader as the social use cases see it: a user id and the visitor
-// id views are counted under (the user, else the client address).
+// socialViewer is the reader as the social use cases see it: a user id and the client's
+// address.
 func socialViewer(ctx context.Context) social.Viewer {
-	p := viewer(ctx)
-	v := social.Viewer{UserID: p.UserID}
-	switch ip := reqmeta.From(ctx).ClientIP; {
-	case p.UserID > 0:
-		v.Visitor = "u:" + formatID(p.UserID)
-	case ip != "":
-		v.Visitor = "ip:" + ip
-	}
-	return v
+	return social.Viewer{UserID: viewer(ctx).UserID, ClientIP: reqmeta.From(ctx).ClientIP}
 }
 
 func blogToModel(v social.BlogView, p auth.Principal) *model.Blog {

@@ -10,11 +10,13 @@ import (
 
 	"github.com/dealspot/dealspot/graph/generated"
 	"github.com/dealspot/dealspot/graph/model"
+	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/domain"
+	"github.com/dealspot/dealspot/internal/reqmeta"
 )
 
 func (r *queryResolver) ShopTypes(ctx context.Context) ([]model.ShopType, error) {
-	types, err := r.App.Shops.ShopTypes(ctx)
+	types, err := r.App.Queries.Shops.ShopTypes(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -30,11 +32,10 @@ func (r *queryResolver) Shop(ctx context.Context, id string) (*model.Shop, error
 	if err != nil {
 		return nil, err
 	}
-	s, ok, err := r.App.Shops.Shop(ctx, shopID)
+	s, ok, err := r.App.Queries.Shops.Shop(ctx, shop.Viewer{UserID: viewer(ctx).UserID, ClientIP: reqmeta.From(ctx).ClientIP}, shopID)
 	if err != nil || !ok {
 		return nil, err
 	}
-	r.App.Social.RecordVisit(ctx, socialViewer(ctx).Visitor, shopID)
 	return shopToModel(s), nil
 }
 
@@ -47,7 +48,7 @@ func (r *queryResolver) Shops(ctx context.Context, typeID *string, name *string,
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.App.Shops.Shops(ctx, domain.ShopFilter{TypeID: tid, Name: deref(name)}, deref(first), afterID)
+	page, err := r.App.Queries.Shops.Shops(ctx, domain.ShopFilter{TypeID: tid, Name: deref(name)}, deref(first), afterID)
 	if err != nil {
 		return nil, err
 	}

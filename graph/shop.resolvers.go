@@ -17,7 +17,7 @@ func (r *mutationResolver) CreateShop(ctx context.Context, input model.CreateSho
 	if err != nil {
 		return nil, err
 	}
-	s, err := r.App.ShopCommands.CreateShop(ctx, shop.ShopInput{
+	s, err := r.App.Commands.Shops.CreateShop(ctx, shop.ShopInput{
 		Name: &input.Name, TypeID: &typeID, Address: &input.Address,
 		Longitude: &input.Longitude, Latitude: &input.Latitude,
 		Area: input.Area, Images: input.Images, AvgPrice: int64Ptr(input.AvgPrice),
@@ -42,7 +42,7 @@ func (r *mutationResolver) UpdateShop(ctx context.Context, input model.UpdateSho
 		}
 		typeID = &tid
 	}
-	s, err := r.App.ShopCommands.UpdateShop(ctx, id, shop.ShopInput{
+	s, err := r.App.Commands.Shops.UpdateShop(ctx, id, shop.ShopInput{
 		Name: input.Name, TypeID: typeID, Address: input.Address,
 		Longitude: input.Longitude, Latitude: input.Latitude,
 		Area: input.Area, Images: input.Images, AvgPrice: int64Ptr(input.AvgPrice),
@@ -63,7 +63,7 @@ func (r *queryResolver) NearbyShops(ctx context.Context, typeID string, longitud
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.App.Shops.Nearby(ctx, shop.NearbyQuery{
+	page, err := r.App.Queries.Shops.Nearby(ctx, shop.NearbyQuery{
 		TypeID: tid, Longitude: longitude, Latitude: latitude,
 		RadiusMeters: deref(radiusMeters), First: deref(first), After: cursor,
 	})

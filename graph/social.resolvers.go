@@ -21,7 +21,7 @@ func (r *mutationResolver) CreateBlog(ctx context.Context, input model.CreateBlo
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.App.Social.CreateBlog(ctx, p.UserID, social.BlogInput{
+	v, err := r.App.Commands.Blogs.CreateBlog(ctx, p.UserID, social.BlogInput{
 		ShopID: shopID, Title: input.Title, Content: input.Content, Images: input.Images,
 	})
 	if err != nil {
@@ -39,7 +39,7 @@ func (r *mutationResolver) LikeBlog(ctx context.Context, id string) (*model.Blog
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.App.Social.LikeBlog(ctx, p.UserID, blogID)
+	v, err := r.App.Commands.Likes.LikeBlog(ctx, p.UserID, blogID)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func (r *mutationResolver) Follow(ctx context.Context, userID string) (bool, err
 	if err != nil {
 		return false, err
 	}
-	if err := r.App.Social.Follow(ctx, p.UserID, target); err != nil {
+	if err := r.App.Commands.Follows.Follow(ctx, p.UserID, target); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -70,7 +70,7 @@ func (r *mutationResolver) Unfollow(ctx context.Context, userID string) (bool, e
 	if err != nil {
 		return false, err
 	}
-	if err := r.App.Social.Unfollow(ctx, p.UserID, target); err != nil {
+	if err := r.App.Commands.Follows.Unfollow(ctx, p.UserID, target); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -81,7 +81,7 @@ func (r *mutationResolver) SignIn(ctx context.Context) (*model.SignInStatus, err
 	if err != nil {
 		return nil, err
 	}
-	st, err := r.App.Social.SignIn(ctx, p.UserID)
+	st, err := r.App.Commands.SignIns.SignIn(ctx, p.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (r *queryResolver) Blog(ctx context.Context, id string) (*model.Blog, error
 	if err != nil {
 		return nil, err
 	}
-	v, found, err := r.App.Social.Blog(ctx, socialViewer(ctx), blogID)
+	v, found, err := r.App.Queries.Blogs.Blog(ctx, socialViewer(ctx), blogID)
 	if err != nil || !found {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func (r *queryResolver) HotBlogs(ctx context.Context, first *int, after *string)
 		return nil, err
 	}
 	p := viewer(ctx)
-	page, err := r.App.Social.HotBlogs(ctx, p.UserID, deref(first), pos)
+	page, err := r.App.Queries.Blogs.HotBlogs(ctx, p.UserID, deref(first), pos)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func (r *queryResolver) BlogsOfUser(ctx context.Context, userID string, first *i
 		return nil, err
 	}
 	p := viewer(ctx)
-	page, err := r.App.Social.BlogsOfUser(ctx, p.UserID, uid, deref(first), before)
+	page, err := r.App.Queries.Blogs.BlogsOfUser(ctx, p.UserID, uid, deref(first), before)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func (r *queryResolver) BlogLikers(ctx context.Context, blogID string, first *in
 	if err != nil {
 		return nil, err
 	}
-	users, err := r.App.Social.BlogLikers(ctx, bid, deref(first))
+	users, err := r.App.Queries.Likes.BlogLikers(ctx, bid, deref(first))
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ func (r *queryResolver) Feed(ctx context.Context, first *int, after *string) (*m
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.App.Social.Feed(ctx, p.UserID, deref(first), cursor)
+	page, err := r.App.Queries.Feed.Page(ctx, p.UserID, deref(first), cursor)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func (r *queryResolver) IsFollowing(ctx context.Context, userID string) (bool, e
 	if err != nil {
 		return false, err
 	}
-	return r.App.Social.IsFollowing(ctx, p.UserID, target)
+	return r.App.Queries.Follows.IsFollowing(ctx, p.UserID, target)
 }
 
 func (r *queryResolver) CommonFollows(ctx context.Context, userID string) ([]model.User, error) {
@@ -179,7 +179,7 @@ func (r *queryResolver) CommonFollows(ctx context.Context, userID string) ([]mod
 	if err != nil {
 		return nil, err
 	}
-	users, err := r.App.Social.CommonFollows(ctx, p.UserID, other)
+	users, err := r.App.Queries.Follows.CommonFollows(ctx, p.UserID, other)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +191,7 @@ func (r *queryResolver) SignInStatus(ctx context.Context, month *string) (*model
 	if err != nil {
 		return nil, err
 	}
-	st, err := r.App.Social.SignInStatus(ctx, p.UserID, deref(month))
+	st, err := r.App.Queries.SignIns.SignInStatus(ctx, p.UserID, deref(month))
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func (r *queryResolver) UniqueVisitors(ctx context.Context, from model.Date, to 
 	if err != nil {
 		return 0, err
 	}
-	n, err := r.App.Social.UniqueVisitors(ctx, from.Day, to.Day, sid)
+	n, err := r.App.Queries.Visitors.UniqueVisitors(ctx, from.Day, to.Day, sid)
 	if err != nil {
 		return 0, err
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/shop"
-	"github.com/dealspot/dealspot/internal/app/social"
 )
 
 // Application is what a client may call.
@@ -21,11 +20,8 @@ type Application struct {
 	Queries  Queries
 
 	// The fields below are moving into Commands and Queries, area by area.
-	Shops        *shop.Queries
-	ShopCommands *shop.Commands
-	Auth         *auth.Service
-	Seckill      *seckill.Service
-	Social       *social.Service
+	Auth    *auth.Service
+	Seckill *seckill.Service
 }
 
 // Commands change state on a client's behalf.
@@ -50,4 +46,5 @@ type Operations struct {
 	AccountOperations
 	FlashSaleOperations
 	SocialOperations
+	Shops *shop.Operations
 }

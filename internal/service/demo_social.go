@@ -23,12 +23,12 @@ func (s *Service) seedDemoSocial(ctx context.Context) error {
 		}
 		ids[i] = stored.ID
 	}
-	shops, err := s.App.Shops.Shops(ctx, domain.ShopFilter{}, s.Config.Paging.MaxPageSize, 0)
+	shops, err := s.App.Queries.Shops.Shops(ctx, domain.ShopFilter{}, s.Config.Paging.MaxPageSize, 0)
 	if err != nil {
 		return fmt.Errorf("seed demo notes: list shops: %w", err)
 	}
 	for _, f := range demo.Follows {
-		if err := s.App.Social.Follow(ctx, ids[f[0]], ids[f[1]]); err != nil {
+		if err := s.App.Commands.Follows.Follow(ctx, ids[f[0]], ids[f[1]]); err != nil {
 			return fmt.Errorf("seed demo follows: %w", err)
 		}
 	}
@@ -36,14 +36,14 @@ func (s *Service) seedDemoSocial(ctx context.Context) error {
 		if b.Shop >= len(shops.Shops) {
 			continue
 		}
-		view, err := s.App.Social.CreateBlog(ctx, ids[b.Author], social.BlogInput{
+		view, err := s.App.Commands.Blogs.CreateBlog(ctx, ids[b.Author], social.BlogInput{
 			ShopID: shops.Shops[b.Shop].ID, Title: b.Title, Content: b.Content,
 		})
 		if err != nil {
 			return fmt.Errorf("seed demo note %q: %w", b.Title, err)
 		}
 		for _, u := range b.LikedBy {
-			if _, err := s.App.Social.LikeBlog(ctx, ids[u], view.Blog.ID); err != nil {
+			if _, err := s.App.Commands.Likes.LikeBlog(ctx, ids[u], view.Blog.ID); err != nil {
 				return fmt.Errorf("seed demo like of note %q: %w", b.Title, err)
 			}
 		}

@@ -46,13 +46,13 @@ func startSocialTraffic(svc *service.Service, stop <-chan struct{}) *socialTraff
 				var err error
 				switch (i + r) % 4 {
 				case 0:
-					_, err = svc.App.Shops.Nearby(ctx, shop.NearbyQuery{TypeID: 1, Longitude: 120.149993, Latitude: 30.334229, RadiusMeters: 50000, First: 20})
+					_, err = svc.App.Queries.Shops.Nearby(ctx, shop.NearbyQuery{TypeID: 1, Longitude: 120.149993, Latitude: 30.334229, RadiusMeters: 50000, First: 20})
 				case 1:
-					_, err = svc.App.Social.IsFollowing(ctx, 1, 2)
+					_, err = svc.App.Queries.Follows.IsFollowing(ctx, 1, 2)
 				case 2:
-					_, err = svc.App.Social.CommonFollows(ctx, 1, 4)
+					_, err = svc.App.Queries.Follows.CommonFollows(ctx, 1, 4)
 				case 3:
-					_, err = svc.App.Social.Feed(ctx, int64(1+3*(i%2)), 20, nil) // users 1 and 4
+					_, err = svc.App.Queries.Feed.Page(ctx, int64(1+3*(i%2)), 20, nil) // users 1 and 4
 				}
 				tr.reads.Add(1)
 				if err != nil {
@@ -70,7 +70,7 @@ func startSocialTraffic(svc *service.Service, stop <-chan struct{}) *socialTraff
 			case <-time.After(50 * time.Millisecond):
 			}
 			author := int64(2 + i%2)
-			b, err := svc.App.Social.CreateBlog(ctx, author, social.BlogInput{ShopID: 1, Title: fmt.Sprintf("wipe %d", i), Content: "written under traffic"})
+			b, err := svc.App.Commands.Blogs.CreateBlog(ctx, author, social.BlogInput{ShopID: 1, Title: fmt.Sprintf("wipe %d", i), Content: "written under traffic"})
 			if err != nil {
 				tr.errs.Add(1)
 				continue
@@ -89,7 +89,7 @@ func wholeFeed(svc *service.Service, userID int64) ([]int64, error) {
 	var ids []int64
 	var after *social.FeedCursor
 	for range 1000 {
-		p, err := svc.App.Social.Feed(context.Background(), userID, 100, after)
+		p, err := svc.App.Queries.Feed.Page(context.Background(), userID, 100, after)
 		if err != nil {
 			return nil, err
 		}
@@ -119,7 +119,7 @@ func TestRedisWipedUnderTraffic(t *testing.T) {
 	ctx := context.Background()
 	const stock = 5000
 	sale := newSale(t, svc, stock)
-	base, err := svc.App.Shops.Nearby(ctx, shop.NearbyQuery{TypeID: 1, Longitude: 120.149993, Latitude: 30.334229, RadiusMeters: 50000, First: 50})
+	base, err := svc.App.Queries.Shops.Nearby(ctx, shop.NearbyQuery{TypeID: 1, Longitude: 120.149993, Latitude: 30.334229, RadiusMeters: 50000, First: 50})
 	if err != nil || len(base.Shops) == 0 {
 		t.Fatalf("nearby before the wipes: %d shops, %v", len(base.Shops), err)
 	}
@@ -131,14 +131,14 @@ func TestRedisWipedUnderTraffic(t *testing.T) {
 	// back reports what is still missing: the derived structures, read as users do.
 	back := func() []string {
 		var bad []string
-		page, err := svc.App.Shops.Nearby(ctx, shop.NearbyQuery{TypeID: 1, Longitude: 120.149993, Latitude: 30.334229, RadiusMeters: 50000, First: 50})
+		page, err := svc.App.Queries.Shops.Nearby(ctx, shop.NearbyQuery{TypeID: 1, Longitude: 120.149993, Latitude: 30.334229, RadiusMeters: 50000, First: 50})
 		if err != nil || len(page.Shops) != len(base.Shops) {
 			bad = append(bad, fmt.Sprintf("nearby: %d shops (%v), want %d", len(page.Shops), err, len(base.Shops)))
 		}
-		if ok, err := svc.App.Social.IsFollowing(ctx, 1, 2); !ok || err != nil {
+		if ok, err := svc.App.Queries.Follows.IsFollowing(ctx, 1, 2); !ok || err != nil {
 			bad = append(bad, fmt.Sprintf("isFollowing(1, 2) = %v, %v", ok, err))
 		}
-		common, err := svc.App.Social.CommonFollows(ctx, 1, 4)
+		common, err := svc.App.Queries.Follows.CommonFollows(ctx, 1, 4)
 		var ids []int64
 		for _, u := range common {
 			ids = append(ids, u.ID)

@@ -42,15 +42,15 @@ func (s *Service) claimGeneration(ctx context.Context) error {
 // Rebuilt eagerly here: the nearby index (one pass over the shops), the follow mirror
 // (one pass over the follows) and the live flash sales (LoadSales leaves loaded sales
 // alone and reloads lost ones from the database). Feed inboxes are refilled lazily, per
-// user at their next feed read (see social.Service.Feed): an eager pass would read every
+// user at their next feed read (see social.FeedQueries.Page): an eager pass would read every
 // user's followed authors at once, mostly for users who are not reading.
 func (s *Service) watchGeneration() {
 	s.Regen.Register("nearby_index", func(ctx context.Context) error {
-		_, err := s.App.Shops.RebuildNearbyIndex(ctx)
+		_, err := s.Ops.Shops.RebuildNearbyIndex(ctx)
 		return err
 	})
 	s.Regen.Register("follow_mirror", func(ctx context.Context) error {
-		_, err := s.App.Social.RebuildFollows(ctx)
+		_, err := s.Ops.FollowMirror.RebuildFollows(ctx)
 		return err
 	})
 	s.Regen.Register("flash_sales", func(ctx context.Context) error {

@@ -52,22 +52,22 @@ func readDerived(t *testing.T, svc *service.Service, saleID int64) (derivedState
 	t.Helper()
 	ctx := context.Background()
 	var st derivedState
-	page, err := svc.App.Shops.Nearby(ctx, shop.NearbyQuery{TypeID: 1, Longitude: 120.149993, Latitude: 30.334229, RadiusMeters: 50000, First: 50})
+	page, err := svc.App.Queries.Shops.Nearby(ctx, shop.NearbyQuery{TypeID: 1, Longitude: 120.149993, Latitude: 30.334229, RadiusMeters: 50000, First: 50})
 	if err != nil {
 		return st, fmt.Errorf("nearby: %w", err)
 	}
 	st.nearby = len(page.Shops)
-	if st.following, err = svc.App.Social.IsFollowing(ctx, 1, 2); err != nil {
+	if st.following, err = svc.App.Queries.Follows.IsFollowing(ctx, 1, 2); err != nil {
 		return st, fmt.Errorf("isFollowing: %w", err)
 	}
-	users, err := svc.App.Social.CommonFollows(ctx, 1, 4)
+	users, err := svc.App.Queries.Follows.CommonFollows(ctx, 1, 4)
 	if err != nil {
 		return st, fmt.Errorf("commonFollows: %w", err)
 	}
 	for _, u := range users {
 		st.common = append(st.common, u.ID)
 	}
-	feed, err := svc.App.Social.Feed(ctx, 1, 50, nil)
+	feed, err := svc.App.Queries.Feed.Page(ctx, 1, 50, nil)
 	if err != nil {
 		return st, fmt.Errorf("feed: %w", err)
 	}
@@ -110,7 +110,7 @@ func TestRedisComingBackEmptyIsRepairedWithoutARestart(t *testing.T) {
 			// The demo data: user 1 follows 2 and 3, so does user 4. Users 2 and 3 write.
 			var blogs []int64
 			for _, author := range []int64{2, 3} {
-				b, err := svc.App.Social.CreateBlog(ctx, author, social.BlogInput{ShopID: 1, Title: "regen", Content: "a note written before the wipe"})
+				b, err := svc.App.Commands.Blogs.CreateBlog(ctx, author, social.BlogInput{ShopID: 1, Title: "regen", Content: "a note written before the wipe"})
 				if err != nil {
 					t.Fatal(err)
 				}

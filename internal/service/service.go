@@ -160,14 +160,23 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 
 	pageLimits := domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize}
 	o := newOptions(opts)
-	shopDeps := shop.Deps{Repo: o.shops(s.Store.Shops()), Geo: redisadapter.NewGeoIndex(s.Redis.Client)}
+	soc, err := s.newSocial(o)
+	if err != nil {
+		return nil, err
+	}
+	shopDeps := shop.Deps{Repo: o.shops(s.Store.Shops()), Geo: redisadapter.NewGeoIndex(s.Redis.Client), Views: soc.Visits}
+	var shopInvalidator shop.Invalidator
 	if cfg.Cache.Enabled {
-		if shopDeps.Shops, err = newCache[domain.Shop](ctx, caches, "shop", cache.WithValid[domain.Shop](shop.ValidShopID)); err != nil {
+		shopCache, err := newCache[domain.Shop](ctx, caches, "shop", cache.WithValid[domain.Shop](shop.ValidShopID))
+		if err != nil {
 			return nil, err
 		}
-		if shopDeps.Types, err = newCache[[]domain.ShopType](ctx, caches, "shoptypes"); err != nil {
+		typeCache, err := newCache[[]domain.ShopType](ctx, caches, "shoptypes")
+		if err != nil {
 			return nil, err
 		}
+		shopDeps.Shops, shopDeps.Types = shopReadCache{shopCache}, shopTypeReadCache{typeCache}
+		shopInvalidator = shopReadCache{shopCache}
 	}
 	shops, err := shop.NewQueries(shopDeps, pageLimits, shop.NearbyLimits{
 		DefaultRadiusMeters: cfg.Paging.NearbyRadius, MaxRadiusMeters: cfg.Paging.MaxNearbyRadius,
@@ -176,22 +185,26 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err != nil {
 		return nil, err
 	}
-	shopCommands, err := shop.NewCommands(shopDeps, shops)
+	shopCommands, err := shop.NewCommands(shopDeps, shopInvalidator)
 	if err != nil {
 		return nil, err
 	}
-	n, err := shops.RebuildNearbyIndex(ctx)
+	shopOps, err := shop.NewOperations(shopDeps)
+	if err != nil {
+		return nil, err
+	}
+	n, err := shopOps.RebuildNearbyIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
 	log.Info("nearby index built", slog.Int("shops", n))
-	s.App = &app.Application{Shops: shops, ShopCommands: shopCommands, Auth: authSvc,
+	s.App = &app.Application{Auth: authSvc,
 		Commands: app.Commands{Shops: shopCommands}, Queries: app.Queries{Shops: shops}}
-	s.Ops = &app.Operations{}
+	s.Ops = &app.Operations{Shops: shopOps}
 	if err := s.startSeckill(ctx, caches, o); err != nil {
 		return nil, err
 	}
-	if err := s.startSocial(ctx, o); err != nil {
+	if err := s.startSocial(ctx, soc); err != nil {
 		return nil, err
 	}
 	if s.Seeded {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/internal/app"
 	"github.com/dealspot/dealspot/internal/app/social"
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -19,22 +20,28 @@ func WithSocialClock(now func() time.Time) Option {
 	return func(o *options) { o.socialNow = now }
 }
 
-// startSocial builds notes, likes, follows, the feed, sign-ins and visitor counts, fills
-// the follow mirror when Redis lacks it and starts the feed's fan-out consumer.
-func (s *Service) startSocial(ctx context.Context, o options) error {
+// socialParts are the social use cases and the fan-out queue they publish to.
+type socialParts struct {
+	*social.Service
+	fanout *redisadapter.FanoutStream
+}
+
+// newSocial builds notes, likes, follows, the feed, sign-ins and visitor counts; the
+// shop queries count their views, so they come first.
+func (s *Service) newSocial(o options) (socialParts, error) {
 	cfg := s.Config
 	rc := s.Redis.Client
 	inboxes, err := redisadapter.NewInboxes(rc, cfg.Social.InboxMax)
 	if err != nil {
-		return err
+		return socialParts{}, err
 	}
 	visitors, err := redisadapter.NewVisitors(rc, cfg.Social.VisitorRetention)
 	if err != nil {
-		return err
+		return socialParts{}, err
 	}
 	signIns, err := redisadapter.NewSignIns(rc, cfg.Social.SignInCacheTTL)
 	if err != nil {
-		return err
+		return socialParts{}, err
 	}
 	fanout := redisadapter.NewFanoutStream(rc, redisadapter.FanoutConfig{}, s.Log)
 	svc, err := social.New(social.Config{
@@ -64,18 +71,25 @@ func (s *Service) startSocial(ctx context.Context, o options) error {
 		SignInStore: s.Store.SignIns(),
 	})
 	if err != nil {
-		return err
+		return socialParts{}, err
 	}
 	s.closers = append(s.closers, func() error { svc.Close(); return nil })
-	s.App.Social = svc
-	likes, months, err := svc.ImportLegacyFacts(ctx)
+	return socialParts{Service: svc, fanout: fanout}, nil
+}
+
+// startSocial hands the social use cases to the application, copies the facts only Redis
+// held into the database, fills the follow mirror when Redis lacks it and starts the
+// feed's fan-out consumer.
+func (s *Service) startSocial(ctx context.Context, soc socialParts) error {
+	s.App.Commands.SocialCommands, s.App.Queries.SocialQueries, s.Ops.SocialOperations = app.NewSocial(soc.Service)
+	likes, months, err := s.Ops.LegacyFacts.ImportLegacyFacts(ctx)
 	if err != nil {
 		return fmt.Errorf("copy likes and sign-ins only Redis holds into the database: %w", err)
 	}
 	if likes+months > 0 {
 		s.Log.Info("likes and sign-ins only Redis held copied into the database", slog.Int("likes", likes), slog.Int("months", months))
 	}
-	n, err := svc.LoadFollows(ctx)
+	n, err := s.Ops.FollowMirror.LoadFollows(ctx)
 	if err != nil {
 		return fmt.Errorf("fill follow mirror: %w", err)
 	}
@@ -86,7 +100,7 @@ func (s *Service) startSocial(ctx context.Context, o options) error {
 	cctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		if err := fanout.Consume(cctx, svc.Fanout); err != nil && !errors.Is(err, context.Canceled) {
+		if err := soc.fanout.Consume(cctx, s.Ops.FeedFanout.Handle); err != nil && !errors.Is(err, context.Canceled) {
 			s.Log.Error("feed fan-out consumer stopped", slog.Any("error", err))
 		}
 	})

@@ -25,12 +25,6 @@ type ShopInput struct {
 	Score     *int
 }
 
-// Invalidator drops cached copies of a shop after it changed.
-type Invalidator interface {
-	// ShopChanged is told after the database holds the new shop.
-	ShopChanged(ctx context.Context, id int64) error
-}
-
 // Commands change shops: the database first, then the nearby index and caches.
 type Commands struct {
 	repo        Repository

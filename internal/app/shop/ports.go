@@ -46,3 +46,33 @@ type GeoIndex interface {
 	// Nearby returns up to limit shops of typeID within radiusMeters, nearest first.
 	Nearby(ctx context.Context, typeID int64, lon, lat, radiusMeters float64, limit int) ([]GeoHit, error)
 }
+
+// ShopCache is a read-through cache of shops by id.
+type ShopCache interface {
+	// Get returns the shop with id from the cache or, on a miss, from load, whose answer
+	// it caches, "not found" (found false) included. The error is load's or ctx's: a
+	// cache that cannot be reached only makes reads slower.
+	Get(ctx context.Context, id int64, load func(ctx context.Context) (s domain.Shop, found bool, err error)) (domain.Shop, bool, error)
+}
+
+// ShopTypeCache caches the list of shop types, a hot key: a stale list is answered at
+// once while it is reloaded in the background.
+type ShopTypeCache interface {
+	// Get returns the cached list or, when there is none, the list load returns, which it
+	// caches. The error is load's or ctx's.
+	Get(ctx context.Context, load func(ctx context.Context) (types []domain.ShopType, found bool, err error)) ([]domain.ShopType, bool, error)
+}
+
+// Invalidator drops cached copies of a shop after it changed.
+type Invalidator interface {
+	// ShopChanged is told after the database holds the new shop; an error means some
+	// copies may be served until they expire.
+	ShopChanged(ctx context.Context, id int64) error
+}
+
+// ViewCounter counts the visitors of shops.
+type ViewCounter interface {
+	// CountView counts a view of the shop by a user (userID > 0), or else by an anonymous
+	// client at clientIP. Counting never fails a read, hence no error.
+	CountView(ctx context.Context, userID int64, clientIP string, shopID int64)
+}

@@ -17,18 +17,20 @@ type Deps struct {
 	Repo Repository
 	Geo  GeoIndex
 	// Shops caches shops by id; nil reads the repository every time.
-	Shops *cache.Client[domain.Shop]
-	// Types caches the list of shop types under the key "all"; nil reads the repository
-	// every time.
-	Types *cache.Client[[]domain.ShopType]
+	Shops ShopCache
+	// Types caches the list of shop types; nil reads the repository every time.
+	Types ShopTypeCache
+	// Views counts who views a shop; nil counts nobody.
+	Views ViewCounter
 }
 
 // Queries answers read-only questions about shops.
 type Queries struct {
 	repo   Repository
 	geo    GeoIndex
-	shops  *cache.Client[domain.Shop]
-	types  *cache.Client[[]domain.ShopType]
+	shops  ShopCache
+	types  ShopTypeCache
+	views  ViewCounter
 	limits domain.PageLimits
 	nearby NearbyLimits
 }
@@ -44,11 +46,8 @@ func NewQueries(d Deps, limits domain.PageLimits, nearby NearbyLimits) (*Queries
 	if nearby.DefaultRadiusMeters <= 0 || nearby.DefaultRadiusMeters > nearby.MaxRadiusMeters {
 		return nil, fmt.Errorf("shop queries: bad nearby radius limits %+v", nearby)
 	}
-	return &Queries{repo: d.Repo, geo: d.Geo, shops: d.Shops, types: d.Types, limits: limits, nearby: nearby}, nil
+	return &Queries{repo: d.Repo, geo: d.Geo, shops: d.Shops, types: d.Types, views: d.Views, limits: limits, nearby: nearby}, nil
 }
-
-// typesKey is the one key the shop-type list is cached under.
-const typesKey = "all"
 
 // ShopTypes lists every shop type. The list is a hot key: served from the cache with
 // logical expiry, refreshed in the background.
@@ -56,15 +55,30 @@ func (q *Queries) ShopTypes(ctx context.Context) ([]domain.ShopType, error) {
 	if q.types == nil {
 		return q.repo.ShopTypes(ctx)
 	}
-	types, _, err := q.types.GetHot(ctx, typesKey, func(ctx context.Context) ([]domain.ShopType, bool, error) {
+	types, _, err := q.types.Get(ctx, func(ctx context.Context) ([]domain.ShopType, bool, error) {
 		t, err := q.repo.ShopTypes(ctx)
 		return t, err == nil, err
 	})
 	return types, err
 }
 
-// Shop returns one shop, through the cache; (zero, false, nil) when there is none.
-func (q *Queries) Shop(ctx context.Context, id int64) (domain.Shop, bool, error) {
+// Viewer is who looks at a shop: a user (0 for anonymous) and the address of the client.
+type Viewer struct {
+	UserID   int64
+	ClientIP string
+}
+
+// Shop returns one shop, through the cache, and counts viewer as one of its visitors;
+// (zero, false, nil) when there is none.
+func (q *Queries) Shop(ctx context.Context, viewer Viewer, id int64) (domain.Shop, bool, error) {
+	s, found, err := q.shop(ctx, id)
+	if err == nil && found && q.views != nil {
+		q.views.CountView(ctx, viewer.UserID, viewer.ClientIP, id)
+	}
+	return s, found, err
+}
+
+func (q *Queries) shop(ctx context.Context, id int64) (domain.Shop, bool, error) {
 	if id <= 0 {
 		return domain.Shop{}, false, nil
 	}
@@ -81,16 +95,7 @@ func (q *Queries) Shop(ctx context.Context, id int64) (domain.Shop, bool, error)
 	if q.shops == nil {
 		return load(ctx)
 	}
-	return q.shops.Get(ctx, strconv.FormatInt(id, 10), load)
-}
-
-// ShopChanged drops every cached copy of a shop, on every node. Call it after the
-// database holds the change.
-func (q *Queries) ShopChanged(ctx context.Context, id int64) error {
-	if q.shops == nil {
-		return nil
-	}
-	return q.shops.Invalidate(ctx, strconv.FormatInt(id, 10))
+	return q.shops.Get(ctx, id, load)
 }
 
 // ValidShopID tells ids that can exist from ones that cannot, before any I/O.
@@ -128,17 +133,4 @@ func (q *Queries) Shops(ctx context.Context, filter domain.ShopFilter, first int
 		page.Shops, page.HasNextPage = shops[:size], true
 	}
 	return page, nil
-}
-
-// RebuildNearbyIndex fills the nearby index from the database (at start, or after Redis
-// lost it).
-func (q *Queries) RebuildNearbyIndex(ctx context.Context) (int, error) {
-	positions, err := q.repo.ShopPositions(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("rebuild nearby index: %w", err)
-	}
-	if err := q.geo.Rebuild(ctx, positions); err != nil {
-		return 0, err
-	}
-	return len(positions), nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -37,11 +36,11 @@ type BlogPage struct {
 	HasNextPage bool
 }
 
-// Viewer is who reads: a user (0 for anonymous) and the visitor id they are counted
-// under in the unique-visitor statistics ("" to not count them).
+// Viewer is who reads: a user (0 for anonymous) and the address of the client, which
+// counts them as a visitor when they are not logged in.
 type Viewer struct {
-	UserID  int64
-	Visitor string
+	UserID   int64
+	ClientIP string
 }
 
 // Blog field limits. The title is also bounded in bytes by its column.
@@ -54,15 +53,28 @@ const (
 	maxImagesBytes  = 2048
 )
 
+// BlogCommands publish blogs.
+type BlogCommands struct {
+	blogs         Blogs
+	shops         Shops
+	follows       Follows
+	inboxes       Inboxes
+	fanout        FanoutQueue
+	hydrate       *hydrator
+	syncFanoutMax int
+	now           func() time.Time
+	log           *slog.Logger
+}
+
 // CreateBlog publishes a blog by authorID and pushes it to the author's followers:
 // inline for a few followers, through the fan-out queue for many. A failed push does not
 // fail the call (the blog exists); it is logged. Errors: BAD_USER_INPUT.
-func (s *Service) CreateBlog(ctx context.Context, authorID int64, in BlogInput) (BlogView, error) {
+func (c *BlogCommands) CreateBlog(ctx context.Context, authorID int64, in BlogInput) (BlogView, error) {
 	b, err := validBlog(in)
 	if err != nil {
 		return BlogView{}, err
 	}
-	shops, err := s.d.Shops.ShopsByIDs(ctx, []int64{b.ShopID})
+	shops, err := c.shops.ShopsByIDs(ctx, []int64{b.ShopID})
 	if err != nil {
 		return BlogView{}, fmt.Errorf("look up shop of new blog: %w", err)
 	}
@@ -71,13 +83,13 @@ func (s *Service) CreateBlog(ctx context.Context, authorID int64, in BlogInput) 
 	}
 	b.UserID = authorID
 	// Feed scores are milliseconds: the stored time says the same.
-	b.CreatedAt = s.now().Truncate(time.Millisecond)
-	created, err := s.d.Blogs.CreateBlog(ctx, b)
+	b.CreatedAt = c.now().Truncate(time.Millisecond)
+	created, err := c.blogs.CreateBlog(ctx, b)
 	if err != nil {
 		return BlogView{}, fmt.Errorf("create blog: %w", err)
 	}
-	s.publish(ctx, created)
-	views, err := s.hydrate(ctx, authorID, []domain.Blog{created}, nil)
+	c.publish(ctx, created)
+	views, err := c.hydrate.views(ctx, authorID, []domain.Blog{created}, nil)
 	if err != nil {
 		return BlogView{}, err
 	}
@@ -127,21 +139,29 @@ func validBlog(in BlogInput) (domain.Blog, error) {
 	return domain.Blog{ShopID: in.ShopID, Title: title, Content: content, Images: images}, nil
 }
 
+// BlogQueries read blogs.
+type BlogQueries struct {
+	blogs   Blogs
+	hydrate *hydrator
+	visits  *Visits
+	pages   domain.PageLimits
+}
+
 // Blog returns one blog as viewer sees it, and counts the view; found is false for an
 // unknown id.
-func (s *Service) Blog(ctx context.Context, viewer Viewer, id int64) (view BlogView, found bool, err error) {
+func (q *BlogQueries) Blog(ctx context.Context, viewer Viewer, id int64) (view BlogView, found bool, err error) {
 	if id <= 0 {
 		return BlogView{}, false, nil
 	}
-	b, err := s.d.Blogs.Blog(ctx, id)
+	b, err := q.blogs.Blog(ctx, id)
 	if errors.Is(err, domain.ErrNotFound) {
 		return BlogView{}, false, nil
 	}
 	if err != nil {
 		return BlogView{}, false, fmt.Errorf("load blog %d: %w", id, err)
 	}
-	s.RecordVisit(ctx, viewer.Visitor, 0)
-	views, err := s.hydrate(ctx, viewer.UserID, []domain.Blog{b}, nil)
+	q.visits.CountView(ctx, viewer.UserID, viewer.ClientIP, 0)
+	views, err := q.hydrate.views(ctx, viewer.UserID, []domain.Blog{b}, nil)
 	if err != nil {
 		return BlogView{}, false, err
 	}
@@ -151,45 +171,45 @@ func (s *Service) Blog(ctx context.Context, viewer Viewer, id int64) (view BlogV
 // HotBlogs pages through blogs by likes, most liked first (ties: newer first). Likes
 // change while a reader pages, so a blog can move across the page boundary; each page
 // is still well ordered. Errors: BAD_USER_INPUT for a bad page size.
-func (s *Service) HotBlogs(ctx context.Context, viewerID int64, first int, after *HotPosition) (BlogPage, error) {
-	size, err := s.cfg.Pages.Size(first)
+func (q *BlogQueries) HotBlogs(ctx context.Context, viewerID int64, first int, after *HotPosition) (BlogPage, error) {
+	size, err := q.pages.Size(first)
 	if err != nil {
 		return BlogPage{}, err
 	}
 	if after != nil && (after.Liked < 0 || after.ID <= 0) {
 		return BlogPage{}, domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
 	}
-	blogs, err := s.d.Blogs.HotBlogs(ctx, after, size+1)
+	blogs, err := q.blogs.HotBlogs(ctx, after, size+1)
 	if err != nil {
 		return BlogPage{}, fmt.Errorf("list hot blogs: %w", err)
 	}
-	return s.page(ctx, viewerID, blogs, size)
+	return q.page(ctx, viewerID, blogs, size)
 }
 
 // BlogsOfUser pages through a user's blogs, newest first, from before (a blog id; 0:
 // from the newest). Errors: BAD_USER_INPUT for a bad page size.
-func (s *Service) BlogsOfUser(ctx context.Context, viewerID, userID int64, first int, before int64) (BlogPage, error) {
-	size, err := s.cfg.Pages.Size(first)
+func (q *BlogQueries) BlogsOfUser(ctx context.Context, viewerID, userID int64, first int, before int64) (BlogPage, error) {
+	size, err := q.pages.Size(first)
 	if err != nil {
 		return BlogPage{}, err
 	}
 	if userID <= 0 || before < 0 {
 		return BlogPage{}, domain.Errorf(domain.CodeBadUserInput, "ids must be positive")
 	}
-	blogs, err := s.d.Blogs.BlogsOfUser(ctx, userID, before, size+1)
+	blogs, err := q.blogs.BlogsOfUser(ctx, userID, before, size+1)
 	if err != nil {
 		return BlogPage{}, fmt.Errorf("list blogs of user %d: %w", userID, err)
 	}
-	return s.page(ctx, viewerID, blogs, size)
+	return q.page(ctx, viewerID, blogs, size)
 }
 
 // page turns size+1 rows into a page of size views.
-func (s *Service) page(ctx context.Context, viewerID int64, blogs []domain.Blog, size int) (BlogPage, error) {
+func (q *BlogQueries) page(ctx context.Context, viewerID int64, blogs []domain.Blog, size int) (BlogPage, error) {
 	var page BlogPage
 	if len(blogs) > size {
 		blogs, page.HasNextPage = blogs[:size], true
 	}
-	views, err := s.hydrate(ctx, viewerID, blogs, nil)
+	views, err := q.hydrate.views(ctx, viewerID, blogs, nil)
 	if err != nil {
 		return BlogPage{}, err
 	}
@@ -197,9 +217,16 @@ func (s *Service) page(ctx context.Context, viewerID int64, blogs []domain.Blog,
 	return page, nil
 }
 
-// hydrate adds authors, shops and the viewer's likes to blogs, with one batched look-up
+// hydrator turns blogs into what readers see.
+type hydrator struct {
+	users Users
+	shops Shops
+	likes *likeLoader
+}
+
+// views adds authors, shops and the viewer's likes to blogs, with one batched look-up
 // each. liked, when not nil, is already known for every blog.
-func (s *Service) hydrate(ctx context.Context, viewerID int64, blogs []domain.Blog, liked []bool) ([]BlogView, error) {
+func (h *hydrator) views(ctx context.Context, viewerID int64, blogs []domain.Blog, liked []bool) ([]BlogView, error) {
 	if len(blogs) == 0 {
 		return nil, nil
 	}
@@ -209,16 +236,16 @@ func (s *Service) hydrate(ctx context.Context, viewerID int64, blogs []domain.Bl
 		shopIDs = append(shopIDs, b.ShopID)
 		blogIDs = append(blogIDs, b.ID)
 	}
-	users, err := s.d.Users.UsersByIDs(ctx, unique(userIDs))
+	users, err := h.users.UsersByIDs(ctx, unique(userIDs))
 	if err != nil {
 		return nil, fmt.Errorf("load blog authors: %w", err)
 	}
-	shops, err := s.d.Shops.ShopsByIDs(ctx, unique(shopIDs))
+	shops, err := h.shops.ShopsByIDs(ctx, unique(shopIDs))
 	if err != nil {
 		return nil, fmt.Errorf("load blog shops: %w", err)
 	}
 	if liked == nil && viewerID > 0 {
-		if liked, err = s.likedBy(ctx, viewerID, blogIDs); err != nil {
+		if liked, err = h.likes.likedBy(ctx, viewerID, blogIDs); err != nil {
 			return nil, fmt.Errorf("load likes of viewer: %w", err)
 		}
 	}
@@ -263,48 +290,22 @@ func unique(ids []int64) []int64 {
 // publish pushes a new blog into its author's followers' inboxes. Few followers are
 // pushed to at once; many are left to the fan-out queue. Failures are logged: the blog
 // exists either way.
-func (s *Service) publish(ctx context.Context, b domain.Blog) {
-	followers, err := s.d.Follows.FollowerIDs(ctx, b.UserID, 0, s.cfg.SyncFanoutMax+1)
+func (c *BlogCommands) publish(ctx context.Context, b domain.Blog) {
+	followers, err := c.follows.FollowerIDs(ctx, b.UserID, 0, c.syncFanoutMax+1)
 	if err == nil && len(followers) == 0 {
 		return
 	}
-	if err == nil && len(followers) <= s.cfg.SyncFanoutMax {
-		err = s.d.Inboxes.Push(ctx, followers, FeedEntry{BlogID: b.ID, Score: b.CreatedAt.UnixMilli()})
+	if err == nil && len(followers) <= c.syncFanoutMax {
+		err = c.inboxes.Push(ctx, followers, FeedEntry{BlogID: b.ID, Score: b.CreatedAt.UnixMilli()})
 		if err == nil {
 			return
 		}
 	}
 	if err != nil {
-		s.log.Warn("cannot push new blog to followers; queueing the fan-out", slog.Int64("blog_id", b.ID), slog.Any("error", err))
+		c.log.Warn("cannot push new blog to followers; queueing the fan-out", slog.Int64("blog_id", b.ID), slog.Any("error", err))
 	}
-	if err := s.d.Fanout.Enqueue(ctx, FanoutJob{BlogID: b.ID, AuthorID: b.UserID, At: b.CreatedAt}); err != nil {
-		s.log.Error("cannot queue the fan-out of a new blog; followers will not see it in their feeds",
+	if err := c.fanout.Enqueue(ctx, FanoutJob{BlogID: b.ID, AuthorID: b.UserID, At: b.CreatedAt}); err != nil {
+		c.log.Error("cannot queue the fan-out of a new blog; followers will not see it in their feeds",
 			slog.Int64("blog_id", b.ID), slog.Any("error", err))
-	}
-}
-
-// fanoutPage is how many followers one step of a fan-out reads and pushes to.
-const fanoutPage = 1000
-
-// Fanout pushes a blog into the inbox of every follower of its author (the fan-out
-// queue's handler). It is idempotent: pushing a blog twice leaves one entry.
-func (s *Service) Fanout(ctx context.Context, job FanoutJob) error {
-	e := FeedEntry{BlogID: job.BlogID, Score: job.At.UnixMilli()}
-	after := int64(0)
-	for {
-		ids, err := s.d.Follows.FollowerIDs(ctx, job.AuthorID, after, fanoutPage)
-		if err != nil {
-			return fmt.Errorf("fan out blog %d: list followers: %w", job.BlogID, err)
-		}
-		if len(ids) == 0 {
-			return nil
-		}
-		if err := s.d.Inboxes.Push(ctx, ids, e); err != nil {
-			return fmt.Errorf("fan out blog %d: %w", job.BlogID, err)
-		}
-		if len(ids) < fanoutPage {
-			return nil
-		}
-		after = slices.Max(ids)
 	}
 }

@@ -33,11 +33,23 @@ type FeedPage struct {
 	End *FeedCursor
 }
 
-// Feed pages through the blogs pushed to userID by the authors they follow, newest
+// FeedQueries read a user's feed, refilling its inbox from the database when Redis lost
+// it.
+type FeedQueries struct {
+	inboxes  Inboxes
+	follows  Follows
+	blogs    Blogs
+	hydrate  *hydrator
+	pages    domain.PageLimits
+	inboxMax int
+	log      *slog.Logger
+}
+
+// Page pages through the blogs pushed to userID by the authors they follow, newest
 // first, after the cursor (nil: from the newest). Errors: BAD_USER_INPUT for a bad page
 // size or cursor.
-func (s *Service) Feed(ctx context.Context, userID int64, first int, after *FeedCursor) (FeedPage, error) {
-	size, err := s.cfg.Pages.Size(first)
+func (q *FeedQueries) Page(ctx context.Context, userID int64, first int, after *FeedCursor) (FeedPage, error) {
+	size, err := q.pages.Size(first)
 	if err != nil {
 		return FeedPage{}, err
 	}
@@ -45,16 +57,16 @@ func (s *Service) Feed(ctx context.Context, userID int64, first int, after *Feed
 	offset := 0
 	if after != nil {
 		// An inbox holds at most InboxMax entries, so no page can have seen more of one score.
-		if after.Offset < 1 || after.Offset > s.cfg.InboxMax || after.Max < 0 {
+		if after.Offset < 1 || after.Offset > q.inboxMax || after.Max < 0 {
 			return FeedPage{}, domain.Errorf(domain.CodeBadUserInput, "after: not a valid cursor")
 		}
 		max, offset = &after.Max, after.Offset
 	}
-	if err := s.ensureInbox(ctx, userID); err != nil {
+	if err := q.ensureInbox(ctx, userID); err != nil {
 		// The feed shows what the inbox holds; the next read tries again.
-		s.log.Warn("cannot refill a feed inbox from the database", slog.Int64("user_id", userID), slog.Any("error", err))
+		q.log.Warn("cannot refill a feed inbox from the database", slog.Int64("user_id", userID), slog.Any("error", err))
 	}
-	entries, err := s.d.Inboxes.Page(ctx, userID, max, offset, size+1)
+	entries, err := q.inboxes.Page(ctx, userID, max, offset, size+1)
 	if err != nil {
 		return FeedPage{}, fmt.Errorf("read feed: %w", err)
 	}
@@ -70,11 +82,11 @@ func (s *Service) Feed(ctx context.Context, userID int64, first int, after *Feed
 	for i, e := range entries {
 		ids[i] = e.BlogID
 	}
-	blogs, err := s.d.Blogs.BlogsByIDs(ctx, ids)
+	blogs, err := q.blogs.BlogsByIDs(ctx, ids)
 	if err != nil {
 		return FeedPage{}, fmt.Errorf("load feed blogs: %w", err)
 	}
-	views, err := s.hydrate(ctx, userID, blogs, nil)
+	views, err := q.hydrate.views(ctx, userID, blogs, nil)
 	if err != nil {
 		return FeedPage{}, err
 	}
@@ -100,30 +112,30 @@ const followingPage = 1000
 // followed author once, instead of rebuilding every user's inbox at once. Refilling is
 // idempotent (a set union, then the usual trim), so concurrent reads and fan-out
 // pushes meanwhile do no harm.
-func (s *Service) ensureInbox(ctx context.Context, userID int64) error {
-	filled, err := s.d.Inboxes.Filled(ctx, userID)
+func (q *FeedQueries) ensureInbox(ctx context.Context, userID int64) error {
+	filled, err := q.inboxes.Filled(ctx, userID)
 	if err != nil || filled {
 		return err
 	}
-	return s.refillInbox(ctx, userID)
+	return q.refillInbox(ctx, userID)
 }
 
-func (s *Service) refillInbox(ctx context.Context, userID int64) error {
+func (q *FeedQueries) refillInbox(ctx context.Context, userID int64) error {
 	// Begun before reading the database: a Redis wipe while we read takes the token
 	// with it, and Refill then leaves the inbox unmarked for the next read to redo.
-	token, err := s.d.Inboxes.BeginRefill(ctx, userID)
+	token, err := q.inboxes.BeginRefill(ctx, userID)
 	if err != nil {
 		return err
 	}
 	var entries []FeedEntry
 	after := int64(0)
 	for {
-		authors, err := s.d.Follows.FollowingIDs(ctx, userID, after, followingPage)
+		authors, err := q.follows.FollowingIDs(ctx, userID, after, followingPage)
 		if err != nil {
 			return fmt.Errorf("list followed authors: %w", err)
 		}
 		for _, author := range authors {
-			stamps, err := s.d.Blogs.BlogStamps(ctx, author, s.cfg.InboxMax)
+			stamps, err := q.blogs.BlogStamps(ctx, author, q.inboxMax)
 			if err != nil {
 				return fmt.Errorf("list blogs of author %d: %w", author, err)
 			}
@@ -132,17 +144,17 @@ func (s *Service) refillInbox(ctx context.Context, userID int64) error {
 			}
 		}
 		// Keep memory bounded by the inbox's size, whatever the number of authors.
-		entries = newestEntries(entries, s.cfg.InboxMax)
+		entries = newestEntries(entries, q.inboxMax)
 		if len(authors) < followingPage {
 			break
 		}
 		after = authors[len(authors)-1]
 	}
-	marked, err := s.d.Inboxes.Refill(ctx, userID, token, entries)
+	marked, err := q.inboxes.Refill(ctx, userID, token, entries)
 	if err != nil {
 		return err
 	}
-	s.log.Debug("feed inbox refilled from the database", slog.Int64("user_id", userID), slog.Int("blogs", len(entries)), slog.Bool("marked", marked))
+	q.log.Debug("feed inbox refilled from the database", slog.Int64("user_id", userID), slog.Int("blogs", len(entries)), slog.Bool("marked", marked))
 	return nil
 }
 

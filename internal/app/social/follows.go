@@ -10,92 +10,111 @@ import (
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
+// FollowCommands follow and unfollow users.
+type FollowCommands struct {
+	users       Users
+	follows     Follows
+	mirror      FollowMirror
+	blogs       Blogs
+	inboxes     Inboxes
+	backfillMax int
+	inboxMax    int
+	log         *slog.Logger
+}
+
 // Follow makes userID follow targetID: stored in the database, mirrored in Redis, and
 // the target's newest blogs are placed in the follower's feed. Following someone again
 // changes nothing. Errors: BAD_USER_INPUT for oneself; NOT_FOUND for an unknown user.
-func (s *Service) Follow(ctx context.Context, userID, targetID int64) error {
+func (c *FollowCommands) Follow(ctx context.Context, userID, targetID int64) error {
 	if targetID == userID {
 		return domain.Errorf(domain.CodeBadUserInput, "you cannot follow yourself")
 	}
 	if targetID <= 0 {
 		return domain.Errorf(domain.CodeNotFound, "no user %d", targetID)
 	}
-	if _, err := s.d.Users.User(ctx, targetID); errors.Is(err, domain.ErrNotFound) {
+	if _, err := c.users.User(ctx, targetID); errors.Is(err, domain.ErrNotFound) {
 		return domain.Errorf(domain.CodeNotFound, "no user %d", targetID)
 	} else if err != nil {
 		return fmt.Errorf("look up user to follow: %w", err)
 	}
-	created, err := s.d.Follows.Follow(ctx, userID, targetID)
+	created, err := c.follows.Follow(ctx, userID, targetID)
 	if err != nil {
 		return fmt.Errorf("follow: %w", err)
 	}
 	// Also when it already held: the mirror may have missed an earlier write.
-	if err := s.d.Mirror.Add(ctx, userID, targetID); err != nil {
+	if err := c.mirror.Add(ctx, userID, targetID); err != nil {
 		return fmt.Errorf("mirror follow: %w", err)
 	}
-	if created && s.cfg.FollowBackfill > 0 {
-		s.backfill(ctx, userID, targetID)
+	if created && c.backfillMax > 0 {
+		c.backfill(ctx, userID, targetID)
 	}
 	return nil
 }
 
 // backfill places the target's newest blogs in a new follower's inbox, so the feed does
 // not start empty. Failures are logged: the follow stands.
-func (s *Service) backfill(ctx context.Context, userID, targetID int64) {
-	stamps, err := s.d.Blogs.BlogStamps(ctx, targetID, s.cfg.FollowBackfill)
+func (c *FollowCommands) backfill(ctx context.Context, userID, targetID int64) {
+	stamps, err := c.blogs.BlogStamps(ctx, targetID, c.backfillMax)
 	if err == nil && len(stamps) > 0 {
 		entries := make([]FeedEntry, len(stamps))
 		for i, st := range stamps {
 			entries[i] = FeedEntry{BlogID: st.ID, Score: st.CreatedAt.UnixMilli()}
 		}
-		err = s.d.Inboxes.Add(ctx, userID, entries)
+		err = c.inboxes.Add(ctx, userID, entries)
 	}
 	if err != nil {
-		s.log.Warn("cannot place a followed author's blogs in the feed", slog.Int64("user_id", userID), slog.Int64("author_id", targetID), slog.Any("error", err))
+		c.log.Warn("cannot place a followed author's blogs in the feed", slog.Int64("user_id", userID), slog.Int64("author_id", targetID), slog.Any("error", err))
 	}
 }
 
 // Unfollow makes userID stop following targetID and takes the target's blogs out of the
 // follower's feed. Unfollowing someone not followed changes nothing. Errors:
 // BAD_USER_INPUT for oneself.
-func (s *Service) Unfollow(ctx context.Context, userID, targetID int64) error {
+func (c *FollowCommands) Unfollow(ctx context.Context, userID, targetID int64) error {
 	if targetID == userID {
 		return domain.Errorf(domain.CodeBadUserInput, "you cannot unfollow yourself")
 	}
 	if targetID <= 0 {
 		return nil
 	}
-	removed, err := s.d.Follows.Unfollow(ctx, userID, targetID)
+	removed, err := c.follows.Unfollow(ctx, userID, targetID)
 	if err != nil {
 		return fmt.Errorf("unfollow: %w", err)
 	}
-	if err := s.d.Mirror.Remove(ctx, userID, targetID); err != nil {
+	if err := c.mirror.Remove(ctx, userID, targetID); err != nil {
 		return fmt.Errorf("mirror unfollow: %w", err)
 	}
 	if removed {
 		// The inbox holds at most InboxMax entries, so no more of the author's blogs can
 		// be in it.
-		stamps, err := s.d.Blogs.BlogStamps(ctx, targetID, s.cfg.InboxMax)
+		stamps, err := c.blogs.BlogStamps(ctx, targetID, c.inboxMax)
 		if err == nil && len(stamps) > 0 {
 			ids := make([]int64, len(stamps))
 			for i, st := range stamps {
 				ids[i] = st.ID
 			}
-			err = s.d.Inboxes.Remove(ctx, userID, ids)
+			err = c.inboxes.Remove(ctx, userID, ids)
 		}
 		if err != nil {
-			s.log.Warn("cannot take an unfollowed author's blogs out of the feed", slog.Int64("user_id", userID), slog.Int64("author_id", targetID), slog.Any("error", err))
+			c.log.Warn("cannot take an unfollowed author's blogs out of the feed", slog.Int64("user_id", userID), slog.Int64("author_id", targetID), slog.Any("error", err))
 		}
 	}
 	return nil
 }
 
+// FollowQueries answer who follows whom, from the Redis mirror.
+type FollowQueries struct {
+	mirror    FollowMirror
+	users     Users
+	commonMax int
+}
+
 // IsFollowing reports whether userID follows targetID.
-func (s *Service) IsFollowing(ctx context.Context, userID, targetID int64) (bool, error) {
+func (q *FollowQueries) IsFollowing(ctx context.Context, userID, targetID int64) (bool, error) {
 	if targetID <= 0 || targetID == userID {
 		return false, nil
 	}
-	ok, err := s.d.Mirror.Contains(ctx, userID, targetID)
+	ok, err := q.mirror.Contains(ctx, userID, targetID)
 	if err != nil {
 		return false, fmt.Errorf("is following: %w", err)
 	}
@@ -104,19 +123,19 @@ func (s *Service) IsFollowing(ctx context.Context, userID, targetID int64) (bool
 
 // CommonFollows returns the users both userID and otherID follow (the intersection of
 // their follow sets), by id, at most CommonFollowsMax of them.
-func (s *Service) CommonFollows(ctx context.Context, userID, otherID int64) ([]domain.User, error) {
+func (q *FollowQueries) CommonFollows(ctx context.Context, userID, otherID int64) ([]domain.User, error) {
 	if otherID <= 0 {
 		return nil, nil
 	}
-	ids, err := s.d.Mirror.Common(ctx, userID, otherID)
+	ids, err := q.mirror.Common(ctx, userID, otherID)
 	if err != nil {
 		return nil, fmt.Errorf("common follows: %w", err)
 	}
 	slices.Sort(ids)
-	if len(ids) > s.cfg.CommonFollowsMax {
-		ids = ids[:s.cfg.CommonFollowsMax]
+	if len(ids) > q.commonMax {
+		ids = ids[:q.commonMax]
 	}
-	users, err := s.d.Users.UsersByIDs(ctx, ids)
+	users, err := q.users.UsersByIDs(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("load common follows: %w", err)
 	}
@@ -126,17 +145,23 @@ func (s *Service) CommonFollows(ctx context.Context, userID, otherID int64) ([]d
 // loadPage is how many relations one step of LoadFollows copies.
 const loadPage = 1000
 
+// FollowLoader fills the Redis mirror of follows from the database.
+type FollowLoader struct {
+	follows Follows
+	mirror  FollowMirror
+}
+
 // LoadFollows fills the Redis mirror from the database when Redis does not hold it (a
 // new Redis, or one that lost its data), and returns how many relations it copied.
-func (s *Service) LoadFollows(ctx context.Context) (int, error) {
-	loaded, err := s.d.Mirror.Loaded(ctx)
+func (l *FollowLoader) LoadFollows(ctx context.Context) (int, error) {
+	loaded, err := l.mirror.Loaded(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("check follow mirror: %w", err)
 	}
 	if loaded {
 		return 0, nil
 	}
-	return s.RebuildFollows(ctx)
+	return l.RebuildFollows(ctx)
 }
 
 // RebuildFollows copies every relation from the database into the Redis mirror and marks
@@ -145,24 +170,24 @@ func (s *Service) LoadFollows(ctx context.Context) (int, error) {
 // it at once and new follows meanwhile do no harm. An unfollow that lands between the
 // page read here and its copy can leave that one relation in the mirror until the pair
 // is followed or unfollowed again; the window is one page (loadPage relations) long.
-func (s *Service) RebuildFollows(ctx context.Context) (int, error) {
+func (l *FollowLoader) RebuildFollows(ctx context.Context) (int, error) {
 	n := 0
 	after := int64(0)
 	for {
-		follows, err := s.d.Follows.Follows(ctx, after, loadPage)
+		follows, err := l.follows.Follows(ctx, after, loadPage)
 		if err != nil {
 			return n, fmt.Errorf("read follows: %w", err)
 		}
 		if len(follows) == 0 {
 			break
 		}
-		if err := s.d.Mirror.AddAll(ctx, follows); err != nil {
+		if err := l.mirror.AddAll(ctx, follows); err != nil {
 			return n, fmt.Errorf("mirror follows: %w", err)
 		}
 		n += len(follows)
 		after = follows[len(follows)-1].ID
 	}
-	if err := s.d.Mirror.MarkLoaded(ctx); err != nil {
+	if err := l.mirror.MarkLoaded(ctx); err != nil {
 		return n, fmt.Errorf("mark follow mirror loaded: %w", err)
 	}
 	return n, nil

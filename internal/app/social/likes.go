@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -18,23 +20,31 @@ import (
 // giving up does not fail the others.
 const likeLoadTimeout = 30 * time.Second
 
+// LikeCommands like and unlike blogs.
+type LikeCommands struct {
+	blogs   Blogs
+	likes   *likeLoader
+	hydrate *hydrator
+	now     func() time.Time
+}
+
 // LikeBlog toggles userID's like of a blog: a like, or an unlike when the user already
 // likes it. The relational store decides the toggle and counts the likes in one
 // transaction, so concurrent toggles (a double click, many users at once) alternate and
 // leave the count equal to the set of likers; the Redis like set follows. Errors:
 // NOT_FOUND.
-func (s *Service) LikeBlog(ctx context.Context, userID, blogID int64) (BlogView, error) {
+func (c *LikeCommands) LikeBlog(ctx context.Context, userID, blogID int64) (BlogView, error) {
 	if blogID <= 0 {
 		return BlogView{}, domain.Errorf(domain.CodeNotFound, "no blog %d", blogID)
 	}
-	b, err := s.d.Blogs.Blog(ctx, blogID)
+	b, err := c.blogs.Blog(ctx, blogID)
 	if errors.Is(err, domain.ErrNotFound) {
 		return BlogView{}, domain.Errorf(domain.CodeNotFound, "no blog %d", blogID)
 	}
 	if err != nil {
 		return BlogView{}, fmt.Errorf("load blog %d: %w", blogID, err)
 	}
-	c, err := s.d.LikeStore.Toggle(ctx, blogID, userID, s.now())
+	ch, err := c.likes.store.Toggle(ctx, blogID, userID, c.now())
 	if errors.Is(err, domain.ErrNotFound) {
 		return BlogView{}, domain.Errorf(domain.CodeNotFound, "no blog %d", blogID)
 	}
@@ -43,9 +53,9 @@ func (s *Service) LikeBlog(ctx context.Context, userID, blogID int64) (BlogView,
 	}
 	// The toggle is stored; from here on only the cache is at stake, and a client that
 	// goes away must not leave it behind the database.
-	s.cacheLike(context.WithoutCancel(ctx), blogID, userID, c)
-	b.Liked = c.Count
-	views, err := s.hydrate(ctx, userID, []domain.Blog{b}, []bool{c.Liked})
+	c.likes.cacheLike(context.WithoutCancel(ctx), blogID, userID, ch)
+	b.Liked = ch.Count
+	views, err := c.hydrate.views(ctx, userID, []domain.Blog{b}, []bool{ch.Liked})
 	if err != nil {
 		return BlogView{}, err
 	}
@@ -55,42 +65,49 @@ func (s *Service) LikeBlog(ctx context.Context, userID, blogID int64) (BlogView,
 // cacheLike brings the blog's cached likes up to change c: applied in place when the
 // cache holds the version before it, loaded afresh from the store otherwise. A cache that
 // cannot be written is dropped, so the next read loads it.
-func (s *Service) cacheLike(ctx context.Context, blogID, userID int64, c LikeChange) {
-	ok, err := s.d.Likes.Apply(ctx, blogID, userID, c)
+func (l *likeLoader) cacheLike(ctx context.Context, blogID, userID int64, c LikeChange) {
+	ok, err := l.cache.Apply(ctx, blogID, userID, c)
 	if err == nil && ok {
 		return
 	}
 	if err == nil {
 		// Not cached, or a change in between is missing: load a snapshot taken after
 		// this change, not one a reader started before it committed.
-		s.likeLoads.Forget(likeLoadKey(blogID))
-		if _, err = s.loadLikes(ctx, blogID); err == nil {
+		l.loads.Forget(likeLoadKey(blogID))
+		if _, err = l.loadLikes(ctx, blogID); err == nil {
 			return
 		}
 	}
-	s.log.Warn("cannot update the cached likes of a blog; dropping them", slog.Int64("blog_id", blogID), slog.Any("error", err))
-	if err := s.d.Likes.Forget(ctx, blogID); err != nil {
-		s.log.Error("cannot drop the cached likes of a blog; they lag until its next like",
+	l.log.Warn("cannot update the cached likes of a blog; dropping them", slog.Int64("blog_id", blogID), slog.Any("error", err))
+	if err := l.cache.Forget(ctx, blogID); err != nil {
+		l.log.Error("cannot drop the cached likes of a blog; they lag until its next like",
 			slog.Int64("blog_id", blogID), slog.Any("error", err))
 	}
 }
 
+// LikeQueries tell who likes a blog.
+type LikeQueries struct {
+	likes  *likeLoader
+	users  Users
+	limits domain.PageLimits
+}
+
 // BlogLikers returns the first likers of a blog, earliest first; first 0 means the
 // default (5). An unknown blog has none. Errors: BAD_USER_INPUT for a bad count.
-func (s *Service) BlogLikers(ctx context.Context, blogID int64, first int) ([]domain.User, error) {
-	n, err := s.cfg.Likers.Size(first)
+func (q *LikeQueries) BlogLikers(ctx context.Context, blogID int64, first int) ([]domain.User, error) {
+	n, err := q.limits.Size(first)
 	if err != nil {
 		return nil, err
 	}
 	if blogID <= 0 {
 		return nil, nil
 	}
-	ids, cached, err := s.d.Likes.Likers(ctx, blogID, n)
+	ids, cached, err := q.likes.cache.Likers(ctx, blogID, n)
 	if err != nil {
 		return nil, fmt.Errorf("list likers of blog %d: %w", blogID, err)
 	}
 	if !cached {
-		bl, err := s.loadLikes(ctx, blogID)
+		bl, err := q.likes.loadLikes(ctx, blogID)
 		if errors.Is(err, domain.ErrNotFound) {
 			return nil, nil
 		}
@@ -102,17 +119,31 @@ func (s *Service) BlogLikers(ctx context.Context, blogID int64, first int) ([]do
 			ids = append(ids, l.UserID)
 		}
 	}
-	users, err := s.d.Users.UsersByIDs(ctx, ids)
+	users, err := q.users.UsersByIDs(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("load likers of blog %d: %w", blogID, err)
 	}
 	return users, nil
 }
 
+// likeLoader reads blogs' likes through their Redis cache, loading what it lacks from
+// the store.
+type likeLoader struct {
+	cache Likes
+	store LikeStore
+	log   *slog.Logger
+	// loads coalesces concurrent loads of one blog's likes into the cache.
+	loads singleflight.Group
+}
+
+func newLikeLoader(cache Likes, store LikeStore, log *slog.Logger) *likeLoader {
+	return &likeLoader{cache: cache, store: store, log: log}
+}
+
 // likedBy reports, for each of blogIDs in order, whether userID likes it, loading the
 // likes of blogs the cache lacks.
-func (s *Service) likedBy(ctx context.Context, userID int64, blogIDs []int64) ([]bool, error) {
-	liked, cached, err := s.d.Likes.LikedBy(ctx, userID, blogIDs)
+func (l *likeLoader) likedBy(ctx context.Context, userID int64, blogIDs []int64) ([]bool, error) {
+	liked, cached, err := l.cache.LikedBy(ctx, userID, blogIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +151,7 @@ func (s *Service) likedBy(ctx context.Context, userID int64, blogIDs []int64) ([
 		if cached[i] {
 			continue
 		}
-		bl, err := s.loadLikes(ctx, id)
+		bl, err := l.loadLikes(ctx, id)
 		if errors.Is(err, domain.ErrNotFound) {
 			continue
 		}
@@ -141,18 +172,18 @@ func (s *Service) likedBy(ctx context.Context, userID int64, blogIDs []int64) ([
 // loadLikes reads a blog's likes from the store and caches them. Concurrent loads of
 // one blog share one read. The likes come in the cache's order. Errors:
 // domain.ErrNotFound for an unknown blog (nothing is cached for it).
-func (s *Service) loadLikes(ctx context.Context, blogID int64) (BlogLikes, error) {
-	v, err, _ := s.likeLoads.Do(likeLoadKey(blogID), func() (any, error) {
+func (l *likeLoader) loadLikes(ctx context.Context, blogID int64) (BlogLikes, error) {
+	v, err, _ := l.loads.Do(likeLoadKey(blogID), func() (any, error) {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), likeLoadTimeout)
 		defer cancel()
-		bl, err := s.d.LikeStore.BlogLikes(ctx, blogID)
+		bl, err := l.store.BlogLikes(ctx, blogID)
 		if err != nil {
 			return BlogLikes{}, fmt.Errorf("load likes of blog %d: %w", blogID, err)
 		}
 		sortLikes(bl.Likes)
-		if err := s.d.Likes.Load(ctx, blogID, bl); err != nil {
+		if err := l.cache.Load(ctx, blogID, bl); err != nil {
 			// The caller is answered from the store all the same.
-			s.log.Warn("cannot cache the likes of a blog", slog.Int64("blog_id", blogID), slog.Any("error", err))
+			l.log.Warn("cannot cache the likes of a blog", slog.Int64("blog_id", blogID), slog.Any("error", err))
 		}
 		return bl, nil
 	})
@@ -173,37 +204,4 @@ func sortLikes(likes []Like) {
 		}
 		return cmp.Compare(strconv.FormatInt(a.UserID, 10), strconv.FormatInt(b.UserID, 10))
 	})
-}
-
-// ImportLegacyFacts copies into the relational store the likes and sign-ins that only
-// Redis holds: those written before the store kept them, by an earlier version. It
-// returns how many likes and months it copied. Run it at start; once it has copied
-// everything, it returns at once.
-func (s *Service) ImportLegacyFacts(ctx context.Context) (likes, months int, err error) {
-	err = s.d.Likes.Legacy(ctx, func(blogID int64, ls []Like) error {
-		n, err := s.d.LikeStore.Import(ctx, blogID, ls)
-		if errors.Is(err, domain.ErrNotFound) {
-			return nil // the blog is gone; its like set is dropped at its next load
-		}
-		if err != nil {
-			return fmt.Errorf("import likes of blog %d: %w", blogID, err)
-		}
-		likes += n
-		// The like set has no version: the next read loads the store's likes over it.
-		return nil
-	})
-	if err != nil {
-		return likes, months, err
-	}
-	err = s.d.SignIns.Legacy(ctx, func(userID int64, month time.Time, mask uint32) error {
-		if mask == 0 {
-			return nil
-		}
-		if err := s.d.SignInStore.Merge(ctx, userID, month, mask); err != nil {
-			return fmt.Errorf("import sign-ins of user %d: %w", userID, err)
-		}
-		months++
-		return nil
-	})
-	return likes, months, err
 }

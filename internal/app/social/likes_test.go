@@ -142,12 +142,20 @@ type noShops struct{ Shops }
 
 func (noShops) ShopsByIDs(context.Context, []int64) ([]domain.Shop, error) { return nil, nil }
 
-func likesService(store *likeStore, cache *likeCache) *Service {
-	return &Service{
-		cfg: Config{Likers: domain.PageLimits{Default: 5, Max: 50}},
-		d:   Deps{Blogs: oneBlog{}, Users: someUsers{}, Shops: noShops{}, LikeStore: store, Likes: cache},
-		now: time.Now,
-		log: slog.New(slog.DiscardHandler),
+// likesUnderTest is the like use cases over one cache and store.
+type likesUnderTest struct {
+	*LikeCommands
+	*LikeQueries
+	*likeLoader
+}
+
+func likesService(store *likeStore, cache *likeCache) likesUnderTest {
+	loader := newLikeLoader(cache, store, slog.New(slog.DiscardHandler))
+	h := &hydrator{users: someUsers{}, shops: noShops{}, likes: loader}
+	return likesUnderTest{
+		LikeCommands: &LikeCommands{blogs: oneBlog{}, likes: loader, hydrate: h, now: time.Now},
+		LikeQueries:  &LikeQueries{likes: loader, users: someUsers{}, limits: domain.PageLimits{Default: 5, Max: 50}},
+		likeLoader:   loader,
 	}
 }
 

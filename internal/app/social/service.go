@@ -6,8 +6,6 @@ import (
 	"log/slog"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -56,19 +54,31 @@ type Deps struct {
 	SignInStore SignInStore
 }
 
-// Service is the social use cases.
+// Service gathers the social use cases. The commands and queries are what a client may
+// call; FeedFanout, FollowMirror, LegacyFacts and Visits are run by the server itself.
 type Service struct {
-	cfg    Config
-	d      Deps
-	now    func() time.Time
-	log    *slog.Logger
+	BlogCommands   *BlogCommands
+	Blogs          *BlogQueries
+	LikeCommands   *LikeCommands
+	Likes          *LikeQueries
+	FollowCommands *FollowCommands
+	Follows        *FollowQueries
+	Feed           *FeedQueries
+	SignInCommands *SignInCommands
+	SignIns        *SignInQueries
+	Visitors       *VisitorQueries
+
+	FeedFanout   *FanoutWorker
+	FollowMirror *FollowLoader
+	LegacyFacts  *LegacyImport
+	// Visits counts views of shops and blogs (shop.ViewCounter) and writes them.
+	Visits *Visits
+
 	visits *visitBuffer
-	// likeLoads coalesces concurrent loads of one blog's likes into the cache.
-	likeLoads singleflight.Group
 }
 
-// New checks cfg and deps and starts the background writer of visits;
-// Close stops them.
+// New checks cfg and deps, builds the use cases and starts the background writer of
+// visits; Close stops it.
 func New(cfg Config, d Deps) (*Service, error) {
 	switch {
 	case d.Blogs == nil, d.Follows == nil, d.Users == nil, d.Shops == nil, d.Likes == nil,
@@ -96,12 +106,53 @@ func New(cfg Config, d Deps) (*Service, error) {
 	if cfg.VisitFlush <= 0 {
 		cfg.VisitFlush = 100 * time.Millisecond
 	}
-	s := &Service{cfg: cfg, d: d, now: d.Now, log: d.Log}
-	s.visits = startVisitBuffer(d.Visitors, cfg.Location, cfg.VisitFlush, d.Log)
-	return s, nil
+	cal := calendar{now: d.Now, loc: cfg.Location}
+	likes := newLikeLoader(d.Likes, d.LikeStore, d.Log)
+	h := &hydrator{users: d.Users, shops: d.Shops, likes: likes}
+	buf := startVisitBuffer(d.Visitors, cfg.Location, cfg.VisitFlush, d.Log)
+	visits := &Visits{buffer: buf, cal: cal}
+	return &Service{
+		BlogCommands: &BlogCommands{
+			blogs: d.Blogs, shops: d.Shops, follows: d.Follows, inboxes: d.Inboxes, fanout: d.Fanout,
+			hydrate: h, syncFanoutMax: cfg.SyncFanoutMax, now: d.Now, log: d.Log,
+		},
+		Blogs:        &BlogQueries{blogs: d.Blogs, hydrate: h, visits: visits, pages: cfg.Pages},
+		LikeCommands: &LikeCommands{blogs: d.Blogs, likes: likes, hydrate: h, now: d.Now},
+		Likes:        &LikeQueries{likes: likes, users: d.Users, limits: cfg.Likers},
+		FollowCommands: &FollowCommands{
+			users: d.Users, follows: d.Follows, mirror: d.Mirror, blogs: d.Blogs, inboxes: d.Inboxes,
+			backfillMax: cfg.FollowBackfill, inboxMax: cfg.InboxMax, log: d.Log,
+		},
+		Follows: &FollowQueries{mirror: d.Mirror, users: d.Users, commonMax: cfg.CommonFollowsMax},
+		Feed: &FeedQueries{
+			inboxes: d.Inboxes, follows: d.Follows, blogs: d.Blogs, hydrate: h,
+			pages: cfg.Pages, inboxMax: cfg.InboxMax, log: d.Log,
+		},
+		SignInCommands: &SignInCommands{store: d.SignInStore, cache: d.SignIns, cal: cal, log: d.Log},
+		SignIns:        &SignInQueries{store: d.SignInStore, cache: d.SignIns, cal: cal, log: d.Log},
+		Visitors:       &VisitorQueries{visitors: d.Visitors, maxDays: cfg.MaxVisitorDays},
+		FeedFanout:     &FanoutWorker{follows: d.Follows, inboxes: d.Inboxes},
+		FollowMirror:   &FollowLoader{follows: d.Follows, mirror: d.Mirror},
+		LegacyFacts: &LegacyImport{
+			likes: d.Likes, likeStore: d.LikeStore, signIns: d.SignIns, signInStore: d.SignInStore,
+		},
+		Visits: visits,
+		visits: buf,
+	}, nil
 }
 
 // Close stops the background work, after one last attempt at pending writes.
 func (s *Service) Close() {
 	s.visits.stop()
+}
+
+// calendar tells the current day in the configured time zone.
+type calendar struct {
+	now func() time.Time
+	loc *time.Location
+}
+
+// today is the current calendar day in the configured time zone.
+func (c calendar) today() time.Time {
+	return c.now().In(c.loc)
 }

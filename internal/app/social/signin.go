@@ -23,37 +23,53 @@ type SignInStatus struct {
 // monthLayout is how months are written.
 const monthLayout = "2006-01"
 
+// SignInCommands sign users in for the day.
+type SignInCommands struct {
+	store SignInStore
+	cache SignIns
+	cal   calendar
+	log   *slog.Logger
+}
+
 // SignIn signs userID in for today (in the configured time zone). Signing again the same
 // day changes nothing. The relational store keeps the sign-in; the Redis bitmap of the
 // month follows.
-func (s *Service) SignIn(ctx context.Context, userID int64) (SignInStatus, error) {
-	today := s.today()
-	mask, err := s.d.SignInStore.Sign(ctx, userID, today)
+func (c *SignInCommands) SignIn(ctx context.Context, userID int64) (SignInStatus, error) {
+	today := c.cal.today()
+	mask, err := c.store.Sign(ctx, userID, today)
 	if err != nil {
 		return SignInStatus{}, fmt.Errorf("sign in: %w", err)
 	}
 	// The sign-in is stored; a client that goes away must not leave the cache behind.
-	if err := s.d.SignIns.Merge(context.WithoutCancel(ctx), userID, today, mask); err != nil {
+	if err := c.cache.Merge(context.WithoutCancel(ctx), userID, today, mask); err != nil {
 		// A cached month expires, so a missed write is corrected by a later read at the
 		// latest; the next sign-in corrects it sooner.
-		s.log.Warn("cannot cache a sign-in", slog.Int64("user_id", userID), slog.Any("error", err))
+		c.log.Warn("cannot cache a sign-in", slog.Int64("user_id", userID), slog.Any("error", err))
 	}
 	return signInStatus(today, today, mask), nil
 }
 
+// SignInQueries read users' sign-ins.
+type SignInQueries struct {
+	store SignInStore
+	cache SignIns
+	cal   calendar
+	log   *slog.Logger
+}
+
 // SignInStatus returns userID's sign-ins in month (YYYY-MM; "" for the current month).
 // Errors: BAD_USER_INPUT for a malformed month.
-func (s *Service) SignInStatus(ctx context.Context, userID int64, month string) (SignInStatus, error) {
-	today := s.today()
+func (q *SignInQueries) SignInStatus(ctx context.Context, userID int64, month string) (SignInStatus, error) {
+	today := q.cal.today()
 	m := today
 	if month != "" {
-		t, err := time.ParseInLocation(monthLayout, month, s.cfg.Location)
+		t, err := time.ParseInLocation(monthLayout, month, q.cal.loc)
 		if err != nil || t.Year() < 2000 {
 			return SignInStatus{}, domain.Errorf(domain.CodeBadUserInput, "month must be YYYY-MM, e.g. %s", today.Format(monthLayout))
 		}
 		m = t
 	}
-	mask, err := s.signedDays(ctx, userID, m)
+	mask, err := q.signedDays(ctx, userID, m)
 	if err != nil {
 		return SignInStatus{}, fmt.Errorf("read sign-ins: %w", err)
 	}
@@ -62,23 +78,18 @@ func (s *Service) SignInStatus(ctx context.Context, userID int64, month string) 
 
 // signedDays returns userID's signed days in month from the cache, loading the month from
 // the store when the cache lacks it.
-func (s *Service) signedDays(ctx context.Context, userID int64, month time.Time) (uint32, error) {
-	mask, cached, err := s.d.SignIns.Month(ctx, userID, month)
+func (q *SignInQueries) signedDays(ctx context.Context, userID int64, month time.Time) (uint32, error) {
+	mask, cached, err := q.cache.Month(ctx, userID, month)
 	if err != nil || cached {
 		return mask, err
 	}
-	if mask, err = s.d.SignInStore.Month(ctx, userID, month); err != nil {
+	if mask, err = q.store.Month(ctx, userID, month); err != nil {
 		return 0, err
 	}
-	if err := s.d.SignIns.Merge(context.WithoutCancel(ctx), userID, month, mask); err != nil {
-		s.log.Warn("cannot cache sign-ins", slog.Int64("user_id", userID), slog.Any("error", err))
+	if err := q.cache.Merge(context.WithoutCancel(ctx), userID, month, mask); err != nil {
+		q.log.Warn("cannot cache sign-ins", slog.Int64("user_id", userID), slog.Any("error", err))
 	}
 	return mask, nil
-}
-
-// today is the current calendar day in the configured time zone.
-func (s *Service) today() time.Time {
-	return s.now().In(s.cfg.Location)
 }
 
 // daysIn returns the number of days of t's month.

@@ -1,0 +1,44 @@
+package service
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/dealspot/dealspot/internal/app/cache"
+	"github.com/dealspot/dealspot/internal/app/shop"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// shopReadCache is the read-through cache of shops by id (shop.ShopCache) and drops a
+// changed shop from it on every node (shop.Invalidator).
+type shopReadCache struct{ c *cache.Client[domain.Shop] }
+
+var (
+	_ shop.ShopCache   = shopReadCache{}
+	_ shop.Invalidator = shopReadCache{}
+)
+
+// Get implements shop.ShopCache.
+func (r shopReadCache) Get(ctx context.Context, id int64, load func(context.Context) (domain.Shop, bool, error)) (domain.Shop, bool, error) {
+	return r.c.Get(ctx, strconv.FormatInt(id, 10), load)
+}
+
+// ShopChanged implements shop.Invalidator.
+func (r shopReadCache) ShopChanged(ctx context.Context, id int64) error {
+	return r.c.Invalidate(ctx, strconv.FormatInt(id, 10))
+}
+
+// shopTypesKey is the one key the shop-type list is cached under.
+const shopTypesKey = "all"
+
+// shopTypeReadCache caches the list of shop types as a hot key (shop.ShopTypeCache).
+type shopTypeReadCache struct {
+	c *cache.Client[[]domain.ShopType]
+}
+
+var _ shop.ShopTypeCache = shopTypeReadCache{}
+
+// Get implements shop.ShopTypeCache with logical expiry.
+func (r shopTypeReadCache) Get(ctx context.Context, load func(context.Context) ([]domain.ShopType, bool, error)) ([]domain.ShopType, bool, error) {
+	return r.c.GetHot(ctx, shopTypesKey, load)
+}
