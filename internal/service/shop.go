@@ -4,9 +4,9 @@ import (
 	"context"
 	"strconv"
 
-	"github.com/dealspot/dealspot/internal/app/cache"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/domain"
+	cache "github.com/dealspot/dealspot/internal/readcache"
 )
 
 // shopReadCache is the read-through cache of shops by id (shop.ShopCache) and drops a

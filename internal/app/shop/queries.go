@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/dealspot/dealspot/internal/domain"
-	cache "github.com/dealspot/dealspot/internal/readcache"
 )
 
 // Deps are what the shop use cases need.
