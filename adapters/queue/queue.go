@@ -17,7 +17,6 @@ import (
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
-
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/dealspot/dealspot/internal/app/seckill"
@@ -52,8 +51,9 @@ func (r *consumeRun) requestStop() { r.stopOnce.Do(func() { close(r.stop) }) }
 
 // Open builds the queue for cfg.Backend. redisClient is used by the redis backend only
 // and may be nil otherwise; the backend opens further clients with its options (the
-// publisher and each consumer get their own) and leaves it open. Topics, queues and consumer groups are created here, so claims
-// published before the first Consume are kept (on the memory backend, in process).
+// publisher and each consumer get their own) and leaves it open. Topics, queues and
+// consumer groups are created here, so claims published before the first Consume are
+// kept (on the memory backend, in process).
 func Open(ctx context.Context, cfg Config, redisClient *goredis.Client, log *slog.Logger) (*Queue, error) {
 	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
