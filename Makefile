@@ -34,10 +34,16 @@ test: ## run every test, then the long fault scenarios; real services are used w
 test-short: ## the default tests only, without the long fault scenarios
 	$(GO) test $(TEST_FLAGS) $(PKG)
 
-lint: ## go vet, gofmt and the dependency direction check
+# staticcheck runs its default checks; errcheck skips generated code and tests, and
+# the calls listed in internal/tools/lint/errcheck-excludes.txt. Both are pinned as go
+# tools in go.mod.
+lint: ## go vet, gofmt, staticcheck, errcheck and the dependency direction check (archcheck)
 	$(GO) vet $(PKG)
+	$(GO) vet -tags stress ./internal/service/ ./adapters/...
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^ent/' ) 2>/dev/null); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) tool staticcheck $(PKG)
+	$(GO) tool errcheck -ignoregenerated -ignoretests -exclude internal/tools/lint/errcheck-excludes.txt $(PKG)
 	$(GO) run ./internal/tools/archcheck
 
 generate: ## regenerate ent and gqlgen code

@@ -258,7 +258,9 @@ func (q *Queue) consume(
 	if err := router.Close(); err != nil {
 		q.log.Warn("order consumer did not drain in time", "error", err)
 	}
-	<-runErr
+	if err := <-runErr; err != nil && result == nil {
+		q.log.Warn("order router ended with an error", "error", err)
+	}
 	b.stop(q.cfg.DrainTimeout)
 	q.log.Info("stopped consuming orders")
 	return result

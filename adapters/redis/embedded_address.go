@@ -39,8 +39,10 @@ func (c *Conn) Publish(path string) error {
 	if err != nil {
 		return fmt.Errorf("publish embedded redis address: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err == nil {
+	// After the rename the temporary name is gone and this removes nothing.
+	defer func() { _ = os.Remove(tmp.Name()) }()
+	err = tmp.Chmod(0o600)
+	if err == nil {
 		_, err = tmp.Write(b)
 	}
 	if cerr := tmp.Close(); err == nil {

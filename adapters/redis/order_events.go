@@ -26,7 +26,6 @@ type StatusBus struct {
 	mu     sync.Mutex
 	subs   map[int64]map[chan domain.OrderEvent]struct{}
 	stop   func()
-	closed bool
 }
 
 var _ seckill.StatusBus = (*StatusBus)(nil)

@@ -49,7 +49,8 @@ func (w *orderWatch) run() {
 	t := time.NewTicker(w.every)
 	defer t.Stop()
 	for {
-		w.look(context.Background())
+		// A failed look is kept in w.err and reported by finish.
+		_, _ = w.look(context.Background())
 		select {
 		case <-w.stop:
 			return

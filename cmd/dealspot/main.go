@@ -94,7 +94,7 @@ func runContext(ctx context.Context, args []string, getenv func(string) string, 
 		if err != nil {
 			return err
 		}
-		defer svc.Close()
+		defer closeLogged(log, "service", svc.Close)
 		if !svc.Seeded {
 			log.Info("seed skipped: the database is not empty (it already has shop types); nothing was written",
 				slog.Bool("seeded", false))
@@ -263,7 +263,7 @@ func admin(ctx context.Context, cfg config.Config, log *slog.Logger, args []stri
 	if err != nil {
 		return err
 	}
-	defer adm.Close()
+	defer closeLogged(log, "admin connections", adm.Close)
 	if !adm.Attached {
 		log.Info("no running server found: changing the database only (sessions start empty)")
 	}
@@ -281,4 +281,12 @@ func admin(ctx context.Context, cfg config.Config, log *slog.Logger, args []stri
 	}
 	log.Info("granted ADMIN", slog.Int64("user_id", u.ID), slog.String("nick_name", u.NickName))
 	return nil
+}
+
+// closeLogged runs a deferred close and logs its error: the command's own result is
+// already decided.
+func closeLogged(log *slog.Logger, what string, closeFn func() error) {
+	if err := closeFn(); err != nil {
+		log.Warn("closing "+what+" failed", slog.Any("error", err))
+	}
 }

@@ -81,7 +81,7 @@ func assertNoRepeatedPrefix(t *testing.T, err error) {
 	}
 }
 
-func runFailing(t *testing.T, args []string, getenv func(string) string) (error, string) {
+func runFailing(t *testing.T, args []string, getenv func(string) string) error {
 	t.Helper()
 	var log syncBuffer
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -91,7 +91,7 @@ func runFailing(t *testing.T, args []string, getenv func(string) string) (error,
 		t.Fatalf("dealspot %v succeeded, want an error; log:\n%s", args, log.String())
 	}
 	assertNoRepeatedPrefix(t, err)
-	return err, log.String()
+	return err
 }
 
 func TestTakenPortIsNamedBeforeTheDatabaseIsTouched(t *testing.T) {
@@ -100,7 +100,7 @@ func TestTakenPortIsNamedBeforeTheDatabaseIsTouched(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			vars, getenv := environment(t, map[string]string{name: takenAddr(t)})
-			err, _ := runFailing(t, []string{"serve"}, getenv)
+			err := runFailing(t, []string{"serve"}, getenv)
 			if !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "in use") {
 				t.Errorf("error %q should name %s and say the address is in use", err, name)
 			}
@@ -125,7 +125,7 @@ func TestUnreachableServicesAreNamedWithoutDriverNoise(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			_, getenv := environment(t, tc.env)
-			err, _ := runFailing(t, []string{"serve"}, getenv)
+			err := runFailing(t, []string{"serve"}, getenv)
 			msg := err.Error()
 			if !strings.HasPrefix(msg, tc.setting+": ") || !strings.Contains(msg, "connection refused") {
 				t.Errorf("error %q should start with %s and say the connection was refused", msg, tc.setting)
@@ -155,7 +155,7 @@ func TestWorkerRefusesEmbeddedQueueAndRedis(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			vars, getenv := environment(t, tc.env)
-			err, _ := runFailing(t, []string{"worker"}, getenv)
+			err := runFailing(t, []string{"worker"}, getenv)
 			for _, name := range tc.names {
 				if !strings.Contains(err.Error(), name) {
 					t.Errorf("error %q does not name %s", err, name)
@@ -192,7 +192,7 @@ func TestSeedSaysWhyItSkipped(t *testing.T) {
 func TestQueueErrorsAreNotWrappedTwice(t *testing.T) {
 	t.Parallel()
 	_, getenv := environment(t, map[string]string{"QUEUE": "kafka", "KAFKA_BROKERS": closedAddr(t)})
-	err, _ := runFailing(t, []string{"serve"}, getenv)
+	err := runFailing(t, []string{"serve"}, getenv)
 	if n := strings.Count(err.Error(), "open kafka queue"); n > 1 {
 		t.Errorf("error %q says %q %d times", err, "open kafka queue", n)
 	}

@@ -90,10 +90,10 @@ func (c Config) validate() error {
 		}
 	}
 	if c.LocalTTL < 0 {
-		errs = append(errs, fmt.Errorf("LocalTTL must be zero (off) or positive, got %s", c.LocalTTL))
+		errs = append(errs, fmt.Errorf("%s must be zero (off) or positive, got %s", "LocalTTL", c.LocalTTL))
 	}
 	if c.Jitter < 0 || c.Jitter > 1 {
-		errs = append(errs, fmt.Errorf("Jitter must be between 0 and 1, got %g", c.Jitter))
+		errs = append(errs, fmt.Errorf("%s must be between 0 and 1, got %g", "Jitter", c.Jitter))
 	}
 	return errors.Join(errs...)
 }

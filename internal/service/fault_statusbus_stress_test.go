@@ -4,9 +4,13 @@ package service_test
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/testsupport"
@@ -128,4 +132,37 @@ func TestSubscriptionsSurvivePubSubKills(t *testing.T) {
 	if stuck > 0 {
 		t.Errorf("%d of %d subscriptions never got their final status", stuck, len(subs))
 	}
+}
+
+// killPubSub closes the server side of every Pub/Sub connection on logical database db
+// (the test's own), as a Redis restart or a network cut would, and returns how many.
+func killPubSub(t testing.TB, admin goredis.UniversalClient, db int) int {
+	t.Helper()
+	ctx := context.Background()
+	list, err := admin.Do(ctx, "CLIENT", "LIST", "TYPE", "pubsub").Text()
+	if err != nil {
+		t.Errorf("CLIENT LIST: %v", err)
+		return 0
+	}
+	killed := 0
+	for _, line := range strings.Split(list, "\n") {
+		var id, onDB string
+		for _, f := range strings.Fields(line) {
+			k, v, _ := strings.Cut(f, "=")
+			switch k {
+			case "id":
+				id = v
+			case "db":
+				onDB = v
+			}
+		}
+		if id == "" || onDB != strconv.Itoa(db) {
+			continue
+		}
+		// A connection that is already gone is not an error.
+		if admin.Do(ctx, "CLIENT", "KILL", "ID", id).Err() == nil {
+			killed++
+		}
+	}
+	return killed
 }

@@ -2,8 +2,6 @@ package service_test
 
 import (
 	"context"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -24,39 +22,6 @@ func adminClient(t testing.TB, url string) *goredis.Client {
 	c := goredis.NewClient(opts)
 	t.Cleanup(func() { _ = c.Close() })
 	return c
-}
-
-// killPubSub closes the server side of every Pub/Sub connection on logical database db
-// (the test's own), as a Redis restart or a network cut would, and returns how many.
-func killPubSub(t testing.TB, admin goredis.UniversalClient, db int) int {
-	t.Helper()
-	ctx := context.Background()
-	list, err := admin.Do(ctx, "CLIENT", "LIST", "TYPE", "pubsub").Text()
-	if err != nil {
-		t.Errorf("CLIENT LIST: %v", err)
-		return 0
-	}
-	killed := 0
-	for _, line := range strings.Split(list, "\n") {
-		var id, onDB string
-		for _, f := range strings.Fields(line) {
-			k, v, _ := strings.Cut(f, "=")
-			switch k {
-			case "id":
-				id = v
-			case "db":
-				onDB = v
-			}
-		}
-		if id == "" || onDB != strconv.Itoa(db) {
-			continue
-		}
-		// A connection that is already gone is not an error.
-		if admin.Do(ctx, "CLIENT", "KILL", "ID", id).Err() == nil {
-			killed++
-		}
-	}
-	return killed
 }
 
 // finalStatus waits for a subscription's final event (generously) and checks the
