@@ -9,8 +9,6 @@
 package app
 
 import (
-	"github.com/dealspot/dealspot/internal/app/auth"
-	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/app/social"
 )
@@ -23,8 +21,6 @@ type Application struct {
 	// The fields below are moving into Commands and Queries, area by area.
 	Shops        *shop.Queries
 	ShopCommands *shop.Commands
-	Auth         *auth.Service
-	Seckill      *seckill.Service
 	Social       *social.Service
 }
 

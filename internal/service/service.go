@@ -185,9 +185,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		return nil, err
 	}
 	log.Info("nearby index built", slog.Int("shops", n))
-	s.App = &app.Application{Shops: shops, ShopCommands: shopCommands, Auth: authSvc,
+	s.App = &app.Application{Shops: shops, ShopCommands: shopCommands,
 		Commands: app.Commands{Shops: shopCommands}, Queries: app.Queries{Shops: shops}}
 	s.Ops = &app.Operations{}
+	s.App.Commands.AccountCommands, s.App.Queries.AccountQueries, s.Ops.AccountOperations = app.Account(authSvc)
 	if err := s.startSeckill(ctx, caches, o); err != nil {
 		return nil, err
 	}
