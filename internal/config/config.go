@@ -169,6 +169,8 @@ type Seckill struct {
 	ReconcileInterval time.Duration
 	RepublishAfter    time.Duration
 	FailAfter         time.Duration
+	// ReconcileLookback is how long after a sale's end the reconciler still repairs it.
+	ReconcileLookback time.Duration
 }
 
 // Cache tunes the read caches (shops, shop types, vouchers).
@@ -406,6 +408,7 @@ func Load(getenv func(string) string) (Config, error) {
 		ReconcileInterval: r.durationOrZero("RECONCILE_INTERVAL", 10*time.Second),
 		RepublishAfter:    r.duration("RECONCILE_REPUBLISH_AFTER", 30*time.Second),
 		FailAfter:         r.duration("RECONCILE_FAIL_AFTER", 5*time.Minute),
+		ReconcileLookback: r.duration("RECONCILE_LOOKBACK", 24*time.Hour),
 
 		StreamClaimIdle:          r.duration("ORDER_STREAM_CLAIM_IDLE", 5*time.Second),
 		StreamClaimInterval:      r.duration("ORDER_STREAM_CLAIM_INTERVAL", time.Second),

@@ -135,7 +135,7 @@ func (s *Service) ReconcileConfig() seckill.ReconcileConfig {
 	return seckill.ReconcileConfig{
 		RepublishAfter: s.Config.Seckill.RepublishAfter,
 		FailAfter:      s.Config.Seckill.FailAfter,
-		Lookback:       24 * time.Hour,
+		Lookback:       s.Config.Seckill.ReconcileLookback,
 	}
 }
 
