@@ -103,7 +103,7 @@ func (r *mutationResolver) setBlocked(ctx context.Context, rawID string, blocked
 	if err != nil {
 		return nil, err
 	}
-	u, err := r.App.Auth.SetUserBlocked.Handle(ctx, p, id, blocked)
+	u, err := r.App.Commands.SetUserBlocked.Handle(ctx, p, id, blocked)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 func (r *mutationResolver) SendLoginCode(ctx context.Context, phone string) (*model.SendCodePayload, error) {
-	res, err := r.App.Auth.SendLoginCode.Handle(ctx, phone, reqmeta.From(ctx).ClientIP)
+	res, err := r.App.Commands.SendLoginCode.Handle(ctx, phone, reqmeta.From(ctx).ClientIP)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +27,7 @@ func (r *mutationResolver) SendLoginCode(ctx context.Context, phone string) (*mo
 }
 
 func (r *mutationResolver) Login(ctx context.Context, phone string, code string) (*model.AuthPayload, error) {
-	s, err := r.App.Auth.Login.Handle(ctx, phone, code, reqmeta.From(ctx).ClientIP)
+	s, err := r.App.Commands.Login.Handle(ctx, phone, code, reqmeta.From(ctx).ClientIP)
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func (r *mutationResolver) Login(ctx context.Context, phone string, code string)
 }
 
 func (r *mutationResolver) RefreshToken(ctx context.Context, token string) (*model.AuthPayload, error) {
-	s, err := r.App.Auth.Refresh.Handle(ctx, token)
+	s, err := r.App.Commands.Refresh.Handle(ctx, token)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (r *mutationResolver) Logout(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := r.App.Auth.Logout.Handle(ctx, p); err != nil {
+	if err := r.App.Commands.Logout.Handle(ctx, p); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -70,7 +70,7 @@ func (r *mutationResolver) SetRole(ctx context.Context, userID string, role mode
 	if err != nil {
 		return nil, err
 	}
-	u, err := r.App.Auth.SetUserRole.Handle(ctx, p, id, domain.Role(role))
+	u, err := r.App.Commands.SetUserRole.Handle(ctx, p, id, domain.Role(role))
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func (r *queryResolver) Me(ctx context.Context) (*model.User, error) {
 	if c.principal.UserID <= 0 {
 		return nil, nil
 	}
-	u, err := r.App.Auth.CurrentUser.Handle(ctx, c.principal)
+	u, err := r.App.Queries.CurrentUser.Handle(ctx, c.principal)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ func (r *mutationResolver) CreateVoucher(ctx context.Context, input model.Create
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.App.Seckill.CreateVoucher(ctx, seckill.VoucherInput{
+	v, err := r.App.Commands.FlashSales.CreateVoucher(ctx, seckill.VoucherInput{
 		ShopID: shopID, Title: input.Title, SubTitle: deref(input.Subtitle), Rules: deref(input.Rules),
 		PayValue: int64(input.PayValue), ActualValue: int64(input.ActualValue),
 	})
@@ -33,7 +33,7 @@ func (r *mutationResolver) CreateFlashSale(ctx context.Context, input model.Crea
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.App.Seckill.CreateFlashSale(ctx, seckill.FlashSaleInput{
+	v, err := r.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
 		VoucherInput: seckill.VoucherInput{
 			ShopID: shopID, Title: input.Title, SubTitle: deref(input.Subtitle), Rules: deref(input.Rules),
 			PayValue: int64(input.PayValue), ActualValue: int64(input.ActualValue),
@@ -51,22 +51,13 @@ func (r *mutationResolver) UpdateFlashSale(ctx context.Context, input model.Upda
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.App.Seckill.UpdateFlashSale(ctx, vid, seckill.SaleChanges{
+	v, err := r.App.Commands.FlashSales.UpdateFlashSale(ctx, vid, seckill.SaleChanges{
 		Stock: int64Ptr(input.Stock), BeginTime: input.BeginTime, EndTime: input.EndTime,
 	})
 	if err != nil {
 		return nil, err
 	}
-	views, err := r.App.Seckill.VouchersOfShop(ctx, v.ShopID)
-	if err != nil {
-		return nil, err
-	}
-	for _, view := range views {
-		if view.ID == v.ID {
-			return voucherToModel(view), nil
-		}
-	}
-	return voucherToModel(seckill.VoucherView{Voucher: v, Remaining: int64(v.FlashSale.Stock)}), nil
+	return voucherToModel(v), nil
 }
 
 func (r *mutationResolver) ClaimVoucher(ctx context.Context, voucherID string) (*model.ClaimPayload, error) {
@@ -78,7 +69,7 @@ func (r *mutationResolver) ClaimVoucher(ctx context.Context, voucherID string) (
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.App.Seckill.ClaimVoucher(ctx, p.UserID, vid)
+	res, err := r.App.Commands.ClaimVoucher.Handle(ctx, p.UserID, vid)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +81,7 @@ func (r *queryResolver) Vouchers(ctx context.Context, shopID string) ([]model.Vo
 	if err != nil {
 		return nil, err
 	}
-	vs, err := r.App.Seckill.VouchersOfShop(ctx, sid)
+	vs, err := r.App.Queries.Vouchers.Handle(ctx, sid)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +101,7 @@ func (r *queryResolver) Order(ctx context.Context, id string) (*model.VoucherOrd
 	if err != nil {
 		return nil, err
 	}
-	o, found, err := r.App.Seckill.Order(ctx, p.UserID, oid)
+	o, found, err := r.App.Queries.Orders.Order(ctx, p.UserID, oid)
 	if err != nil || !found {
 		return nil, err
 	}
@@ -126,7 +117,7 @@ func (r *queryResolver) MyOrders(ctx context.Context, first *int, after *string)
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.App.Seckill.MyOrders(ctx, p.UserID, deref(first), before)
+	page, err := r.App.Queries.Orders.MyOrders(ctx, p.UserID, deref(first), before)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +133,7 @@ func (r *subscriptionResolver) OrderStatus(ctx context.Context, orderID string) 
 	if err != nil {
 		return nil, err
 	}
-	events, err := r.App.Seckill.OrderStatus(ctx, p.UserID, oid)
+	events, err := r.App.Queries.Orders.OrderStatus(ctx, p.UserID, oid)
 	if err != nil {
 		return nil, err
 	}

@@ -49,9 +49,9 @@ type Options struct {
 func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 	cfg := generated.Config{Resolvers: &Resolver{App: a}}
 	cfg.Directives.Auth = authDirective
-	sockets := newWebsocketSessions(a.Auth.Authenticate, o.Websocket)
+	sockets := newWebsocketSessions(a.Queries.Authenticate, o.Websocket)
 	srv := newServer(generated.NewExecutableSchema(cfg), sockets, log, o)
-	return Authentication(a.Auth.Authenticate, sockets.Middleware(codedTransportErrors(srv)))
+	return Authentication(a.Queries.Authenticate, sockets.Middleware(codedTransportErrors(srv)))
 }
 
 // newServer builds the gqlgen server for schema with every transport, limit and

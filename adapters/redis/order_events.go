@@ -23,9 +23,9 @@ import (
 type StatusBus struct {
 	bc *Broadcast
 
-	mu     sync.Mutex
-	subs   map[int64]map[chan domain.OrderEvent]struct{}
-	stop   func()
+	mu   sync.Mutex
+	subs map[int64]map[chan domain.OrderEvent]struct{}
+	stop func()
 }
 
 var _ seckill.StatusBus = (*StatusBus)(nil)

@@ -110,7 +110,7 @@ func startInProcess(ctx context.Context, sc scenario, getenv func(string) string
 	}
 	t.backends = fmt.Sprintf("%s, %s, queue %s", svc.Store.Dialect(), redisDesc, cfg.Queue)
 	t.sessions = svc.Store.Sessions()
-	t.audit = svc.App.Seckill.Audit
+	t.audit = svc.Ops.Reconciler.Audit
 	return t, nil
 }
 
@@ -170,7 +170,7 @@ const saleTitle = "dealspot-bench flash sale"
 func (t *target) createSale(ctx context.Context, c *client, sc scenario) (int64, error) {
 	begin, end := time.Now().Add(-time.Second), time.Now().Add(6*time.Hour)
 	if t.svc != nil {
-		v, err := t.svc.App.Seckill.CreateFlashSale(ctx, seckill.FlashSaleInput{
+		v, err := t.svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
 			VoucherInput: seckill.VoucherInput{ShopID: sc.ShopID, Title: saleTitle, PayValue: 100, ActualValue: 1000},
 			Stock:        sc.Stock, BeginTime: begin, EndTime: end,
 		})

@@ -31,11 +31,11 @@ func TestAdminCommandReachesARunningEmbeddedServer(t *testing.T) {
 	defer svc.Close()
 
 	const phone = "13300001234"
-	sent, err := svc.App.Auth.SendLoginCode.Handle(ctx, phone, "")
+	sent, err := svc.App.Commands.SendLoginCode.Handle(ctx, phone, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := svc.App.Auth.Login.Handle(ctx, phone, sent.DevCode, "")
+	s, err := svc.App.Commands.Login.Handle(ctx, phone, sent.DevCode, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,12 +48,12 @@ func TestAdminCommandReachesARunningEmbeddedServer(t *testing.T) {
 	}
 
 	admin("grant", phone)
-	p, err := svc.App.Auth.Authenticate.Handle(ctx, s.AccessToken)
+	p, err := svc.App.Queries.Authenticate.Handle(ctx, s.AccessToken)
 	if err != nil || p.Role != domain.RoleAdmin {
 		t.Fatalf("after `admin grant` the server sees role %s (%v), want ADMIN", p.Role, err)
 	}
 	admin("block", phone)
-	if _, err := svc.App.Auth.Authenticate.Handle(ctx, s.AccessToken); domain.ErrorCode(err) != domain.CodeUnauthenticated || !errors.Is(err, auth.ErrBlocked) {
+	if _, err := svc.App.Queries.Authenticate.Handle(ctx, s.AccessToken); domain.ErrorCode(err) != domain.CodeUnauthenticated || !errors.Is(err, auth.ErrBlocked) {
 		t.Fatalf("after `admin block` the server still accepts the token: %v", err)
 	}
 }

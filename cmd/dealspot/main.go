@@ -268,14 +268,14 @@ func admin(ctx context.Context, cfg config.Config, log *slog.Logger, args []stri
 		log.Info("no running server found: changing the database only (sessions start empty)")
 	}
 	if args[0] != "grant" {
-		u, err := adm.Auth.BlockUser.Handle(ctx, args[1], args[0] == "block")
+		u, err := adm.Ops.BlockUser.Handle(ctx, args[1], args[0] == "block")
 		if err != nil {
 			return fmt.Errorf("admin %s: %w", args[0], err)
 		}
 		log.Info("admin "+args[0], slog.Int64("user_id", u.ID), slog.Bool("blocked", u.Blocked))
 		return nil
 	}
-	u, err := adm.Auth.GrantAdmin.Handle(ctx, args[1])
+	u, err := adm.Ops.GrantAdmin.Handle(ctx, args[1])
 	if err != nil {
 		return fmt.Errorf("admin grant: %w", err)
 	}

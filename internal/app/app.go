@@ -4,24 +4,17 @@
 // operator's command line receive *Operations.
 //
 // Each area of the service contributes one struct to each of Commands, Queries and
-// Operations (account.go, flashsale.go, social.go; shops are one field); their fields are promoted, so a
-// resolver reads r.App.Commands.ClaimVoucher, whichever area it belongs to.
+// Operations (account.go, flashsale.go, social.go; shops are one field); their fields
+// are promoted, so a resolver reads r.App.Commands.ClaimVoucher, whichever area it
+// belongs to.
 package app
 
-import (
-	"github.com/dealspot/dealspot/internal/app/auth"
-	"github.com/dealspot/dealspot/internal/app/seckill"
-	"github.com/dealspot/dealspot/internal/app/shop"
-)
+import "github.com/dealspot/dealspot/internal/app/shop"
 
 // Application is what a client may call.
 type Application struct {
 	Commands Commands
 	Queries  Queries
-
-	// The fields below are moving into Commands and Queries, area by area.
-	Auth    *auth.Service
-	Seckill *seckill.Service
 }
 
 // Commands change state on a client's behalf.

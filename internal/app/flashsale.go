@@ -1,10 +1,32 @@
 package app
 
-// FlashSaleCommands are the shop and flash-sale use cases that change state.
-type FlashSaleCommands struct{}
+import "github.com/dealspot/dealspot/internal/app/seckill"
 
-// FlashSaleQueries read shops, vouchers and orders.
-type FlashSaleQueries struct{}
+// FlashSaleCommands are the flash-sale use cases that change state: claiming, and the
+// administrators' creating and editing of vouchers and sales.
+type FlashSaleCommands struct {
+	ClaimVoucher *seckill.ClaimVoucher
+	FlashSales   *seckill.FlashSales
+}
 
-// FlashSaleOperations are the order writer, the reconciler and the sale loaders.
-type FlashSaleOperations struct{}
+// FlashSaleQueries read vouchers and orders.
+type FlashSaleQueries struct {
+	// Vouchers lists a shop's vouchers with their remaining stock.
+	Vouchers *seckill.VouchersOfShop
+	Orders   *seckill.OrderQueries
+}
+
+// FlashSaleOperations are the order writer (the queue consumer) and the reconciler,
+// which also loads sales into Redis and audits them.
+type FlashSaleOperations struct {
+	OrderWriter *seckill.OrderWriter
+	Reconciler  *seckill.Reconciler
+}
+
+// FlashSale sorts the flash sale's use cases into what a client may call and what the
+// server runs itself.
+func FlashSale(s *seckill.Service) (FlashSaleCommands, FlashSaleQueries, FlashSaleOperations) {
+	return FlashSaleCommands{ClaimVoucher: s.ClaimVoucher, FlashSales: s.FlashSales},
+		FlashSaleQueries{Vouchers: s.VouchersOfShop, Orders: s.Orders},
+		FlashSaleOperations{OrderWriter: s.OrderWriter, Reconciler: s.Reconciler}
+}

@@ -163,6 +163,8 @@ type Seckill struct {
 	ReconcileInterval time.Duration
 	RepublishAfter    time.Duration
 	FailAfter         time.Duration
+	// ReconcileLookback is how long after a sale's end the reconciler still repairs it.
+	ReconcileLookback time.Duration
 }
 
 // Cache tunes the read caches (shops, shop types, vouchers).

@@ -119,6 +119,7 @@ func Load(getenv func(string) string) (Config, error) {
 		ReconcileInterval: r.durationOrZero("RECONCILE_INTERVAL", 10*time.Second),
 		RepublishAfter:    r.duration("RECONCILE_REPUBLISH_AFTER", 30*time.Second),
 		FailAfter:         r.duration("RECONCILE_FAIL_AFTER", 5*time.Minute),
+		ReconcileLookback: r.duration("RECONCILE_LOOKBACK", 24*time.Hour),
 
 		StreamClaimIdle:          r.duration("ORDER_STREAM_CLAIM_IDLE", DefaultStreamClaimIdle),
 		StreamClaimInterval:      r.duration("ORDER_STREAM_CLAIM_INTERVAL", DefaultStreamClaimInterval),

@@ -7,14 +7,15 @@ import (
 	"log/slog"
 
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
-	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/app"
 	"github.com/dealspot/dealspot/internal/config"
 )
 
 // Admin is what `dealspot admin` needs: the account use cases on the deployment's
 // database and Redis, without serving anything.
 type Admin struct {
-	Auth *auth.Service
+	// Ops are the operator's account actions.
+	Ops app.AccountOperations
 	// Attached reports whether Redis is a running deployment's (a real server, or the
 	// embedded server a running process published); when false, the change is made in
 	// the database only, which is all a stopped deployment needs.
@@ -44,9 +45,11 @@ func OpenAdmin(ctx context.Context, cfg config.Config, log *slog.Logger) (_ *Adm
 	}
 	a.closers = append(a.closers, rc.Close)
 	a.Attached = attached
-	if a.Auth, err = newAuth(cfg, store, rc, nil, redisadapter.Coalescing{}, log); err != nil {
+	authSvc, err := newAuth(cfg, store, rc, nil, redisadapter.Coalescing{}, log)
+	if err != nil {
 		return nil, err
 	}
+	_, _, a.Ops = app.Account(authSvc)
 	return a, nil
 }
 

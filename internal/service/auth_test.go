@@ -405,7 +405,7 @@ func TestBlockedUsersTokensStopWorking(t *testing.T) {
 	}
 	// A code sent just before the block is still refused at login.
 	code := sendCode(t, c, phone)
-	if _, err := svc.App.Auth.BlockUser.Handle(context.Background(), phone, true); err != nil {
+	if _, err := svc.Ops.BlockUser.Handle(context.Background(), phone, true); err != nil {
 		t.Fatal(err)
 	}
 	_, resp := me(t, c, s.AccessToken)
@@ -417,7 +417,7 @@ func TestBlockedUsersTokensStopWorking(t *testing.T) {
 	r = c.Do(t, `mutation($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken } }`, map[string]any{"p": phone, "c": code})
 	wantCode(t, "login of a blocked user", r, "FORBIDDEN")
 
-	if _, err := svc.App.Auth.BlockUser.Handle(context.Background(), phone, false); err != nil {
+	if _, err := svc.Ops.BlockUser.Handle(context.Background(), phone, false); err != nil {
 		t.Fatal(err)
 	}
 	if u, _ := me(t, c, login(t, c, phone).AccessToken); u == nil {
@@ -430,7 +430,7 @@ func TestPhoneIsMaskedForOthers(t *testing.T) {
 	srv, svc := startService(t, map[string]string{"JWT_SECRET": testSecret})
 	c := client(srv)
 	owner := login(t, c, "13200008888")
-	u, err := svc.App.Auth.CurrentUser.Handle(context.Background(), auth.Principal{UserID: mustID(t, owner.User.ID)})
+	u, err := svc.App.Queries.CurrentUser.Handle(context.Background(), auth.Principal{UserID: mustID(t, owner.User.ID)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,7 +491,7 @@ func TestSessionsEndOnEveryInstanceAtOnce(t *testing.T) {
 			t.Fatal("fresh token refused")
 		}
 	}
-	if _, err := svcB.App.Auth.BlockUser.Handle(context.Background(), phone, true); err != nil {
+	if _, err := svcB.Ops.BlockUser.Handle(context.Background(), phone, true); err != nil {
 		t.Fatal(err)
 	}
 	_, resp := me(t, a, s.AccessToken)

@@ -18,7 +18,7 @@ func liveSales(t *testing.T, svc *service.Service, n int) []int64 {
 	now := time.Now()
 	out := make([]int64, n)
 	for i := range out {
-		v, err := svc.App.Seckill.CreateFlashSale(context.Background(), seckill.FlashSaleInput{
+		v, err := svc.App.Commands.FlashSales.CreateFlashSale(context.Background(), seckill.FlashSaleInput{
 			VoucherInput: seckill.VoucherInput{ShopID: 1, Title: fmt.Sprintf("sale %d", i), PayValue: 100, ActualValue: 1000},
 			Stock:        100, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour),
 		})
@@ -53,7 +53,7 @@ func TestClaimRatePerUserSpansSales(t *testing.T) {
 	passed, limited := 0, 0
 	for round := range 2 {
 		for _, v := range sales {
-			_, err := svc.App.Seckill.ClaimVoucher(context.Background(), 77, v)
+			_, err := svc.App.Commands.ClaimVoucher.Handle(context.Background(), 77, v)
 			switch {
 			case rateLimited(t, err):
 				limited++
@@ -68,7 +68,7 @@ func TestClaimRatePerUserSpansSales(t *testing.T) {
 		t.Fatalf("one user over 10 sales at 5/min: %d claims got through, %d were rate limited; want 5 and 15", passed, limited)
 	}
 	// Another user is not affected.
-	if _, err := svc.App.Seckill.ClaimVoucher(context.Background(), 78, sales[0]); err != nil {
+	if _, err := svc.App.Commands.ClaimVoucher.Handle(context.Background(), 78, sales[0]); err != nil {
 		t.Fatalf("another user: %v", err)
 	}
 }
@@ -82,7 +82,7 @@ func TestClaimRateGlobalBucket(t *testing.T) {
 	sale := liveSales(t, svc, 1)[0]
 	accepted, limited := 0, 0
 	for u := int64(1); u <= 10; u++ {
-		_, err := svc.App.Seckill.ClaimVoucher(context.Background(), 1000+u, sale)
+		_, err := svc.App.Commands.ClaimVoucher.Handle(context.Background(), 1000+u, sale)
 		switch {
 		case err == nil:
 			accepted++

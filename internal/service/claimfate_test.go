@@ -50,7 +50,7 @@ func checkSettledClaim(t *testing.T, svc *service.Service, v domain.Voucher, sto
 	if o, err := svc.Store.Orders().Order(ctx, orderID); err != nil || o.Status != domain.OrderCreated || o.UserID != userID {
 		t.Errorf("order %d: %+v, %v; want CREATED for user %d", orderID, o, err, userID)
 	}
-	if _, err := svc.App.Seckill.ClaimVoucher(ctx, userID, v.ID); !errors.Is(err, domain.ErrAlreadyClaimed) {
+	if _, err := svc.App.Commands.ClaimVoucher.Handle(ctx, userID, v.ID); !errors.Is(err, domain.ErrAlreadyClaimed) {
 		t.Errorf("the same user claims again: %v, want ALREADY_CLAIMED", err)
 	}
 }
@@ -64,7 +64,7 @@ func TestUnknownPublishOutcomeKeepsTheReservation(t *testing.T) {
 	}))
 	const stock = 3
 	v := newSale(t, svc, stock)
-	res, err := svc.App.Seckill.ClaimVoucher(context.Background(), 11, v.ID)
+	res, err := svc.App.Commands.ClaimVoucher.Handle(context.Background(), 11, v.ID)
 	if err != nil || res.Status != domain.OrderPending || res.OrderID == 0 {
 		t.Fatalf("claim with an unconfirmed publish: %+v, %v; want PENDING with an order id", res, err)
 	}
@@ -105,7 +105,7 @@ func TestClientCancellingMidClaimDoesNotUndoIt(t *testing.T) {
 	pub.mu.Lock()
 	pub.cancels[12] = cancel
 	pub.mu.Unlock()
-	res, err := svc.App.Seckill.ClaimVoucher(ctx, 12, v.ID)
+	res, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 12, v.ID)
 	if err != nil || res.Status != domain.OrderPending {
 		t.Fatalf("claim cancelled by its client after the gate: %+v, %v; want PENDING", res, err)
 	}
@@ -126,10 +126,10 @@ func TestRefusedPublishIsUndone(t *testing.T) {
 		return refusingPublisher{p}
 	}))
 	v := newSale(t, svc, 2)
-	if _, err := svc.App.Seckill.ClaimVoucher(context.Background(), 13, v.ID); err == nil || domain.ErrorCode(err) != domain.CodeInternal {
+	if _, err := svc.App.Commands.ClaimVoucher.Handle(context.Background(), 13, v.ID); err == nil || domain.ErrorCode(err) != domain.CodeInternal {
 		t.Fatalf("claim refused by the broker: %v, want INTERNAL", err)
 	}
-	a, _ := svc.App.Seckill.Audit(context.Background(), v.ID)
+	a, _ := svc.Ops.Reconciler.Audit(context.Background(), v.ID)
 	if a.RedisStock != 2 || a.Pending != 0 || a.RedisHolders != 0 {
 		t.Fatalf("after a refused publish: %+v; want stock, slot and reservation back", a)
 	}
@@ -167,7 +167,7 @@ func TestClientCancellingDuringTheGateStep(t *testing.T) {
 	gate.mu.Lock()
 	gate.cancel = cancel
 	gate.mu.Unlock()
-	res, err := svc.App.Seckill.ClaimVoucher(ctx, 14, v.ID)
+	res, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 14, v.ID)
 	if err != nil || res.Status != domain.OrderPending {
 		t.Fatalf("claim cancelled by its client during the gate step: %+v, %v; want PENDING", res, err)
 	}

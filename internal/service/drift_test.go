@@ -60,7 +60,7 @@ func TestReconcileRepairsDrift(t *testing.T) {
 	v := newSale(t, svc, stock)
 	orders := map[int64]int64{} // user -> order id
 	for u := int64(1); u <= 5; u++ {
-		res, err := svc.App.Seckill.ClaimVoucher(ctx, u, v.ID)
+		res, err := svc.App.Commands.ClaimVoucher.Handle(ctx, u, v.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +88,7 @@ func TestReconcileRepairsDrift(t *testing.T) {
 
 	check := func(when string, rep seckill.ReconcileReport) {
 		t.Helper()
-		a, err := svc.App.Seckill.Audit(ctx, v.ID)
+		a, err := svc.Ops.Reconciler.Audit(ctx, v.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +100,7 @@ func TestReconcileRepairsDrift(t *testing.T) {
 			t.Errorf("%s: holders %v, want %v", when, got, want)
 		}
 	}
-	rep, err := svc.App.Seckill.Reconcile(ctx, svc.ReconcileConfig())
+	rep, err := svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,20 +116,20 @@ func TestReconcileRepairsDrift(t *testing.T) {
 	if err := rdb.SRem(ctx, saleKey(svc, v.ID, "users"), 4).Err(); err != nil {
 		t.Fatal(err)
 	}
-	rep, err = svc.App.Seckill.Reconcile(ctx, svc.ReconcileConfig())
+	rep, err = svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	check("stock below the database", rep)
 
 	// Nothing drifted: nothing is written.
-	if rep, err = svc.App.Seckill.Reconcile(ctx, svc.ReconcileConfig()); err != nil || rep.StockRepaired != 0 || rep.HoldersRepaired != 0 {
+	if rep, err = svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig()); err != nil || rep.StockRepaired != 0 || rep.HoldersRepaired != 0 {
 		t.Errorf("a pass without drift: %+v, %v; want nothing repaired", rep, err)
 	}
 	check("a pass without drift", rep)
 
 	// The waiting claims are written in the end; everything adds up.
-	if err := svc.App.Seckill.ProcessClaims(ctx, []domain.Claim{claim(4), claim(5)}); err != nil {
+	if err := svc.Ops.OrderWriter.ProcessClaims(ctx, []domain.Claim{claim(4), claim(5)}); err != nil {
 		t.Fatal(err)
 	}
 	a := drain(t, svc, v.ID)
@@ -158,7 +158,7 @@ func TestReconcileRunsSafelyDuringAFlood(t *testing.T) {
 	if err := rdb.SAdd(ctx, saleKey(svc, v.ID, "users"), 100_000).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.App.Seckill.Reconcile(ctx, svc.ReconcileConfig()); err != nil {
+	if _, err := svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig()); err != nil {
 		t.Fatal(err)
 	}
 
@@ -178,7 +178,7 @@ func TestReconcileRunsSafelyDuringAFlood(t *testing.T) {
 					return
 				default:
 				}
-				rep, err := svc.App.Seckill.Reconcile(ctx, svc.ReconcileConfig())
+				rep, err := svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig())
 				if err != nil {
 					t.Errorf("reconcile: %v", err)
 					return
@@ -208,7 +208,7 @@ func TestReconcileRunsSafelyDuringAFlood(t *testing.T) {
 				if n > 2*users {
 					return
 				}
-				res, err := svc.App.Seckill.ClaimVoucher(ctx, (n-1)%users+1, v.ID)
+				res, err := svc.App.Commands.ClaimVoucher.Handle(ctx, (n-1)%users+1, v.ID)
 				mu.Lock()
 				if err != nil {
 					refused[domain.ErrorCode(err)]++
@@ -243,10 +243,10 @@ func TestReconcileRunsSafelyDuringAFlood(t *testing.T) {
 	if len(accepted) > stock || refused[domain.CodeInternal] != 0 {
 		t.Errorf("accepted %d claims for a stock of %d (refusals %v)", len(accepted), stock, refused)
 	}
-	if _, err := svc.App.Seckill.Reconcile(ctx, svc.ReconcileConfig()); err != nil {
+	if _, err := svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig()); err != nil {
 		t.Fatal(err)
 	}
-	a, _ := svc.App.Seckill.Audit(ctx, v.ID)
+	a, _ := svc.Ops.Reconciler.Audit(ctx, v.ID)
 	for _, bad := range a.Check(stock) {
 		t.Error(bad)
 	}
@@ -257,7 +257,7 @@ func TestReconcileRunsSafelyDuringAFlood(t *testing.T) {
 	left := a.DBStock
 	extra := 0
 	for u := int64(5001); u <= 5000+left+20; u++ {
-		if _, err := svc.App.Seckill.ClaimVoucher(ctx, u, v.ID); err == nil {
+		if _, err := svc.App.Commands.ClaimVoucher.Handle(ctx, u, v.ID); err == nil {
 			extra++
 		}
 	}
@@ -289,7 +289,7 @@ func TestReconcileDoesNotSettleAClaimWithAnotherUsersOrder(t *testing.T) {
 	_, svc := startService(t, env)
 	ctx := context.Background()
 	v := newSale(t, svc, 5)
-	res, err := svc.App.Seckill.ClaimVoucher(ctx, 21, v.ID)
+	res, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 21, v.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,18 +298,18 @@ func TestReconcileDoesNotSettleAClaimWithAnotherUsersOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(5 * time.Millisecond)
-	rep, err := svc.App.Seckill.Reconcile(ctx, svc.ReconcileConfig())
+	rep, err := svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := svc.App.Seckill.Audit(ctx, v.ID)
+	a, _ := svc.Ops.Reconciler.Audit(ctx, v.ID)
 	if a.Pending != 0 || a.DBStock != 4 || a.RedisStock != 4 || rep.Settled != 0 || rep.Failed != 1 {
 		t.Errorf("after reconcile: %+v (report %+v); want the claim given up, Redis stock 4 like the database", a, rep)
 	}
 	if got := redisHolders(t, svc, v.ID); !slices.Equal(got, []int64{22}) {
 		t.Errorf("holders %v, want [22]", got)
 	}
-	if o, found, _ := svc.App.Seckill.Order(ctx, 21, res.OrderID); found && o.Status != domain.OrderFailed {
+	if o, found, _ := svc.App.Queries.Orders.Order(ctx, 21, res.OrderID); found && o.Status != domain.OrderFailed {
 		t.Errorf("user 21 sees %+v", o)
 	}
 }

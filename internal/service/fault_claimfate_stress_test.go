@@ -39,7 +39,7 @@ func cancellingFlood(t *testing.T, svc *service.Service, voucherID int64, users,
 				if rand.IntN(2) == 0 {
 					ctx, cancel = context.WithTimeout(ctx, time.Duration(1+rand.IntN(5))*time.Millisecond)
 				}
-				res, err := svc.App.Seckill.ClaimVoucher(ctx, user, voucherID)
+				res, err := svc.App.Commands.ClaimVoucher.Handle(ctx, user, voucherID)
 				cancel()
 				if domain.ErrorCode(err) == domain.CodeSoldOut {
 					soldOut.Store(true)
@@ -59,7 +59,7 @@ func cancellingFlood(t *testing.T, svc *service.Service, voucherID int64, users,
 	}
 	for !soldOut.Load() && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
-		if a, err := svc.App.Seckill.Audit(context.Background(), voucherID); err == nil && a.RedisLoaded && a.RedisStock == 0 {
+		if a, err := svc.Ops.Reconciler.Audit(context.Background(), voucherID); err == nil && a.RedisLoaded && a.RedisStock == 0 {
 			soldOut.Store(true)
 		}
 	}
@@ -76,10 +76,10 @@ func checkClaimFate(t *testing.T, svc *service.Service, v domain.Voucher, stock 
 	t.Helper()
 	ctx := context.Background()
 	a := drain(t, svc, v.ID)
-	if _, err := svc.App.Seckill.Reconcile(ctx, svc.ReconcileConfig()); err != nil {
+	if _, err := svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig()); err != nil {
 		t.Errorf("reconcile: %v", err)
 	}
-	a, err := svc.App.Seckill.Audit(ctx, v.ID)
+	a, err := svc.Ops.Reconciler.Audit(ctx, v.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestClaimFateClientsCancelOverAMQP(t *testing.T) {
 	checkClaimFate(t, svc, v, stock, accepted, refused)
 	// A client that gives up while Redis decides does not leave a reservation behind an
 	// error: every order is a claim answered with its id.
-	if a, err := svc.App.Seckill.Audit(context.Background(), v.ID); err != nil || a.Orders.Created != int64(len(accepted)) {
+	if a, err := svc.Ops.Reconciler.Audit(context.Background(), v.ID); err != nil || a.Orders.Created != int64(len(accepted)) {
 		t.Errorf("%d orders for %d claims answered with an order id (%v)", a.Orders.Created, len(accepted), err)
 	}
 }

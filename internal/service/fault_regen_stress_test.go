@@ -146,7 +146,7 @@ func TestRedisWipedUnderTraffic(t *testing.T) {
 		if err != nil || !slices.Equal(ids, []int64{2, 3}) {
 			bad = append(bad, fmt.Sprintf("commonFollows(1, 4) = %v, %v", ids, err))
 		}
-		a, err := svc.App.Seckill.Audit(ctx, sale.ID)
+		a, err := svc.Ops.Reconciler.Audit(ctx, sale.ID)
 		if err != nil || !a.RedisLoaded {
 			bad = append(bad, fmt.Sprintf("sale loaded %v, %v", a.RedisLoaded, err))
 		}
@@ -207,7 +207,7 @@ func TestRedisWipedUnderTraffic(t *testing.T) {
 	// database exactly.
 	drain(t, svc, sale.ID)
 	for pass := 0; pass < 5; pass++ {
-		rep, err := svc.App.Seckill.Reconcile(ctx, svc.ReconcileConfig())
+		rep, err := svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -37,7 +37,7 @@ func TestSessionWipeUnderLoad(t *testing.T) {
 		"REDIS_URL": testsupport.RedisURL(t), "DATABASE_URL": testsupport.PostgresURL(t)}
 	srv, svc := startService(t, env)
 	ctx := context.Background()
-	auth := svc.App.Auth
+	auth := svc.App.Commands
 
 	all := make([]*stressSession, sessions)
 	var next atomic.Int64

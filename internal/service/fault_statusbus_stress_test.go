@@ -37,11 +37,11 @@ func TestSubscriptionsSurvivePubSubKills(t *testing.T) {
 	subCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	for u := int64(1); u <= users; u++ {
-		res, err := svc.App.Seckill.ClaimVoucher(ctx, u, v.ID)
+		res, err := svc.App.Commands.ClaimVoucher.Handle(ctx, u, v.ID)
 		if err != nil {
 			t.Fatalf("claim of user %d: %v", u, err)
 		}
-		events, err := svc.App.Seckill.OrderStatus(subCtx, u, res.OrderID)
+		events, err := svc.App.Queries.Orders.OrderStatus(subCtx, u, res.OrderID)
 		if err != nil {
 			t.Fatalf("subscribe to order %d: %v", res.OrderID, err)
 		}
@@ -75,14 +75,14 @@ func TestSubscriptionsSurvivePubSubKills(t *testing.T) {
 		var write []domain.Claim
 		for j, c := range batch {
 			if (i+j)%7 == 0 {
-				if err := svc.App.Seckill.FailClaim(ctx, c, ""); err != nil {
+				if err := svc.Ops.OrderWriter.FailClaim(ctx, c, ""); err != nil {
 					t.Fatalf("fail claim %d: %v", c.OrderID, err)
 				}
 				continue
 			}
 			write = append(write, c)
 		}
-		if err := svc.App.Seckill.ProcessClaims(ctx, write); err != nil {
+		if err := svc.Ops.OrderWriter.ProcessClaims(ctx, write); err != nil {
 			t.Fatalf("write orders: %v", err)
 		}
 		time.Sleep(3 * time.Millisecond)
@@ -117,7 +117,7 @@ func TestSubscriptionsSurvivePubSubKills(t *testing.T) {
 	t.Logf("the last subscription ended %s after the last order was written", max(0, last.Sub(written)).Round(time.Millisecond))
 	stuck := 0
 	for i, c := range claims {
-		o, found, err := svc.App.Seckill.Order(ctx, c.UserID, c.OrderID)
+		o, found, err := svc.App.Queries.Orders.Order(ctx, c.UserID, c.OrderID)
 		if err != nil || !found {
 			t.Fatalf("order(%d): %v %v", c.OrderID, found, err)
 		}

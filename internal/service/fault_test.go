@@ -59,7 +59,7 @@ func floodFor(svc *service.Service, voucherID int64, users, workers int, pause t
 				}
 				user := rand.Int64N(int64(users)) + 1
 				began := time.Now()
-				r, err := svc.App.Seckill.ClaimVoucher(context.Background(), user, voucherID)
+				r, err := svc.App.Commands.ClaimVoucher.Handle(context.Background(), user, voucherID)
 				res.mu.Lock()
 				res.waits = append(res.waits, time.Since(began))
 				if err != nil {
@@ -229,7 +229,7 @@ func TestFivePercentOfPublishesFail(t *testing.T) {
 			res := floodFor(svc, v.ID, 1000, 16, time.Millisecond, stop)
 			deadline := time.Now().Add(20 * time.Second)
 			for {
-				a, _ := svc.App.Seckill.Audit(context.Background(), v.ID)
+				a, _ := svc.Ops.Reconciler.Audit(context.Background(), v.ID)
 				if (a.RedisLoaded && a.RedisStock == 0) || time.Now().After(deadline) {
 					break
 				}

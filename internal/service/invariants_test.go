@@ -76,7 +76,7 @@ func flood(t *testing.T, svc *service.Service, voucherID int64, users, claimsPer
 			go func(userID int64) {
 				defer wg.Done()
 				<-start
-				res, err := svc.App.Seckill.ClaimVoucher(context.Background(), userID, voucherID)
+				res, err := svc.App.Commands.ClaimVoucher.Handle(context.Background(), userID, voucherID)
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil {
@@ -100,7 +100,7 @@ func drain(t *testing.T, svc *service.Service, voucherID int64) seckill.Audit {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		a, err := svc.App.Seckill.Audit(context.Background(), voucherID)
+		a, err := svc.Ops.Reconciler.Audit(context.Background(), voucherID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func TestFlashSaleInvariantsOnEveryBackend(t *testing.T) {
 				}
 				_, svc := startService(t, env)
 				ctx := context.Background()
-				v, err := svc.App.Seckill.CreateFlashSale(ctx, seckill.FlashSaleInput{
+				v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
 					VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "invariants", PayValue: 1, ActualValue: 100},
 					Stock:        stock, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
 				})
@@ -189,24 +189,24 @@ func TestFailedPublishReturnsStockAndSlot(t *testing.T) {
 		return pub
 	}))
 	ctx := context.Background()
-	v, err := svc.App.Seckill.CreateFlashSale(ctx, seckill.FlashSaleInput{
+	v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
 		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "publish failure", PayValue: 1, ActualValue: 100},
 		Stock:        1, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.App.Seckill.ClaimVoucher(ctx, 7, v.ID); err == nil || domain.ErrorCode(err) != domain.CodeInternal {
+	if _, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 7, v.ID); err == nil || domain.ErrorCode(err) != domain.CodeInternal {
 		t.Fatalf("claim with a failing broker: %v, want INTERNAL", err)
 	}
-	a, _ := svc.App.Seckill.Audit(ctx, v.ID)
+	a, _ := svc.Ops.Reconciler.Audit(ctx, v.ID)
 	if a.RedisStock != 1 || a.Pending != 0 || a.RedisHolders != 0 {
 		t.Fatalf("after a failed publish: %+v; want stock, slot and reservation returned", a)
 	}
 	pub.mu.Lock()
 	pub.failing = false
 	pub.mu.Unlock()
-	res, err := svc.App.Seckill.ClaimVoucher(ctx, 7, v.ID)
+	res, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 7, v.ID)
 	if err != nil {
 		t.Fatalf("the same user claims again once the broker is back: %v", err)
 	}
@@ -223,14 +223,14 @@ func TestRedeliveredClaimsMakeOneOrder(t *testing.T) {
 	t.Parallel()
 	_, svc := startService(t, map[string]string{"ORDER_CONSUMER": "false", "CLAIM_RATE_PER_USER": "off"})
 	ctx := context.Background()
-	v, err := svc.App.Seckill.CreateFlashSale(ctx, seckill.FlashSaleInput{
+	v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
 		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "redelivery", PayValue: 1, ActualValue: 100},
 		Stock:        5, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := svc.App.Seckill.ClaimVoucher(ctx, 42, v.ID)
+	res, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 42, v.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,16 +238,16 @@ func TestRedeliveredClaimsMakeOneOrder(t *testing.T) {
 	// Delivered three times, e.g. after a consumer wrote the order but died before the
 	// ack: one order, stock taken once.
 	for i := range 3 {
-		if err := svc.App.Seckill.ProcessClaims(ctx, []domain.Claim{claim}); err != nil {
+		if err := svc.Ops.OrderWriter.ProcessClaims(ctx, []domain.Claim{claim}); err != nil {
 			t.Fatalf("delivery %d: %v", i+1, err)
 		}
 	}
 	// And once more inside a batch with a claim of the same user under another id.
 	dup := domain.Claim{OrderID: res.OrderID + 1, UserID: 42, VoucherID: v.ID, ClaimedAt: time.Now()}
-	if err := svc.App.Seckill.ProcessClaims(ctx, []domain.Claim{claim, dup}); err != nil {
+	if err := svc.Ops.OrderWriter.ProcessClaims(ctx, []domain.Claim{claim, dup}); err != nil {
 		t.Fatal(err)
 	}
-	a, err := svc.App.Seckill.Audit(ctx, v.ID)
+	a, err := svc.Ops.Reconciler.Audit(ctx, v.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func TestLostAckAfterCommitStillOneOrderPerClaim(t *testing.T) {
 				}
 			}))
 			ctx := context.Background()
-			v, err := svc.App.Seckill.CreateFlashSale(ctx, seckill.FlashSaleInput{
+			v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
 				VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "lost ack", PayValue: 1, ActualValue: 100},
 				Stock:        20, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
 			})
@@ -343,7 +343,7 @@ func TestUpdateFlashSaleRefusesStockChangesOnceBegun(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now()
 	mk := func(begin time.Time) domain.Voucher {
-		v, err := svc.App.Seckill.CreateFlashSale(ctx, seckill.FlashSaleInput{
+		v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
 			VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "edit", PayValue: 1, ActualValue: 100},
 			Stock:        10, BeginTime: begin, EndTime: now.Add(time.Hour),
 		})
@@ -355,24 +355,24 @@ func TestUpdateFlashSaleRefusesStockChangesOnceBegun(t *testing.T) {
 	stock := func(n int64) *int64 { return &n }
 
 	live := mk(now.Add(-time.Minute))
-	if _, err := svc.App.Seckill.UpdateFlashSale(ctx, live.ID, seckill.SaleChanges{Stock: stock(20)}); domain.ErrorCode(err) != domain.CodeConflict {
+	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, live.ID, seckill.SaleChanges{Stock: stock(20)}); domain.ErrorCode(err) != domain.CodeConflict {
 		t.Errorf("stock change of a live sale: %v, want CONFLICT", err)
 	}
 	// Its window may still move: ending it now makes claims ENDED.
 	end := time.Now()
-	if _, err := svc.App.Seckill.UpdateFlashSale(ctx, live.ID, seckill.SaleChanges{EndTime: &end}); err != nil {
+	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, live.ID, seckill.SaleChanges{EndTime: &end}); err != nil {
 		t.Fatalf("window change of a live sale: %v", err)
 	}
-	if _, err := svc.App.Seckill.ClaimVoucher(ctx, 1, live.ID); domain.ErrorCode(err) != domain.CodeEnded {
+	if _, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 1, live.ID); domain.ErrorCode(err) != domain.CodeEnded {
 		t.Errorf("claim after the sale was ended early: %v, want ENDED", err)
 	}
 
 	later := mk(now.Add(time.Hour / 2))
-	if _, err := svc.App.Seckill.UpdateFlashSale(ctx, later.ID, seckill.SaleChanges{Stock: stock(3)}); err != nil {
+	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, later.ID, seckill.SaleChanges{Stock: stock(3)}); err != nil {
 		t.Fatalf("stock change before the sale begins: %v", err)
 	}
 	begin := time.Now().Add(-time.Second)
-	if _, err := svc.App.Seckill.UpdateFlashSale(ctx, later.ID, seckill.SaleChanges{BeginTime: &begin}); err != nil {
+	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, later.ID, seckill.SaleChanges{BeginTime: &begin}); err != nil {
 		t.Fatal(err)
 	}
 	accepted, _ := flood(t, svc, later.ID, 10, 1)
@@ -388,11 +388,11 @@ func TestUpdateFlashSaleRefusesStockChangesOnceBegun(t *testing.T) {
 		"end before begin": {EndTime: &begin, BeginTime: &end},
 	} {
 		v := mk(now.Add(time.Hour / 2))
-		if _, err := svc.App.Seckill.UpdateFlashSale(ctx, v.ID, ch); domain.ErrorCode(err) != domain.CodeBadUserInput {
+		if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, v.ID, ch); domain.ErrorCode(err) != domain.CodeBadUserInput {
 			t.Errorf("%s: %v, want BAD_USER_INPUT", name, err)
 		}
 	}
-	if _, err := svc.App.Seckill.UpdateFlashSale(ctx, 999999, seckill.SaleChanges{}); domain.ErrorCode(err) != domain.CodeNotFound {
+	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, 999999, seckill.SaleChanges{}); domain.ErrorCode(err) != domain.CodeNotFound {
 		t.Errorf("unknown sale: %v, want NOT_FOUND", err)
 	}
 }
@@ -406,7 +406,7 @@ func TestClaimRateLimitPerUser(t *testing.T) {
 		v := newSale(t, svc, 10)
 		codes := []domain.Code{}
 		for i := range 5 {
-			_, err := svc.App.Seckill.ClaimVoucher(ctx, 77, v.ID)
+			_, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 77, v.ID)
 			if i == 0 && err != nil {
 				t.Fatalf("first claim: %v", err)
 			}
@@ -414,7 +414,7 @@ func TestClaimRateLimitPerUser(t *testing.T) {
 		}
 		// One accepted, two ALREADY_CLAIMED, then the limit: 3 attempts per second.
 		want := []domain.Code{domain.CodeInternal, domain.CodeAlreadyClaimed, domain.CodeAlreadyClaimed, domain.CodeRateLimited, domain.CodeRateLimited}
-		_, err := svc.App.Seckill.ClaimVoucher(ctx, 78, v.ID)
+		_, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 78, v.ID)
 		if err != nil {
 			t.Errorf("another user is not limited: %v", err)
 		}
@@ -427,12 +427,12 @@ func TestClaimRateLimitPerUser(t *testing.T) {
 			}
 		}
 		var coded *domain.Error
-		_, err = svc.App.Seckill.ClaimVoucher(ctx, 77, v.ID)
+		_, err = svc.App.Commands.ClaimVoucher.Handle(ctx, 77, v.ID)
 		if !errors.As(err, &coded) || coded.RetryAfterSeconds < 1 {
 			t.Errorf("RATE_LIMITED should say when to retry: %#v", err)
 		}
 		time.Sleep(1100 * time.Millisecond)
-		if _, err := svc.App.Seckill.ClaimVoucher(ctx, 77, v.ID); domain.ErrorCode(err) != domain.CodeAlreadyClaimed {
+		if _, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 77, v.ID); domain.ErrorCode(err) != domain.CodeAlreadyClaimed {
 			t.Errorf("after the window: %v, want ALREADY_CLAIMED", err)
 		}
 	})

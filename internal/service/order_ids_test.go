@@ -35,7 +35,7 @@ func TestOrderIDsStayUniqueWhenRedisRestartsEmpty(t *testing.T) {
 				t.Helper()
 				ids := map[int64]int64{}
 				for _, u := range users {
-					r, err := svc.App.Seckill.ClaimVoucher(ctx, u, v.ID)
+					r, err := svc.App.Commands.ClaimVoucher.Handle(ctx, u, v.ID)
 					if err != nil {
 						t.Fatalf("user %d claims: %v", u, err)
 					}
@@ -64,7 +64,7 @@ func TestOrderIDsStayUniqueWhenRedisRestartsEmpty(t *testing.T) {
 				t.Fatalf("audit %+v: %v; want ten created orders", a, bad)
 			}
 			for id, u := range after {
-				if o, found, err := restarted.App.Seckill.Order(ctx, u, id); err != nil || !found || o.UserID != u || o.Status != domain.OrderCreated {
+				if o, found, err := restarted.App.Queries.Orders.Order(ctx, u, id); err != nil || !found || o.UserID != u || o.Status != domain.OrderCreated {
 					t.Errorf("user %d's order %d: %+v, %v, %v", u, id, o, found, err)
 				}
 			}

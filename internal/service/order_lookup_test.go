@@ -57,7 +57,7 @@ func TestOrderLookupDoesNotGrowWithLiveSales(t *testing.T) {
 	newSales := func(n int) []domain.Voucher {
 		out := make([]domain.Voucher, n)
 		for i := range out {
-			v, err := svc.App.Seckill.CreateFlashSale(ctx, seckill.FlashSaleInput{
+			v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
 				VoucherInput: seckill.VoucherInput{ShopID: 1, Title: fmt.Sprintf("sale %d", i), PayValue: 100, ActualValue: 1000},
 				Stock:        10, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour),
 			})
@@ -71,7 +71,7 @@ func TestOrderLookupDoesNotGrowWithLiveSales(t *testing.T) {
 	cost := func(orderID int64) int64 {
 		t.Helper()
 		before := hook.n.Load()
-		if _, found, err := svc.App.Seckill.Order(ctx, 7, orderID); err != nil || found {
+		if _, found, err := svc.App.Queries.Orders.Order(ctx, 7, orderID); err != nil || found {
 			t.Fatalf("order %d: found %v, error %v", orderID, found, err)
 		}
 		return hook.n.Load() - before
@@ -84,15 +84,15 @@ func TestOrderLookupDoesNotGrowWithLiveSales(t *testing.T) {
 		t.Fatalf("an unknown order id cost %d gate commands with 2 live sales and %d with 42", few, many)
 	}
 
-	claim, err := svc.App.Seckill.ClaimVoucher(ctx, 8, sales[len(sales)-1].ID)
+	claim, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 8, sales[len(sales)-1].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, found, err := svc.App.Seckill.Order(ctx, 8, claim.OrderID)
+	o, found, err := svc.App.Queries.Orders.Order(ctx, 8, claim.OrderID)
 	if err != nil || !found || o.Status != domain.OrderPending || o.VoucherID != sales[len(sales)-1].ID || o.UserID != 8 {
 		t.Fatalf("pending order: %+v found %v error %v", o, found, err)
 	}
-	if _, found, err := svc.App.Seckill.Order(ctx, 9, claim.OrderID); err != nil || found {
+	if _, found, err := svc.App.Queries.Orders.Order(ctx, 9, claim.OrderID); err != nil || found {
 		t.Fatalf("someone else's pending order: found %v error %v", found, err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 func newSale(t *testing.T, svc *service.Service, stock int64) domain.Voucher {
 	t.Helper()
-	v, err := svc.App.Seckill.CreateFlashSale(context.Background(), seckill.FlashSaleInput{
+	v, err := svc.App.Commands.FlashSales.CreateFlashSale(context.Background(), seckill.FlashSaleInput{
 		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "recovery", PayValue: 1, ActualValue: 100},
 		Stock:        stock, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
 	})
@@ -38,11 +38,11 @@ func TestRedisFlushedMidSaleIsRebuiltFromTheDatabase(t *testing.T) {
 		}
 		// The claim path notices the missing sale by itself and reloads it; so does the
 		// reconciler. Either way the rebuilt state comes from the database.
-		rep, err := svc.App.Seckill.Reconcile(ctx, svc.ReconcileConfig())
+		rep, err := svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig())
 		if err != nil || rep.SalesLoaded == 0 {
 			t.Fatalf("reconcile after flush: %+v, %v", rep, err)
 		}
-		a, _ := svc.App.Seckill.Audit(ctx, v.ID)
+		a, _ := svc.Ops.Reconciler.Audit(ctx, v.ID)
 		if a.RedisStock != 50 || a.RedisHolders != 50 {
 			t.Fatalf("rebuilt sale: %+v; want stock 50 and the 50 holders back", a)
 		}
@@ -92,10 +92,10 @@ func TestReconcilerRepublishesLostClaims(t *testing.T) {
 	v := newSale(t, svc, 30)
 	accepted, _ := flood(t, svc, v.ID, 40, 1)
 	time.Sleep(50 * time.Millisecond)
-	if a, _ := svc.App.Seckill.Audit(ctx, v.ID); a.Pending != 30 || a.Orders.Created != 0 {
+	if a, _ := svc.Ops.Reconciler.Audit(ctx, v.ID); a.Pending != 30 || a.Orders.Created != 0 {
 		t.Fatalf("with every message lost: %+v; want 30 pending, no orders", a)
 	}
-	rep, err := svc.App.Seckill.Reconcile(ctx, svc.ReconcileConfig())
+	rep, err := svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig())
 	if err != nil || rep.Republished != 30 {
 		t.Fatalf("reconcile: %+v %v; want 30 republished", rep, err)
 	}
@@ -124,11 +124,11 @@ func TestReconcilerGivesUpClaimsThatNeverArrive(t *testing.T) {
 	v := newSale(t, svc, 5)
 	accepted, _ := flood(t, svc, v.ID, 5, 1)
 	time.Sleep(250 * time.Millisecond)
-	rep, err := svc.App.Seckill.Reconcile(ctx, svc.ReconcileConfig())
+	rep, err := svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig())
 	if err != nil || rep.Failed != 5 {
 		t.Fatalf("reconcile: %+v %v; want 5 failed", rep, err)
 	}
-	a, _ := svc.App.Seckill.Audit(ctx, v.ID)
+	a, _ := svc.Ops.Reconciler.Audit(ctx, v.ID)
 	if a.RedisStock != 5 || a.Pending != 0 || a.RedisHolders != 0 || a.Orders.Failed != 5 {
 		t.Fatalf("after giving up: %+v; want stock and slots back and 5 FAILED orders", a)
 	}
@@ -144,14 +144,14 @@ func TestReconcilerGivesUpClaimsThatNeverArrive(t *testing.T) {
 	pub.mu.Unlock()
 	pub2 := 0
 	for u := int64(1); u <= 5; u++ {
-		if _, err := svc.App.Seckill.ClaimVoucher(ctx, u, v.ID); err == nil {
+		if _, err := svc.App.Commands.ClaimVoucher.Handle(ctx, u, v.ID); err == nil {
 			pub2++
 		}
 	}
 	if pub2 != 5 {
 		t.Fatalf("%d of 5 users could claim again after their orders failed", pub2)
 	}
-	if _, err := svc.App.Seckill.Reconcile(ctx, seckill.ReconcileConfig{RepublishAfter: 0, FailAfter: time.Hour, Lookback: time.Hour}); err != nil {
+	if _, err := svc.Ops.Reconciler.Reconcile(ctx, seckill.ReconcileConfig{RepublishAfter: 0, FailAfter: time.Hour, Lookback: time.Hour}); err != nil {
 		t.Fatal(err)
 	}
 	a = drain(t, svc, v.ID)
@@ -191,7 +191,7 @@ func TestClaimWithAnotherUsersOrderIDEndsFailed(t *testing.T) {
 		}))
 	ctx := context.Background()
 	v := newSale(t, svc, 5)
-	first, err := svc.App.Seckill.ClaimVoucher(ctx, 1, v.ID)
+	first, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 1, v.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestClaimWithAnotherUsersOrderIDEndsFailed(t *testing.T) {
 	ids.mu.Lock()
 	ids.repeat = first.OrderID
 	ids.mu.Unlock()
-	second, err := svc.App.Seckill.ClaimVoucher(ctx, 2, v.ID)
+	second, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 2, v.ID)
 	if err != nil || second.OrderID != first.OrderID {
 		t.Fatalf("second claim: %+v, %v; want the repeated id", second, err)
 	}
@@ -210,11 +210,11 @@ func TestClaimWithAnotherUsersOrderIDEndsFailed(t *testing.T) {
 	if o, err := svc.Store.Orders().Order(ctx, first.OrderID); err != nil || o.UserID != 1 || o.Status != domain.OrderCreated {
 		t.Fatalf("first order: %+v, %v", o, err)
 	}
-	if o, found, _ := svc.App.Seckill.Order(ctx, 2, first.OrderID); found && o.Status != domain.OrderFailed {
+	if o, found, _ := svc.App.Queries.Orders.Order(ctx, 2, first.OrderID); found && o.Status != domain.OrderFailed {
 		t.Fatalf("second user sees %+v", o)
 	}
 	// The second user's slot is back: a new claim goes through.
-	again, err := svc.App.Seckill.ClaimVoucher(ctx, 2, v.ID)
+	again, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 2, v.ID)
 	if err != nil || again.OrderID == first.OrderID {
 		t.Fatalf("claim again: %+v, %v", again, err)
 	}

@@ -54,7 +54,7 @@ func (s *Service) watchGeneration() {
 		return err
 	})
 	s.Regen.Register("flash_sales", func(ctx context.Context) error {
-		_, err := s.App.Seckill.LoadSales(ctx)
+		_, err := s.Ops.Reconciler.LoadSales(ctx)
 		return err
 	})
 	if s.Config.RedisGenerationCheck <= 0 {

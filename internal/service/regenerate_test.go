@@ -74,7 +74,7 @@ func readDerived(t *testing.T, svc *service.Service, saleID int64) (derivedState
 	for _, it := range feed.Items {
 		st.feed = append(st.feed, it.Blog.Blog.ID)
 	}
-	a, err := svc.App.Seckill.Audit(ctx, saleID)
+	a, err := svc.Ops.Reconciler.Audit(ctx, saleID)
 	if err != nil {
 		return st, fmt.Errorf("audit: %w", err)
 	}
@@ -117,7 +117,7 @@ func TestRedisComingBackEmptyIsRepairedWithoutARestart(t *testing.T) {
 				blogs = append(blogs, b.Blog.ID)
 			}
 			sale := newSale(t, svc, 100)
-			if _, err := svc.App.Seckill.ClaimVoucher(ctx, 1000, sale.ID); err != nil {
+			if _, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 1000, sale.ID); err != nil {
 				t.Fatal(err)
 			}
 			before, err := readDerived(t, svc, sale.ID)
@@ -174,16 +174,16 @@ func TestRedisComingBackEmptyIsRepairedWithoutARestart(t *testing.T) {
 			}
 			t.Logf("every derived structure back %v after the wipe", time.Since(wiped).Round(time.Millisecond))
 
-			a, _ := svc.App.Seckill.Audit(ctx, sale.ID)
+			a, _ := svc.Ops.Reconciler.Audit(ctx, sale.ID)
 			if a.RedisStock != 99 || a.RedisHolders != 1 {
 				t.Errorf("rebuilt sale: stock %d, holders %d; want 99 and 1", a.RedisStock, a.RedisHolders)
 			}
 			for u := int64(2000); u < 2020; u++ {
-				if _, err := svc.App.Seckill.ClaimVoucher(ctx, u, sale.ID); err != nil {
+				if _, err := svc.App.Commands.ClaimVoucher.Handle(ctx, u, sale.ID); err != nil {
 					t.Fatalf("claim after the rebuild: %v", err)
 				}
 			}
-			if _, err := svc.App.Seckill.ClaimVoucher(ctx, 1000, sale.ID); domain.ErrorCode(err) != domain.CodeAlreadyClaimed {
+			if _, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 1000, sale.ID); domain.ErrorCode(err) != domain.CodeAlreadyClaimed {
 				t.Errorf("the holder's second claim after the rebuild: %v, want ALREADY_CLAIMED", err)
 			}
 			if n := gate.notLoaded.Load(); n != 0 {

@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/dealspot/dealspot/adapters/queue"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/internal/app"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/domain"
+	cache "github.com/dealspot/dealspot/internal/readcache"
 )
 
 // startSeckill builds the flash sale on the chosen queue, loads live sales into Redis
@@ -63,6 +66,13 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 	if err != nil {
 		return err
 	}
+	// The reconciler republishes stale claims through the queue whatever the backend;
+	// the claim path does not publish where the gate enqueues claims itself.
+	republisher := o.publisher(q)
+	var publisher seckill.ClaimPublisher = republisher
+	if q.PublishedByGate() {
+		publisher = enqueuedByGate{}
+	}
 	status := redisadapter.NewStatusBus(s.Redis.Client, s.Redis.Channel("order:status"))
 	s.closers = append(s.closers, status.Close)
 	svc, err := seckill.New(ctx, seckill.Config{
@@ -77,27 +87,29 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 		StatusRecheck:            cfg.Seckill.StatusRecheck,
 		StatusRecheckConcurrency: cfg.Seckill.StatusRecheckConcurrency,
 	}, seckill.Deps{
-		Vouchers:     s.Store.Vouchers(),
-		Orders:       s.Store.Orders(),
-		Gate:         o.gate(gate),
-		Publisher:    o.publisher(q),
-		IDs:          o.ids(ids),
-		Status:       status,
-		SoldOut:      redisadapter.NewSoldOutBus(s.Redis.Client, s.Redis.Channel("seckill:soldout")),
-		VoucherCache: vouchers,
-		Log:          s.Log,
+		Vouchers:       s.Store.Vouchers(),
+		Orders:         s.Store.Orders(),
+		Gate:           o.gate(gate),
+		Publisher:      publisher,
+		Republisher:    republisher,
+		IDs:            o.ids(ids),
+		Status:         status,
+		SoldOut:        redisadapter.NewSoldOutBus(s.Redis.Client, s.Redis.Channel("seckill:soldout")),
+		VoucherCache:   voucherReadCache{vouchers},
+		VoucherChanges: voucherReadCache{vouchers},
+		Log:            s.Log,
 	})
 	if err != nil {
 		return err
 	}
 	s.closers = append(s.closers, func() error { svc.Close(); return nil })
-	s.App.Seckill = svc
-	n, err := svc.LoadSales(ctx)
+	s.App.Commands.FlashSaleCommands, s.App.Queries.FlashSaleQueries, s.Ops.FlashSaleOperations = app.FlashSale(svc)
+	n, err := s.Ops.Reconciler.LoadSales(ctx)
 	if err != nil {
 		return fmt.Errorf("load flash sales into redis: %w", err)
 	}
 	s.Log.Info("flash sales ready", slog.Int("loaded_into_redis", n), slog.String("queue", cfg.Queue))
-	s.orderHandler = o.handler(svc.ProcessClaims)
+	s.orderHandler = o.handler(s.Ops.OrderWriter.ProcessClaims)
 	if cfg.Seckill.Consume {
 		s.StartConsumer()
 	}
@@ -113,7 +125,7 @@ func (s *Service) startReconciler() {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		s.App.Seckill.RunReconciler(ctx, s.Config.Seckill.ReconcileInterval, s.ReconcileConfig())
+		s.Ops.Reconciler.RunReconciler(ctx, s.Config.Seckill.ReconcileInterval, s.ReconcileConfig())
 	}()
 	s.closers = append(s.closers, func() error { cancel(); <-done; return nil })
 }
@@ -123,7 +135,7 @@ func (s *Service) ReconcileConfig() seckill.ReconcileConfig {
 	return seckill.ReconcileConfig{
 		RepublishAfter: s.Config.Seckill.RepublishAfter,
 		FailAfter:      s.Config.Seckill.FailAfter,
-		Lookback:       24 * time.Hour,
+		Lookback:       s.Config.Seckill.ReconcileLookback,
 	}
 }
 
@@ -136,7 +148,7 @@ func (s *Service) StartConsumer() {
 		defer wg.Done()
 		err := s.Queue.Consume(ctx, s.orderHandler, func(ctx context.Context, c domain.Claim, cause error) {
 			s.Log.Error("order dead-lettered", slog.Int64("order_id", c.OrderID), slog.Any("cause", cause))
-			if err := s.App.Seckill.FailClaim(ctx, c, ""); err != nil {
+			if err := s.Ops.OrderWriter.FailClaim(ctx, c, ""); err != nil {
 				s.Log.Error("cannot fail a dead-lettered order; the reconciler will", slog.Int64("order_id", c.OrderID), slog.Any("error", err))
 			}
 		})
@@ -147,6 +159,31 @@ func (s *Service) StartConsumer() {
 	// Stop consuming (finishing the batch in hand) before the queue and stores close.
 	s.closers = append(s.closers, func() error { cancel(); wg.Wait(); return nil })
 	s.Log.Info("order consumer started")
+}
+
+// enqueuedByGate is the claim path's publisher where the gate enqueues accepted claims in
+// its atomic step (QUEUE=redis): there is nothing left to publish.
+type enqueuedByGate struct{}
+
+func (enqueuedByGate) PublishClaim(context.Context, domain.Claim) error { return nil }
+
+// voucherReadCache is the read-through cache of vouchers by id (seckill.VoucherReader)
+// and drops a changed voucher from it on every node (seckill.VoucherInvalidator).
+type voucherReadCache struct{ c *cache.Client[domain.Voucher] }
+
+var (
+	_ seckill.VoucherReader      = voucherReadCache{}
+	_ seckill.VoucherInvalidator = voucherReadCache{}
+)
+
+// Get implements seckill.VoucherReader.
+func (r voucherReadCache) Get(ctx context.Context, id int64, load func(context.Context) (domain.Voucher, bool, error)) (domain.Voucher, bool, error) {
+	return r.c.Get(ctx, strconv.FormatInt(id, 10), load)
+}
+
+// VoucherChanged implements seckill.VoucherInvalidator.
+func (r voucherReadCache) VoucherChanged(ctx context.Context, id int64) error {
+	return r.c.Invalidate(ctx, strconv.FormatInt(id, 10))
 }
 
 // orderIDs returns this process's order-id generator, its node part taken from the

@@ -198,9 +198,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		return nil, err
 	}
 	log.Info("nearby index built", slog.Int("shops", n))
-	s.App = &app.Application{Auth: authSvc,
-		Commands: app.Commands{Shops: shopCommands}, Queries: app.Queries{Shops: shops}}
+	s.App = &app.Application{Commands: app.Commands{Shops: shopCommands}, Queries: app.Queries{Shops: shops}}
 	s.Ops = &app.Operations{Shops: shopOps}
+	s.App.Commands.AccountCommands, s.App.Queries.AccountQueries, s.Ops.AccountOperations = app.Account(authSvc)
 	if err := s.startSeckill(ctx, caches, o); err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ func TestRoleChangeReachesExistingTokens(t *testing.T) {
 		c.Token = s.AccessToken
 		wantCode(t, "admin query as USER", c.Do(t, adminOnly, nil), "FORBIDDEN")
 
-		if _, err := svc.App.Auth.GrantAdmin.Handle(context.Background(), phone); err != nil {
+		if _, err := svc.Ops.GrantAdmin.Handle(context.Background(), phone); err != nil {
 			t.Fatal(err)
 		}
 		var me struct{ Me struct{ Role string } }
@@ -44,7 +44,7 @@ func TestRoleSurvivesLostRedisState(t *testing.T) {
 	c := client(srv)
 	const phone = "13300004445"
 	s := login(t, c, phone)
-	if _, err := svc.App.Auth.GrantAdmin.Handle(context.Background(), phone); err != nil {
+	if _, err := svc.Ops.GrantAdmin.Handle(context.Background(), phone); err != nil {
 		t.Fatal(err)
 	}
 	// Lose every cached account state, but keep the session itself.
@@ -87,14 +87,14 @@ func TestAdminCommandActsOnARunningEmbeddedServer(t *testing.T) {
 	if !adm.Attached {
 		t.Fatal("admin did not attach to the running server's Redis")
 	}
-	if _, err := adm.Auth.GrantAdmin.Handle(context.Background(), phone); err != nil {
+	if _, err := adm.Ops.GrantAdmin.Handle(context.Background(), phone); err != nil {
 		t.Fatal(err)
 	}
 	c.Token = s.AccessToken
 	if resp := c.Do(t, adminOnly, nil); len(resp.Errors) > 0 {
 		t.Fatalf("admin query after `admin grant`: %+v", resp.Errors)
 	}
-	if _, err := adm.Auth.BlockUser.Handle(context.Background(), phone, true); err != nil {
+	if _, err := adm.Ops.BlockUser.Handle(context.Background(), phone, true); err != nil {
 		t.Fatal(err)
 	}
 	_, resp := me(t, c, s.AccessToken)

@@ -50,10 +50,10 @@ func TestSessionsSurviveAnEmptiedRedis(t *testing.T) {
 		if len(resp.Errors) > 0 {
 			t.Fatalf("first refresh: %+v", resp.Errors)
 		}
-		if _, err := svc.App.Auth.BlockUser.Handle(ctx, "13300008804", true); err != nil {
+		if _, err := svc.Ops.BlockUser.Handle(ctx, "13300008804", true); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.App.Auth.GrantAdmin.Handle(ctx, "13300008805"); err != nil {
+		if _, err := svc.Ops.GrantAdmin.Handle(ctx, "13300008805"); err != nil {
 			t.Fatal(err)
 		}
 

@@ -49,7 +49,7 @@ func TestSoldOutFloodStaysOffRedis(t *testing.T) {
 			return gate
 		}))
 	ctx := context.Background()
-	v, err := svc.App.Seckill.CreateFlashSale(ctx, seckill.FlashSaleInput{
+	v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
 		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "sold out", PayValue: 1, ActualValue: 2},
 		Stock:        20, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
 	})
@@ -64,7 +64,7 @@ func TestSoldOutFloodStaysOffRedis(t *testing.T) {
 	// The mark is set in the background; wait until a claim is answered without the gate.
 	for deadline := time.Now().Add(5 * time.Second); ; {
 		before := gate.reserves.Load()
-		_, err := svc.App.Seckill.ClaimVoucher(ctx, 100_000, v.ID)
+		_, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 100_000, v.ID)
 		if domain.ErrorCode(err) != domain.CodeSoldOut {
 			t.Fatalf("claim after the sale sold out: %v", err)
 		}
@@ -91,7 +91,7 @@ func TestSoldOutFloodStaysOffRedis(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for u := 1_000 + w; time.Now().Before(stop); u += 8 {
-				_, err := svc.App.Seckill.ClaimVoucher(ctx, u, v.ID)
+				_, err := svc.App.Commands.ClaimVoucher.Handle(ctx, u, v.ID)
 				if code := domain.ErrorCode(err); code != domain.CodeSoldOut {
 					t.Errorf("claim on a sold-out sale: %v", err)
 					return

@@ -69,13 +69,13 @@ func TestSubscriptionEndsAfterRedisWipedWhileTheOrderIsWritten(t *testing.T) {
 	ctx := context.Background()
 	v := newSale(t, svc, 10)
 	const user = 1
-	res, err := svc.App.Seckill.ClaimVoucher(ctx, user, v.ID)
+	res, err := svc.App.Commands.ClaimVoucher.Handle(ctx, user, v.ID)
 	if err != nil || res.Status != domain.OrderPending {
 		t.Fatalf("claim: %+v, %v", res, err)
 	}
 	subCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	events, err := svc.App.Seckill.OrderStatus(subCtx, user, res.OrderID)
+	events, err := svc.App.Queries.Orders.OrderStatus(subCtx, user, res.OrderID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,10 +89,10 @@ func TestSubscriptionEndsAfterRedisWipedWhileTheOrderIsWritten(t *testing.T) {
 	}
 	// Written while Redis is away: the CREATED event cannot be published.
 	claim := domain.Claim{OrderID: res.OrderID, UserID: user, VoucherID: v.ID, ClaimedAt: time.Now()}
-	if err := svc.App.Seckill.ProcessClaims(ctx, []domain.Claim{claim}); err != nil {
+	if err := svc.Ops.OrderWriter.ProcessClaims(ctx, []domain.Claim{claim}); err != nil {
 		t.Fatalf("write the order: %v", err)
 	}
-	if o, found, err := svc.App.Seckill.Order(ctx, user, res.OrderID); err != nil || !found || o.Status != domain.OrderCreated {
+	if o, found, err := svc.App.Queries.Orders.Order(ctx, user, res.OrderID); err != nil || !found || o.Status != domain.OrderCreated {
 		t.Fatalf("order(id) = %+v %v %v, want CREATED", o, found, err)
 	}
 	proxy.Restore()

@@ -154,7 +154,7 @@ func TestWebsocketEndsWithItsSession(t *testing.T) {
 		const phone = "13300003333"
 		s := login(t, client(srv), phone)
 		ws := wsOpen(t, srv, s.AccessToken)
-		if _, err := svc.App.Auth.BlockUser.Handle(context.Background(), phone, true); err != nil {
+		if _, err := svc.Ops.BlockUser.Handle(context.Background(), phone, true); err != nil {
 			t.Fatal(err)
 		}
 		if code := ws.closeCode(); code != 4403 {

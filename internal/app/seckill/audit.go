@@ -21,8 +21,8 @@ type Audit struct {
 }
 
 // Audit reads a sale's bookkeeping.
-func (s *Service) Audit(ctx context.Context, voucherID int64) (Audit, error) {
-	return ReadAudit(ctx, s.d.Gate, s.d.Orders, voucherID)
+func (rec *Reconciler) Audit(ctx context.Context, voucherID int64) (Audit, error) {
+	return ReadAudit(ctx, rec.c.d.Gate, rec.c.d.Orders, voucherID)
 }
 
 // ReadAudit reads a sale's bookkeeping straight from the gate and the order store, for

@@ -16,7 +16,15 @@ type ClaimResult struct {
 	Status  domain.OrderStatus
 }
 
-// ClaimVoucher decides a claim without touching the database: the user's claim rate
+// ClaimVoucher is the claim path.
+type ClaimVoucher struct {
+	c *core
+	// users and bucket are the claim rate limits (nil: off).
+	users  *userClaimLimiter
+	bucket *claimBucket
+}
+
+// Handle decides a claim without touching the database: the user's claim rate
 // (counted here, across sales), the local sold-out mark, the cached voucher and its
 // window, the node's global claim bucket, then one atomic gate step in Redis (which
 // counts the user's claims again per shard), then the queue.
@@ -31,26 +39,26 @@ type ClaimResult struct {
 // step and the publish run on contexts the client cannot cancel, each bounded by
 // PublishTimeout (see enqueue), and a publish whose outcome is unknown keeps the
 // reservation and is answered PENDING like any other.
-func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (ClaimResult, error) {
+func (u *ClaimVoucher) Handle(ctx context.Context, userID, voucherID int64) (ClaimResult, error) {
 	if userID <= 0 {
 		return ClaimResult{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
 	}
 	if voucherID <= 0 {
 		return ClaimResult{}, domain.Errorf(domain.CodeNotFound, "no such voucher")
 	}
-	if ok, wait := s.users.allow(userID, s.now()); !ok {
+	if ok, wait := u.users.allow(userID, u.c.now()); !ok {
 		return ClaimResult{}, rateLimited("too many claims; slow down", wait)
 	}
-	if soldOut, holder, refresh := s.soldOut.check(voucherID, userID); soldOut {
+	if soldOut, holder, refresh := u.c.soldOut.check(voucherID, userID); soldOut {
 		if refresh {
-			go s.refreshSoldOut(voucherID)
+			go u.refreshSoldOut(voucherID)
 		}
 		if holder {
 			return ClaimResult{}, domain.ErrAlreadyClaimed
 		}
 		return ClaimResult{}, domain.ErrSoldOut
 	}
-	v, found, err := s.voucher(ctx, voucherID)
+	v, found, err := u.c.voucher(ctx, voucherID)
 	if err != nil {
 		return ClaimResult{}, fmt.Errorf("read voucher %d: %w", voucherID, err)
 	}
@@ -60,7 +68,7 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 	if v.FlashSale == nil {
 		return ClaimResult{}, domain.Errorf(domain.CodeBadUserInput, "this voucher is not a flash sale")
 	}
-	now := s.now()
+	now := u.c.now()
 	switch {
 	case now.Before(v.FlashSale.BeginTime):
 		return ClaimResult{}, domain.ErrNotStarted
@@ -68,7 +76,7 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 		return ClaimResult{}, domain.ErrEnded
 	}
 	// The global bucket guards Redis and the queue: answers given without them are free.
-	if ok, wait := s.bucket.take(now); !ok {
+	if ok, wait := u.bucket.take(now); !ok {
 		return ClaimResult{}, rateLimited("the sale is busy; try again shortly", wait)
 	}
 	// From here on the claim does not depend on its client: a client that gives up while
@@ -78,19 +86,19 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 		return ClaimResult{}, fmt.Errorf("claim abandoned by its client: %w", err)
 	}
 	detached := context.WithoutCancel(ctx)
-	ctx, cancel := context.WithTimeout(detached, s.cfg.PublishTimeout)
+	ctx, cancel := context.WithTimeout(detached, u.c.cfg.PublishTimeout)
 	defer cancel()
-	orderID, err := s.d.IDs.NextID(ctx)
+	orderID, err := u.c.d.IDs.NextID(ctx)
 	if err != nil {
 		return ClaimResult{}, fmt.Errorf("order id: %w", err)
 	}
 	r := Reservation{OrderID: orderID, UserID: userID, VoucherID: voucherID, At: now,
-		RateLimit: RateLimit{Max: s.cfg.ClaimsPerUser, Window: s.cfg.ClaimWindow}}
-	verdict, n, err := s.d.Gate.Reserve(ctx, r)
+		RateLimit: RateLimit{Max: u.c.cfg.ClaimsPerUser, Window: u.c.cfg.ClaimWindow}}
+	verdict, n, err := u.c.d.Gate.Reserve(ctx, r)
 	if err == nil && verdict == NotLoaded {
 		// Redis lost the sale (or never had it): put it back from the database, once.
-		if _, err = s.loadSale(ctx, v, false); err == nil {
-			verdict, n, err = s.d.Gate.Reserve(ctx, r)
+		if _, err = u.c.loadSale(ctx, v, false); err == nil {
+			verdict, n, err = u.c.d.Gate.Reserve(ctx, r)
 		}
 	}
 	if err != nil {
@@ -99,7 +107,7 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 	switch verdict {
 	case Accepted:
 	case SoldOut:
-		s.announceSoldOut(ctx, voucherID)
+		u.announceSoldOut(ctx, voucherID)
 		return ClaimResult{}, domain.ErrSoldOut
 	case AlreadyClaimed:
 		return ClaimResult{}, domain.ErrAlreadyClaimed
@@ -112,15 +120,14 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 	default:
 		return ClaimResult{}, fmt.Errorf("reserve: sale %d is not loaded", voucherID)
 	}
-	if !s.d.Publisher.PublishedByGate() {
-		if err := s.enqueue(detached, r); err != nil {
-			return ClaimResult{}, err
-		}
+	if err := u.enqueue(detached, r); err != nil {
+		return ClaimResult{}, err
 	}
 	return ClaimResult{OrderID: orderID, Status: domain.OrderPending}, nil
 }
 
-// enqueue publishes an accepted claim. The publish does not depend on the client: it
+// enqueue publishes an accepted claim (where the gate enqueued it already, the publisher
+// does nothing). The publish does not depend on the client: it
 // runs on a context the client cannot cancel, bounded by PublishTimeout. A publish known
 // not to have queued the claim (ErrNotEnqueued) is undone and answered INTERNAL; any
 // other failure leaves the outcome unknown — the message may be queued, and undoing it
@@ -129,19 +136,19 @@ func (s *Service) ClaimVoucher(ctx context.Context, userID, voucherID int64) (Cl
 // (republishing it after RepublishAfter, failing it after FailAfter).
 //
 // ctx is already detached from the client; the publish gets a timeout of its own.
-func (s *Service) enqueue(ctx context.Context, r Reservation) error {
-	pctx, cancel := context.WithTimeout(ctx, s.cfg.PublishTimeout)
+func (u *ClaimVoucher) enqueue(ctx context.Context, r Reservation) error {
+	pctx, cancel := context.WithTimeout(ctx, u.c.cfg.PublishTimeout)
 	defer cancel()
 	claim := domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: r.VoucherID, ClaimedAt: r.At}
-	err := s.d.Publisher.PublishClaim(pctx, claim)
+	err := u.c.d.Publisher.PublishClaim(pctx, claim)
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, ErrNotEnqueued):
-		s.undo(ctx, r, err)
+		u.undo(ctx, r, err)
 		return fmt.Errorf("enqueue claim: %w", err)
 	default:
-		s.log.Warn("claim publish outcome unknown; the reservation stays and the reconciler settles it",
+		u.c.log.Warn("claim publish outcome unknown; the reservation stays and the reconciler settles it",
 			slog.Int64("order_id", r.OrderID), slog.Int64("voucher_id", r.VoucherID), slog.Any("error", err))
 		return nil
 	}
@@ -157,46 +164,46 @@ func rateLimited(msg string, wait time.Duration) error {
 // undo gives back a reservation whose claim is known not to be enqueued, so the
 // client's INTERNAL answer promises nothing. If even that fails, the reconciler finds the
 // reservation later.
-func (s *Service) undo(ctx context.Context, r Reservation, cause error) {
+func (u *ClaimVoucher) undo(ctx context.Context, r Reservation, cause error) {
 	ctx = context.WithoutCancel(ctx)
-	if _, err := s.d.Gate.Drop(ctx, r.VoucherID, r.OrderID, Release{Stock: true, Slot: true}); err != nil {
-		s.log.Error("cannot undo a reservation whose claim was not enqueued",
+	if _, err := u.c.d.Gate.Drop(ctx, r.VoucherID, r.OrderID, Release{Stock: true, Slot: true}); err != nil {
+		u.c.log.Error("cannot undo a reservation whose claim was not enqueued",
 			slog.Int64("order_id", r.OrderID), slog.Any("publish_error", cause), slog.Any("error", err))
 		return
 	}
-	s.stockBack(ctx, r.VoucherID)
+	u.c.stockBack(ctx, r.VoucherID)
 }
 
 // announceSoldOut tells every node that the sale sold out and marks it here. Of the
 // claims that meet the sold-out gate at once, one announces; the others are answered
 // SOLD_OUT meanwhile.
-func (s *Service) announceSoldOut(ctx context.Context, voucherID int64) {
-	s.markInBackground(context.WithoutCancel(ctx), voucherID, true)
+func (u *ClaimVoucher) announceSoldOut(ctx context.Context, voucherID int64) {
+	u.c.markInBackground(context.WithoutCancel(ctx), voucherID, true)
 }
 
 // refreshSoldOut checks a sold-out mark that is about to run out against the gate: it
 // is renewed (holders read again) while the gate has no stock, and dropped here if the
 // gate has stock again. If the gate cannot say, the mark runs out and claims ask the
 // gate themselves.
-func (s *Service) refreshSoldOut(voucherID int64) {
-	defer s.soldOut.done(voucherID)
+func (u *ClaimVoucher) refreshSoldOut(voucherID int64) {
+	defer u.c.soldOut.done(voucherID)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	gen := s.soldOut.generation(voucherID)
-	stock, loaded, err := s.d.Gate.Stock(ctx, voucherID)
+	gen := u.c.soldOut.generation(voucherID)
+	stock, loaded, err := u.c.d.Gate.Stock(ctx, voucherID)
 	switch {
 	case err != nil:
-		s.log.Warn("cannot check a sold-out mark", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
+		u.c.log.Warn("cannot check a sold-out mark", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
 	case !loaded:
 	case stock > 0:
-		s.soldOut.stockBack(voucherID)
+		u.c.soldOut.stockBack(voucherID)
 	default:
-		s.markSoldOut(ctx, voucherID, gen)
+		u.c.markSoldOut(ctx, voucherID, gen)
 	}
 }
 
 // stockBack tells every node that a sale has stock again.
-func (s *Service) stockBack(ctx context.Context, voucherID int64) {
+func (s *core) stockBack(ctx context.Context, voucherID int64) {
 	s.soldOut.stockBack(voucherID)
 	if err := s.d.SoldOut.Publish(context.WithoutCancel(ctx), voucherID, false); err != nil {
 		s.log.Warn("cannot announce returned stock", slog.Int64("voucher_id", voucherID), slog.Any("error", err))

@@ -36,9 +36,9 @@ const maxDriftLookups = 2000
 // stock is raised by what it is certainly short, and lowered by what it is certainly
 // over — exactly when no order was written meanwhile. Holders are exact. Nothing is
 // written when nothing drifted.
-func (s *Service) repairDrift(ctx context.Context, voucherID int64, rep *ReconcileReport) error {
+func (rec *Reconciler) repairDrift(ctx context.Context, voucherID int64, rep *ReconcileReport) error {
 	for range driftAttempts {
-		done, err := s.repairDriftOnce(ctx, voucherID, rep)
+		done, err := rec.repairDriftOnce(ctx, voucherID, rep)
 		if err != nil || done {
 			return err
 		}
@@ -47,12 +47,12 @@ func (s *Service) repairDrift(ctx context.Context, voucherID int64, rep *Reconci
 	return nil
 }
 
-func (s *Service) repairDriftOnce(ctx context.Context, voucherID int64, rep *ReconcileReport) (bool, error) {
-	before, err := s.d.Orders.SaleStock(ctx, voucherID)
+func (rec *Reconciler) repairDriftOnce(ctx context.Context, voucherID int64, rep *ReconcileReport) (bool, error) {
+	before, err := rec.c.d.Orders.SaleStock(ctx, voucherID)
 	if err != nil {
 		return false, err
 	}
-	snap, err := s.d.Gate.Snapshot(ctx, voucherID)
+	snap, err := rec.c.d.Gate.Snapshot(ctx, voucherID)
 	if err != nil {
 		return false, err
 	}
@@ -60,7 +60,7 @@ func (s *Service) repairDriftOnce(ctx context.Context, voucherID int64, rep *Rec
 		return true, nil // loaded from the database by the next claim or pass
 	}
 	// The cheap comparison: every reservation taken as still waiting for its order.
-	dbStock, holders, err := s.dbView(ctx, voucherID)
+	dbStock, holders, err := rec.dbView(ctx, voucherID)
 	if err != nil {
 		return false, err
 	}
@@ -69,11 +69,11 @@ func (s *Service) repairDriftOnce(ctx context.Context, voucherID int64, rep *Rec
 	}
 	// Something may disagree: find the reservations whose orders exist, then read the
 	// stock and the holders again (after the look-ups: see above).
-	written, err := s.writtenOrders(ctx, snap.Reservations)
+	written, err := rec.writtenOrders(ctx, snap.Reservations)
 	if err != nil {
 		return false, err
 	}
-	if dbStock, holders, err = s.dbView(ctx, voucherID); err != nil {
+	if dbStock, holders, err = rec.dbView(ctx, voucherID); err != nil {
 		return false, err
 	}
 	if dbStock > before {
@@ -84,7 +84,7 @@ func (s *Service) repairDriftOnce(ctx context.Context, voucherID int64, rep *Rec
 		return true, nil
 	}
 	drift.VoucherID = voucherID
-	applied, err := s.d.Gate.Repair(ctx, drift.GateRepair)
+	applied, err := rec.c.d.Gate.Repair(ctx, drift.GateRepair)
 	if err != nil || !applied {
 		return false, err
 	}
@@ -94,28 +94,28 @@ func (s *Service) repairDriftOnce(ctx context.Context, voucherID int64, rep *Rec
 	rep.HoldersRepaired += len(drift.AddHolders) + len(drift.RemoveHolders)
 	rep.Settled += drift.settled
 	rep.Released += drift.released
-	s.log.Warn("repaired a flash sale's drift between redis and the database", slog.Int64("voucher_id", voucherID),
+	rec.c.log.Warn("repaired a flash sale's drift between redis and the database", slog.Int64("voucher_id", voucherID),
 		slog.Int64("redis_stock", snap.Stock), slog.Int64("stock_delta", drift.StockDelta),
 		slog.Int("holders_added", len(drift.AddHolders)), slog.Int("holders_removed", len(drift.RemoveHolders)),
 		slog.Int("reservations_removed", len(drift.Remove)))
 	if drift.StockDelta > 0 {
-		s.stockBack(ctx, voucherID)
+		rec.c.stockBack(ctx, voucherID)
 	}
 	for _, r := range snap.Reservations {
 		if o, ok := written[r.OrderID]; ok {
-			s.publish(ctx, o.Status, "", domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: voucherID, ClaimedAt: r.At})
+			rec.c.publish(ctx, o.Status, "", domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: voucherID, ClaimedAt: r.At})
 		}
 	}
 	return true, nil
 }
 
 // dbView reads the sale's stock and live holders from the database.
-func (s *Service) dbView(ctx context.Context, voucherID int64) (int64, []int64, error) {
-	stock, err := s.d.Orders.SaleStock(ctx, voucherID)
+func (rec *Reconciler) dbView(ctx context.Context, voucherID int64) (int64, []int64, error) {
+	stock, err := rec.c.d.Orders.SaleStock(ctx, voucherID)
 	if err != nil {
 		return 0, nil, err
 	}
-	holders, err := s.d.Orders.LiveHolders(ctx, voucherID)
+	holders, err := rec.c.d.Orders.LiveHolders(ctx, voucherID)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -124,12 +124,12 @@ func (s *Service) dbView(ctx context.Context, voucherID int64) (int64, []int64, 
 
 // writtenOrders looks up the orders of the oldest reservations (up to maxDriftLookups);
 // the result holds those that exist and belong to their reservation's user.
-func (s *Service) writtenOrders(ctx context.Context, rs []Reservation) (map[int64]domain.VoucherOrder, error) {
+func (rec *Reconciler) writtenOrders(ctx context.Context, rs []Reservation) (map[int64]domain.VoucherOrder, error) {
 	rs = slices.Clone(rs)
 	slices.SortFunc(rs, func(a, b Reservation) int { return a.At.Compare(b.At) })
 	out := map[int64]domain.VoucherOrder{}
 	for _, r := range rs[:min(len(rs), maxDriftLookups)] {
-		o, err := s.d.Orders.Order(ctx, r.OrderID)
+		o, err := rec.c.d.Orders.Order(ctx, r.OrderID)
 		switch {
 		case errors.Is(err, domain.ErrNotFound):
 		case err != nil:

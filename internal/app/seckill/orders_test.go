@@ -95,11 +95,12 @@ const (
 	testOrder = 77
 )
 
-func newStatusService(cfg Config) (*Service, *statusWorld, *fakeBus) {
+func newStatusService(cfg Config) (*OrderQueries, *statusWorld, *fakeBus) {
 	w := &statusWorld{reserved: &Reservation{OrderID: testOrder, UserID: testUser, VoucherID: 3, At: time.Unix(1_700_000_000, 0)}}
 	bus := &fakeBus{subs: map[int64]chan domain.OrderEvent{}}
-	s := &Service{cfg: cfg, d: Deps{Orders: w, Gate: w, Status: bus}, now: time.Now,
-		log: slog.New(slog.NewTextHandler(io.Discard, nil)), rereads: newRereadLimit(cfg.StatusRecheckConcurrency)}
+	c := &core{cfg: cfg, d: Deps{Orders: w, Gate: w, Status: bus}, now: time.Now,
+		log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	s := &OrderQueries{c: c, rereads: newRereadLimit(cfg.StatusRecheckConcurrency)}
 	return s, w, bus
 }
 

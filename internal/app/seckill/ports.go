@@ -1,6 +1,3 @@
-// Package seckill holds the flash sale: creating sales, the claim path (decided in one
-// Redis round trip, no SQL), writing orders from the queue, order status, and the
-// repairs that keep Redis and the database in step.
 package seckill
 
 import (
@@ -126,8 +123,21 @@ type GateRepair struct {
 type ClaimPublisher interface {
 	// PublishClaim enqueues c; an error means it may not be enqueued.
 	PublishClaim(ctx context.Context, c domain.Claim) error
-	// PublishedByGate reports whether StockGate.Reserve already enqueues claims.
-	PublishedByGate() bool
+}
+
+// VoucherReader is a read-through cache of vouchers by id, for the claim path.
+type VoucherReader interface {
+	// Get returns the voucher with id from the cache or, on a miss, from load, whose
+	// answer it caches, "not found" (found false) included. The error is load's or ctx's:
+	// a cache that cannot be reached only makes reads slower.
+	Get(ctx context.Context, id int64, load func(ctx context.Context) (v domain.Voucher, found bool, err error)) (domain.Voucher, bool, error)
+}
+
+// VoucherInvalidator drops cached copies of a voucher after it changed.
+type VoucherInvalidator interface {
+	// VoucherChanged is told after the database holds the new voucher (or a new id); an
+	// error means some copies may be served until they expire.
+	VoucherChanged(ctx context.Context, id int64) error
 }
 
 // IDGenerator hands out order ids: 64-bit, time-ordered, unique across nodes.

@@ -53,17 +53,17 @@ type ReconcileReport struct {
 // It is safe to run on several nodes at once and while claims and orders are written:
 // every step is idempotent, and a drift repair applies only if no reservation of the
 // sale was dropped (and no other repair applied) since it was computed.
-func (s *Service) Reconcile(ctx context.Context, rc ReconcileConfig) (ReconcileReport, error) {
+func (rec *Reconciler) Reconcile(ctx context.Context, rc ReconcileConfig) (ReconcileReport, error) {
 	var rep ReconcileReport
-	now := s.now()
-	sales, err := s.d.Vouchers.FlashSalesEndingAfter(ctx, now.Add(-rc.Lookback))
+	now := rec.c.now()
+	sales, err := rec.c.d.Vouchers.FlashSalesEndingAfter(ctx, now.Add(-rc.Lookback))
 	if err != nil {
 		return rep, fmt.Errorf("list sales: %w", err)
 	}
 	var errs []error
 	for _, v := range sales {
 		if v.FlashSale.EndTime.After(now) {
-			loaded, err := s.loadSale(ctx, v, false)
+			loaded, err := rec.c.loadSale(ctx, v, false)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -72,12 +72,12 @@ func (s *Service) Reconcile(ctx context.Context, rc ReconcileConfig) (ReconcileR
 				rep.SalesLoaded++
 			}
 		}
-		if err := s.repairReservations(ctx, v.ID, now, rc, &rep); err != nil {
+		if err := rec.repairReservations(ctx, v.ID, now, rc, &rep); err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		if v.FlashSale.EndTime.After(now) {
-			if err := s.repairDrift(ctx, v.ID, &rep); err != nil {
+			if err := rec.repairDrift(ctx, v.ID, &rep); err != nil {
 				errs = append(errs, err)
 			}
 		}
@@ -85,8 +85,8 @@ func (s *Service) Reconcile(ctx context.Context, rc ReconcileConfig) (ReconcileR
 	return rep, errors.Join(errs...)
 }
 
-func (s *Service) repairReservations(ctx context.Context, voucherID int64, now time.Time, rc ReconcileConfig, rep *ReconcileReport) error {
-	reservations, err := s.d.Gate.Reservations(ctx, voucherID)
+func (rec *Reconciler) repairReservations(ctx context.Context, voucherID int64, now time.Time, rc ReconcileConfig, rep *ReconcileReport) error {
+	reservations, err := rec.c.d.Gate.Reservations(ctx, voucherID)
 	if err != nil {
 		return err
 	}
@@ -96,37 +96,37 @@ func (s *Service) repairReservations(ctx context.Context, voucherID int64, now t
 			continue
 		}
 		claim := domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: voucherID, ClaimedAt: r.At}
-		o, err := s.d.Orders.Order(ctx, r.OrderID)
+		o, err := rec.c.d.Orders.Order(ctx, r.OrderID)
 		switch {
 		case err == nil && (o.UserID != r.UserID || o.VoucherID != voucherID):
 			// The id is another claim's order (handed out twice): this claim has none,
 			// and never will under this id.
-			if err := s.fail(ctx, claim, Release{Stock: true, Slot: true}, ReasonIDTaken); err != nil {
+			if err := rec.c.fail(ctx, claim, Release{Stock: true, Slot: true}, ReasonIDTaken); err != nil {
 				return err
 			}
 			rep.Failed++
 		case err == nil && o.Status == domain.OrderFailed:
-			if dropped, err := s.d.Gate.Drop(ctx, voucherID, r.OrderID, Release{Stock: true, Slot: true}); err != nil {
+			if dropped, err := rec.c.d.Gate.Drop(ctx, voucherID, r.OrderID, Release{Stock: true, Slot: true}); err != nil {
 				return err
 			} else if dropped {
 				rep.Released++
-				s.stockBack(ctx, voucherID)
+				rec.c.stockBack(ctx, voucherID)
 			}
 		case err == nil:
-			if err := s.d.Gate.Settle(ctx, voucherID, []int64{r.OrderID}); err != nil {
+			if err := rec.c.d.Gate.Settle(ctx, voucherID, []int64{r.OrderID}); err != nil {
 				return err
 			}
 			rep.Settled++
-			s.publish(ctx, o.Status, "", claim)
+			rec.c.publish(ctx, o.Status, "", claim)
 		case !errors.Is(err, domain.ErrNotFound):
 			return fmt.Errorf("read order %d: %w", r.OrderID, err)
 		case age >= rc.FailAfter:
-			if err := s.fail(ctx, claim, Release{Stock: true, Slot: true}, ReasonExpired); err != nil {
+			if err := rec.c.fail(ctx, claim, Release{Stock: true, Slot: true}, ReasonExpired); err != nil {
 				return err
 			}
 			rep.Failed++
 		default:
-			if err := s.d.Publisher.PublishClaim(ctx, claim); err != nil {
+			if err := rec.c.d.Republisher.PublishClaim(ctx, claim); err != nil {
 				return fmt.Errorf("publish claim %d again: %w", r.OrderID, err)
 			}
 			rep.Republished++
@@ -135,17 +135,21 @@ func (s *Service) repairReservations(ctx context.Context, voucherID int64, now t
 	return nil
 }
 
+// Reconciler keeps Redis and the database in step: it loads sales into Redis, repairs
+// them (Reconcile, periodically in RunReconciler), and reads their bookkeeping (Audit).
+type Reconciler struct{ c *core }
+
 // RunReconciler runs Reconcile every interval until ctx ends.
-func (s *Service) RunReconciler(ctx context.Context, interval time.Duration, rc ReconcileConfig) {
+func (rec *Reconciler) RunReconciler(ctx context.Context, interval time.Duration, rc ReconcileConfig) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		rep, err := s.Reconcile(ctx, rc)
+		rep, err := rec.Reconcile(ctx, rc)
 		if err != nil && ctx.Err() == nil {
-			s.log.Warn("reconcile pass incomplete", slog.Any("error", err))
+			rec.c.log.Warn("reconcile pass incomplete", slog.Any("error", err))
 		}
 		if rep != (ReconcileReport{}) {
-			s.log.Info("reconciled flash sales", slog.Int("sales_loaded", rep.SalesLoaded), slog.Int("settled", rep.Settled),
+			rec.c.log.Info("reconciled flash sales", slog.Int("sales_loaded", rep.SalesLoaded), slog.Int("settled", rep.Settled),
 				slog.Int("republished", rep.Republished), slog.Int("failed", rep.Failed), slog.Int("released", rep.Released),
 				slog.Int("stock_repaired", rep.StockRepaired), slog.Int("holders_repaired", rep.HoldersRepaired),
 				slog.Int("busy", rep.Busy))
@@ -156,4 +160,24 @@ func (s *Service) RunReconciler(ctx context.Context, interval time.Duration, rc 
 		case <-t.C:
 		}
 	}
+}
+
+// LoadSales puts every sale that has not ended into Redis where Redis lacks it (at start,
+// or after Redis lost its data), from the database. Sales already loaded are left alone.
+func (rec *Reconciler) LoadSales(ctx context.Context) (int, error) {
+	sales, err := rec.c.d.Vouchers.FlashSalesEndingAfter(ctx, rec.c.now())
+	if err != nil {
+		return 0, fmt.Errorf("list sales: %w", err)
+	}
+	loaded := 0
+	for _, v := range sales {
+		ok, err := rec.c.loadSale(ctx, v, false)
+		if err != nil {
+			return loaded, err
+		}
+		if ok {
+			loaded++
+		}
+	}
+	return loaded, nil
 }

@@ -1,3 +1,13 @@
+// Package seckill holds the flash sale: creating sales, the claim path (decided in one
+// Redis round trip, no SQL), writing orders from the queue, order status, and the
+// repairs that keep Redis and the database in step.
+//
+// Users and the GraphQL schema say "flash sale"; the package keeps the name seckill
+// (秒杀, "second kill"), the name the write-ups of this design and the Redis keys
+// (seckill:…) use, so that code, keys and literature can be searched with one word.
+//
+// Each use case is a type of its own, holding only what it needs; New builds them all
+// on one shared core (the adapters, the clock, this node's sold-out board).
 package seckill
 
 import (
@@ -5,11 +15,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"time"
 
 	"github.com/dealspot/dealspot/internal/domain"
-	cache "github.com/dealspot/dealspot/internal/readcache"
 )
 
 // Config holds the flash sale's limits.
@@ -45,40 +53,61 @@ type Config struct {
 
 // Deps are the adapters the flash sale needs.
 type Deps struct {
-	Vouchers  Vouchers
-	Orders    Orders
-	Gate      StockGate
+	Vouchers Vouchers
+	Orders   Orders
+	Gate     StockGate
+	// Publisher enqueues the claims ClaimVoucher accepts. Where the gate enqueues them
+	// itself (in Reserve), it is a publisher that does nothing.
 	Publisher ClaimPublisher
-	IDs       IDGenerator
-	Status    StatusBus
-	SoldOut   SoldOutBus
-	// VoucherCache caches vouchers by id for the claim path.
-	VoucherCache *cache.Client[domain.Voucher]
-	Log          *slog.Logger
+	// Republisher enqueues again the claims the reconciler finds stale; it always
+	// reaches the queue.
+	Republisher ClaimPublisher
+	IDs         IDGenerator
+	Status      StatusBus
+	SoldOut     SoldOutBus
+	// VoucherCache caches vouchers by id for the claim path; VoucherChanges drops a
+	// changed voucher from it.
+	VoucherCache   VoucherReader
+	VoucherChanges VoucherInvalidator
+	Log            *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
 
-// Service is the flash sale's use cases.
+// Service is the flash sale's use cases, one type each.
 type Service struct {
+	// ClaimVoucher is the claim path (a client's command).
+	ClaimVoucher *ClaimVoucher
+	// FlashSales creates vouchers and sales and edits sales (administrators' commands).
+	FlashSales *FlashSales
+	// VouchersOfShop lists a shop's vouchers with their remaining stock.
+	VouchersOfShop *VouchersOfShop
+	// Orders reads a user's orders and follows their status.
+	Orders *OrderQueries
+	// OrderWriter writes the orders of queued claims (the queue consumer).
+	OrderWriter *OrderWriter
+	// Reconciler loads sales into Redis and repairs Redis and the database.
+	Reconciler *Reconciler
+
+	c *core
+}
+
+// core is what the use cases share: the adapters, the clock and this node's sold-out
+// board.
+type core struct {
 	cfg     Config
 	d       Deps
 	now     func() time.Time
 	log     *slog.Logger
 	soldOut *soldOutBoard
 	stopBus func()
-	// rereads bounds the concurrent re-reads of subscribed orders.
-	rereads chan struct{}
-	// users and bucket are the claim rate limits (nil: off).
-	users  *userClaimLimiter
-	bucket *claimBucket
 }
 
 // New checks deps and starts listening for sold-out announcements; Close stops it.
 func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	switch {
-	case d.Vouchers == nil, d.Orders == nil, d.Gate == nil, d.Publisher == nil, d.IDs == nil,
-		d.Status == nil, d.SoldOut == nil, d.VoucherCache == nil:
+	case d.Vouchers == nil, d.Orders == nil, d.Gate == nil, d.Publisher == nil, d.Republisher == nil, d.IDs == nil,
+		d.Status == nil, d.SoldOut == nil, d.VoucherCache == nil, d.VoucherChanges == nil:
 		return nil, errors.New("seckill: missing dependency")
 	case cfg.ClaimsPerUser > 0 && cfg.ClaimWindow <= 0:
 		return nil, errors.New("seckill: the per-user claim limit needs a window")
@@ -105,27 +134,35 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	if cfg.PublishTimeout <= 0 {
 		cfg.PublishTimeout = 5 * time.Second
 	}
-	s := &Service{cfg: cfg, d: d, now: d.Now, log: d.Log, soldOut: newSoldOutBoard(cfg.SoldOutMarkTTL, d.Now),
-		users:  newUserClaimLimiter(RateLimit{Max: cfg.ClaimsPerUser, Window: cfg.ClaimWindow}),
-		bucket: newClaimBucket(cfg.GlobalClaims, d.Now()), rereads: newRereadLimit(cfg.StatusRecheckConcurrency)}
-	stop, err := d.SoldOut.Subscribe(context.WithoutCancel(ctx), s.onAnnouncement)
+	c := &core{cfg: cfg, d: d, now: d.Now, log: d.Log, soldOut: newSoldOutBoard(cfg.SoldOutMarkTTL, d.Now)}
+	stop, err := d.SoldOut.Subscribe(context.WithoutCancel(ctx), c.onAnnouncement)
 	if err != nil {
 		return nil, fmt.Errorf("seckill: listen for sold-out announcements: %w", err)
 	}
-	s.stopBus = stop
-	return s, nil
+	c.stopBus = stop
+	return &Service{
+		ClaimVoucher: &ClaimVoucher{c: c,
+			users:  newUserClaimLimiter(RateLimit{Max: cfg.ClaimsPerUser, Window: cfg.ClaimWindow}),
+			bucket: newClaimBucket(cfg.GlobalClaims, d.Now())},
+		FlashSales:     &FlashSales{c: c},
+		VouchersOfShop: &VouchersOfShop{c: c},
+		Orders:         &OrderQueries{c: c, rereads: newRereadLimit(cfg.StatusRecheckConcurrency)},
+		OrderWriter:    &OrderWriter{c: c},
+		Reconciler:     &Reconciler{c: c},
+		c:              c,
+	}, nil
 }
 
 // Close stops listening for announcements.
 func (s *Service) Close() {
-	if s.stopBus != nil {
-		s.stopBus()
+	if s.c.stopBus != nil {
+		s.c.stopBus()
 	}
 }
 
 // voucher reads a voucher through the cache; found is false for an unknown id.
-func (s *Service) voucher(ctx context.Context, id int64) (domain.Voucher, bool, error) {
-	return s.d.VoucherCache.Get(ctx, strconv.FormatInt(id, 10), func(ctx context.Context) (domain.Voucher, bool, error) {
+func (s *core) voucher(ctx context.Context, id int64) (domain.Voucher, bool, error) {
+	return s.d.VoucherCache.Get(ctx, id, func(ctx context.Context) (domain.Voucher, bool, error) {
 		v, err := s.d.Vouchers.Voucher(ctx, id)
 		if errors.Is(err, domain.ErrNotFound) {
 			return domain.Voucher{}, false, nil
@@ -135,7 +172,7 @@ func (s *Service) voucher(ctx context.Context, id int64) (domain.Voucher, bool, 
 }
 
 // saleState reads what Redis should hold for a sale from the database.
-func (s *Service) saleState(ctx context.Context, v domain.Voucher) (SaleState, error) {
+func (s *core) saleState(ctx context.Context, v domain.Voucher) (SaleState, error) {
 	stock, err := s.d.Orders.SaleStock(ctx, v.ID)
 	if err != nil {
 		return SaleState{}, err
@@ -147,27 +184,7 @@ func (s *Service) saleState(ctx context.Context, v domain.Voucher) (SaleState, e
 	return SaleState{VoucherID: v.ID, Stock: stock, BeginTime: v.FlashSale.BeginTime, EndTime: v.FlashSale.EndTime, Holders: holders}, nil
 }
 
-// LoadSales puts every sale that has not ended into Redis where Redis lacks it (at start,
-// or after Redis lost its data), from the database. Sales already loaded are left alone.
-func (s *Service) LoadSales(ctx context.Context) (int, error) {
-	sales, err := s.d.Vouchers.FlashSalesEndingAfter(ctx, s.now())
-	if err != nil {
-		return 0, fmt.Errorf("list sales: %w", err)
-	}
-	loaded := 0
-	for _, v := range sales {
-		ok, err := s.loadSale(ctx, v, false)
-		if err != nil {
-			return loaded, err
-		}
-		if ok {
-			loaded++
-		}
-	}
-	return loaded, nil
-}
-
-func (s *Service) loadSale(ctx context.Context, v domain.Voucher, replace bool) (bool, error) {
+func (s *core) loadSale(ctx context.Context, v domain.Voucher, replace bool) (bool, error) {
 	st, err := s.saleState(ctx, v)
 	if err != nil {
 		return false, fmt.Errorf("read sale %d: %w", v.ID, err)
@@ -186,7 +203,7 @@ func (s *Service) loadSale(ctx context.Context, v domain.Voucher, replace bool) 
 }
 
 // onAnnouncement applies another node's (or this node's) sold-out announcement.
-func (s *Service) onAnnouncement(voucherID int64, soldOut bool) {
+func (s *core) onAnnouncement(voucherID int64, soldOut bool) {
 	if !soldOut {
 		s.soldOut.stockBack(voucherID)
 		return
@@ -197,7 +214,7 @@ func (s *Service) onAnnouncement(voucherID int64, soldOut bool) {
 // markInBackground marks the sale sold out in this process, announcing it to every node
 // first when announce is set — unless it is marked already or another goroutine is at
 // it: one at a time per sale.
-func (s *Service) markInBackground(ctx context.Context, voucherID int64, announce bool) {
+func (s *core) markInBackground(ctx context.Context, voucherID int64, announce bool) {
 	if s.soldOut.marked(voucherID) || !s.soldOut.begin(voucherID) {
 		return
 	}
@@ -214,7 +231,7 @@ func (s *Service) markInBackground(ctx context.Context, voucherID int64, announc
 }
 
 // markSoldOut reads the sale's holders once and marks it sold out in this process.
-func (s *Service) markSoldOut(ctx context.Context, voucherID int64, gen uint64) {
+func (s *core) markSoldOut(ctx context.Context, voucherID int64, gen uint64) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	holders, err := s.d.Gate.Holders(ctx, voucherID)

@@ -1,0 +1,168 @@
+package seckill
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// VoucherInput is a new voucher; values are in cents.
+type VoucherInput struct {
+	ShopID      int64
+	Title       string
+	SubTitle    string
+	Rules       string
+	PayValue    int64
+	ActualValue int64
+}
+
+// FlashSaleInput is a new flash-sale voucher.
+type FlashSaleInput struct {
+	VoucherInput
+	Stock     int64
+	BeginTime time.Time
+	EndTime   time.Time
+}
+
+func (in VoucherInput) validate() error {
+	switch {
+	case in.ShopID <= 0:
+		return domain.Errorf(domain.CodeBadUserInput, "shopId must be a positive id")
+	case strings.TrimSpace(in.Title) == "":
+		return domain.Errorf(domain.CodeBadUserInput, "title must not be empty")
+	case utf8.RuneCountInString(in.Title) > 128 || utf8.RuneCountInString(in.SubTitle) > 255 || utf8.RuneCountInString(in.Rules) > 1024:
+		return domain.Errorf(domain.CodeBadUserInput, "title, subtitle or rules too long (128, 255, 1024 characters)")
+	case in.PayValue < 0 || in.ActualValue < 0:
+		return domain.Errorf(domain.CodeBadUserInput, "payValue and actualValue must not be negative")
+	case in.PayValue > in.ActualValue:
+		return domain.Errorf(domain.CodeBadUserInput, "payValue must not exceed actualValue")
+	}
+	return nil
+}
+
+func (in VoucherInput) voucher() domain.Voucher {
+	return domain.Voucher{
+		ShopID: in.ShopID, Title: strings.TrimSpace(in.Title), SubTitle: strings.TrimSpace(in.SubTitle),
+		Rules: strings.TrimSpace(in.Rules), PayValue: in.PayValue, ActualValue: in.ActualValue,
+		Status: domain.VoucherOnSale,
+	}
+}
+
+// FlashSales creates vouchers and flash sales and edits sales: the administrators'
+// commands.
+type FlashSales struct{ c *core }
+
+// CreateVoucher stores a normal voucher. Errors: BAD_USER_INPUT.
+func (f *FlashSales) CreateVoucher(ctx context.Context, in VoucherInput) (domain.Voucher, error) {
+	if err := in.validate(); err != nil {
+		return domain.Voucher{}, err
+	}
+	v := in.voucher()
+	v.Kind = domain.VoucherNormal
+	out, err := f.c.d.Vouchers.CreateVoucher(ctx, v)
+	if err != nil {
+		return domain.Voucher{}, fmt.Errorf("create voucher: %w", err)
+	}
+	return out, nil
+}
+
+// CreateFlashSale stores a flash-sale voucher with its sale in one transaction, then
+// preloads the sale's stock and window into Redis. Errors: BAD_USER_INPUT.
+func (f *FlashSales) CreateFlashSale(ctx context.Context, in FlashSaleInput) (domain.Voucher, error) {
+	if err := in.validate(); err != nil {
+		return domain.Voucher{}, err
+	}
+	switch {
+	case in.Stock < 1 || in.Stock > f.c.cfg.MaxStock:
+		return domain.Voucher{}, domain.Errorf(domain.CodeBadUserInput, "stock must be between 1 and %d", f.c.cfg.MaxStock)
+	case !in.EndTime.After(in.BeginTime):
+		return domain.Voucher{}, domain.Errorf(domain.CodeBadUserInput, "endTime must be after beginTime")
+	case !in.EndTime.After(f.c.now()):
+		return domain.Voucher{}, domain.Errorf(domain.CodeBadUserInput, "endTime must be in the future")
+	}
+	v := in.voucher()
+	v.Kind = domain.VoucherFlashSale
+	v.FlashSale = &domain.FlashSale{Stock: int(in.Stock), BeginTime: in.BeginTime, EndTime: in.EndTime}
+	out, err := f.c.d.Vouchers.CreateVoucher(ctx, v)
+	if err != nil {
+		return domain.Voucher{}, fmt.Errorf("create flash sale: %w", err)
+	}
+	if _, err := f.c.loadSale(ctx, out, true); err != nil {
+		// The sale exists in the database; the claim path loads it on first use.
+		f.c.log.Warn("cannot preload a new flash sale into redis", "voucher_id", out.ID, "error", err)
+	}
+	// A read of this id before it existed may have cached "not found".
+	_ = f.c.d.VoucherChanges.VoucherChanged(ctx, out.ID)
+	return out, nil
+}
+
+// SaleChanges are edits to a flash sale; nil fields stay as they are.
+type SaleChanges struct {
+	Stock     *int64
+	BeginTime *time.Time
+	EndTime   *time.Time
+}
+
+// UpdateFlashSale edits a sale's stock and window and returns the sale as clients now
+// see it. Once a sale has begun (or has orders), its stock cannot change: units already
+// promised would no longer add up. Errors: NOT_FOUND; BAD_USER_INPUT; CONFLICT for a
+// stock change of a begun sale.
+func (f *FlashSales) UpdateFlashSale(ctx context.Context, voucherID int64, ch SaleChanges) (VoucherView, error) {
+	if voucherID <= 0 {
+		return VoucherView{}, domain.Errorf(domain.CodeNotFound, "no such flash sale")
+	}
+	var stockChanged bool
+	out, err := f.c.d.Vouchers.UpdateFlashSale(ctx, voucherID, func(v domain.Voucher, fs *domain.FlashSale) error {
+		if ch.Stock != nil && int64(fs.Stock) != *ch.Stock {
+			if *ch.Stock < 1 || *ch.Stock > f.c.cfg.MaxStock {
+				return domain.Errorf(domain.CodeBadUserInput, "stock must be between 1 and %d", f.c.cfg.MaxStock)
+			}
+			if !f.c.now().Before(fs.BeginTime) {
+				return domain.Errorf(domain.CodeConflict, "the stock of a sale that has begun cannot change")
+			}
+			counts, err := f.c.d.Orders.CountOrders(ctx, voucherID)
+			if err != nil {
+				return err
+			}
+			if counts.Created > 0 {
+				return domain.Errorf(domain.CodeConflict, "the stock of a sale with orders cannot change")
+			}
+			fs.Stock, stockChanged = int(*ch.Stock), true
+		}
+		if ch.BeginTime != nil {
+			fs.BeginTime = *ch.BeginTime
+		}
+		if ch.EndTime != nil {
+			fs.EndTime = *ch.EndTime
+		}
+		if !fs.EndTime.After(fs.BeginTime) {
+			return domain.Errorf(domain.CodeBadUserInput, "endTime must be after beginTime")
+		}
+		return nil
+	})
+	if errors.Is(err, domain.ErrNotFound) {
+		return VoucherView{}, domain.Errorf(domain.CodeNotFound, "no such flash sale")
+	}
+	if err != nil {
+		return VoucherView{}, fmt.Errorf("update flash sale: %w", err)
+	}
+	fs := out.FlashSale
+	if stockChanged {
+		// Not begun and no orders: nothing in Redis to keep.
+		_, err = f.c.loadSale(ctx, out, true)
+	} else {
+		err = f.c.d.Gate.SetWindow(ctx, voucherID, fs.BeginTime, fs.EndTime)
+	}
+	if err != nil {
+		return VoucherView{}, fmt.Errorf("update sale in redis: %w", err)
+	}
+	if err := f.c.d.VoucherChanges.VoucherChanged(ctx, voucherID); err != nil {
+		f.c.log.Warn("cannot invalidate a changed voucher", "voucher_id", voucherID, "error", err)
+	}
+	return f.c.view(ctx, out), nil
+}
