@@ -76,6 +76,20 @@ func openPostgres(t *testing.T) *entstore.Store { return openMigrated(t, testsup
 // everyStore names the stores a test runs on, by their opener.
 var everyStore = map[string]func(t *testing.T) *entstore.Store{"sqlite": openSQLite, "postgres": openPostgres}
 
+// onEveryStore runs fn once per store, in parallel, with the store's opener (PostgreSQL
+// skipped, with its reason, when TEST_DATABASE_URL is unset).
+func onEveryStore(t *testing.T, fn func(t *testing.T, open func(t *testing.T) *entstore.Store)) {
+	for name, open := range everyStore {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if name == "postgres" {
+				testsupport.Require(t, testsupport.EnvPostgres)
+			}
+			fn(t, open)
+		})
+	}
+}
+
 // storeCase is one case of a suite that every store must pass.
 type storeCase struct {
 	name string

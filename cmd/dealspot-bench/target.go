@@ -27,7 +27,7 @@ type target struct {
 	mode     string
 	backends string
 	// svc is the in-process service (nil for a remote server).
-	svc *service.Service
+	svc *service.Node
 	// jwtSecret is the in-process server's signing secret.
 	jwtSecret string
 	// sessions registers minted tokens' sessions (nil when Redis is out of reach).

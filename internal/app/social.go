@@ -32,9 +32,9 @@ type SocialOperations struct {
 	Visits *social.Visits
 }
 
-// NewSocial splits the social use cases into what a client may call and what the
+// Social splits the social use cases into what a client may call and what the
 // server runs.
-func NewSocial(s *social.Service) (SocialCommands, SocialQueries, SocialOperations) {
+func Social(s *social.Service) (SocialCommands, SocialQueries, SocialOperations) {
 	return SocialCommands{
 			Blogs: s.BlogCommands, Likes: s.LikeCommands, Follows: s.FollowCommands, SignIns: s.SignInCommands,
 		}, SocialQueries{

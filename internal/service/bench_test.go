@@ -48,7 +48,7 @@ func BenchmarkShopByID(b *testing.B) {
 	// Every mode's service is built before any is measured; with the real backends they
 	// share the database and the Redis database.
 	type built struct {
-		svc   *service.Service
+		svc   *service.Node
 		shops *testsupport.CountingShops
 	}
 	services := make([]built, len(modes))

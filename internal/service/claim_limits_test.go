@@ -13,7 +13,7 @@ import (
 )
 
 // liveSales creates n flash sales on shop 1 that are on now.
-func liveSales(t *testing.T, svc *service.Service, n int) []int64 {
+func liveSales(t *testing.T, svc *service.Node, n int) []int64 {
 	t.Helper()
 	now := time.Now()
 	out := make([]int64, n)

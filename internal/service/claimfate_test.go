@@ -37,7 +37,7 @@ func (p unsurePublisher) PublishClaim(ctx context.Context, c domain.Claim) error
 
 // checkSettledClaim drains the sale and checks that the claim ended CREATED, that Redis
 // and the database agree, and that the user cannot claim again.
-func checkSettledClaim(t *testing.T, svc *service.Service, v domain.Voucher, stock int64, userID, orderID int64) {
+func checkSettledClaim(t *testing.T, svc *service.Node, v domain.Voucher, stock int64, userID, orderID int64) {
 	t.Helper()
 	ctx := context.Background()
 	a := drain(t, svc, v.ID)

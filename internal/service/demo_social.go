@@ -13,7 +13,7 @@ import (
 // seedDemoSocial makes the demo community's follows, notes and likes through the app's
 // own use cases, right after Seed stored its people: the database gets the facts and
 // Redis what the app derives from them (follow sets, feeds, like sets and counts).
-func (s *Service) seedDemoSocial(ctx context.Context) error {
+func (s *Node) seedDemoSocial(ctx context.Context) error {
 	demo := entstore.DemoSocialData()
 	ids := make([]int64, len(demo.Users))
 	for i, u := range demo.Users {

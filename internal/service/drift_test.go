@@ -16,12 +16,12 @@ import (
 )
 
 // saleKey is the Redis key of one of a sale's gate structures ("stock", "users").
-func saleKey(svc *service.Service, voucherID int64, kind string) string {
+func saleKey(svc *service.Node, voucherID int64, kind string) string {
 	return "seckill:" + claimwire.ShardTag(voucherID, svc.Config.Seckill.Shards) + ":" + kind + ":" + strconv.FormatInt(voucherID, 10)
 }
 
 // redisHolders lists the sale's holder set, sorted.
-func redisHolders(t *testing.T, svc *service.Service, voucherID int64) []int64 {
+func redisHolders(t *testing.T, svc *service.Node, voucherID int64) []int64 {
 	t.Helper()
 	members, err := svc.Redis.Client.SMembers(context.Background(), saleKey(svc, voucherID, "users")).Result()
 	if err != nil {
@@ -37,7 +37,7 @@ func redisHolders(t *testing.T, svc *service.Service, voucherID int64) []int64 {
 }
 
 // dbHolders lists the users with live orders, sorted.
-func dbHolders(t *testing.T, svc *service.Service, voucherID int64) []int64 {
+func dbHolders(t *testing.T, svc *service.Node, voucherID int64) []int64 {
 	t.Helper()
 	hs, err := svc.Store.Orders().LiveHolders(context.Background(), voucherID)
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 // cancellingFlood makes workers claim the sale for random users until the sale is sold
 // out in Redis or the deadline passes; half the requests are cancelled by their client a
 // few milliseconds in. It returns the claims answered with an order id.
-func cancellingFlood(t *testing.T, svc *service.Service, voucherID int64, users, workers int, during func()) (map[int64]int64, map[domain.Code]int) {
+func cancellingFlood(t *testing.T, svc *service.Node, voucherID int64, users, workers int, during func()) (map[int64]int64, map[domain.Code]int) {
 	t.Helper()
 	var (
 		mu       sync.Mutex
@@ -72,7 +72,7 @@ func cancellingFlood(t *testing.T, svc *service.Service, voucherID int64, users,
 // unknown) and checks I1–I4, that Redis agrees with the database (stock and holders),
 // that every claim answered with an order id ended CREATED, and that no order FAILED
 // while the sale had stock.
-func checkClaimFate(t *testing.T, svc *service.Service, v domain.Voucher, stock int64, accepted map[int64]int64, refused map[domain.Code]int) {
+func checkClaimFate(t *testing.T, svc *service.Node, v domain.Voucher, stock int64, accepted map[int64]int64, refused map[domain.Code]int) {
 	t.Helper()
 	ctx := context.Background()
 	a := drain(t, svc, v.ID)

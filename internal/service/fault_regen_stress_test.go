@@ -31,7 +31,7 @@ type socialTraffic struct {
 	done    chan struct{}
 }
 
-func startSocialTraffic(svc *service.Service, stop <-chan struct{}) *socialTraffic {
+func startSocialTraffic(svc *service.Node, stop <-chan struct{}) *socialTraffic {
 	tr := &socialTraffic{done: make(chan struct{})}
 	var wg sync.WaitGroup
 	ctx := context.Background()
@@ -85,7 +85,7 @@ func startSocialTraffic(svc *service.Service, stop <-chan struct{}) *socialTraff
 }
 
 // wholeFeed pages through a user's whole feed.
-func wholeFeed(svc *service.Service, userID int64) ([]int64, error) {
+func wholeFeed(svc *service.Node, userID int64) ([]int64, error) {
 	var ids []int64
 	var after *social.FeedCursor
 	for range 1000 {

@@ -44,7 +44,7 @@ func (r *floodResult) latency() (p50, p99, longest time.Duration) {
 }
 
 // floodFor makes workers claim the voucher for random users until stop is closed.
-func floodFor(svc *service.Service, voucherID int64, users, workers int, pause time.Duration, stop <-chan struct{}) *floodResult {
+func floodFor(svc *service.Node, voucherID int64, users, workers int, pause time.Duration, stop <-chan struct{}) *floodResult {
 	res := &floodResult{refused: map[domain.Code]int{}, done: make(chan struct{})}
 	var wg sync.WaitGroup
 	for range workers {
@@ -81,7 +81,7 @@ func (r *floodResult) wait() { <-r.done }
 
 // checkAfterFault drains the sale and checks the invariants and that every accepted
 // claim ended CREATED or FAILED.
-func checkAfterFault(t *testing.T, svc *service.Service, v domain.Voucher, stock int64, res *floodResult) {
+func checkAfterFault(t *testing.T, svc *service.Node, v domain.Voucher, stock int64, res *floodResult) {
 	t.Helper()
 	a := drain(t, svc, v.ID)
 	for _, bad := range a.Check(stock) {
@@ -138,7 +138,7 @@ func viaProxy(t *testing.T, raw string) (*testsupport.FaultProxy, string) {
 // floodThroughOutage builds the service from env, floods a sale, cuts the proxy for
 // faultOutage in the middle, and returns the sale, the flood and how many claims were
 // accepted during the cut.
-func floodThroughOutage(t *testing.T, env map[string]string, proxy *testsupport.FaultProxy) (*service.Service, domain.Voucher, *floodResult, int) {
+func floodThroughOutage(t *testing.T, env map[string]string, proxy *testsupport.FaultProxy) (*service.Node, domain.Voucher, *floodResult, int) {
 	t.Helper()
 	env = merge(env, map[string]string{
 		"CLAIM_RATE_PER_USER": "off", "RECONCILE_INTERVAL": "500ms", "RECONCILE_REPUBLISH_AFTER": "2s",

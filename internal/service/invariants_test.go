@@ -61,7 +61,7 @@ func merge(ms ...map[string]string) map[string]string {
 
 // flood makes users claim the voucher, claimsPerUser times each, all at once, and
 // returns the accepted order ids and the refusals by code.
-func flood(t *testing.T, svc *service.Service, voucherID int64, users, claimsPerUser int) ([]int64, map[domain.Code]int) {
+func flood(t *testing.T, svc *service.Node, voucherID int64, users, claimsPerUser int) ([]int64, map[domain.Code]int) {
 	t.Helper()
 	var (
 		mu       sync.Mutex
@@ -96,7 +96,7 @@ func flood(t *testing.T, svc *service.Service, voucherID int64, users, claimsPer
 }
 
 // drain waits until the sale has no pending reservations.
-func drain(t *testing.T, svc *service.Service, voucherID int64) seckill.Audit {
+func drain(t *testing.T, svc *service.Node, voucherID int64) seckill.Audit {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {

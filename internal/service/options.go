@@ -9,7 +9,7 @@ import (
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-// Option changes how New builds a Service.
+// Option changes how New builds a Node.
 type Option func(*options)
 
 type options struct {
@@ -38,8 +38,8 @@ func (o options) handler(h OrderHandler) OrderHandler {
 	return o.wrapHandler(h)
 }
 
-// WithClaimPublisher makes the claim path publish through wrap(queue), so that tests can
-// make publishing fail.
+// WithClaimPublisher makes the claim path and the reconciler publish through wrap(queue),
+// so that tests can make publishing fail.
 func WithClaimPublisher(wrap func(seckill.ClaimPublisher) seckill.ClaimPublisher) Option {
 	return func(o *options) { o.wrapPublisher = wrap }
 }

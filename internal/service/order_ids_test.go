@@ -31,7 +31,7 @@ func TestOrderIDsStayUniqueWhenRedisRestartsEmpty(t *testing.T) {
 
 			_, first := startService(t, env, frozen)
 			v := newSale(t, first, 100)
-			claim := func(svc *service.Service, users ...int64) map[int64]int64 {
+			claim := func(svc *service.Node, users ...int64) map[int64]int64 {
 				t.Helper()
 				ids := map[int64]int64{}
 				for _, u := range users {

@@ -11,7 +11,7 @@ import (
 	"github.com/dealspot/dealspot/internal/service"
 )
 
-func newSale(t *testing.T, svc *service.Service, stock int64) domain.Voucher {
+func newSale(t *testing.T, svc *service.Node, stock int64) domain.Voucher {
 	t.Helper()
 	v, err := svc.App.Commands.FlashSales.CreateFlashSale(context.Background(), seckill.FlashSaleInput{
 		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "recovery", PayValue: 1, ActualValue: 100},

@@ -14,7 +14,7 @@ import (
 // claimGeneration sets up the watcher of Redis's generation marker and makes sure the
 // marker exists. It runs before New builds the derived structures (nearby index, follow
 // mirror, flash sales), so a wipe during the build shows at the first check.
-func (s *Service) claimGeneration(ctx context.Context) error {
+func (s *Node) claimGeneration(ctx context.Context) error {
 	obs, err := metrics.NewRegenMetrics(s.Metrics.Registry)
 	if err != nil {
 		return err
@@ -44,7 +44,7 @@ func (s *Service) claimGeneration(ctx context.Context) error {
 // alone and reloads lost ones from the database). Feed inboxes are refilled lazily, per
 // user at their next feed read (see social.FeedQueries.Page): an eager pass would read every
 // user's followed authors at once, mostly for users who are not reading.
-func (s *Service) watchGeneration() {
+func (s *Node) watchGeneration() {
 	s.Regen.Register("nearby_index", func(ctx context.Context) error {
 		_, err := s.Ops.Shops.RebuildNearbyIndex(ctx)
 		return err
@@ -75,7 +75,7 @@ const persistenceTimeout = 2 * time.Second
 
 // warnAboutPersistence logs, once at start, what a Redis restart would cost with the
 // configured Redis's persistence.
-func (s *Service) warnAboutPersistence(ctx context.Context) {
+func (s *Node) warnAboutPersistence(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, persistenceTimeout)
 	defer cancel()
 	switch note, serious := s.persistenceNote(ctx); {
@@ -89,14 +89,14 @@ func (s *Service) warnAboutPersistence(ctx context.Context) {
 
 // persistenceWarning is /readyz's note on Redis persistence; "" when there is nothing
 // to say.
-func (s *Service) persistenceWarning(ctx context.Context) string {
+func (s *Node) persistenceWarning(ctx context.Context) string {
 	note, _ := s.persistenceNote(ctx)
 	return note
 }
 
 // persistenceNote says what the configured Redis loses on a restart, and whether that
 // loses accepted claims (serious) or only costs rebuilding from the database.
-func (s *Service) persistenceNote(ctx context.Context) (note string, serious bool) {
+func (s *Node) persistenceNote(ctx context.Context) (note string, serious bool) {
 	p, err := s.Redis.Persistence(ctx)
 	if err != nil {
 		return "", false // /readyz's redis check reports an unreachable Redis

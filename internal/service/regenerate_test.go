@@ -48,7 +48,7 @@ type derivedState struct {
 	markerFound bool
 }
 
-func readDerived(t *testing.T, svc *service.Service, saleID int64) (derivedState, error) {
+func readDerived(t *testing.T, svc *service.Node, saleID int64) (derivedState, error) {
 	t.Helper()
 	ctx := context.Background()
 	var st derivedState

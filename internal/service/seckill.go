@@ -22,7 +22,7 @@ import (
 
 // startSeckill builds the flash sale on the chosen queue, loads live sales into Redis
 // and, when configured, starts the order consumer.
-func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) error {
+func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) error {
 	cfg := s.Config
 	q, err := queue.Open(ctx, queue.Config{
 		Backend:      cfg.Queue,
@@ -120,7 +120,7 @@ func (s *Service) startSeckill(ctx context.Context, caches *caches, o options) e
 }
 
 // startReconciler repairs Redis and the database periodically until Close.
-func (s *Service) startReconciler() {
+func (s *Node) startReconciler() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -131,7 +131,7 @@ func (s *Service) startReconciler() {
 }
 
 // ReconcileConfig is the reconciler's configuration.
-func (s *Service) ReconcileConfig() seckill.ReconcileConfig {
+func (s *Node) ReconcileConfig() seckill.ReconcileConfig {
 	return seckill.ReconcileConfig{
 		RepublishAfter: s.Config.Seckill.RepublishAfter,
 		FailAfter:      s.Config.Seckill.FailAfter,
@@ -140,7 +140,7 @@ func (s *Service) ReconcileConfig() seckill.ReconcileConfig {
 }
 
 // StartConsumer runs the order consumer until Close.
-func (s *Service) StartConsumer() {
+func (s *Node) StartConsumer() {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -188,7 +188,7 @@ func (r voucherReadCache) VoucherChanged(ctx context.Context, id int64) error {
 
 // orderIDs returns this process's order-id generator, its node part taken from the
 // database's count of process starts (so ids never depend on what Redis remembers).
-func (s *Service) orderIDs(ctx context.Context, now func() time.Time) (*seckill.OrderIDs, error) {
+func (s *Node) orderIDs(ctx context.Context, now func() time.Time) (*seckill.OrderIDs, error) {
 	host, _ := os.Hostname()
 	start, err := s.Store.StartOrderIDNode(ctx, host)
 	if err != nil {

@@ -28,8 +28,9 @@ import (
 	"github.com/dealspot/dealspot/internal/server"
 )
 
-// Service is a built Dealspot process: stores, application and HTTP handler.
-type Service struct {
+// Node is one built Dealspot process (one node of a deployment): stores, application,
+// workers and HTTP handler.
+type Node struct {
 	Config config.Config
 	Log    *slog.Logger
 	Store  *entstore.Store
@@ -64,7 +65,7 @@ type Service struct {
 
 // JWTSecret returns the secret access tokens are signed with, for tools that mint tokens
 // in-process (the load generator).
-func (s *Service) JWTSecret() string { return string(s.jwtSecret) }
+func (s *Node) JWTSecret() string { return string(s.jwtSecret) }
 
 // OpenStore opens the relational store and, when the configuration asks for it,
 // migrates the schema.
@@ -84,8 +85,8 @@ func OpenStore(ctx context.Context, cfg config.Config, log *slog.Logger) (*entst
 }
 
 // New builds every part of Dealspot from cfg. Close releases what it opened.
-func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Option) (_ *Service, err error) {
-	s := &Service{Config: cfg, Log: log}
+func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Option) (_ *Node, err error) {
+	s := &Node{Config: cfg, Log: log}
 	defer func() {
 		if err != nil {
 			_ = s.Close()
@@ -315,7 +316,7 @@ func (c *caches) close() error {
 }
 
 // coalescing is c for a Redis batcher named name, its batch sizes observed.
-func (s *Service) coalescing(c config.Coalesce, name string) redisadapter.Coalescing {
+func (s *Node) coalescing(c config.Coalesce, name string) redisadapter.Coalescing {
 	return redisadapter.Coalescing{Window: c.Window, Max: c.Max, Observe: s.batchSizes.For(name)}
 }
 
@@ -368,7 +369,7 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 // importLegacySessions copies into the database the login sessions an earlier version
 // kept only in Redis, so the deployment logs nobody out. A session that cannot be read or
 // stored is logged and left out; only a failed scan stops the start.
-func (s *Service) importLegacySessions(ctx context.Context) error {
+func (s *Node) importLegacySessions(ctx context.Context) error {
 	n, err := auth.ImportLegacySessions(ctx, redisadapter.NewSessionCache(s.Redis.Client), s.Store.Sessions(),
 		func(key string, err error) {
 			s.Log.Warn("session only Redis held not copied into the database", slog.String("key", key), slog.Any("error", err))
@@ -407,7 +408,7 @@ func newCodeSender(cfg config.Config, log *slog.Logger) (auth.CodeSender, error)
 }
 
 // Close releases stores in the reverse order of opening.
-func (s *Service) Close() error {
+func (s *Node) Close() error {
 	var errs []error
 	for i := len(s.closers) - 1; i >= 0; i-- {
 		errs = append(errs, s.closers[i]())

@@ -25,7 +25,7 @@ func startServer(t *testing.T, extra map[string]string) *httptest.Server {
 }
 
 // startService is startServer that also hands back the built service.
-func startService(t testing.TB, extra map[string]string, opts ...service.Option) (*httptest.Server, *service.Service) {
+func startService(t testing.TB, extra map[string]string, opts ...service.Option) (*httptest.Server, *service.Node) {
 	t.Helper()
 	vars := map[string]string{"DEALSPOT_DATA_DIR": t.TempDir()}
 	for k, v := range extra {

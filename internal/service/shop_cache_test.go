@@ -28,7 +28,7 @@ const loadDelay = 100 * time.Millisecond
 // countedInstance is one Dealspot process whose shop reads are counted.
 type countedInstance struct {
 	srv    *httptest.Server
-	svc    *service.Service
+	svc    *service.Node
 	shops  *testsupport.CountingShops
 	client testsupport.GraphQLClient
 }
@@ -167,7 +167,7 @@ func readAtOnce(t *testing.T, urls []string, id int64, n int) {
 
 // cacheCounter returns the value of the cache counter metric (e.g.
 // dealspot_cache_hits_total) of the shop cache with the given labels.
-func cacheCounter(t *testing.T, svc *service.Service, metric string, labels map[string]string) float64 {
+func cacheCounter(t *testing.T, svc *service.Node, metric string, labels map[string]string) float64 {
 	t.Helper()
 	families, err := svc.Metrics.Registry.Gather()
 	if err != nil {

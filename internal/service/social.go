@@ -28,7 +28,7 @@ type socialParts struct {
 
 // newSocial builds notes, likes, follows, the feed, sign-ins and visitor counts; the
 // shop queries count their views, so they come first.
-func (s *Service) newSocial(o options) (socialParts, error) {
+func (s *Node) newSocial(o options) (socialParts, error) {
 	cfg := s.Config
 	rc := s.Redis.Client
 	inboxes, err := redisadapter.NewInboxes(rc, cfg.Social.InboxMax)
@@ -80,8 +80,8 @@ func (s *Service) newSocial(o options) (socialParts, error) {
 // startSocial hands the social use cases to the application, copies the facts only Redis
 // held into the database, fills the follow mirror when Redis lacks it and starts the
 // feed's fan-out consumer.
-func (s *Service) startSocial(ctx context.Context, soc socialParts) error {
-	s.App.Commands.SocialCommands, s.App.Queries.SocialQueries, s.Ops.SocialOperations = app.NewSocial(soc.Service)
+func (s *Node) startSocial(ctx context.Context, soc socialParts) error {
+	s.App.Commands.SocialCommands, s.App.Queries.SocialQueries, s.Ops.SocialOperations = app.Social(soc.Service)
 	likes, months, err := s.Ops.LegacyFacts.ImportLegacyFacts(ctx)
 	if err != nil {
 		return fmt.Errorf("copy likes and sign-ins only Redis holds into the database: %w", err)

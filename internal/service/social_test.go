@@ -65,7 +65,7 @@ func (c *testClock) Set(t time.Time) {
 // startSocial builds Dealspot from env (over the embedded defaults) with the social use
 // cases on clock, and serves it over real HTTP. It stops when the test ends, or earlier
 // through the returned stop.
-func startSocial(t *testing.T, env map[string]string, clock *testClock) (*httptest.Server, *service.Service, func()) {
+func startSocial(t *testing.T, env map[string]string, clock *testClock) (*httptest.Server, *service.Node, func()) {
 	t.Helper()
 	vars := map[string]string{"DEALSPOT_DATA_DIR": t.TempDir(), "JWT_SECRET": testSecret}
 	for k, v := range env {

@@ -20,7 +20,7 @@ import (
 
 // wipeRedis empties the service's Redis database, as a Redis restarted without
 // persistence would be.
-func wipeRedis(t *testing.T, svc *service.Service) {
+func wipeRedis(t *testing.T, svc *service.Node) {
 	t.Helper()
 	if err := svc.Redis.Client.FlushDB(context.Background()).Err(); err != nil {
 		t.Fatal(err)
@@ -28,7 +28,7 @@ func wipeRedis(t *testing.T, svc *service.Service) {
 }
 
 // storedLikes counts the rows of blog_likes of a blog: the likes the database keeps.
-func storedLikes(t *testing.T, svc *service.Service, blogID int64) int {
+func storedLikes(t *testing.T, svc *service.Node, blogID int64) int {
 	t.Helper()
 	var n int
 	if err := svc.Store.DB().QueryRowContext(context.Background(),
