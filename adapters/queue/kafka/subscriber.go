@@ -14,6 +14,8 @@ import (
 	"github.com/ThreeDotsLabs/watermill"
 	wmkafka "github.com/ThreeDotsLabs/watermill-kafka/v3/pkg/kafka"
 	"github.com/ThreeDotsLabs/watermill/message"
+
+	"github.com/dealspot/dealspot/adapters/queue/internal/subscriptions"
 )
 
 // SubscriberConfig configures a Subscriber.
@@ -68,11 +70,7 @@ type Subscriber struct {
 	cfg    SubscriberConfig
 	logger watermill.LoggerAdapter
 
-	closing   chan struct{}
-	closeOnce sync.Once
-	mu        sync.Mutex
-	closed    bool
-	subs      sync.WaitGroup
+	subs *subscriptions.Set
 }
 
 // NewSubscriber returns a subscriber; Brokers, Group, Window and DrainTimeout must be
@@ -84,7 +82,7 @@ func NewSubscriber(cfg SubscriberConfig, logger watermill.LoggerAdapter) (*Subsc
 	if logger == nil {
 		logger = watermill.NopLogger{}
 	}
-	return &Subscriber{cfg: cfg, logger: logger, closing: make(chan struct{})}, nil
+	return &Subscriber{cfg: cfg, logger: logger, subs: subscriptions.New()}, nil
 }
 
 // Subscribe joins the consumer group for topic. The channel closes after ctx is done or
@@ -92,13 +90,9 @@ func NewSubscriber(cfg SubscriberConfig, logger watermill.LoggerAdapter) (*Subsc
 // passed; what was not acknowledged is delivered again to whoever owns the partition
 // next.
 func (s *Subscriber) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.subs.Begin() {
 		return nil, errors.New("kafka subscriber closed")
 	}
-	s.subs.Add(1)
-	s.mu.Unlock()
 
 	group, err := sarama.NewConsumerGroup(s.cfg.Brokers, s.cfg.Group, s.cfg.Sarama)
 	if err != nil {
@@ -108,14 +102,10 @@ func (s *Subscriber) Subscribe(ctx context.Context, topic string) (<-chan *messa
 	out := make(chan *message.Message)
 	stop := make(chan struct{})
 	runCtx, cancel := context.WithCancel(context.Background())
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-s.closing:
-		}
+	s.subs.OnStop(ctx, func() {
 		close(stop)
 		cancel()
-	}()
+	})
 	fields := watermill.LogFields{"provider": "kafka", "topic": topic, "consumer_group": s.cfg.Group}
 	if s.cfg.Sarama.Consumer.Return.Errors {
 		go func() {
@@ -157,13 +147,7 @@ func (s *Subscriber) Subscribe(ctx context.Context, topic string) (<-chan *messa
 
 // Close stops every subscription and waits until their channels are closed.
 func (s *Subscriber) Close() error {
-	s.closeOnce.Do(func() {
-		s.mu.Lock()
-		s.closed = true
-		s.mu.Unlock()
-		close(s.closing)
-	})
-	s.subs.Wait()
+	s.subs.Close()
 	return nil
 }
 

@@ -16,6 +16,8 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message"
 	goredis "github.com/redis/go-redis/v9"
 	"github.com/vmihailenco/msgpack"
+
+	"github.com/dealspot/dealspot/adapters/queue/internal/subscriptions"
 )
 
 // SubscriberConfig configures a Subscriber.
@@ -82,11 +84,7 @@ type Subscriber struct {
 	cfg    SubscriberConfig
 	logger watermill.LoggerAdapter
 
-	closing   chan struct{}
-	closeOnce sync.Once
-	mu        sync.Mutex
-	closed    bool
-	subs      sync.WaitGroup
+	subs *subscriptions.Set
 }
 
 // NewSubscriber returns a subscriber; Client, Group, Window, ClaimIdle, ClaimInterval
@@ -98,7 +96,7 @@ func NewSubscriber(cfg SubscriberConfig, logger watermill.LoggerAdapter) (*Subsc
 	if logger == nil {
 		logger = watermill.NopLogger{}
 	}
-	return &Subscriber{cfg: cfg, logger: logger, closing: make(chan struct{})}, nil
+	return &Subscriber{cfg: cfg, logger: logger, subs: subscriptions.New()}, nil
 }
 
 // CreateGroup creates group on stream, reading from the stream's first entry; an
@@ -122,13 +120,9 @@ func (s *Subscriber) SubscribeInitialize(stream string) error {
 // channel closes after the messages already delivered were acknowledged or DrainTimeout
 // passed. Messages delivered but not acknowledged stay pending in the group.
 func (s *Subscriber) Subscribe(ctx context.Context, stream string) (<-chan *message.Message, error) {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.subs.Begin() {
 		return nil, errors.New("stream subscriber closed")
 	}
-	s.subs.Add(1)
-	s.mu.Unlock()
 
 	initCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	err := CreateGroup(initCtx, s.cfg.Client, stream, s.cfg.Group)
@@ -153,13 +147,7 @@ func (s *Subscriber) Subscribe(ctx context.Context, stream string) (<-chan *mess
 			"provider": "redis", "stream": stream, "consumer_group": s.cfg.Group, "consumer": s.cfg.Consumer,
 		},
 	}
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-s.closing:
-		}
-		close(sub.stop)
-	}()
+	s.subs.OnStop(ctx, func() { close(sub.stop) })
 	go func() {
 		defer s.subs.Done()
 		sub.run()
@@ -170,13 +158,7 @@ func (s *Subscriber) Subscribe(ctx context.Context, stream string) (<-chan *mess
 // Close stops every subscription and waits until their channels are closed. The Redis
 // client stays open.
 func (s *Subscriber) Close() error {
-	s.closeOnce.Do(func() {
-		s.mu.Lock()
-		s.closed = true
-		s.mu.Unlock()
-		close(s.closing)
-	})
-	s.subs.Wait()
+	s.subs.Close()
 	return nil
 }
 
