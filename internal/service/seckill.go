@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,7 +16,6 @@ import (
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/domain"
-	cache "github.com/dealspot/dealspot/internal/readcache"
 )
 
 // startSeckill builds the flash sale on the chosen queue, loads live sales into Redis
@@ -95,8 +93,8 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		IDs:            o.ids(ids),
 		Status:         status,
 		SoldOut:        redisadapter.NewSoldOutBus(s.Redis.Client, s.Redis.Channel("seckill:soldout")),
-		VoucherCache:   voucherReadCache{vouchers},
-		VoucherChanges: voucherReadCache{vouchers},
+		VoucherCache:   voucherReadCache{byID[domain.Voucher]{vouchers}},
+		VoucherChanges: voucherReadCache{byID[domain.Voucher]{vouchers}},
 		Log:            s.Log,
 	})
 	if err != nil {
@@ -169,22 +167,15 @@ func (enqueuedByGate) PublishClaim(context.Context, domain.Claim) error { return
 
 // voucherReadCache is the read-through cache of vouchers by id (seckill.VoucherReader)
 // and drops a changed voucher from it on every node (seckill.VoucherInvalidator).
-type voucherReadCache struct{ c *cache.Client[domain.Voucher] }
+type voucherReadCache struct{ byID[domain.Voucher] }
 
 var (
 	_ seckill.VoucherReader      = voucherReadCache{}
 	_ seckill.VoucherInvalidator = voucherReadCache{}
 )
 
-// Get implements seckill.VoucherReader.
-func (r voucherReadCache) Get(ctx context.Context, id int64, load func(context.Context) (domain.Voucher, bool, error)) (domain.Voucher, bool, error) {
-	return r.c.Get(ctx, strconv.FormatInt(id, 10), load)
-}
-
 // VoucherChanged implements seckill.VoucherInvalidator.
-func (r voucherReadCache) VoucherChanged(ctx context.Context, id int64) error {
-	return r.c.Invalidate(ctx, strconv.FormatInt(id, 10))
-}
+func (r voucherReadCache) VoucherChanged(ctx context.Context, id int64) error { return r.drop(ctx, id) }
 
 // orderIDs returns this process's order-id generator, its node part taken from the
 // database's count of process starts (so ids never depend on what Redis remembers).

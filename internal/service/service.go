@@ -176,8 +176,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		if err != nil {
 			return nil, err
 		}
-		shopDeps.Shops, shopDeps.Types = shopReadCache{shopCache}, shopTypeReadCache{typeCache}
-		shopInvalidator = shopReadCache{shopCache}
+		shopDeps.Shops, shopDeps.Types = shopReadCache{byID[domain.Shop]{shopCache}}, shopTypeReadCache{typeCache}
+		shopInvalidator = shopReadCache{byID[domain.Shop]{shopCache}}
 	}
 	shops, err := shop.NewQueries(shopDeps, pageLimits, shop.NearbyLimits{
 		DefaultRadiusMeters: cfg.Paging.NearbyRadius, MaxRadiusMeters: cfg.Paging.MaxNearbyRadius,

@@ -11,20 +11,27 @@ import (
 
 // shopReadCache is the read-through cache of shops by id (shop.ShopCache) and drops a
 // changed shop from it on every node (shop.Invalidator).
-type shopReadCache struct{ c *cache.Client[domain.Shop] }
+type shopReadCache struct{ byID[domain.Shop] }
 
 var (
 	_ shop.ShopCache   = shopReadCache{}
 	_ shop.Invalidator = shopReadCache{}
 )
 
-// Get implements shop.ShopCache.
-func (r shopReadCache) Get(ctx context.Context, id int64, load func(context.Context) (domain.Shop, bool, error)) (domain.Shop, bool, error) {
+// ShopChanged implements shop.Invalidator.
+func (r shopReadCache) ShopChanged(ctx context.Context, id int64) error { return r.drop(ctx, id) }
+
+// byID is a read-through cache keyed by a row id: the Get of the app's reader ports
+// (shop.ShopCache, seckill.VoucherReader) and the drop behind their invalidators.
+type byID[V any] struct{ c *cache.Client[V] }
+
+// Get reads id through the cache, loading it with load on a miss.
+func (r byID[V]) Get(ctx context.Context, id int64, load func(context.Context) (V, bool, error)) (V, bool, error) {
 	return r.c.Get(ctx, strconv.FormatInt(id, 10), load)
 }
 
-// ShopChanged implements shop.Invalidator.
-func (r shopReadCache) ShopChanged(ctx context.Context, id int64) error {
+// drop removes id from the cache on every node.
+func (r byID[V]) drop(ctx context.Context, id int64) error {
 	return r.c.Invalidate(ctx, strconv.FormatInt(id, 10))
 }
 
