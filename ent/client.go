@@ -20,6 +20,7 @@ import (
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
+	"github.com/dealspot/dealspot/ent/payment"
 	"github.com/dealspot/dealspot/ent/session"
 	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
@@ -47,6 +48,8 @@ type Client struct {
 	Follow *FollowClient
 	// OrderIDNode is the client for interacting with the OrderIDNode builders.
 	OrderIDNode *OrderIDNodeClient
+	// Payment is the client for interacting with the Payment builders.
+	Payment *PaymentClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
 	// SessionToken is the client for interacting with the SessionToken builders.
@@ -79,6 +82,7 @@ func (c *Client) init() {
 	c.FlashSale = NewFlashSaleClient(c.config)
 	c.Follow = NewFollowClient(c.config)
 	c.OrderIDNode = NewOrderIDNodeClient(c.config)
+	c.Payment = NewPaymentClient(c.config)
 	c.Session = NewSessionClient(c.config)
 	c.SessionToken = NewSessionTokenClient(c.config)
 	c.Shop = NewShopClient(c.config)
@@ -184,6 +188,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		FlashSale:    NewFlashSaleClient(cfg),
 		Follow:       NewFollowClient(cfg),
 		OrderIDNode:  NewOrderIDNodeClient(cfg),
+		Payment:      NewPaymentClient(cfg),
 		Session:      NewSessionClient(cfg),
 		SessionToken: NewSessionTokenClient(cfg),
 		Shop:         NewShopClient(cfg),
@@ -216,6 +221,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		FlashSale:    NewFlashSaleClient(cfg),
 		Follow:       NewFollowClient(cfg),
 		OrderIDNode:  NewOrderIDNodeClient(cfg),
+		Payment:      NewPaymentClient(cfg),
 		Session:      NewSessionClient(cfg),
 		SessionToken: NewSessionTokenClient(cfg),
 		Shop:         NewShopClient(cfg),
@@ -253,7 +259,7 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.Blog, c.BlogLike, c.FlashSale, c.Follow, c.OrderIDNode, c.Session,
+		c.Blog, c.BlogLike, c.FlashSale, c.Follow, c.OrderIDNode, c.Payment, c.Session,
 		c.SessionToken, c.Shop, c.ShopType, c.SignIn, c.User, c.Voucher,
 		c.VoucherOrder,
 	} {
@@ -265,7 +271,7 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.Blog, c.BlogLike, c.FlashSale, c.Follow, c.OrderIDNode, c.Session,
+		c.Blog, c.BlogLike, c.FlashSale, c.Follow, c.OrderIDNode, c.Payment, c.Session,
 		c.SessionToken, c.Shop, c.ShopType, c.SignIn, c.User, c.Voucher,
 		c.VoucherOrder,
 	} {
@@ -286,6 +292,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Follow.mutate(ctx, m)
 	case *OrderIDNodeMutation:
 		return c.OrderIDNode.mutate(ctx, m)
+	case *PaymentMutation:
+		return c.Payment.mutate(ctx, m)
 	case *SessionMutation:
 		return c.Session.mutate(ctx, m)
 	case *SessionTokenMutation:
@@ -985,6 +993,139 @@ func (c *OrderIDNodeClient) mutate(ctx context.Context, m *OrderIDNodeMutation) 
 		return (&OrderIDNodeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown OrderIDNode mutation op: %q", m.Op())
+	}
+}
+
+// PaymentClient is a client for the Payment schema.
+type PaymentClient struct {
+	config
+}
+
+// NewPaymentClient returns a client for the Payment from the given config.
+func NewPaymentClient(c config) *PaymentClient {
+	return &PaymentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `payment.Hooks(f(g(h())))`.
+func (c *PaymentClient) Use(hooks ...Hook) {
+	c.hooks.Payment = append(c.hooks.Payment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `payment.Intercept(f(g(h())))`.
+func (c *PaymentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Payment = append(c.inters.Payment, interceptors...)
+}
+
+// Create returns a builder for creating a Payment entity.
+func (c *PaymentClient) Create() *PaymentCreate {
+	mutation := newPaymentMutation(c.config, OpCreate)
+	return &PaymentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Payment entities.
+func (c *PaymentClient) CreateBulk(builders ...*PaymentCreate) *PaymentCreateBulk {
+	return &PaymentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PaymentClient) MapCreateBulk(slice any, setFunc func(*PaymentCreate, int)) *PaymentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PaymentCreateBulk{err: fmt.Errorf("calling to PaymentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PaymentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PaymentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Payment.
+func (c *PaymentClient) Update() *PaymentUpdate {
+	mutation := newPaymentMutation(c.config, OpUpdate)
+	return &PaymentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PaymentClient) UpdateOne(_m *Payment) *PaymentUpdateOne {
+	mutation := newPaymentMutation(c.config, OpUpdateOne, withPayment(_m))
+	return &PaymentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PaymentClient) UpdateOneID(id int64) *PaymentUpdateOne {
+	mutation := newPaymentMutation(c.config, OpUpdateOne, withPaymentID(id))
+	return &PaymentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Payment.
+func (c *PaymentClient) Delete() *PaymentDelete {
+	mutation := newPaymentMutation(c.config, OpDelete)
+	return &PaymentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PaymentClient) DeleteOne(_m *Payment) *PaymentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PaymentClient) DeleteOneID(id int64) *PaymentDeleteOne {
+	builder := c.Delete().Where(payment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PaymentDeleteOne{builder}
+}
+
+// Query returns a query builder for Payment.
+func (c *PaymentClient) Query() *PaymentQuery {
+	return &PaymentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePayment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Payment entity by its id.
+func (c *PaymentClient) Get(ctx context.Context, id int64) (*Payment, error) {
+	return c.Query().Where(payment.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PaymentClient) GetX(ctx context.Context, id int64) *Payment {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *PaymentClient) Hooks() []Hook {
+	return c.hooks.Payment
+}
+
+// Interceptors returns the client interceptors.
+func (c *PaymentClient) Interceptors() []Interceptor {
+	return c.inters.Payment
+}
+
+func (c *PaymentClient) mutate(ctx context.Context, m *PaymentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PaymentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PaymentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PaymentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PaymentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Payment mutation op: %q", m.Op())
 	}
 }
 
@@ -2135,12 +2276,12 @@ func (c *VoucherOrderClient) mutate(ctx context.Context, m *VoucherOrderMutation
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		Blog, BlogLike, FlashSale, Follow, OrderIDNode, Session, SessionToken, Shop,
-		ShopType, SignIn, User, Voucher, VoucherOrder []ent.Hook
+		Blog, BlogLike, FlashSale, Follow, OrderIDNode, Payment, Session, SessionToken,
+		Shop, ShopType, SignIn, User, Voucher, VoucherOrder []ent.Hook
 	}
 	inters struct {
-		Blog, BlogLike, FlashSale, Follow, OrderIDNode, Session, SessionToken, Shop,
-		ShopType, SignIn, User, Voucher, VoucherOrder []ent.Interceptor
+		Blog, BlogLike, FlashSale, Follow, OrderIDNode, Payment, Session, SessionToken,
+		Shop, ShopType, SignIn, User, Voucher, VoucherOrder []ent.Interceptor
 	}
 )
 

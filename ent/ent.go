@@ -17,6 +17,7 @@ import (
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
+	"github.com/dealspot/dealspot/ent/payment"
 	"github.com/dealspot/dealspot/ent/session"
 	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
@@ -90,6 +91,7 @@ func checkColumn(t, c string) error {
 			flashsale.Table:    flashsale.ValidColumn,
 			follow.Table:       follow.ValidColumn,
 			orderidnode.Table:  orderidnode.ValidColumn,
+			payment.Table:      payment.ValidColumn,
 			session.Table:      session.ValidColumn,
 			sessiontoken.Table: sessiontoken.ValidColumn,
 			shop.Table:         shop.ValidColumn,

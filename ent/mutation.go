@@ -16,6 +16,7 @@ import (
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
+	"github.com/dealspot/dealspot/ent/payment"
 	"github.com/dealspot/dealspot/ent/predicate"
 	"github.com/dealspot/dealspot/ent/session"
 	"github.com/dealspot/dealspot/ent/sessiontoken"
@@ -41,6 +42,7 @@ const (
 	TypeFlashSale    = "FlashSale"
 	TypeFollow       = "Follow"
 	TypeOrderIDNode  = "OrderIDNode"
+	TypePayment      = "Payment"
 	TypeSession      = "Session"
 	TypeSessionToken = "SessionToken"
 	TypeShop         = "Shop"
@@ -3200,6 +3202,1021 @@ func (m *OrderIDNodeMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown OrderIDNode edge %s", name)
 }
 
+// PaymentMutation represents an operation that mutates the Payment nodes in the graph.
+type PaymentMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int64
+	created_at    *time.Time
+	updated_at    *time.Time
+	order_id      *int64
+	addorder_id   *int64
+	user_id       *int64
+	adduser_id    *int64
+	amount        *int64
+	addamount     *int64
+	status        *payment.Status
+	provider      *string
+	provider_ref  *string
+	paid_at       *time.Time
+	refunded_at   *time.Time
+	refund_reason *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*Payment, error)
+	predicates    []predicate.Payment
+}
+
+var _ ent.Mutation = (*PaymentMutation)(nil)
+
+// paymentOption allows management of the mutation configuration using functional options.
+type paymentOption func(*PaymentMutation)
+
+// newPaymentMutation creates new mutation for the Payment entity.
+func newPaymentMutation(c config, op Op, opts ...paymentOption) *PaymentMutation {
+	m := &PaymentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePayment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPaymentID sets the ID field of the mutation.
+func withPaymentID(id int64) paymentOption {
+	return func(m *PaymentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Payment
+		)
+		m.oldValue = func(ctx context.Context) (*Payment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Payment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPayment sets the old Payment of the mutation.
+func withPayment(node *Payment) paymentOption {
+	return func(m *PaymentMutation) {
+		m.oldValue = func(context.Context) (*Payment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PaymentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PaymentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Payment entities.
+func (m *PaymentMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PaymentMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PaymentMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Payment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PaymentMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PaymentMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PaymentMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PaymentMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PaymentMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PaymentMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *PaymentMutation) SetOrderID(i int64) {
+	m.order_id = &i
+	m.addorder_id = nil
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *PaymentMutation) OrderID() (r int64, exists bool) {
+	v := m.order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldOrderID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// AddOrderID adds i to the "order_id" field.
+func (m *PaymentMutation) AddOrderID(i int64) {
+	if m.addorder_id != nil {
+		*m.addorder_id += i
+	} else {
+		m.addorder_id = &i
+	}
+}
+
+// AddedOrderID returns the value that was added to the "order_id" field in this mutation.
+func (m *PaymentMutation) AddedOrderID() (r int64, exists bool) {
+	v := m.addorder_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *PaymentMutation) ResetOrderID() {
+	m.order_id = nil
+	m.addorder_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *PaymentMutation) SetUserID(i int64) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *PaymentMutation) UserID() (r int64, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldUserID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *PaymentMutation) AddUserID(i int64) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *PaymentMutation) AddedUserID() (r int64, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *PaymentMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetAmount sets the "amount" field.
+func (m *PaymentMutation) SetAmount(i int64) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *PaymentMutation) Amount() (r int64, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *PaymentMutation) AddAmount(i int64) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *PaymentMutation) AddedAmount() (r int64, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *PaymentMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *PaymentMutation) SetStatus(pa payment.Status) {
+	m.status = &pa
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PaymentMutation) Status() (r payment.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldStatus(ctx context.Context) (v payment.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PaymentMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetProvider sets the "provider" field.
+func (m *PaymentMutation) SetProvider(s string) {
+	m.provider = &s
+}
+
+// Provider returns the value of the "provider" field in the mutation.
+func (m *PaymentMutation) Provider() (r string, exists bool) {
+	v := m.provider
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProvider returns the old "provider" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldProvider(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProvider is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProvider requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProvider: %w", err)
+	}
+	return oldValue.Provider, nil
+}
+
+// ResetProvider resets all changes to the "provider" field.
+func (m *PaymentMutation) ResetProvider() {
+	m.provider = nil
+}
+
+// SetProviderRef sets the "provider_ref" field.
+func (m *PaymentMutation) SetProviderRef(s string) {
+	m.provider_ref = &s
+}
+
+// ProviderRef returns the value of the "provider_ref" field in the mutation.
+func (m *PaymentMutation) ProviderRef() (r string, exists bool) {
+	v := m.provider_ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProviderRef returns the old "provider_ref" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldProviderRef(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProviderRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProviderRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProviderRef: %w", err)
+	}
+	return oldValue.ProviderRef, nil
+}
+
+// ResetProviderRef resets all changes to the "provider_ref" field.
+func (m *PaymentMutation) ResetProviderRef() {
+	m.provider_ref = nil
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (m *PaymentMutation) SetPaidAt(t time.Time) {
+	m.paid_at = &t
+}
+
+// PaidAt returns the value of the "paid_at" field in the mutation.
+func (m *PaymentMutation) PaidAt() (r time.Time, exists bool) {
+	v := m.paid_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidAt returns the old "paid_at" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldPaidAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidAt: %w", err)
+	}
+	return oldValue.PaidAt, nil
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (m *PaymentMutation) ClearPaidAt() {
+	m.paid_at = nil
+	m.clearedFields[payment.FieldPaidAt] = struct{}{}
+}
+
+// PaidAtCleared returns if the "paid_at" field was cleared in this mutation.
+func (m *PaymentMutation) PaidAtCleared() bool {
+	_, ok := m.clearedFields[payment.FieldPaidAt]
+	return ok
+}
+
+// ResetPaidAt resets all changes to the "paid_at" field.
+func (m *PaymentMutation) ResetPaidAt() {
+	m.paid_at = nil
+	delete(m.clearedFields, payment.FieldPaidAt)
+}
+
+// SetRefundedAt sets the "refunded_at" field.
+func (m *PaymentMutation) SetRefundedAt(t time.Time) {
+	m.refunded_at = &t
+}
+
+// RefundedAt returns the value of the "refunded_at" field in the mutation.
+func (m *PaymentMutation) RefundedAt() (r time.Time, exists bool) {
+	v := m.refunded_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundedAt returns the old "refunded_at" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldRefundedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundedAt: %w", err)
+	}
+	return oldValue.RefundedAt, nil
+}
+
+// ClearRefundedAt clears the value of the "refunded_at" field.
+func (m *PaymentMutation) ClearRefundedAt() {
+	m.refunded_at = nil
+	m.clearedFields[payment.FieldRefundedAt] = struct{}{}
+}
+
+// RefundedAtCleared returns if the "refunded_at" field was cleared in this mutation.
+func (m *PaymentMutation) RefundedAtCleared() bool {
+	_, ok := m.clearedFields[payment.FieldRefundedAt]
+	return ok
+}
+
+// ResetRefundedAt resets all changes to the "refunded_at" field.
+func (m *PaymentMutation) ResetRefundedAt() {
+	m.refunded_at = nil
+	delete(m.clearedFields, payment.FieldRefundedAt)
+}
+
+// SetRefundReason sets the "refund_reason" field.
+func (m *PaymentMutation) SetRefundReason(s string) {
+	m.refund_reason = &s
+}
+
+// RefundReason returns the value of the "refund_reason" field in the mutation.
+func (m *PaymentMutation) RefundReason() (r string, exists bool) {
+	v := m.refund_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundReason returns the old "refund_reason" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldRefundReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundReason: %w", err)
+	}
+	return oldValue.RefundReason, nil
+}
+
+// ResetRefundReason resets all changes to the "refund_reason" field.
+func (m *PaymentMutation) ResetRefundReason() {
+	m.refund_reason = nil
+}
+
+// Where appends a list predicates to the PaymentMutation builder.
+func (m *PaymentMutation) Where(ps ...predicate.Payment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PaymentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PaymentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Payment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PaymentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PaymentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Payment).
+func (m *PaymentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PaymentMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, payment.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, payment.FieldUpdatedAt)
+	}
+	if m.order_id != nil {
+		fields = append(fields, payment.FieldOrderID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, payment.FieldUserID)
+	}
+	if m.amount != nil {
+		fields = append(fields, payment.FieldAmount)
+	}
+	if m.status != nil {
+		fields = append(fields, payment.FieldStatus)
+	}
+	if m.provider != nil {
+		fields = append(fields, payment.FieldProvider)
+	}
+	if m.provider_ref != nil {
+		fields = append(fields, payment.FieldProviderRef)
+	}
+	if m.paid_at != nil {
+		fields = append(fields, payment.FieldPaidAt)
+	}
+	if m.refunded_at != nil {
+		fields = append(fields, payment.FieldRefundedAt)
+	}
+	if m.refund_reason != nil {
+		fields = append(fields, payment.FieldRefundReason)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PaymentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case payment.FieldCreatedAt:
+		return m.CreatedAt()
+	case payment.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case payment.FieldOrderID:
+		return m.OrderID()
+	case payment.FieldUserID:
+		return m.UserID()
+	case payment.FieldAmount:
+		return m.Amount()
+	case payment.FieldStatus:
+		return m.Status()
+	case payment.FieldProvider:
+		return m.Provider()
+	case payment.FieldProviderRef:
+		return m.ProviderRef()
+	case payment.FieldPaidAt:
+		return m.PaidAt()
+	case payment.FieldRefundedAt:
+		return m.RefundedAt()
+	case payment.FieldRefundReason:
+		return m.RefundReason()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PaymentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case payment.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case payment.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case payment.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case payment.FieldUserID:
+		return m.OldUserID(ctx)
+	case payment.FieldAmount:
+		return m.OldAmount(ctx)
+	case payment.FieldStatus:
+		return m.OldStatus(ctx)
+	case payment.FieldProvider:
+		return m.OldProvider(ctx)
+	case payment.FieldProviderRef:
+		return m.OldProviderRef(ctx)
+	case payment.FieldPaidAt:
+		return m.OldPaidAt(ctx)
+	case payment.FieldRefundedAt:
+		return m.OldRefundedAt(ctx)
+	case payment.FieldRefundReason:
+		return m.OldRefundReason(ctx)
+	}
+	return nil, fmt.Errorf("unknown Payment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PaymentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case payment.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case payment.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case payment.FieldOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case payment.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case payment.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
+	case payment.FieldStatus:
+		v, ok := value.(payment.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case payment.FieldProvider:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProvider(v)
+		return nil
+	case payment.FieldProviderRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderRef(v)
+		return nil
+	case payment.FieldPaidAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidAt(v)
+		return nil
+	case payment.FieldRefundedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundedAt(v)
+		return nil
+	case payment.FieldRefundReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundReason(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Payment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PaymentMutation) AddedFields() []string {
+	var fields []string
+	if m.addorder_id != nil {
+		fields = append(fields, payment.FieldOrderID)
+	}
+	if m.adduser_id != nil {
+		fields = append(fields, payment.FieldUserID)
+	}
+	if m.addamount != nil {
+		fields = append(fields, payment.FieldAmount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PaymentMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case payment.FieldOrderID:
+		return m.AddedOrderID()
+	case payment.FieldUserID:
+		return m.AddedUserID()
+	case payment.FieldAmount:
+		return m.AddedAmount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PaymentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case payment.FieldOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOrderID(v)
+		return nil
+	case payment.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case payment.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Payment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PaymentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(payment.FieldPaidAt) {
+		fields = append(fields, payment.FieldPaidAt)
+	}
+	if m.FieldCleared(payment.FieldRefundedAt) {
+		fields = append(fields, payment.FieldRefundedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PaymentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PaymentMutation) ClearField(name string) error {
+	switch name {
+	case payment.FieldPaidAt:
+		m.ClearPaidAt()
+		return nil
+	case payment.FieldRefundedAt:
+		m.ClearRefundedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Payment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PaymentMutation) ResetField(name string) error {
+	switch name {
+	case payment.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case payment.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case payment.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case payment.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case payment.FieldAmount:
+		m.ResetAmount()
+		return nil
+	case payment.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case payment.FieldProvider:
+		m.ResetProvider()
+		return nil
+	case payment.FieldProviderRef:
+		m.ResetProviderRef()
+		return nil
+	case payment.FieldPaidAt:
+		m.ResetPaidAt()
+		return nil
+	case payment.FieldRefundedAt:
+		m.ResetRefundedAt()
+		return nil
+	case payment.FieldRefundReason:
+		m.ResetRefundReason()
+		return nil
+	}
+	return fmt.Errorf("unknown Payment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PaymentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PaymentMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PaymentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PaymentMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PaymentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PaymentMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PaymentMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Payment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PaymentMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Payment edge %s", name)
+}
+
 // SessionMutation represents an operation that mutates the Session nodes in the graph.
 type SessionMutation struct {
 	config
@@ -4271,6 +5288,8 @@ type ShopMutation struct {
 	score           *int
 	addscore        *int
 	open_hours      *string
+	owner_id        *int64
+	addowner_id     *int64
 	clearedFields   map[string]struct{}
 	_type           *int64
 	cleared_type    bool
@@ -5010,6 +6029,76 @@ func (m *ShopMutation) ResetOpenHours() {
 	m.open_hours = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ShopMutation) SetOwnerID(i int64) {
+	m.owner_id = &i
+	m.addowner_id = nil
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ShopMutation) OwnerID() (r int64, exists bool) {
+	v := m.owner_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwnerID returns the old "owner_id" field's value of the Shop entity.
+// If the Shop object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopMutation) OldOwnerID(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwnerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwnerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwnerID: %w", err)
+	}
+	return oldValue.OwnerID, nil
+}
+
+// AddOwnerID adds i to the "owner_id" field.
+func (m *ShopMutation) AddOwnerID(i int64) {
+	if m.addowner_id != nil {
+		*m.addowner_id += i
+	} else {
+		m.addowner_id = &i
+	}
+}
+
+// AddedOwnerID returns the value that was added to the "owner_id" field in this mutation.
+func (m *ShopMutation) AddedOwnerID() (r int64, exists bool) {
+	v := m.addowner_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ShopMutation) ClearOwnerID() {
+	m.owner_id = nil
+	m.addowner_id = nil
+	m.clearedFields[shop.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ShopMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[shop.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ShopMutation) ResetOwnerID() {
+	m.owner_id = nil
+	m.addowner_id = nil
+	delete(m.clearedFields, shop.FieldOwnerID)
+}
+
 // ClearType clears the "type" edge to the ShopType entity.
 func (m *ShopMutation) ClearType() {
 	m.cleared_type = true
@@ -5125,7 +6214,7 @@ func (m *ShopMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ShopMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, shop.FieldCreatedAt)
 	}
@@ -5168,6 +6257,9 @@ func (m *ShopMutation) Fields() []string {
 	if m.open_hours != nil {
 		fields = append(fields, shop.FieldOpenHours)
 	}
+	if m.owner_id != nil {
+		fields = append(fields, shop.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -5204,6 +6296,8 @@ func (m *ShopMutation) Field(name string) (ent.Value, bool) {
 		return m.Score()
 	case shop.FieldOpenHours:
 		return m.OpenHours()
+	case shop.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -5241,6 +6335,8 @@ func (m *ShopMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldScore(ctx)
 	case shop.FieldOpenHours:
 		return m.OldOpenHours(ctx)
+	case shop.FieldOwnerID:
+		return m.OldOwnerID(ctx)
 	}
 	return nil, fmt.Errorf("unknown Shop field %s", name)
 }
@@ -5348,6 +6444,13 @@ func (m *ShopMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetOpenHours(v)
 		return nil
+	case shop.FieldOwnerID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Shop field %s", name)
 }
@@ -5374,6 +6477,9 @@ func (m *ShopMutation) AddedFields() []string {
 	if m.addscore != nil {
 		fields = append(fields, shop.FieldScore)
 	}
+	if m.addowner_id != nil {
+		fields = append(fields, shop.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -5394,6 +6500,8 @@ func (m *ShopMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedComments()
 	case shop.FieldScore:
 		return m.AddedScore()
+	case shop.FieldOwnerID:
+		return m.AddedOwnerID()
 	}
 	return nil, false
 }
@@ -5445,6 +6553,13 @@ func (m *ShopMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddScore(v)
 		return nil
+	case shop.FieldOwnerID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Shop numeric field %s", name)
 }
@@ -5452,7 +6567,11 @@ func (m *ShopMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *ShopMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(shop.FieldOwnerID) {
+		fields = append(fields, shop.FieldOwnerID)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -5465,6 +6584,11 @@ func (m *ShopMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *ShopMutation) ClearField(name string) error {
+	switch name {
+	case shop.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
+	}
 	return fmt.Errorf("unknown Shop nullable field %s", name)
 }
 
@@ -5513,6 +6637,9 @@ func (m *ShopMutation) ResetField(name string) error {
 		return nil
 	case shop.FieldOpenHours:
 		m.ResetOpenHours()
+		return nil
+	case shop.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown Shop field %s", name)
@@ -8498,23 +9625,35 @@ func (m *VoucherMutation) ResetEdge(name string) error {
 // VoucherOrderMutation represents an operation that mutates the VoucherOrder nodes in the graph.
 type VoucherOrderMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *int64
-	created_at    *time.Time
-	updated_at    *time.Time
-	user_id       *int64
-	adduser_id    *int64
-	voucher_id    *int64
-	addvoucher_id *int64
-	status        *voucherorder.Status
-	pay_time      *time.Time
-	use_time      *time.Time
-	refund_time   *time.Time
-	clearedFields map[string]struct{}
-	done          bool
-	oldValue      func(context.Context) (*VoucherOrder, error)
-	predicates    []predicate.VoucherOrder
+	op              Op
+	typ             string
+	id              *int64
+	created_at      *time.Time
+	updated_at      *time.Time
+	user_id         *int64
+	adduser_id      *int64
+	voucher_id      *int64
+	addvoucher_id   *int64
+	shop_id         *int64
+	addshop_id      *int64
+	kind            *voucherorder.Kind
+	quantity        *int
+	addquantity     *int
+	amount          *int64
+	addamount       *int64
+	status          *voucherorder.Status
+	pay_deadline    *time.Time
+	pay_time        *time.Time
+	use_time        *time.Time
+	canceled_at     *time.Time
+	cancel_reason   *string
+	refund_time     *time.Time
+	refund_reason   *string
+	redemption_code *string
+	clearedFields   map[string]struct{}
+	done            bool
+	oldValue        func(context.Context) (*VoucherOrder, error)
+	predicates      []predicate.VoucherOrder
 }
 
 var _ ent.Mutation = (*VoucherOrderMutation)(nil)
@@ -8805,6 +9944,210 @@ func (m *VoucherOrderMutation) ResetVoucherID() {
 	m.addvoucher_id = nil
 }
 
+// SetShopID sets the "shop_id" field.
+func (m *VoucherOrderMutation) SetShopID(i int64) {
+	m.shop_id = &i
+	m.addshop_id = nil
+}
+
+// ShopID returns the value of the "shop_id" field in the mutation.
+func (m *VoucherOrderMutation) ShopID() (r int64, exists bool) {
+	v := m.shop_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopID returns the old "shop_id" field's value of the VoucherOrder entity.
+// If the VoucherOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherOrderMutation) OldShopID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopID: %w", err)
+	}
+	return oldValue.ShopID, nil
+}
+
+// AddShopID adds i to the "shop_id" field.
+func (m *VoucherOrderMutation) AddShopID(i int64) {
+	if m.addshop_id != nil {
+		*m.addshop_id += i
+	} else {
+		m.addshop_id = &i
+	}
+}
+
+// AddedShopID returns the value that was added to the "shop_id" field in this mutation.
+func (m *VoucherOrderMutation) AddedShopID() (r int64, exists bool) {
+	v := m.addshop_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetShopID resets all changes to the "shop_id" field.
+func (m *VoucherOrderMutation) ResetShopID() {
+	m.shop_id = nil
+	m.addshop_id = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *VoucherOrderMutation) SetKind(v voucherorder.Kind) {
+	m.kind = &v
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *VoucherOrderMutation) Kind() (r voucherorder.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the VoucherOrder entity.
+// If the VoucherOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherOrderMutation) OldKind(ctx context.Context) (v voucherorder.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *VoucherOrderMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetQuantity sets the "quantity" field.
+func (m *VoucherOrderMutation) SetQuantity(i int) {
+	m.quantity = &i
+	m.addquantity = nil
+}
+
+// Quantity returns the value of the "quantity" field in the mutation.
+func (m *VoucherOrderMutation) Quantity() (r int, exists bool) {
+	v := m.quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQuantity returns the old "quantity" field's value of the VoucherOrder entity.
+// If the VoucherOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherOrderMutation) OldQuantity(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQuantity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQuantity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQuantity: %w", err)
+	}
+	return oldValue.Quantity, nil
+}
+
+// AddQuantity adds i to the "quantity" field.
+func (m *VoucherOrderMutation) AddQuantity(i int) {
+	if m.addquantity != nil {
+		*m.addquantity += i
+	} else {
+		m.addquantity = &i
+	}
+}
+
+// AddedQuantity returns the value that was added to the "quantity" field in this mutation.
+func (m *VoucherOrderMutation) AddedQuantity() (r int, exists bool) {
+	v := m.addquantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetQuantity resets all changes to the "quantity" field.
+func (m *VoucherOrderMutation) ResetQuantity() {
+	m.quantity = nil
+	m.addquantity = nil
+}
+
+// SetAmount sets the "amount" field.
+func (m *VoucherOrderMutation) SetAmount(i int64) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *VoucherOrderMutation) Amount() (r int64, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the VoucherOrder entity.
+// If the VoucherOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherOrderMutation) OldAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *VoucherOrderMutation) AddAmount(i int64) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *VoucherOrderMutation) AddedAmount() (r int64, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *VoucherOrderMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
 // SetStatus sets the "status" field.
 func (m *VoucherOrderMutation) SetStatus(v voucherorder.Status) {
 	m.status = &v
@@ -8839,6 +10182,55 @@ func (m *VoucherOrderMutation) OldStatus(ctx context.Context) (v voucherorder.St
 // ResetStatus resets all changes to the "status" field.
 func (m *VoucherOrderMutation) ResetStatus() {
 	m.status = nil
+}
+
+// SetPayDeadline sets the "pay_deadline" field.
+func (m *VoucherOrderMutation) SetPayDeadline(t time.Time) {
+	m.pay_deadline = &t
+}
+
+// PayDeadline returns the value of the "pay_deadline" field in the mutation.
+func (m *VoucherOrderMutation) PayDeadline() (r time.Time, exists bool) {
+	v := m.pay_deadline
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayDeadline returns the old "pay_deadline" field's value of the VoucherOrder entity.
+// If the VoucherOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherOrderMutation) OldPayDeadline(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayDeadline is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayDeadline requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayDeadline: %w", err)
+	}
+	return oldValue.PayDeadline, nil
+}
+
+// ClearPayDeadline clears the value of the "pay_deadline" field.
+func (m *VoucherOrderMutation) ClearPayDeadline() {
+	m.pay_deadline = nil
+	m.clearedFields[voucherorder.FieldPayDeadline] = struct{}{}
+}
+
+// PayDeadlineCleared returns if the "pay_deadline" field was cleared in this mutation.
+func (m *VoucherOrderMutation) PayDeadlineCleared() bool {
+	_, ok := m.clearedFields[voucherorder.FieldPayDeadline]
+	return ok
+}
+
+// ResetPayDeadline resets all changes to the "pay_deadline" field.
+func (m *VoucherOrderMutation) ResetPayDeadline() {
+	m.pay_deadline = nil
+	delete(m.clearedFields, voucherorder.FieldPayDeadline)
 }
 
 // SetPayTime sets the "pay_time" field.
@@ -8939,6 +10331,91 @@ func (m *VoucherOrderMutation) ResetUseTime() {
 	delete(m.clearedFields, voucherorder.FieldUseTime)
 }
 
+// SetCanceledAt sets the "canceled_at" field.
+func (m *VoucherOrderMutation) SetCanceledAt(t time.Time) {
+	m.canceled_at = &t
+}
+
+// CanceledAt returns the value of the "canceled_at" field in the mutation.
+func (m *VoucherOrderMutation) CanceledAt() (r time.Time, exists bool) {
+	v := m.canceled_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCanceledAt returns the old "canceled_at" field's value of the VoucherOrder entity.
+// If the VoucherOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherOrderMutation) OldCanceledAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCanceledAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCanceledAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCanceledAt: %w", err)
+	}
+	return oldValue.CanceledAt, nil
+}
+
+// ClearCanceledAt clears the value of the "canceled_at" field.
+func (m *VoucherOrderMutation) ClearCanceledAt() {
+	m.canceled_at = nil
+	m.clearedFields[voucherorder.FieldCanceledAt] = struct{}{}
+}
+
+// CanceledAtCleared returns if the "canceled_at" field was cleared in this mutation.
+func (m *VoucherOrderMutation) CanceledAtCleared() bool {
+	_, ok := m.clearedFields[voucherorder.FieldCanceledAt]
+	return ok
+}
+
+// ResetCanceledAt resets all changes to the "canceled_at" field.
+func (m *VoucherOrderMutation) ResetCanceledAt() {
+	m.canceled_at = nil
+	delete(m.clearedFields, voucherorder.FieldCanceledAt)
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (m *VoucherOrderMutation) SetCancelReason(s string) {
+	m.cancel_reason = &s
+}
+
+// CancelReason returns the value of the "cancel_reason" field in the mutation.
+func (m *VoucherOrderMutation) CancelReason() (r string, exists bool) {
+	v := m.cancel_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelReason returns the old "cancel_reason" field's value of the VoucherOrder entity.
+// If the VoucherOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherOrderMutation) OldCancelReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelReason: %w", err)
+	}
+	return oldValue.CancelReason, nil
+}
+
+// ResetCancelReason resets all changes to the "cancel_reason" field.
+func (m *VoucherOrderMutation) ResetCancelReason() {
+	m.cancel_reason = nil
+}
+
 // SetRefundTime sets the "refund_time" field.
 func (m *VoucherOrderMutation) SetRefundTime(t time.Time) {
 	m.refund_time = &t
@@ -8988,6 +10465,91 @@ func (m *VoucherOrderMutation) ResetRefundTime() {
 	delete(m.clearedFields, voucherorder.FieldRefundTime)
 }
 
+// SetRefundReason sets the "refund_reason" field.
+func (m *VoucherOrderMutation) SetRefundReason(s string) {
+	m.refund_reason = &s
+}
+
+// RefundReason returns the value of the "refund_reason" field in the mutation.
+func (m *VoucherOrderMutation) RefundReason() (r string, exists bool) {
+	v := m.refund_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundReason returns the old "refund_reason" field's value of the VoucherOrder entity.
+// If the VoucherOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherOrderMutation) OldRefundReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundReason: %w", err)
+	}
+	return oldValue.RefundReason, nil
+}
+
+// ResetRefundReason resets all changes to the "refund_reason" field.
+func (m *VoucherOrderMutation) ResetRefundReason() {
+	m.refund_reason = nil
+}
+
+// SetRedemptionCode sets the "redemption_code" field.
+func (m *VoucherOrderMutation) SetRedemptionCode(s string) {
+	m.redemption_code = &s
+}
+
+// RedemptionCode returns the value of the "redemption_code" field in the mutation.
+func (m *VoucherOrderMutation) RedemptionCode() (r string, exists bool) {
+	v := m.redemption_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRedemptionCode returns the old "redemption_code" field's value of the VoucherOrder entity.
+// If the VoucherOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherOrderMutation) OldRedemptionCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRedemptionCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRedemptionCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRedemptionCode: %w", err)
+	}
+	return oldValue.RedemptionCode, nil
+}
+
+// ClearRedemptionCode clears the value of the "redemption_code" field.
+func (m *VoucherOrderMutation) ClearRedemptionCode() {
+	m.redemption_code = nil
+	m.clearedFields[voucherorder.FieldRedemptionCode] = struct{}{}
+}
+
+// RedemptionCodeCleared returns if the "redemption_code" field was cleared in this mutation.
+func (m *VoucherOrderMutation) RedemptionCodeCleared() bool {
+	_, ok := m.clearedFields[voucherorder.FieldRedemptionCode]
+	return ok
+}
+
+// ResetRedemptionCode resets all changes to the "redemption_code" field.
+func (m *VoucherOrderMutation) ResetRedemptionCode() {
+	m.redemption_code = nil
+	delete(m.clearedFields, voucherorder.FieldRedemptionCode)
+}
+
 // Where appends a list predicates to the VoucherOrderMutation builder.
 func (m *VoucherOrderMutation) Where(ps ...predicate.VoucherOrder) {
 	m.predicates = append(m.predicates, ps...)
@@ -9022,7 +10584,7 @@ func (m *VoucherOrderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VoucherOrderMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 17)
 	if m.created_at != nil {
 		fields = append(fields, voucherorder.FieldCreatedAt)
 	}
@@ -9035,8 +10597,23 @@ func (m *VoucherOrderMutation) Fields() []string {
 	if m.voucher_id != nil {
 		fields = append(fields, voucherorder.FieldVoucherID)
 	}
+	if m.shop_id != nil {
+		fields = append(fields, voucherorder.FieldShopID)
+	}
+	if m.kind != nil {
+		fields = append(fields, voucherorder.FieldKind)
+	}
+	if m.quantity != nil {
+		fields = append(fields, voucherorder.FieldQuantity)
+	}
+	if m.amount != nil {
+		fields = append(fields, voucherorder.FieldAmount)
+	}
 	if m.status != nil {
 		fields = append(fields, voucherorder.FieldStatus)
+	}
+	if m.pay_deadline != nil {
+		fields = append(fields, voucherorder.FieldPayDeadline)
 	}
 	if m.pay_time != nil {
 		fields = append(fields, voucherorder.FieldPayTime)
@@ -9044,8 +10621,20 @@ func (m *VoucherOrderMutation) Fields() []string {
 	if m.use_time != nil {
 		fields = append(fields, voucherorder.FieldUseTime)
 	}
+	if m.canceled_at != nil {
+		fields = append(fields, voucherorder.FieldCanceledAt)
+	}
+	if m.cancel_reason != nil {
+		fields = append(fields, voucherorder.FieldCancelReason)
+	}
 	if m.refund_time != nil {
 		fields = append(fields, voucherorder.FieldRefundTime)
+	}
+	if m.refund_reason != nil {
+		fields = append(fields, voucherorder.FieldRefundReason)
+	}
+	if m.redemption_code != nil {
+		fields = append(fields, voucherorder.FieldRedemptionCode)
 	}
 	return fields
 }
@@ -9063,14 +10652,32 @@ func (m *VoucherOrderMutation) Field(name string) (ent.Value, bool) {
 		return m.UserID()
 	case voucherorder.FieldVoucherID:
 		return m.VoucherID()
+	case voucherorder.FieldShopID:
+		return m.ShopID()
+	case voucherorder.FieldKind:
+		return m.Kind()
+	case voucherorder.FieldQuantity:
+		return m.Quantity()
+	case voucherorder.FieldAmount:
+		return m.Amount()
 	case voucherorder.FieldStatus:
 		return m.Status()
+	case voucherorder.FieldPayDeadline:
+		return m.PayDeadline()
 	case voucherorder.FieldPayTime:
 		return m.PayTime()
 	case voucherorder.FieldUseTime:
 		return m.UseTime()
+	case voucherorder.FieldCanceledAt:
+		return m.CanceledAt()
+	case voucherorder.FieldCancelReason:
+		return m.CancelReason()
 	case voucherorder.FieldRefundTime:
 		return m.RefundTime()
+	case voucherorder.FieldRefundReason:
+		return m.RefundReason()
+	case voucherorder.FieldRedemptionCode:
+		return m.RedemptionCode()
 	}
 	return nil, false
 }
@@ -9088,14 +10695,32 @@ func (m *VoucherOrderMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldUserID(ctx)
 	case voucherorder.FieldVoucherID:
 		return m.OldVoucherID(ctx)
+	case voucherorder.FieldShopID:
+		return m.OldShopID(ctx)
+	case voucherorder.FieldKind:
+		return m.OldKind(ctx)
+	case voucherorder.FieldQuantity:
+		return m.OldQuantity(ctx)
+	case voucherorder.FieldAmount:
+		return m.OldAmount(ctx)
 	case voucherorder.FieldStatus:
 		return m.OldStatus(ctx)
+	case voucherorder.FieldPayDeadline:
+		return m.OldPayDeadline(ctx)
 	case voucherorder.FieldPayTime:
 		return m.OldPayTime(ctx)
 	case voucherorder.FieldUseTime:
 		return m.OldUseTime(ctx)
+	case voucherorder.FieldCanceledAt:
+		return m.OldCanceledAt(ctx)
+	case voucherorder.FieldCancelReason:
+		return m.OldCancelReason(ctx)
 	case voucherorder.FieldRefundTime:
 		return m.OldRefundTime(ctx)
+	case voucherorder.FieldRefundReason:
+		return m.OldRefundReason(ctx)
+	case voucherorder.FieldRedemptionCode:
+		return m.OldRedemptionCode(ctx)
 	}
 	return nil, fmt.Errorf("unknown VoucherOrder field %s", name)
 }
@@ -9133,12 +10758,47 @@ func (m *VoucherOrderMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetVoucherID(v)
 		return nil
+	case voucherorder.FieldShopID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopID(v)
+		return nil
+	case voucherorder.FieldKind:
+		v, ok := value.(voucherorder.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case voucherorder.FieldQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQuantity(v)
+		return nil
+	case voucherorder.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
 	case voucherorder.FieldStatus:
 		v, ok := value.(voucherorder.Status)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetStatus(v)
+		return nil
+	case voucherorder.FieldPayDeadline:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayDeadline(v)
 		return nil
 	case voucherorder.FieldPayTime:
 		v, ok := value.(time.Time)
@@ -9154,12 +10814,40 @@ func (m *VoucherOrderMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetUseTime(v)
 		return nil
+	case voucherorder.FieldCanceledAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCanceledAt(v)
+		return nil
+	case voucherorder.FieldCancelReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelReason(v)
+		return nil
 	case voucherorder.FieldRefundTime:
 		v, ok := value.(time.Time)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRefundTime(v)
+		return nil
+	case voucherorder.FieldRefundReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundReason(v)
+		return nil
+	case voucherorder.FieldRedemptionCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRedemptionCode(v)
 		return nil
 	}
 	return fmt.Errorf("unknown VoucherOrder field %s", name)
@@ -9175,6 +10863,15 @@ func (m *VoucherOrderMutation) AddedFields() []string {
 	if m.addvoucher_id != nil {
 		fields = append(fields, voucherorder.FieldVoucherID)
 	}
+	if m.addshop_id != nil {
+		fields = append(fields, voucherorder.FieldShopID)
+	}
+	if m.addquantity != nil {
+		fields = append(fields, voucherorder.FieldQuantity)
+	}
+	if m.addamount != nil {
+		fields = append(fields, voucherorder.FieldAmount)
+	}
 	return fields
 }
 
@@ -9187,6 +10884,12 @@ func (m *VoucherOrderMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedUserID()
 	case voucherorder.FieldVoucherID:
 		return m.AddedVoucherID()
+	case voucherorder.FieldShopID:
+		return m.AddedShopID()
+	case voucherorder.FieldQuantity:
+		return m.AddedQuantity()
+	case voucherorder.FieldAmount:
+		return m.AddedAmount()
 	}
 	return nil, false
 }
@@ -9210,6 +10913,27 @@ func (m *VoucherOrderMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddVoucherID(v)
 		return nil
+	case voucherorder.FieldShopID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddShopID(v)
+		return nil
+	case voucherorder.FieldQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddQuantity(v)
+		return nil
+	case voucherorder.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
 	}
 	return fmt.Errorf("unknown VoucherOrder numeric field %s", name)
 }
@@ -9218,14 +10942,23 @@ func (m *VoucherOrderMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *VoucherOrderMutation) ClearedFields() []string {
 	var fields []string
+	if m.FieldCleared(voucherorder.FieldPayDeadline) {
+		fields = append(fields, voucherorder.FieldPayDeadline)
+	}
 	if m.FieldCleared(voucherorder.FieldPayTime) {
 		fields = append(fields, voucherorder.FieldPayTime)
 	}
 	if m.FieldCleared(voucherorder.FieldUseTime) {
 		fields = append(fields, voucherorder.FieldUseTime)
 	}
+	if m.FieldCleared(voucherorder.FieldCanceledAt) {
+		fields = append(fields, voucherorder.FieldCanceledAt)
+	}
 	if m.FieldCleared(voucherorder.FieldRefundTime) {
 		fields = append(fields, voucherorder.FieldRefundTime)
+	}
+	if m.FieldCleared(voucherorder.FieldRedemptionCode) {
+		fields = append(fields, voucherorder.FieldRedemptionCode)
 	}
 	return fields
 }
@@ -9241,14 +10974,23 @@ func (m *VoucherOrderMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *VoucherOrderMutation) ClearField(name string) error {
 	switch name {
+	case voucherorder.FieldPayDeadline:
+		m.ClearPayDeadline()
+		return nil
 	case voucherorder.FieldPayTime:
 		m.ClearPayTime()
 		return nil
 	case voucherorder.FieldUseTime:
 		m.ClearUseTime()
 		return nil
+	case voucherorder.FieldCanceledAt:
+		m.ClearCanceledAt()
+		return nil
 	case voucherorder.FieldRefundTime:
 		m.ClearRefundTime()
+		return nil
+	case voucherorder.FieldRedemptionCode:
+		m.ClearRedemptionCode()
 		return nil
 	}
 	return fmt.Errorf("unknown VoucherOrder nullable field %s", name)
@@ -9270,8 +11012,23 @@ func (m *VoucherOrderMutation) ResetField(name string) error {
 	case voucherorder.FieldVoucherID:
 		m.ResetVoucherID()
 		return nil
+	case voucherorder.FieldShopID:
+		m.ResetShopID()
+		return nil
+	case voucherorder.FieldKind:
+		m.ResetKind()
+		return nil
+	case voucherorder.FieldQuantity:
+		m.ResetQuantity()
+		return nil
+	case voucherorder.FieldAmount:
+		m.ResetAmount()
+		return nil
 	case voucherorder.FieldStatus:
 		m.ResetStatus()
+		return nil
+	case voucherorder.FieldPayDeadline:
+		m.ResetPayDeadline()
 		return nil
 	case voucherorder.FieldPayTime:
 		m.ResetPayTime()
@@ -9279,8 +11036,20 @@ func (m *VoucherOrderMutation) ResetField(name string) error {
 	case voucherorder.FieldUseTime:
 		m.ResetUseTime()
 		return nil
+	case voucherorder.FieldCanceledAt:
+		m.ResetCanceledAt()
+		return nil
+	case voucherorder.FieldCancelReason:
+		m.ResetCancelReason()
+		return nil
 	case voucherorder.FieldRefundTime:
 		m.ResetRefundTime()
+		return nil
+	case voucherorder.FieldRefundReason:
+		m.ResetRefundReason()
+		return nil
+	case voucherorder.FieldRedemptionCode:
+		m.ResetRedemptionCode()
 		return nil
 	}
 	return fmt.Errorf("unknown VoucherOrder field %s", name)

@@ -10,6 +10,7 @@ import (
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
+	"github.com/dealspot/dealspot/ent/payment"
 	"github.com/dealspot/dealspot/ent/schema"
 	"github.com/dealspot/dealspot/ent/session"
 	"github.com/dealspot/dealspot/ent/sessiontoken"
@@ -163,6 +164,47 @@ func init() {
 	orderidnodeDescID := orderidnodeFields[0].Descriptor()
 	// orderidnode.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	orderidnode.IDValidator = orderidnodeDescID.Validators[0].(func(int64) error)
+	paymentMixin := schema.Payment{}.Mixin()
+	paymentMixinFields0 := paymentMixin[0].Fields()
+	_ = paymentMixinFields0
+	paymentFields := schema.Payment{}.Fields()
+	_ = paymentFields
+	// paymentDescCreatedAt is the schema descriptor for created_at field.
+	paymentDescCreatedAt := paymentMixinFields0[0].Descriptor()
+	// payment.DefaultCreatedAt holds the default value on creation for the created_at field.
+	payment.DefaultCreatedAt = paymentDescCreatedAt.Default.(func() time.Time)
+	// paymentDescUpdatedAt is the schema descriptor for updated_at field.
+	paymentDescUpdatedAt := paymentMixinFields0[1].Descriptor()
+	// payment.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	payment.DefaultUpdatedAt = paymentDescUpdatedAt.Default.(func() time.Time)
+	// payment.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	payment.UpdateDefaultUpdatedAt = paymentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// paymentDescAmount is the schema descriptor for amount field.
+	paymentDescAmount := paymentFields[3].Descriptor()
+	// payment.AmountValidator is a validator for the "amount" field. It is called by the builders before save.
+	payment.AmountValidator = paymentDescAmount.Validators[0].(func(int64) error)
+	// paymentDescProvider is the schema descriptor for provider field.
+	paymentDescProvider := paymentFields[5].Descriptor()
+	// payment.DefaultProvider holds the default value on creation for the provider field.
+	payment.DefaultProvider = paymentDescProvider.Default.(string)
+	// payment.ProviderValidator is a validator for the "provider" field. It is called by the builders before save.
+	payment.ProviderValidator = paymentDescProvider.Validators[0].(func(string) error)
+	// paymentDescProviderRef is the schema descriptor for provider_ref field.
+	paymentDescProviderRef := paymentFields[6].Descriptor()
+	// payment.DefaultProviderRef holds the default value on creation for the provider_ref field.
+	payment.DefaultProviderRef = paymentDescProviderRef.Default.(string)
+	// payment.ProviderRefValidator is a validator for the "provider_ref" field. It is called by the builders before save.
+	payment.ProviderRefValidator = paymentDescProviderRef.Validators[0].(func(string) error)
+	// paymentDescRefundReason is the schema descriptor for refund_reason field.
+	paymentDescRefundReason := paymentFields[9].Descriptor()
+	// payment.DefaultRefundReason holds the default value on creation for the refund_reason field.
+	payment.DefaultRefundReason = paymentDescRefundReason.Default.(string)
+	// payment.RefundReasonValidator is a validator for the "refund_reason" field. It is called by the builders before save.
+	payment.RefundReasonValidator = paymentDescRefundReason.Validators[0].(func(string) error)
+	// paymentDescID is the schema descriptor for id field.
+	paymentDescID := paymentFields[0].Descriptor()
+	// payment.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	payment.IDValidator = paymentDescID.Validators[0].(func(int64) error)
 	sessionMixin := schema.Session{}.Mixin()
 	sessionMixinFields0 := sessionMixin[0].Fields()
 	_ = sessionMixinFields0
@@ -527,6 +569,38 @@ func init() {
 	voucherorder.DefaultUpdatedAt = voucherorderDescUpdatedAt.Default.(func() time.Time)
 	// voucherorder.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	voucherorder.UpdateDefaultUpdatedAt = voucherorderDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// voucherorderDescShopID is the schema descriptor for shop_id field.
+	voucherorderDescShopID := voucherorderFields[3].Descriptor()
+	// voucherorder.DefaultShopID holds the default value on creation for the shop_id field.
+	voucherorder.DefaultShopID = voucherorderDescShopID.Default.(int64)
+	// voucherorderDescQuantity is the schema descriptor for quantity field.
+	voucherorderDescQuantity := voucherorderFields[5].Descriptor()
+	// voucherorder.DefaultQuantity holds the default value on creation for the quantity field.
+	voucherorder.DefaultQuantity = voucherorderDescQuantity.Default.(int)
+	// voucherorder.QuantityValidator is a validator for the "quantity" field. It is called by the builders before save.
+	voucherorder.QuantityValidator = voucherorderDescQuantity.Validators[0].(func(int) error)
+	// voucherorderDescAmount is the schema descriptor for amount field.
+	voucherorderDescAmount := voucherorderFields[6].Descriptor()
+	// voucherorder.DefaultAmount holds the default value on creation for the amount field.
+	voucherorder.DefaultAmount = voucherorderDescAmount.Default.(int64)
+	// voucherorder.AmountValidator is a validator for the "amount" field. It is called by the builders before save.
+	voucherorder.AmountValidator = voucherorderDescAmount.Validators[0].(func(int64) error)
+	// voucherorderDescCancelReason is the schema descriptor for cancel_reason field.
+	voucherorderDescCancelReason := voucherorderFields[12].Descriptor()
+	// voucherorder.DefaultCancelReason holds the default value on creation for the cancel_reason field.
+	voucherorder.DefaultCancelReason = voucherorderDescCancelReason.Default.(string)
+	// voucherorder.CancelReasonValidator is a validator for the "cancel_reason" field. It is called by the builders before save.
+	voucherorder.CancelReasonValidator = voucherorderDescCancelReason.Validators[0].(func(string) error)
+	// voucherorderDescRefundReason is the schema descriptor for refund_reason field.
+	voucherorderDescRefundReason := voucherorderFields[14].Descriptor()
+	// voucherorder.DefaultRefundReason holds the default value on creation for the refund_reason field.
+	voucherorder.DefaultRefundReason = voucherorderDescRefundReason.Default.(string)
+	// voucherorder.RefundReasonValidator is a validator for the "refund_reason" field. It is called by the builders before save.
+	voucherorder.RefundReasonValidator = voucherorderDescRefundReason.Validators[0].(func(string) error)
+	// voucherorderDescRedemptionCode is the schema descriptor for redemption_code field.
+	voucherorderDescRedemptionCode := voucherorderFields[15].Descriptor()
+	// voucherorder.RedemptionCodeValidator is a validator for the "redemption_code" field. It is called by the builders before save.
+	voucherorder.RedemptionCodeValidator = voucherorderDescRedemptionCode.Validators[0].(func(string) error)
 	// voucherorderDescID is the schema descriptor for id field.
 	voucherorderDescID := voucherorderFields[0].Descriptor()
 	// voucherorder.IDValidator is a validator for the "id" field. It is called by the builders before save.

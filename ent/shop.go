@@ -46,6 +46,8 @@ type Shop struct {
 	Score int `json:"score,omitempty"`
 	// OpenHours holds the value of the "open_hours" field.
 	OpenHours string `json:"open_hours,omitempty"`
+	// OwnerID holds the value of the "owner_id" field.
+	OwnerID *int64 `json:"owner_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ShopQuery when eager-loading is set.
 	Edges        ShopEdges `json:"edges"`
@@ -90,7 +92,7 @@ func (*Shop) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case shop.FieldLongitude, shop.FieldLatitude:
 			values[i] = new(sql.NullFloat64)
-		case shop.FieldID, shop.FieldTypeID, shop.FieldAvgPrice, shop.FieldSold, shop.FieldComments, shop.FieldScore:
+		case shop.FieldID, shop.FieldTypeID, shop.FieldAvgPrice, shop.FieldSold, shop.FieldComments, shop.FieldScore, shop.FieldOwnerID:
 			values[i] = new(sql.NullInt64)
 		case shop.FieldName, shop.FieldImages, shop.FieldArea, shop.FieldAddress, shop.FieldOpenHours:
 			values[i] = new(sql.NullString)
@@ -201,6 +203,13 @@ func (_m *Shop) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.OpenHours = value.String
 			}
+		case shop.FieldOwnerID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field owner_id", values[i])
+			} else if value.Valid {
+				_m.OwnerID = new(int64)
+				*_m.OwnerID = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -288,6 +297,11 @@ func (_m *Shop) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("open_hours=")
 	builder.WriteString(_m.OpenHours)
+	builder.WriteString(", ")
+	if v := _m.OwnerID; v != nil {
+		builder.WriteString("owner_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

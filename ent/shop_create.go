@@ -188,6 +188,20 @@ func (_c *ShopCreate) SetNillableOpenHours(v *string) *ShopCreate {
 	return _c
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (_c *ShopCreate) SetOwnerID(v int64) *ShopCreate {
+	_c.mutation.SetOwnerID(v)
+	return _c
+}
+
+// SetNillableOwnerID sets the "owner_id" field if the given value is not nil.
+func (_c *ShopCreate) SetNillableOwnerID(v *int64) *ShopCreate {
+	if v != nil {
+		_c.SetOwnerID(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ShopCreate) SetID(v int64) *ShopCreate {
 	_c.mutation.SetID(v)
@@ -473,6 +487,10 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 		_spec.SetField(shop.FieldOpenHours, field.TypeString, value)
 		_node.OpenHours = value
 	}
+	if value, ok := _c.mutation.OwnerID(); ok {
+		_spec.SetField(shop.FieldOwnerID, field.TypeInt64, value)
+		_node.OwnerID = &value
+	}
 	if nodes := _c.mutation.TypeIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -750,6 +768,30 @@ func (u *ShopUpsert) UpdateOpenHours() *ShopUpsert {
 	return u
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (u *ShopUpsert) SetOwnerID(v int64) *ShopUpsert {
+	u.Set(shop.FieldOwnerID, v)
+	return u
+}
+
+// UpdateOwnerID sets the "owner_id" field to the value that was provided on create.
+func (u *ShopUpsert) UpdateOwnerID() *ShopUpsert {
+	u.SetExcluded(shop.FieldOwnerID)
+	return u
+}
+
+// AddOwnerID adds v to the "owner_id" field.
+func (u *ShopUpsert) AddOwnerID(v int64) *ShopUpsert {
+	u.Add(shop.FieldOwnerID, v)
+	return u
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (u *ShopUpsert) ClearOwnerID() *ShopUpsert {
+	u.SetNull(shop.FieldOwnerID)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -1022,6 +1064,34 @@ func (u *ShopUpsertOne) SetOpenHours(v string) *ShopUpsertOne {
 func (u *ShopUpsertOne) UpdateOpenHours() *ShopUpsertOne {
 	return u.Update(func(s *ShopUpsert) {
 		s.UpdateOpenHours()
+	})
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (u *ShopUpsertOne) SetOwnerID(v int64) *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetOwnerID(v)
+	})
+}
+
+// AddOwnerID adds v to the "owner_id" field.
+func (u *ShopUpsertOne) AddOwnerID(v int64) *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.AddOwnerID(v)
+	})
+}
+
+// UpdateOwnerID sets the "owner_id" field to the value that was provided on create.
+func (u *ShopUpsertOne) UpdateOwnerID() *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateOwnerID()
+	})
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (u *ShopUpsertOne) ClearOwnerID() *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.ClearOwnerID()
 	})
 }
 
@@ -1463,6 +1533,34 @@ func (u *ShopUpsertBulk) SetOpenHours(v string) *ShopUpsertBulk {
 func (u *ShopUpsertBulk) UpdateOpenHours() *ShopUpsertBulk {
 	return u.Update(func(s *ShopUpsert) {
 		s.UpdateOpenHours()
+	})
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (u *ShopUpsertBulk) SetOwnerID(v int64) *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetOwnerID(v)
+	})
+}
+
+// AddOwnerID adds v to the "owner_id" field.
+func (u *ShopUpsertBulk) AddOwnerID(v int64) *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.AddOwnerID(v)
+	})
+}
+
+// UpdateOwnerID sets the "owner_id" field to the value that was provided on create.
+func (u *ShopUpsertBulk) UpdateOwnerID() *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateOwnerID()
+	})
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (u *ShopUpsertBulk) ClearOwnerID() *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.ClearOwnerID()
 	})
 }
 

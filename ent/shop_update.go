@@ -246,6 +246,33 @@ func (_u *ShopUpdate) SetNillableOpenHours(v *string) *ShopUpdate {
 	return _u
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (_u *ShopUpdate) SetOwnerID(v int64) *ShopUpdate {
+	_u.mutation.ResetOwnerID()
+	_u.mutation.SetOwnerID(v)
+	return _u
+}
+
+// SetNillableOwnerID sets the "owner_id" field if the given value is not nil.
+func (_u *ShopUpdate) SetNillableOwnerID(v *int64) *ShopUpdate {
+	if v != nil {
+		_u.SetOwnerID(*v)
+	}
+	return _u
+}
+
+// AddOwnerID adds value to the "owner_id" field.
+func (_u *ShopUpdate) AddOwnerID(v int64) *ShopUpdate {
+	_u.mutation.AddOwnerID(v)
+	return _u
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (_u *ShopUpdate) ClearOwnerID() *ShopUpdate {
+	_u.mutation.ClearOwnerID()
+	return _u
+}
+
 // SetType sets the "type" edge to the ShopType entity.
 func (_u *ShopUpdate) SetType(v *ShopType) *ShopUpdate {
 	return _u.SetTypeID(v.ID)
@@ -452,6 +479,15 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.OpenHours(); ok {
 		_spec.SetField(shop.FieldOpenHours, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.OwnerID(); ok {
+		_spec.SetField(shop.FieldOwnerID, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedOwnerID(); ok {
+		_spec.AddField(shop.FieldOwnerID, field.TypeInt64, value)
+	}
+	if _u.mutation.OwnerIDCleared() {
+		_spec.ClearField(shop.FieldOwnerID, field.TypeInt64)
 	}
 	if _u.mutation.TypeCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -763,6 +799,33 @@ func (_u *ShopUpdateOne) SetNillableOpenHours(v *string) *ShopUpdateOne {
 	return _u
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (_u *ShopUpdateOne) SetOwnerID(v int64) *ShopUpdateOne {
+	_u.mutation.ResetOwnerID()
+	_u.mutation.SetOwnerID(v)
+	return _u
+}
+
+// SetNillableOwnerID sets the "owner_id" field if the given value is not nil.
+func (_u *ShopUpdateOne) SetNillableOwnerID(v *int64) *ShopUpdateOne {
+	if v != nil {
+		_u.SetOwnerID(*v)
+	}
+	return _u
+}
+
+// AddOwnerID adds value to the "owner_id" field.
+func (_u *ShopUpdateOne) AddOwnerID(v int64) *ShopUpdateOne {
+	_u.mutation.AddOwnerID(v)
+	return _u
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (_u *ShopUpdateOne) ClearOwnerID() *ShopUpdateOne {
+	_u.mutation.ClearOwnerID()
+	return _u
+}
+
 // SetType sets the "type" edge to the ShopType entity.
 func (_u *ShopUpdateOne) SetType(v *ShopType) *ShopUpdateOne {
 	return _u.SetTypeID(v.ID)
@@ -999,6 +1062,15 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 	}
 	if value, ok := _u.mutation.OpenHours(); ok {
 		_spec.SetField(shop.FieldOpenHours, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.OwnerID(); ok {
+		_spec.SetField(shop.FieldOwnerID, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedOwnerID(); ok {
+		_spec.AddField(shop.FieldOwnerID, field.TypeInt64, value)
+	}
+	if _u.mutation.OwnerIDCleared() {
+		_spec.ClearField(shop.FieldOwnerID, field.TypeInt64)
 	}
 	if _u.mutation.TypeCleared() {
 		edge := &sqlgraph.EdgeSpec{

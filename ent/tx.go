@@ -24,6 +24,8 @@ type Tx struct {
 	Follow *FollowClient
 	// OrderIDNode is the client for interacting with the OrderIDNode builders.
 	OrderIDNode *OrderIDNodeClient
+	// Payment is the client for interacting with the Payment builders.
+	Payment *PaymentClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
 	// SessionToken is the client for interacting with the SessionToken builders.
@@ -176,6 +178,7 @@ func (tx *Tx) init() {
 	tx.FlashSale = NewFlashSaleClient(tx.config)
 	tx.Follow = NewFollowClient(tx.config)
 	tx.OrderIDNode = NewOrderIDNodeClient(tx.config)
+	tx.Payment = NewPaymentClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
 	tx.SessionToken = NewSessionTokenClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)

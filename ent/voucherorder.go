@@ -25,15 +25,33 @@ type VoucherOrder struct {
 	UserID int64 `json:"user_id,omitempty"`
 	// VoucherID holds the value of the "voucher_id" field.
 	VoucherID int64 `json:"voucher_id,omitempty"`
+	// ShopID holds the value of the "shop_id" field.
+	ShopID int64 `json:"shop_id,omitempty"`
+	// Kind holds the value of the "kind" field.
+	Kind voucherorder.Kind `json:"kind,omitempty"`
+	// Quantity holds the value of the "quantity" field.
+	Quantity int `json:"quantity,omitempty"`
+	// Amount holds the value of the "amount" field.
+	Amount int64 `json:"amount,omitempty"`
 	// Status holds the value of the "status" field.
 	Status voucherorder.Status `json:"status,omitempty"`
+	// PayDeadline holds the value of the "pay_deadline" field.
+	PayDeadline *time.Time `json:"pay_deadline,omitempty"`
 	// PayTime holds the value of the "pay_time" field.
 	PayTime *time.Time `json:"pay_time,omitempty"`
 	// UseTime holds the value of the "use_time" field.
 	UseTime *time.Time `json:"use_time,omitempty"`
+	// CanceledAt holds the value of the "canceled_at" field.
+	CanceledAt *time.Time `json:"canceled_at,omitempty"`
+	// CancelReason holds the value of the "cancel_reason" field.
+	CancelReason string `json:"cancel_reason,omitempty"`
 	// RefundTime holds the value of the "refund_time" field.
-	RefundTime   *time.Time `json:"refund_time,omitempty"`
-	selectValues sql.SelectValues
+	RefundTime *time.Time `json:"refund_time,omitempty"`
+	// RefundReason holds the value of the "refund_reason" field.
+	RefundReason string `json:"refund_reason,omitempty"`
+	// RedemptionCode holds the value of the "redemption_code" field.
+	RedemptionCode *string `json:"redemption_code,omitempty"`
+	selectValues   sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -41,11 +59,11 @@ func (*VoucherOrder) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case voucherorder.FieldID, voucherorder.FieldUserID, voucherorder.FieldVoucherID:
+		case voucherorder.FieldID, voucherorder.FieldUserID, voucherorder.FieldVoucherID, voucherorder.FieldShopID, voucherorder.FieldQuantity, voucherorder.FieldAmount:
 			values[i] = new(sql.NullInt64)
-		case voucherorder.FieldStatus:
+		case voucherorder.FieldKind, voucherorder.FieldStatus, voucherorder.FieldCancelReason, voucherorder.FieldRefundReason, voucherorder.FieldRedemptionCode:
 			values[i] = new(sql.NullString)
-		case voucherorder.FieldCreatedAt, voucherorder.FieldUpdatedAt, voucherorder.FieldPayTime, voucherorder.FieldUseTime, voucherorder.FieldRefundTime:
+		case voucherorder.FieldCreatedAt, voucherorder.FieldUpdatedAt, voucherorder.FieldPayDeadline, voucherorder.FieldPayTime, voucherorder.FieldUseTime, voucherorder.FieldCanceledAt, voucherorder.FieldRefundTime:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -92,11 +110,42 @@ func (_m *VoucherOrder) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.VoucherID = value.Int64
 			}
+		case voucherorder.FieldShopID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field shop_id", values[i])
+			} else if value.Valid {
+				_m.ShopID = value.Int64
+			}
+		case voucherorder.FieldKind:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field kind", values[i])
+			} else if value.Valid {
+				_m.Kind = voucherorder.Kind(value.String)
+			}
+		case voucherorder.FieldQuantity:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field quantity", values[i])
+			} else if value.Valid {
+				_m.Quantity = int(value.Int64)
+			}
+		case voucherorder.FieldAmount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field amount", values[i])
+			} else if value.Valid {
+				_m.Amount = value.Int64
+			}
 		case voucherorder.FieldStatus:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field status", values[i])
 			} else if value.Valid {
 				_m.Status = voucherorder.Status(value.String)
+			}
+		case voucherorder.FieldPayDeadline:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field pay_deadline", values[i])
+			} else if value.Valid {
+				_m.PayDeadline = new(time.Time)
+				*_m.PayDeadline = value.Time
 			}
 		case voucherorder.FieldPayTime:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -112,12 +161,38 @@ func (_m *VoucherOrder) assignValues(columns []string, values []any) error {
 				_m.UseTime = new(time.Time)
 				*_m.UseTime = value.Time
 			}
+		case voucherorder.FieldCanceledAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field canceled_at", values[i])
+			} else if value.Valid {
+				_m.CanceledAt = new(time.Time)
+				*_m.CanceledAt = value.Time
+			}
+		case voucherorder.FieldCancelReason:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field cancel_reason", values[i])
+			} else if value.Valid {
+				_m.CancelReason = value.String
+			}
 		case voucherorder.FieldRefundTime:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field refund_time", values[i])
 			} else if value.Valid {
 				_m.RefundTime = new(time.Time)
 				*_m.RefundTime = value.Time
+			}
+		case voucherorder.FieldRefundReason:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field refund_reason", values[i])
+			} else if value.Valid {
+				_m.RefundReason = value.String
+			}
+		case voucherorder.FieldRedemptionCode:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field redemption_code", values[i])
+			} else if value.Valid {
+				_m.RedemptionCode = new(string)
+				*_m.RedemptionCode = value.String
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -167,8 +242,25 @@ func (_m *VoucherOrder) String() string {
 	builder.WriteString("voucher_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.VoucherID))
 	builder.WriteString(", ")
+	builder.WriteString("shop_id=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ShopID))
+	builder.WriteString(", ")
+	builder.WriteString("kind=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Kind))
+	builder.WriteString(", ")
+	builder.WriteString("quantity=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Quantity))
+	builder.WriteString(", ")
+	builder.WriteString("amount=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Amount))
+	builder.WriteString(", ")
 	builder.WriteString("status=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Status))
+	builder.WriteString(", ")
+	if v := _m.PayDeadline; v != nil {
+		builder.WriteString("pay_deadline=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteString(", ")
 	if v := _m.PayTime; v != nil {
 		builder.WriteString("pay_time=")
@@ -180,9 +272,25 @@ func (_m *VoucherOrder) String() string {
 		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteString(", ")
+	if v := _m.CanceledAt; v != nil {
+		builder.WriteString("canceled_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("cancel_reason=")
+	builder.WriteString(_m.CancelReason)
+	builder.WriteString(", ")
 	if v := _m.RefundTime; v != nil {
 		builder.WriteString("refund_time=")
 		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("refund_reason=")
+	builder.WriteString(_m.RefundReason)
+	builder.WriteString(", ")
+	if v := _m.RedemptionCode; v != nil {
+		builder.WriteString("redemption_code=")
+		builder.WriteString(*v)
 	}
 	builder.WriteByte(')')
 	return builder.String()

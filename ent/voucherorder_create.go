@@ -62,6 +62,62 @@ func (_c *VoucherOrderCreate) SetVoucherID(v int64) *VoucherOrderCreate {
 	return _c
 }
 
+// SetShopID sets the "shop_id" field.
+func (_c *VoucherOrderCreate) SetShopID(v int64) *VoucherOrderCreate {
+	_c.mutation.SetShopID(v)
+	return _c
+}
+
+// SetNillableShopID sets the "shop_id" field if the given value is not nil.
+func (_c *VoucherOrderCreate) SetNillableShopID(v *int64) *VoucherOrderCreate {
+	if v != nil {
+		_c.SetShopID(*v)
+	}
+	return _c
+}
+
+// SetKind sets the "kind" field.
+func (_c *VoucherOrderCreate) SetKind(v voucherorder.Kind) *VoucherOrderCreate {
+	_c.mutation.SetKind(v)
+	return _c
+}
+
+// SetNillableKind sets the "kind" field if the given value is not nil.
+func (_c *VoucherOrderCreate) SetNillableKind(v *voucherorder.Kind) *VoucherOrderCreate {
+	if v != nil {
+		_c.SetKind(*v)
+	}
+	return _c
+}
+
+// SetQuantity sets the "quantity" field.
+func (_c *VoucherOrderCreate) SetQuantity(v int) *VoucherOrderCreate {
+	_c.mutation.SetQuantity(v)
+	return _c
+}
+
+// SetNillableQuantity sets the "quantity" field if the given value is not nil.
+func (_c *VoucherOrderCreate) SetNillableQuantity(v *int) *VoucherOrderCreate {
+	if v != nil {
+		_c.SetQuantity(*v)
+	}
+	return _c
+}
+
+// SetAmount sets the "amount" field.
+func (_c *VoucherOrderCreate) SetAmount(v int64) *VoucherOrderCreate {
+	_c.mutation.SetAmount(v)
+	return _c
+}
+
+// SetNillableAmount sets the "amount" field if the given value is not nil.
+func (_c *VoucherOrderCreate) SetNillableAmount(v *int64) *VoucherOrderCreate {
+	if v != nil {
+		_c.SetAmount(*v)
+	}
+	return _c
+}
+
 // SetStatus sets the "status" field.
 func (_c *VoucherOrderCreate) SetStatus(v voucherorder.Status) *VoucherOrderCreate {
 	_c.mutation.SetStatus(v)
@@ -72,6 +128,20 @@ func (_c *VoucherOrderCreate) SetStatus(v voucherorder.Status) *VoucherOrderCrea
 func (_c *VoucherOrderCreate) SetNillableStatus(v *voucherorder.Status) *VoucherOrderCreate {
 	if v != nil {
 		_c.SetStatus(*v)
+	}
+	return _c
+}
+
+// SetPayDeadline sets the "pay_deadline" field.
+func (_c *VoucherOrderCreate) SetPayDeadline(v time.Time) *VoucherOrderCreate {
+	_c.mutation.SetPayDeadline(v)
+	return _c
+}
+
+// SetNillablePayDeadline sets the "pay_deadline" field if the given value is not nil.
+func (_c *VoucherOrderCreate) SetNillablePayDeadline(v *time.Time) *VoucherOrderCreate {
+	if v != nil {
+		_c.SetPayDeadline(*v)
 	}
 	return _c
 }
@@ -104,6 +174,34 @@ func (_c *VoucherOrderCreate) SetNillableUseTime(v *time.Time) *VoucherOrderCrea
 	return _c
 }
 
+// SetCanceledAt sets the "canceled_at" field.
+func (_c *VoucherOrderCreate) SetCanceledAt(v time.Time) *VoucherOrderCreate {
+	_c.mutation.SetCanceledAt(v)
+	return _c
+}
+
+// SetNillableCanceledAt sets the "canceled_at" field if the given value is not nil.
+func (_c *VoucherOrderCreate) SetNillableCanceledAt(v *time.Time) *VoucherOrderCreate {
+	if v != nil {
+		_c.SetCanceledAt(*v)
+	}
+	return _c
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (_c *VoucherOrderCreate) SetCancelReason(v string) *VoucherOrderCreate {
+	_c.mutation.SetCancelReason(v)
+	return _c
+}
+
+// SetNillableCancelReason sets the "cancel_reason" field if the given value is not nil.
+func (_c *VoucherOrderCreate) SetNillableCancelReason(v *string) *VoucherOrderCreate {
+	if v != nil {
+		_c.SetCancelReason(*v)
+	}
+	return _c
+}
+
 // SetRefundTime sets the "refund_time" field.
 func (_c *VoucherOrderCreate) SetRefundTime(v time.Time) *VoucherOrderCreate {
 	_c.mutation.SetRefundTime(v)
@@ -114,6 +212,34 @@ func (_c *VoucherOrderCreate) SetRefundTime(v time.Time) *VoucherOrderCreate {
 func (_c *VoucherOrderCreate) SetNillableRefundTime(v *time.Time) *VoucherOrderCreate {
 	if v != nil {
 		_c.SetRefundTime(*v)
+	}
+	return _c
+}
+
+// SetRefundReason sets the "refund_reason" field.
+func (_c *VoucherOrderCreate) SetRefundReason(v string) *VoucherOrderCreate {
+	_c.mutation.SetRefundReason(v)
+	return _c
+}
+
+// SetNillableRefundReason sets the "refund_reason" field if the given value is not nil.
+func (_c *VoucherOrderCreate) SetNillableRefundReason(v *string) *VoucherOrderCreate {
+	if v != nil {
+		_c.SetRefundReason(*v)
+	}
+	return _c
+}
+
+// SetRedemptionCode sets the "redemption_code" field.
+func (_c *VoucherOrderCreate) SetRedemptionCode(v string) *VoucherOrderCreate {
+	_c.mutation.SetRedemptionCode(v)
+	return _c
+}
+
+// SetNillableRedemptionCode sets the "redemption_code" field if the given value is not nil.
+func (_c *VoucherOrderCreate) SetNillableRedemptionCode(v *string) *VoucherOrderCreate {
+	if v != nil {
+		_c.SetRedemptionCode(*v)
 	}
 	return _c
 }
@@ -167,9 +293,33 @@ func (_c *VoucherOrderCreate) defaults() {
 		v := voucherorder.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.ShopID(); !ok {
+		v := voucherorder.DefaultShopID
+		_c.mutation.SetShopID(v)
+	}
+	if _, ok := _c.mutation.Kind(); !ok {
+		v := voucherorder.DefaultKind
+		_c.mutation.SetKind(v)
+	}
+	if _, ok := _c.mutation.Quantity(); !ok {
+		v := voucherorder.DefaultQuantity
+		_c.mutation.SetQuantity(v)
+	}
+	if _, ok := _c.mutation.Amount(); !ok {
+		v := voucherorder.DefaultAmount
+		_c.mutation.SetAmount(v)
+	}
 	if _, ok := _c.mutation.Status(); !ok {
 		v := voucherorder.DefaultStatus
 		_c.mutation.SetStatus(v)
+	}
+	if _, ok := _c.mutation.CancelReason(); !ok {
+		v := voucherorder.DefaultCancelReason
+		_c.mutation.SetCancelReason(v)
+	}
+	if _, ok := _c.mutation.RefundReason(); !ok {
+		v := voucherorder.DefaultRefundReason
+		_c.mutation.SetRefundReason(v)
 	}
 }
 
@@ -187,12 +337,60 @@ func (_c *VoucherOrderCreate) check() error {
 	if _, ok := _c.mutation.VoucherID(); !ok {
 		return &ValidationError{Name: "voucher_id", err: errors.New(`ent: missing required field "VoucherOrder.voucher_id"`)}
 	}
+	if _, ok := _c.mutation.ShopID(); !ok {
+		return &ValidationError{Name: "shop_id", err: errors.New(`ent: missing required field "VoucherOrder.shop_id"`)}
+	}
+	if _, ok := _c.mutation.Kind(); !ok {
+		return &ValidationError{Name: "kind", err: errors.New(`ent: missing required field "VoucherOrder.kind"`)}
+	}
+	if v, ok := _c.mutation.Kind(); ok {
+		if err := voucherorder.KindValidator(v); err != nil {
+			return &ValidationError{Name: "kind", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.kind": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Quantity(); !ok {
+		return &ValidationError{Name: "quantity", err: errors.New(`ent: missing required field "VoucherOrder.quantity"`)}
+	}
+	if v, ok := _c.mutation.Quantity(); ok {
+		if err := voucherorder.QuantityValidator(v); err != nil {
+			return &ValidationError{Name: "quantity", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.quantity": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Amount(); !ok {
+		return &ValidationError{Name: "amount", err: errors.New(`ent: missing required field "VoucherOrder.amount"`)}
+	}
+	if v, ok := _c.mutation.Amount(); ok {
+		if err := voucherorder.AmountValidator(v); err != nil {
+			return &ValidationError{Name: "amount", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.amount": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Status(); !ok {
 		return &ValidationError{Name: "status", err: errors.New(`ent: missing required field "VoucherOrder.status"`)}
 	}
 	if v, ok := _c.mutation.Status(); ok {
 		if err := voucherorder.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.status": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.CancelReason(); !ok {
+		return &ValidationError{Name: "cancel_reason", err: errors.New(`ent: missing required field "VoucherOrder.cancel_reason"`)}
+	}
+	if v, ok := _c.mutation.CancelReason(); ok {
+		if err := voucherorder.CancelReasonValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_reason", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.cancel_reason": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.RefundReason(); !ok {
+		return &ValidationError{Name: "refund_reason", err: errors.New(`ent: missing required field "VoucherOrder.refund_reason"`)}
+	}
+	if v, ok := _c.mutation.RefundReason(); ok {
+		if err := voucherorder.RefundReasonValidator(v); err != nil {
+			return &ValidationError{Name: "refund_reason", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.refund_reason": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.RedemptionCode(); ok {
+		if err := voucherorder.RedemptionCodeValidator(v); err != nil {
+			return &ValidationError{Name: "redemption_code", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.redemption_code": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
@@ -249,9 +447,29 @@ func (_c *VoucherOrderCreate) createSpec() (*VoucherOrder, *sqlgraph.CreateSpec)
 		_spec.SetField(voucherorder.FieldVoucherID, field.TypeInt64, value)
 		_node.VoucherID = value
 	}
+	if value, ok := _c.mutation.ShopID(); ok {
+		_spec.SetField(voucherorder.FieldShopID, field.TypeInt64, value)
+		_node.ShopID = value
+	}
+	if value, ok := _c.mutation.Kind(); ok {
+		_spec.SetField(voucherorder.FieldKind, field.TypeEnum, value)
+		_node.Kind = value
+	}
+	if value, ok := _c.mutation.Quantity(); ok {
+		_spec.SetField(voucherorder.FieldQuantity, field.TypeInt, value)
+		_node.Quantity = value
+	}
+	if value, ok := _c.mutation.Amount(); ok {
+		_spec.SetField(voucherorder.FieldAmount, field.TypeInt64, value)
+		_node.Amount = value
+	}
 	if value, ok := _c.mutation.Status(); ok {
 		_spec.SetField(voucherorder.FieldStatus, field.TypeEnum, value)
 		_node.Status = value
+	}
+	if value, ok := _c.mutation.PayDeadline(); ok {
+		_spec.SetField(voucherorder.FieldPayDeadline, field.TypeTime, value)
+		_node.PayDeadline = &value
 	}
 	if value, ok := _c.mutation.PayTime(); ok {
 		_spec.SetField(voucherorder.FieldPayTime, field.TypeTime, value)
@@ -261,9 +479,25 @@ func (_c *VoucherOrderCreate) createSpec() (*VoucherOrder, *sqlgraph.CreateSpec)
 		_spec.SetField(voucherorder.FieldUseTime, field.TypeTime, value)
 		_node.UseTime = &value
 	}
+	if value, ok := _c.mutation.CanceledAt(); ok {
+		_spec.SetField(voucherorder.FieldCanceledAt, field.TypeTime, value)
+		_node.CanceledAt = &value
+	}
+	if value, ok := _c.mutation.CancelReason(); ok {
+		_spec.SetField(voucherorder.FieldCancelReason, field.TypeString, value)
+		_node.CancelReason = value
+	}
 	if value, ok := _c.mutation.RefundTime(); ok {
 		_spec.SetField(voucherorder.FieldRefundTime, field.TypeTime, value)
 		_node.RefundTime = &value
+	}
+	if value, ok := _c.mutation.RefundReason(); ok {
+		_spec.SetField(voucherorder.FieldRefundReason, field.TypeString, value)
+		_node.RefundReason = value
+	}
+	if value, ok := _c.mutation.RedemptionCode(); ok {
+		_spec.SetField(voucherorder.FieldRedemptionCode, field.TypeString, value)
+		_node.RedemptionCode = &value
 	}
 	return _node, _spec
 }
@@ -341,6 +575,24 @@ func (u *VoucherOrderUpsert) UpdateStatus() *VoucherOrderUpsert {
 	return u
 }
 
+// SetPayDeadline sets the "pay_deadline" field.
+func (u *VoucherOrderUpsert) SetPayDeadline(v time.Time) *VoucherOrderUpsert {
+	u.Set(voucherorder.FieldPayDeadline, v)
+	return u
+}
+
+// UpdatePayDeadline sets the "pay_deadline" field to the value that was provided on create.
+func (u *VoucherOrderUpsert) UpdatePayDeadline() *VoucherOrderUpsert {
+	u.SetExcluded(voucherorder.FieldPayDeadline)
+	return u
+}
+
+// ClearPayDeadline clears the value of the "pay_deadline" field.
+func (u *VoucherOrderUpsert) ClearPayDeadline() *VoucherOrderUpsert {
+	u.SetNull(voucherorder.FieldPayDeadline)
+	return u
+}
+
 // SetPayTime sets the "pay_time" field.
 func (u *VoucherOrderUpsert) SetPayTime(v time.Time) *VoucherOrderUpsert {
 	u.Set(voucherorder.FieldPayTime, v)
@@ -377,6 +629,36 @@ func (u *VoucherOrderUpsert) ClearUseTime() *VoucherOrderUpsert {
 	return u
 }
 
+// SetCanceledAt sets the "canceled_at" field.
+func (u *VoucherOrderUpsert) SetCanceledAt(v time.Time) *VoucherOrderUpsert {
+	u.Set(voucherorder.FieldCanceledAt, v)
+	return u
+}
+
+// UpdateCanceledAt sets the "canceled_at" field to the value that was provided on create.
+func (u *VoucherOrderUpsert) UpdateCanceledAt() *VoucherOrderUpsert {
+	u.SetExcluded(voucherorder.FieldCanceledAt)
+	return u
+}
+
+// ClearCanceledAt clears the value of the "canceled_at" field.
+func (u *VoucherOrderUpsert) ClearCanceledAt() *VoucherOrderUpsert {
+	u.SetNull(voucherorder.FieldCanceledAt)
+	return u
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (u *VoucherOrderUpsert) SetCancelReason(v string) *VoucherOrderUpsert {
+	u.Set(voucherorder.FieldCancelReason, v)
+	return u
+}
+
+// UpdateCancelReason sets the "cancel_reason" field to the value that was provided on create.
+func (u *VoucherOrderUpsert) UpdateCancelReason() *VoucherOrderUpsert {
+	u.SetExcluded(voucherorder.FieldCancelReason)
+	return u
+}
+
 // SetRefundTime sets the "refund_time" field.
 func (u *VoucherOrderUpsert) SetRefundTime(v time.Time) *VoucherOrderUpsert {
 	u.Set(voucherorder.FieldRefundTime, v)
@@ -392,6 +674,36 @@ func (u *VoucherOrderUpsert) UpdateRefundTime() *VoucherOrderUpsert {
 // ClearRefundTime clears the value of the "refund_time" field.
 func (u *VoucherOrderUpsert) ClearRefundTime() *VoucherOrderUpsert {
 	u.SetNull(voucherorder.FieldRefundTime)
+	return u
+}
+
+// SetRefundReason sets the "refund_reason" field.
+func (u *VoucherOrderUpsert) SetRefundReason(v string) *VoucherOrderUpsert {
+	u.Set(voucherorder.FieldRefundReason, v)
+	return u
+}
+
+// UpdateRefundReason sets the "refund_reason" field to the value that was provided on create.
+func (u *VoucherOrderUpsert) UpdateRefundReason() *VoucherOrderUpsert {
+	u.SetExcluded(voucherorder.FieldRefundReason)
+	return u
+}
+
+// SetRedemptionCode sets the "redemption_code" field.
+func (u *VoucherOrderUpsert) SetRedemptionCode(v string) *VoucherOrderUpsert {
+	u.Set(voucherorder.FieldRedemptionCode, v)
+	return u
+}
+
+// UpdateRedemptionCode sets the "redemption_code" field to the value that was provided on create.
+func (u *VoucherOrderUpsert) UpdateRedemptionCode() *VoucherOrderUpsert {
+	u.SetExcluded(voucherorder.FieldRedemptionCode)
+	return u
+}
+
+// ClearRedemptionCode clears the value of the "redemption_code" field.
+func (u *VoucherOrderUpsert) ClearRedemptionCode() *VoucherOrderUpsert {
+	u.SetNull(voucherorder.FieldRedemptionCode)
 	return u
 }
 
@@ -420,6 +732,18 @@ func (u *VoucherOrderUpsertOne) UpdateNewValues() *VoucherOrderUpsertOne {
 		}
 		if _, exists := u.create.mutation.VoucherID(); exists {
 			s.SetIgnore(voucherorder.FieldVoucherID)
+		}
+		if _, exists := u.create.mutation.ShopID(); exists {
+			s.SetIgnore(voucherorder.FieldShopID)
+		}
+		if _, exists := u.create.mutation.Kind(); exists {
+			s.SetIgnore(voucherorder.FieldKind)
+		}
+		if _, exists := u.create.mutation.Quantity(); exists {
+			s.SetIgnore(voucherorder.FieldQuantity)
+		}
+		if _, exists := u.create.mutation.Amount(); exists {
+			s.SetIgnore(voucherorder.FieldAmount)
 		}
 	}))
 	return u
@@ -480,6 +804,27 @@ func (u *VoucherOrderUpsertOne) UpdateStatus() *VoucherOrderUpsertOne {
 	})
 }
 
+// SetPayDeadline sets the "pay_deadline" field.
+func (u *VoucherOrderUpsertOne) SetPayDeadline(v time.Time) *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetPayDeadline(v)
+	})
+}
+
+// UpdatePayDeadline sets the "pay_deadline" field to the value that was provided on create.
+func (u *VoucherOrderUpsertOne) UpdatePayDeadline() *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdatePayDeadline()
+	})
+}
+
+// ClearPayDeadline clears the value of the "pay_deadline" field.
+func (u *VoucherOrderUpsertOne) ClearPayDeadline() *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.ClearPayDeadline()
+	})
+}
+
 // SetPayTime sets the "pay_time" field.
 func (u *VoucherOrderUpsertOne) SetPayTime(v time.Time) *VoucherOrderUpsertOne {
 	return u.Update(func(s *VoucherOrderUpsert) {
@@ -522,6 +867,41 @@ func (u *VoucherOrderUpsertOne) ClearUseTime() *VoucherOrderUpsertOne {
 	})
 }
 
+// SetCanceledAt sets the "canceled_at" field.
+func (u *VoucherOrderUpsertOne) SetCanceledAt(v time.Time) *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetCanceledAt(v)
+	})
+}
+
+// UpdateCanceledAt sets the "canceled_at" field to the value that was provided on create.
+func (u *VoucherOrderUpsertOne) UpdateCanceledAt() *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdateCanceledAt()
+	})
+}
+
+// ClearCanceledAt clears the value of the "canceled_at" field.
+func (u *VoucherOrderUpsertOne) ClearCanceledAt() *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.ClearCanceledAt()
+	})
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (u *VoucherOrderUpsertOne) SetCancelReason(v string) *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetCancelReason(v)
+	})
+}
+
+// UpdateCancelReason sets the "cancel_reason" field to the value that was provided on create.
+func (u *VoucherOrderUpsertOne) UpdateCancelReason() *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdateCancelReason()
+	})
+}
+
 // SetRefundTime sets the "refund_time" field.
 func (u *VoucherOrderUpsertOne) SetRefundTime(v time.Time) *VoucherOrderUpsertOne {
 	return u.Update(func(s *VoucherOrderUpsert) {
@@ -540,6 +920,41 @@ func (u *VoucherOrderUpsertOne) UpdateRefundTime() *VoucherOrderUpsertOne {
 func (u *VoucherOrderUpsertOne) ClearRefundTime() *VoucherOrderUpsertOne {
 	return u.Update(func(s *VoucherOrderUpsert) {
 		s.ClearRefundTime()
+	})
+}
+
+// SetRefundReason sets the "refund_reason" field.
+func (u *VoucherOrderUpsertOne) SetRefundReason(v string) *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetRefundReason(v)
+	})
+}
+
+// UpdateRefundReason sets the "refund_reason" field to the value that was provided on create.
+func (u *VoucherOrderUpsertOne) UpdateRefundReason() *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdateRefundReason()
+	})
+}
+
+// SetRedemptionCode sets the "redemption_code" field.
+func (u *VoucherOrderUpsertOne) SetRedemptionCode(v string) *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetRedemptionCode(v)
+	})
+}
+
+// UpdateRedemptionCode sets the "redemption_code" field to the value that was provided on create.
+func (u *VoucherOrderUpsertOne) UpdateRedemptionCode() *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdateRedemptionCode()
+	})
+}
+
+// ClearRedemptionCode clears the value of the "redemption_code" field.
+func (u *VoucherOrderUpsertOne) ClearRedemptionCode() *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.ClearRedemptionCode()
 	})
 }
 
@@ -734,6 +1149,18 @@ func (u *VoucherOrderUpsertBulk) UpdateNewValues() *VoucherOrderUpsertBulk {
 			if _, exists := b.mutation.VoucherID(); exists {
 				s.SetIgnore(voucherorder.FieldVoucherID)
 			}
+			if _, exists := b.mutation.ShopID(); exists {
+				s.SetIgnore(voucherorder.FieldShopID)
+			}
+			if _, exists := b.mutation.Kind(); exists {
+				s.SetIgnore(voucherorder.FieldKind)
+			}
+			if _, exists := b.mutation.Quantity(); exists {
+				s.SetIgnore(voucherorder.FieldQuantity)
+			}
+			if _, exists := b.mutation.Amount(); exists {
+				s.SetIgnore(voucherorder.FieldAmount)
+			}
 		}
 	}))
 	return u
@@ -794,6 +1221,27 @@ func (u *VoucherOrderUpsertBulk) UpdateStatus() *VoucherOrderUpsertBulk {
 	})
 }
 
+// SetPayDeadline sets the "pay_deadline" field.
+func (u *VoucherOrderUpsertBulk) SetPayDeadline(v time.Time) *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetPayDeadline(v)
+	})
+}
+
+// UpdatePayDeadline sets the "pay_deadline" field to the value that was provided on create.
+func (u *VoucherOrderUpsertBulk) UpdatePayDeadline() *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdatePayDeadline()
+	})
+}
+
+// ClearPayDeadline clears the value of the "pay_deadline" field.
+func (u *VoucherOrderUpsertBulk) ClearPayDeadline() *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.ClearPayDeadline()
+	})
+}
+
 // SetPayTime sets the "pay_time" field.
 func (u *VoucherOrderUpsertBulk) SetPayTime(v time.Time) *VoucherOrderUpsertBulk {
 	return u.Update(func(s *VoucherOrderUpsert) {
@@ -836,6 +1284,41 @@ func (u *VoucherOrderUpsertBulk) ClearUseTime() *VoucherOrderUpsertBulk {
 	})
 }
 
+// SetCanceledAt sets the "canceled_at" field.
+func (u *VoucherOrderUpsertBulk) SetCanceledAt(v time.Time) *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetCanceledAt(v)
+	})
+}
+
+// UpdateCanceledAt sets the "canceled_at" field to the value that was provided on create.
+func (u *VoucherOrderUpsertBulk) UpdateCanceledAt() *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdateCanceledAt()
+	})
+}
+
+// ClearCanceledAt clears the value of the "canceled_at" field.
+func (u *VoucherOrderUpsertBulk) ClearCanceledAt() *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.ClearCanceledAt()
+	})
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (u *VoucherOrderUpsertBulk) SetCancelReason(v string) *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetCancelReason(v)
+	})
+}
+
+// UpdateCancelReason sets the "cancel_reason" field to the value that was provided on create.
+func (u *VoucherOrderUpsertBulk) UpdateCancelReason() *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdateCancelReason()
+	})
+}
+
 // SetRefundTime sets the "refund_time" field.
 func (u *VoucherOrderUpsertBulk) SetRefundTime(v time.Time) *VoucherOrderUpsertBulk {
 	return u.Update(func(s *VoucherOrderUpsert) {
@@ -854,6 +1337,41 @@ func (u *VoucherOrderUpsertBulk) UpdateRefundTime() *VoucherOrderUpsertBulk {
 func (u *VoucherOrderUpsertBulk) ClearRefundTime() *VoucherOrderUpsertBulk {
 	return u.Update(func(s *VoucherOrderUpsert) {
 		s.ClearRefundTime()
+	})
+}
+
+// SetRefundReason sets the "refund_reason" field.
+func (u *VoucherOrderUpsertBulk) SetRefundReason(v string) *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetRefundReason(v)
+	})
+}
+
+// UpdateRefundReason sets the "refund_reason" field to the value that was provided on create.
+func (u *VoucherOrderUpsertBulk) UpdateRefundReason() *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdateRefundReason()
+	})
+}
+
+// SetRedemptionCode sets the "redemption_code" field.
+func (u *VoucherOrderUpsertBulk) SetRedemptionCode(v string) *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetRedemptionCode(v)
+	})
+}
+
+// UpdateRedemptionCode sets the "redemption_code" field to the value that was provided on create.
+func (u *VoucherOrderUpsertBulk) UpdateRedemptionCode() *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdateRedemptionCode()
+	})
+}
+
+// ClearRedemptionCode clears the value of the "redemption_code" field.
+func (u *VoucherOrderUpsertBulk) ClearRedemptionCode() *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.ClearRedemptionCode()
 	})
 }
 

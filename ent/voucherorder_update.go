@@ -48,6 +48,26 @@ func (_u *VoucherOrderUpdate) SetNillableStatus(v *voucherorder.Status) *Voucher
 	return _u
 }
 
+// SetPayDeadline sets the "pay_deadline" field.
+func (_u *VoucherOrderUpdate) SetPayDeadline(v time.Time) *VoucherOrderUpdate {
+	_u.mutation.SetPayDeadline(v)
+	return _u
+}
+
+// SetNillablePayDeadline sets the "pay_deadline" field if the given value is not nil.
+func (_u *VoucherOrderUpdate) SetNillablePayDeadline(v *time.Time) *VoucherOrderUpdate {
+	if v != nil {
+		_u.SetPayDeadline(*v)
+	}
+	return _u
+}
+
+// ClearPayDeadline clears the value of the "pay_deadline" field.
+func (_u *VoucherOrderUpdate) ClearPayDeadline() *VoucherOrderUpdate {
+	_u.mutation.ClearPayDeadline()
+	return _u
+}
+
 // SetPayTime sets the "pay_time" field.
 func (_u *VoucherOrderUpdate) SetPayTime(v time.Time) *VoucherOrderUpdate {
 	_u.mutation.SetPayTime(v)
@@ -88,6 +108,40 @@ func (_u *VoucherOrderUpdate) ClearUseTime() *VoucherOrderUpdate {
 	return _u
 }
 
+// SetCanceledAt sets the "canceled_at" field.
+func (_u *VoucherOrderUpdate) SetCanceledAt(v time.Time) *VoucherOrderUpdate {
+	_u.mutation.SetCanceledAt(v)
+	return _u
+}
+
+// SetNillableCanceledAt sets the "canceled_at" field if the given value is not nil.
+func (_u *VoucherOrderUpdate) SetNillableCanceledAt(v *time.Time) *VoucherOrderUpdate {
+	if v != nil {
+		_u.SetCanceledAt(*v)
+	}
+	return _u
+}
+
+// ClearCanceledAt clears the value of the "canceled_at" field.
+func (_u *VoucherOrderUpdate) ClearCanceledAt() *VoucherOrderUpdate {
+	_u.mutation.ClearCanceledAt()
+	return _u
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (_u *VoucherOrderUpdate) SetCancelReason(v string) *VoucherOrderUpdate {
+	_u.mutation.SetCancelReason(v)
+	return _u
+}
+
+// SetNillableCancelReason sets the "cancel_reason" field if the given value is not nil.
+func (_u *VoucherOrderUpdate) SetNillableCancelReason(v *string) *VoucherOrderUpdate {
+	if v != nil {
+		_u.SetCancelReason(*v)
+	}
+	return _u
+}
+
 // SetRefundTime sets the "refund_time" field.
 func (_u *VoucherOrderUpdate) SetRefundTime(v time.Time) *VoucherOrderUpdate {
 	_u.mutation.SetRefundTime(v)
@@ -105,6 +159,40 @@ func (_u *VoucherOrderUpdate) SetNillableRefundTime(v *time.Time) *VoucherOrderU
 // ClearRefundTime clears the value of the "refund_time" field.
 func (_u *VoucherOrderUpdate) ClearRefundTime() *VoucherOrderUpdate {
 	_u.mutation.ClearRefundTime()
+	return _u
+}
+
+// SetRefundReason sets the "refund_reason" field.
+func (_u *VoucherOrderUpdate) SetRefundReason(v string) *VoucherOrderUpdate {
+	_u.mutation.SetRefundReason(v)
+	return _u
+}
+
+// SetNillableRefundReason sets the "refund_reason" field if the given value is not nil.
+func (_u *VoucherOrderUpdate) SetNillableRefundReason(v *string) *VoucherOrderUpdate {
+	if v != nil {
+		_u.SetRefundReason(*v)
+	}
+	return _u
+}
+
+// SetRedemptionCode sets the "redemption_code" field.
+func (_u *VoucherOrderUpdate) SetRedemptionCode(v string) *VoucherOrderUpdate {
+	_u.mutation.SetRedemptionCode(v)
+	return _u
+}
+
+// SetNillableRedemptionCode sets the "redemption_code" field if the given value is not nil.
+func (_u *VoucherOrderUpdate) SetNillableRedemptionCode(v *string) *VoucherOrderUpdate {
+	if v != nil {
+		_u.SetRedemptionCode(*v)
+	}
+	return _u
+}
+
+// ClearRedemptionCode clears the value of the "redemption_code" field.
+func (_u *VoucherOrderUpdate) ClearRedemptionCode() *VoucherOrderUpdate {
+	_u.mutation.ClearRedemptionCode()
 	return _u
 }
 
@@ -156,6 +244,21 @@ func (_u *VoucherOrderUpdate) check() error {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.status": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.CancelReason(); ok {
+		if err := voucherorder.CancelReasonValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_reason", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.cancel_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RefundReason(); ok {
+		if err := voucherorder.RefundReasonValidator(v); err != nil {
+			return &ValidationError{Name: "refund_reason", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.refund_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RedemptionCode(); ok {
+		if err := voucherorder.RedemptionCodeValidator(v); err != nil {
+			return &ValidationError{Name: "redemption_code", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.redemption_code": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -177,6 +280,12 @@ func (_u *VoucherOrderUpdate) sqlSave(ctx context.Context) (_node int, err error
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(voucherorder.FieldStatus, field.TypeEnum, value)
 	}
+	if value, ok := _u.mutation.PayDeadline(); ok {
+		_spec.SetField(voucherorder.FieldPayDeadline, field.TypeTime, value)
+	}
+	if _u.mutation.PayDeadlineCleared() {
+		_spec.ClearField(voucherorder.FieldPayDeadline, field.TypeTime)
+	}
 	if value, ok := _u.mutation.PayTime(); ok {
 		_spec.SetField(voucherorder.FieldPayTime, field.TypeTime, value)
 	}
@@ -189,11 +298,29 @@ func (_u *VoucherOrderUpdate) sqlSave(ctx context.Context) (_node int, err error
 	if _u.mutation.UseTimeCleared() {
 		_spec.ClearField(voucherorder.FieldUseTime, field.TypeTime)
 	}
+	if value, ok := _u.mutation.CanceledAt(); ok {
+		_spec.SetField(voucherorder.FieldCanceledAt, field.TypeTime, value)
+	}
+	if _u.mutation.CanceledAtCleared() {
+		_spec.ClearField(voucherorder.FieldCanceledAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.CancelReason(); ok {
+		_spec.SetField(voucherorder.FieldCancelReason, field.TypeString, value)
+	}
 	if value, ok := _u.mutation.RefundTime(); ok {
 		_spec.SetField(voucherorder.FieldRefundTime, field.TypeTime, value)
 	}
 	if _u.mutation.RefundTimeCleared() {
 		_spec.ClearField(voucherorder.FieldRefundTime, field.TypeTime)
+	}
+	if value, ok := _u.mutation.RefundReason(); ok {
+		_spec.SetField(voucherorder.FieldRefundReason, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.RedemptionCode(); ok {
+		_spec.SetField(voucherorder.FieldRedemptionCode, field.TypeString, value)
+	}
+	if _u.mutation.RedemptionCodeCleared() {
+		_spec.ClearField(voucherorder.FieldRedemptionCode, field.TypeString)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -232,6 +359,26 @@ func (_u *VoucherOrderUpdateOne) SetNillableStatus(v *voucherorder.Status) *Vouc
 	if v != nil {
 		_u.SetStatus(*v)
 	}
+	return _u
+}
+
+// SetPayDeadline sets the "pay_deadline" field.
+func (_u *VoucherOrderUpdateOne) SetPayDeadline(v time.Time) *VoucherOrderUpdateOne {
+	_u.mutation.SetPayDeadline(v)
+	return _u
+}
+
+// SetNillablePayDeadline sets the "pay_deadline" field if the given value is not nil.
+func (_u *VoucherOrderUpdateOne) SetNillablePayDeadline(v *time.Time) *VoucherOrderUpdateOne {
+	if v != nil {
+		_u.SetPayDeadline(*v)
+	}
+	return _u
+}
+
+// ClearPayDeadline clears the value of the "pay_deadline" field.
+func (_u *VoucherOrderUpdateOne) ClearPayDeadline() *VoucherOrderUpdateOne {
+	_u.mutation.ClearPayDeadline()
 	return _u
 }
 
@@ -275,6 +422,40 @@ func (_u *VoucherOrderUpdateOne) ClearUseTime() *VoucherOrderUpdateOne {
 	return _u
 }
 
+// SetCanceledAt sets the "canceled_at" field.
+func (_u *VoucherOrderUpdateOne) SetCanceledAt(v time.Time) *VoucherOrderUpdateOne {
+	_u.mutation.SetCanceledAt(v)
+	return _u
+}
+
+// SetNillableCanceledAt sets the "canceled_at" field if the given value is not nil.
+func (_u *VoucherOrderUpdateOne) SetNillableCanceledAt(v *time.Time) *VoucherOrderUpdateOne {
+	if v != nil {
+		_u.SetCanceledAt(*v)
+	}
+	return _u
+}
+
+// ClearCanceledAt clears the value of the "canceled_at" field.
+func (_u *VoucherOrderUpdateOne) ClearCanceledAt() *VoucherOrderUpdateOne {
+	_u.mutation.ClearCanceledAt()
+	return _u
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (_u *VoucherOrderUpdateOne) SetCancelReason(v string) *VoucherOrderUpdateOne {
+	_u.mutation.SetCancelReason(v)
+	return _u
+}
+
+// SetNillableCancelReason sets the "cancel_reason" field if the given value is not nil.
+func (_u *VoucherOrderUpdateOne) SetNillableCancelReason(v *string) *VoucherOrderUpdateOne {
+	if v != nil {
+		_u.SetCancelReason(*v)
+	}
+	return _u
+}
+
 // SetRefundTime sets the "refund_time" field.
 func (_u *VoucherOrderUpdateOne) SetRefundTime(v time.Time) *VoucherOrderUpdateOne {
 	_u.mutation.SetRefundTime(v)
@@ -292,6 +473,40 @@ func (_u *VoucherOrderUpdateOne) SetNillableRefundTime(v *time.Time) *VoucherOrd
 // ClearRefundTime clears the value of the "refund_time" field.
 func (_u *VoucherOrderUpdateOne) ClearRefundTime() *VoucherOrderUpdateOne {
 	_u.mutation.ClearRefundTime()
+	return _u
+}
+
+// SetRefundReason sets the "refund_reason" field.
+func (_u *VoucherOrderUpdateOne) SetRefundReason(v string) *VoucherOrderUpdateOne {
+	_u.mutation.SetRefundReason(v)
+	return _u
+}
+
+// SetNillableRefundReason sets the "refund_reason" field if the given value is not nil.
+func (_u *VoucherOrderUpdateOne) SetNillableRefundReason(v *string) *VoucherOrderUpdateOne {
+	if v != nil {
+		_u.SetRefundReason(*v)
+	}
+	return _u
+}
+
+// SetRedemptionCode sets the "redemption_code" field.
+func (_u *VoucherOrderUpdateOne) SetRedemptionCode(v string) *VoucherOrderUpdateOne {
+	_u.mutation.SetRedemptionCode(v)
+	return _u
+}
+
+// SetNillableRedemptionCode sets the "redemption_code" field if the given value is not nil.
+func (_u *VoucherOrderUpdateOne) SetNillableRedemptionCode(v *string) *VoucherOrderUpdateOne {
+	if v != nil {
+		_u.SetRedemptionCode(*v)
+	}
+	return _u
+}
+
+// ClearRedemptionCode clears the value of the "redemption_code" field.
+func (_u *VoucherOrderUpdateOne) ClearRedemptionCode() *VoucherOrderUpdateOne {
+	_u.mutation.ClearRedemptionCode()
 	return _u
 }
 
@@ -356,6 +571,21 @@ func (_u *VoucherOrderUpdateOne) check() error {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.status": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.CancelReason(); ok {
+		if err := voucherorder.CancelReasonValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_reason", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.cancel_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RefundReason(); ok {
+		if err := voucherorder.RefundReasonValidator(v); err != nil {
+			return &ValidationError{Name: "refund_reason", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.refund_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RedemptionCode(); ok {
+		if err := voucherorder.RedemptionCodeValidator(v); err != nil {
+			return &ValidationError{Name: "redemption_code", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.redemption_code": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -394,6 +624,12 @@ func (_u *VoucherOrderUpdateOne) sqlSave(ctx context.Context) (_node *VoucherOrd
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(voucherorder.FieldStatus, field.TypeEnum, value)
 	}
+	if value, ok := _u.mutation.PayDeadline(); ok {
+		_spec.SetField(voucherorder.FieldPayDeadline, field.TypeTime, value)
+	}
+	if _u.mutation.PayDeadlineCleared() {
+		_spec.ClearField(voucherorder.FieldPayDeadline, field.TypeTime)
+	}
 	if value, ok := _u.mutation.PayTime(); ok {
 		_spec.SetField(voucherorder.FieldPayTime, field.TypeTime, value)
 	}
@@ -406,11 +642,29 @@ func (_u *VoucherOrderUpdateOne) sqlSave(ctx context.Context) (_node *VoucherOrd
 	if _u.mutation.UseTimeCleared() {
 		_spec.ClearField(voucherorder.FieldUseTime, field.TypeTime)
 	}
+	if value, ok := _u.mutation.CanceledAt(); ok {
+		_spec.SetField(voucherorder.FieldCanceledAt, field.TypeTime, value)
+	}
+	if _u.mutation.CanceledAtCleared() {
+		_spec.ClearField(voucherorder.FieldCanceledAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.CancelReason(); ok {
+		_spec.SetField(voucherorder.FieldCancelReason, field.TypeString, value)
+	}
 	if value, ok := _u.mutation.RefundTime(); ok {
 		_spec.SetField(voucherorder.FieldRefundTime, field.TypeTime, value)
 	}
 	if _u.mutation.RefundTimeCleared() {
 		_spec.ClearField(voucherorder.FieldRefundTime, field.TypeTime)
+	}
+	if value, ok := _u.mutation.RefundReason(); ok {
+		_spec.SetField(voucherorder.FieldRefundReason, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.RedemptionCode(); ok {
+		_spec.SetField(voucherorder.FieldRedemptionCode, field.TypeString, value)
+	}
+	if _u.mutation.RedemptionCodeCleared() {
+		_spec.ClearField(voucherorder.FieldRedemptionCode, field.TypeString)
 	}
 	_node = &VoucherOrder{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -34,7 +34,7 @@ func (r *Orders) param(i int) string {
 // IDTaken. A row counts as a claim's order only when its id, user and voucher all match
 // the claim: a row with the claim's id but another user or voucher is someone else's
 // order (an id handed out twice) and the claim is IDTaken, never Created.
-func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim) (seckill.BatchResult, error) {
+func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim, payWithin time.Duration) (seckill.BatchResult, error) {
 	var res seckill.BatchResult
 	err := r.inTx(ctx, func(tx *sql.Tx) error {
 		res = seckill.BatchResult{}
@@ -264,8 +264,11 @@ func (r *Orders) FailClaim(ctx context.Context, c domain.Claim) (domain.VoucherO
 }
 
 // OrdersOfUser implements seckill.Orders.
-func (r *Orders) OrdersOfUser(ctx context.Context, userID, before int64, limit int) ([]domain.VoucherOrder, error) {
+func (r *Orders) OrdersOfUser(ctx context.Context, userID int64, statuses []domain.OrderStatus, before int64, limit int) ([]domain.VoucherOrder, error) {
 	q := r.client.VoucherOrder.Query().Where(voucherorder.UserID(userID))
+	if len(statuses) > 0 {
+		q.Where(voucherorder.StatusIn(entStatuses(statuses)...))
+	}
 	if before > 0 {
 		q.Where(voucherorder.IDLT(before))
 	}
@@ -281,12 +284,12 @@ func (r *Orders) OrdersOfUser(ctx context.Context, userID, before int64, limit i
 }
 
 // LiveHolders implements seckill.Orders.
-func (r *Orders) LiveHolders(ctx context.Context, voucherID int64) ([]int64, error) {
+func (r *Orders) LiveHolders(ctx context.Context, voucherID int64, withReleased bool) ([]int64, error) {
 	var rows []struct {
 		UserID int64 `json:"user_id"`
 	}
 	err := r.client.VoucherOrder.Query().
-		Where(voucherorder.VoucherID(voucherID), voucherorder.StatusNEQ(voucherorder.StatusFAILED)).
+		Where(voucherorder.VoucherID(voucherID), voucherorder.StatusIn(entStatuses(holdingStatuses(withReleased))...)).
 		Unique(true).
 		Select(voucherorder.FieldUserID).
 		Scan(ctx, &rows)
@@ -338,4 +341,23 @@ func (r *Orders) CountOrders(ctx context.Context, voucherID int64) (seckill.Orde
 		return seckill.OrderCounts{}, fmt.Errorf("count orders of voucher %d: %w", voucherID, err)
 	}
 	return c, nil
+}
+
+// holdingStatuses are the statuses whose orders make their user a holder of the sale:
+// those that hold a unit and, withReleased, those that gave it back.
+func holdingStatuses(withReleased bool) []domain.OrderStatus {
+	st := []domain.OrderStatus{domain.OrderPending, domain.OrderCreated, domain.OrderPaid, domain.OrderUsed}
+	if withReleased {
+		st = append(st, domain.OrderCanceled, domain.OrderRefunded)
+	}
+	return st
+}
+
+// entStatuses converts order statuses to ent's.
+func entStatuses(st []domain.OrderStatus) []voucherorder.Status {
+	out := make([]voucherorder.Status, len(st))
+	for i, s := range st {
+		out[i] = voucherorder.Status(s)
+	}
+	return out
 }

@@ -113,7 +113,7 @@ func testClaimWithTakenOrderID(t *testing.T, s *entstore.Store) {
 	sale, otherSale := newSale(), newSale()
 	orders := s.Orders()
 	first := domain.Claim{OrderID: 4242, UserID: 7, VoucherID: sale.ID, ClaimedAt: time.Now()}
-	if res, err := orders.WriteClaims(ctx, []domain.Claim{first}); err != nil || len(res.Created) != 1 {
+	if res, err := orders.WriteClaims(ctx, []domain.Claim{first}, 15*time.Minute); err != nil || len(res.Created) != 1 {
 		t.Fatalf("first claim: %+v, %v", res, err)
 	}
 	sameUserOtherSale := domain.Claim{OrderID: first.OrderID, UserID: 7, VoucherID: otherSale.ID, ClaimedAt: time.Now()}
@@ -121,7 +121,7 @@ func testClaimWithTakenOrderID(t *testing.T, s *entstore.Store) {
 		{OrderID: first.OrderID, UserID: 8, VoucherID: sale.ID, ClaimedAt: time.Now()},
 		sameUserOtherSale,
 	} {
-		res, err := orders.WriteClaims(ctx, []domain.Claim{c, first})
+		res, err := orders.WriteClaims(ctx, []domain.Claim{c, first}, 15*time.Minute)
 		if err != nil {
 			t.Fatal(err)
 		}

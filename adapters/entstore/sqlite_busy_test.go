@@ -78,7 +78,7 @@ func TestSQLiteConcurrentWritersNeverSeeBusy(t *testing.T) {
 					fail(fmt.Errorf("follow: %w", err))
 				}
 				claim := domain.Claim{OrderID: int64(w*rounds + r + 1), UserID: me*1000 + int64(r), VoucherID: sale.ID, ClaimedAt: time.Now()}
-				if _, err := s.Orders().WriteClaims(ctx, []domain.Claim{claim}); err != nil {
+				if _, err := s.Orders().WriteClaims(ctx, []domain.Claim{claim}, 15*time.Minute); err != nil {
 					fail(fmt.Errorf("write claims: %w", err))
 				}
 				if _, err := s.Blogs().BlogsOfUser(ctx, me, 0, 5); err != nil {
@@ -145,7 +145,7 @@ func TestSQLiteWritesOutlastALongLock(t *testing.T) {
 	}()
 	go func() {
 		defer wg.Done()
-		if _, err := s.Orders().WriteClaims(ctx, []domain.Claim{{OrderID: 1, UserID: 9, VoucherID: sale.ID, ClaimedAt: time.Now()}}); err != nil {
+		if _, err := s.Orders().WriteClaims(ctx, []domain.Claim{{OrderID: 1, UserID: 9, VoucherID: sale.ID, ClaimedAt: time.Now()}}, 15*time.Minute); err != nil {
 			errs <- fmt.Errorf("write claims: %w", err)
 		}
 	}()

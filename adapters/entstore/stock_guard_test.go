@@ -53,7 +53,7 @@ func TestConcurrentShortBatchesNeverOversell(t *testing.T) {
 					go func() {
 						defer wg.Done()
 						<-start
-						res, err := orders.WriteClaims(ctx, cs)
+						res, err := orders.WriteClaims(ctx, cs, 15*time.Minute)
 						if err != nil {
 							t.Error(err)
 							return

@@ -1,10 +1,12 @@
 package redis
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -266,6 +268,39 @@ func (g *Gate) Reservations(ctx context.Context, voucherID int64) ([]seckill.Res
 			return nil, fmt.Errorf("list reservations of voucher %d: %w", voucherID, err)
 		}
 	}
+	return out, nil
+}
+
+// PendingOfUser implements seckill.StockGate by scanning every shard's reservations for
+// the user's.
+func (g *Gate) PendingOfUser(ctx context.Context, userID int64) ([]seckill.Reservation, error) {
+	var out []seckill.Reservation
+	user := strconv.FormatInt(userID, 10)
+	for k := range g.cfg.Shards {
+		iter := g.client.HScan(ctx, pendingKey(k), 0, "", 500).Iterator()
+		for iter.Next(ctx) {
+			field := iter.Val()
+			if !iter.Next(ctx) {
+				break
+			}
+			id, err := strconv.ParseInt(field, 10, 64)
+			if err != nil {
+				continue
+			}
+			vid, rest, _ := strings.Cut(iter.Val(), ":")
+			voucherID, err := strconv.ParseInt(vid, 10, 64)
+			if err != nil || !strings.HasPrefix(rest, user+":") {
+				continue
+			}
+			if r, ok := parseReservation(voucherID, id, rest); ok {
+				out = append(out, r)
+			}
+		}
+		if err := iter.Err(); err != nil {
+			return nil, fmt.Errorf("list reservations of user %d: %w", userID, err)
+		}
+	}
+	slices.SortFunc(out, func(a, b seckill.Reservation) int { return cmp.Compare(b.OrderID, a.OrderID) })
 	return out, nil
 }
 

@@ -123,6 +123,50 @@ var (
 		Columns:    OrderIDNodesColumns,
 		PrimaryKey: []*schema.Column{OrderIDNodesColumns[0]},
 	}
+	// PaymentsColumns holds the columns for the "payments" table.
+	PaymentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "order_id", Type: field.TypeInt64},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "amount", Type: field.TypeInt64},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"PENDING", "SUCCEEDED", "FAILED", "REFUND_PENDING", "REFUNDED"}, Default: "PENDING"},
+		{Name: "provider", Type: field.TypeString, Size: 32, Default: ""},
+		{Name: "provider_ref", Type: field.TypeString, Size: 128, Default: ""},
+		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
+		{Name: "refunded_at", Type: field.TypeTime, Nullable: true},
+		{Name: "refund_reason", Type: field.TypeString, Size: 255, Default: ""},
+	}
+	// PaymentsTable holds the schema information for the "payments" table.
+	PaymentsTable = &schema.Table{
+		Name:       "payments",
+		Columns:    PaymentsColumns,
+		PrimaryKey: []*schema.Column{PaymentsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "payment_order_id",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentsColumns[3]},
+			},
+			{
+				Name:    "payment_one_open_per_order",
+				Unique:  true,
+				Columns: []*schema.Column{PaymentsColumns[3]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "status = 'PENDING'",
+				},
+			},
+			{
+				Name:    "payment_refunds_due",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentsColumns[6]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "status = 'REFUND_PENDING'",
+				},
+			},
+		},
+	}
 	// SessionsColumns holds the columns for the "sessions" table.
 	SessionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -186,6 +230,7 @@ var (
 		{Name: "comments", Type: field.TypeInt, Default: 0},
 		{Name: "score", Type: field.TypeInt, Default: 0},
 		{Name: "open_hours", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "owner_id", Type: field.TypeInt64, Nullable: true},
 		{Name: "type_id", Type: field.TypeInt64},
 	}
 	// ShopsTable holds the schema information for the "shops" table.
@@ -196,7 +241,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "shops_shop_types_shops",
-				Columns:    []*schema.Column{ShopsColumns[14]},
+				Columns:    []*schema.Column{ShopsColumns[15]},
 				RefColumns: []*schema.Column{ShopTypesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -205,17 +250,22 @@ var (
 			{
 				Name:    "shop_type_id",
 				Unique:  false,
-				Columns: []*schema.Column{ShopsColumns[14]},
+				Columns: []*schema.Column{ShopsColumns[15]},
 			},
 			{
 				Name:    "shop_type_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ShopsColumns[14], ShopsColumns[0]},
+				Columns: []*schema.Column{ShopsColumns[15], ShopsColumns[0]},
 			},
 			{
 				Name:    "shop_name",
 				Unique:  false,
 				Columns: []*schema.Column{ShopsColumns[3]},
+			},
+			{
+				Name:    "shop_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ShopsColumns[14]},
 			},
 		},
 	}
@@ -262,7 +312,7 @@ var (
 		{Name: "phone", Type: field.TypeString, Unique: true, Size: 32},
 		{Name: "nick_name", Type: field.TypeString, Size: 64, Default: ""},
 		{Name: "icon", Type: field.TypeString, Size: 255, Default: ""},
-		{Name: "role", Type: field.TypeEnum, Enums: []string{"USER", "ADMIN"}, Default: "USER"},
+		{Name: "role", Type: field.TypeEnum, Enums: []string{"USER", "MERCHANT", "ADMIN"}, Default: "USER"},
 		{Name: "blocked", Type: field.TypeBool, Default: false},
 	}
 	// UsersTable holds the schema information for the "users" table.
@@ -313,10 +363,19 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "user_id", Type: field.TypeInt64},
 		{Name: "voucher_id", Type: field.TypeInt64},
+		{Name: "shop_id", Type: field.TypeInt64, Default: 0},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"NORMAL", "FLASH_SALE"}, Default: "FLASH_SALE"},
+		{Name: "quantity", Type: field.TypeInt, Default: 1},
+		{Name: "amount", Type: field.TypeInt64, Default: 0},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"PENDING", "CREATED", "FAILED", "PAID", "USED", "CANCELED", "REFUNDED"}, Default: "CREATED"},
+		{Name: "pay_deadline", Type: field.TypeTime, Nullable: true},
 		{Name: "pay_time", Type: field.TypeTime, Nullable: true},
 		{Name: "use_time", Type: field.TypeTime, Nullable: true},
+		{Name: "canceled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "cancel_reason", Type: field.TypeString, Size: 32, Default: ""},
 		{Name: "refund_time", Type: field.TypeTime, Nullable: true},
+		{Name: "refund_reason", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "redemption_code", Type: field.TypeString, Unique: true, Nullable: true, Size: 32},
 	}
 	// VoucherOrdersTable holds the schema information for the "voucher_orders" table.
 	VoucherOrdersTable = &schema.Table{
@@ -325,11 +384,11 @@ var (
 		PrimaryKey: []*schema.Column{VoucherOrdersColumns[0]},
 		Indexes: []*schema.Index{
 			{
-				Name:    "voucherorder_user_id_voucher_id",
+				Name:    "voucherorder_one_live_flash_order",
 				Unique:  true,
 				Columns: []*schema.Column{VoucherOrdersColumns[3], VoucherOrdersColumns[4]},
 				Annotation: &entsql.IndexAnnotation{
-					Where: "status <> 'FAILED'",
+					Where: "kind = 'FLASH_SALE' AND status IN ('PENDING', 'CREATED', 'PAID', 'USED')",
 				},
 			},
 			{
@@ -342,6 +401,19 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{VoucherOrdersColumns[4]},
 			},
+			{
+				Name:    "voucherorder_shop_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{VoucherOrdersColumns[5], VoucherOrdersColumns[0]},
+			},
+			{
+				Name:    "voucherorder_unpaid_by_deadline",
+				Unique:  false,
+				Columns: []*schema.Column{VoucherOrdersColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "status = 'CREATED'",
+				},
+			},
 		},
 	}
 	// Tables holds all the tables in the schema.
@@ -351,6 +423,7 @@ var (
 		FlashSalesTable,
 		FollowsTable,
 		OrderIDNodesTable,
+		PaymentsTable,
 		SessionsTable,
 		SessionTokensTable,
 		ShopsTable,

@@ -21,6 +21,9 @@ type Follow func(*sql.Selector)
 // OrderIDNode is the predicate function for orderidnode builders.
 type OrderIDNode func(*sql.Selector)
 
+// Payment is the predicate function for payment builders.
+type Payment func(*sql.Selector)
+
 // Session is the predicate function for session builders.
 type Session func(*sql.Selector)
 

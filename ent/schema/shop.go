@@ -65,6 +65,11 @@ func (Shop) Fields() []ent.Field {
 		field.String("open_hours").
 			MaxLen(64).
 			Default(""),
+		// owner_id is the merchant who runs the shop (its vouchers, sales and
+		// redemptions); unset for shops run by the operators alone.
+		field.Int64("owner_id").
+			Optional().
+			Nillable(),
 	}
 }
 
@@ -87,5 +92,7 @@ func (Shop) Indexes() []ent.Index {
 		// Paging through one category by id.
 		index.Fields("type_id", "id"),
 		index.Fields("name"),
+		// A merchant's shops.
+		index.Fields("owner_id"),
 	}
 }

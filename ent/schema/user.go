@@ -34,9 +34,10 @@ func (User) Fields() []ent.Field {
 		field.String("icon").
 			MaxLen(255).
 			Default(""),
-		// role decides what the user may do.
+		// role decides what the user may do: USER buys, MERCHANT also runs the shops it
+		// owns (shops.owner_id), ADMIN runs everything.
 		field.Enum("role").
-			Values("USER", "ADMIN").
+			Values("USER", "MERCHANT", "ADMIN").
 			Default("USER"),
 		// blocked users cannot log in or claim vouchers.
 		field.Bool("blocked").

@@ -42,6 +42,8 @@ const (
 	FieldScore = "score"
 	// FieldOpenHours holds the string denoting the open_hours field in the database.
 	FieldOpenHours = "open_hours"
+	// FieldOwnerID holds the string denoting the owner_id field in the database.
+	FieldOwnerID = "owner_id"
 	// EdgeType holds the string denoting the type edge name in mutations.
 	EdgeType = "type"
 	// EdgeVouchers holds the string denoting the vouchers edge name in mutations.
@@ -81,6 +83,7 @@ var Columns = []string{
 	FieldComments,
 	FieldScore,
 	FieldOpenHours,
+	FieldOwnerID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -214,6 +217,11 @@ func ByScore(opts ...sql.OrderTermOption) OrderOption {
 // ByOpenHours orders the results by the open_hours field.
 func ByOpenHours(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldOpenHours, opts...).ToFunc()
+}
+
+// ByOwnerID orders the results by the owner_id field.
+func ByOwnerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOwnerID, opts...).ToFunc()
 }
 
 // ByTypeField orders the results by type field.

@@ -125,6 +125,11 @@ func OpenHours(v string) predicate.Shop {
 	return predicate.Shop(sql.FieldEQ(FieldOpenHours, v))
 }
 
+// OwnerID applies equality check predicate on the "owner_id" field. It's identical to OwnerIDEQ.
+func OwnerID(v int64) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldOwnerID, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Shop {
 	return predicate.Shop(sql.FieldEQ(FieldCreatedAt, v))
@@ -788,6 +793,56 @@ func OpenHoursEqualFold(v string) predicate.Shop {
 // OpenHoursContainsFold applies the ContainsFold predicate on the "open_hours" field.
 func OpenHoursContainsFold(v string) predicate.Shop {
 	return predicate.Shop(sql.FieldContainsFold(FieldOpenHours, v))
+}
+
+// OwnerIDEQ applies the EQ predicate on the "owner_id" field.
+func OwnerIDEQ(v int64) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldOwnerID, v))
+}
+
+// OwnerIDNEQ applies the NEQ predicate on the "owner_id" field.
+func OwnerIDNEQ(v int64) predicate.Shop {
+	return predicate.Shop(sql.FieldNEQ(FieldOwnerID, v))
+}
+
+// OwnerIDIn applies the In predicate on the "owner_id" field.
+func OwnerIDIn(vs ...int64) predicate.Shop {
+	return predicate.Shop(sql.FieldIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDNotIn applies the NotIn predicate on the "owner_id" field.
+func OwnerIDNotIn(vs ...int64) predicate.Shop {
+	return predicate.Shop(sql.FieldNotIn(FieldOwnerID, vs...))
+}
+
+// OwnerIDGT applies the GT predicate on the "owner_id" field.
+func OwnerIDGT(v int64) predicate.Shop {
+	return predicate.Shop(sql.FieldGT(FieldOwnerID, v))
+}
+
+// OwnerIDGTE applies the GTE predicate on the "owner_id" field.
+func OwnerIDGTE(v int64) predicate.Shop {
+	return predicate.Shop(sql.FieldGTE(FieldOwnerID, v))
+}
+
+// OwnerIDLT applies the LT predicate on the "owner_id" field.
+func OwnerIDLT(v int64) predicate.Shop {
+	return predicate.Shop(sql.FieldLT(FieldOwnerID, v))
+}
+
+// OwnerIDLTE applies the LTE predicate on the "owner_id" field.
+func OwnerIDLTE(v int64) predicate.Shop {
+	return predicate.Shop(sql.FieldLTE(FieldOwnerID, v))
+}
+
+// OwnerIDIsNil applies the IsNil predicate on the "owner_id" field.
+func OwnerIDIsNil() predicate.Shop {
+	return predicate.Shop(sql.FieldIsNull(FieldOwnerID))
+}
+
+// OwnerIDNotNil applies the NotNil predicate on the "owner_id" field.
+func OwnerIDNotNil() predicate.Shop {
+	return predicate.Shop(sql.FieldNotNull(FieldOwnerID))
 }
 
 // HasType applies the HasEdge predicate on the "type" edge.

@@ -85,8 +85,9 @@ const DefaultRole = RoleUSER
 
 // Role values.
 const (
-	RoleUSER  Role = "USER"
-	RoleADMIN Role = "ADMIN"
+	RoleUSER     Role = "USER"
+	RoleMERCHANT Role = "MERCHANT"
+	RoleADMIN    Role = "ADMIN"
 )
 
 func (r Role) String() string {
@@ -96,7 +97,7 @@ func (r Role) String() string {
 // RoleValidator is a validator for the "role" field enum values. It is called by the builders before save.
 func RoleValidator(r Role) error {
 	switch r {
-	case RoleUSER, RoleADMIN:
+	case RoleUSER, RoleMERCHANT, RoleADMIN:
 		return nil
 	default:
 		return fmt.Errorf("user: invalid enum value for role field: %q", r)

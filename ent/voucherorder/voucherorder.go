@@ -22,14 +22,32 @@ const (
 	FieldUserID = "user_id"
 	// FieldVoucherID holds the string denoting the voucher_id field in the database.
 	FieldVoucherID = "voucher_id"
+	// FieldShopID holds the string denoting the shop_id field in the database.
+	FieldShopID = "shop_id"
+	// FieldKind holds the string denoting the kind field in the database.
+	FieldKind = "kind"
+	// FieldQuantity holds the string denoting the quantity field in the database.
+	FieldQuantity = "quantity"
+	// FieldAmount holds the string denoting the amount field in the database.
+	FieldAmount = "amount"
 	// FieldStatus holds the string denoting the status field in the database.
 	FieldStatus = "status"
+	// FieldPayDeadline holds the string denoting the pay_deadline field in the database.
+	FieldPayDeadline = "pay_deadline"
 	// FieldPayTime holds the string denoting the pay_time field in the database.
 	FieldPayTime = "pay_time"
 	// FieldUseTime holds the string denoting the use_time field in the database.
 	FieldUseTime = "use_time"
+	// FieldCanceledAt holds the string denoting the canceled_at field in the database.
+	FieldCanceledAt = "canceled_at"
+	// FieldCancelReason holds the string denoting the cancel_reason field in the database.
+	FieldCancelReason = "cancel_reason"
 	// FieldRefundTime holds the string denoting the refund_time field in the database.
 	FieldRefundTime = "refund_time"
+	// FieldRefundReason holds the string denoting the refund_reason field in the database.
+	FieldRefundReason = "refund_reason"
+	// FieldRedemptionCode holds the string denoting the redemption_code field in the database.
+	FieldRedemptionCode = "redemption_code"
 	// Table holds the table name of the voucherorder in the database.
 	Table = "voucher_orders"
 )
@@ -41,10 +59,19 @@ var Columns = []string{
 	FieldUpdatedAt,
 	FieldUserID,
 	FieldVoucherID,
+	FieldShopID,
+	FieldKind,
+	FieldQuantity,
+	FieldAmount,
 	FieldStatus,
+	FieldPayDeadline,
 	FieldPayTime,
 	FieldUseTime,
+	FieldCanceledAt,
+	FieldCancelReason,
 	FieldRefundTime,
+	FieldRefundReason,
+	FieldRedemptionCode,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -64,9 +91,55 @@ var (
 	DefaultUpdatedAt func() time.Time
 	// UpdateDefaultUpdatedAt holds the default value on update for the "updated_at" field.
 	UpdateDefaultUpdatedAt func() time.Time
+	// DefaultShopID holds the default value on creation for the "shop_id" field.
+	DefaultShopID int64
+	// DefaultQuantity holds the default value on creation for the "quantity" field.
+	DefaultQuantity int
+	// QuantityValidator is a validator for the "quantity" field. It is called by the builders before save.
+	QuantityValidator func(int) error
+	// DefaultAmount holds the default value on creation for the "amount" field.
+	DefaultAmount int64
+	// AmountValidator is a validator for the "amount" field. It is called by the builders before save.
+	AmountValidator func(int64) error
+	// DefaultCancelReason holds the default value on creation for the "cancel_reason" field.
+	DefaultCancelReason string
+	// CancelReasonValidator is a validator for the "cancel_reason" field. It is called by the builders before save.
+	CancelReasonValidator func(string) error
+	// DefaultRefundReason holds the default value on creation for the "refund_reason" field.
+	DefaultRefundReason string
+	// RefundReasonValidator is a validator for the "refund_reason" field. It is called by the builders before save.
+	RefundReasonValidator func(string) error
+	// RedemptionCodeValidator is a validator for the "redemption_code" field. It is called by the builders before save.
+	RedemptionCodeValidator func(string) error
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(int64) error
 )
+
+// Kind defines the type for the "kind" enum field.
+type Kind string
+
+// KindFLASH_SALE is the default value of the Kind enum.
+const DefaultKind = KindFLASH_SALE
+
+// Kind values.
+const (
+	KindNORMAL     Kind = "NORMAL"
+	KindFLASH_SALE Kind = "FLASH_SALE"
+)
+
+func (k Kind) String() string {
+	return string(k)
+}
+
+// KindValidator is a validator for the "kind" field enum values. It is called by the builders before save.
+func KindValidator(k Kind) error {
+	switch k {
+	case KindNORMAL, KindFLASH_SALE:
+		return nil
+	default:
+		return fmt.Errorf("voucherorder: invalid enum value for kind field: %q", k)
+	}
+}
 
 // Status defines the type for the "status" enum field.
 type Status string
@@ -127,9 +200,34 @@ func ByVoucherID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVoucherID, opts...).ToFunc()
 }
 
+// ByShopID orders the results by the shop_id field.
+func ByShopID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldShopID, opts...).ToFunc()
+}
+
+// ByKind orders the results by the kind field.
+func ByKind(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldKind, opts...).ToFunc()
+}
+
+// ByQuantity orders the results by the quantity field.
+func ByQuantity(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldQuantity, opts...).ToFunc()
+}
+
+// ByAmount orders the results by the amount field.
+func ByAmount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAmount, opts...).ToFunc()
+}
+
 // ByStatus orders the results by the status field.
 func ByStatus(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldStatus, opts...).ToFunc()
+}
+
+// ByPayDeadline orders the results by the pay_deadline field.
+func ByPayDeadline(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPayDeadline, opts...).ToFunc()
 }
 
 // ByPayTime orders the results by the pay_time field.
@@ -142,7 +240,27 @@ func ByUseTime(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldUseTime, opts...).ToFunc()
 }
 
+// ByCanceledAt orders the results by the canceled_at field.
+func ByCanceledAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCanceledAt, opts...).ToFunc()
+}
+
+// ByCancelReason orders the results by the cancel_reason field.
+func ByCancelReason(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCancelReason, opts...).ToFunc()
+}
+
 // ByRefundTime orders the results by the refund_time field.
 func ByRefundTime(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRefundTime, opts...).ToFunc()
+}
+
+// ByRefundReason orders the results by the refund_reason field.
+func ByRefundReason(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRefundReason, opts...).ToFunc()
+}
+
+// ByRedemptionCode orders the results by the redemption_code field.
+func ByRedemptionCode(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRedemptionCode, opts...).ToFunc()
 }

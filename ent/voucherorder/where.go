@@ -74,6 +74,26 @@ func VoucherID(v int64) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldEQ(FieldVoucherID, v))
 }
 
+// ShopID applies equality check predicate on the "shop_id" field. It's identical to ShopIDEQ.
+func ShopID(v int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldShopID, v))
+}
+
+// Quantity applies equality check predicate on the "quantity" field. It's identical to QuantityEQ.
+func Quantity(v int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldQuantity, v))
+}
+
+// Amount applies equality check predicate on the "amount" field. It's identical to AmountEQ.
+func Amount(v int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldAmount, v))
+}
+
+// PayDeadline applies equality check predicate on the "pay_deadline" field. It's identical to PayDeadlineEQ.
+func PayDeadline(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldPayDeadline, v))
+}
+
 // PayTime applies equality check predicate on the "pay_time" field. It's identical to PayTimeEQ.
 func PayTime(v time.Time) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldEQ(FieldPayTime, v))
@@ -84,9 +104,29 @@ func UseTime(v time.Time) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldEQ(FieldUseTime, v))
 }
 
+// CanceledAt applies equality check predicate on the "canceled_at" field. It's identical to CanceledAtEQ.
+func CanceledAt(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldCanceledAt, v))
+}
+
+// CancelReason applies equality check predicate on the "cancel_reason" field. It's identical to CancelReasonEQ.
+func CancelReason(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldCancelReason, v))
+}
+
 // RefundTime applies equality check predicate on the "refund_time" field. It's identical to RefundTimeEQ.
 func RefundTime(v time.Time) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldEQ(FieldRefundTime, v))
+}
+
+// RefundReason applies equality check predicate on the "refund_reason" field. It's identical to RefundReasonEQ.
+func RefundReason(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldRefundReason, v))
+}
+
+// RedemptionCode applies equality check predicate on the "redemption_code" field. It's identical to RedemptionCodeEQ.
+func RedemptionCode(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldRedemptionCode, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
@@ -249,6 +289,146 @@ func VoucherIDLTE(v int64) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldLTE(FieldVoucherID, v))
 }
 
+// ShopIDEQ applies the EQ predicate on the "shop_id" field.
+func ShopIDEQ(v int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldShopID, v))
+}
+
+// ShopIDNEQ applies the NEQ predicate on the "shop_id" field.
+func ShopIDNEQ(v int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNEQ(FieldShopID, v))
+}
+
+// ShopIDIn applies the In predicate on the "shop_id" field.
+func ShopIDIn(vs ...int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIn(FieldShopID, vs...))
+}
+
+// ShopIDNotIn applies the NotIn predicate on the "shop_id" field.
+func ShopIDNotIn(vs ...int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotIn(FieldShopID, vs...))
+}
+
+// ShopIDGT applies the GT predicate on the "shop_id" field.
+func ShopIDGT(v int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGT(FieldShopID, v))
+}
+
+// ShopIDGTE applies the GTE predicate on the "shop_id" field.
+func ShopIDGTE(v int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGTE(FieldShopID, v))
+}
+
+// ShopIDLT applies the LT predicate on the "shop_id" field.
+func ShopIDLT(v int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLT(FieldShopID, v))
+}
+
+// ShopIDLTE applies the LTE predicate on the "shop_id" field.
+func ShopIDLTE(v int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLTE(FieldShopID, v))
+}
+
+// KindEQ applies the EQ predicate on the "kind" field.
+func KindEQ(v Kind) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldKind, v))
+}
+
+// KindNEQ applies the NEQ predicate on the "kind" field.
+func KindNEQ(v Kind) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNEQ(FieldKind, v))
+}
+
+// KindIn applies the In predicate on the "kind" field.
+func KindIn(vs ...Kind) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIn(FieldKind, vs...))
+}
+
+// KindNotIn applies the NotIn predicate on the "kind" field.
+func KindNotIn(vs ...Kind) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotIn(FieldKind, vs...))
+}
+
+// QuantityEQ applies the EQ predicate on the "quantity" field.
+func QuantityEQ(v int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldQuantity, v))
+}
+
+// QuantityNEQ applies the NEQ predicate on the "quantity" field.
+func QuantityNEQ(v int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNEQ(FieldQuantity, v))
+}
+
+// QuantityIn applies the In predicate on the "quantity" field.
+func QuantityIn(vs ...int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIn(FieldQuantity, vs...))
+}
+
+// QuantityNotIn applies the NotIn predicate on the "quantity" field.
+func QuantityNotIn(vs ...int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotIn(FieldQuantity, vs...))
+}
+
+// QuantityGT applies the GT predicate on the "quantity" field.
+func QuantityGT(v int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGT(FieldQuantity, v))
+}
+
+// QuantityGTE applies the GTE predicate on the "quantity" field.
+func QuantityGTE(v int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGTE(FieldQuantity, v))
+}
+
+// QuantityLT applies the LT predicate on the "quantity" field.
+func QuantityLT(v int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLT(FieldQuantity, v))
+}
+
+// QuantityLTE applies the LTE predicate on the "quantity" field.
+func QuantityLTE(v int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLTE(FieldQuantity, v))
+}
+
+// AmountEQ applies the EQ predicate on the "amount" field.
+func AmountEQ(v int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldAmount, v))
+}
+
+// AmountNEQ applies the NEQ predicate on the "amount" field.
+func AmountNEQ(v int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNEQ(FieldAmount, v))
+}
+
+// AmountIn applies the In predicate on the "amount" field.
+func AmountIn(vs ...int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIn(FieldAmount, vs...))
+}
+
+// AmountNotIn applies the NotIn predicate on the "amount" field.
+func AmountNotIn(vs ...int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotIn(FieldAmount, vs...))
+}
+
+// AmountGT applies the GT predicate on the "amount" field.
+func AmountGT(v int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGT(FieldAmount, v))
+}
+
+// AmountGTE applies the GTE predicate on the "amount" field.
+func AmountGTE(v int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGTE(FieldAmount, v))
+}
+
+// AmountLT applies the LT predicate on the "amount" field.
+func AmountLT(v int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLT(FieldAmount, v))
+}
+
+// AmountLTE applies the LTE predicate on the "amount" field.
+func AmountLTE(v int64) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLTE(FieldAmount, v))
+}
+
 // StatusEQ applies the EQ predicate on the "status" field.
 func StatusEQ(v Status) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldEQ(FieldStatus, v))
@@ -267,6 +447,56 @@ func StatusIn(vs ...Status) predicate.VoucherOrder {
 // StatusNotIn applies the NotIn predicate on the "status" field.
 func StatusNotIn(vs ...Status) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldNotIn(FieldStatus, vs...))
+}
+
+// PayDeadlineEQ applies the EQ predicate on the "pay_deadline" field.
+func PayDeadlineEQ(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldPayDeadline, v))
+}
+
+// PayDeadlineNEQ applies the NEQ predicate on the "pay_deadline" field.
+func PayDeadlineNEQ(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNEQ(FieldPayDeadline, v))
+}
+
+// PayDeadlineIn applies the In predicate on the "pay_deadline" field.
+func PayDeadlineIn(vs ...time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIn(FieldPayDeadline, vs...))
+}
+
+// PayDeadlineNotIn applies the NotIn predicate on the "pay_deadline" field.
+func PayDeadlineNotIn(vs ...time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotIn(FieldPayDeadline, vs...))
+}
+
+// PayDeadlineGT applies the GT predicate on the "pay_deadline" field.
+func PayDeadlineGT(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGT(FieldPayDeadline, v))
+}
+
+// PayDeadlineGTE applies the GTE predicate on the "pay_deadline" field.
+func PayDeadlineGTE(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGTE(FieldPayDeadline, v))
+}
+
+// PayDeadlineLT applies the LT predicate on the "pay_deadline" field.
+func PayDeadlineLT(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLT(FieldPayDeadline, v))
+}
+
+// PayDeadlineLTE applies the LTE predicate on the "pay_deadline" field.
+func PayDeadlineLTE(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLTE(FieldPayDeadline, v))
+}
+
+// PayDeadlineIsNil applies the IsNil predicate on the "pay_deadline" field.
+func PayDeadlineIsNil() predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIsNull(FieldPayDeadline))
+}
+
+// PayDeadlineNotNil applies the NotNil predicate on the "pay_deadline" field.
+func PayDeadlineNotNil() predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotNull(FieldPayDeadline))
 }
 
 // PayTimeEQ applies the EQ predicate on the "pay_time" field.
@@ -369,6 +599,121 @@ func UseTimeNotNil() predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldNotNull(FieldUseTime))
 }
 
+// CanceledAtEQ applies the EQ predicate on the "canceled_at" field.
+func CanceledAtEQ(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldCanceledAt, v))
+}
+
+// CanceledAtNEQ applies the NEQ predicate on the "canceled_at" field.
+func CanceledAtNEQ(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNEQ(FieldCanceledAt, v))
+}
+
+// CanceledAtIn applies the In predicate on the "canceled_at" field.
+func CanceledAtIn(vs ...time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIn(FieldCanceledAt, vs...))
+}
+
+// CanceledAtNotIn applies the NotIn predicate on the "canceled_at" field.
+func CanceledAtNotIn(vs ...time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotIn(FieldCanceledAt, vs...))
+}
+
+// CanceledAtGT applies the GT predicate on the "canceled_at" field.
+func CanceledAtGT(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGT(FieldCanceledAt, v))
+}
+
+// CanceledAtGTE applies the GTE predicate on the "canceled_at" field.
+func CanceledAtGTE(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGTE(FieldCanceledAt, v))
+}
+
+// CanceledAtLT applies the LT predicate on the "canceled_at" field.
+func CanceledAtLT(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLT(FieldCanceledAt, v))
+}
+
+// CanceledAtLTE applies the LTE predicate on the "canceled_at" field.
+func CanceledAtLTE(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLTE(FieldCanceledAt, v))
+}
+
+// CanceledAtIsNil applies the IsNil predicate on the "canceled_at" field.
+func CanceledAtIsNil() predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIsNull(FieldCanceledAt))
+}
+
+// CanceledAtNotNil applies the NotNil predicate on the "canceled_at" field.
+func CanceledAtNotNil() predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotNull(FieldCanceledAt))
+}
+
+// CancelReasonEQ applies the EQ predicate on the "cancel_reason" field.
+func CancelReasonEQ(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldCancelReason, v))
+}
+
+// CancelReasonNEQ applies the NEQ predicate on the "cancel_reason" field.
+func CancelReasonNEQ(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNEQ(FieldCancelReason, v))
+}
+
+// CancelReasonIn applies the In predicate on the "cancel_reason" field.
+func CancelReasonIn(vs ...string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIn(FieldCancelReason, vs...))
+}
+
+// CancelReasonNotIn applies the NotIn predicate on the "cancel_reason" field.
+func CancelReasonNotIn(vs ...string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotIn(FieldCancelReason, vs...))
+}
+
+// CancelReasonGT applies the GT predicate on the "cancel_reason" field.
+func CancelReasonGT(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGT(FieldCancelReason, v))
+}
+
+// CancelReasonGTE applies the GTE predicate on the "cancel_reason" field.
+func CancelReasonGTE(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGTE(FieldCancelReason, v))
+}
+
+// CancelReasonLT applies the LT predicate on the "cancel_reason" field.
+func CancelReasonLT(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLT(FieldCancelReason, v))
+}
+
+// CancelReasonLTE applies the LTE predicate on the "cancel_reason" field.
+func CancelReasonLTE(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLTE(FieldCancelReason, v))
+}
+
+// CancelReasonContains applies the Contains predicate on the "cancel_reason" field.
+func CancelReasonContains(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldContains(FieldCancelReason, v))
+}
+
+// CancelReasonHasPrefix applies the HasPrefix predicate on the "cancel_reason" field.
+func CancelReasonHasPrefix(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldHasPrefix(FieldCancelReason, v))
+}
+
+// CancelReasonHasSuffix applies the HasSuffix predicate on the "cancel_reason" field.
+func CancelReasonHasSuffix(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldHasSuffix(FieldCancelReason, v))
+}
+
+// CancelReasonEqualFold applies the EqualFold predicate on the "cancel_reason" field.
+func CancelReasonEqualFold(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEqualFold(FieldCancelReason, v))
+}
+
+// CancelReasonContainsFold applies the ContainsFold predicate on the "cancel_reason" field.
+func CancelReasonContainsFold(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldContainsFold(FieldCancelReason, v))
+}
+
 // RefundTimeEQ applies the EQ predicate on the "refund_time" field.
 func RefundTimeEQ(v time.Time) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldEQ(FieldRefundTime, v))
@@ -417,6 +762,146 @@ func RefundTimeIsNil() predicate.VoucherOrder {
 // RefundTimeNotNil applies the NotNil predicate on the "refund_time" field.
 func RefundTimeNotNil() predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldNotNull(FieldRefundTime))
+}
+
+// RefundReasonEQ applies the EQ predicate on the "refund_reason" field.
+func RefundReasonEQ(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldRefundReason, v))
+}
+
+// RefundReasonNEQ applies the NEQ predicate on the "refund_reason" field.
+func RefundReasonNEQ(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNEQ(FieldRefundReason, v))
+}
+
+// RefundReasonIn applies the In predicate on the "refund_reason" field.
+func RefundReasonIn(vs ...string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIn(FieldRefundReason, vs...))
+}
+
+// RefundReasonNotIn applies the NotIn predicate on the "refund_reason" field.
+func RefundReasonNotIn(vs ...string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotIn(FieldRefundReason, vs...))
+}
+
+// RefundReasonGT applies the GT predicate on the "refund_reason" field.
+func RefundReasonGT(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGT(FieldRefundReason, v))
+}
+
+// RefundReasonGTE applies the GTE predicate on the "refund_reason" field.
+func RefundReasonGTE(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGTE(FieldRefundReason, v))
+}
+
+// RefundReasonLT applies the LT predicate on the "refund_reason" field.
+func RefundReasonLT(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLT(FieldRefundReason, v))
+}
+
+// RefundReasonLTE applies the LTE predicate on the "refund_reason" field.
+func RefundReasonLTE(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLTE(FieldRefundReason, v))
+}
+
+// RefundReasonContains applies the Contains predicate on the "refund_reason" field.
+func RefundReasonContains(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldContains(FieldRefundReason, v))
+}
+
+// RefundReasonHasPrefix applies the HasPrefix predicate on the "refund_reason" field.
+func RefundReasonHasPrefix(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldHasPrefix(FieldRefundReason, v))
+}
+
+// RefundReasonHasSuffix applies the HasSuffix predicate on the "refund_reason" field.
+func RefundReasonHasSuffix(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldHasSuffix(FieldRefundReason, v))
+}
+
+// RefundReasonEqualFold applies the EqualFold predicate on the "refund_reason" field.
+func RefundReasonEqualFold(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEqualFold(FieldRefundReason, v))
+}
+
+// RefundReasonContainsFold applies the ContainsFold predicate on the "refund_reason" field.
+func RefundReasonContainsFold(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldContainsFold(FieldRefundReason, v))
+}
+
+// RedemptionCodeEQ applies the EQ predicate on the "redemption_code" field.
+func RedemptionCodeEQ(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldRedemptionCode, v))
+}
+
+// RedemptionCodeNEQ applies the NEQ predicate on the "redemption_code" field.
+func RedemptionCodeNEQ(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNEQ(FieldRedemptionCode, v))
+}
+
+// RedemptionCodeIn applies the In predicate on the "redemption_code" field.
+func RedemptionCodeIn(vs ...string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIn(FieldRedemptionCode, vs...))
+}
+
+// RedemptionCodeNotIn applies the NotIn predicate on the "redemption_code" field.
+func RedemptionCodeNotIn(vs ...string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotIn(FieldRedemptionCode, vs...))
+}
+
+// RedemptionCodeGT applies the GT predicate on the "redemption_code" field.
+func RedemptionCodeGT(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGT(FieldRedemptionCode, v))
+}
+
+// RedemptionCodeGTE applies the GTE predicate on the "redemption_code" field.
+func RedemptionCodeGTE(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGTE(FieldRedemptionCode, v))
+}
+
+// RedemptionCodeLT applies the LT predicate on the "redemption_code" field.
+func RedemptionCodeLT(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLT(FieldRedemptionCode, v))
+}
+
+// RedemptionCodeLTE applies the LTE predicate on the "redemption_code" field.
+func RedemptionCodeLTE(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLTE(FieldRedemptionCode, v))
+}
+
+// RedemptionCodeContains applies the Contains predicate on the "redemption_code" field.
+func RedemptionCodeContains(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldContains(FieldRedemptionCode, v))
+}
+
+// RedemptionCodeHasPrefix applies the HasPrefix predicate on the "redemption_code" field.
+func RedemptionCodeHasPrefix(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldHasPrefix(FieldRedemptionCode, v))
+}
+
+// RedemptionCodeHasSuffix applies the HasSuffix predicate on the "redemption_code" field.
+func RedemptionCodeHasSuffix(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldHasSuffix(FieldRedemptionCode, v))
+}
+
+// RedemptionCodeIsNil applies the IsNil predicate on the "redemption_code" field.
+func RedemptionCodeIsNil() predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIsNull(FieldRedemptionCode))
+}
+
+// RedemptionCodeNotNil applies the NotNil predicate on the "redemption_code" field.
+func RedemptionCodeNotNil() predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotNull(FieldRedemptionCode))
+}
+
+// RedemptionCodeEqualFold applies the EqualFold predicate on the "redemption_code" field.
+func RedemptionCodeEqualFold(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEqualFold(FieldRedemptionCode, v))
+}
+
+// RedemptionCodeContainsFold applies the ContainsFold predicate on the "redemption_code" field.
+func RedemptionCodeContainsFold(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldContainsFold(FieldRedemptionCode, v))
 }
 
 // And groups predicates with the AND operator between them.

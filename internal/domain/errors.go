@@ -33,7 +33,9 @@ type Error struct {
 	Message string
 	// RetryAfterSeconds is set on RATE_LIMITED errors.
 	RetryAfterSeconds int
-	Err               error
+	// CurrentStatus is set on a CONFLICT about a transition: the status the thing is in.
+	CurrentStatus string
+	Err           error
 }
 
 func (e *Error) Error() string {
@@ -55,6 +57,13 @@ func (e *Error) Is(target error) bool {
 // Errorf builds a coded error with a client-safe message.
 func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// StatusConflict is the CONFLICT of a transition that status does not allow.
+func StatusConflict(status OrderStatus, format string, args ...any) *Error {
+	e := Errorf(CodeConflict, format, args...)
+	e.CurrentStatus = string(status)
+	return e
 }
 
 // ErrorCode returns the code of err, or CodeInternal when err carries none.

@@ -16,13 +16,10 @@ type OrderEvent struct {
 	UserID    int64
 	VoucherID int64
 	Status    OrderStatus
-	// Reason says why an order FAILED.
+	// Reason says why an order FAILED or was CANCELED (BUYER, TIMEOUT).
 	Reason string
 	At     time.Time
 }
-
-// Final reports whether no further status follows s.
-func (s OrderStatus) Final() bool { return s != OrderPending }
 
 // Live reports whether the sale accepts claims at now.
 func (f FlashSale) Live(now time.Time) bool {

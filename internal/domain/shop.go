@@ -30,6 +30,8 @@ type Shop struct {
 	// Score is the rating times ten (0–50), as stored.
 	Score     int
 	OpenHours string
+	// OwnerID is the merchant who runs the shop (0: none).
+	OwnerID   int64
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }

@@ -7,12 +7,43 @@ type Role string
 
 // Roles.
 const (
-	RoleUser  Role = "USER"
-	RoleAdmin Role = "ADMIN"
+	RoleUser Role = "USER"
+	// RoleMerchant runs the shops it owns: their vouchers, sales, orders and redemptions.
+	RoleMerchant Role = "MERCHANT"
+	RoleAdmin    Role = "ADMIN"
 )
 
 // Valid reports whether r is a known role.
-func (r Role) Valid() bool { return r == RoleUser || r == RoleAdmin }
+func (r Role) Valid() bool { return r == RoleUser || r == RoleMerchant || r == RoleAdmin }
+
+// rank orders the roles: each may do what the ones below it may.
+func (r Role) rank() int {
+	switch r {
+	case RoleAdmin:
+		return 2
+	case RoleMerchant:
+		return 1
+	}
+	return 0
+}
+
+// AtLeast reports whether r may do what need may: ADMIN ⊇ MERCHANT ⊇ USER.
+func (r Role) AtLeast(need Role) bool { return r.rank() >= need.rank() }
+
+// Actor is who asks for something: a logged-in user and the role the session carries.
+type Actor struct {
+	UserID int64
+	Role   Role
+}
+
+// CanRunShop reports whether a may run the shop owned by ownerID (0: no owner): ADMIN
+// runs every shop, a MERCHANT the shops it owns.
+func (a Actor) CanRunShop(ownerID int64) bool {
+	if a.UserID <= 0 {
+		return false
+	}
+	return a.Role == RoleAdmin || (a.Role == RoleMerchant && ownerID != 0 && ownerID == a.UserID)
+}
 
 // User is a person with an account.
 type User struct {

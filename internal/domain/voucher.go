@@ -44,30 +44,3 @@ type FlashSale struct {
 	BeginTime time.Time
 	EndTime   time.Time
 }
-
-// OrderStatus is where an order is in its life.
-type OrderStatus string
-
-// Order statuses.
-const (
-	OrderPending  OrderStatus = "PENDING"
-	OrderCreated  OrderStatus = "CREATED"
-	OrderFailed   OrderStatus = "FAILED"
-	OrderPaid     OrderStatus = "PAID"
-	OrderUsed     OrderStatus = "USED"
-	OrderCanceled OrderStatus = "CANCELED"
-	OrderRefunded OrderStatus = "REFUNDED"
-)
-
-// VoucherOrder is one person's claim of one voucher. Its id is assigned by the app
-// (time-ordered, unique across nodes), never by the database.
-type VoucherOrder struct {
-	ID         int64
-	UserID     int64
-	VoucherID  int64
-	Status     OrderStatus
-	CreatedAt  time.Time
-	PayTime    *time.Time
-	UseTime    *time.Time
-	RefundTime *time.Time
-}

@@ -39,7 +39,7 @@ func redisHolders(t *testing.T, svc *service.Node, voucherID int64) []int64 {
 // dbHolders lists the users with live orders, sorted.
 func dbHolders(t *testing.T, svc *service.Node, voucherID int64) []int64 {
 	t.Helper()
-	hs, err := svc.Store.Orders().LiveHolders(context.Background(), voucherID)
+	hs, err := svc.Store.Orders().LiveHolders(context.Background(), voucherID, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestReconcileRepairsDrift(t *testing.T) {
 	// Users 1 and 2: orders written, reservations not settled. User 3: FAILED, its
 	// reservation left. User 6: an order Redis never heard of. Users 4 and 5 wait.
 	orders[6] = orders[5] + 1_000_000
-	if _, err := svc.Store.Orders().WriteClaims(ctx, []domain.Claim{claim(1), claim(2), claim(6)}); err != nil {
+	if _, err := svc.Store.Orders().WriteClaims(ctx, []domain.Claim{claim(1), claim(2), claim(6)}, 15*time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := svc.Store.Orders().FailClaim(ctx, claim(3)); err != nil {
@@ -294,7 +294,7 @@ func TestReconcileDoesNotSettleAClaimWithAnotherUsersOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Someone else's order already has this id.
-	if _, err := svc.Store.Orders().WriteClaims(ctx, []domain.Claim{{OrderID: res.OrderID, UserID: 22, VoucherID: v.ID, ClaimedAt: time.Now()}}); err != nil {
+	if _, err := svc.Store.Orders().WriteClaims(ctx, []domain.Claim{{OrderID: res.OrderID, UserID: 22, VoucherID: v.ID, ClaimedAt: time.Now()}}, 15*time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(5 * time.Millisecond)

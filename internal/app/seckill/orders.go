@@ -76,7 +76,7 @@ func (q *OrderQueries) MyOrders(ctx context.Context, userID int64, first int, be
 	if err != nil {
 		return OrderPage{}, err
 	}
-	orders, err := q.c.d.Orders.OrdersOfUser(ctx, userID, before, size+1)
+	orders, err := q.c.d.Orders.OrdersOfUser(ctx, userID, nil, before, size+1)
 	if err != nil {
 		return OrderPage{}, fmt.Errorf("list orders: %w", err)
 	}

@@ -80,6 +80,9 @@ type StockGate interface {
 	Pending(ctx context.Context, orderID int64) (Reservation, bool, error)
 	// Reservations lists the sale's pending reservations.
 	Reservations(ctx context.Context, voucherID int64) ([]Reservation, error)
+	// PendingOfUser lists the user's reservations still waiting for their orders,
+	// across every sale, newest first.
+	PendingOfUser(ctx context.Context, userID int64) ([]Reservation, error)
 	// Stock returns the stock left in Redis; false when the sale is not loaded.
 	Stock(ctx context.Context, voucherID int64) (int64, bool, error)
 	// Holders lists the users marked as holding the voucher.
@@ -173,24 +176,33 @@ type BatchResult struct {
 	// IDTaken are claims whose order id belongs to an order of another user or voucher
 	// (an id handed out twice): that order is not theirs, and nothing was written.
 	IDTaken []domain.Claim
+	// Status is, for each claim in Created (by order id), its order's status as it
+	// stands: CREATED, PAID for a voucher that costs nothing, or a later status for a
+	// claim delivered again after its order moved on.
+	Status map[int64]domain.OrderStatus
 }
 
 // Orders reads and writes voucher orders.
 type Orders interface {
 	// WriteClaims writes the orders of claims in one transaction: orders that exist are
 	// left as they are, each voucher's database stock goes down by the orders added and
-	// never below zero. Any error means nothing was written.
-	WriteClaims(ctx context.Context, claims []domain.Claim) (BatchResult, error)
+	// never below zero. A new order records its voucher's shop and price (amount); it is
+	// CREATED with a pay deadline payWithin after it is written, or PAID (with a
+	// redemption code) when the voucher costs nothing. Any error means nothing was
+	// written.
+	WriteClaims(ctx context.Context, claims []domain.Claim, payWithin time.Duration) (BatchResult, error)
 	// FailClaim records c's order as FAILED unless an order with that id exists; it
 	// returns the order as it now stands.
 	FailClaim(ctx context.Context, c domain.Claim) (domain.VoucherOrder, error)
 	// Order returns one order, or domain.ErrNotFound.
 	Order(ctx context.Context, id int64) (domain.VoucherOrder, error)
 	// OrdersOfUser returns up to limit orders of a user with id < before (0: from the
-	// newest), newest first.
-	OrdersOfUser(ctx context.Context, userID, before int64, limit int) ([]domain.VoucherOrder, error)
-	// LiveHolders lists the users holding a live (not FAILED) order of the voucher.
-	LiveHolders(ctx context.Context, voucherID int64) ([]int64, error)
+	// newest), newest first, with a status in statuses (empty: any).
+	OrdersOfUser(ctx context.Context, userID int64, statuses []domain.OrderStatus, before int64, limit int) ([]domain.VoucherOrder, error)
+	// LiveHolders lists the users holding an order of the voucher that holds a unit
+	// (PENDING, CREATED, PAID, USED); withReleased adds the users of CANCELED and
+	// REFUNDED orders (when a user may not claim a sale again after giving it back).
+	LiveHolders(ctx context.Context, voucherID int64, withReleased bool) ([]int64, error)
 	// SaleStock returns the flash sale's stock in the database.
 	SaleStock(ctx context.Context, voucherID int64) (int64, error)
 	// CountOrders counts the voucher's orders by status and its distinct live holders.

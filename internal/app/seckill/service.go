@@ -31,6 +31,12 @@ type Config struct {
 	// GlobalClaims is a token bucket over every claim this node takes to the gate: Max
 	// claims, refilled at Max per Window (Max 0: off).
 	GlobalClaims RateLimit
+	// PayTimeout is how long a CREATED order waits for payment before it is canceled
+	// (ORDER_PAY_TIMEOUT, default 15m).
+	PayTimeout time.Duration
+	// ReclaimAfterCancel lets a user claim a sale again after their order of it was
+	// canceled or refunded (ORDER_RECLAIM_AFTER_CANCEL, default true).
+	ReclaimAfterCancel bool
 	// MaxStock bounds a sale's stock.
 	MaxStock int64
 	// Pages bounds myOrders.
@@ -177,7 +183,7 @@ func (s *core) saleState(ctx context.Context, v domain.Voucher) (SaleState, erro
 	if err != nil {
 		return SaleState{}, err
 	}
-	holders, err := s.d.Orders.LiveHolders(ctx, v.ID)
+	holders, err := s.d.Orders.LiveHolders(ctx, v.ID, false)
 	if err != nil {
 		return SaleState{}, err
 	}

@@ -28,7 +28,7 @@ func (w *OrderWriter) ProcessClaims(ctx context.Context, claims []domain.Claim) 
 	if len(claims) == 0 {
 		return nil
 	}
-	res, err := w.c.d.Orders.WriteClaims(ctx, claims)
+	res, err := w.c.d.Orders.WriteClaims(ctx, claims, w.c.cfg.PayTimeout)
 	if err != nil {
 		return fmt.Errorf("write %d orders: %w", len(claims), err)
 	}

@@ -207,7 +207,7 @@ func claim(v domain.Voucher, user int64) domain.Claim {
 
 func (s Store) write(t *testing.T, claims ...domain.Claim) seckill.BatchResult {
 	t.Helper()
-	res, err := s.Orders.WriteClaims(context.Background(), claims)
+	res, err := s.Orders.WriteClaims(context.Background(), claims, 15*time.Minute)
 	if err != nil {
 		t.Fatalf("write claims: %v", err)
 	}
@@ -357,13 +357,13 @@ func ordersOfUser(t *testing.T, s Store) {
 		return out
 	}
 	newest := []int64{claims[2].OrderID, claims[1].OrderID, claims[0].OrderID}
-	if got, err := s.Orders.OrdersOfUser(ctx, user, 0, 10); err != nil || !slices.Equal(ids(got), newest) {
+	if got, err := s.Orders.OrdersOfUser(ctx, user, nil, 0, 10); err != nil || !slices.Equal(ids(got), newest) {
 		t.Fatalf("orders of user: %v, %v; want %v", ids(got), err, newest)
 	}
-	if got, err := s.Orders.OrdersOfUser(ctx, user, 0, 2); err != nil || !slices.Equal(ids(got), newest[:2]) {
+	if got, err := s.Orders.OrdersOfUser(ctx, user, nil, 0, 2); err != nil || !slices.Equal(ids(got), newest[:2]) {
 		t.Fatalf("first page of 2: %v, %v; want %v", ids(got), err, newest[:2])
 	}
-	if got, err := s.Orders.OrdersOfUser(ctx, user, newest[1], 10); err != nil || !slices.Equal(ids(got), newest[2:]) {
+	if got, err := s.Orders.OrdersOfUser(ctx, user, nil, newest[1], 10); err != nil || !slices.Equal(ids(got), newest[2:]) {
 		t.Fatalf("orders before %d: %v, %v; want %v", newest[1], ids(got), err, newest[2:])
 	}
 }
@@ -377,7 +377,7 @@ func ordersCounts(t *testing.T, s Store) {
 	if _, err := s.Orders.FailClaim(ctx, failed); err != nil {
 		t.Fatal(err)
 	}
-	holders, err := s.Orders.LiveHolders(ctx, v.ID)
+	holders, err := s.Orders.LiveHolders(ctx, v.ID, false)
 	slices.Sort(holders)
 	want := []int64{a.UserID, b.UserID}
 	slices.Sort(want)

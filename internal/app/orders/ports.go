@@ -1,0 +1,187 @@
+package orders
+
+import (
+	"context"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// Transition moves one order from one of From to To, in one conditional step
+// (UPDATE … WHERE id = ? AND status IN From): of two transitions racing on an order,
+// exactly one wins.
+type Transition struct {
+	OrderID int64
+	From    []domain.OrderStatus
+	To      domain.OrderStatus
+	At      time.Time
+	// CancelReason is recorded on a move to CANCELED.
+	CancelReason domain.CancelReason
+	// RefundReason is recorded on a move to REFUNDED.
+	RefundReason string
+	// RedemptionCode is recorded on a move to PAID.
+	RedemptionCode string
+	// ReturnUnit gives a FLASH_SALE order's unit back to its sale's database stock in
+	// the same transaction (moves to CANCELED and REFUNDED). Ignored for NORMAL orders.
+	ReturnUnit bool
+	// Payment, when set, is moved in the same transaction: see PaymentMove.
+	Payment *PaymentMove
+}
+
+// PaymentMove changes a payment's status alongside an order's transition, in the same
+// transaction and only if the order's transition wins.
+type PaymentMove struct {
+	PaymentID int64
+	From      []domain.PaymentStatus
+	To        domain.PaymentStatus
+	// Reason is recorded as the payment's refund reason.
+	Reason string
+}
+
+// Outcome of a payment notification applied to the store.
+type SettleOutcome int
+
+// Outcomes.
+const (
+	// SettledPaid: the payment succeeded and its order moved CREATED → PAID.
+	SettledPaid SettleOutcome = iota
+	// SettledAgain: the payment had been settled before (a repeated notification);
+	// nothing changed.
+	SettledAgain
+	// SettledRefundDue: the payment succeeded but its order was no longer CREATED
+	// (canceled, or paid by another payment): the payment is now REFUND_PENDING.
+	SettledRefundDue
+	// SettledFailed: the provider reported the payment failed; it is now FAILED and the
+	// order stays as it was.
+	SettledFailed
+)
+
+// Settlement is what a payment notification did.
+type Settlement struct {
+	Outcome SettleOutcome
+	Payment domain.Payment
+	Order   domain.VoucherOrder
+}
+
+// Store holds orders after the claim, and their payments. Every change is one
+// transaction; concurrent callers on several nodes never both win a transition.
+type Store interface {
+	// CreateOrder stores a new NORMAL voucher order as given (CREATED with a pay
+	// deadline, or PAID with a redemption code when its amount is 0).
+	CreateOrder(ctx context.Context, o domain.VoucherOrder) (domain.VoucherOrder, error)
+	// Order returns one order, or domain.ErrNotFound.
+	Order(ctx context.Context, id int64) (domain.VoucherOrder, error)
+	// OrderByCode returns the order with that redemption code, or domain.ErrNotFound.
+	OrderByCode(ctx context.Context, code string) (domain.VoucherOrder, error)
+	// Transition applies t. changed is false (and the order returned as it stands) when
+	// its status is not in t.From; domain.ErrNotFound when there is no such order.
+	Transition(ctx context.Context, t Transition) (o domain.VoucherOrder, changed bool, err error)
+	// ExpireDue cancels (reason TIMEOUT, at now) up to limit CREATED orders whose pay
+	// deadline is at or before now, returning their FLASH_SALE units to their sales'
+	// database stock, in one transaction, and returns the orders it canceled. Callers on
+	// several nodes at once cancel disjoint orders (no order twice).
+	ExpireDue(ctx context.Context, now time.Time, limit int) ([]domain.VoucherOrder, error)
+	// OrdersOfShop returns up to limit orders of the shop with id < before (0: from the
+	// newest), newest first, with a status in statuses (empty: any).
+	OrdersOfShop(ctx context.Context, shopID int64, statuses []domain.OrderStatus, before int64, limit int) ([]domain.VoucherOrder, error)
+	// CountByStatus counts a voucher's written orders by status, and those created at
+	// or after since (for the claim rate).
+	CountByStatus(ctx context.Context, voucherID int64, since time.Time) (counts map[domain.OrderStatus]int64, recent int64, err error)
+
+	// CreatePayment stores p (PENDING) for its order, unless the order already has a
+	// PENDING payment: then that one is returned and created is false.
+	CreatePayment(ctx context.Context, p domain.Payment) (stored domain.Payment, created bool, err error)
+	// SetProviderRef records the provider's id of a payment.
+	SetProviderRef(ctx context.Context, paymentID int64, ref string) error
+	// Payment returns one payment, or domain.ErrNotFound.
+	Payment(ctx context.Context, id int64) (domain.Payment, error)
+	// PaymentsOfOrder lists an order's payments, oldest first.
+	PaymentsOfOrder(ctx context.Context, orderID int64) ([]domain.Payment, error)
+	// SettlePayment applies a provider's verdict on a PENDING payment in one
+	// transaction: succeeded → the payment SUCCEEDED and its order CREATED → PAID (with
+	// code, at) — or, when the order is no longer CREATED, the payment REFUND_PENDING;
+	// failed → the payment FAILED. A payment no longer PENDING is left alone
+	// (SettledAgain). domain.ErrNotFound for an unknown payment.
+	SettlePayment(ctx context.Context, paymentID int64, succeeded bool, at time.Time, code string) (Settlement, error)
+	// RefundsDue lists up to limit REFUND_PENDING payments, oldest first.
+	RefundsDue(ctx context.Context, limit int) ([]domain.Payment, error)
+	// MarkRefunded moves a REFUND_PENDING payment to REFUNDED (false: it was not
+	// REFUND_PENDING).
+	MarkRefunded(ctx context.Context, paymentID int64, at time.Time) (bool, error)
+}
+
+// ReturnedUnit is one order's unit of a flash sale going back to the sale.
+type ReturnedUnit struct {
+	OrderID int64
+	UserID  int64
+}
+
+// UnitReturner gives the units of canceled and refunded flash-sale orders back to their
+// sale in the flash-sale gate (Redis), so other people can claim them.
+type UnitReturner interface {
+	// ReturnUnits adds one unit per order to the sale's stock — at most once per order
+	// id however often it is called — and, when freeSlot, lets each order's user claim
+	// the sale again. A sale the gate does not hold is left alone (it is loaded from the
+	// database, which already has the units). It returns how many units went back now.
+	ReturnUnits(ctx context.Context, voucherID int64, units []ReturnedUnit, freeSlot bool) (int, error)
+}
+
+// SaleGauge reads a flash sale's live numbers from the gate.
+type SaleGauge interface {
+	// Stock returns the stock left in the gate; false when the sale is not loaded.
+	Stock(ctx context.Context, voucherID int64) (int64, bool, error)
+	// PendingCount counts the sale's accepted claims whose orders are not written yet.
+	PendingCount(ctx context.Context, voucherID int64) (int64, error)
+}
+
+// PaymentProvider collects and refunds money. Its verdict on a payment arrives later as
+// a signed notification, which the transport verifies and hands to Payments.Notify.
+type PaymentProvider interface {
+	// Name names the provider (stored with each payment).
+	Name() string
+	// CreatePayment asks the provider to collect p.Amount for p (its id is the
+	// idempotency key); it returns the provider's id of the payment.
+	CreatePayment(ctx context.Context, p domain.Payment) (ref string, err error)
+	// Refund gives a succeeded payment's money back; asking twice for one payment
+	// refunds once.
+	Refund(ctx context.Context, p domain.Payment, reason string) error
+}
+
+// Notification is a provider's verified word on a payment.
+type Notification struct {
+	PaymentID   int64
+	ProviderRef string
+	// Succeeded is true when the money was collected, false when the payment failed.
+	Succeeded bool
+	// Amount is what the provider collected, in cents.
+	Amount int64
+	At     time.Time
+}
+
+// StatusPublisher tells every node that orders changed status (the orderStatus
+// subscriptions listen).
+type StatusPublisher interface {
+	Publish(ctx context.Context, events ...domain.OrderEvent) error
+}
+
+// SaleReopener tells every node that a sold-out sale has stock again.
+type SaleReopener interface {
+	Publish(ctx context.Context, voucherID int64, soldOut bool) error
+}
+
+// Vouchers reads vouchers.
+type Vouchers interface {
+	// Voucher returns one voucher with its flash sale, or domain.ErrNotFound.
+	Voucher(ctx context.Context, id int64) (domain.Voucher, error)
+}
+
+// Shops reads who runs a shop.
+type Shops interface {
+	// ShopOwner returns the shop's owner (0: none), or domain.ErrNotFound.
+	ShopOwner(ctx context.Context, shopID int64) (int64, error)
+}
+
+// IDGenerator hands out ids: 64-bit, time-ordered, unique across nodes.
+type IDGenerator interface {
+	NextID(ctx context.Context) (int64, error)
+}

@@ -1,0 +1,151 @@
+package domain
+
+import (
+	"crypto/rand"
+	"time"
+)
+
+// OrderStatus is where an order is in its life:
+//
+//	PENDING ─▶ CREATED ─▶ PAID ─▶ USED
+//	   │          │          └──▶ REFUNDED
+//	   ▼          └──▶ CANCELED (by the buyer, or the payment deadline passed)
+//	 FAILED
+type OrderStatus string
+
+// Order statuses.
+const (
+	// OrderPending: a flash-sale claim was accepted and its order is being written.
+	OrderPending OrderStatus = "PENDING"
+	// OrderCreated: the order exists and waits for payment until its pay deadline.
+	OrderCreated OrderStatus = "CREATED"
+	// OrderFailed: the claim's order could not be written; its unit went back.
+	OrderFailed OrderStatus = "FAILED"
+	// OrderPaid: paid; the redemption code can be shown at the shop.
+	OrderPaid OrderStatus = "PAID"
+	// OrderUsed: redeemed at the shop.
+	OrderUsed OrderStatus = "USED"
+	// OrderCanceled: canceled by the buyer or at the pay deadline; its unit went back.
+	OrderCanceled OrderStatus = "CANCELED"
+	// OrderRefunded: paid, then refunded; its unit went back.
+	OrderRefunded OrderStatus = "REFUNDED"
+)
+
+// Final reports whether no further status follows s.
+func (s OrderStatus) Final() bool {
+	switch s {
+	case OrderUsed, OrderCanceled, OrderRefunded, OrderFailed:
+		return true
+	}
+	return false
+}
+
+// HoldsUnit reports whether an order in status s holds a unit of its sale's stock
+// (invariant I5): PENDING, CREATED, PAID and USED do; FAILED, CANCELED and REFUNDED
+// gave theirs back.
+func (s OrderStatus) HoldsUnit() bool {
+	switch s {
+	case OrderPending, OrderCreated, OrderPaid, OrderUsed:
+		return true
+	}
+	return false
+}
+
+// Valid reports whether s is a known status.
+func (s OrderStatus) Valid() bool {
+	switch s {
+	case OrderPending, OrderCreated, OrderFailed, OrderPaid, OrderUsed, OrderCanceled, OrderRefunded:
+		return true
+	}
+	return false
+}
+
+// CancelReason says why an order was canceled.
+type CancelReason string
+
+// Cancel reasons.
+const (
+	// CancelByBuyer: the buyer canceled the unpaid order.
+	CancelByBuyer CancelReason = "BUYER"
+	// CancelTimeout: the pay deadline passed.
+	CancelTimeout CancelReason = "TIMEOUT"
+)
+
+// VoucherOrder is one purchase of a voucher: a flash-sale claim or a normal voucher
+// bought directly. Its id is assigned by the app (time-ordered, unique across nodes),
+// never by the database.
+type VoucherOrder struct {
+	ID        int64
+	UserID    int64
+	VoucherID int64
+	// ShopID is the voucher's shop (0 on orders written before it was recorded).
+	ShopID int64
+	// Kind is the voucher's kind; FLASH_SALE orders hold a unit of the sale's stock.
+	Kind     VoucherKind
+	Quantity int
+	// Amount is what the buyer pays, in cents.
+	Amount    int64
+	Status    OrderStatus
+	CreatedAt time.Time
+	// PayDeadline is when the order, still CREATED, is canceled (nil: none).
+	PayDeadline  *time.Time
+	PayTime      *time.Time
+	UseTime      *time.Time
+	CanceledAt   *time.Time
+	CancelReason CancelReason
+	RefundTime   *time.Time
+	RefundReason string
+	// RedemptionCode is set once the order is PAID; only its owner may see it.
+	RedemptionCode string
+}
+
+// redemptionAlphabet is Crockford's base 32: no I, L, O or U to misread at a counter.
+const redemptionAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+// RedemptionCodeLen is the length of a redemption code: 12 symbols of 5 bits, 60 random
+// bits, so guessing one of a billion live codes takes ~10⁹ tries on average.
+const RedemptionCodeLen = 12
+
+// NewRedemptionCode returns a fresh, unguessable redemption code.
+func NewRedemptionCode() string {
+	var b [RedemptionCodeLen]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	for i := range b {
+		b[i] = redemptionAlphabet[b[i]&31]
+	}
+	return string(b[:])
+}
+
+// PaymentStatus is where a payment is.
+type PaymentStatus string
+
+// Payment statuses.
+const (
+	// PaymentPending: created at the provider, waiting for its notification.
+	PaymentPending PaymentStatus = "PENDING"
+	// PaymentSucceeded: the provider collected the money.
+	PaymentSucceeded PaymentStatus = "SUCCEEDED"
+	// PaymentFailed: the provider could not collect the money.
+	PaymentFailed PaymentStatus = "FAILED"
+	// PaymentRefundPending: the money is to go back; the provider has not confirmed yet.
+	PaymentRefundPending PaymentStatus = "REFUND_PENDING"
+	// PaymentRefunded: the provider gave the money back.
+	PaymentRefunded PaymentStatus = "REFUNDED"
+)
+
+// Payment is one attempt to pay an order, and its refund.
+type Payment struct {
+	ID      int64
+	OrderID int64
+	UserID  int64
+	// Amount is in cents.
+	Amount int64
+	Status PaymentStatus
+	// Provider names the provider; ProviderRef is its id of the payment.
+	Provider     string
+	ProviderRef  string
+	CreatedAt    time.Time
+	PaidAt       *time.Time
+	RefundedAt   *time.Time
+	RefundReason string
+}
