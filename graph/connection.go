@@ -46,11 +46,12 @@ func nearbyConnection(page shop.NearbyPage, seen int) *model.ShopConnection {
 	return &model.ShopConnection{Edges: es, PageInfo: info}
 }
 
-func orderConnection(page seckill.OrderPage) *model.VoucherOrderConnection {
-	es, info := edges(page.Orders, page.HasNextPage,
+// orderConnection maps a page of orders as viewerID sees them.
+func orderConnection(orders []domain.VoucherOrder, hasNext bool, viewerID int64) *model.VoucherOrderConnection {
+	es, info := edges(orders, hasNext,
 		func(_ int, o domain.VoucherOrder) string { return encodeCursor(orderCursor, o.ID) },
 		func(c string, o domain.VoucherOrder) model.VoucherOrderEdge {
-			return model.VoucherOrderEdge{Cursor: c, Node: orderToModel(o)}
+			return model.VoucherOrderEdge{Cursor: c, Node: orderToModel(o, viewerID)}
 		})
 	return &model.VoucherOrderConnection{Edges: es, PageInfo: info}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -108,15 +109,70 @@ func voucherToModel(v seckill.VoucherView) *model.Voucher {
 	return out
 }
 
-func orderToModel(o domain.VoucherOrder) *model.VoucherOrder {
-	return &model.VoucherOrder{
-		ID:        formatID(o.ID),
-		VoucherID: formatID(o.VoucherID),
-		UserID:    formatID(o.UserID),
-		Status:    model.OrderStatus(o.Status),
-		CreatedAt: o.CreatedAt,
+// orderToModel maps an order as viewerID sees it: the redemption code is shown to the
+// order's owner only, and only while it can be used (PAID).
+func orderToModel(o domain.VoucherOrder, viewerID int64) *model.VoucherOrder {
+	kind := o.Kind
+	if kind == "" {
+		kind = domain.VoucherFlashSale
+	}
+	out := &model.VoucherOrder{
+		ID:           formatID(o.ID),
+		VoucherID:    formatID(o.VoucherID),
+		UserID:       formatID(o.UserID),
+		Status:       model.OrderStatus(o.Status),
+		CreatedAt:    o.CreatedAt,
+		Kind:         model.VoucherKind(kind),
+		Quantity:     max(o.Quantity, 1),
+		Amount:       int(o.Amount),
+		PayDeadline:  o.PayDeadline,
+		PaidAt:       o.PayTime,
+		UsedAt:       o.UseTime,
+		CanceledAt:   o.CanceledAt,
+		RefundedAt:   o.RefundTime,
+		CancelReason: optString(string(o.CancelReason)),
+		RefundReason: optString(o.RefundReason),
+	}
+	if o.Status == domain.OrderPaid && viewerID > 0 && viewerID == o.UserID {
+		out.RedemptionCode = optString(o.RedemptionCode)
+	}
+	return out
+}
+
+// optString is nil for "", else a pointer to s.
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func paymentToModel(p domain.Payment) *model.Payment {
+	return &model.Payment{
+		ID: formatID(p.ID), OrderID: formatID(p.OrderID), Amount: int(p.Amount), Status: model.PaymentStatus(p.Status),
+		Provider: p.Provider, ProviderRef: p.ProviderRef, CreatedAt: p.CreatedAt, PaidAt: p.PaidAt, RefundedAt: p.RefundedAt,
 	}
 }
+
+func saleStatsToModel(s orders.Stats) *model.SaleStats {
+	return &model.SaleStats{
+		VoucherID: formatID(s.VoucherID), Remaining: int(s.Remaining), Accepted: int(s.Accepted), Pending: int(s.Pending),
+		Created: int(s.Created), Paid: int(s.Paid), Used: int(s.Used), Canceled: int(s.Canceled), Refunded: int(s.Refunded),
+		Failed: int(s.Failed), ClaimsPerSecond: s.ClaimsPerSecond, At: s.At,
+	}
+}
+
+// orderStatuses converts a status filter.
+func orderStatuses(in []model.OrderStatus) []domain.OrderStatus {
+	out := make([]domain.OrderStatus, len(in))
+	for i, s := range in {
+		out[i] = domain.OrderStatus(s)
+	}
+	return out
+}
+
+// actor is the caller as the use cases see it.
+func actor(p auth.Principal) domain.Actor { return domain.Actor{UserID: p.UserID, Role: p.Role} }
 
 func orderEventToModel(e domain.OrderEvent) *model.OrderStatusEvent {
 	out := &model.OrderStatusEvent{OrderID: formatID(e.OrderID), Status: model.OrderStatus(e.Status)}

@@ -7,6 +7,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/dealspot/dealspot/graph/generated"
 	"github.com/dealspot/dealspot/graph/model"
@@ -105,10 +106,10 @@ func (r *queryResolver) Order(ctx context.Context, id string) (*model.VoucherOrd
 	if err != nil || !found {
 		return nil, err
 	}
-	return orderToModel(o), nil
+	return orderToModel(o, p.UserID), nil
 }
 
-func (r *queryResolver) MyOrders(ctx context.Context, first *int, after *string) (*model.VoucherOrderConnection, error) {
+func (r *queryResolver) MyOrders(ctx context.Context, status []model.OrderStatus, first *int, after *string) (*model.VoucherOrderConnection, error) {
 	p, err := principal(ctx)
 	if err != nil {
 		return nil, err
@@ -117,11 +118,11 @@ func (r *queryResolver) MyOrders(ctx context.Context, first *int, after *string)
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.App.Queries.Orders.MyOrders(ctx, p.UserID, deref(first), before)
+	page, err := r.App.Queries.Orders.MyOrders(ctx, p.UserID, orderStatuses(status), deref(first), before)
 	if err != nil {
 		return nil, err
 	}
-	return orderConnection(page), nil
+	return orderConnection(page.Orders, page.HasNextPage, p.UserID), nil
 }
 
 func (r *subscriptionResolver) OrderStatus(ctx context.Context, orderID string) (<-chan *model.OrderStatusEvent, error) {
@@ -151,6 +152,51 @@ func (r *subscriptionResolver) OrderStatus(ctx context.Context, orderID string) 
 	return out, nil
 }
 
+func (r *voucherOrderResolver) Voucher(ctx context.Context, obj *model.VoucherOrder) (*model.Voucher, error) {
+	vid, err := parseID("voucherId", obj.VoucherID)
+	if err != nil {
+		return nil, err
+	}
+	v, found, err := r.App.Queries.Vouchers.ByID(ctx, vid)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, domain.Errorf(domain.CodeNotFound, "voucher %d of order %s is gone", vid, obj.ID)
+	}
+	return voucherToModel(v), nil
+}
+
+func (r *voucherOrderResolver) Shop(ctx context.Context, obj *model.VoucherOrder) (*model.Shop, error) {
+	// The voucher (cached) names the shop, also for orders written before they
+	// recorded it.
+	vid, err := parseID("voucherId", obj.VoucherID)
+	if err != nil {
+		return nil, err
+	}
+	v, found, err := r.App.Queries.Vouchers.ByID(ctx, vid)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, domain.Errorf(domain.CodeNotFound, "voucher %d of order %s is gone", vid, obj.ID)
+	}
+	sid := v.ShopID
+	s, found, err := r.App.Queries.Shops.Lookup(ctx, sid)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, domain.Errorf(domain.CodeNotFound, "shop %d of order %s is gone", sid, obj.ID)
+	}
+	return shopToModel(s), nil
+}
+
 func (r *Resolver) Subscription() generated.SubscriptionResolver { return &subscriptionResolver{r} }
 
-type subscriptionResolver struct{ *Resolver }
+func (r *Resolver) VoucherOrder() generated.VoucherOrderResolver { return &voucherOrderResolver{r} }
+
+type (
+	subscriptionResolver struct{ *Resolver }
+	voucherOrderResolver struct{ *Resolver }
+)

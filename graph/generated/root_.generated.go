@@ -25,6 +25,7 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Subscription() SubscriptionResolver
+	VoucherOrder() VoucherOrderResolver
 }
 
 type DirectiveRoot struct {
@@ -79,6 +80,8 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		BlockUser       func(childComplexity int, userID string) int
+		BuyVoucher      func(childComplexity int, voucherID string, quantity *int) int
+		CancelOrder     func(childComplexity int, orderID string) int
 		ClaimVoucher    func(childComplexity int, voucherID string) int
 		CreateBlog      func(childComplexity int, input model.CreateBlogInput) int
 		CreateFlashSale func(childComplexity int, input model.CreateFlashSaleInput) int
@@ -88,9 +91,13 @@ type ComplexityRoot struct {
 		LikeBlog        func(childComplexity int, id string) int
 		Login           func(childComplexity int, phone string, code string) int
 		Logout          func(childComplexity int) int
+		PayOrder        func(childComplexity int, orderID string) int
+		RedeemOrder     func(childComplexity int, code string) int
 		RefreshToken    func(childComplexity int, token string) int
+		RequestRefund   func(childComplexity int, orderID string, reason *string) int
 		SendLoginCode   func(childComplexity int, phone string) int
 		SetRole         func(childComplexity int, userID string, role model.Role) int
+		SetShopOwner    func(childComplexity int, shopID string, userID string) int
 		SignIn          func(childComplexity int) int
 		UnblockUser     func(childComplexity int, userID string) int
 		Unfollow        func(childComplexity int, userID string) int
@@ -109,6 +116,18 @@ type ComplexityRoot struct {
 		HasNextPage func(childComplexity int) int
 	}
 
+	Payment struct {
+		Amount      func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		OrderID     func(childComplexity int) int
+		PaidAt      func(childComplexity int) int
+		Provider    func(childComplexity int) int
+		ProviderRef func(childComplexity int) int
+		RefundedAt  func(childComplexity int) int
+		Status      func(childComplexity int) int
+	}
+
 	Query struct {
 		Blog           func(childComplexity int, id string) int
 		BlogLikers     func(childComplexity int, blogID string, first *int) int
@@ -118,15 +137,32 @@ type ComplexityRoot struct {
 		HotBlogs       func(childComplexity int, first *int, after *string) int
 		IsFollowing    func(childComplexity int, userID string) int
 		Me             func(childComplexity int) int
-		MyOrders       func(childComplexity int, first *int, after *string) int
+		MyOrders       func(childComplexity int, status []model.OrderStatus, first *int, after *string) int
 		NearbyShops    func(childComplexity int, typeID string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) int
 		Order          func(childComplexity int, id string) int
+		SaleStats      func(childComplexity int, voucherID string) int
 		Shop           func(childComplexity int, id string) int
+		ShopOrders     func(childComplexity int, shopID string, status []model.OrderStatus, first *int, after *string) int
 		ShopTypes      func(childComplexity int) int
 		Shops          func(childComplexity int, typeID *string, name *string, first *int, after *string) int
 		SignInStatus   func(childComplexity int, month *string) int
 		UniqueVisitors func(childComplexity int, from model.Date, to model.Date, shopID *string) int
 		Vouchers       func(childComplexity int, shopID string) int
+	}
+
+	SaleStats struct {
+		Accepted        func(childComplexity int) int
+		At              func(childComplexity int) int
+		Canceled        func(childComplexity int) int
+		ClaimsPerSecond func(childComplexity int) int
+		Created         func(childComplexity int) int
+		Failed          func(childComplexity int) int
+		Paid            func(childComplexity int) int
+		Pending         func(childComplexity int) int
+		Refunded        func(childComplexity int) int
+		Remaining       func(childComplexity int) int
+		Used            func(childComplexity int) int
+		VoucherID       func(childComplexity int) int
 	}
 
 	SendCodePayload struct {
@@ -177,6 +213,7 @@ type ComplexityRoot struct {
 
 	Subscription struct {
 		OrderStatus func(childComplexity int, orderID string) int
+		SaleStats   func(childComplexity int, voucherID string) int
 	}
 
 	User struct {
@@ -203,11 +240,24 @@ type ComplexityRoot struct {
 	}
 
 	VoucherOrder struct {
-		CreatedAt func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Status    func(childComplexity int) int
-		UserID    func(childComplexity int) int
-		VoucherID func(childComplexity int) int
+		Amount         func(childComplexity int) int
+		CancelReason   func(childComplexity int) int
+		CanceledAt     func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Kind           func(childComplexity int) int
+		PaidAt         func(childComplexity int) int
+		PayDeadline    func(childComplexity int) int
+		Quantity       func(childComplexity int) int
+		RedemptionCode func(childComplexity int) int
+		RefundReason   func(childComplexity int) int
+		RefundedAt     func(childComplexity int) int
+		Shop           func(childComplexity int) int
+		Status         func(childComplexity int) int
+		UsedAt         func(childComplexity int) int
+		UserID         func(childComplexity int) int
+		Voucher        func(childComplexity int) int
+		VoucherID      func(childComplexity int) int
 	}
 
 	VoucherOrderConnection struct {
@@ -397,6 +447,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.BlockUser(childComplexity, args["userId"].(string)), true
+	case "Mutation.buyVoucher":
+		if e.ComplexityRoot.Mutation.BuyVoucher == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_buyVoucher_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.BuyVoucher(childComplexity, args["voucherId"].(string), args["quantity"].(*int)), true
+	case "Mutation.cancelOrder":
+		if e.ComplexityRoot.Mutation.CancelOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelOrder(childComplexity, args["orderId"].(string)), true
 	case "Mutation.claimVoucher":
 		if e.ComplexityRoot.Mutation.ClaimVoucher == nil {
 			break
@@ -491,6 +563,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Logout(childComplexity), true
+	case "Mutation.payOrder":
+		if e.ComplexityRoot.Mutation.PayOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_payOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PayOrder(childComplexity, args["orderId"].(string)), true
+	case "Mutation.redeemOrder":
+		if e.ComplexityRoot.Mutation.RedeemOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_redeemOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RedeemOrder(childComplexity, args["code"].(string)), true
 	case "Mutation.refreshToken":
 		if e.ComplexityRoot.Mutation.RefreshToken == nil {
 			break
@@ -502,6 +596,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RefreshToken(childComplexity, args["token"].(string)), true
+	case "Mutation.requestRefund":
+		if e.ComplexityRoot.Mutation.RequestRefund == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_requestRefund_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RequestRefund(childComplexity, args["orderId"].(string), args["reason"].(*string)), true
 	case "Mutation.sendLoginCode":
 		if e.ComplexityRoot.Mutation.SendLoginCode == nil {
 			break
@@ -524,6 +629,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetRole(childComplexity, args["userId"].(string), args["role"].(model.Role)), true
+	case "Mutation.setShopOwner":
+		if e.ComplexityRoot.Mutation.SetShopOwner == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setShopOwner_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetShopOwner(childComplexity, args["shopId"].(string), args["userId"].(string)), true
 	case "Mutation.signIn":
 		if e.ComplexityRoot.Mutation.SignIn == nil {
 			break
@@ -606,6 +722,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+
+	case "Payment.amount":
+		if e.ComplexityRoot.Payment.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.Amount(childComplexity), true
+	case "Payment.createdAt":
+		if e.ComplexityRoot.Payment.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.CreatedAt(childComplexity), true
+	case "Payment.id":
+		if e.ComplexityRoot.Payment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.ID(childComplexity), true
+	case "Payment.orderId":
+		if e.ComplexityRoot.Payment.OrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.OrderID(childComplexity), true
+	case "Payment.paidAt":
+		if e.ComplexityRoot.Payment.PaidAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.PaidAt(childComplexity), true
+	case "Payment.provider":
+		if e.ComplexityRoot.Payment.Provider == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.Provider(childComplexity), true
+	case "Payment.providerRef":
+		if e.ComplexityRoot.Payment.ProviderRef == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.ProviderRef(childComplexity), true
+	case "Payment.refundedAt":
+		if e.ComplexityRoot.Payment.RefundedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.RefundedAt(childComplexity), true
+	case "Payment.status":
+		if e.ComplexityRoot.Payment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.Status(childComplexity), true
 
 	case "Query.blog":
 		if e.ComplexityRoot.Query.Blog == nil {
@@ -701,7 +872,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.MyOrders(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.MyOrders(childComplexity, args["status"].([]model.OrderStatus), args["first"].(*int), args["after"].(*string)), true
 	case "Query.nearbyShops":
 		if e.ComplexityRoot.Query.NearbyShops == nil {
 			break
@@ -724,6 +895,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Order(childComplexity, args["id"].(string)), true
+	case "Query.saleStats":
+		if e.ComplexityRoot.Query.SaleStats == nil {
+			break
+		}
+
+		args, err := ec.field_Query_saleStats_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SaleStats(childComplexity, args["voucherId"].(string)), true
 	case "Query.shop":
 		if e.ComplexityRoot.Query.Shop == nil {
 			break
@@ -735,6 +917,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Shop(childComplexity, args["id"].(string)), true
+	case "Query.shopOrders":
+		if e.ComplexityRoot.Query.ShopOrders == nil {
+			break
+		}
+
+		args, err := ec.field_Query_shopOrders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ShopOrders(childComplexity, args["shopId"].(string), args["status"].([]model.OrderStatus), args["first"].(*int), args["after"].(*string)), true
 	case "Query.shopTypes":
 		if e.ComplexityRoot.Query.ShopTypes == nil {
 			break
@@ -785,6 +978,79 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Vouchers(childComplexity, args["shopId"].(string)), true
+
+	case "SaleStats.accepted":
+		if e.ComplexityRoot.SaleStats.Accepted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleStats.Accepted(childComplexity), true
+	case "SaleStats.at":
+		if e.ComplexityRoot.SaleStats.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleStats.At(childComplexity), true
+	case "SaleStats.canceled":
+		if e.ComplexityRoot.SaleStats.Canceled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleStats.Canceled(childComplexity), true
+	case "SaleStats.claimsPerSecond":
+		if e.ComplexityRoot.SaleStats.ClaimsPerSecond == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleStats.ClaimsPerSecond(childComplexity), true
+	case "SaleStats.created":
+		if e.ComplexityRoot.SaleStats.Created == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleStats.Created(childComplexity), true
+	case "SaleStats.failed":
+		if e.ComplexityRoot.SaleStats.Failed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleStats.Failed(childComplexity), true
+	case "SaleStats.paid":
+		if e.ComplexityRoot.SaleStats.Paid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleStats.Paid(childComplexity), true
+	case "SaleStats.pending":
+		if e.ComplexityRoot.SaleStats.Pending == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleStats.Pending(childComplexity), true
+	case "SaleStats.refunded":
+		if e.ComplexityRoot.SaleStats.Refunded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleStats.Refunded(childComplexity), true
+	case "SaleStats.remaining":
+		if e.ComplexityRoot.SaleStats.Remaining == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleStats.Remaining(childComplexity), true
+	case "SaleStats.used":
+		if e.ComplexityRoot.SaleStats.Used == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleStats.Used(childComplexity), true
+	case "SaleStats.voucherId":
+		if e.ComplexityRoot.SaleStats.VoucherID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleStats.VoucherID(childComplexity), true
 
 	case "SendCodePayload.devCode":
 		if e.ComplexityRoot.SendCodePayload.DevCode == nil {
@@ -971,6 +1237,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.OrderStatus(childComplexity, args["orderId"].(string)), true
+	case "Subscription.saleStats":
+		if e.ComplexityRoot.Subscription.SaleStats == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_saleStats_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.SaleStats(childComplexity, args["voucherId"].(string)), true
 
 	case "User.createdAt":
 		if e.ComplexityRoot.User.CreatedAt == nil {
@@ -1076,6 +1353,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Voucher.Title(childComplexity), true
 
+	case "VoucherOrder.amount":
+		if e.ComplexityRoot.VoucherOrder.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.Amount(childComplexity), true
+	case "VoucherOrder.cancelReason":
+		if e.ComplexityRoot.VoucherOrder.CancelReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.CancelReason(childComplexity), true
+	case "VoucherOrder.canceledAt":
+		if e.ComplexityRoot.VoucherOrder.CanceledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.CanceledAt(childComplexity), true
 	case "VoucherOrder.createdAt":
 		if e.ComplexityRoot.VoucherOrder.CreatedAt == nil {
 			break
@@ -1088,18 +1383,78 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VoucherOrder.ID(childComplexity), true
+	case "VoucherOrder.kind":
+		if e.ComplexityRoot.VoucherOrder.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.Kind(childComplexity), true
+	case "VoucherOrder.paidAt":
+		if e.ComplexityRoot.VoucherOrder.PaidAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.PaidAt(childComplexity), true
+	case "VoucherOrder.payDeadline":
+		if e.ComplexityRoot.VoucherOrder.PayDeadline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.PayDeadline(childComplexity), true
+	case "VoucherOrder.quantity":
+		if e.ComplexityRoot.VoucherOrder.Quantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.Quantity(childComplexity), true
+	case "VoucherOrder.redemptionCode":
+		if e.ComplexityRoot.VoucherOrder.RedemptionCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.RedemptionCode(childComplexity), true
+	case "VoucherOrder.refundReason":
+		if e.ComplexityRoot.VoucherOrder.RefundReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.RefundReason(childComplexity), true
+	case "VoucherOrder.refundedAt":
+		if e.ComplexityRoot.VoucherOrder.RefundedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.RefundedAt(childComplexity), true
+	case "VoucherOrder.shop":
+		if e.ComplexityRoot.VoucherOrder.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.Shop(childComplexity), true
 	case "VoucherOrder.status":
 		if e.ComplexityRoot.VoucherOrder.Status == nil {
 			break
 		}
 
 		return e.ComplexityRoot.VoucherOrder.Status(childComplexity), true
+	case "VoucherOrder.usedAt":
+		if e.ComplexityRoot.VoucherOrder.UsedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.UsedAt(childComplexity), true
 	case "VoucherOrder.userId":
 		if e.ComplexityRoot.VoucherOrder.UserID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.VoucherOrder.UserID(childComplexity), true
+	case "VoucherOrder.voucher":
+		if e.ComplexityRoot.VoucherOrder.Voucher == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.Voucher(childComplexity), true
 	case "VoucherOrder.voucherId":
 		if e.ComplexityRoot.VoucherOrder.VoucherID == nil {
 			break
@@ -1242,6 +1597,8 @@ var sources = []*ast.Source{
 	{Name: "../schema/auth.graphqls", Input: `"What a user may do."
 enum Role {
   USER
+  "Runs the shops it owns: their vouchers, sales, orders and redemptions."
+  MERCHANT
   ADMIN
 }
 
@@ -1311,9 +1668,13 @@ enum OrderStatus {
   CREATED
   "The order could not be written; its stock went back."
   FAILED
+  "Paid: the redemption code can be shown at the shop."
   PAID
+  "Redeemed at the shop."
   USED
+  "Canceled by the buyer or because the pay deadline passed; a flash sale's unit went back to the sale."
   CANCELED
+  "Paid, then refunded; a flash sale's unit went back to the sale."
   REFUNDED
 }
 
@@ -1375,13 +1736,32 @@ type ClaimPayload {
   status: OrderStatus!
 }
 
-"One person's claim of one voucher."
+"One purchase of a voucher: a flash-sale claim or a normal voucher bought. Amounts are in cents."
 type VoucherOrder {
   id: ID!
   voucherId: ID!
   userId: ID!
   status: OrderStatus!
   createdAt: Time!
+  "The voucher bought."
+  voucher: Voucher!
+  "The shop that honours it."
+  shop: Shop!
+  kind: VoucherKind!
+  quantity: Int!
+  "What the buyer pays, in cents."
+  amount: Int!
+  "CREATED orders: when the order is canceled unless paid."
+  payDeadline: Time
+  paidAt: Time
+  usedAt: Time
+  canceledAt: Time
+  "BUYER or TIMEOUT."
+  cancelReason: String
+  refundedAt: Time
+  refundReason: String
+  "Shown at the shop to use the order: its owner only, PAID orders only."
+  redemptionCode: String
 }
 
 type VoucherOrderEdge {
@@ -1397,7 +1777,7 @@ type VoucherOrderConnection {
 type OrderStatusEvent {
   orderId: ID!
   status: OrderStatus!
-  "Why an order FAILED."
+  "Why an order FAILED, or was CANCELED (BUYER, TIMEOUT)."
   reason: String
 }
 
@@ -1406,14 +1786,16 @@ extend type Query {
   vouchers(shopId: ID!): [Voucher!]!
   "One of the caller's orders; null for an unknown id or anyone else's order."
   order(id: ID!): VoucherOrder @auth
-  "The caller's orders, newest first."
-  myOrders(first: Int, after: String): VoucherOrderConnection! @auth
+  "The caller's orders, newest first, PENDING ones included (from the moment claimVoucher answers); status narrows the list."
+  myOrders(status: [OrderStatus!], first: Int, after: String): VoucherOrderConnection! @auth
 }
 
 extend type Mutation {
-  createVoucher(input: CreateVoucherInput!): Voucher! @auth(requires: ADMIN)
-  createFlashSale(input: CreateFlashSaleInput!): Voucher! @auth(requires: ADMIN)
-  updateFlashSale(input: UpdateFlashSaleInput!): Voucher! @auth(requires: ADMIN)
+  "A normal voucher for a shop the caller runs (MERCHANT of the shop, or ADMIN)."
+  createVoucher(input: CreateVoucherInput!): Voucher! @auth(requires: MERCHANT)
+  "A flash sale for a shop the caller runs (MERCHANT of the shop, or ADMIN)."
+  createFlashSale(input: CreateFlashSaleInput!): Voucher! @auth(requires: MERCHANT)
+  updateFlashSale(input: UpdateFlashSaleInput!): Voucher! @auth(requires: MERCHANT)
   """
   Claim a flash-sale voucher: answered at once with PENDING and an order id, or refused
   with SOLD_OUT, ALREADY_CLAIMED, NOT_STARTED, ENDED, NOT_FOUND or RATE_LIMITED.
@@ -1422,8 +1804,80 @@ extend type Mutation {
 }
 
 type Subscription {
-  "An order's status: the current one first, then changes; completes after CREATED or FAILED."
+  "An order's status: the current one first, then every change; completes after USED, CANCELED, REFUNDED or FAILED."
   orderStatus(orderId: ID!): OrderStatusEvent! @auth
+}
+`, BuiltIn: false},
+	{Name: "../schema/lifecycle.graphqls", Input: `enum PaymentStatus {
+  "Created at the provider, waiting for its notification."
+  PENDING
+  SUCCEEDED
+  FAILED
+  "The money is going back; the provider has not confirmed yet."
+  REFUND_PENDING
+  REFUNDED
+}
+
+"One attempt to pay an order. Amounts are in cents."
+type Payment {
+  id: ID!
+  orderId: ID!
+  amount: Int!
+  status: PaymentStatus!
+  "The payment provider, e.g. sim."
+  provider: String!
+  "The provider's id of the payment."
+  providerRef: String!
+  createdAt: Time!
+  paidAt: Time
+  refundedAt: Time
+}
+
+"A flash sale's live numbers."
+type SaleStats {
+  voucherId: ID!
+  "Units still to give out."
+  remaining: Int!
+  "Claims the sale accepted: pending + every written order (failed ones included)."
+  accepted: Int!
+  "Accepted claims whose orders are being written."
+  pending: Int!
+  created: Int!
+  paid: Int!
+  used: Int!
+  canceled: Int!
+  refunded: Int!
+  failed: Int!
+  "Orders created per second over the last 5 seconds."
+  claimsPerSecond: Float!
+  at: Time!
+}
+
+extend type Query {
+  "A shop's orders, newest first (MERCHANT of the shop, or ADMIN)."
+  shopOrders(shopId: ID!, status: [OrderStatus!], first: Int, after: String): VoucherOrderConnection! @auth(requires: MERCHANT)
+  "A flash sale's live numbers (MERCHANT of its shop, or ADMIN)."
+  saleStats(voucherId: ID!): SaleStats! @auth(requires: MERCHANT)
+}
+
+extend type Mutation {
+  "Buy a NORMAL voucher: a CREATED order to pay before its payDeadline (PAID at once when it costs nothing)."
+  buyVoucher(voucherId: ID!, quantity: Int = 1): VoucherOrder! @auth
+  "Pay a CREATED order through the payment provider; paying again returns the open payment. The order becomes PAID when the provider confirms."
+  payOrder(orderId: ID!): Payment! @auth
+  "Cancel a CREATED order; a flash sale's unit goes back to the sale. CONFLICT in any other status."
+  cancelOrder(orderId: ID!): VoucherOrder! @auth
+  "Refund a PAID order that was not used; a flash sale's unit goes back to the sale. CONFLICT in any other status."
+  requestRefund(orderId: ID!, reason: String): VoucherOrder! @auth
+  "Redeem a redemption code at a shop the caller runs: the PAID order becomes USED. NOT_FOUND for codes of other shops; CONFLICT when already used."
+  redeemOrder(code: String!): VoucherOrder! @auth(requires: MERCHANT)
+  "Make a user the merchant running a shop (a USER becomes MERCHANT; the new role applies from their next token refresh)."
+  setShopOwner(shopId: ID!, userId: ID!): Shop! @auth(requires: ADMIN)
+}
+
+extend type Subscription {
+  "A flash sale's live numbers (MERCHANT of its shop, or ADMIN): the current ones at once, then at most one push every SALE_STATS_INTERVAL (500 ms) while they change."
+  saleStats(voucherId: ID!): SaleStats! @auth(requires: MERCHANT)
 }
 `, BuiltIn: false},
 	{Name: "../schema/schema.graphqls", Input: `"An instant, RFC 3339 (e.g. 2026-11-22T10:00:00Z)."
@@ -1751,6 +2205,60 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
 }
 
+func (ec *executionContext) childFields_Payment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Payment_id(ctx, field)
+	case "orderId":
+		return ec.fieldContext_Payment_orderId(ctx, field)
+	case "amount":
+		return ec.fieldContext_Payment_amount(ctx, field)
+	case "status":
+		return ec.fieldContext_Payment_status(ctx, field)
+	case "provider":
+		return ec.fieldContext_Payment_provider(ctx, field)
+	case "providerRef":
+		return ec.fieldContext_Payment_providerRef(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Payment_createdAt(ctx, field)
+	case "paidAt":
+		return ec.fieldContext_Payment_paidAt(ctx, field)
+	case "refundedAt":
+		return ec.fieldContext_Payment_refundedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Payment", field.Name)
+}
+
+func (ec *executionContext) childFields_SaleStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "voucherId":
+		return ec.fieldContext_SaleStats_voucherId(ctx, field)
+	case "remaining":
+		return ec.fieldContext_SaleStats_remaining(ctx, field)
+	case "accepted":
+		return ec.fieldContext_SaleStats_accepted(ctx, field)
+	case "pending":
+		return ec.fieldContext_SaleStats_pending(ctx, field)
+	case "created":
+		return ec.fieldContext_SaleStats_created(ctx, field)
+	case "paid":
+		return ec.fieldContext_SaleStats_paid(ctx, field)
+	case "used":
+		return ec.fieldContext_SaleStats_used(ctx, field)
+	case "canceled":
+		return ec.fieldContext_SaleStats_canceled(ctx, field)
+	case "refunded":
+		return ec.fieldContext_SaleStats_refunded(ctx, field)
+	case "failed":
+		return ec.fieldContext_SaleStats_failed(ctx, field)
+	case "claimsPerSecond":
+		return ec.fieldContext_SaleStats_claimsPerSecond(ctx, field)
+	case "at":
+		return ec.fieldContext_SaleStats_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SaleStats", field.Name)
+}
+
 func (ec *executionContext) childFields_SendCodePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "sent":
@@ -1901,6 +2409,32 @@ func (ec *executionContext) childFields_VoucherOrder(ctx context.Context, field 
 		return ec.fieldContext_VoucherOrder_status(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_VoucherOrder_createdAt(ctx, field)
+	case "voucher":
+		return ec.fieldContext_VoucherOrder_voucher(ctx, field)
+	case "shop":
+		return ec.fieldContext_VoucherOrder_shop(ctx, field)
+	case "kind":
+		return ec.fieldContext_VoucherOrder_kind(ctx, field)
+	case "quantity":
+		return ec.fieldContext_VoucherOrder_quantity(ctx, field)
+	case "amount":
+		return ec.fieldContext_VoucherOrder_amount(ctx, field)
+	case "payDeadline":
+		return ec.fieldContext_VoucherOrder_payDeadline(ctx, field)
+	case "paidAt":
+		return ec.fieldContext_VoucherOrder_paidAt(ctx, field)
+	case "usedAt":
+		return ec.fieldContext_VoucherOrder_usedAt(ctx, field)
+	case "canceledAt":
+		return ec.fieldContext_VoucherOrder_canceledAt(ctx, field)
+	case "cancelReason":
+		return ec.fieldContext_VoucherOrder_cancelReason(ctx, field)
+	case "refundedAt":
+		return ec.fieldContext_VoucherOrder_refundedAt(ctx, field)
+	case "refundReason":
+		return ec.fieldContext_VoucherOrder_refundReason(ctx, field)
+	case "redemptionCode":
+		return ec.fieldContext_VoucherOrder_redemptionCode(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type VoucherOrder", field.Name)
 }

@@ -114,7 +114,7 @@ type Mutation struct {
 type OrderStatusEvent struct {
 	OrderID string      `json:"orderId"`
 	Status  OrderStatus `json:"status"`
-	// Why an order FAILED.
+	// Why an order FAILED, or was CANCELED (BUYER, TIMEOUT).
 	Reason *string `json:"reason,omitempty"`
 }
 
@@ -124,12 +124,47 @@ type PageInfo struct {
 	EndCursor   *string `json:"endCursor,omitempty"`
 }
 
+// One attempt to pay an order. Amounts are in cents.
+type Payment struct {
+	ID      string        `json:"id"`
+	OrderID string        `json:"orderId"`
+	Amount  int           `json:"amount"`
+	Status  PaymentStatus `json:"status"`
+	// The payment provider, e.g. sim.
+	Provider string `json:"provider"`
+	// The provider's id of the payment.
+	ProviderRef string     `json:"providerRef"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	PaidAt      *time.Time `json:"paidAt,omitempty"`
+	RefundedAt  *time.Time `json:"refundedAt,omitempty"`
+}
+
 // Dealspot: shops, deals and flash-sale vouchers.
 //
 // Failures are GraphQL errors whose extensions.code is one of UNAUTHENTICATED, FORBIDDEN,
 // BAD_USER_INPUT, NOT_FOUND, SOLD_OUT, ALREADY_CLAIMED, NOT_STARTED, ENDED, RATE_LIMITED,
 // INTERNAL.
 type Query struct {
+}
+
+// A flash sale's live numbers.
+type SaleStats struct {
+	VoucherID string `json:"voucherId"`
+	// Units still to give out.
+	Remaining int `json:"remaining"`
+	// Claims the sale accepted: pending + every written order (failed ones included).
+	Accepted int `json:"accepted"`
+	// Accepted claims whose orders are being written.
+	Pending  int `json:"pending"`
+	Created  int `json:"created"`
+	Paid     int `json:"paid"`
+	Used     int `json:"used"`
+	Canceled int `json:"canceled"`
+	Refunded int `json:"refunded"`
+	Failed   int `json:"failed"`
+	// Orders created per second over the last 5 seconds.
+	ClaimsPerSecond float64   `json:"claimsPerSecond"`
+	At              time.Time `json:"at"`
 }
 
 type SendCodePayload struct {
@@ -246,13 +281,32 @@ type Voucher struct {
 	EndTime *time.Time `json:"endTime,omitempty"`
 }
 
-// One person's claim of one voucher.
+// One purchase of a voucher: a flash-sale claim or a normal voucher bought. Amounts are in cents.
 type VoucherOrder struct {
 	ID        string      `json:"id"`
 	VoucherID string      `json:"voucherId"`
 	UserID    string      `json:"userId"`
 	Status    OrderStatus `json:"status"`
 	CreatedAt time.Time   `json:"createdAt"`
+	// The voucher bought.
+	Voucher *Voucher `json:"voucher"`
+	// The shop that honours it.
+	Shop     *Shop       `json:"shop"`
+	Kind     VoucherKind `json:"kind"`
+	Quantity int         `json:"quantity"`
+	// What the buyer pays, in cents.
+	Amount int `json:"amount"`
+	// CREATED orders: when the order is canceled unless paid.
+	PayDeadline *time.Time `json:"payDeadline,omitempty"`
+	PaidAt      *time.Time `json:"paidAt,omitempty"`
+	UsedAt      *time.Time `json:"usedAt,omitempty"`
+	CanceledAt  *time.Time `json:"canceledAt,omitempty"`
+	// BUYER or TIMEOUT.
+	CancelReason *string    `json:"cancelReason,omitempty"`
+	RefundedAt   *time.Time `json:"refundedAt,omitempty"`
+	RefundReason *string    `json:"refundReason,omitempty"`
+	// Shown at the shop to use the order: its owner only, PAID orders only.
+	RedemptionCode *string `json:"redemptionCode,omitempty"`
 }
 
 type VoucherOrderConnection struct {
@@ -274,10 +328,14 @@ const (
 	// The order exists.
 	OrderStatusCreated OrderStatus = "CREATED"
 	// The order could not be written; its stock went back.
-	OrderStatusFailed   OrderStatus = "FAILED"
-	OrderStatusPaid     OrderStatus = "PAID"
-	OrderStatusUsed     OrderStatus = "USED"
+	OrderStatusFailed OrderStatus = "FAILED"
+	// Paid: the redemption code can be shown at the shop.
+	OrderStatusPaid OrderStatus = "PAID"
+	// Redeemed at the shop.
+	OrderStatusUsed OrderStatus = "USED"
+	// Canceled by the buyer or because the pay deadline passed; a flash sale's unit went back to the sale.
 	OrderStatusCanceled OrderStatus = "CANCELED"
+	// Paid, then refunded; a flash sale's unit went back to the sale.
 	OrderStatusRefunded OrderStatus = "REFUNDED"
 )
 
@@ -334,22 +392,88 @@ func (e OrderStatus) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+type PaymentStatus string
+
+const (
+	// Created at the provider, waiting for its notification.
+	PaymentStatusPending   PaymentStatus = "PENDING"
+	PaymentStatusSucceeded PaymentStatus = "SUCCEEDED"
+	PaymentStatusFailed    PaymentStatus = "FAILED"
+	// The money is going back; the provider has not confirmed yet.
+	PaymentStatusRefundPending PaymentStatus = "REFUND_PENDING"
+	PaymentStatusRefunded      PaymentStatus = "REFUNDED"
+)
+
+var AllPaymentStatus = []PaymentStatus{
+	PaymentStatusPending,
+	PaymentStatusSucceeded,
+	PaymentStatusFailed,
+	PaymentStatusRefundPending,
+	PaymentStatusRefunded,
+}
+
+func (e PaymentStatus) IsValid() bool {
+	switch e {
+	case PaymentStatusPending, PaymentStatusSucceeded, PaymentStatusFailed, PaymentStatusRefundPending, PaymentStatusRefunded:
+		return true
+	}
+	return false
+}
+
+func (e PaymentStatus) String() string {
+	return string(e)
+}
+
+func (e *PaymentStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PaymentStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PaymentStatus", str)
+	}
+	return nil
+}
+
+func (e PaymentStatus) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PaymentStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PaymentStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // What a user may do.
 type Role string
 
 const (
-	RoleUser  Role = "USER"
-	RoleAdmin Role = "ADMIN"
+	RoleUser Role = "USER"
+	// Runs the shops it owns: their vouchers, sales, orders and redemptions.
+	RoleMerchant Role = "MERCHANT"
+	RoleAdmin    Role = "ADMIN"
 )
 
 var AllRole = []Role{
 	RoleUser,
+	RoleMerchant,
 	RoleAdmin,
 }
 
 func (e Role) IsValid() bool {
 	switch e {
-	case RoleUser, RoleAdmin:
+	case RoleUser, RoleMerchant, RoleAdmin:
 		return true
 	}
 	return false

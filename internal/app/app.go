@@ -4,7 +4,7 @@
 // operator's command line receive *Operations.
 //
 // Each area of the service contributes one struct to each of Commands, Queries and
-// Operations (account.go, flashsale.go, social.go; shops are one field); their fields
+// Operations (account.go, flashsale.go, lifecycle.go, social.go; shops are one field); their fields
 // are promoted, so a resolver reads r.App.Commands.ClaimVoucher, whichever area it
 // belongs to.
 package app
@@ -21,6 +21,7 @@ type Application struct {
 type Commands struct {
 	AccountCommands
 	FlashSaleCommands
+	LifecycleCommands
 	SocialCommands
 	Shops *shop.Commands
 }
@@ -29,6 +30,7 @@ type Commands struct {
 type Queries struct {
 	AccountQueries
 	FlashSaleQueries
+	LifecycleQueries
 	SocialQueries
 	Shops *shop.Queries
 }
@@ -38,6 +40,7 @@ type Queries struct {
 type Operations struct {
 	AccountOperations
 	FlashSaleOperations
+	LifecycleOperations
 	SocialOperations
 	Shops *shop.Operations
 }

@@ -43,9 +43,10 @@ type Principal struct {
 	ExpiresAt time.Time
 }
 
-// Allows reports whether the principal may act with role: admins may do everything.
+// Allows reports whether the principal may act with role: admins may do everything,
+// merchants what users may.
 func (p Principal) Allows(role domain.Role) bool {
-	return p.UserID > 0 && (p.Role == role || p.Role == domain.RoleAdmin)
+	return p.UserID > 0 && p.Role.AtLeast(role)
 }
 
 // accessClaims are the claims of an access token.

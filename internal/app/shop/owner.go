@@ -1,0 +1,81 @@
+package shop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// OwnerStore records who runs a shop.
+type OwnerStore interface {
+	// SetShopOwner makes userID the shop's owner. Errors: domain.ErrNotFound for an
+	// unknown shop; BAD_USER_INPUT for an unknown user.
+	SetShopOwner(ctx context.Context, shopID, userID int64) (domain.Shop, error)
+}
+
+// MerchantPromoter gives a user the MERCHANT role.
+type MerchantPromoter interface {
+	// PromoteToMerchant makes a USER a MERCHANT and leaves a MERCHANT or ADMIN as they
+	// are. Errors: domain.ErrNotFound for an unknown user.
+	PromoteToMerchant(ctx context.Context, userID int64) (domain.User, error)
+}
+
+// SetOwner makes a user the merchant who runs a shop (an administrator's command).
+type SetOwner struct {
+	store       OwnerStore
+	users       MerchantPromoter
+	invalidator Invalidator
+}
+
+// NewSetOwner builds the command; invalidator may be nil when nothing caches shops.
+func NewSetOwner(store OwnerStore, users MerchantPromoter, invalidator Invalidator) (*SetOwner, error) {
+	if store == nil || users == nil {
+		return nil, errors.New("set shop owner: nil store or users")
+	}
+	return &SetOwner{store: store, users: users, invalidator: invalidator}, nil
+}
+
+// Handle makes userID the owner of shopID; a USER becomes a MERCHANT first (their new
+// role is carried by the access tokens issued from their next refresh on). Only an
+// ADMIN may. Errors: FORBIDDEN, NOT_FOUND (shop or user).
+func (c *SetOwner) Handle(ctx context.Context, a domain.Actor, shopID, userID int64) (domain.Shop, error) {
+	if a.UserID <= 0 {
+		return domain.Shop{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
+	}
+	if a.Role != domain.RoleAdmin {
+		return domain.Shop{}, domain.Errorf(domain.CodeForbidden, "only an administrator sets a shop's owner")
+	}
+	if shopID <= 0 {
+		return domain.Shop{}, domain.Errorf(domain.CodeNotFound, "no shop %d", shopID)
+	}
+	if userID <= 0 {
+		return domain.Shop{}, domain.Errorf(domain.CodeNotFound, "no user %d", userID)
+	}
+	if _, err := c.users.PromoteToMerchant(ctx, userID); err != nil {
+		if errors.Is(err, domain.ErrNotFound) {
+			return domain.Shop{}, domain.Errorf(domain.CodeNotFound, "no user %d", userID)
+		}
+		return domain.Shop{}, fmt.Errorf("promote user %d to merchant: %w", userID, err)
+	}
+	s, err := c.store.SetShopOwner(ctx, shopID, userID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.Shop{}, domain.Errorf(domain.CodeNotFound, "no shop %d", shopID)
+	}
+	if err != nil {
+		return domain.Shop{}, fmt.Errorf("set owner of shop %d: %w", shopID, err)
+	}
+	if c.invalidator != nil {
+		if err := c.invalidator.ShopChanged(ctx, shopID); err != nil {
+			return domain.Shop{}, fmt.Errorf("invalidate cached shop: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// Lookup returns one shop through the cache without counting a visit (for a shop shown
+// as part of something else, such as an order); (zero, false, nil) when there is none.
+func (q *Queries) Lookup(ctx context.Context, id int64) (domain.Shop, bool, error) {
+	return q.shop(ctx, id)
+}
