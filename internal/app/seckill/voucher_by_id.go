@@ -3,7 +3,6 @@ package seckill
 import (
 	"context"
 	"fmt"
-
 )
 
 // ByID returns one voucher as clients see it (through the voucher cache, with a flash
@@ -21,4 +20,3 @@ func (q *VouchersOfShop) ByID(ctx context.Context, id int64) (VoucherView, bool,
 	}
 	return q.c.view(ctx, v), true, nil
 }
-
