@@ -31,6 +31,9 @@ type Options struct {
 	Log *slog.Logger
 	// GraphQL serves /graphql; nil serves only the operational routes (a worker).
 	GraphQL http.Handler
+	// PaymentNotify serves POST /payments/notify, the payment provider's callbacks (nil:
+	// not served).
+	PaymentNotify http.Handler
 	Metrics *Metrics
 	// Ready names the checks /readyz runs.
 	Ready map[string]Check
@@ -52,11 +55,17 @@ type Options struct {
 	MetricsElsewhere bool
 }
 
+// PaymentNotifyPath is where the payment provider posts its notifications.
+const PaymentNotifyPath = "/payments/notify"
+
 // NewHandler returns Dealspot's HTTP handler.
 func NewHandler(o Options) http.Handler {
 	mux := http.NewServeMux()
 	if o.GraphQL != nil {
 		mux.Handle("/graphql", o.GraphQL)
+	}
+	if o.PaymentNotify != nil {
+		mux.Handle("POST "+PaymentNotifyPath, o.PaymentNotify)
 	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -196,7 +205,7 @@ func tooLarge(w http.ResponseWriter, status int, message string, limit int64) {
 
 func routeLabel(path string) string {
 	switch path {
-	case "/graphql", "/healthz", "/readyz", "/metrics", "/":
+	case "/graphql", "/healthz", "/readyz", "/metrics", "/", PaymentNotifyPath:
 		return path
 	}
 	if strings.HasPrefix(path, ide.AssetPrefix) {
