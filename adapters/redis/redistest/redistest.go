@@ -4,7 +4,6 @@ package redistest
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -37,30 +36,4 @@ func open(t *testing.T, url string) *redis.Conn {
 	}
 	t.Cleanup(func() { _ = conn.Close() })
 	return conn
-}
-
-// Clock is a settable clock for stores that take time from the caller, so time windows
-// can be tested on real Redis, which cannot fast-forward.
-type Clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-// NewClock returns a clock standing at a fixed, whole-second instant.
-func NewClock() *Clock {
-	return &Clock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)}
-}
-
-// Now returns the clock's time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Advance moves the clock forward by d.
-func (c *Clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
 }
