@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	goredis "github.com/redis/go-redis/v9"
+
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/testsupport"
 )
@@ -36,4 +38,21 @@ func open(t *testing.T, url string) *redis.Conn {
 	}
 	t.Cleanup(func() { _ = conn.Close() })
 	return conn
+}
+
+// SkipWithoutExpiry skips the test when the server does not expire keys as time passes
+// (the embedded server only does so with its TTL clock on).
+func SkipWithoutExpiry(t *testing.T, rc goredis.UniversalClient) {
+	t.Helper()
+	ctx := context.Background()
+	key := "expiry-probe:" + testsupport.RandomSuffix(8)
+	if err := rc.Set(ctx, key, "x", time.Millisecond).Err(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if n, err := rc.Exists(ctx, key).Result(); err != nil {
+		t.Fatal(err)
+	} else if n != 0 {
+		t.Skip("this server does not expire keys as time passes")
+	}
 }
