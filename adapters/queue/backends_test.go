@@ -8,10 +8,10 @@ import (
 	"github.com/IBM/sarama"
 	amqp091 "github.com/rabbitmq/amqp091-go"
 	goredis "github.com/redis/go-redis/v9"
-	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/adapters/queue"
+	"github.com/dealspot/dealspot/adapters/queue/internal/queuetest"
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
 	"github.com/dealspot/dealspot/internal/testsupport"
@@ -55,20 +55,9 @@ func TestRedisStreams(t *testing.T) {
 	})
 }
 
-// startKafka runs an in-process Kafka-protocol broker for the test.
-func startKafka(t *testing.T, opts ...kfake.Opt) []string {
-	t.Helper()
-	cluster, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(1)}, opts...)...)
-	if err != nil {
-		t.Fatalf("start kfake: %v", err)
-	}
-	t.Cleanup(cluster.Close)
-	return cluster.ListenAddrs()
-}
-
 func TestKafka(t *testing.T) {
 	t.Parallel()
-	brokers := startKafka(t)
+	brokers := queuetest.StartKafka(t)
 	runContract(t, contract{
 		open: func(t *testing.T) *queue.Queue {
 			cfg := testConfig(t, queue.BackendKafka)
@@ -95,7 +84,7 @@ func TestAMQP(t *testing.T) {
 
 func TestKafkaPartitionsByVoucher(t *testing.T) {
 	t.Parallel()
-	brokers := startKafka(t)
+	brokers := queuetest.StartKafka(t)
 	cfg := testConfig(t, queue.BackendKafka)
 	cfg.KafkaBrokers = brokers
 	q := openQueue(t, cfg, nil)

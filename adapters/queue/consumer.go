@@ -29,6 +29,8 @@ type deliveryState struct {
 	batchFailures int // failed attempts in a batch of more than one claim
 	aloneFailures int // failed attempts on its own
 	lastErr       error
+	// begin is called as the first attempt starts (see attempts).
+	begin func()
 }
 
 type deliveryStateKey struct{}
@@ -47,16 +49,31 @@ type consumer struct {
 	stopCtx context.Context
 }
 
-// attempts attaches a fresh deliveryState to each delivery and makes its context end
-// when the run stops.
+// attempts attaches a fresh deliveryState to each delivery and, once its first attempt
+// has begun, makes its context end when the run stops.
+//
+// A delivery the router took gets that first attempt even when the run began to stop
+// meanwhile (the batcher runs until the router has closed). The router handles the
+// messages of a partition on goroutines of their own, so a later message may be handled
+// before an earlier one has started; refusing the earlier one for the stop would leave a
+// gap in the partition's acknowledged prefix, and Kafka, which commits only up to the
+// first message not acknowledged, would deliver the later ones, handled already, again.
+// After the first attempt the stop ends back-off waits, and shouldRetry refuses more.
 func (c *consumer) attempts(h message.HandlerFunc) message.HandlerFunc {
 	return func(msg *message.Message) ([]*message.Message, error) {
-		st := &deliveryState{}
+		var (
+			cancel     context.CancelFunc
+			unregister func() bool
+		)
+		st := &deliveryState{begin: func() { unregister = context.AfterFunc(c.stopCtx, cancel) }}
 		orig := context.WithValue(msg.Context(), deliveryStateKey{}, st)
 		ctx, cancel := context.WithCancel(orig)
 		defer cancel()
-		unregister := context.AfterFunc(c.stopCtx, cancel)
-		defer unregister()
+		defer func() {
+			if unregister != nil {
+				unregister()
+			}
+		}()
 		msg.SetContext(ctx)
 		events, err := h(msg)
 		// The dead-letter publisher runs after this returns and needs a live context.
@@ -92,6 +109,9 @@ func (c *consumer) handleMessage(msg *message.Message) error {
 		st = &deliveryState{}
 	}
 	st.attempts++
+	if st.attempts == 1 && st.begin != nil {
+		st.begin()
+	}
 	lane := st.attempts
 	if st.batchFailures >= c.cfg.MaxRetries || st.aloneFailures > 0 {
 		lane = 0

@@ -10,8 +10,8 @@ import (
 	"github.com/dealspot/dealspot/internal/app/auth/authtest"
 )
 
-// The session cache, checks one by one and coalesced, and the code store meet the auth
-// contracts on every Redis.
+// The session cache, checks one by one and coalesced, the code store and the rate limiter
+// meet the auth contracts on every Redis.
 func TestAuthContracts(t *testing.T) {
 	t.Parallel()
 	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
@@ -25,6 +25,16 @@ func TestAuthContracts(t *testing.T) {
 		})
 		t.Run("code store", func(t *testing.T) {
 			authtest.CodeStoreContract(t, func(*testing.T) auth.CodeStore { return redis.NewCodeStore(conn.Client) })
+		})
+		t.Run("code store limits", func(t *testing.T) {
+			authtest.CodeStoreLimitsContract(t, func(_ *testing.T, now func() time.Time) auth.CodeStore {
+				return redis.NewCodeStore(conn.Client).WithClock(now)
+			})
+		})
+		t.Run("rate limiter", func(t *testing.T) {
+			authtest.RateLimiterContract(t, func(_ *testing.T, now func() time.Time) auth.RateLimiter {
+				return redis.NewRateLimiter(conn.Client).WithClock(now)
+			})
 		})
 	})
 }

@@ -78,7 +78,7 @@ func TestCacheMutexOneWinnerAmongMany(t *testing.T) {
 func TestCacheMutexExpiresByItself(t *testing.T) {
 	t.Parallel()
 	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
-		skipWithoutExpiry(t, conn.Client)
+		redistest.SkipWithoutExpiry(t, conn.Client)
 		ctx := context.Background()
 		m := redis.NewCacheMutex(conn.Client)
 		stale, ok, err := m.TryLock(ctx, "shop:1", 100*time.Millisecond)

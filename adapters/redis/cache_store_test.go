@@ -9,7 +9,6 @@ import (
 
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
-	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
 func TestCacheStoreTellsMissFromNullMarker(t *testing.T) {
@@ -71,20 +70,5 @@ func TestCacheStoreReportsAnUnreachableServer(t *testing.T) {
 	defer rc.Close()
 	if _, _, err := redis.NewCacheStore(rc).Get(context.Background(), "shop:1"); err == nil {
 		t.Error("Get on an unreachable server returned no error")
-	}
-}
-
-// skipWithoutExpiry skips the test when the server does not expire keys as time passes
-// (the embedded server only does so with its TTL clock on).
-func skipWithoutExpiry(t *testing.T, rc goredis.UniversalClient) {
-	t.Helper()
-	ctx := context.Background()
-	key := "expiry-probe:" + testsupport.RandomSuffix(8)
-	if err := rc.Set(ctx, key, "x", time.Millisecond).Err(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(20 * time.Millisecond)
-	if rc.Exists(ctx, key).Val() != 0 {
-		t.Skip("this server does not expire keys as time passes")
 	}
 }

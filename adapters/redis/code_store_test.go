@@ -5,285 +5,19 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
 	"github.com/dealspot/dealspot/internal/app/auth"
 )
 
-var (
-	sendLimits   = auth.DefaultConfig().Send
-	verifyLimits = auth.DefaultConfig().Verify
-)
+// The limits of the code store are walked through in authtest.CodeStoreLimitsContract
+// (see auth_contract_test.go); here is what only Redis has: the keys' layout.
 
 // randomPhone returns a fresh mobile number, so test cases sharing a server stay apart.
 func randomPhone() string {
 	return fmt.Sprintf("138%08d", rand.IntN(100_000_000))
-}
-
-type issueStep struct {
-	after      time.Duration // clock advance before the step
-	wantIssued bool
-	wantRetry  time.Duration
-}
-
-func TestCodeStoreIssueLimits(t *testing.T) {
-	t.Parallel()
-	noInterval := sendLimits
-	noInterval.Interval = 0
-	cases := []struct {
-		name   string
-		limits auth.SendLimits
-		steps  []issueStep
-	}{
-		{"first code is issued", sendLimits, []issueStep{{0, true, 0}}},
-		{"second code within a minute is refused", sendLimits, []issueStep{
-			{0, true, 0}, {30 * time.Second, false, 30 * time.Second}, {29 * time.Second, false, time.Second},
-		}},
-		{"one code a minute is fine", sendLimits, []issueStep{
-			{0, true, 0}, {time.Minute, true, 0}, {time.Minute, true, 0},
-		}},
-		{"sixth code within an hour locks for an hour", sendLimits, []issueStep{
-			{0, true, 0}, {61 * time.Second, true, 0}, {61 * time.Second, true, 0}, {61 * time.Second, true, 0}, {61 * time.Second, true, 0},
-			{61 * time.Second, false, time.Hour},
-			{30 * time.Minute, false, 30 * time.Minute},
-			{30*time.Minute - time.Millisecond, false, time.Millisecond},
-			{time.Millisecond, true, 0},
-		}},
-		{"window slides without an interval", noInterval, []issueStep{
-			{0, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0},
-			{time.Hour - 4*time.Second + time.Millisecond, true, 0}, // the first send has left the window
-			{time.Millisecond, false, time.Hour},
-		}},
-		{"eleventh code within a day waits for the first to be a day old", noInterval, []issueStep{
-			{0, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0},
-			{time.Hour, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0}, {time.Second, true, 0},
-			{time.Hour, false, 22*time.Hour - 8*time.Second},
-			{22*time.Hour - 8*time.Second - time.Millisecond, false, time.Millisecond},
-			{time.Millisecond, true, 0},
-			{0, false, time.Second}, // the second code of the first hour is still within the day
-		}},
-	}
-	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
-		for _, tc := range cases {
-			t.Run(tc.name, func(t *testing.T) {
-				t.Parallel()
-				clock := redistest.NewClock()
-				store := redis.NewCodeStore(conn.Client).WithClock(clock.Now)
-				phone := randomPhone()
-				for i, s := range tc.steps {
-					clock.Advance(s.after)
-					issued, retry, err := store.Issue(context.Background(), phone, fmt.Sprint("digest", i), tc.limits)
-					if err != nil {
-						t.Fatalf("step %d: %v", i, err)
-					}
-					if issued != s.wantIssued || retry != s.wantRetry {
-						t.Fatalf("step %d: Issue = (%v, %v), want (%v, %v)", i, issued, retry, s.wantIssued, s.wantRetry)
-					}
-				}
-			})
-		}
-	})
-}
-
-// verifyStep issues a code (issue != ""), or verifies one (verify != "").
-type verifyStep struct {
-	after       time.Duration
-	issue       string
-	verify      string
-	wantVerdict auth.Verdict
-}
-
-func TestCodeStoreVerify(t *testing.T) {
-	t.Parallel()
-	wrong := verifyStep{verify: "wrong", wantVerdict: auth.CodeRejected}
-	cases := []struct {
-		name  string
-		steps []verifyStep
-	}{
-		{"right code is accepted once", []verifyStep{
-			{issue: "right"},
-			{verify: "right", wantVerdict: auth.CodeAccepted},
-			{verify: "right", wantVerdict: auth.CodeRejected},
-		}},
-		{"no code is rejected", []verifyStep{
-			{verify: "right", wantVerdict: auth.CodeRejected},
-		}},
-		{"expired code is rejected", []verifyStep{
-			{issue: "right"},
-			{after: 2 * time.Minute, verify: "right", wantVerdict: auth.CodeRejected},
-		}},
-		{"code just before expiry is accepted", []verifyStep{
-			{issue: "right"},
-			{after: 2*time.Minute - time.Millisecond, verify: "right", wantVerdict: auth.CodeAccepted},
-		}},
-		{"a newer code replaces the older", []verifyStep{
-			{issue: "first"},
-			{after: time.Minute, issue: "second"},
-			{verify: "first", wantVerdict: auth.CodeRejected},
-			{verify: "second", wantVerdict: auth.CodeAccepted},
-		}},
-		{"four wrong codes then the right one", []verifyStep{
-			{issue: "right"}, wrong, wrong, wrong, wrong,
-			{verify: "right", wantVerdict: auth.CodeAccepted},
-		}},
-		{"fifth wrong code discards the code, and a new code works at once", []verifyStep{
-			{issue: "right"}, wrong, wrong, wrong, wrong,
-			{verify: "wrong", wantVerdict: auth.CodeDiscarded},
-			{verify: "right", wantVerdict: auth.CodeRejected},
-			{after: time.Minute, issue: "again"},
-			{verify: "again", wantVerdict: auth.CodeAccepted},
-		}},
-		{"guesses with no code count against nothing", []verifyStep{
-			wrong, wrong, wrong, wrong, wrong, wrong, wrong, wrong, wrong, wrong,
-			{issue: "right"}, wrong, wrong, wrong, wrong,
-			{verify: "right", wantVerdict: auth.CodeAccepted},
-		}},
-		{"a new code starts with no wrong guesses", []verifyStep{
-			{issue: "right"}, wrong, wrong, wrong, wrong,
-			{after: time.Minute, issue: "later"}, wrong, wrong, wrong, wrong,
-			{verify: "later", wantVerdict: auth.CodeAccepted},
-		}},
-	}
-	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
-		for _, tc := range cases {
-			t.Run(tc.name, func(t *testing.T) {
-				t.Parallel()
-				ctx := context.Background()
-				clock := redistest.NewClock()
-				store := redis.NewCodeStore(conn.Client).WithClock(clock.Now)
-				phone := randomPhone()
-				for i, s := range tc.steps {
-					clock.Advance(s.after)
-					if s.issue != "" {
-						issued, _, err := store.Issue(ctx, phone, s.issue, sendLimits)
-						if err != nil || !issued {
-							t.Fatalf("step %d: Issue = (%v, %v)", i, issued, err)
-						}
-						continue
-					}
-					v, err := store.Verify(ctx, phone, s.verify, verifyLimits)
-					if err != nil {
-						t.Fatalf("step %d: %v", i, err)
-					}
-					if v != s.wantVerdict {
-						t.Fatalf("step %d: Verify(%q) = %v, want %v", i, s.verify, v, s.wantVerdict)
-					}
-				}
-			})
-		}
-	})
-}
-
-func TestCodeStoreGuessCharges(t *testing.T) {
-	t.Parallel()
-	limit := auth.Limit{Max: 3, Window: time.Hour}
-	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
-		ctx := context.Background()
-		clock := redistest.NewClock()
-		store := redis.NewCodeStore(conn.Client).WithClock(clock.Now)
-		client := "ip:" + randomPhone()
-		charge := func(wantOK bool, wantRetry time.Duration) string {
-			t.Helper()
-			id, ok, retry, err := store.ChargeGuess(ctx, client, limit)
-			if err != nil || ok != wantOK || retry != wantRetry {
-				t.Fatalf("ChargeGuess = (%q, %v, %v, %v), want (%v, %v)", id, ok, retry, err, wantOK, wantRetry)
-			}
-			return id
-		}
-		charge(true, 0)
-		clock.Advance(time.Minute)
-		refunded := charge(true, 0)
-		if err := store.RefundGuess(ctx, client, refunded); err != nil {
-			t.Fatal(err)
-		}
-		charge(true, 0)
-		charge(true, 0)
-		charge(false, 59*time.Minute)
-		if err := store.RefundGuess(ctx, client, "unknown"); err != nil {
-			t.Fatalf("refunding an unknown charge: %v", err)
-		}
-		clock.Advance(59 * time.Minute)
-		charge(true, 0)
-	})
-}
-
-func TestCodeStoreUnderConcurrency(t *testing.T) {
-	t.Parallel()
-	const n = 50
-	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
-		ctx := context.Background()
-		store := redis.NewCodeStore(conn.Client)
-
-		t.Run("one code for 50 simultaneous requests", func(t *testing.T) {
-			t.Parallel()
-			phone := randomPhone()
-			issued := count(t, n, func(i int) bool {
-				ok, _, err := store.Issue(ctx, phone, fmt.Sprint("digest", i), sendLimits)
-				if err != nil {
-					t.Error(err)
-				}
-				return ok
-			})
-			if issued != 1 {
-				t.Fatalf("%d codes issued, want 1", issued)
-			}
-		})
-		t.Run("one login for 50 simultaneous uses of a code", func(t *testing.T) {
-			t.Parallel()
-			phone := randomPhone()
-			if ok, _, err := store.Issue(ctx, phone, "right", sendLimits); err != nil || !ok {
-				t.Fatalf("Issue = (%v, %v)", ok, err)
-			}
-			accepted := count(t, n, func(int) bool {
-				v, err := store.Verify(ctx, phone, "right", verifyLimits)
-				if err != nil {
-					t.Error(err)
-				}
-				return v == auth.CodeAccepted
-			})
-			if accepted != 1 {
-				t.Fatalf("%d verifications accepted, want 1", accepted)
-			}
-		})
-		t.Run("50 simultaneous wrong codes discard the code once", func(t *testing.T) {
-			t.Parallel()
-			phone := randomPhone()
-			if ok, _, err := store.Issue(ctx, phone, "right", sendLimits); err != nil || !ok {
-				t.Fatalf("Issue = (%v, %v)", ok, err)
-			}
-			discarded := count(t, n, func(i int) bool {
-				v, err := store.Verify(ctx, phone, fmt.Sprint("wrong", i), verifyLimits)
-				if err != nil {
-					t.Error(err)
-				}
-				return v == auth.CodeDiscarded
-			})
-			if discarded != 1 {
-				t.Fatalf("%d guesses discarded the code, want 1", discarded)
-			}
-			if v, _ := store.Verify(ctx, phone, "right", verifyLimits); v != auth.CodeRejected {
-				t.Fatalf("right code after it was discarded: verdict %v, want rejected", v)
-			}
-		})
-		t.Run("50 simultaneous guesses from one client are charged up to the limit", func(t *testing.T) {
-			t.Parallel()
-			client := "ip:" + randomPhone()
-			charged := count(t, n, func(int) bool {
-				_, ok, _, err := store.ChargeGuess(ctx, client, auth.Limit{Max: 7, Window: time.Hour})
-				if err != nil {
-					t.Error(err)
-				}
-				return ok
-			})
-			if charged != 7 {
-				t.Fatalf("%d guesses charged, want 7", charged)
-			}
-		})
-	})
 }
 
 func TestCodeStoreKeysShareTheHashTag(t *testing.T) {
@@ -292,10 +26,10 @@ func TestCodeStoreKeysShareTheHashTag(t *testing.T) {
 		ctx := context.Background()
 		store := redis.NewCodeStore(conn.Client)
 		phone := randomPhone()
-		if _, _, err := store.Issue(ctx, phone, "right", sendLimits); err != nil {
+		if _, _, err := store.Issue(ctx, phone, "right", auth.DefaultConfig().Send); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := store.Verify(ctx, phone, "wrong", verifyLimits); err != nil {
+		if _, err := store.Verify(ctx, phone, "wrong", auth.DefaultConfig().Verify); err != nil {
 			t.Fatal(err)
 		}
 		keys, err := conn.Client.Keys(ctx, "*"+phone+"*").Result()
@@ -311,49 +45,4 @@ func TestCodeStoreKeysShareTheHashTag(t *testing.T) {
 			}
 		}
 	})
-}
-
-func TestCodeStoreRefusesInvalidLimits(t *testing.T) {
-	t.Parallel()
-	conn, err := redis.Open(context.Background(), redis.Embedded)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	store := redis.NewCodeStore(conn.Client)
-	if _, _, err := store.Issue(context.Background(), randomPhone(), "d", auth.SendLimits{}); err == nil {
-		t.Error("Issue with zero limits succeeded")
-	}
-	if _, err := store.Verify(context.Background(), randomPhone(), "d", auth.VerifyLimits{}); err == nil {
-		t.Error("Verify with zero limits succeeded")
-	}
-	if _, _, _, err := store.ChargeGuess(context.Background(), "ip:x", auth.Limit{}); err == nil {
-		t.Error("ChargeGuess with a zero limit succeeded")
-	}
-}
-
-// count runs fn(0..n-1) at once, released together, and counts the true results.
-func count(t *testing.T, n int, fn func(i int) bool) int {
-	t.Helper()
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		total int
-		start = make(chan struct{})
-	)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			if fn(i) {
-				mu.Lock()
-				total++
-				mu.Unlock()
-			}
-		}()
-	}
-	close(start)
-	wg.Wait()
-	return total
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/adapters/redis"
-	"github.com/dealspot/dealspot/adapters/redis/redistest"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/seckill/seckilltest"
 )
@@ -13,20 +12,13 @@ import (
 // The gate meets the StockGate contract claim by claim and coalesced, on every Redis.
 func TestGateContract(t *testing.T) {
 	t.Parallel()
-	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
-		for _, mode := range []struct {
-			name     string
-			coalesce redis.Coalescing
-		}{{"per-call", redis.Coalescing{}}, {"coalesced", redis.Coalescing{Window: 200 * time.Microsecond, Max: 8}}} {
-			t.Run(mode.name, func(t *testing.T) {
-				seckilltest.StockGateContract(t, func(t *testing.T) seckill.StockGate {
-					g, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: mode.coalesce})
-					if err != nil {
-						t.Fatal(err)
-					}
-					return g
-				})
-			})
-		}
+	eachGateMode(t, redis.Coalescing{Window: 200 * time.Microsecond, Max: 8}, func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing) {
+		seckilltest.StockGateContract(t, func(t *testing.T) seckill.StockGate {
+			g, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return g
+		})
 	})
 }

@@ -18,97 +18,104 @@ import (
 
 var gateSales atomic.Int64
 
+// eachGateMode runs fn as subtests on every Redis, for each way the gate reserves:
+// "per-call", claim by claim, and "coalesced" into batches as coalesced says.
+func eachGateMode(t *testing.T, coalesced redis.Coalescing, fn func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing)) {
+	t.Helper()
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		for _, mode := range []struct {
+			name     string
+			coalesce redis.Coalescing
+		}{{"per-call", redis.Coalescing{}}, {"coalesced", coalesced}} {
+			t.Run(mode.name, func(t *testing.T) { fn(t, conn, mode.coalesce) })
+		}
+	})
+}
+
 // A flood of concurrent claims on two live sales, one not started and one never loaded,
 // claim by claim and coalesced (where several sales share a batch): each mode sells
 // exactly the stock, one unit per user, and answers the rest as the single-claim script
 // does.
 func TestGateReserveUnderConcurrency(t *testing.T) {
 	t.Parallel()
-	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
-		for _, mode := range []struct {
-			name     string
-			coalesce redis.Coalescing
-		}{{"per-call", redis.Coalescing{}}, {"coalesced", redis.Coalescing{Window: 500 * time.Microsecond, Max: 16}}} {
-			t.Run(mode.name, func(t *testing.T) {
-				ctx := context.Background()
-				base := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
-				stream := func(v int64) string { return fmt.Sprintf("orders-test:%d", v) }
-				gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: mode.coalesce, ClaimStream: stream})
-				if err != nil {
-					t.Fatal(err)
-				}
-				live := []int64{base + 1, base + 2}
-				later, unknown := base+3, base+4
-				now := time.Now()
-				for _, v := range live {
-					if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 30, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: later, Stock: 5, BeginTime: now.Add(time.Hour), EndTime: now.Add(2 * time.Hour)}, true); err != nil {
-					t.Fatal(err)
-				}
-				const users = 100
-				var (
-					mu       sync.Mutex
-					verdicts = map[int64]map[seckill.Verdict]int{}
-					holders  = map[int64]map[int64]int{}
-					wg       sync.WaitGroup
-					orderID  atomic.Int64
-				)
-				orderID.Store(base * 1000)
-				for _, v := range append(live, later, unknown) {
-					verdicts[v], holders[v] = map[seckill.Verdict]int{}, map[int64]int{}
-				}
-				for u := int64(1); u <= users; u++ {
-					for _, v := range append(live, later, unknown) {
-						for range 2 { // every user claims every sale twice, at once
-							wg.Add(1)
-							go func() {
-								defer wg.Done()
-								r := seckill.Reservation{OrderID: orderID.Add(1), UserID: u, VoucherID: v, At: time.Now(),
-									RateLimit: seckill.RateLimit{Max: 10, Window: time.Second}}
-								verdict, _, err := gate.Reserve(ctx, r)
-								if err != nil {
-									t.Errorf("reserve: %v", err)
-									return
-								}
-								mu.Lock()
-								defer mu.Unlock()
-								verdicts[v][verdict]++
-								if verdict == seckill.Accepted {
-									holders[v][u]++
-								}
-							}()
+	eachGateMode(t, redis.Coalescing{Window: 500 * time.Microsecond, Max: 16}, func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing) {
+		ctx := context.Background()
+		base := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
+		stream := func(v int64) string { return fmt.Sprintf("orders-test:%d", v) }
+		gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce, ClaimStream: stream})
+		if err != nil {
+			t.Fatal(err)
+		}
+		live := []int64{base + 1, base + 2}
+		later, unknown := base+3, base+4
+		now := time.Now()
+		for _, v := range live {
+			if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 30, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: later, Stock: 5, BeginTime: now.Add(time.Hour), EndTime: now.Add(2 * time.Hour)}, true); err != nil {
+			t.Fatal(err)
+		}
+		const users = 100
+		var (
+			mu       sync.Mutex
+			verdicts = map[int64]map[seckill.Verdict]int{}
+			holders  = map[int64]map[int64]int{}
+			wg       sync.WaitGroup
+			orderID  atomic.Int64
+		)
+		orderID.Store(base * 1000)
+		for _, v := range append(live, later, unknown) {
+			verdicts[v], holders[v] = map[seckill.Verdict]int{}, map[int64]int{}
+		}
+		for u := int64(1); u <= users; u++ {
+			for _, v := range append(live, later, unknown) {
+				for range 2 { // every user claims every sale twice, at once
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						r := seckill.Reservation{OrderID: orderID.Add(1), UserID: u, VoucherID: v, At: time.Now(),
+							RateLimit: seckill.RateLimit{Max: 10, Window: time.Second}}
+						verdict, _, err := gate.Reserve(ctx, r)
+						if err != nil {
+							t.Errorf("reserve: %v", err)
+							return
 						}
-					}
+						mu.Lock()
+						defer mu.Unlock()
+						verdicts[v][verdict]++
+						if verdict == seckill.Accepted {
+							holders[v][u]++
+						}
+					}()
 				}
-				wg.Wait()
-				for _, v := range live {
-					got := verdicts[v]
-					if got[seckill.Accepted] != 30 || len(holders[v]) != 30 || got[seckill.Accepted]+got[seckill.SoldOut]+got[seckill.AlreadyClaimed] != 2*users {
-						t.Errorf("sale %d: verdicts %v, %d holders; want 30 accepted by 30 users, the rest sold out or already claimed", v, got, len(holders[v]))
-					}
-					if stock, ok, err := gate.Stock(ctx, v); err != nil || !ok || stock != 0 {
-						t.Errorf("sale %d: stock %d (%v, %v), want 0", v, stock, ok, err)
-					}
-					if hs, err := gate.Holders(ctx, v); err != nil || len(hs) != 30 {
-						t.Errorf("sale %d: %d holders (%v), want 30", v, len(hs), err)
-					}
-					if rs, err := gate.Reservations(ctx, v); err != nil || len(rs) != 30 {
-						t.Errorf("sale %d: %d reservations (%v), want 30", v, len(rs), err)
-					}
-					if n, err := conn.Client.XLen(ctx, stream(v)).Result(); err != nil || n != 30 {
-						t.Errorf("sale %d: %d claims on the stream (%v), want 30", v, n, err)
-					}
-				}
-				if got := verdicts[later]; got[seckill.NotStarted] != 2*users {
-					t.Errorf("sale not started: verdicts %v", got)
-				}
-				if got := verdicts[unknown]; got[seckill.NotLoaded] != 2*users {
-					t.Errorf("sale never loaded: verdicts %v", got)
-				}
-			})
+			}
+		}
+		wg.Wait()
+		for _, v := range live {
+			got := verdicts[v]
+			if got[seckill.Accepted] != 30 || len(holders[v]) != 30 || got[seckill.Accepted]+got[seckill.SoldOut]+got[seckill.AlreadyClaimed] != 2*users {
+				t.Errorf("sale %d: verdicts %v, %d holders; want 30 accepted by 30 users, the rest sold out or already claimed", v, got, len(holders[v]))
+			}
+			if stock, ok, err := gate.Stock(ctx, v); err != nil || !ok || stock != 0 {
+				t.Errorf("sale %d: stock %d (%v, %v), want 0", v, stock, ok, err)
+			}
+			if hs, err := gate.Holders(ctx, v); err != nil || len(hs) != 30 {
+				t.Errorf("sale %d: %d holders (%v), want 30", v, len(hs), err)
+			}
+			if rs, err := gate.Reservations(ctx, v); err != nil || len(rs) != 30 {
+				t.Errorf("sale %d: %d reservations (%v), want 30", v, len(rs), err)
+			}
+			if n, err := conn.Client.XLen(ctx, stream(v)).Result(); err != nil || n != 30 {
+				t.Errorf("sale %d: %d claims on the stream (%v), want 30", v, n, err)
+			}
+		}
+		if got := verdicts[later]; got[seckill.NotStarted] != 2*users {
+			t.Errorf("sale not started: verdicts %v", got)
+		}
+		if got := verdicts[unknown]; got[seckill.NotLoaded] != 2*users {
+			t.Errorf("sale never loaded: verdicts %v", got)
 		}
 	})
 }
@@ -305,67 +312,62 @@ func TestGatePendingByOrderID(t *testing.T) {
 // Claim by claim (seckill_reserve.lua) and coalesced (seckill_reserve_batch.lua).
 func TestGateReserveRetriedClaimIsIdempotent(t *testing.T) {
 	t.Parallel()
-	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
-		for _, mode := range []struct {
-			name     string
-			coalesce redis.Coalescing
-		}{{"per-call", redis.Coalescing{}}, {"coalesced", redis.Coalescing{Window: 200 * time.Microsecond, Max: 8}}} {
-			for _, c := range []struct {
-				streamed bool
-				limit    seckill.RateLimit
-			}{{false, seckill.RateLimit{}}, {true, seckill.RateLimit{}}, {false, seckill.RateLimit{Max: 1, Window: time.Minute}}, {true, seckill.RateLimit{Max: 1, Window: time.Minute}}} {
-				streamed := c.streamed
-				t.Run(fmt.Sprintf("%s/streamed=%v/limit=%d", mode.name, streamed, c.limit.Max), func(t *testing.T) {
-					ctx := context.Background()
-					base := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
-					voucher := base + 1
-					streamKey := fmt.Sprintf("orders-test:%d", voucher)
-					cfg := redis.GateConfig{Shards: 4, Coalesce: mode.coalesce}
-					if streamed {
-						cfg.ClaimStream = func(int64) string { return streamKey }
+	eachGateMode(t, redis.Coalescing{Window: 200 * time.Microsecond, Max: 8}, func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing) {
+		for _, c := range []struct {
+			streamed bool
+			limit    seckill.RateLimit
+		}{{false, seckill.RateLimit{}}, {true, seckill.RateLimit{}}, {false, seckill.RateLimit{Max: 1, Window: time.Minute}}, {true, seckill.RateLimit{Max: 1, Window: time.Minute}}} {
+			streamed := c.streamed
+			t.Run(fmt.Sprintf("streamed=%v/limit=%d", streamed, c.limit.Max), func(t *testing.T) {
+				ctx := context.Background()
+				base := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
+				voucher := base + 1
+				streamKey := fmt.Sprintf("orders-test:%d", voucher)
+				cfg := redis.GateConfig{Shards: 4, Coalesce: coalesce}
+				if streamed {
+					cfg.ClaimStream = func(int64) string { return streamKey }
+				}
+				gate, err := redis.NewGate(conn.Client, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { conn.Client.Del(context.Background(), streamKey) })
+				now := time.Now()
+				if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+					t.Fatal(err)
+				}
+				user := base // the rate limit is per user and outlives the test
+				claim := seckill.Reservation{OrderID: base*1000 + 7, UserID: user, VoucherID: voucher, At: now, RateLimit: c.limit}
+				first, n1, err := gate.Reserve(ctx, claim)
+				if err != nil || first != seckill.Accepted || n1 != 4 {
+					t.Fatalf("first call: %v %d %v", first, n1, err)
+				}
+				retry, n2, err := gate.Reserve(ctx, claim)
+				if err != nil || retry != seckill.Accepted || n2 != 4 {
+					t.Fatalf("retried call: %v %d %v, want accepted with 4 left as the first call", retry, n2, err)
+				}
+				if stock, _, err := gate.Stock(ctx, voucher); err != nil || stock != 4 {
+					t.Fatalf("stock %d after a retried claim, want 4 (%v)", stock, err)
+				}
+				if hs, err := gate.Holders(ctx, voucher); err != nil || len(hs) != 1 || hs[0] != user {
+					t.Fatalf("holders %v (%v), want [%d]", hs, err, user)
+				}
+				if rs, err := gate.Reservations(ctx, voucher); err != nil || len(rs) != 1 || rs[0].OrderID != claim.OrderID {
+					t.Fatalf("reservations %+v (%v), want one for order %d", rs, err, claim.OrderID)
+				}
+				if streamed {
+					if n, err := conn.Client.XLen(ctx, streamKey).Result(); err != nil || n != 1 {
+						t.Fatalf("stream holds %d entries (%v), want 1", n, err)
 					}
-					gate, err := redis.NewGate(conn.Client, cfg)
-					if err != nil {
-						t.Fatal(err)
-					}
-					t.Cleanup(func() { conn.Client.Del(context.Background(), streamKey) })
-					now := time.Now()
-					if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
-						t.Fatal(err)
-					}
-					user := base // the rate limit is per user and outlives the test
-					claim := seckill.Reservation{OrderID: base*1000 + 7, UserID: user, VoucherID: voucher, At: now, RateLimit: c.limit}
-					first, n1, err := gate.Reserve(ctx, claim)
-					if err != nil || first != seckill.Accepted || n1 != 4 {
-						t.Fatalf("first call: %v %d %v", first, n1, err)
-					}
-					retry, n2, err := gate.Reserve(ctx, claim)
-					if err != nil || retry != seckill.Accepted || n2 != 4 {
-						t.Fatalf("retried call: %v %d %v, want accepted with 4 left as the first call", retry, n2, err)
-					}
-					if stock, _, err := gate.Stock(ctx, voucher); err != nil || stock != 4 {
-						t.Fatalf("stock %d after a retried claim, want 4 (%v)", stock, err)
-					}
-					if hs, err := gate.Holders(ctx, voucher); err != nil || len(hs) != 1 || hs[0] != user {
-						t.Fatalf("holders %v (%v), want [%d]", hs, err, user)
-					}
-					if rs, err := gate.Reservations(ctx, voucher); err != nil || len(rs) != 1 || rs[0].OrderID != claim.OrderID {
-						t.Fatalf("reservations %+v (%v), want one for order %d", rs, err, claim.OrderID)
-					}
-					if streamed {
-						if n, err := conn.Client.XLen(ctx, streamKey).Result(); err != nil || n != 1 {
-							t.Fatalf("stream holds %d entries (%v), want 1", n, err)
-						}
-					}
-					// A new claim of the same user is still refused as before.
-					other := claim
-					other.OrderID++
-					other.RateLimit = seckill.RateLimit{}
-					if v, _, err := gate.Reserve(ctx, other); err != nil || v != seckill.AlreadyClaimed {
-						t.Fatalf("another claim of the holder: %v %v, want already claimed", v, err)
-					}
-				})
-			}
+				}
+				// A new claim of the same user is still refused as before.
+				other := claim
+				other.OrderID++
+				other.RateLimit = seckill.RateLimit{}
+				if v, _, err := gate.Reserve(ctx, other); err != nil || v != seckill.AlreadyClaimed {
+					t.Fatalf("another claim of the holder: %v %v, want already claimed", v, err)
+				}
+			})
 		}
 	})
 }

@@ -122,23 +122,6 @@ func (cl *cluster) node(t testing.TB, cfg readcache.Config, metrics readcache.Me
 	return &node{cache: c, rc: rc}
 }
 
-// requireExpiry skips the test when the server does not expire keys as time passes
-// (the embedded server only does so with its TTL clock on).
-func requireExpiry(t *testing.T, rc goredis.UniversalClient) {
-	t.Helper()
-	ctx := context.Background()
-	key := "expiry-probe:" + testsupport.RandomSuffix(8)
-	if err := rc.Set(ctx, key, "x", time.Millisecond).Err(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(20 * time.Millisecond)
-	if n, err := rc.Exists(ctx, key).Result(); err != nil {
-		t.Fatal(err)
-	} else if n != 0 {
-		t.Skip("this server does not expire keys as time passes")
-	}
-}
-
 // counters is a readcache.Metrics that counts.
 type counters struct {
 	mu sync.Mutex

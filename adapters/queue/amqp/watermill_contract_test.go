@@ -10,6 +10,7 @@ import (
 	amqp091 "github.com/rabbitmq/amqp091-go"
 
 	"github.com/dealspot/dealspot/adapters/queue/amqp"
+	"github.com/dealspot/dealspot/adapters/queue/internal/queuetest"
 	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
@@ -30,7 +31,7 @@ func TestWatermillContractAMQP(t *testing.T) {
 		GuaranteedOrder:                     true,
 		GuaranteedOrderWithSingleSubscriber: true,
 		Persistent:                          true,
-		ForceShort:                          !fullWatermillSuite,
+		ForceShort:                          !queuetest.FullSuite,
 		GenerateTopicFunc: func(tctx tests.TestContext) string {
 			return "t" + runID + "-" + string(tctx.TestID)
 		},

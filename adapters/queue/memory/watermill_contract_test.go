@@ -7,6 +7,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/pubsub/tests"
 
+	"github.com/dealspot/dealspot/adapters/queue/internal/queuetest"
 	"github.com/dealspot/dealspot/adapters/queue/memory"
 )
 
@@ -24,7 +25,7 @@ func TestWatermillContractMemory(t *testing.T) {
 		GuaranteedOrder:       false,
 		Persistent:            false,
 		RequireSingleInstance: true,
-		ForceShort:            !fullWatermillSuite,
+		ForceShort:            !queuetest.FullSuite,
 	}
 	constructor := func(t *testing.T) (message.Publisher, message.Subscriber) {
 		ps := memory.NewPubSub(watermill.NopLogger{})

@@ -9,6 +9,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill/pubsub/tests"
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/dealspot/dealspot/adapters/queue/internal/queuetest"
 	"github.com/dealspot/dealspot/adapters/queue/redisstream"
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
@@ -51,18 +52,9 @@ func TestWatermillContractRedisStreams(t *testing.T) {
 			}
 			return pub, sub
 		}
-		tests.TestPubSub(t, tests.Features{
-			ConsumerGroups:                   true,
-			ExactlyOnceDelivery:              false,
-			GuaranteedOrder:                  false,
-			Persistent:                       true,
-			NewSubscriberReceivesOldMessages: true,
-			ForceShort:                       !fullWatermillSuite,
-			GenerateTopicFunc: func(tctx tests.TestContext) string {
-				return "t" + runID + "-" + string(tctx.TestID)
-			},
-		}, func(t *testing.T) (message.Publisher, message.Subscriber) {
-			return withGroup(t, watermill.NewShortUUID())
-		}, withGroup)
+		f := queuetest.ConsumerGroupFeatures()
+		f.NewSubscriberReceivesOldMessages = true
+		f.GenerateTopicFunc = func(tctx tests.TestContext) string { return "t" + runID + "-" + string(tctx.TestID) }
+		queuetest.RunConsumerGroupSuite(t, f, watermill.NewShortUUID, withGroup)
 	})
 }

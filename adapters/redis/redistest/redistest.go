@@ -4,9 +4,10 @@ package redistest
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
+
+	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/testsupport"
@@ -39,28 +40,19 @@ func open(t *testing.T, url string) *redis.Conn {
 	return conn
 }
 
-// Clock is a settable clock for stores that take time from the caller, so time windows
-// can be tested on real Redis, which cannot fast-forward.
-type Clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-// NewClock returns a clock standing at a fixed, whole-second instant.
-func NewClock() *Clock {
-	return &Clock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)}
-}
-
-// Now returns the clock's time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Advance moves the clock forward by d.
-func (c *Clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
+// SkipWithoutExpiry skips the test when the server does not expire keys as time passes
+// (the embedded server only does so with its TTL clock on).
+func SkipWithoutExpiry(t *testing.T, rc goredis.UniversalClient) {
+	t.Helper()
+	ctx := context.Background()
+	key := "expiry-probe:" + testsupport.RandomSuffix(8)
+	if err := rc.Set(ctx, key, "x", time.Millisecond).Err(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if n, err := rc.Exists(ctx, key).Result(); err != nil {
+		t.Fatal(err)
+	} else if n != 0 {
+		t.Skip("this server does not expire keys as time passes")
+	}
 }

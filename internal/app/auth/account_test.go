@@ -4,72 +4,66 @@ import (
 	"context"
 	"testing"
 
-	"github.com/dealspot/dealspot/adapters/redis"
-	"github.com/dealspot/dealspot/adapters/redis/redistest"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // Authorisation reads the role the account holds now, not the token's claim.
 func TestAuthenticateReadsTheCurrentRole(t *testing.T) {
 	t.Parallel()
-	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
-		ctx := context.Background()
-		roleOf := func(t *testing.T, e *env, access string) domain.Role {
-			t.Helper()
-			p, err := e.svc.Authenticate.Handle(ctx, access)
-			if err != nil {
-				t.Fatalf("Authenticate: %v", err)
-			}
-			return p.Role
+	ctx := context.Background()
+	roleOf := func(t *testing.T, e *env, access string) domain.Role {
+		t.Helper()
+		p, err := e.svc.Authenticate.Handle(ctx, access)
+		if err != nil {
+			t.Fatalf("Authenticate: %v", err)
 		}
-		t.Run("a grant reaches a token issued before it", func(t *testing.T) {
-			t.Parallel()
-			e := newEnv(t, conn, nil)
-			phone := randomPhone()
-			s := e.login(t, phone)
-			if got := roleOf(t, e, s.AccessToken); got != domain.RoleUser {
-				t.Fatalf("role before the grant = %s", got)
-			}
-			if _, err := e.svc.GrantAdmin.Handle(ctx, phone); err != nil {
-				t.Fatal(err)
-			}
-			if got := roleOf(t, e, s.AccessToken); got != domain.RoleAdmin {
-				t.Fatalf("role after the grant = %s, want ADMIN", got)
-			}
-		})
-		t.Run("the cached role is rebuilt from the database", func(t *testing.T) {
-			t.Parallel()
-			e := newEnv(t, conn, nil)
-			s := e.login(t, randomPhone())
-			if _, err := e.users.SetRoleByID(ctx, s.User.ID, domain.RoleAdmin); err != nil {
-				t.Fatal(err)
-			}
-			// Nothing cached yet for this user: the database's role is read.
-			if got := roleOf(t, e, s.AccessToken); got != domain.RoleAdmin {
-				t.Fatalf("role read from the database = %s, want ADMIN", got)
-			}
-			// Once cached, a change made outside the use cases waits for the cache TTL …
-			if _, err := e.users.SetRoleByID(ctx, s.User.ID, domain.RoleUser); err != nil {
-				t.Fatal(err)
-			}
-			if got := roleOf(t, e, s.AccessToken); got != domain.RoleAdmin {
-				t.Fatalf("role served from the cache = %s, want ADMIN", got)
-			}
-			// … and is read again once the cache has lost it.
-			if err := conn.Client.Del(ctx, "session:{u"+itoa(s.User.ID)+"}:account").Err(); err != nil {
-				t.Fatal(err)
-			}
-			if got := roleOf(t, e, s.AccessToken); got != domain.RoleUser {
-				t.Fatalf("role after the cache was lost = %s, want USER", got)
-			}
-		})
-		t.Run("a blocked account is refused even if its sessions survived", func(t *testing.T) {
-			t.Parallel()
-			e := newEnv(t, conn, nil)
-			s := e.login(t, randomPhone())
-			e.users.Block(s.User.ID)
-			_, err := e.svc.Authenticate.Handle(ctx, s.AccessToken)
-			wantCode(t, err, domain.CodeUnauthenticated)
-		})
+		return p.Role
+	}
+	t.Run("a grant reaches a token issued before it", func(t *testing.T) {
+		t.Parallel()
+		e := newEnv(t, nil)
+		phone := randomPhone()
+		s := e.login(t, phone)
+		if got := roleOf(t, e, s.AccessToken); got != domain.RoleUser {
+			t.Fatalf("role before the grant = %s", got)
+		}
+		if _, err := e.svc.GrantAdmin.Handle(ctx, phone); err != nil {
+			t.Fatal(err)
+		}
+		if got := roleOf(t, e, s.AccessToken); got != domain.RoleAdmin {
+			t.Fatalf("role after the grant = %s, want ADMIN", got)
+		}
+	})
+	t.Run("the cached role is rebuilt from the database", func(t *testing.T) {
+		t.Parallel()
+		e := newEnv(t, nil)
+		s := e.login(t, randomPhone())
+		if _, err := e.users.SetRoleByID(ctx, s.User.ID, domain.RoleAdmin); err != nil {
+			t.Fatal(err)
+		}
+		// Nothing cached yet for this user: the database's role is read.
+		if got := roleOf(t, e, s.AccessToken); got != domain.RoleAdmin {
+			t.Fatalf("role read from the database = %s, want ADMIN", got)
+		}
+		// Once cached, a change made outside the use cases waits for the cache TTL …
+		if _, err := e.users.SetRoleByID(ctx, s.User.ID, domain.RoleUser); err != nil {
+			t.Fatal(err)
+		}
+		if got := roleOf(t, e, s.AccessToken); got != domain.RoleAdmin {
+			t.Fatalf("role served from the cache = %s, want ADMIN", got)
+		}
+		// … and is read again once the cache has lost it.
+		e.cache.ForgetAccount(s.User.ID)
+		if got := roleOf(t, e, s.AccessToken); got != domain.RoleUser {
+			t.Fatalf("role after the cache was lost = %s, want USER", got)
+		}
+	})
+	t.Run("a blocked account is refused even if its sessions survived", func(t *testing.T) {
+		t.Parallel()
+		e := newEnv(t, nil)
+		s := e.login(t, randomPhone())
+		e.users.Block(s.User.ID)
+		_, err := e.svc.Authenticate.Handle(ctx, s.AccessToken)
+		wantCode(t, err, domain.CodeUnauthenticated)
 	})
 }

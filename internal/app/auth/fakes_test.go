@@ -8,28 +8,27 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dealspot/dealspot/adapters/redis"
-	"github.com/dealspot/dealspot/adapters/redis/redistest"
 	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/app/auth/authtest"
+	"github.com/dealspot/dealspot/internal/app/contracttest"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
 var testSecret = []byte("0123456789abcdef0123456789abcdef")
 
-// env is the login service on one Redis server, with a settable clock.
+// env is the login service on the in-memory fakes of its ports, with a settable clock.
 type env struct {
 	svc     *auth.Service
 	cfg     auth.Config
 	users   *authtest.MemUsers
 	sender  *authtest.MemSender
-	clock   *redistest.Clock
+	clock   *contracttest.Clock
 	tokens  *authtest.MemTokens
 	records *authtest.MemRecords
-	conn    *redis.Conn
+	cache   *authtest.MemSessionCache
 }
 
-func newEnv(t *testing.T, conn *redis.Conn, configure func(*auth.Config)) *env {
+func newEnv(t *testing.T, configure func(*auth.Config)) *env {
 	t.Helper()
 	cfg := auth.DefaultConfig()
 	cfg.JWTSecret = testSecret
@@ -37,15 +36,15 @@ func newEnv(t *testing.T, conn *redis.Conn, configure func(*auth.Config)) *env {
 	if configure != nil {
 		configure(&cfg)
 	}
-	e := &env{cfg: cfg, users: authtest.NewMemUsers(), sender: &authtest.MemSender{}, clock: redistest.NewClock(), tokens: &authtest.MemTokens{},
-		records: authtest.NewMemRecords(), conn: conn}
+	e := &env{cfg: cfg, users: authtest.NewMemUsers(), sender: &authtest.MemSender{}, clock: contracttest.NewClock(), tokens: &authtest.MemTokens{},
+		records: authtest.NewMemRecords(), cache: authtest.NewMemSessionCache()}
 	svc, err := auth.New(cfg, auth.Deps{
 		Users:          e.users,
 		Sender:         e.sender,
-		Codes:          redis.NewCodeStore(conn.Client).WithClock(e.clock.Now),
+		Codes:          authtest.NewMemCodeStore(e.clock.Now),
 		SessionRecords: e.records,
-		SessionCache:   redis.NewSessionCache(conn.Client),
-		Limiter:        redis.NewRateLimiter(conn.Client).WithClock(e.clock.Now),
+		SessionCache:   e.cache,
+		Limiter:        authtest.NewMemRateLimiter(e.clock.Now),
 		Tokens:         e.tokens,
 		Now:            e.clock.Now,
 	})

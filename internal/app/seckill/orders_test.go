@@ -1,26 +1,26 @@
-package seckill
+package seckill_test
 
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/app/seckill/seckilltest"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // statusWorld is the order's state as order(id) sees it: a reservation in the gate until
 // the order is written. Only the methods OrderStatus uses are implemented.
 type statusWorld struct {
-	Orders
-	StockGate
+	seckill.Orders
+	seckill.StockGate
 
 	mu       sync.Mutex
 	order    *domain.VoucherOrder
-	reserved *Reservation
+	reserved *seckill.Reservation
 	fail     error
 	reads    int
 }
@@ -38,11 +38,11 @@ func (w *statusWorld) Order(_ context.Context, id int64) (domain.VoucherOrder, e
 	return *w.order, nil
 }
 
-func (w *statusWorld) Pending(_ context.Context, id int64) (Reservation, bool, error) {
+func (w *statusWorld) Pending(_ context.Context, id int64) (seckill.Reservation, bool, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.reserved == nil || w.reserved.OrderID != id {
-		return Reservation{}, false, nil
+		return seckill.Reservation{}, false, nil
 	}
 	return *w.reserved, true, nil
 }
@@ -67,41 +67,15 @@ func (w *statusWorld) readCount() int {
 	return w.reads
 }
 
-// fakeBus hands the test every subscription's channel.
-type fakeBus struct {
-	mu   sync.Mutex
-	subs map[int64]chan domain.OrderEvent
-}
-
-func (b *fakeBus) Publish(context.Context, ...domain.OrderEvent) error { return nil }
-
-func (b *fakeBus) Subscribe(_ context.Context, orderID int64) (<-chan domain.OrderEvent, func(), error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	ch := make(chan domain.OrderEvent, 4)
-	b.subs[orderID] = ch
-	return ch, func() {}, nil
-}
-
-func (b *fakeBus) send(orderID int64, e domain.OrderEvent) {
-	b.mu.Lock()
-	ch := b.subs[orderID]
-	b.mu.Unlock()
-	ch <- e
-}
-
 const (
 	testUser  = 5
 	testOrder = 77
 )
 
-func newStatusService(cfg Config) (*OrderQueries, *statusWorld, *fakeBus) {
-	w := &statusWorld{reserved: &Reservation{OrderID: testOrder, UserID: testUser, VoucherID: 3, At: time.Unix(1_700_000_000, 0)}}
-	bus := &fakeBus{subs: map[int64]chan domain.OrderEvent{}}
-	c := &core{cfg: cfg, d: Deps{Orders: w, Gate: w, Status: bus}, now: time.Now,
-		log: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	s := &OrderQueries{c: c, rereads: newRereadLimit(cfg.StatusRecheckConcurrency)}
-	return s, w, bus
+func newStatusService(cfg seckill.Config) (*seckill.OrderQueries, *statusWorld, *seckilltest.MemStatusBus) {
+	w := &statusWorld{reserved: &seckill.Reservation{OrderID: testOrder, UserID: testUser, VoucherID: 3, At: time.Unix(1_700_000_000, 0)}}
+	bus := seckilltest.NewMemStatusBus()
+	return seckill.NewOrderQueries(cfg, w, w, bus), w, bus
 }
 
 func expectEvent(t *testing.T, events <-chan domain.OrderEvent, want domain.OrderStatus) {
@@ -133,18 +107,18 @@ func TestOrderStatusReReadsWhenTheBusMayHaveLostEvents(t *testing.T) {
 	for _, final := range []domain.OrderStatus{domain.OrderCreated, domain.OrderFailed} {
 		t.Run(string(final), func(t *testing.T) {
 			t.Parallel()
-			s, w, bus := newStatusService(Config{})
+			s, w, bus := newStatusService(seckill.Config{})
 			events, err := s.OrderStatus(context.Background(), testUser, testOrder)
 			if err != nil {
 				t.Fatal(err)
 			}
 			expectEvent(t, events, domain.OrderPending)
 			// A re-read while nothing changed delivers nothing.
-			bus.send(testOrder, domain.OrderEvent{OrderID: testOrder})
+			bus.LoseEvents()
 			// The order is written while the bus is away: its event is lost.
 			waitFor(t, func() bool { return w.readCount() >= 2 })
 			w.write(final)
-			bus.send(testOrder, domain.OrderEvent{OrderID: testOrder})
+			bus.LoseEvents()
 			expectEvent(t, events, final)
 			expectClosed(t, events)
 		})
@@ -152,7 +126,7 @@ func TestOrderStatusReReadsWhenTheBusMayHaveLostEvents(t *testing.T) {
 
 	t.Run("a failed re-read waits for the next one", func(t *testing.T) {
 		t.Parallel()
-		s, w, bus := newStatusService(Config{})
+		s, w, bus := newStatusService(seckill.Config{})
 		events, err := s.OrderStatus(context.Background(), testUser, testOrder)
 		if err != nil {
 			t.Fatal(err)
@@ -160,23 +134,25 @@ func TestOrderStatusReReadsWhenTheBusMayHaveLostEvents(t *testing.T) {
 		expectEvent(t, events, domain.OrderPending)
 		w.write(domain.OrderCreated)
 		w.setFail(errors.New("database away"))
-		bus.send(testOrder, domain.OrderEvent{OrderID: testOrder})
+		bus.LoseEvents()
 		waitFor(t, func() bool { return w.readCount() >= 2 })
 		w.setFail(nil)
-		bus.send(testOrder, domain.OrderEvent{OrderID: testOrder})
+		bus.LoseEvents()
 		expectEvent(t, events, domain.OrderCreated)
 		expectClosed(t, events)
 	})
 
 	t.Run("events of the order still end the subscription", func(t *testing.T) {
 		t.Parallel()
-		s, _, bus := newStatusService(Config{})
+		s, _, bus := newStatusService(seckill.Config{})
 		events, err := s.OrderStatus(context.Background(), testUser, testOrder)
 		if err != nil {
 			t.Fatal(err)
 		}
 		expectEvent(t, events, domain.OrderPending)
-		bus.send(testOrder, domain.OrderEvent{OrderID: testOrder, UserID: testUser, VoucherID: 3, Status: domain.OrderCreated})
+		if err := bus.Publish(context.Background(), domain.OrderEvent{OrderID: testOrder, UserID: testUser, VoucherID: 3, Status: domain.OrderCreated}); err != nil {
+			t.Fatal(err)
+		}
 		expectEvent(t, events, domain.OrderCreated)
 		expectClosed(t, events)
 	})
@@ -185,7 +161,7 @@ func TestOrderStatusReReadsWhenTheBusMayHaveLostEvents(t *testing.T) {
 func TestOrderStatusRechecksPendingOrdersPeriodically(t *testing.T) {
 	t.Parallel()
 	// No event at all reaches the subscription (the publishing node could not publish).
-	s, w, _ := newStatusService(Config{StatusRecheck: 20 * time.Millisecond, StatusRecheckConcurrency: 1})
+	s, w, _ := newStatusService(seckill.Config{StatusRecheck: 20 * time.Millisecond, StatusRecheckConcurrency: 1})
 	events, err := s.OrderStatus(context.Background(), testUser, testOrder)
 	if err != nil {
 		t.Fatal(err)

@@ -33,13 +33,7 @@ type exception struct {
 
 // temporary lists imports allowed until the change that removes them is merged. Every
 // entry is a debt: remove it with the import, never add one to silence a new violation.
-var temporary = []exception{
-	// TEMPORARY: the auth use-case tests run the service on a real Redis code store,
-	// session cache and rate limiter; they go when those ports have in-memory fakes
-	// passing authtest's contracts.
-	{from: "internal/app/auth", imp: module + "adapters/redis", test: true, why: "auth tests use the Redis code store, session cache and limiter"},
-	{from: "internal/app/auth", imp: module + "adapters/redis/redistest", test: true, why: "auth tests use the Redis test server and clock"},
-}
+var temporary = []exception{}
 
 // shared are adapter packages every adapter may import: formats that two adapters must
 // agree on (the claim message the gate writes and the queue reads). A shared package is

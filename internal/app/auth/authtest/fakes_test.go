@@ -2,6 +2,7 @@ package authtest_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/app/auth/authtest"
@@ -16,4 +17,28 @@ func TestMemUsersContract(t *testing.T) {
 func TestMemRecordsContract(t *testing.T) {
 	t.Parallel()
 	authtest.SessionRecordsContract(t, func(*testing.T) auth.SessionRecords { return authtest.NewMemRecords() })
+}
+
+func TestMemCodeStoreContract(t *testing.T) {
+	t.Parallel()
+	authtest.CodeStoreContract(t, func(*testing.T) auth.CodeStore { return authtest.NewMemCodeStore(nil) })
+}
+
+func TestMemCodeStoreLimitsContract(t *testing.T) {
+	t.Parallel()
+	authtest.CodeStoreLimitsContract(t, func(_ *testing.T, now func() time.Time) auth.CodeStore {
+		return authtest.NewMemCodeStore(now)
+	})
+}
+
+func TestMemSessionCacheContract(t *testing.T) {
+	t.Parallel()
+	authtest.SessionCacheContract(t, func(*testing.T) auth.SessionCache { return authtest.NewMemSessionCache() })
+}
+
+func TestMemRateLimiterContract(t *testing.T) {
+	t.Parallel()
+	authtest.RateLimiterContract(t, func(_ *testing.T, now func() time.Time) auth.RateLimiter {
+		return authtest.NewMemRateLimiter(now)
+	})
 }

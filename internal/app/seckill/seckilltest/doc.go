@@ -6,16 +6,7 @@
 // parallel; adapters on a shared server get distinct ids in every case.
 package seckilltest
 
-import (
-	"sync/atomic"
-	"time"
-)
-
-// idBase keeps ids apart between runs on one server; idSeq within a run.
-var (
-	idBase = time.Now().UnixNano() % 1_000_000_000 * 1_000
-	idSeq  atomic.Int64
-)
+import "github.com/dealspot/dealspot/internal/app/contracttest"
 
 // newID returns an id no other case of this run uses.
-func newID() int64 { return idBase + idSeq.Add(1) }
+func newID() int64 { return contracttest.NewID() }

@@ -1,5 +1,0 @@
-//go:build stress
-
-package amqp_test
-
-const fullWatermillSuite = true

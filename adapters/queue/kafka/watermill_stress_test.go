@@ -1,5 +1,0 @@
-//go:build stress
-
-package kafka_test
-
-const fullWatermillSuite = true

@@ -1,7 +1,0 @@
-//go:build !stress
-
-package memory_test
-
-// fullWatermillSuite runs Watermill's contract with its full message counts; the
-// stress build tag turns it on.
-const fullWatermillSuite = false

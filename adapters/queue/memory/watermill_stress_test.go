@@ -1,5 +1,0 @@
-//go:build stress
-
-package memory_test
-
-const fullWatermillSuite = true

@@ -1,5 +1,0 @@
-//go:build stress
-
-package redisstream_test
-
-const fullWatermillSuite = true
