@@ -37,8 +37,12 @@ func (r *Orders) param(i int) string {
 func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim, payWithin time.Duration) (seckill.BatchResult, error) {
 	var res seckill.BatchResult
 	err := r.inTx(ctx, func(tx *sql.Tx) error {
-		res = seckill.BatchResult{}
-		inserted, err := r.insertClaims(ctx, tx, claims, domain.OrderCreated)
+		res = seckill.BatchResult{Status: make(map[int64]domain.OrderStatus, len(claims))}
+		prices, err := r.prices(ctx, tx, claims)
+		if err != nil {
+			return err
+		}
+		inserted, err := r.insertClaims(ctx, tx, claims, domain.OrderCreated, prices, payWithin)
 		if err != nil {
 			return err
 		}
@@ -85,8 +89,10 @@ func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim, payWith
 				res.NoStock = append(res.NoStock, c)
 			case mine(inserted, c):
 				res.Created = append(res.Created, c)
+				res.Status[c.OrderID] = inserted[c.OrderID].status
 			case mine(existing, c) && existing[c.OrderID].status != domain.OrderFailed:
 				res.Created = append(res.Created, c)
+				res.Status[c.OrderID] = existing[c.OrderID].status
 			case mine(existing, c):
 				res.Duplicate = append(res.Duplicate, c)
 			case taken, inserted[c.OrderID] != (orderOwner{}):
@@ -109,41 +115,100 @@ type orderOwner struct {
 	status            domain.OrderStatus
 }
 
+// claimPrice is what a flash sale's new order copies from its voucher.
+type claimPrice struct{ shopID, payValue int64 }
+
+// prices reads the shop and pay value of the claims' vouchers.
+func (r *Orders) prices(ctx context.Context, tx *sql.Tx, claims []domain.Claim) (map[int64]claimPrice, error) {
+	seen := map[int64]bool{}
+	var ids []any
+	var ph []string
+	for _, c := range claims {
+		if !seen[c.VoucherID] {
+			seen[c.VoucherID] = true
+			ids = append(ids, c.VoucherID)
+			ph = append(ph, r.param(len(ids)))
+		}
+	}
+	out := make(map[int64]claimPrice, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT id, shop_id, pay_value FROM vouchers WHERE id IN ("+strings.Join(ph, ", ")+")", ids...)
+	if err != nil {
+		return nil, fmt.Errorf("read voucher prices: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var p claimPrice
+		if err := rows.Scan(&id, &p.shopID, &p.payValue); err != nil {
+			return nil, err
+		}
+		out[id] = p
+	}
+	return out, rows.Err()
+}
+
 // insertClaims inserts claims with status and returns the rows actually inserted by id.
-func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.Claim, status domain.OrderStatus) (map[int64]orderOwner, error) {
+// A CREATED order records its voucher's shop and price (prices) and is due for payment
+// payWithin after now (no deadline when payWithin is 0) — or is PAID at once, with a
+// redemption code, when the voucher costs nothing.
+func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.Claim, status domain.OrderStatus, prices map[int64]claimPrice, payWithin time.Duration) (map[int64]orderOwner, error) {
 	inserted := make(map[int64]orderOwner, len(claims))
 	now := time.Now().UTC()
+	const cols = 12
 	// Keep under SQLite's and PostgreSQL's bind-parameter limits.
 	const perStatement = 1000
 	for start := 0; start < len(claims); start += perStatement {
 		part := claims[start:min(start+perStatement, len(claims))]
 		var b strings.Builder
-		b.WriteString("INSERT INTO voucher_orders (id, created_at, updated_at, user_id, voucher_id, status) VALUES ")
-		args := make([]any, 0, len(part)*6)
+		b.WriteString("INSERT INTO voucher_orders (id, created_at, updated_at, user_id, voucher_id, status, shop_id, kind, amount, pay_deadline, pay_time, redemption_code) VALUES ")
+		args := make([]any, 0, len(part)*cols)
 		for i, c := range part {
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			n := len(args)
-			fmt.Fprintf(&b, "(%s, %s, %s, %s, %s, %s)", r.param(n+1), r.param(n+2), r.param(n+3), r.param(n+4), r.param(n+5), r.param(n+6))
+			b.WriteByte('(')
+			for k := 1; k <= cols; k++ {
+				if k > 1 {
+					b.WriteString(", ")
+				}
+				b.WriteString(r.param(n + k))
+			}
+			b.WriteByte(')')
 			created := c.ClaimedAt.UTC()
 			if created.IsZero() {
 				created = now
 			}
-			args = append(args, c.OrderID, created, now, c.UserID, c.VoucherID, string(status))
+			st, price := status, prices[c.VoucherID]
+			var deadline, paidAt, code any
+			if status == domain.OrderCreated {
+				switch {
+				case price.payValue == 0:
+					st, paidAt, code = domain.OrderPaid, now, domain.NewRedemptionCode()
+				case payWithin > 0:
+					deadline = now.Add(payWithin)
+				}
+			}
+			args = append(args, c.OrderID, created, now, c.UserID, c.VoucherID, string(st),
+				price.shopID, string(domain.VoucherFlashSale), price.payValue, deadline, paidAt, code)
 		}
-		b.WriteString(" ON CONFLICT DO NOTHING RETURNING id, user_id, voucher_id")
+		b.WriteString(" ON CONFLICT DO NOTHING RETURNING id, user_id, voucher_id, status")
 		rows, err := tx.QueryContext(ctx, b.String(), args...)
 		if err != nil {
 			return nil, fmt.Errorf("insert orders: %w", err)
 		}
 		for rows.Next() {
 			var id int64
-			o := orderOwner{status: status}
-			if err := rows.Scan(&id, &o.userID, &o.voucherID); err != nil {
+			var o orderOwner
+			var st string
+			if err := rows.Scan(&id, &o.userID, &o.voucherID, &st); err != nil {
 				rows.Close()
 				return nil, err
 			}
+			o.status = domain.OrderStatus(st)
 			inserted[id] = o
 		}
 		if err := rows.Close(); err != nil {
@@ -254,7 +319,11 @@ func (r *Orders) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 // FailClaim implements seckill.Orders.
 func (r *Orders) FailClaim(ctx context.Context, c domain.Claim) (domain.VoucherOrder, error) {
 	err := r.inTx(ctx, func(tx *sql.Tx) error {
-		_, err := r.insertClaims(ctx, tx, []domain.Claim{c}, domain.OrderFailed)
+		prices, err := r.prices(ctx, tx, []domain.Claim{c})
+		if err != nil {
+			return err
+		}
+		_, err = r.insertClaims(ctx, tx, []domain.Claim{c}, domain.OrderFailed, prices, 0)
 		return err
 	})
 	if err != nil {
@@ -333,10 +402,11 @@ func (r *Vouchers) FlashSalesEndingAfter(ctx context.Context, t time.Time) ([]do
 func (r *Orders) CountOrders(ctx context.Context, voucherID int64) (seckill.OrderCounts, error) {
 	var c seckill.OrderCounts
 	err := r.db.QueryRowContext(ctx, `SELECT
-		COUNT(CASE WHEN status <> 'FAILED' THEN 1 END),
+		COUNT(CASE WHEN status IN ('PENDING', 'CREATED', 'PAID', 'USED') THEN 1 END),
 		COUNT(CASE WHEN status = 'FAILED' THEN 1 END),
-		COUNT(DISTINCT CASE WHEN status <> 'FAILED' THEN user_id END)
-		FROM voucher_orders WHERE voucher_id = `+r.param(1), voucherID).Scan(&c.Created, &c.Failed, &c.LiveUsers)
+		COUNT(DISTINCT CASE WHEN status IN ('PENDING', 'CREATED', 'PAID', 'USED') THEN user_id END),
+		COUNT(CASE WHEN status IN ('CANCELED', 'REFUNDED') THEN 1 END)
+		FROM voucher_orders WHERE voucher_id = `+r.param(1), voucherID).Scan(&c.Created, &c.Failed, &c.LiveUsers, &c.Released)
 	if err != nil {
 		return seckill.OrderCounts{}, fmt.Errorf("count orders of voucher %d: %w", voucherID, err)
 	}

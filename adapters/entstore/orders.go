@@ -61,14 +61,26 @@ func (r *Orders) Order(ctx context.Context, id int64) (domain.VoucherOrder, erro
 }
 
 func toOrder(o *ent.VoucherOrder) domain.VoucherOrder {
-	return domain.VoucherOrder{
-		ID:         o.ID,
-		UserID:     o.UserID,
-		VoucherID:  o.VoucherID,
-		Status:     domain.OrderStatus(o.Status),
-		CreatedAt:  o.CreatedAt,
-		PayTime:    o.PayTime,
-		UseTime:    o.UseTime,
-		RefundTime: o.RefundTime,
+	out := domain.VoucherOrder{
+		ID:           o.ID,
+		UserID:       o.UserID,
+		VoucherID:    o.VoucherID,
+		ShopID:       o.ShopID,
+		Kind:         domain.VoucherKind(o.Kind),
+		Quantity:     o.Quantity,
+		Amount:       o.Amount,
+		Status:       domain.OrderStatus(o.Status),
+		CreatedAt:    o.CreatedAt,
+		PayDeadline:  o.PayDeadline,
+		PayTime:      o.PayTime,
+		UseTime:      o.UseTime,
+		CanceledAt:   o.CanceledAt,
+		CancelReason: domain.CancelReason(o.CancelReason),
+		RefundTime:   o.RefundTime,
+		RefundReason: o.RefundReason,
 	}
+	if o.RedemptionCode != nil {
+		out.RedemptionCode = *o.RedemptionCode
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/dealspot/dealspot/ent"
 	entshop "github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
+	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/app/social"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -225,7 +226,42 @@ func toShop(s *ent.Shop) domain.Shop {
 		Comments:  s.Comments,
 		Score:     s.Score,
 		OpenHours: s.OpenHours,
+		OwnerID:   deref(s.OwnerID),
 		CreatedAt: s.CreatedAt,
 		UpdatedAt: s.UpdatedAt,
 	}
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+// ShopOwner returns the merchant who runs the shop (0: none), or domain.ErrNotFound.
+func (r *Shops) ShopOwner(ctx context.Context, shopID int64) (int64, error) {
+	s, err := r.client.Shop.Get(ctx, shopID)
+	if err != nil {
+		return 0, fmt.Errorf("read owner of shop %d: %w", shopID, notFound(err, "shop"))
+	}
+	return deref(s.OwnerID), nil
+}
+
+// SetShopOwner makes userID the shop's owner. Errors: domain.ErrNotFound for an unknown
+// shop, BAD_USER_INPUT for an unknown user.
+func (r *Shops) SetShopOwner(ctx context.Context, shopID, userID int64) (domain.Shop, error) {
+	exists, err := r.client.User.Query().Where(user.ID(userID)).Exist(ctx)
+	if err != nil {
+		return domain.Shop{}, fmt.Errorf("look up user %d: %w", userID, err)
+	}
+	if !exists {
+		return domain.Shop{}, domain.Errorf(domain.CodeBadUserInput, "no user %d", userID)
+	}
+	s, err := r.client.Shop.UpdateOneID(shopID).SetOwnerID(userID).Save(ctx)
+	if err != nil {
+		return domain.Shop{}, fmt.Errorf("set owner of shop %d: %w", shopID, notFound(err, "shop"))
+	}
+	return toShop(s), nil
 }

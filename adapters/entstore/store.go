@@ -158,6 +158,12 @@ func (s *Store) Migrate(ctx context.Context) error {
 		if err := s.client.Schema.Create(ctx); err != nil {
 			return fmt.Errorf("migrate %s schema: %w", s.dialect, err)
 		}
+		// The one-order-per-user index of databases created before orders could be
+		// canceled covered every status but FAILED, so it would refuse a user's new
+		// order after a canceled one; voucherorder_one_live_flash_order replaces it.
+		if _, err := s.db.ExecContext(ctx, "DROP INDEX IF EXISTS voucherorder_user_id_voucher_id"); err != nil {
+			return fmt.Errorf("drop the old one-order index: %w", err)
+		}
 		return nil
 	})
 }

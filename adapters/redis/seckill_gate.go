@@ -14,6 +14,7 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/dealspot/dealspot/adapters/claimwire"
+	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -31,6 +32,9 @@ var (
 	//go:embed lua/seckill_load.lua
 	seckillLoadLua    string
 	seckillLoadScript = goredis.NewScript(seckillLoadLua)
+	//go:embed lua/seckill_return.lua
+	seckillReturnLua    string
+	seckillReturnScript = goredis.NewScript(seckillReturnLua)
 	//go:embed lua/seckill_repair.lua
 	seckillRepairLua    string
 	seckillRepairScript = goredis.NewScript(seckillRepairLua)
@@ -58,7 +62,11 @@ type Gate struct {
 	batcher *reserveBatcher
 }
 
-var _ seckill.StockGate = (*Gate)(nil)
+var (
+	_ seckill.StockGate   = (*Gate)(nil)
+	_ orders.UnitReturner = (*Gate)(nil)
+	_ orders.SaleGauge    = (*Gate)(nil)
+)
 
 // NewGate returns the gate on client.
 func NewGate(client goredis.UniversalClient, cfg GateConfig) (*Gate, error) {
@@ -269,6 +277,33 @@ func (g *Gate) Reservations(ctx context.Context, voucherID int64) ([]seckill.Res
 		}
 	}
 	return out, nil
+}
+
+// ReturnUnits implements orders.UnitReturner with seckill_return.lua: a per-sale set of
+// the orders whose unit came back makes a second call (or a retried one) return nothing.
+// The set lives as long as the sale's other keys.
+func (g *Gate) ReturnUnits(ctx context.Context, voucherID int64, units []orders.ReturnedUnit, freeSlot bool) (int, error) {
+	if len(units) == 0 {
+		return 0, nil
+	}
+	k := g.keys(voucherID)
+	args := make([]any, 0, 1+2*len(units))
+	args = append(args, flag(freeSlot))
+	for _, u := range units {
+		args = append(args, strconv.FormatInt(u.OrderID, 10), strconv.FormatInt(u.UserID, 10))
+	}
+	n, err := seckillReturnScript.Run(ctx, g.client, []string{k.stock, k.users, k.prefix + "returned:" + k.voucher, k.gen}, args...).Int()
+	if err != nil {
+		return 0, fmt.Errorf("return %d units to sale %d: %w", len(units), voucherID, err)
+	}
+	return n, nil
+}
+
+// PendingCount implements orders.SaleGauge: it counts the sale's reservations (a scan
+// of its shard's reservations, which hold only claims whose orders are not written yet).
+func (g *Gate) PendingCount(ctx context.Context, voucherID int64) (int64, error) {
+	rs, err := g.Reservations(ctx, voucherID)
+	return int64(len(rs)), err
 }
 
 // PendingOfUser implements seckill.StockGate by scanning every shard's reservations for

@@ -72,6 +72,8 @@ type Config struct {
 	Auth      Auth
 	Cache     Cache
 	Seckill   Seckill
+	Orders    Orders
+	Payment   Payment
 	Social    Social
 	SMS       SMS
 }
@@ -279,6 +281,52 @@ type Paging struct {
 	MaxNearbyRadius float64
 	// NearbyMaxDepth is how many shops a nearbyShops search may page through.
 	NearbyMaxDepth int
+}
+
+// Orders are the settings of an order's life after the claim.
+type Orders struct {
+	// PayTimeout is how long a CREATED order waits for payment (ORDER_PAY_TIMEOUT).
+	PayTimeout time.Duration
+	// ReclaimAfterCancel lets a user claim a sale again after their order of it was
+	// canceled or refunded (ORDER_RECLAIM_AFTER_CANCEL).
+	ReclaimAfterCancel bool
+	// MaxQuantity bounds one buyVoucher (ORDER_MAX_QUANTITY).
+	MaxQuantity int
+	// ExpiryInterval is how often unpaid orders past their deadline are canceled
+	// (ORDER_EXPIRY_INTERVAL); ExpiryBatch how many per transaction (ORDER_EXPIRY_BATCH).
+	ExpiryInterval time.Duration
+	ExpiryBatch    int
+	// StatsInterval is the shortest time between saleStats pushes (SALE_STATS_INTERVAL).
+	StatsInterval time.Duration
+}
+
+// PaymentSim names the simulated payment provider.
+const PaymentSim = "sim"
+
+// DevPaymentSecret signs the simulated provider's notifications in dev mode when
+// PAYMENT_WEBHOOK_SECRET is unset. It is public: never use it outside dev mode.
+const DevPaymentSecret = "dealspot-dev-payment-secret"
+
+// Payment configures the payment provider.
+type Payment struct {
+	// Provider names the provider (PAYMENT_PROVIDER): only "sim" so far.
+	Provider string
+	// WebhookSecret signs and checks the provider's notifications
+	// (PAYMENT_WEBHOOK_SECRET; dev mode: DevPaymentSecret; otherwise empty, and the node
+	// draws a random secret, which only its own simulated provider knows).
+	WebhookSecret string
+	// SimDelay is how long the simulated provider waits before it notifies
+	// (PAYMENT_SIM_DELAY).
+	SimDelay time.Duration
+	// NotifyURL is where the simulated provider posts its notifications
+	// (PAYMENT_NOTIFY_URL; empty: this server's own /payments/notify).
+	NotifyURL string
+	// RefundRetryInterval is how often refunds still owed are sent again
+	// (PAYMENT_REFUND_RETRY_INTERVAL).
+	RefundRetryInterval time.Duration
+	// SignatureTolerance is how old a signed notification may be
+	// (PAYMENT_SIGNATURE_TOLERANCE).
+	SignatureTolerance time.Duration
 }
 
 // IsProduction reports whether the process runs in production.

@@ -126,6 +126,25 @@ func Load(getenv func(string) string) (Config, error) {
 		StatusRecheck:            r.durationOrZero("ORDER_STATUS_RECHECK", 15*time.Second),
 		StatusRecheckConcurrency: r.integer("ORDER_STATUS_RECHECK_CONCURRENCY", 16, 1),
 	}
+	c.Orders = Orders{
+		PayTimeout:         r.duration("ORDER_PAY_TIMEOUT", 15*time.Minute),
+		ReclaimAfterCancel: r.boolean("ORDER_RECLAIM_AFTER_CANCEL", true),
+		MaxQuantity:        r.integer("ORDER_MAX_QUANTITY", 10, 1),
+		ExpiryInterval:     r.duration("ORDER_EXPIRY_INTERVAL", time.Second),
+		ExpiryBatch:        r.integer("ORDER_EXPIRY_BATCH", 1000, 1),
+		StatsInterval:      r.duration("SALE_STATS_INTERVAL", 500*time.Millisecond),
+	}
+	c.Payment = Payment{
+		Provider:            r.str("PAYMENT_PROVIDER", PaymentSim),
+		WebhookSecret:       r.str("PAYMENT_WEBHOOK_SECRET", ""),
+		SimDelay:            r.durationOrZero("PAYMENT_SIM_DELAY", time.Second),
+		NotifyURL:           r.str("PAYMENT_NOTIFY_URL", ""),
+		RefundRetryInterval: r.duration("PAYMENT_REFUND_RETRY_INTERVAL", 10*time.Second),
+		SignatureTolerance:  r.duration("PAYMENT_SIGNATURE_TOLERANCE", 5*time.Minute),
+	}
+	if c.Payment.WebhookSecret == "" && c.Dev {
+		c.Payment.WebhookSecret = DevPaymentSecret
+	}
 	c.Social = Social{
 		Location:         r.location("DEALSPOT_TIMEZONE", "Asia/Shanghai"),
 		LikersDefault:    r.integer("BLOG_LIKERS_DEFAULT", 5, 1),

@@ -31,6 +31,15 @@ func (c Config) validate() error {
 	if err := validateRedisURL(c.RedisURL); err != nil {
 		bad("REDIS_URL", "%v", err)
 	}
+	if c.Payment.Provider != PaymentSim {
+		bad("PAYMENT_PROVIDER", "want sim (the simulated provider; a real one is one more adapter), got %q", c.Payment.Provider)
+	}
+	if c.IsProduction() && c.Payment.WebhookSecret == DevPaymentSecret {
+		bad("PAYMENT_WEBHOOK_SECRET", "is the public dev secret; set a secret of your own in production")
+	}
+	if c.Orders.StatsInterval < 100*time.Millisecond {
+		bad("SALE_STATS_INTERVAL", "at least 100ms, got %s", c.Orders.StatsInterval)
+	}
 	switch c.Queue {
 	case QueueMemory, QueueRedis, QueueKafka, QueueAMQP:
 	default:

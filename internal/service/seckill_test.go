@@ -165,7 +165,8 @@ func TestOrderStatusSubscription(t *testing.T) {
 }
 
 // subscribeOrder runs orderStatus over graphql-transport-ws until the server completes
-// it, returning the statuses received and the error codes.
+// it or the order is written (CREATED, after which the subscription follows the order
+// on), returning the statuses received and the error codes.
 func subscribeOrder(t *testing.T, baseURL, token, orderID string) (statuses, errs []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
@@ -214,6 +215,9 @@ func subscribeOrder(t *testing.T, baseURL, token, orderID string) (statuses, err
 					t.Errorf("event of order %s on a subscription to %s", p.Data.OrderStatus.OrderID, orderID)
 				}
 				statuses = append(statuses, p.Data.OrderStatus.Status)
+				if p.Data.OrderStatus.Status == "CREATED" {
+					return statuses, errs
+				}
 			}
 		case "error":
 			var p []testsupport.GQLError

@@ -24,8 +24,9 @@ func adminClient(t testing.TB, url string) *goredis.Client {
 	return c
 }
 
-// finalStatus waits for a subscription's final event (generously) and checks the
-// channel closes after it.
+// finalStatus waits (generously) for a subscription's first status past PENDING — the
+// order written (CREATED) or failed — and, when that status is final, checks the channel
+// closes after it. ok is false when no such status came.
 func finalStatus(t testing.TB, events <-chan domain.OrderEvent, timeout time.Duration) (domain.OrderStatus, bool) {
 	t.Helper()
 	deadline := time.After(timeout)
@@ -34,6 +35,9 @@ func finalStatus(t testing.TB, events <-chan domain.OrderEvent, timeout time.Dur
 		case e, ok := <-events:
 			if !ok {
 				return "", false
+			}
+			if e.Status == domain.OrderCreated {
+				return e.Status, true // the subscription follows the order on
 			}
 			if e.Status.Final() {
 				select {

@@ -115,7 +115,7 @@ func (rec *Reconciler) dbView(ctx context.Context, voucherID int64) (int64, []in
 	if err != nil {
 		return 0, nil, err
 	}
-	holders, err := rec.c.d.Orders.LiveHolders(ctx, voucherID, false)
+	holders, err := rec.c.d.Orders.LiveHolders(ctx, voucherID, rec.c.cfg.KeepSlotAfterCancel)
 	if err != nil {
 		return 0, nil, err
 	}

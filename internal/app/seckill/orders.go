@@ -88,12 +88,13 @@ func (q *OrderQueries) MyOrders(ctx context.Context, userID int64, first int, be
 }
 
 // OrderStatus streams an order's status to its owner: the current status first, then
-// each change, closing after CREATED or FAILED (or when ctx ends). Errors: NOT_FOUND for
+// each change, closing after a final one — USED, CANCELED, REFUNDED or FAILED — (or when
+// ctx ends). Errors: NOT_FOUND for
 // an unknown id or anyone else's order.
 //
 // The status bus delivers at most once, so the subscription does not rely on it alone:
 // when the bus asks (after a reconnect, events may have been lost) and every
-// StatusRecheck while the order is still PENDING, it re-reads the order as order(id)
+// StatusRecheck until the order is final, it re-reads the order as order(id)
 // does and delivers the status if it changed.
 func (q *OrderQueries) OrderStatus(ctx context.Context, userID, orderID int64) (<-chan domain.OrderEvent, error) {
 	// Listen before reading the current status, so a change in between is not lost.
@@ -119,14 +120,15 @@ func (q *OrderQueries) OrderStatus(ctx context.Context, userID, orderID int64) (
 	go func() {
 		defer close(out)
 		defer cancel()
-		q.followOrder(ctx, userID, orderID, events, out)
+		q.followOrder(ctx, userID, orderID, o.Status, events, out)
 	}()
 	return out, nil
 }
 
-// followOrder delivers the order's final status to out once the bus announces it or a
-// re-read finds it.
-func (q *OrderQueries) followOrder(ctx context.Context, userID, orderID int64, events <-chan domain.OrderEvent, out chan<- domain.OrderEvent) {
+// followOrder delivers each new status of the order to out, as the bus announces it or a
+// re-read finds it, until a final one. A status is delivered once: an event or re-read
+// that finds the status last delivered (or PENDING) is skipped.
+func (q *OrderQueries) followOrder(ctx context.Context, userID, orderID int64, last domain.OrderStatus, events <-chan domain.OrderEvent, out chan<- domain.OrderEvent) {
 	var recheck <-chan time.Time
 	var timer *time.Timer
 	if q.c.cfg.StatusRecheck > 0 {
@@ -152,11 +154,12 @@ func (q *OrderQueries) followOrder(ctx context.Context, userID, orderID int64, e
 				e = q.reread(ctx, userID, orderID)
 			}
 		}
-		if e.UserID != userID || e.Status == "" || e.Status == domain.OrderPending {
+		if e.UserID != userID || e.Status == "" || e.Status == domain.OrderPending || e.Status == last {
 			continue
 		}
 		select {
 		case out <- e:
+			last = e.Status
 		case <-ctx.Done():
 			return
 		}

@@ -47,10 +47,15 @@ func (w *statusWorld) Pending(_ context.Context, id int64) (seckill.Reservation,
 	return *w.reserved, true, nil
 }
 
-// write writes the order (settling its reservation) without telling the bus.
+// write writes the order (settling its reservation), or moves the written order to
+// status, without telling the bus.
 func (w *statusWorld) write(status domain.OrderStatus) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.order != nil {
+		w.order.Status = status
+		return
+	}
 	o := domain.VoucherOrder{ID: w.reserved.OrderID, UserID: w.reserved.UserID, VoucherID: w.reserved.VoucherID, Status: status}
 	w.order, w.reserved = &o, nil
 }
@@ -104,7 +109,7 @@ func expectClosed(t *testing.T, events <-chan domain.OrderEvent) {
 
 func TestOrderStatusReReadsWhenTheBusMayHaveLostEvents(t *testing.T) {
 	t.Parallel()
-	for _, final := range []domain.OrderStatus{domain.OrderCreated, domain.OrderFailed} {
+	for _, final := range []domain.OrderStatus{domain.OrderCanceled, domain.OrderFailed} {
 		t.Run(string(final), func(t *testing.T) {
 			t.Parallel()
 			s, w, bus := newStatusService(seckill.Config{})
@@ -139,6 +144,10 @@ func TestOrderStatusReReadsWhenTheBusMayHaveLostEvents(t *testing.T) {
 		w.setFail(nil)
 		bus.LoseEvents()
 		expectEvent(t, events, domain.OrderCreated)
+		// CREATED is not final: the subscription follows the order on.
+		w.write(domain.OrderUsed)
+		bus.LoseEvents()
+		expectEvent(t, events, domain.OrderUsed)
 		expectClosed(t, events)
 	})
 
@@ -150,10 +159,16 @@ func TestOrderStatusReReadsWhenTheBusMayHaveLostEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		expectEvent(t, events, domain.OrderPending)
-		if err := bus.Publish(context.Background(), domain.OrderEvent{OrderID: testOrder, UserID: testUser, VoucherID: 3, Status: domain.OrderCreated}); err != nil {
-			t.Fatal(err)
+		for _, st := range []domain.OrderStatus{domain.OrderCreated, domain.OrderCreated, domain.OrderPaid, domain.OrderUsed} {
+			if err := bus.Publish(context.Background(), domain.OrderEvent{OrderID: testOrder, UserID: testUser, VoucherID: 3, Status: st}); err != nil {
+				t.Fatal(err)
+			}
 		}
+		// Every transition once (the repeated CREATED is not delivered twice), and the
+		// final USED ends the subscription.
 		expectEvent(t, events, domain.OrderCreated)
+		expectEvent(t, events, domain.OrderPaid)
+		expectEvent(t, events, domain.OrderUsed)
 		expectClosed(t, events)
 	})
 }
@@ -170,6 +185,11 @@ func TestOrderStatusRechecksPendingOrdersPeriodically(t *testing.T) {
 	waitFor(t, func() bool { return w.readCount() >= 3 }) // still PENDING: nothing sent
 	w.write(domain.OrderCreated)
 	expectEvent(t, events, domain.OrderCreated)
+	// Re-reads go on after CREATED: a lost PAID or CANCELED is found too.
+	n := w.readCount()
+	waitFor(t, func() bool { return w.readCount() >= n+3 }) // still CREATED: nothing sent
+	w.write(domain.OrderCanceled)
+	expectEvent(t, events, domain.OrderCanceled)
 	expectClosed(t, events)
 }
 

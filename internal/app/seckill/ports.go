@@ -205,16 +205,20 @@ type Orders interface {
 	LiveHolders(ctx context.Context, voucherID int64, withReleased bool) ([]int64, error)
 	// SaleStock returns the flash sale's stock in the database.
 	SaleStock(ctx context.Context, voucherID int64) (int64, error)
-	// CountOrders counts the voucher's orders by status and its distinct live holders.
+	// CountOrders counts the voucher's orders that hold a unit, the failed and the
+	// released ones, and the distinct users holding a unit.
 	CountOrders(ctx context.Context, voucherID int64) (OrderCounts, error)
 }
 
 // OrderCounts summarises a voucher's orders.
 type OrderCounts struct {
+	// Created counts the orders that hold a unit: CREATED, PAID or USED (I5).
 	Created int64
 	Failed  int64
-	// LiveUsers is the number of distinct users holding a live (not FAILED) order.
+	// LiveUsers is the number of distinct users holding such an order.
 	LiveUsers int64
+	// Released counts the CANCELED and REFUNDED orders, whose units went back.
+	Released int64
 }
 
 // StatusBus carries order events to every server node.

@@ -34,9 +34,9 @@ type Config struct {
 	// PayTimeout is how long a CREATED order waits for payment before it is canceled
 	// (ORDER_PAY_TIMEOUT, default 15m).
 	PayTimeout time.Duration
-	// ReclaimAfterCancel lets a user claim a sale again after their order of it was
-	// canceled or refunded (ORDER_RECLAIM_AFTER_CANCEL, default true).
-	ReclaimAfterCancel bool
+	// KeepSlotAfterCancel keeps a user from claiming a sale again after their order of it
+	// was canceled or refunded (ORDER_RECLAIM_AFTER_CANCEL=false; by default they may).
+	KeepSlotAfterCancel bool
 	// MaxStock bounds a sale's stock.
 	MaxStock int64
 	// Pages bounds myOrders.
@@ -79,6 +79,9 @@ type Deps struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
+
+// DefaultPayTimeout is how long a written order waits for payment unless configured.
+const DefaultPayTimeout = 15 * time.Minute
 
 // Service is the flash sale's use cases, one type each.
 type Service struct {
@@ -134,6 +137,9 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	if cfg.SoldOutMarkTTL <= 0 {
 		cfg.SoldOutMarkTTL = 10 * time.Second
 	}
+	if cfg.PayTimeout <= 0 {
+		cfg.PayTimeout = DefaultPayTimeout
+	}
 	if cfg.StatusRecheckConcurrency <= 0 {
 		cfg.StatusRecheckConcurrency = 16
 	}
@@ -183,7 +189,7 @@ func (s *core) saleState(ctx context.Context, v domain.Voucher) (SaleState, erro
 	if err != nil {
 		return SaleState{}, err
 	}
-	holders, err := s.d.Orders.LiveHolders(ctx, v.ID, false)
+	holders, err := s.d.Orders.LiveHolders(ctx, v.ID, s.cfg.KeepSlotAfterCancel)
 	if err != nil {
 		return SaleState{}, err
 	}

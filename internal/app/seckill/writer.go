@@ -22,7 +22,7 @@ const (
 type OrderWriter struct{ c *core }
 
 // ProcessClaims writes the orders of a batch of claims (the queue consumer's handler).
-// It is idempotent: a claim delivered again finds its order and reports it CREATED again.
+// It is idempotent: a claim delivered again finds its order and reports its status again.
 // An error means nothing was written and the batch should be retried.
 func (w *OrderWriter) ProcessClaims(ctx context.Context, claims []domain.Claim) error {
 	if len(claims) == 0 {
@@ -42,7 +42,19 @@ func (w *OrderWriter) ProcessClaims(ctx context.Context, claims []domain.Claim) 
 			w.c.log.Warn("cannot settle reservations", slog.Int64("voucher_id", vid), slog.Any("error", err))
 		}
 	}
-	w.c.publish(ctx, domain.OrderCreated, "", res.Created...)
+	// Each created claim's order as it stands: CREATED, PAID (a voucher that costs
+	// nothing), or a later status for a claim delivered again.
+	byStatus := map[domain.OrderStatus][]domain.Claim{}
+	for _, c := range res.Created {
+		st := res.Status[c.OrderID]
+		if st == "" {
+			st = domain.OrderCreated
+		}
+		byStatus[st] = append(byStatus[st], c)
+	}
+	for st, cs := range byStatus {
+		w.c.publish(ctx, st, "", cs...)
+	}
 	// A duplicate user holds another order: give the unit back, keep the user's slot.
 	for _, c := range res.Duplicate {
 		w.failOrLeave(ctx, c, Release{Stock: true}, ReasonDuplicate)

@@ -1,0 +1,266 @@
+package orders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// BuyVoucher buys a normal voucher.
+type BuyVoucher struct{ c *core }
+
+// Handle creates an order for quantity vouchers: CREATED, to be paid before its pay
+// deadline, or PAID at once (with a redemption code) when it costs nothing. Errors:
+// NOT_FOUND; BAD_USER_INPUT for a flash-sale voucher (claimed with claimVoucher), one
+// off sale, or a quantity outside 1..MaxQuantity.
+func (u *BuyVoucher) Handle(ctx context.Context, a domain.Actor, voucherID int64, quantity int) (domain.VoucherOrder, error) {
+	if err := loggedIn(a); err != nil {
+		return domain.VoucherOrder{}, err
+	}
+	if quantity < 1 || quantity > u.c.cfg.MaxQuantity {
+		return domain.VoucherOrder{}, domain.Errorf(domain.CodeBadUserInput, "quantity must be between 1 and %d", u.c.cfg.MaxQuantity)
+	}
+	v, err := u.c.d.Vouchers.Voucher(ctx, voucherID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.VoucherOrder{}, domain.Errorf(domain.CodeNotFound, "no voucher %d", voucherID)
+	}
+	if err != nil {
+		return domain.VoucherOrder{}, fmt.Errorf("read voucher %d: %w", voucherID, err)
+	}
+	switch {
+	case v.Kind == domain.VoucherFlashSale:
+		return domain.VoucherOrder{}, domain.Errorf(domain.CodeBadUserInput, "voucher %d is a flash sale: claim it with claimVoucher", voucherID)
+	case v.Status == domain.VoucherOffSale:
+		return domain.VoucherOrder{}, domain.Errorf(domain.CodeBadUserInput, "voucher %d is not on sale", voucherID)
+	}
+	id, err := u.c.d.IDs.NextID(ctx)
+	if err != nil {
+		return domain.VoucherOrder{}, fmt.Errorf("order id: %w", err)
+	}
+	now := u.c.now()
+	o := domain.VoucherOrder{ID: id, UserID: a.UserID, VoucherID: v.ID, ShopID: v.ShopID, Kind: domain.VoucherNormal,
+		Quantity: quantity, Amount: v.PayValue * int64(quantity), Status: domain.OrderCreated, CreatedAt: now}
+	if o.Amount == 0 {
+		o.Status, o.PayTime, o.RedemptionCode = domain.OrderPaid, &now, domain.NewRedemptionCode()
+	} else {
+		deadline := now.Add(u.c.cfg.PayTimeout)
+		o.PayDeadline = &deadline
+	}
+	return u.c.d.Store.CreateOrder(ctx, o)
+}
+
+// PayOrder starts paying an order through the payment provider.
+type PayOrder struct{ c *core }
+
+// Handle creates a payment for the caller's CREATED order at the provider, or returns
+// the order's open payment (paying twice charges once). The order becomes PAID when the
+// provider's notification arrives. Errors: NOT_FOUND; CONFLICT when the order is not
+// CREATED or its pay deadline passed.
+func (u *PayOrder) Handle(ctx context.Context, a domain.Actor, orderID int64) (domain.Payment, error) {
+	o, err := u.c.ownOrder(ctx, a, orderID)
+	if err != nil {
+		return domain.Payment{}, err
+	}
+	if o.Status != domain.OrderCreated {
+		return domain.Payment{}, conflict(o, "pay")
+	}
+	if o.PayDeadline != nil && !u.c.now().Before(*o.PayDeadline) {
+		return domain.Payment{}, domain.StatusConflict(o.Status, "the order's pay deadline passed")
+	}
+	id, err := u.c.d.IDs.NextID(ctx)
+	if err != nil {
+		return domain.Payment{}, fmt.Errorf("payment id: %w", err)
+	}
+	p, created, err := u.c.d.Store.CreatePayment(ctx, domain.Payment{ID: id, OrderID: o.ID, UserID: o.UserID, Amount: o.Amount,
+		Provider: u.c.d.Provider.Name(), CreatedAt: u.c.now()})
+	if err != nil {
+		return domain.Payment{}, fmt.Errorf("create payment: %w", err)
+	}
+	if !created && p.ProviderRef != "" {
+		return p, nil
+	}
+	// New, or open without the provider's reference (its creation at the provider may
+	// not have happened): the provider keys payments by our id, so asking again is safe.
+	ref, err := u.c.d.Provider.CreatePayment(ctx, p)
+	if err != nil {
+		return domain.Payment{}, fmt.Errorf("create payment at the provider: %w", err)
+	}
+	if err := u.c.d.Store.SetProviderRef(ctx, p.ID, ref); err != nil {
+		return domain.Payment{}, err
+	}
+	p.ProviderRef = ref
+	return p, nil
+}
+
+// PaymentNotifications apply the provider's verified notifications.
+type PaymentNotifications struct{ c *core }
+
+// Notify applies one notification; a repeated one changes nothing and is no error.
+// A success for an order that no longer awaits payment is refunded. Errors: NOT_FOUND for
+// an unknown payment; BAD_USER_INPUT when the amount differs from the payment's.
+func (u *PaymentNotifications) Notify(ctx context.Context, n Notification) error {
+	p, err := u.c.d.Store.Payment(ctx, n.PaymentID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.Errorf(domain.CodeNotFound, "no payment %d", n.PaymentID)
+	}
+	if err != nil {
+		return err
+	}
+	if n.Succeeded && n.Amount != p.Amount {
+		u.c.log.Warn("payment notification with the wrong amount", slog.Int64("payment_id", p.ID),
+			slog.Int64("amount", n.Amount), slog.Int64("expected", p.Amount))
+		return domain.Errorf(domain.CodeBadUserInput, "amount %d does not match the payment's %d", n.Amount, p.Amount)
+	}
+	at := n.At
+	if at.IsZero() {
+		at = u.c.now()
+	}
+	st, err := u.c.d.Store.SettlePayment(ctx, p.ID, n.Succeeded, at, domain.NewRedemptionCode())
+	if err != nil {
+		return err
+	}
+	switch st.Outcome {
+	case SettledPaid:
+		u.c.publish(ctx, st.Order, "")
+	case SettledRefundDue:
+		u.c.log.Info("payment arrived after its order stopped waiting; refunding", slog.Int64("payment_id", p.ID),
+			slog.Int64("order_id", st.Order.ID), slog.String("order_status", string(st.Order.Status)))
+		u.c.refund(ctx, st.Payment, refundReasonLate)
+	}
+	return nil
+}
+
+// refundReasonLate is given to the provider for a payment that came too late.
+const refundReasonLate = "the order was no longer awaiting payment"
+
+// refund sends a REFUND_PENDING payment's refund to the provider and records it; on
+// failure it stays REFUND_PENDING for the RefundWorker.
+func (c *core) refund(ctx context.Context, p domain.Payment, reason string) {
+	ctx = context.WithoutCancel(ctx)
+	if err := c.d.Provider.Refund(ctx, p, reason); err != nil {
+		c.log.Warn("refund not sent; it will be retried", slog.Int64("payment_id", p.ID), slog.Any("error", err))
+		return
+	}
+	if _, err := c.d.Store.MarkRefunded(ctx, p.ID, c.now()); err != nil {
+		c.log.Warn("refund sent but not recorded; it will be retried", slog.Int64("payment_id", p.ID), slog.Any("error", err))
+	}
+}
+
+// CancelOrder cancels an unpaid order.
+type CancelOrder struct{ c *core }
+
+// Handle cancels the caller's CREATED order (reason BUYER); a flash sale's unit goes
+// back to the sale. Errors: NOT_FOUND; CONFLICT in any other status.
+func (u *CancelOrder) Handle(ctx context.Context, a domain.Actor, orderID int64) (domain.VoucherOrder, error) {
+	o, err := u.c.ownOrder(ctx, a, orderID)
+	if err != nil {
+		return domain.VoucherOrder{}, err
+	}
+	if o.Status != domain.OrderCreated {
+		return domain.VoucherOrder{}, conflict(o, "cancel")
+	}
+	after, changed, err := u.c.d.Store.Transition(ctx, Transition{OrderID: o.ID, From: []domain.OrderStatus{domain.OrderCreated},
+		To: domain.OrderCanceled, At: u.c.now(), CancelReason: domain.CancelByBuyer, ReturnUnit: true})
+	if err != nil {
+		return domain.VoucherOrder{}, err
+	}
+	if !changed {
+		return domain.VoucherOrder{}, conflict(after, "cancel")
+	}
+	u.c.returnUnits(ctx, after.VoucherID, []domain.VoucherOrder{after})
+	u.c.publish(ctx, after, string(domain.CancelByBuyer))
+	return after, nil
+}
+
+// RequestRefund refunds a paid order that was not used.
+type RequestRefund struct{ c *core }
+
+// Handle refunds the caller's PAID order: it becomes REFUNDED, its payment's money goes
+// back through the provider, and a flash sale's unit goes back to the sale. Errors:
+// NOT_FOUND; CONFLICT in any other status (a USED order cannot be refunded).
+func (u *RequestRefund) Handle(ctx context.Context, a domain.Actor, orderID int64, reason string) (domain.VoucherOrder, error) {
+	o, err := u.c.ownOrder(ctx, a, orderID)
+	if err != nil {
+		return domain.VoucherOrder{}, err
+	}
+	if o.Status != domain.OrderPaid {
+		return domain.VoucherOrder{}, conflict(o, "refund")
+	}
+	if len([]rune(reason)) > 255 {
+		return domain.VoucherOrder{}, domain.Errorf(domain.CodeBadUserInput, "reason: at most 255 characters")
+	}
+	payments, err := u.c.d.Store.PaymentsOfOrder(ctx, o.ID)
+	if err != nil {
+		return domain.VoucherOrder{}, err
+	}
+	t := Transition{OrderID: o.ID, From: []domain.OrderStatus{domain.OrderPaid}, To: domain.OrderRefunded, At: u.c.now(),
+		RefundReason: reason, ReturnUnit: true}
+	var paid *domain.Payment
+	for i := range payments {
+		if payments[i].Status == domain.PaymentSucceeded {
+			paid = &payments[i]
+			t.Payment = &PaymentMove{PaymentID: paid.ID, From: []domain.PaymentStatus{domain.PaymentSucceeded},
+				To: domain.PaymentRefundPending, Reason: reason}
+			break
+		}
+	}
+	after, changed, err := u.c.d.Store.Transition(ctx, t)
+	if err != nil {
+		return domain.VoucherOrder{}, err
+	}
+	if !changed {
+		return domain.VoucherOrder{}, conflict(after, "refund")
+	}
+	if paid != nil {
+		p := *paid
+		p.Status = domain.PaymentRefundPending
+		u.c.refund(ctx, p, reason)
+	}
+	u.c.returnUnits(ctx, after.VoucherID, []domain.VoucherOrder{after})
+	u.c.publish(ctx, after, "")
+	return after, nil
+}
+
+// RedeemOrder uses a paid order at the shop.
+type RedeemOrder struct{ c *core }
+
+// Handle redeems a redemption code at a shop the actor runs: the PAID order becomes
+// USED, once. Errors: NOT_FOUND for an unknown code and for a code of a shop the actor
+// does not run; CONFLICT when the order is not PAID (already used, refunded).
+func (u *RedeemOrder) Handle(ctx context.Context, a domain.Actor, code string) (domain.VoucherOrder, error) {
+	if err := loggedIn(a); err != nil {
+		return domain.VoucherOrder{}, err
+	}
+	code = strings.ToUpper(strings.TrimSpace(code))
+	if len(code) != domain.RedemptionCodeLen {
+		return domain.VoucherOrder{}, domain.Errorf(domain.CodeNotFound, "no such redemption code")
+	}
+	o, err := u.c.d.Store.OrderByCode(ctx, code)
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.VoucherOrder{}, domain.Errorf(domain.CodeNotFound, "no such redemption code")
+	}
+	if err != nil {
+		return domain.VoucherOrder{}, err
+	}
+	owner, err := u.c.d.Shops.ShopOwner(ctx, o.ShopID)
+	if err != nil && !errors.Is(err, domain.ErrNotFound) {
+		return domain.VoucherOrder{}, err
+	}
+	if !a.CanRunShop(owner) {
+		return domain.VoucherOrder{}, domain.Errorf(domain.CodeNotFound, "no such redemption code")
+	}
+	after, changed, err := u.c.d.Store.Transition(ctx, Transition{OrderID: o.ID, From: []domain.OrderStatus{domain.OrderPaid},
+		To: domain.OrderUsed, At: u.c.now()})
+	if err != nil {
+		return domain.VoucherOrder{}, err
+	}
+	if !changed {
+		return domain.VoucherOrder{}, conflict(after, "redeem")
+	}
+	u.c.publish(ctx, after, "")
+	return after, nil
+}

@@ -1,0 +1,194 @@
+// Package orders holds an order's life after the claim: buying normal vouchers, paying
+// through a payment provider, canceling, refunding, redeeming at the shop, the expiry
+// of unpaid orders, and what merchants read about their shops' orders and sales.
+//
+//	PENDING ─▶ CREATED ─▶ PAID ─▶ USED
+//	   │          │          └──▶ REFUNDED
+//	   ▼          └──▶ CANCELED (by the buyer, or the payment deadline passed)
+//	 FAILED
+//
+// PENDING and FAILED belong to the flash sale's claim path (package seckill); this
+// package moves orders on from CREATED. Every move is one conditional transition in the
+// store, so racing moves have one winner. A canceled or refunded flash-sale order gives
+// its unit back to the sale's database stock in the same transaction, then to the gate
+// (Redis), at most once per order; the seckill reconciler repairs the gate should a node
+// die in between.
+//
+// The expiry is a database sweep: the pay deadline lives in the order row, and every
+// ExpiryInterval each node cancels the due orders in batches (the store makes
+// concurrent sweeps take disjoint orders).
+package orders
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// Config holds the lifecycle's settings.
+type Config struct {
+	// PayTimeout is how long a CREATED order waits for payment (ORDER_PAY_TIMEOUT).
+	PayTimeout time.Duration
+	// ReclaimAfterCancel lets a user claim a sale again after their order of it was
+	// canceled or refunded (ORDER_RECLAIM_AFTER_CANCEL).
+	ReclaimAfterCancel bool
+	// MaxQuantity bounds the vouchers one buyVoucher buys (ORDER_MAX_QUANTITY).
+	MaxQuantity int
+	// ExpiryInterval is how often the expiry sweeps (ORDER_EXPIRY_INTERVAL); ExpiryBatch
+	// is how many orders one transaction cancels (ORDER_EXPIRY_BATCH).
+	ExpiryInterval time.Duration
+	ExpiryBatch    int
+	// RefundRetryInterval is how often refunds still owed are sent to the provider again
+	// (PAYMENT_REFUND_RETRY_INTERVAL).
+	RefundRetryInterval time.Duration
+	// StatsInterval is the shortest time between two saleStats pushes
+	// (SALE_STATS_INTERVAL).
+	StatsInterval time.Duration
+	// Pages bounds shopOrders.
+	Pages domain.PageLimits
+}
+
+// Deps are the adapters the lifecycle needs.
+type Deps struct {
+	Store    Store
+	Vouchers Vouchers
+	Shops    Shops
+	Units    UnitReturner
+	Gauge    SaleGauge
+	Provider PaymentProvider
+	Status   StatusPublisher
+	Reopen   SaleReopener
+	IDs      IDGenerator
+	Log      *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Service is the lifecycle's use cases, one type each.
+type Service struct {
+	Buy        *BuyVoucher
+	Pay        *PayOrder
+	Payments   *PaymentNotifications
+	Cancel     *CancelOrder
+	Refund     *RequestRefund
+	Redeem     *RedeemOrder
+	ShopOrders *ShopOrders
+	SaleStats  *SaleStats
+	Expirer    *Expirer
+	Refunds    *RefundWorker
+}
+
+// core is what the use cases share.
+type core struct {
+	cfg Config
+	d   Deps
+	log *slog.Logger
+	now func() time.Time
+}
+
+// New checks deps and builds the use cases.
+func New(cfg Config, d Deps) (*Service, error) {
+	if d.Store == nil || d.Vouchers == nil || d.Shops == nil || d.Units == nil || d.Gauge == nil || d.Provider == nil ||
+		d.Status == nil || d.Reopen == nil || d.IDs == nil {
+		return nil, errors.New("orders: missing dependency")
+	}
+	if err := cfg.Pages.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.PayTimeout <= 0 {
+		cfg.PayTimeout = 15 * time.Minute
+	}
+	if cfg.MaxQuantity <= 0 {
+		cfg.MaxQuantity = 10
+	}
+	if cfg.ExpiryInterval <= 0 {
+		cfg.ExpiryInterval = time.Second
+	}
+	if cfg.ExpiryBatch <= 0 {
+		cfg.ExpiryBatch = 1000
+	}
+	if cfg.RefundRetryInterval <= 0 {
+		cfg.RefundRetryInterval = 10 * time.Second
+	}
+	if cfg.StatsInterval <= 0 {
+		cfg.StatsInterval = 500 * time.Millisecond
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	c := &core{cfg: cfg, d: d, log: d.Log, now: d.Now}
+	return &Service{
+		Buy: &BuyVoucher{c}, Pay: &PayOrder{c}, Payments: &PaymentNotifications{c}, Cancel: &CancelOrder{c},
+		Refund: &RequestRefund{c}, Redeem: &RedeemOrder{c}, ShopOrders: &ShopOrders{c}, SaleStats: &SaleStats{c},
+		Expirer: &Expirer{c}, Refunds: &RefundWorker{c},
+	}, nil
+}
+
+// loggedIn refuses an anonymous actor.
+func loggedIn(a domain.Actor) error {
+	if a.UserID <= 0 {
+		return domain.Errorf(domain.CodeUnauthenticated, "log in first")
+	}
+	return nil
+}
+
+// ownOrder reads the actor's order; NOT_FOUND for an unknown id and for anyone else's.
+func (c *core) ownOrder(ctx context.Context, a domain.Actor, id int64) (domain.VoucherOrder, error) {
+	if err := loggedIn(a); err != nil {
+		return domain.VoucherOrder{}, err
+	}
+	if id <= 0 {
+		return domain.VoucherOrder{}, domain.Errorf(domain.CodeNotFound, "no such order")
+	}
+	o, err := c.d.Store.Order(ctx, id)
+	if errors.Is(err, domain.ErrNotFound) || (err == nil && o.UserID != a.UserID) {
+		return domain.VoucherOrder{}, domain.Errorf(domain.CodeNotFound, "no such order")
+	}
+	return o, err
+}
+
+// publish tells every node an order moved; a failure is logged (subscribers re-read).
+func (c *core) publish(ctx context.Context, o domain.VoucherOrder, reason string) {
+	e := domain.OrderEvent{OrderID: o.ID, UserID: o.UserID, VoucherID: o.VoucherID, Status: o.Status, Reason: reason, At: c.now()}
+	if err := c.d.Status.Publish(context.WithoutCancel(ctx), e); err != nil {
+		c.log.Warn("cannot publish order status", slog.Int64("order_id", o.ID), slog.Any("error", err))
+	}
+}
+
+// returnUnits gives the units of released flash-sale orders of one sale back to the gate
+// and reopens the sale on every node. Failures are logged: the database already has the
+// units, and the reconciler's drift repair brings the gate in line.
+func (c *core) returnUnits(ctx context.Context, voucherID int64, released []domain.VoucherOrder) {
+	units := make([]ReturnedUnit, 0, len(released))
+	for _, o := range released {
+		if o.Kind == domain.VoucherFlashSale {
+			units = append(units, ReturnedUnit{OrderID: o.ID, UserID: o.UserID})
+		}
+	}
+	if len(units) == 0 {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	n, err := c.d.Units.ReturnUnits(ctx, voucherID, units, c.cfg.ReclaimAfterCancel)
+	if err != nil {
+		c.log.Warn("cannot return units to the gate; the reconciler will", slog.Int64("voucher_id", voucherID),
+			slog.Int("units", len(units)), slog.Any("error", err))
+		return
+	}
+	if n > 0 {
+		if err := c.d.Reopen.Publish(ctx, voucherID, false); err != nil {
+			c.log.Warn("cannot announce a sale's stock came back", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
+		}
+	}
+}
+
+// conflict is the CONFLICT of a transition o's status does not allow.
+func conflict(o domain.VoucherOrder, what string) error {
+	return domain.StatusConflict(o.Status, "cannot %s an order that is %s", what, o.Status)
+}
