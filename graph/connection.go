@@ -3,7 +3,6 @@ package graph
 import (
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/auth"
-	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/app/social"
 	"github.com/dealspot/dealspot/internal/domain"

@@ -7,19 +7,23 @@ package graph
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/dealspot/dealspot/graph/generated"
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 func (r *mutationResolver) CreateVoucher(ctx context.Context, input model.CreateVoucherInput) (*model.Voucher, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
 	shopID, err := parseID("shopId", input.ShopID)
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.App.Commands.FlashSales.CreateVoucher(ctx, seckill.VoucherInput{
+	v, err := r.App.Commands.FlashSales.CreateVoucher(ctx, actor(p), seckill.VoucherInput{
 		ShopID: shopID, Title: input.Title, SubTitle: deref(input.Subtitle), Rules: deref(input.Rules),
 		PayValue: int64(input.PayValue), ActualValue: int64(input.ActualValue),
 	})
@@ -30,11 +34,15 @@ func (r *mutationResolver) CreateVoucher(ctx context.Context, input model.Create
 }
 
 func (r *mutationResolver) CreateFlashSale(ctx context.Context, input model.CreateFlashSaleInput) (*model.Voucher, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
 	shopID, err := parseID("shopId", input.ShopID)
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
+	v, err := r.App.Commands.FlashSales.CreateFlashSale(ctx, actor(p), seckill.FlashSaleInput{
 		VoucherInput: seckill.VoucherInput{
 			ShopID: shopID, Title: input.Title, SubTitle: deref(input.Subtitle), Rules: deref(input.Rules),
 			PayValue: int64(input.PayValue), ActualValue: int64(input.ActualValue),
@@ -48,11 +56,15 @@ func (r *mutationResolver) CreateFlashSale(ctx context.Context, input model.Crea
 }
 
 func (r *mutationResolver) UpdateFlashSale(ctx context.Context, input model.UpdateFlashSaleInput) (*model.Voucher, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
 	vid, err := parseID("voucherId", input.VoucherID)
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.App.Commands.FlashSales.UpdateFlashSale(ctx, vid, seckill.SaleChanges{
+	v, err := r.App.Commands.FlashSales.UpdateFlashSale(ctx, actor(p), vid, seckill.SaleChanges{
 		Stock: int64Ptr(input.Stock), BeginTime: input.BeginTime, EndTime: input.EndTime,
 	})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/dealspot/dealspot/adapters/entstore"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/service"
 )
@@ -170,7 +171,7 @@ const saleTitle = "dealspot-bench flash sale"
 func (t *target) createSale(ctx context.Context, c *client, sc scenario) (int64, error) {
 	begin, end := time.Now().Add(-time.Second), time.Now().Add(6*time.Hour)
 	if t.svc != nil {
-		v, err := t.svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
+		v, err := t.svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
 			VoucherInput: seckill.VoucherInput{ShopID: sc.ShopID, Title: saleTitle, PayValue: 100, ActualValue: 1000},
 			Stock:        sc.Stock, BeginTime: begin, EndTime: end,
 		})

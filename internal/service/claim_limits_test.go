@@ -18,7 +18,7 @@ func liveSales(t *testing.T, svc *service.Node, n int) []int64 {
 	now := time.Now()
 	out := make([]int64, n)
 	for i := range out {
-		v, err := svc.App.Commands.FlashSales.CreateFlashSale(context.Background(), seckill.FlashSaleInput{
+		v, err := svc.App.Commands.FlashSales.CreateFlashSale(context.Background(), domain.Operator, seckill.FlashSaleInput{
 			VoucherInput: seckill.VoucherInput{ShopID: 1, Title: fmt.Sprintf("sale %d", i), PayValue: 100, ActualValue: 1000},
 			Stock:        100, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour),
 		})

@@ -32,7 +32,7 @@ func BenchmarkOrderDrain(b *testing.B) {
 		b.Run(fmt.Sprintf("consumer/batch=%d", batch), func(b *testing.B) {
 			_, svc := startService(b, env)
 			ctx := context.Background()
-			v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
+			v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
 				VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "drain", PayValue: 1, ActualValue: 2},
 				Stock:        10_000_000, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
 			})

@@ -128,7 +128,7 @@ func TestFlashSaleInvariantsOnEveryBackend(t *testing.T) {
 				}
 				_, svc := startService(t, env)
 				ctx := context.Background()
-				v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
+				v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
 					VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "invariants", PayValue: 1, ActualValue: 100},
 					Stock:        stock, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
 				})
@@ -189,7 +189,7 @@ func TestFailedPublishReturnsStockAndSlot(t *testing.T) {
 		return pub
 	}))
 	ctx := context.Background()
-	v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
+	v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
 		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "publish failure", PayValue: 1, ActualValue: 100},
 		Stock:        1, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
 	})
@@ -223,7 +223,7 @@ func TestRedeliveredClaimsMakeOneOrder(t *testing.T) {
 	t.Parallel()
 	_, svc := startService(t, map[string]string{"ORDER_CONSUMER": "false", "CLAIM_RATE_PER_USER": "off"})
 	ctx := context.Background()
-	v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
+	v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
 		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "redelivery", PayValue: 1, ActualValue: 100},
 		Stock:        5, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
 	})
@@ -297,7 +297,7 @@ func TestLostAckAfterCommitStillOneOrderPerClaim(t *testing.T) {
 				}
 			}))
 			ctx := context.Background()
-			v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
+			v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
 				VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "lost ack", PayValue: 1, ActualValue: 100},
 				Stock:        20, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
 			})
@@ -343,7 +343,7 @@ func TestUpdateFlashSaleRefusesStockChangesOnceBegun(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now()
 	mk := func(begin time.Time) domain.Voucher {
-		v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
+		v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
 			VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "edit", PayValue: 1, ActualValue: 100},
 			Stock:        10, BeginTime: begin, EndTime: now.Add(time.Hour),
 		})
@@ -355,12 +355,12 @@ func TestUpdateFlashSaleRefusesStockChangesOnceBegun(t *testing.T) {
 	stock := func(n int64) *int64 { return &n }
 
 	live := mk(now.Add(-time.Minute))
-	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, live.ID, seckill.SaleChanges{Stock: stock(20)}); domain.ErrorCode(err) != domain.CodeConflict {
+	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, domain.Operator, live.ID, seckill.SaleChanges{Stock: stock(20)}); domain.ErrorCode(err) != domain.CodeConflict {
 		t.Errorf("stock change of a live sale: %v, want CONFLICT", err)
 	}
 	// Its window may still move: ending it now makes claims ENDED.
 	end := time.Now()
-	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, live.ID, seckill.SaleChanges{EndTime: &end}); err != nil {
+	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, domain.Operator, live.ID, seckill.SaleChanges{EndTime: &end}); err != nil {
 		t.Fatalf("window change of a live sale: %v", err)
 	}
 	if _, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 1, live.ID); domain.ErrorCode(err) != domain.CodeEnded {
@@ -368,11 +368,11 @@ func TestUpdateFlashSaleRefusesStockChangesOnceBegun(t *testing.T) {
 	}
 
 	later := mk(now.Add(time.Hour / 2))
-	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, later.ID, seckill.SaleChanges{Stock: stock(3)}); err != nil {
+	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, domain.Operator, later.ID, seckill.SaleChanges{Stock: stock(3)}); err != nil {
 		t.Fatalf("stock change before the sale begins: %v", err)
 	}
 	begin := time.Now().Add(-time.Second)
-	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, later.ID, seckill.SaleChanges{BeginTime: &begin}); err != nil {
+	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, domain.Operator, later.ID, seckill.SaleChanges{BeginTime: &begin}); err != nil {
 		t.Fatal(err)
 	}
 	accepted, _ := flood(t, svc, later.ID, 10, 1)
@@ -388,11 +388,11 @@ func TestUpdateFlashSaleRefusesStockChangesOnceBegun(t *testing.T) {
 		"end before begin": {EndTime: &begin, BeginTime: &end},
 	} {
 		v := mk(now.Add(time.Hour / 2))
-		if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, v.ID, ch); domain.ErrorCode(err) != domain.CodeBadUserInput {
+		if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, domain.Operator, v.ID, ch); domain.ErrorCode(err) != domain.CodeBadUserInput {
 			t.Errorf("%s: %v, want BAD_USER_INPUT", name, err)
 		}
 	}
-	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, 999999, seckill.SaleChanges{}); domain.ErrorCode(err) != domain.CodeNotFound {
+	if _, err := svc.App.Commands.FlashSales.UpdateFlashSale(ctx, domain.Operator, 999999, seckill.SaleChanges{}); domain.ErrorCode(err) != domain.CodeNotFound {
 		t.Errorf("unknown sale: %v, want NOT_FOUND", err)
 	}
 }

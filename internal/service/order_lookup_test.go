@@ -57,7 +57,7 @@ func TestOrderLookupDoesNotGrowWithLiveSales(t *testing.T) {
 	newSales := func(n int) []domain.Voucher {
 		out := make([]domain.Voucher, n)
 		for i := range out {
-			v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
+			v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
 				VoucherInput: seckill.VoucherInput{ShopID: 1, Title: fmt.Sprintf("sale %d", i), PayValue: 100, ActualValue: 1000},
 				Stock:        10, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour),
 			})

@@ -13,7 +13,7 @@ import (
 
 func newSale(t *testing.T, svc *service.Node, stock int64) domain.Voucher {
 	t.Helper()
-	v, err := svc.App.Commands.FlashSales.CreateFlashSale(context.Background(), seckill.FlashSaleInput{
+	v, err := svc.App.Commands.FlashSales.CreateFlashSale(context.Background(), domain.Operator, seckill.FlashSaleInput{
 		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "recovery", PayValue: 1, ActualValue: 100},
 		Stock:        stock, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
 	})

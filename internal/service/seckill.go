@@ -73,11 +73,15 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	}
 	status := redisadapter.NewStatusBus(s.Redis.Client, s.Redis.Channel("order:status"))
 	s.closers = append(s.closers, status.Close)
+	soldOut := redisadapter.NewSoldOutBus(s.Redis.Client, s.Redis.Channel("seckill:soldout"))
 	svc, err := seckill.New(ctx, seckill.Config{
 		ClaimsPerUser:  cfg.Seckill.ClaimRate.Max,
 		ClaimWindow:    cfg.Seckill.ClaimRate.Window,
 		GlobalClaims:   seckill.RateLimit{Max: cfg.Seckill.ClaimRateGlobal.Max, Window: cfg.Seckill.ClaimRateGlobal.Window},
 		MaxStock:       cfg.Seckill.MaxStock,
+		PayTimeout:     cfg.Orders.PayTimeout,
+
+		KeepSlotAfterCancel: !cfg.Orders.ReclaimAfterCancel,
 		SoldOutMarkTTL: cfg.Seckill.SoldOutMarkTTL,
 		PublishTimeout: cfg.Seckill.PublishTimeout,
 		Pages:          domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
@@ -92,7 +96,8 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		Republisher:    republisher,
 		IDs:            o.ids(ids),
 		Status:         status,
-		SoldOut:        redisadapter.NewSoldOutBus(s.Redis.Client, s.Redis.Channel("seckill:soldout")),
+		SoldOut:        soldOut,
+		Shops:          s.Store.Shops(),
 		VoucherCache:   voucherReadCache{byID[domain.Voucher]{vouchers}},
 		VoucherChanges: voucherReadCache{byID[domain.Voucher]{vouchers}},
 		Log:            s.Log,
@@ -102,6 +107,9 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	}
 	s.closers = append(s.closers, func() error { svc.Close(); return nil })
 	s.App.Commands.FlashSaleCommands, s.App.Queries.FlashSaleQueries, s.Ops.FlashSaleOperations = app.FlashSale(svc)
+	if err := s.startLifecycle(gate, o.ids(ids), status, soldOut); err != nil {
+		return err
+	}
 	n, err := s.Ops.Reconciler.LoadSales(ctx)
 	if err != nil {
 		return fmt.Errorf("load flash sales into redis: %w", err)

@@ -58,6 +58,10 @@ type Node struct {
 
 	orderHandler OrderHandler
 	closers      []func() error
+	// shopInvalidator drops changed shops from the cache (nil when nothing caches them).
+	shopInvalidator shop.Invalidator
+	// paymentNotify serves the payment provider's notifications.
+	paymentNotify http.Handler
 	// jwtSecret is the secret access tokens are signed with (JWT_SECRET, or dev mode's
 	// kept random secret).
 	jwtSecret []byte
@@ -186,6 +190,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err != nil {
 		return nil, err
 	}
+	s.shopInvalidator = shopInvalidator
 	shopCommands, err := shop.NewCommands(shopDeps, shopInvalidator)
 	if err != nil {
 		return nil, err
@@ -237,12 +242,13 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Observe: s.Metrics.ObserveOperation,
 	})
 	httpOpts := server.Options{
-		Log:          log,
-		GraphQL:      gql,
-		Metrics:      s.Metrics,
-		IDE:          cfg.IDE,
-		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
-		MaxURLBytes:  cfg.HTTP.MaxURLBytes,
+		Log:           log,
+		GraphQL:       gql,
+		PaymentNotify: s.paymentNotify,
+		Metrics:       s.Metrics,
+		IDE:           cfg.IDE,
+		MaxBodyBytes:  cfg.HTTP.MaxBodyBytes,
+		MaxURLBytes:   cfg.HTTP.MaxURLBytes,
 		// Per-IP limits see the client behind these proxies, not the proxy.
 		TrustedProxies: cfg.HTTP.TrustedProxies,
 		// A separate METRICS_ADDR keeps /metrics off the public address.
@@ -254,7 +260,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Warnings: map[string]server.Warning{"redis_persistence": s.persistenceWarning},
 	}
 	s.Handler = server.NewHandler(httpOpts)
-	httpOpts.GraphQL = nil
+	httpOpts.GraphQL, httpOpts.PaymentNotify = nil, nil
 	s.OpsHandler = server.NewHandler(httpOpts)
 	s.MetricsHandler = server.NewMetricsHandler(s.Metrics)
 	return s, nil

@@ -49,7 +49,7 @@ func TestSoldOutFloodStaysOffRedis(t *testing.T) {
 			return gate
 		}))
 	ctx := context.Background()
-	v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, seckill.FlashSaleInput{
+	v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
 		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "sold out", PayValue: 1, ActualValue: 2},
 		Stock:        20, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
 	})

@@ -31,8 +31,8 @@ const FailingCents = 13
 type Config struct {
 	// Secret signs the notifications.
 	Secret []byte
-	// NotifyURL is where notifications are posted; NotifyURLFunc, when set, is asked
-	// instead (for a server whose address is known only once it listens).
+	// NotifyURL is where notifications are posted; when it is empty, NotifyURLFunc is
+	// asked for each post (for a server whose address is known only once it listens).
 	NotifyURL     string
 	NotifyURLFunc func() string
 	// Delay is how long after a payment is created its notification is sent.
@@ -121,7 +121,7 @@ func (p *Provider) notify(n notification) {
 		n.At = time.Now().UTC()
 		body, _ := json.Marshal(n)
 		url := p.cfg.NotifyURL
-		if p.cfg.NotifyURLFunc != nil {
+		if url == "" {
 			url = p.cfg.NotifyURLFunc()
 		}
 		req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))

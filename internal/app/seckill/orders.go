@@ -1,11 +1,13 @@
 package seckill
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/dealspot/dealspot/internal/domain"
@@ -66,9 +68,15 @@ type OrderPage struct {
 	HasNextPage bool
 }
 
-// MyOrders pages through the user's written orders, newest first; before is the id the
-// previous page ended with (0: from the newest).
-func (q *OrderQueries) MyOrders(ctx context.Context, userID int64, first int, before int64) (OrderPage, error) {
+// MyOrders pages through the user's orders, newest first, with a status in statuses
+// (empty: any); before is the id the previous page ended with (0: from the newest).
+// Orders still on their way (PENDING) are listed from their reservations, so an order
+// shows from the moment claimVoucher answers.
+//
+// The gate's reservations are read before the database: a reservation is settled only
+// after its order is committed, so an order gone from the first read is in the second,
+// and an order in both is listed once, as the database has it.
+func (q *OrderQueries) MyOrders(ctx context.Context, userID int64, statuses []domain.OrderStatus, first int, before int64) (OrderPage, error) {
 	if userID <= 0 {
 		return OrderPage{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
 	}
@@ -76,13 +84,48 @@ func (q *OrderQueries) MyOrders(ctx context.Context, userID int64, first int, be
 	if err != nil {
 		return OrderPage{}, err
 	}
-	orders, err := q.c.d.Orders.OrdersOfUser(ctx, userID, nil, before, size+1)
+	var pending []domain.VoucherOrder
+	if len(statuses) == 0 || slices.Contains(statuses, domain.OrderPending) {
+		rs, err := q.c.d.Gate.PendingOfUser(ctx, userID)
+		if err != nil {
+			return OrderPage{}, fmt.Errorf("list pending orders: %w", err)
+		}
+		for _, r := range rs {
+			if before <= 0 || r.OrderID < before {
+				pending = append(pending, domain.VoucherOrder{ID: r.OrderID, UserID: userID, VoucherID: r.VoucherID,
+					Kind: domain.VoucherFlashSale, Quantity: 1, Status: domain.OrderPending, CreatedAt: r.At})
+			}
+		}
+	}
+	written, err := q.c.d.Orders.OrdersOfUser(ctx, userID, statuses, before, size+1)
 	if err != nil {
 		return OrderPage{}, fmt.Errorf("list orders: %w", err)
 	}
-	page := OrderPage{Orders: orders}
-	if len(orders) > size {
-		page.Orders, page.HasNextPage = orders[:size], true
+	// A pending order whose row was written meanwhile is listed as written — unless the
+	// filter leaves its written status out, when it is listed at all only if its row is
+	// not in the database yet.
+	merged := written
+	if len(pending) > 0 {
+		ids := make(map[int64]bool, len(written))
+		for _, o := range written {
+			ids[o.ID] = true
+		}
+		for _, p := range pending {
+			if ids[p.ID] {
+				continue
+			}
+			if len(statuses) > 0 {
+				if _, err := q.c.d.Orders.Order(ctx, p.ID); err == nil {
+					continue // written, in a status the filter leaves out
+				}
+			}
+			merged = append(merged, p)
+		}
+		slices.SortFunc(merged, func(a, b domain.VoucherOrder) int { return cmp.Compare(b.ID, a.ID) })
+	}
+	page := OrderPage{Orders: merged}
+	if len(merged) > size {
+		page.Orders, page.HasNextPage = merged[:size], true
 	}
 	return page, nil
 }

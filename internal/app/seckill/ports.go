@@ -143,6 +143,12 @@ type VoucherInvalidator interface {
 	VoucherChanged(ctx context.Context, id int64) error
 }
 
+// ShopOwners says who runs a shop.
+type ShopOwners interface {
+	// ShopOwner returns the shop's owner (0: none), or domain.ErrNotFound.
+	ShopOwner(ctx context.Context, shopID int64) (int64, error)
+}
+
 // IDGenerator hands out order ids: 64-bit, time-ordered, unique across nodes.
 type IDGenerator interface {
 	NextID(ctx context.Context) (int64, error)

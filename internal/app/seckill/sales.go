@@ -53,13 +53,36 @@ func (in VoucherInput) voucher() domain.Voucher {
 	}
 }
 
-// FlashSales creates vouchers and flash sales and edits sales: the administrators'
-// commands.
+// FlashSales creates vouchers and flash sales and edits sales: the commands of the
+// merchant who runs the shop, or of an administrator.
 type FlashSales struct{ c *core }
 
-// CreateVoucher stores a normal voucher. Errors: BAD_USER_INPUT.
-func (f *FlashSales) CreateVoucher(ctx context.Context, in VoucherInput) (domain.Voucher, error) {
+// runsShop checks that a runs the shop. Errors: BAD_USER_INPUT for an unknown shop,
+// FORBIDDEN.
+func (f *FlashSales) runsShop(ctx context.Context, a domain.Actor, shopID int64) error {
+	if a.Role == domain.RoleAdmin {
+		return nil // every shop, known or not (an unknown one is refused when stored)
+	}
+	owner, err := f.c.d.Shops.ShopOwner(ctx, shopID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.Errorf(domain.CodeBadUserInput, "shopId: no shop %d", shopID)
+	}
+	if err != nil {
+		return fmt.Errorf("read owner of shop %d: %w", shopID, err)
+	}
+	if !a.CanRunShop(owner) {
+		return domain.Errorf(domain.CodeForbidden, "you do not run shop %d", shopID)
+	}
+	return nil
+}
+
+// CreateVoucher stores a normal voucher for a shop a runs. Errors: BAD_USER_INPUT;
+// FORBIDDEN.
+func (f *FlashSales) CreateVoucher(ctx context.Context, a domain.Actor, in VoucherInput) (domain.Voucher, error) {
 	if err := in.validate(); err != nil {
+		return domain.Voucher{}, err
+	}
+	if err := f.runsShop(ctx, a, in.ShopID); err != nil {
 		return domain.Voucher{}, err
 	}
 	v := in.voucher()
@@ -71,10 +94,14 @@ func (f *FlashSales) CreateVoucher(ctx context.Context, in VoucherInput) (domain
 	return out, nil
 }
 
-// CreateFlashSale stores a flash-sale voucher with its sale in one transaction, then
-// preloads the sale's stock and window into Redis. Errors: BAD_USER_INPUT.
-func (f *FlashSales) CreateFlashSale(ctx context.Context, in FlashSaleInput) (domain.Voucher, error) {
+// CreateFlashSale stores a flash-sale voucher with its sale in one transaction for a
+// shop a runs, then preloads the sale's stock and window into Redis. Errors:
+// BAD_USER_INPUT; FORBIDDEN.
+func (f *FlashSales) CreateFlashSale(ctx context.Context, a domain.Actor, in FlashSaleInput) (domain.Voucher, error) {
 	if err := in.validate(); err != nil {
+		return domain.Voucher{}, err
+	}
+	if err := f.runsShop(ctx, a, in.ShopID); err != nil {
 		return domain.Voucher{}, err
 	}
 	switch {
@@ -111,10 +138,22 @@ type SaleChanges struct {
 // UpdateFlashSale edits a sale's stock and window and returns the sale as clients now
 // see it. Once a sale has begun (or has orders), its stock cannot change: units already
 // promised would no longer add up. Errors: NOT_FOUND; BAD_USER_INPUT; CONFLICT for a
-// stock change of a begun sale.
-func (f *FlashSales) UpdateFlashSale(ctx context.Context, voucherID int64, ch SaleChanges) (VoucherView, error) {
+// stock change of a begun sale; FORBIDDEN for a sale of a shop a does not run.
+func (f *FlashSales) UpdateFlashSale(ctx context.Context, a domain.Actor, voucherID int64, ch SaleChanges) (VoucherView, error) {
 	if voucherID <= 0 {
 		return VoucherView{}, domain.Errorf(domain.CodeNotFound, "no such flash sale")
+	}
+	if a.Role != domain.RoleAdmin {
+		v, err := f.c.d.Vouchers.Voucher(ctx, voucherID)
+		if errors.Is(err, domain.ErrNotFound) {
+			return VoucherView{}, domain.Errorf(domain.CodeNotFound, "no such flash sale")
+		}
+		if err != nil {
+			return VoucherView{}, err
+		}
+		if err := f.runsShop(ctx, a, v.ShopID); err != nil {
+			return VoucherView{}, err
+		}
 	}
 	var stockChanged bool
 	out, err := f.c.d.Vouchers.UpdateFlashSale(ctx, voucherID, func(v domain.Voucher, fs *domain.FlashSale) error {

@@ -71,6 +71,8 @@ type Deps struct {
 	IDs         IDGenerator
 	Status      StatusBus
 	SoldOut     SoldOutBus
+	// Shops says who runs a shop (merchants create and edit their own shops' sales).
+	Shops ShopOwners
 	// VoucherCache caches vouchers by id for the claim path; VoucherChanges drops a
 	// changed voucher from it.
 	VoucherCache   VoucherReader
@@ -116,7 +118,7 @@ type core struct {
 func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	switch {
 	case d.Vouchers == nil, d.Orders == nil, d.Gate == nil, d.Publisher == nil, d.Republisher == nil, d.IDs == nil,
-		d.Status == nil, d.SoldOut == nil, d.VoucherCache == nil, d.VoucherChanges == nil:
+		d.Status == nil, d.SoldOut == nil, d.VoucherCache == nil, d.VoucherChanges == nil, d.Shops == nil:
 		return nil, errors.New("seckill: missing dependency")
 	case cfg.ClaimsPerUser > 0 && cfg.ClaimWindow <= 0:
 		return nil, errors.New("seckill: the per-user claim limit needs a window")

@@ -1,0 +1,366 @@
+package service_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/app/orders"
+	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/config"
+	"github.com/dealspot/dealspot/internal/domain"
+	"github.com/dealspot/dealspot/internal/service"
+	"github.com/dealspot/dealspot/internal/testsupport"
+)
+
+// lifecycleEnv is a node on real PostgreSQL and Redis whose unpaid orders expire fast.
+func lifecycleEnv(t *testing.T, extra map[string]string) map[string]string {
+	t.Helper()
+	env := map[string]string{
+		"DATABASE_URL": testsupport.PostgresURL(t), "REDIS_URL": testsupport.RedisURL(t),
+		"QUEUE": "redis", "QUEUE_NAMESPACE": "t" + testsupport.RandomSuffix(8) + ".",
+		"CLAIM_RATE_PER_USER": "off", "ORDER_EXPIRY_INTERVAL": "100ms",
+		// The provider is driven by the test (Notify), never by the simulator's own timer.
+		"PAYMENT_SIM_DELAY": "1h",
+	}
+	for k, v := range extra {
+		env[k] = v
+	}
+	return env
+}
+
+func user(id int64) domain.Actor { return domain.Actor{UserID: id, Role: domain.RoleUser} }
+
+// pay pays an order the way the provider would: payOrder, then the provider's verified
+// notification of success.
+func pay(ctx context.Context, svc *service.Node, userID, orderID int64) (domain.Payment, error) {
+	p, err := svc.App.Commands.PayOrder.Handle(ctx, user(userID), orderID)
+	if err != nil {
+		return domain.Payment{}, err
+	}
+	return p, svc.Ops.PaymentNotifications.Notify(ctx, orders.Notification{
+		PaymentID: p.ID, ProviderRef: p.ProviderRef, Succeeded: true, Amount: p.Amount, At: time.Now(),
+	})
+}
+
+// waitWritten waits until the order exists in the database.
+func waitWritten(t *testing.T, svc *service.Node, userID, orderID int64) domain.VoucherOrder {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		o, found, err := svc.App.Queries.Orders.Order(context.Background(), userID, orderID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if found && o.Status != domain.OrderPending {
+			return o
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("order %d not written within a minute", orderID)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestLifecycleReturnedUnitsAreSoldAgain: 1,000 users claim a sale of 300; a third
+// pay, a third cancel and a third let their orders expire, while 1,000 more users keep
+// claiming the units that come back (and pay at once). Every returned unit is sold
+// again, and I1–I7 hold.
+func TestLifecycleReturnedUnitsAreSoldAgain(t *testing.T) {
+	t.Parallel()
+	const stock, firstWave, secondWave = 300, 1000, 1000
+	_, svc := startService(t, lifecycleEnv(t, map[string]string{"ORDER_PAY_TIMEOUT": "3s"}))
+	ctx := context.Background()
+	v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
+		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "lifecycle", PayValue: 990, ActualValue: 2000},
+		Stock:        stock, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepted, refused := flood(t, svc, v.ID, firstWave, 1)
+	if len(accepted) != stock {
+		t.Fatalf("first wave: accepted %d claims for a stock of %d (refusals %v)", len(accepted), stock, refused)
+	}
+	owners := map[int64]int64{}
+	for _, id := range accepted {
+		o, err := svc.Store.Orders().Order(ctx, id)
+		for errors.Is(err, domain.ErrNotFound) {
+			time.Sleep(10 * time.Millisecond)
+			o, err = svc.Store.Orders().Order(ctx, id)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		owners[id] = o.UserID
+	}
+
+	// The second wave keeps claiming while the first wave pays, cancels and expires.
+	var (
+		wg          sync.WaitGroup
+		secondPaid  atomic.Int64
+		stop        = make(chan struct{})
+		secondOrder sync.Map
+	)
+	for u := int64(firstWave + 1); u <= firstWave+secondWave; u++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				res, err := svc.App.Commands.ClaimVoucher.Handle(ctx, u, v.ID)
+				if err != nil {
+					if c := domain.ErrorCode(err); c != domain.CodeSoldOut && c != domain.CodeRateLimited {
+						t.Errorf("second wave claim: %v", err)
+						return
+					}
+					time.Sleep(20 * time.Millisecond)
+					continue
+				}
+				waitWritten(t, svc, u, res.OrderID)
+				if _, err := pay(ctx, svc, u, res.OrderID); err != nil {
+					t.Errorf("second wave pay: %v", err)
+				}
+				secondOrder.Store(res.OrderID, u)
+				secondPaid.Add(1)
+				return
+			}
+		}()
+	}
+
+	var paidFirst, canceledFirst int
+	i := 0
+	for id, uid := range owners {
+		waitWritten(t, svc, uid, id)
+		switch i % 3 {
+		case 0:
+			if _, err := pay(ctx, svc, uid, id); err != nil {
+				t.Fatalf("pay order %d: %v", id, err)
+			}
+			paidFirst++
+		case 1:
+			if _, err := svc.App.Commands.CancelOrder.Handle(ctx, user(uid), id); err != nil {
+				t.Fatalf("cancel order %d: %v", id, err)
+			}
+			canceledFirst++
+		}
+		i++
+	}
+	returned := stock - paidFirst
+	deadline := time.Now().Add(90 * time.Second)
+	for secondPaid.Load() < int64(returned) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	close(stop)
+	wg.Wait()
+	if got := secondPaid.Load(); got != int64(returned) {
+		t.Fatalf("the second wave bought %d of the %d units that came back", got, returned)
+	}
+
+	// Every first-wave order that was not paid is CANCELED, by its buyer or by the
+	// deadline; every unit is held by a PAID order.
+	reasons := map[domain.CancelReason]int{}
+	for id, uid := range owners {
+		o, found, err := svc.App.Queries.Orders.Order(ctx, uid, id)
+		if err != nil || !found {
+			t.Fatalf("order %d: found %v, %v", id, found, err)
+		}
+		switch o.Status {
+		case domain.OrderPaid:
+		case domain.OrderCanceled:
+			reasons[o.CancelReason]++
+		default:
+			t.Errorf("first-wave order %d ended %s", id, o.Status)
+		}
+	}
+	if reasons[domain.CancelByBuyer] != canceledFirst || reasons[domain.CancelTimeout] != stock-paidFirst-canceledFirst {
+		t.Errorf("cancel reasons %v, want %d BUYER and %d TIMEOUT", reasons, canceledFirst, stock-paidFirst-canceledFirst)
+	}
+	a := drain(t, svc, v.ID)
+	if bad := a.Check(stock); len(bad) > 0 {
+		t.Errorf("invariants: %v (audit %+v)", bad, a)
+	}
+	if a.Orders.Created != stock || a.DBStock != 0 || !a.RedisLoaded || a.RedisStock != 0 {
+		t.Errorf("after the second wave: %d orders hold units, database stock %d, redis stock %d (loaded %v); want %d, 0, 0",
+			a.Orders.Created, a.DBStock, a.RedisStock, a.RedisLoaded, stock)
+	}
+}
+
+// TestPayVersusExpiryHasOneWinner: 100 orders are paid at their deadline while the
+// expiry runs; each ends PAID or CANCELED, never both, and every payment that
+// succeeded for a canceled order is refunded (I6).
+func TestPayVersusExpiryHasOneWinner(t *testing.T) {
+	t.Parallel()
+	const n = 100
+	_, svc := startService(t, lifecycleEnv(t, map[string]string{"ORDER_PAY_TIMEOUT": "2s", "ORDER_EXPIRY_INTERVAL": "20ms"}))
+	ctx := context.Background()
+	v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
+		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "race", PayValue: 500, ActualValue: 1000},
+		Stock:        n, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepted, _ := flood(t, svc, v.ID, n, 1)
+	if len(accepted) != n {
+		t.Fatalf("accepted %d of %d", len(accepted), n)
+	}
+	type started struct {
+		order   domain.VoucherOrder
+		payment domain.Payment
+	}
+	var ps []started
+	for _, id := range accepted {
+		o, err := svc.Store.Orders().Order(ctx, id)
+		for errors.Is(err, domain.ErrNotFound) {
+			time.Sleep(10 * time.Millisecond)
+			o, err = svc.Store.Orders().Order(ctx, id)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := svc.App.Commands.PayOrder.Handle(ctx, user(o.UserID), id)
+		if err != nil {
+			t.Fatalf("pay order %d: %v", id, err)
+		}
+		ps = append(ps, started{o, p})
+	}
+	// Notify each success right at its order's deadline, while the expiry sweeps.
+	var wg sync.WaitGroup
+	for _, s := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(time.Until(*s.order.PayDeadline))
+			if err := svc.Ops.PaymentNotifications.Notify(ctx, orders.Notification{
+				PaymentID: s.payment.ID, ProviderRef: s.payment.ProviderRef, Succeeded: true, Amount: s.payment.Amount, At: time.Now(),
+			}); err != nil {
+				t.Errorf("notify: %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	time.Sleep(500 * time.Millisecond) // the expiry's last sweep
+	var paid, canceled int
+	for _, s := range ps {
+		o, err := svc.Store.Orders().Order(ctx, s.order.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := svc.Store.Lifecycle().Payment(ctx, s.payment.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch o.Status {
+		case domain.OrderPaid:
+			paid++
+			if p.Status != domain.PaymentSucceeded || o.PayTime == nil || o.CanceledAt != nil || o.RedemptionCode == "" {
+				t.Errorf("paid order %d: payment %s, paid at %v, canceled at %v, code %q", o.ID, p.Status, o.PayTime, o.CanceledAt, o.RedemptionCode)
+			}
+		case domain.OrderCanceled:
+			canceled++
+			if p.Status != domain.PaymentRefunded && p.Status != domain.PaymentRefundPending {
+				t.Errorf("canceled order %d kept a payment %s (I6)", o.ID, p.Status)
+			}
+			if o.PayTime != nil {
+				t.Errorf("order %d is both paid and canceled (I6)", o.ID)
+			}
+		default:
+			t.Errorf("order %d ended %s", o.ID, o.Status)
+		}
+	}
+	t.Logf("%d paid, %d canceled at their deadline", paid, canceled)
+	a := drain(t, svc, v.ID)
+	if bad := a.Check(n); len(bad) > 0 {
+		t.Errorf("invariants: %v", bad)
+	}
+	if a.Orders.Created != int64(paid) {
+		t.Errorf("%d orders hold units, want the %d paid ones", a.Orders.Created, paid)
+	}
+}
+
+// TestPaymentCallbackOverHTTP: the simulated provider calls POST /payments/notify with
+// a signed body; the order becomes PAID once however often it is told, and a forged
+// notification changes nothing.
+func TestPaymentCallbackOverHTTP(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := lifecycleEnv(t, map[string]string{
+		"PAYMENT_SIM_DELAY": "50ms", "PAYMENT_NOTIFY_URL": "http://" + ln.Addr().String() + "/payments/notify",
+		"DEALSPOT_DATA_DIR": t.TempDir(),
+	})
+	cfg, err := config.Load(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := service.New(context.Background(), cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: svc.Handler}}
+	srv.Start()
+	t.Cleanup(func() { srv.Close(); _ = svc.Close() })
+
+	ctx := context.Background()
+	vo, err := svc.App.Commands.FlashSales.CreateVoucher(ctx, domain.Operator, seckill.VoucherInput{ShopID: 1, Title: "normal", PayValue: 1200, ActualValue: 1500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := svc.App.Commands.BuyVoucher.Handle(ctx, user(7), vo.ID, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Status != domain.OrderCreated || o.Amount != 2400 || o.PayDeadline == nil {
+		t.Fatalf("bought %+v", o)
+	}
+	p, err := svc.App.Commands.PayOrder.Handle(ctx, user(7), o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Amount != 2400 || p.Status != domain.PaymentPending {
+		t.Fatalf("payment %+v", p)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got, _, err := svc.App.Queries.Orders.Order(ctx, 7, o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status == domain.OrderPaid {
+			if len(got.RedemptionCode) != domain.RedemptionCodeLen {
+				t.Errorf("paid order has code %q", got.RedemptionCode)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("order still %s 30s after paying", got.Status)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// A forged notification is refused.
+	resp, err := http.Post(srv.URL+"/payments/notify", "application/json",
+		strings.NewReader(`{"paymentId":"`+strconv.FormatInt(p.ID, 10)+`","status":"SUCCEEDED","amount":2400}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("forged notification answered %d, want 401", resp.StatusCode)
+	}
+}
