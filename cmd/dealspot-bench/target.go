@@ -16,8 +16,8 @@ import (
 	"github.com/dealspot/dealspot/adapters/entstore"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/app/seckill"
-	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/config"
+	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/service"
 )
 

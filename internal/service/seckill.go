@@ -75,16 +75,16 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	s.closers = append(s.closers, status.Close)
 	soldOut := redisadapter.NewSoldOutBus(s.Redis.Client, s.Redis.Channel("seckill:soldout"))
 	svc, err := seckill.New(ctx, seckill.Config{
-		ClaimsPerUser:  cfg.Seckill.ClaimRate.Max,
-		ClaimWindow:    cfg.Seckill.ClaimRate.Window,
-		GlobalClaims:   seckill.RateLimit{Max: cfg.Seckill.ClaimRateGlobal.Max, Window: cfg.Seckill.ClaimRateGlobal.Window},
-		MaxStock:       cfg.Seckill.MaxStock,
-		PayTimeout:     cfg.Orders.PayTimeout,
+		ClaimsPerUser: cfg.Seckill.ClaimRate.Max,
+		ClaimWindow:   cfg.Seckill.ClaimRate.Window,
+		GlobalClaims:  seckill.RateLimit{Max: cfg.Seckill.ClaimRateGlobal.Max, Window: cfg.Seckill.ClaimRateGlobal.Window},
+		MaxStock:      cfg.Seckill.MaxStock,
+		PayTimeout:    cfg.Orders.PayTimeout,
 
 		KeepSlotAfterCancel: !cfg.Orders.ReclaimAfterCancel,
-		SoldOutMarkTTL: cfg.Seckill.SoldOutMarkTTL,
-		PublishTimeout: cfg.Seckill.PublishTimeout,
-		Pages:          domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
+		SoldOutMarkTTL:      cfg.Seckill.SoldOutMarkTTL,
+		PublishTimeout:      cfg.Seckill.PublishTimeout,
+		Pages:               domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
 
 		StatusRecheck:            cfg.Seckill.StatusRecheck,
 		StatusRecheckConcurrency: cfg.Seckill.StatusRecheckConcurrency,
