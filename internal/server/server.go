@@ -34,7 +34,7 @@ type Options struct {
 	// PaymentNotify serves POST /payments/notify, the payment provider's callbacks (nil:
 	// not served).
 	PaymentNotify http.Handler
-	Metrics *Metrics
+	Metrics       *Metrics
 	// Ready names the checks /readyz runs.
 	Ready map[string]Check
 	// Warnings names notes /readyz adds under "warnings" without changing its status.
