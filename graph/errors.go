@@ -35,6 +35,10 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 				gqlErr.Extensions = ownExtensions(gqlErr.Extensions)
 				gqlErr.Extensions["retryAfterSeconds"] = coded.RetryAfterSeconds
 			}
+			if coded.CurrentStatus != "" {
+				gqlErr.Extensions = ownExtensions(gqlErr.Extensions)
+				gqlErr.Extensions["currentStatus"] = coded.CurrentStatus
+			}
 			setCode(gqlErr, string(coded.Code))
 			if coded.Code == domain.CodeInternal {
 				logInternal(ctx, log, err)
