@@ -115,19 +115,6 @@ func (r *Users) SetRole(ctx context.Context, phone string, role domain.Role) (do
 	return r.UserByPhone(ctx, phone)
 }
 
-// PromoteToMerchant makes a USER a MERCHANT, leaving a MERCHANT or ADMIN as they are,
-// and returns the user; domain.ErrNotFound for an unknown id.
-func (r *Users) PromoteToMerchant(ctx context.Context, id int64) (domain.User, error) {
-	if _, err := r.client.User.Update().Where(user.ID(id), user.RoleEQ(user.RoleUSER)).SetRole(user.RoleMERCHANT).Save(ctx); err != nil {
-		return domain.User{}, fmt.Errorf("promote user %d: %w", id, err)
-	}
-	u, err := r.client.User.Get(ctx, id)
-	if err != nil {
-		return domain.User{}, fmt.Errorf("promote user %d: %w", id, notFound(err, "user"))
-	}
-	return toUser(u), nil
-}
-
 // SetBlocked blocks or unblocks the user with that phone number and returns the user,
 // or domain.ErrNotFound.
 func (r *Users) SetBlocked(ctx context.Context, phone string, blocked bool) (domain.User, error) {

@@ -1871,7 +1871,7 @@ extend type Mutation {
   requestRefund(orderId: ID!, reason: String): VoucherOrder! @auth
   "Redeem a redemption code at a shop the caller runs: the PAID order becomes USED. NOT_FOUND for codes of other shops; CONFLICT when already used."
   redeemOrder(code: String!): VoucherOrder! @auth(requires: MERCHANT)
-  "Make a user the merchant running a shop (a USER becomes MERCHANT; the new role applies from their next token refresh)."
+  "Make a user the merchant running a shop (a USER becomes MERCHANT from their next request on)."
   setShopOwner(shopId: ID!, userId: ID!): Shop! @auth(requires: ADMIN)
 }
 

@@ -53,7 +53,7 @@ func (s *Node) startLifecycle(gate *redisadapter.Gate, ids seckill.IDGenerator, 
 	if err != nil {
 		return err
 	}
-	setOwner, err := shop.NewSetOwner(s.Store.Shops(), s.Store.Users(), s.shopInvalidator)
+	setOwner, err := shop.NewSetOwner(s.Store.Shops(), s.promote, s.shopInvalidator)
 	if err != nil {
 		return err
 	}

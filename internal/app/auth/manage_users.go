@@ -68,3 +68,26 @@ func requireAdmin(p Principal) error {
 	}
 	return nil
 }
+
+// PromoteToMerchant gives a USER the MERCHANT role (when they are made the owner of a
+// shop), leaving a MERCHANT or ADMIN as they are; the new role applies to the user's
+// next request, as with SetUserRole. Errors: domain.ErrNotFound for an unknown user.
+type PromoteToMerchant struct{ c *core }
+
+// PromoteToMerchant promotes userID.
+func (h *PromoteToMerchant) PromoteToMerchant(ctx context.Context, userID int64) (domain.User, error) {
+	u, err := h.c.users.User(ctx, userID)
+	if err != nil {
+		return domain.User{}, err
+	}
+	if u.Role != domain.RoleUser {
+		return u, nil
+	}
+	if u, err = h.c.users.SetRoleByID(ctx, userID, domain.RoleMerchant); err != nil {
+		return domain.User{}, fmt.Errorf("promote user %d: %w", userID, err)
+	}
+	if err := h.c.accountChanged(ctx, u); err != nil {
+		return domain.User{}, err
+	}
+	return u, nil
+}

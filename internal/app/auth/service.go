@@ -55,6 +55,8 @@ type Service struct {
 	// SetUserBlocked and SetUserRole are the administrators' versions, by user id.
 	SetUserBlocked *SetUserBlocked
 	SetUserRole    *SetUserRole
+	// Promote makes a shop's new owner a MERCHANT.
+	Promote *PromoteToMerchant
 }
 
 // New validates cfg and builds the use cases; it refuses missing dependencies.
@@ -115,6 +117,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		BlockUser:      &BlockUser{c: c},
 		SetUserBlocked: &SetUserBlocked{c: c},
 		SetUserRole:    &SetUserRole{c: c},
+		Promote:        &PromoteToMerchant{c: c},
 	}, nil
 }
 

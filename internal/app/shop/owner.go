@@ -37,9 +37,8 @@ func NewSetOwner(store OwnerStore, users MerchantPromoter, invalidator Invalidat
 	return &SetOwner{store: store, users: users, invalidator: invalidator}, nil
 }
 
-// Handle makes userID the owner of shopID; a USER becomes a MERCHANT first (their new
-// role is carried by the access tokens issued from their next refresh on). Only an
-// ADMIN may. Errors: FORBIDDEN, NOT_FOUND (shop or user).
+// Handle makes userID the owner of shopID; a USER becomes a MERCHANT first (from their
+// next request on). Only an ADMIN may. Errors: FORBIDDEN, NOT_FOUND (shop or user).
 func (c *SetOwner) Handle(ctx context.Context, a domain.Actor, shopID, userID int64) (domain.Shop, error) {
 	if a.UserID <= 0 {
 		return domain.Shop{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
@@ -54,7 +53,7 @@ func (c *SetOwner) Handle(ctx context.Context, a domain.Actor, shopID, userID in
 		return domain.Shop{}, domain.Errorf(domain.CodeNotFound, "no user %d", userID)
 	}
 	if _, err := c.users.PromoteToMerchant(ctx, userID); err != nil {
-		if errors.Is(err, domain.ErrNotFound) {
+		if errors.Is(err, domain.ErrNotFound) || domain.ErrorCode(err) == domain.CodeNotFound {
 			return domain.Shop{}, domain.Errorf(domain.CodeNotFound, "no user %d", userID)
 		}
 		return domain.Shop{}, fmt.Errorf("promote user %d to merchant: %w", userID, err)
