@@ -66,10 +66,10 @@ func (a Audit) Check(initialStock int64) []string {
 		bad = append(bad, fmt.Sprintf("I3 %d claims still pending", a.Pending))
 	}
 	if a.RedisLoaded && a.RedisStock+a.Orders.Created != initialStock {
-		bad = append(bad, fmt.Sprintf("I4 redis stock %d + orders %d ≠ initial stock %d", a.RedisStock, a.Orders.Created, initialStock))
+		bad = append(bad, fmt.Sprintf("I4/I5 redis stock %d + orders holding units %d ≠ initial stock %d", a.RedisStock, a.Orders.Created, initialStock))
 	}
 	if a.DBStock+a.Orders.Created != initialStock {
-		bad = append(bad, fmt.Sprintf("database stock %d + orders %d ≠ initial stock %d", a.DBStock, a.Orders.Created, initialStock))
+		bad = append(bad, fmt.Sprintf("I5 database stock %d + orders holding units %d ≠ initial stock %d", a.DBStock, a.Orders.Created, initialStock))
 	}
 	return bad
 }
