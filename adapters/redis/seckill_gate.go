@@ -244,35 +244,40 @@ func parseReservation(voucherID, orderID int64, v string) (seckill.Reservation, 
 	return seckill.Reservation{OrderID: orderID, UserID: uid, VoucherID: voucherID, At: time.UnixMilli(ms)}, true
 }
 
+// scanHash calls fn for each entry of a reservation hash whose field is an order id.
+func (g *Gate) scanHash(ctx context.Context, key string, fn func(orderID int64, value string)) error {
+	iter := g.client.HScan(ctx, key, 0, "", 500).Iterator()
+	for iter.Next(ctx) {
+		field := iter.Val()
+		if !iter.Next(ctx) {
+			break
+		}
+		if id, err := strconv.ParseInt(field, 10, 64); err == nil {
+			fn(id, iter.Val())
+		}
+	}
+	return iter.Err()
+}
+
 // Reservations implements seckill.StockGate: it scans the shard's hash for the sale's
 // reservations (and the sale's legacy hash).
 func (g *Gate) Reservations(ctx context.Context, voucherID int64) ([]seckill.Reservation, error) {
 	k := g.keys(voucherID)
 	var out []seckill.Reservation
 	for _, key := range []string{k.pending, k.legacy} {
-		iter := g.client.HScan(ctx, key, 0, "", 500).Iterator()
-		for iter.Next(ctx) {
-			field := iter.Val()
-			if !iter.Next(ctx) {
-				break
-			}
-			id, err := strconv.ParseInt(field, 10, 64)
-			if err != nil {
-				continue
-			}
-			v := iter.Val()
+		err := g.scanHash(ctx, key, func(id int64, v string) {
 			if key == k.pending {
 				vid, rest, _ := strings.Cut(v, ":")
 				if vid != k.voucher {
-					continue
+					return
 				}
 				v = rest
 			}
 			if r, ok := parseReservation(voucherID, id, v); ok {
 				out = append(out, r)
 			}
-		}
-		if err := iter.Err(); err != nil {
+		})
+		if err != nil {
 			return nil, fmt.Errorf("list reservations of voucher %d: %w", voucherID, err)
 		}
 	}
@@ -312,26 +317,17 @@ func (g *Gate) PendingOfUser(ctx context.Context, userID int64) ([]seckill.Reser
 	var out []seckill.Reservation
 	user := strconv.FormatInt(userID, 10)
 	for k := range g.cfg.Shards {
-		iter := g.client.HScan(ctx, pendingKey(k), 0, "", 500).Iterator()
-		for iter.Next(ctx) {
-			field := iter.Val()
-			if !iter.Next(ctx) {
-				break
-			}
-			id, err := strconv.ParseInt(field, 10, 64)
-			if err != nil {
-				continue
-			}
-			vid, rest, _ := strings.Cut(iter.Val(), ":")
+		err := g.scanHash(ctx, pendingKey(k), func(id int64, v string) {
+			vid, rest, _ := strings.Cut(v, ":")
 			voucherID, err := strconv.ParseInt(vid, 10, 64)
 			if err != nil || !strings.HasPrefix(rest, user+":") {
-				continue
+				return
 			}
 			if r, ok := parseReservation(voucherID, id, rest); ok {
 				out = append(out, r)
 			}
-		}
-		if err := iter.Err(); err != nil {
+		})
+		if err != nil {
 			return nil, fmt.Errorf("list reservations of user %d: %w", userID, err)
 		}
 	}

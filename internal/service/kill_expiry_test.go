@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
@@ -22,32 +20,10 @@ import (
 func TestServerKilledMidExpiryLosesAndDoublesNothing(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{
-		"DATABASE_URL": testsupport.PostgresURL(t), "REDIS_URL": testsupport.RedisURL(t),
-		"QUEUE": "redis", "QUEUE_NAMESPACE": "t" + testsupport.RandomSuffix(8) + ".",
-		"JWT_SECRET": testSecret, "ADMIN_PHONES": "13700000100",
-		"CLAIM_RATE_PER_USER": "off", "RECONCILE_INTERVAL": "500ms",
+		"QUEUE_NAMESPACE":   "t" + testsupport.RandomSuffix(8) + ".",
 		"ORDER_PAY_TIMEOUT": "3s", "ORDER_EXPIRY_INTERVAL": "20ms", "ORDER_EXPIRY_BATCH": "1",
-		"LOG_LEVEL": "warn", "DEALSPOT_DATA_DIR": t.TempDir(),
 	}
-	addr := freeAddr(t)
-	procEnv := append(os.Environ(), "DEALSPOT_ADDR="+addr)
-	for k, v := range env {
-		procEnv = append(procEnv, k+"="+v)
-	}
-	logFile, err := os.Create(filepath.Join(t.TempDir(), "server.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &serverProcess{t: t, bin: buildServer(t), env: procEnv, addr: addr, log: logFile}
-	p.start()
-	defer func() {
-		if p.cmd.ProcessState == nil {
-			p.kill(syscall.SIGKILL)
-		}
-	}()
-	c := testsupport.GraphQLClient{URL: "http://" + addr + "/graphql"}
-	admin := c
-	admin.Token = login(t, c, "13700000100").AccessToken
+	p, c, admin := startKillable(t, env, "13700000100")
 	const stock = 300
 	vid := createFlashSale(t, admin, stock, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
 	var (

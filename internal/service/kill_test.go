@@ -81,13 +81,21 @@ func (p *serverProcess) kill(sig syscall.Signal) {
 	_, _ = p.cmd.Process.Wait()
 }
 
-func TestServerKilledMidFloodLosesNothing(t *testing.T) {
-	t.Parallel()
-	env := map[string]string{
+// startKillable starts the server binary as a process of its own on env (real
+// PostgreSQL and Redis, an admin phone), to be killed; it returns the process, a client
+// and an admin's client. The process is killed when the test ends.
+func startKillable(t *testing.T, env map[string]string, adminPhone string) (*serverProcess, testsupport.GraphQLClient, testsupport.GraphQLClient) {
+	t.Helper()
+	base := map[string]string{
 		"DATABASE_URL": testsupport.PostgresURL(t), "REDIS_URL": testsupport.RedisURL(t),
-		"QUEUE": "redis", "JWT_SECRET": testSecret, "ADMIN_PHONES": "13700000000",
-		"CLAIM_RATE_PER_USER": "off", "RECONCILE_INTERVAL": "500ms", "RECONCILE_REPUBLISH_AFTER": "2s",
+		"QUEUE": "redis", "JWT_SECRET": testSecret, "ADMIN_PHONES": adminPhone,
+		"CLAIM_RATE_PER_USER": "off", "RECONCILE_INTERVAL": "500ms",
 		"LOG_LEVEL": "warn", "DEALSPOT_DATA_DIR": t.TempDir(),
+	}
+	for k, v := range base {
+		if _, set := env[k]; !set {
+			env[k] = v
+		}
 	}
 	addr := freeAddr(t)
 	procEnv := append(os.Environ(), "DEALSPOT_ADDR="+addr)
@@ -100,15 +108,21 @@ func TestServerKilledMidFloodLosesNothing(t *testing.T) {
 	}
 	p := &serverProcess{t: t, bin: buildServer(t), env: procEnv, addr: addr, log: logFile}
 	p.start()
-	defer func() {
+	t.Cleanup(func() {
 		if p.cmd.ProcessState == nil {
 			p.kill(syscall.SIGKILL)
 		}
-	}()
-
+	})
 	c := testsupport.GraphQLClient{URL: "http://" + addr + "/graphql"}
 	admin := c
-	admin.Token = login(t, c, "13700000000").AccessToken
+	admin.Token = login(t, c, adminPhone).AccessToken
+	return p, c, admin
+}
+
+func TestServerKilledMidFloodLosesNothing(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"RECONCILE_REPUBLISH_AFTER": "2s"}
+	p, c, admin := startKillable(t, env, "13700000000")
 	const stock = 400
 	vid := createFlashSale(t, admin, stock, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
 	tokens := make([]string, 600)
