@@ -396,6 +396,17 @@ func TestPaymentCallbackOverHTTP(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	// Refunded: the order is REFUNDED and its payment's money went back.
+	ref, err := svc.App.Commands.RequestRefund.Handle(ctx, user(7), o.ID, "plans changed")
+	if err != nil || ref.Status != domain.OrderRefunded || ref.RefundTime == nil || ref.RefundReason != "plans changed" {
+		t.Fatalf("refund: %+v, %v", ref, err)
+	}
+	if paid, err := svc.Store.Lifecycle().Payment(ctx, p.ID); err != nil || paid.Status != domain.PaymentRefunded || paid.RefundedAt == nil {
+		t.Errorf("payment after the refund: %+v, %v", paid, err)
+	}
+	if _, err := svc.App.Commands.RequestRefund.Handle(ctx, user(7), o.ID, ""); domain.ErrorCode(err) != domain.CodeConflict {
+		t.Errorf("second refund: %v, want CONFLICT", err)
+	}
 	// A forged notification is refused.
 	resp, err := http.Post(srv.URL+"/payments/notify", "application/json",
 		strings.NewReader(`{"paymentId":"`+strconv.FormatInt(p.ID, 10)+`","status":"SUCCEEDED","amount":2400}`))
