@@ -154,15 +154,18 @@ func (q *SaleStats) Watch(ctx context.Context, a domain.Actor, voucherID int64) 
 	out <- first
 	go func() {
 		defer close(out)
-		ticker := time.NewTicker(q.c.cfg.StatsInterval)
-		defer ticker.Stop()
+		// The wait starts after each read, so two reads (and pushes) are never closer
+		// than StatsInterval, however long a read or a slow client takes.
+		timer := time.NewTimer(q.c.cfg.StatsInterval)
+		defer timer.Stop()
 		last, quiet := first, 0
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case <-ticker.C:
+			case <-timer.C:
 			}
+			timer.Reset(q.c.cfg.StatsInterval)
 			s, err := q.read(ctx, v)
 			if err != nil {
 				if ctx.Err() == nil {

@@ -1,0 +1,235 @@
+package orders_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/app/orders"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// fakes implement the ports these tests reach; a call to any other method panics (the
+// embedded nil interfaces), which fails the test.
+type fakeStore struct {
+	orders.Store
+	mu      sync.Mutex
+	created []domain.VoucherOrder
+	byCode  map[string]domain.VoucherOrder
+	moved   []orders.Transition
+	reads   int
+}
+
+func (f *fakeStore) CreateOrder(_ context.Context, o domain.VoucherOrder) (domain.VoucherOrder, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.created = append(f.created, o)
+	return o, nil
+}
+
+func (f *fakeStore) OrderByCode(_ context.Context, code string) (domain.VoucherOrder, error) {
+	o, ok := f.byCode[code]
+	if !ok {
+		return domain.VoucherOrder{}, domain.ErrNotFound
+	}
+	return o, nil
+}
+
+func (f *fakeStore) Transition(_ context.Context, t orders.Transition) (domain.VoucherOrder, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.moved = append(f.moved, t)
+	for code, o := range f.byCode {
+		if o.ID == t.OrderID {
+			if o.Status != t.From[0] {
+				return o, false, nil
+			}
+			o.Status = t.To
+			f.byCode[code] = o
+			return o, true, nil
+		}
+	}
+	return domain.VoucherOrder{}, false, domain.ErrNotFound
+}
+
+func (f *fakeStore) CountByStatus(context.Context, int64, time.Time) (map[domain.OrderStatus]int64, int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reads++
+	// Something changes on every read: a new order each time.
+	return map[domain.OrderStatus]int64{domain.OrderCreated: int64(f.reads)}, 0, nil
+}
+
+type fakeVouchers map[int64]domain.Voucher
+
+func (f fakeVouchers) Voucher(_ context.Context, id int64) (domain.Voucher, error) {
+	v, ok := f[id]
+	if !ok {
+		return domain.Voucher{}, domain.ErrNotFound
+	}
+	return v, nil
+}
+
+type fakeShops map[int64]int64
+
+func (f fakeShops) ShopOwner(_ context.Context, id int64) (int64, error) {
+	owner, ok := f[id]
+	if !ok {
+		return 0, domain.ErrNotFound
+	}
+	return owner, nil
+}
+
+type fakeGauge struct{ orders.SaleGauge }
+
+func (fakeGauge) Stock(context.Context, int64) (int64, bool, error)   { return 7, true, nil }
+func (fakeGauge) PendingCount(context.Context, int64) (int64, error) { return 2, nil }
+
+type quiet struct{}
+
+func (quiet) Publish(context.Context, ...domain.OrderEvent) error { return nil }
+
+type noReopen struct{}
+
+func (noReopen) Publish(context.Context, int64, bool) error { return nil }
+
+type seqIDs struct{ n int64 }
+
+func (s *seqIDs) NextID(context.Context) (int64, error) { s.n++; return s.n, nil }
+
+type noUnits struct{ orders.UnitReturner }
+type noProvider struct{ orders.PaymentProvider }
+
+var now = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+func newService(t *testing.T, cfg orders.Config, store *fakeStore, vouchers fakeVouchers, shops fakeShops) *orders.Service {
+	t.Helper()
+	return newServiceAt(t, cfg, store, vouchers, shops, func() time.Time { return now })
+}
+
+func newServiceAt(t *testing.T, cfg orders.Config, store *fakeStore, vouchers fakeVouchers, shops fakeShops, clock func() time.Time) *orders.Service {
+	t.Helper()
+	cfg.Pages = domain.PageLimits{Default: 10, Max: 100}
+	svc, err := orders.New(cfg, orders.Deps{Store: store, Vouchers: vouchers, Shops: shops, Units: noUnits{}, Gauge: fakeGauge{},
+		Provider: noProvider{}, Status: quiet{}, Reopen: noReopen{}, IDs: &seqIDs{}, Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+func TestBuyVoucherRules(t *testing.T) {
+	store := &fakeStore{}
+	vouchers := fakeVouchers{
+		1: {ID: 1, ShopID: 9, Kind: domain.VoucherNormal, Status: domain.VoucherOnSale, PayValue: 1250},
+		2: {ID: 2, ShopID: 9, Kind: domain.VoucherNormal, Status: domain.VoucherOnSale, PayValue: 0},
+		3: {ID: 3, ShopID: 9, Kind: domain.VoucherFlashSale, Status: domain.VoucherOnSale, PayValue: 100},
+		4: {ID: 4, ShopID: 9, Kind: domain.VoucherNormal, Status: domain.VoucherOffSale, PayValue: 100},
+	}
+	svc := newService(t, orders.Config{PayTimeout: 10 * time.Minute, MaxQuantity: 3}, store, vouchers, fakeShops{})
+	buyer := domain.Actor{UserID: 5, Role: domain.RoleUser}
+	ctx := context.Background()
+	for _, c := range []struct {
+		name     string
+		a        domain.Actor
+		voucher  int64
+		quantity int
+		code     domain.Code
+	}{
+		{"anonymous", domain.Actor{}, 1, 1, domain.CodeUnauthenticated},
+		{"no quantity", buyer, 1, 0, domain.CodeBadUserInput},
+		{"above the maximum", buyer, 1, 4, domain.CodeBadUserInput},
+		{"a flash sale", buyer, 3, 1, domain.CodeBadUserInput},
+		{"off sale", buyer, 4, 1, domain.CodeBadUserInput},
+		{"unknown", buyer, 99, 1, domain.CodeNotFound},
+	} {
+		if _, err := svc.Buy.Handle(ctx, c.a, c.voucher, c.quantity); domain.ErrorCode(err) != c.code {
+			t.Errorf("%s: %v, want %s", c.name, err, c.code)
+		}
+	}
+	o, err := svc.Buy.Handle(ctx, buyer, 1, 3)
+	if err != nil || o.Status != domain.OrderCreated || o.Amount != 3750 || o.Quantity != 3 || o.ShopID != 9 ||
+		o.PayDeadline == nil || !o.PayDeadline.Equal(now.Add(10*time.Minute)) || o.RedemptionCode != "" {
+		t.Errorf("paid voucher: %+v, %v", o, err)
+	}
+	free, err := svc.Buy.Handle(ctx, buyer, 2, 1)
+	if err != nil || free.Status != domain.OrderPaid || free.PayTime == nil || len(free.RedemptionCode) != domain.RedemptionCodeLen || free.PayDeadline != nil {
+		t.Errorf("free voucher: %+v, %v", free, err)
+	}
+}
+
+func TestRedeemChecksTheShopAndNormalisesTheCode(t *testing.T) {
+	code := domain.NewRedemptionCode()
+	store := &fakeStore{byCode: map[string]domain.VoucherOrder{code: {ID: 1, UserID: 5, ShopID: 9, Status: domain.OrderPaid}}}
+	svc := newService(t, orders.Config{}, store, fakeVouchers{}, fakeShops{9: 70, 10: 80})
+	ctx := context.Background()
+	if _, err := svc.Redeem.Handle(ctx, domain.Actor{UserID: 80, Role: domain.RoleMerchant}, code); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Errorf("the merchant of another shop: %v, want NOT_FOUND", err)
+	}
+	if _, err := svc.Redeem.Handle(ctx, domain.Actor{UserID: 5, Role: domain.RoleUser}, code); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Errorf("the buyer: %v, want NOT_FOUND", err)
+	}
+	if len(store.moved) != 0 {
+		t.Fatalf("refused redemptions moved orders: %+v", store.moved)
+	}
+	o, err := svc.Redeem.Handle(ctx, domain.Actor{UserID: 70, Role: domain.RoleMerchant}, "  "+lower(code)+" ")
+	if err != nil || o.Status != domain.OrderUsed {
+		t.Fatalf("the shop's merchant, code typed in lower case: %+v, %v", o, err)
+	}
+	_, err = svc.Redeem.Handle(ctx, domain.Actor{Role: domain.RoleAdmin, UserID: 1}, code)
+	var e *domain.Error
+	if domain.ErrorCode(err) != domain.CodeConflict || !asError(err, &e) || e.CurrentStatus != "USED" {
+		t.Errorf("second redemption: %v, want CONFLICT with current status USED", err)
+	}
+}
+
+func TestSaleStatsWatchIsPaced(t *testing.T) {
+	store := &fakeStore{}
+	vouchers := fakeVouchers{3: {ID: 3, ShopID: 9, Kind: domain.VoucherFlashSale, FlashSale: &domain.FlashSale{Stock: 10}}}
+	const interval = 30 * time.Millisecond
+	svc := newServiceAt(t, orders.Config{StatsInterval: interval}, store, vouchers, fakeShops{9: 70}, time.Now)
+	if _, err := svc.SaleStats.Watch(context.Background(), domain.Actor{UserID: 71, Role: domain.RoleMerchant}, 3); domain.ErrorCode(err) != domain.CodeForbidden {
+		t.Errorf("another merchant watching: %v, want FORBIDDEN", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stats, err := svc.SaleStats.Watch(ctx, domain.Actor{UserID: 70, Role: domain.RoleMerchant}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := <-stats
+	if first.Remaining != 7 || first.Pending != 2 || first.Created != 1 || first.Accepted != 3 {
+		t.Errorf("first push %+v", first)
+	}
+	// Every read changes the numbers, so each interval pushes; the pushes' read times
+	// are never closer than the interval.
+	prev := first.At
+	for range 5 {
+		s := <-stats
+		if gap := s.At.Sub(prev); gap < interval {
+			t.Errorf("pushes read %s apart, closer than the %s interval", gap, interval)
+		}
+		prev = s.At
+	}
+	cancel()
+	for range stats {
+	}
+}
+
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+func asError(err error, target **domain.Error) bool {
+	e, ok := err.(*domain.Error)
+	if ok {
+		*target = e
+	}
+	return ok
+}
