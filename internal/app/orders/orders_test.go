@@ -83,7 +83,7 @@ func (f fakeShops) ShopOwner(_ context.Context, id int64) (int64, error) {
 
 type fakeGauge struct{ orders.SaleGauge }
 
-func (fakeGauge) Stock(context.Context, int64) (int64, bool, error)   { return 7, true, nil }
+func (fakeGauge) Stock(context.Context, int64) (int64, bool, error)  { return 7, true, nil }
 func (fakeGauge) PendingCount(context.Context, int64) (int64, error) { return 2, nil }
 
 type quiet struct{}
