@@ -58,6 +58,9 @@ func (p *serverProcess) start() {
 	p.t.Helper()
 	p.cmd = exec.Command(p.bin, "serve")
 	p.cmd.Env = p.env
+	// Should the test binary die (a panic, a timeout), the server dies with it instead
+	// of living on in the Redis database the next test reserves.
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
 	if err := p.cmd.Start(); err != nil {
 		p.t.Fatalf("start server: %v", err)
@@ -86,8 +89,13 @@ func (p *serverProcess) kill(sig syscall.Signal) {
 // and an admin's client. The process is killed when the test ends.
 func startKillable(t *testing.T, env map[string]string, adminPhone string) (*serverProcess, testsupport.GraphQLClient, testsupport.GraphQLClient) {
 	t.Helper()
+	if env["DATABASE_URL"] == "" {
+		env["DATABASE_URL"] = testsupport.PostgresURL(t)
+	}
+	if env["REDIS_URL"] == "" {
+		env["REDIS_URL"] = testsupport.RedisURL(t)
+	}
 	base := map[string]string{
-		"DATABASE_URL": testsupport.PostgresURL(t), "REDIS_URL": testsupport.RedisURL(t),
 		"QUEUE": "redis", "JWT_SECRET": testSecret, "ADMIN_PHONES": adminPhone,
 		"CLAIM_RATE_PER_USER": "off", "RECONCILE_INTERVAL": "500ms",
 		"LOG_LEVEL": "warn", "DEALSPOT_DATA_DIR": t.TempDir(),
