@@ -163,16 +163,20 @@ func (l *Lifecycle) Transition(ctx context.Context, t orders.Transition) (domain
 			}
 		}
 		if m := t.Payment; m != nil {
+			// Placeholders in the order they appear: SQLite's "?" are positional.
 			b := &args{o: l.o}
-			from := make([]string, len(m.From))
-			for i, s := range m.From {
-				from[i] = b.p(string(s))
-			}
 			pq := "UPDATE payments SET status = " + b.p(string(m.To)) + ", updated_at = " + b.p(at)
 			if m.Reason != "" {
 				pq += ", refund_reason = " + b.p(m.Reason)
 			}
-			pq += " WHERE id = " + b.p(m.PaymentID) + " AND status IN (" + strings.Join(from, ", ") + ")"
+			pq += " WHERE id = " + b.p(m.PaymentID) + " AND status IN ("
+			for i, s := range m.From {
+				if i > 0 {
+					pq += ", "
+				}
+				pq += b.p(string(s))
+			}
+			pq += ")"
 			if _, err := tx.ExecContext(ctx, pq, b.vals...); err != nil {
 				return fmt.Errorf("move payment %d to %s: %w", m.PaymentID, m.To, err)
 			}
@@ -479,4 +483,40 @@ func toPayment(p *ent.Payment) domain.Payment {
 		Provider: p.Provider, ProviderRef: p.ProviderRef, CreatedAt: p.CreatedAt, PaidAt: p.PaidAt,
 		RefundedAt: p.RefundedAt, RefundReason: p.RefundReason,
 	}
+}
+
+var _ orders.LedgerReader = (*Lifecycle)(nil)
+
+// Ledger implements orders.LedgerReader: one counting statement per property, each on
+// the sale's orders (voucher_id index) and their payments (order_id index).
+func (l *Lifecycle) Ledger(ctx context.Context, voucherID int64) (orders.Ledger, error) {
+	led := orders.Ledger{VoucherID: voucherID}
+	const ofSale = " FROM voucher_orders o WHERE o.voucher_id = "
+	const paymentsOfSale = " FROM payments p JOIN voucher_orders o ON o.id = p.order_id WHERE o.voucher_id = "
+	counts := []struct {
+		into *int64
+		sql  string // the statement up to the voucher id
+		tail string // what follows it
+	}{
+		{&led.Orders, "SELECT COUNT(*)" + ofSale, ""},
+		{&led.Payments, "SELECT COUNT(*)" + paymentsOfSale, ""},
+		{&led.PaymentsPending, "SELECT COUNT(*)" + paymentsOfSale, " AND p.status = 'PENDING'"},
+		{&led.RefundsPending, "SELECT COUNT(*)" + paymentsOfSale, " AND p.status = 'REFUND_PENDING'"},
+		{&led.PaidAndCanceled, "SELECT COUNT(*)" + ofSale, " AND o.status IN ('CANCELED', 'FAILED') AND o.pay_time IS NOT NULL"},
+		{&led.StrayPayments, "SELECT COUNT(*)" + paymentsOfSale, " AND p.status = 'SUCCEEDED' AND o.status NOT IN ('PAID', 'USED')"},
+		{&led.PaidWithoutPayment, "SELECT COUNT(*)" + ofSale, " AND o.status IN ('PAID', 'USED') AND o.amount > 0" +
+			" AND (SELECT COUNT(*) FROM payments p WHERE p.order_id = o.id AND p.status = 'SUCCEEDED') <> 1"},
+		{&led.RefundedKeptMoney, "SELECT COUNT(*)" + ofSale, " AND o.status = 'REFUNDED' AND o.amount > 0" +
+			" AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.status IN ('REFUNDED', 'REFUND_PENDING'))"},
+		{&led.PaidWithoutCode, "SELECT COUNT(*)" + ofSale, " AND o.status IN ('PAID', 'USED') AND (o.redemption_code IS NULL OR o.redemption_code = '')"},
+		{&led.SharedCodes, "SELECT COUNT(*) FROM (SELECT o.redemption_code" + ofSale,
+			" AND o.redemption_code IS NOT NULL GROUP BY o.redemption_code HAVING COUNT(*) > 1) shared"},
+		{&led.UsedWithoutTime, "SELECT COUNT(*)" + ofSale, " AND o.status = 'USED' AND o.use_time IS NULL"},
+	}
+	for _, c := range counts {
+		if err := l.o.db.QueryRowContext(ctx, c.sql+l.o.param(1)+c.tail, voucherID).Scan(c.into); err != nil {
+			return orders.Ledger{}, fmt.Errorf("ledger of voucher %d: %w", voucherID, err)
+		}
+	}
+	return led, nil
 }

@@ -19,6 +19,7 @@ func TestLifecycle(t *testing.T) {
 			{"expire cancels due orders once across concurrent sweeps", testExpireDue},
 			{"payment settlement: paid, again, refund due, failed", testSettlePayment},
 			{"a canceled order lets its user claim the sale again", testReclaimAfterCancel},
+			{"the ledger counts what breaks I6 and I7", testLedger},
 		})
 	})
 }
@@ -302,5 +303,71 @@ func testReclaimAfterCancel(t *testing.T, s *entstore.Store) {
 	c, err := s.Orders().CountOrders(ctx, v.ID)
 	if err != nil || c.Created != 1 || c.Released != 1 || c.LiveUsers != 1 {
 		t.Errorf("counts %+v, %v", c, err)
+	}
+}
+
+func testLedger(t *testing.T, s *entstore.Store) {
+	ctx := t.Context()
+	l := s.Lifecycle()
+	v := lifecycleSale(t, s, 6, 990)
+	ids := writeClaims(t, s, v, 400, 5, time.Hour)
+	move := func(id int64, from, to domain.OrderStatus, m *orders.PaymentMove) {
+		t.Helper()
+		if _, changed, err := l.Transition(ctx, orders.Transition{OrderID: id, From: []domain.OrderStatus{from}, To: to,
+			At: time.Now(), CancelReason: domain.CancelByBuyer, ReturnUnit: true, Payment: m}); err != nil || !changed {
+			t.Fatalf("order %d %s → %s: changed %v, %v", id, from, to, changed, err)
+		}
+	}
+	pay := func(i int, succeeded bool) domain.Payment {
+		t.Helper()
+		p, _, err := l.CreatePayment(ctx, domain.Payment{ID: 9100 + int64(i), OrderID: ids[i], UserID: int64(i) + 1, Amount: 990, Provider: "sim"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.SettlePayment(ctx, p.ID, succeeded, time.Now(), domain.NewRedemptionCode()); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ledger := func() orders.Ledger {
+		t.Helper()
+		led, err := l.Ledger(ctx, v.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return led
+	}
+	pay(0, true)                                          // PAID
+	pay(1, true)                                          // PAID, then USED
+	move(ids[1], domain.OrderPaid, domain.OrderUsed, nil) //
+	move(ids[2], domain.OrderCreated, domain.OrderCanceled, nil)
+	late := pay(2, true) // succeeded after the cancel: owed back
+	refunded := pay(3, true)
+	move(ids[3], domain.OrderPaid, domain.OrderRefunded, &orders.PaymentMove{PaymentID: refunded.ID,
+		From: []domain.PaymentStatus{domain.PaymentSucceeded}, To: domain.PaymentRefundPending})
+	// ids[4] stays CREATED.
+	led := ledger()
+	if bad := led.Check(); len(bad) > 0 || led.Orders != 5 || led.Payments != 4 || led.RefundsPending != 2 || led.Settled() {
+		t.Errorf("sound sale: %v, ledger %+v; want no offence, 5 orders, 4 payments, 2 refunds pending", bad, led)
+	}
+	for _, p := range []domain.Payment{late, refunded} {
+		if ok, err := l.MarkRefunded(ctx, p.ID, time.Now()); err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+	}
+	if led := ledger(); !led.Settled() || len(led.Check()) > 0 {
+		t.Errorf("settled sale: %+v", led)
+	}
+
+	// Break it: a paid order canceled keeps its pay time and its money; an order
+	// marked USED without a payment has no code either.
+	move(ids[0], domain.OrderPaid, domain.OrderCanceled, nil)
+	move(ids[4], domain.OrderCreated, domain.OrderUsed, nil)
+	led = ledger()
+	if led.PaidAndCanceled != 1 || led.StrayPayments != 1 || led.PaidWithoutPayment != 1 || led.PaidWithoutCode != 1 {
+		t.Errorf("broken sale: %+v; want 1 paid and canceled, 1 stray payment, 1 paid without payment, 1 without code", led)
+	}
+	if bad := led.Check(); len(bad) != 4 {
+		t.Errorf("violations %q, want 4", bad)
 	}
 }
