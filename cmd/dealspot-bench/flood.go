@@ -49,6 +49,7 @@ func init() {
 }
 
 var (
+	orderIDKey = []byte(`"orderId":"`)
 	errorsKey  = []byte(`"errors"`)
 	codeKey    = []byte(`"code":"`)
 	pendingKey = []byte(`"status":"PENDING"`)
@@ -74,6 +75,36 @@ func errorCode(body []byte) (string, bool) {
 		return c, true
 	}
 	return string(rest[:j]), true
+}
+
+// orderIDOf reads the order id of an accepted claim's answer (0 if there is none).
+func orderIDOf(body []byte) int64 {
+	i := bytes.Index(body, orderIDKey)
+	if i < 0 {
+		return 0
+	}
+	var id int64
+	for _, c := range body[i+len(orderIDKey):] {
+		if c < '0' || c > '9' {
+			break
+		}
+		id = id*10 + int64(c-'0')
+	}
+	return id
+}
+
+// owned lists up to n accepted orders with their buyers' tokens, in user order.
+func (f *flood) owned(n int) []ownedOrder {
+	var out []ownedOrder
+	for user := range f.orderIDs {
+		if len(out) >= n {
+			break
+		}
+		if id := atomic.LoadInt64(&f.orderIDs[user]); id != 0 {
+			out = append(out, ownedOrder{id: id, token: f.auth[user][len("Bearer "):]})
+		}
+	}
+	return out
 }
 
 func classifyClaim(status int, body []byte, err error) string {
@@ -119,6 +150,8 @@ type flood struct {
 	budget int64
 	// decided marks users that got a decisive answer.
 	decided []uint32
+	// orderIDs holds each user's accepted order (0: none).
+	orderIDs []int64
 	// accepted counts PENDING answers so far.
 	accepted atomic.Int64
 	live     *liveLine
@@ -142,7 +175,7 @@ func newFlood(c *client, tokens []string, voucherID int64, baselineQuery string,
 	}
 	return &flood{
 		client: c, auth: auth, claimBody: claim, baseBody: base, concurrency: sc.Concurrency,
-		budget: sc.claimBudget(), decided: make([]uint32, len(tokens)), live: live,
+		budget: sc.claimBudget(), decided: make([]uint32, len(tokens)), orderIDs: make([]int64, len(tokens)), live: live,
 	}, nil
 }
 
@@ -217,6 +250,7 @@ func (f *flood) run(ctx context.Context, kind, label string, d time.Duration) *p
 					}
 					if code == answerAccepted {
 						f.accepted.Add(1)
+						atomic.StoreInt64(&f.orderIDs[user], orderIDOf(answer))
 					}
 				} else {
 					code := classifyBaseline(status, answer, err)

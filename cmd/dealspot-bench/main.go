@@ -179,6 +179,9 @@ func bench(ctx context.Context, sc scenario, getenv func(string) string, stdout,
 		r.Verification.Checks = append(r.Verification.Checks,
 			acceptedCheck(initialStock, r.Accepted, sc.Users, fl.undecided(), claims.answers["SOLD_OUT"] > 0))
 	}
+	if err := afterClaim(context.WithoutCancel(ctx), sc, t, c, fl, voucherID, initialStock, watch != nil, stderr, r); err != nil {
+		return nil, err
+	}
 	for _, c := range r.Verification.Checks {
 		if !c.OK {
 			r.Problems = append(r.Problems, c.Name+": "+c.Detail)
@@ -200,6 +203,38 @@ func bench(ctx context.Context, sc scenario, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "wrote %s\n", sc.ChartPath)
 	}
 	return r, nil
+}
+
+// afterClaim walks accepted orders through the rest of their lives and adds the I5–I7
+// checks to r, when the sale can be audited.
+func afterClaim(ctx context.Context, sc scenario, t *target, c *client, fl *flood, voucherID, initialStock int64,
+	audited bool, stderr io.Writer, r *result) error {
+	owned := fl.owned(sc.AfterClaim)
+	switch {
+	case sc.AfterClaim == 0:
+		return nil
+	case !audited || t.ledger == nil:
+		r.AfterClaim = &afterClaimJSON{Note: "not walked: the sale cannot be audited (" + t.auditNote + ")"}
+		return nil
+	case len(owned) == 0:
+		r.AfterClaim = &afterClaimJSON{Note: "not walked: no claim was accepted"}
+		return nil
+	}
+	redeem, note, err := t.redeemer(ctx, c, sc, voucherID)
+	if err != nil {
+		return err
+	}
+	out := &afterClaimJSON{Orders: len(owned), Outcomes: map[string]int{}, Unexpected: []string{}, Note: note}
+	fmt.Fprintf(stderr, "after the claim: walking %d orders through pay, redeem, refund and cancel…\n", len(owned))
+	w := &walker{c: c, redeem: redeem, out: out, payWait: sc.PayWait}
+	w.walk(ctx, owned, min(sc.Concurrency, 32))
+	checks, err := w.settle(ctx, t.audit, t.ledger, voucherID, initialStock, sc.SettleTimeout)
+	if err != nil {
+		return fmt.Errorf("audit voucher %d after the claim: %w", voucherID, err)
+	}
+	r.AfterClaim = out
+	r.Verification.Checks = append(r.Verification.Checks, checks...)
+	return nil
 }
 
 // addFlood adds the flood's figures to r and returns the claims' totals.

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dealspot/dealspot/internal/app/orders"
+	"github.com/dealspot/dealspot/internal/app/seckill"
 )
 
 // TestFloodsAnInProcessServerAndVerifies runs the tool end to end on the embedded
@@ -36,8 +39,15 @@ func TestFloodsAnInProcessServerAndVerifies(t *testing.T) {
 	if !r.OK || r.Accepted != 10 || r.Claims.Answers[answerAccepted] != 10 || r.Claims.Errors != 0 {
 		t.Errorf("want 10 accepted claims and no errors, got ok=%v accepted=%d answers=%v", r.OK, r.Accepted, r.Claims.Answers)
 	}
-	if !r.Verification.Checked || len(r.Verification.Checks) != 5 {
-		t.Errorf("want I1–I4 and the accepted count checked, got %+v", r.Verification)
+	if !r.Verification.Checked || len(r.Verification.Checks) != 9 {
+		t.Errorf("want I1–I4, the accepted count, the after-claim steps and I5–I7 checked, got %+v", r.Verification)
+	}
+	// The ten orders walk through the five kinds, two each: two are redeemed and a
+	// second redemption and a refund of each are refused.
+	if a := r.AfterClaim; a == nil || a.Orders != 10 || a.SecondRedeemsRefused != 2 || a.RefundsAfterUseRefused != 2 ||
+		a.Outcomes["USED"] != 2 || a.Outcomes["REFUNDED"] != 2 || a.Outcomes["CANCELED"] != 2 || a.Outcomes["PAID"] != 2 ||
+		a.Outcomes["CREATED"] != 2 || a.Ledger == nil || a.Ledger.Payments != 6 {
+		t.Errorf("after the claim: %+v", a)
 	}
 	if r.Baseline == nil || r.Baseline.Ops.Requests == 0 || len(r.Baseline.Pairs) == 0 {
 		t.Errorf("want baseline phases paired with claim phases, got %+v", r.Baseline)
@@ -67,6 +77,45 @@ func TestRefusesBadFlags(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		if code := run(args, func(string) string { return "" }, &stdout, &stderr); code != 2 {
 			t.Errorf("%v: exit status %d, want 2 (stderr %s)", args, code, stderr.String())
+		}
+	}
+}
+
+// TestAfterClaimChecksFail: the checks of the walked sale fail on what breaks I5, I6 or
+// I7, so a PASS means something.
+func TestAfterClaimChecksFail(t *testing.T) {
+	t.Parallel()
+	sound := seckill.Audit{RedisLoaded: true, RedisStock: 4, DBStock: 4, Orders: seckill.OrderCounts{Created: 6, LiveUsers: 6}}
+	out := &afterClaimJSON{Orders: 10, Outcomes: map[string]int{"USED": 2}, SecondRedeems: 2, SecondRedeemsRefused: 2}
+	failed := func(checks []check) []string {
+		var names []string
+		for _, c := range checks {
+			if !c.OK {
+				names = append(names, c.Name[:2])
+			}
+		}
+		return names
+	}
+	if bad := failed(afterClaimChecks(out, sound, orders.Ledger{}, 10)); len(bad) != 0 {
+		t.Fatalf("a sound sale fails %v", bad)
+	}
+	leak := sound
+	leak.RedisStock = 3 // a unit that never came back to the gate
+	for _, tc := range []struct {
+		name   string
+		audit  seckill.Audit
+		ledger orders.Ledger
+		out    *afterClaimJSON
+		want   string
+	}{
+		{"unit lost in redis", leak, orders.Ledger{}, out, "I5"},
+		{"paid and canceled", sound, orders.Ledger{PaidAndCanceled: 1}, out, "I6"},
+		{"refund never settled", sound, orders.Ledger{RefundsPending: 1}, out, "I6"},
+		{"shared code", sound, orders.Ledger{SharedCodes: 1}, out, "I7"},
+		{"redeemed twice", sound, orders.Ledger{}, &afterClaimJSON{Orders: 10, SecondRedeems: 2, SecondRedeemsRefused: 1}, "I7"},
+	} {
+		if bad := failed(afterClaimChecks(tc.out, tc.audit, tc.ledger, 10)); len(bad) != 1 || bad[0] != tc.want {
+			t.Errorf("%s: failed %v, want only %s", tc.name, bad, tc.want)
 		}
 	}
 }

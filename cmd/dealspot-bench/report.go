@@ -25,6 +25,7 @@ type result struct {
 	Orders       ordersJSON       `json:"orders"`
 	Baseline     *baselineJSON    `json:"baseline,omitempty"`
 	Verification verificationJSON `json:"verification"`
+	AfterClaim   *afterClaimJSON  `json:"after_claim,omitempty"`
 	Series       []secondJSON     `json:"series"`
 	// Problems are the reasons OK is false.
 	Problems []string `json:"problems"`
@@ -307,6 +308,17 @@ func (r *result) writeText(w io.Writer) {
 		}
 		if len(rs) > 0 {
 			p("", "pairs (claims/s / baseline/s; * accepted claims): %s", strings.Join(rs, "  "))
+		}
+	}
+	if a := r.AfterClaim; a != nil {
+		switch {
+		case a.Orders == 0:
+			p("after", "%s", a.Note)
+		default:
+			p("after", "%s in %.1fs; settled %.1fs later", outcomesLine(a), a.Seconds, a.SettleSeconds)
+			if a.Note != "" {
+				p("", "%s", a.Note)
+			}
 		}
 	}
 	v := r.Verification

@@ -59,6 +59,13 @@ type scenario struct {
 	DrainTimeout  time.Duration
 	ServerLog     string
 
+	// AfterClaim is how many accepted orders to walk through pay, redeem, refund and
+	// cancel before checking I5–I7 (0: none); PayWait bounds each payment's wait and
+	// SettleTimeout the wait for payments and refunds to settle.
+	AfterClaim    int
+	PayWait       time.Duration
+	SettleTimeout time.Duration
+
 	JSONPath   string
 	ChartPath  string
 	CPUProfile string
@@ -81,7 +88,10 @@ const usageText = `usage: dealspot-bench [flags]
 
 Floods claimVoucher over HTTP with one token per user and reports claims/s, latency,
 answers by code, how long until every accepted claim is CREATED, and the flash-sale
-invariants I1–I4 (exit status 1 if any fails or any request errs).
+invariants I1–I4 (exit status 1 if any fails or any request errs). Then it walks up to
+--after-claim accepted orders through the rest of their lives over GraphQL (pay, redeem,
+redeem again, refund, cancel, leave unpaid) and checks I5–I7: units and stocks add up,
+no money kept for nothing, a code redeems once.
 
 Without --url a server is started in-process on the embedded defaults (SQLite in a
 temporary directory, in-process Redis, memory queue); DATABASE_URL, REDIS_URL, QUEUE and
@@ -126,6 +136,9 @@ func parseScenario(args []string, stderr io.Writer) (scenario, error) {
 	fs.DurationVar(&s.Phase, "phase", 2*time.Second, "--baseline: length of each baseline and claim phase")
 	fs.DurationVar(&s.Warmup, "warmup", time.Second, "unmeasured requests of the baseline operation before the flood, to open the connections")
 	fs.DurationVar(&s.DrainTimeout, "drain-timeout", 60*time.Second, "how long to wait for every accepted claim to become an order")
+	fs.IntVar(&s.AfterClaim, "after-claim", 100, "after the flood, walk up to this many accepted orders through pay, redeem, refund and cancel, then check I5–I7 (0: skip)")
+	fs.DurationVar(&s.PayWait, "pay-wait", 30*time.Second, "--after-claim: how long a payment may take to be confirmed")
+	fs.DurationVar(&s.SettleTimeout, "settle-timeout", 60*time.Second, "--after-claim: how long payments and refunds may take to settle")
 	fs.StringVar(&s.ServerLog, "server-log", "warn", "in-process server's log level (debug, info, warn, error)")
 	fs.StringVar(&s.JSONPath, "json", "", "write the result as JSON to this file")
 	fs.StringVar(&s.ChartPath, "chart", "", "write an SVG chart of throughput and p99 per second to this file")
@@ -168,6 +181,9 @@ func (s scenario) validate() error {
 	}
 	if s.Duration == 0 && s.claimBudget() == 0 {
 		bad("give --duration, --total or --claims-per-user")
+	}
+	if s.AfterClaim < 0 || s.PayWait <= 0 || s.SettleTimeout <= 0 {
+		bad("--after-claim must not be negative, --pay-wait and --settle-timeout must be positive")
 	}
 	if s.Phase <= 0 || s.Warmup < 0 || s.DrainTimeout <= 0 {
 		bad("--phase and --drain-timeout must be positive, --warmup not negative")

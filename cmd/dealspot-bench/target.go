@@ -15,6 +15,7 @@ import (
 
 	"github.com/dealspot/dealspot/adapters/entstore"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -37,7 +38,11 @@ type target struct {
 	// auditNote says why).
 	audit     func(ctx context.Context, voucherID int64) (seckill.Audit, error)
 	auditNote string
-	closers   []func() error
+	// ledger reads a sale's orders and payments for I6 and I7 (nil with audit).
+	ledger func(ctx context.Context, voucherID int64) (orders.Ledger, error)
+	// adminToken is the remote server's ADMIN token, once known.
+	adminToken string
+	closers    []func() error
 }
 
 func (t *target) close() error {
@@ -64,11 +69,28 @@ func startInProcess(ctx context.Context, sc scenario, getenv func(string) string
 		return nil, err
 	}
 	t.closers = append(t.closers, func() error { return os.RemoveAll(dir) })
-	cfg, err := config.Load(func(k string) string {
-		if v := getenv(k); v != "" || k != "DEALSPOT_DATA_DIR" {
-			return v
+	// The port is taken first, so the server knows its own address (the simulated
+	// payment provider calls it back there).
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	t.closers = append(t.closers, func() error {
+		if err := ln.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+			return err
 		}
-		return dir
+		return nil
+	})
+	cfg, err := config.Load(func(k string) string {
+		switch v := getenv(k); {
+		case v != "":
+			return v
+		case k == "DEALSPOT_DATA_DIR":
+			return dir
+		case k == "DEALSPOT_ADDR":
+			return ln.Addr().String()
+		}
+		return ""
 	})
 	if err != nil {
 		return nil, fmt.Errorf("configuration:\n%w", err)
@@ -85,10 +107,6 @@ func startInProcess(ctx context.Context, sc scenario, getenv func(string) string
 	t.closers = append(t.closers, svc.Close)
 	t.svc, t.jwtSecret = svc, svc.JWTSecret()
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
 	srv := &http.Server{
 		Handler:           svc.Handler,
 		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
@@ -112,6 +130,7 @@ func startInProcess(ctx context.Context, sc scenario, getenv func(string) string
 	t.backends = fmt.Sprintf("%s, %s, queue %s", svc.Store.Dialect(), redisDesc, cfg.Queue)
 	t.sessions = svc.Store.Sessions()
 	t.audit = svc.Ops.Reconciler.Audit
+	t.ledger = svc.Store.Lifecycle().Ledger
 	return t, nil
 }
 
@@ -156,10 +175,11 @@ func connectRemote(ctx context.Context, sc scenario, getenv func(string) string)
 	if err != nil {
 		return nil, err
 	}
-	orders := store.Orders()
+	written := store.Orders()
 	t.audit = func(ctx context.Context, voucherID int64) (seckill.Audit, error) {
-		return seckill.ReadAudit(ctx, gate, orders, voucherID)
+		return seckill.ReadAudit(ctx, gate, written, voucherID)
 	}
+	t.ledger = store.Lifecycle().Ledger
 	t.backends = fmt.Sprintf("%s, redis %s/%d", store.Dialect(), conn.Addr, conn.DB)
 	return t, nil
 }
@@ -180,17 +200,14 @@ func (t *target) createSale(ctx context.Context, c *client, sc scenario) (int64,
 		}
 		return v.ID, nil
 	}
-	token := sc.AdminToken
-	if token == "" {
-		var err error
-		if token, err = login(ctx, c, sc.AdminPhone); err != nil {
-			return 0, fmt.Errorf("log in the admin (or give --admin-token): %w", err)
-		}
+	token, err := t.admin(ctx, c, sc)
+	if err != nil {
+		return 0, err
 	}
 	var out struct {
 		CreateFlashSale struct{ ID string }
 	}
-	err := c.call(ctx, token, `mutation Create($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }`,
+	err = c.call(ctx, token, `mutation Create($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }`,
 		map[string]any{"in": map[string]any{
 			"shopId": strconv.FormatInt(sc.ShopID, 10), "title": saleTitle, "payValue": 100, "actualValue": 1000,
 			"stock": sc.Stock, "beginTime": begin.UTC().Format(time.RFC3339), "endTime": end.UTC().Format(time.RFC3339),
@@ -199,4 +216,74 @@ func (t *target) createSale(ctx context.Context, c *client, sc scenario) (int64,
 		return 0, fmt.Errorf("createFlashSale (is --admin-phone in the server's ADMIN_PHONES?): %w", err)
 	}
 	return strconv.ParseInt(out.CreateFlashSale.ID, 10, 64)
+}
+
+// admin returns the remote server's ADMIN token: --admin-token, else a login of
+// --admin-phone ("" when neither is given).
+func (t *target) admin(ctx context.Context, c *client, sc scenario) (string, error) {
+	if t.adminToken != "" || (sc.AdminToken == "" && sc.AdminPhone == "") {
+		return t.adminToken, nil
+	}
+	t.adminToken = sc.AdminToken
+	if t.adminToken == "" {
+		var err error
+		if t.adminToken, err = login(ctx, c, sc.AdminPhone); err != nil {
+			return "", fmt.Errorf("log in the admin (or give --admin-token): %w", err)
+		}
+	}
+	return t.adminToken, nil
+}
+
+// redeemer redeems codes as the shop would, over GraphQL: in-process with a user made
+// the merchant of the sale's shop, remotely with the ADMIN token (nil when neither can
+// be had; the reason is in note).
+func (t *target) redeemer(ctx context.Context, c *client, sc scenario, voucherID int64) (r redeemer, note string, err error) {
+	token := ""
+	if t.svc != nil {
+		if token, err = t.merchant(ctx, c, voucherID); err != nil {
+			return nil, "", fmt.Errorf("a merchant to redeem codes: %w", err)
+		}
+	} else if token, err = t.admin(ctx, c, sc); err != nil {
+		return nil, "", err
+	}
+	if token == "" {
+		return nil, "codes not redeemed: give --admin-phone or --admin-token", nil
+	}
+	return func(ctx context.Context, code string) (string, string, error) {
+		var out struct{ RedeemOrder struct{ Status string } }
+		if err := c.call(ctx, token, opRedeem, map[string]any{"code": code}, &out); err != nil {
+			return "", codeOf(err), err
+		}
+		return out.RedeemOrder.Status, "", nil
+	}, "", nil
+}
+
+// merchant logs a new user in and makes it the merchant of the sale's shop on the
+// in-process server, as an ADMIN's setShopOwner would; it returns the user's token.
+func (t *target) merchant(ctx context.Context, c *client, voucherID int64) (string, error) {
+	v, err := t.svc.Store.Vouchers().Voucher(ctx, voucherID)
+	if err != nil {
+		return "", err
+	}
+	shopID := v.ShopID
+	phones, err := benchPhones(1)
+	if err != nil {
+		return "", err
+	}
+	token, err := login(ctx, c, phones[0])
+	if err != nil {
+		return "", err
+	}
+	var me struct{ Me struct{ ID string } }
+	if err := c.call(ctx, token, `query { me { id } }`, nil, &me); err != nil {
+		return "", err
+	}
+	id, err := strconv.ParseInt(me.Me.ID, 10, 64)
+	if err != nil {
+		return "", fmt.Errorf("me.id %q: %w", me.Me.ID, err)
+	}
+	if _, err := t.svc.App.Commands.SetShopOwner.Handle(ctx, domain.Operator, shopID, id); err != nil {
+		return "", fmt.Errorf("make user %d the merchant of shop %d: %w", id, shopID, err)
+	}
+	return token, nil
 }

@@ -40,6 +40,9 @@ type Actor struct {
 // tool): it may do what an ADMIN may.
 var Operator = Actor{Role: RoleAdmin}
 
+// Authenticated reports whether a is a logged-in user or the Operator.
+func (a Actor) Authenticated() bool { return a.UserID > 0 || a == Operator }
+
 // CanRunShop reports whether a may run the shop owned by ownerID (0: no owner): ADMIN
 // runs every shop, a MERCHANT the shops it owns.
 func (a Actor) CanRunShop(ownerID int64) bool {

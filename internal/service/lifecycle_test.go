@@ -240,6 +240,27 @@ func TestLifecycleReturnedUnitsAreSoldAgain(t *testing.T) {
 		t.Errorf("after the second wave: %d orders hold units, database stock %d, redis stock %d (loaded %v); want %d, 0, 0",
 			a.Orders.Created, a.DBStock, a.RedisStock, a.RedisLoaded, stock)
 	}
+	checkLedger(t, svc, v.ID)
+}
+
+// checkLedger waits until the sale's payments and refunds have settled and checks I6
+// and I7 on its orders and payments.
+func checkLedger(t *testing.T, svc *service.Node, voucherID int64) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		led, err := svc.Store.Lifecycle().Ledger(context.Background(), voucherID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if led.Settled() || time.Now().After(deadline) {
+			if bad := led.Check(); len(bad) > 0 || !led.Settled() {
+				t.Errorf("I6/I7: %v (ledger %+v)", bad, led)
+			}
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // TestPayVersusExpiryHasOneWinner: 100 orders are paid at their deadline while the
@@ -333,6 +354,7 @@ func TestPayVersusExpiryHasOneWinner(t *testing.T) {
 	if a.Orders.Created != int64(paid) {
 		t.Errorf("%d orders hold units, want the %d paid ones", a.Orders.Created, paid)
 	}
+	checkLedger(t, svc, v.ID)
 }
 
 // TestPaymentCallbackOverHTTP: the simulated provider calls POST /payments/notify with

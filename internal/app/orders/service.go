@@ -132,7 +132,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 
 // loggedIn refuses an anonymous actor.
 func loggedIn(a domain.Actor) error {
-	if a.UserID <= 0 {
+	if !a.Authenticated() {
 		return domain.Errorf(domain.CodeUnauthenticated, "log in first")
 	}
 	return nil

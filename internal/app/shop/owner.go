@@ -40,7 +40,7 @@ func NewSetOwner(store OwnerStore, users MerchantPromoter, invalidator Invalidat
 // Handle makes userID the owner of shopID; a USER becomes a MERCHANT first (from their
 // next request on). Only an ADMIN may. Errors: FORBIDDEN, NOT_FOUND (shop or user).
 func (c *SetOwner) Handle(ctx context.Context, a domain.Actor, shopID, userID int64) (domain.Shop, error) {
-	if a.UserID <= 0 {
+	if !a.Authenticated() {
 		return domain.Shop{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
 	}
 	if a.Role != domain.RoleAdmin {
