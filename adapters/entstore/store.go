@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -34,6 +35,8 @@ type Store struct {
 	db      *sql.DB
 	client  *ent.Client
 	dialect string
+	// statements counts every statement sent (see statements.go).
+	statements *atomic.Int64
 }
 
 // Open connects to the database named by databaseURL (see ParseURL) and checks that it
@@ -50,12 +53,15 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	var db *sql.DB
+	var (
+		db    *sql.DB
+		total = new(atomic.Int64)
+	)
 	switch src.Dialect {
 	case dialect.SQLite:
-		db, err = openSQLite(src)
+		db, err = openSQLite(src, total)
 	case dialect.Postgres:
-		db, err = openPostgres(src)
+		db, err = openPostgres(src, total)
 	default:
 		err = fmt.Errorf("unsupported dialect %q", src.Dialect)
 	}
@@ -71,13 +77,14 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		drv = busyRetryDriver{drv.(*entsql.Driver)}
 	}
 	return &Store{
-		db:      db,
-		client:  ent.NewClient(ent.Driver(drv)),
-		dialect: src.Dialect,
+		db:         db,
+		client:     ent.NewClient(ent.Driver(drv)),
+		dialect:    src.Dialect,
+		statements: total,
 	}, nil
 }
 
-func openSQLite(src Source) (*sql.DB, error) {
+func openSQLite(src Source, total *atomic.Int64) (*sql.DB, error) {
 	params := url.Values{}
 	for k, v := range src.Params {
 		params[k] = append([]string(nil), v...)
@@ -98,7 +105,7 @@ func openSQLite(src Source) (*sql.DB, error) {
 		params.Add("_pragma", "synchronous(NORMAL)")
 		name = src.Path
 	}
-	db, err := sql.Open("sqlite", name+"?"+params.Encode())
+	db, err := countedDB("sqlite", name+"?"+params.Encode(), total)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite database: %w", err)
 	}
@@ -115,8 +122,8 @@ func openSQLite(src Source) (*sql.DB, error) {
 	return db, nil
 }
 
-func openPostgres(src Source) (*sql.DB, error) {
-	db, err := sql.Open("postgres", src.URL)
+func openPostgres(src Source, total *atomic.Int64) (*sql.DB, error) {
+	db, err := countedDB("postgres", src.URL, total)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres database: %w", err)
 	}
