@@ -94,4 +94,9 @@ func (r *queryResolver) Me(ctx context.Context) (*model.User, error) {
 
 func (r *Resolver) Mutation() generated.MutationResolver { return &mutationResolver{r} }
 
-type mutationResolver struct{ *Resolver }
+func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
+
+type (
+	mutationResolver struct{ *Resolver }
+	userResolver     struct{ *Resolver }
+)

@@ -60,7 +60,7 @@ func blogConnection(page social.BlogPage, p auth.Principal, cursor func(domain.B
 	es, info := edges(page.Blogs, page.HasNextPage,
 		func(_ int, v social.BlogView) string { return cursor(v.Blog) },
 		func(c string, v social.BlogView) model.BlogEdge {
-			return model.BlogEdge{Cursor: c, Node: blogToModel(v, p)}
+			return model.BlogEdge{Cursor: c, Node: blogToModel(v)}
 		})
 	return &model.BlogConnection{Edges: es, PageInfo: info}
 }
@@ -74,7 +74,7 @@ func feedConnection(page social.FeedPage, p auth.Principal) *model.FeedConnectio
 			return encodePair(feedCursor, it.Cursor.Max, int64(it.Cursor.Offset))
 		},
 		func(c string, it social.FeedItem) model.FeedEdge {
-			return model.FeedEdge{Cursor: c, Node: blogToModel(it.Blog, p)}
+			return model.FeedEdge{Cursor: c, Node: blogToModel(it.Blog)}
 		})
 	info.EndCursor = nil
 	if page.End != nil {

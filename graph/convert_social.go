@@ -22,7 +22,7 @@ func socialViewer(ctx context.Context) social.Viewer {
 	return social.Viewer{UserID: viewer(ctx).UserID, ClientIP: reqmeta.From(ctx).ClientIP}
 }
 
-func blogToModel(v social.BlogView, p auth.Principal) *model.Blog {
+func blogToModel(v social.BlogView) *model.Blog {
 	images := v.Blog.Images
 	if images == nil {
 		images = []string{}
@@ -32,13 +32,11 @@ func blogToModel(v social.BlogView, p auth.Principal) *model.Blog {
 		Title:      v.Blog.Title,
 		Content:    v.Blog.Content,
 		Images:     images,
-		Author:     userToModel(v.Author, p),
+		AuthorID:   formatID(v.Blog.UserID),
+		ShopID:     formatID(v.Blog.ShopID),
 		LikedCount: v.Blog.Liked,
 		LikedByMe:  v.LikedByMe,
 		CreatedAt:  v.Blog.CreatedAt,
-	}
-	if v.Shop != nil {
-		out.Shop = shopToModel(*v.Shop)
 	}
 	return out
 }

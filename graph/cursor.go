@@ -57,6 +57,7 @@ const orderCursor = "order"
 const (
 	hotCursor      = "hot"
 	userBlogCursor = "ublog"
+	shopBlogCursor = "sblog"
 	feedCursor     = "feed"
 )
 
@@ -102,3 +103,5 @@ func decodeFeedCursor(raw *string) (*social.FeedCursor, error) {
 func hotBlogCursor(b domain.Blog) string { return encodePair(hotCursor, int64(b.Liked), b.ID) }
 
 func userBlogCursorOf(b domain.Blog) string { return encodeCursor(userBlogCursor, b.ID) }
+
+func shopBlogCursorOf(b domain.Blog) string { return encodeCursor(shopBlogCursor, b.ID) }

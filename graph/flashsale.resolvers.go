@@ -164,51 +164,40 @@ func (r *subscriptionResolver) OrderStatus(ctx context.Context, orderID string) 
 	return out, nil
 }
 
+func (r *voucherResolver) Shop(ctx context.Context, obj *model.Voucher) (*model.Shop, error) {
+	s, err := r.shopEdge(ctx, obj.ShopID)
+	if err == nil && s == nil {
+		return nil, domain.Errorf(domain.CodeNotFound, "shop %s of voucher %s is gone", obj.ShopID, obj.ID)
+	}
+	return s, err
+}
+
 func (r *voucherOrderResolver) Voucher(ctx context.Context, obj *model.VoucherOrder) (*model.Voucher, error) {
-	vid, err := parseID("voucherId", obj.VoucherID)
-	if err != nil {
-		return nil, err
-	}
-	v, found, err := r.App.Queries.Vouchers.ByID(ctx, vid)
-	if err != nil {
-		return nil, err
-	}
-	if !found {
-		return nil, domain.Errorf(domain.CodeNotFound, "voucher %d of order %s is gone", vid, obj.ID)
-	}
-	return voucherToModel(v), nil
+	return r.voucherEdge(ctx, obj.VoucherID)
 }
 
 func (r *voucherOrderResolver) Shop(ctx context.Context, obj *model.VoucherOrder) (*model.Shop, error) {
 	// The voucher (cached) names the shop, also for orders written before they
 	// recorded it.
-	vid, err := parseID("voucherId", obj.VoucherID)
+	v, err := r.voucherEdge(ctx, obj.VoucherID)
 	if err != nil {
 		return nil, err
 	}
-	v, found, err := r.App.Queries.Vouchers.ByID(ctx, vid)
-	if err != nil {
-		return nil, err
+	s, err := r.shopEdge(ctx, v.ShopID)
+	if err == nil && s == nil {
+		return nil, domain.Errorf(domain.CodeNotFound, "shop %s of order %s is gone", v.ShopID, obj.ID)
 	}
-	if !found {
-		return nil, domain.Errorf(domain.CodeNotFound, "voucher %d of order %s is gone", vid, obj.ID)
-	}
-	sid := v.ShopID
-	s, found, err := r.App.Queries.Shops.Lookup(ctx, sid)
-	if err != nil {
-		return nil, err
-	}
-	if !found {
-		return nil, domain.Errorf(domain.CodeNotFound, "shop %d of order %s is gone", sid, obj.ID)
-	}
-	return shopToModel(s), nil
+	return s, err
 }
 
 func (r *Resolver) Subscription() generated.SubscriptionResolver { return &subscriptionResolver{r} }
+
+func (r *Resolver) Voucher() generated.VoucherResolver { return &voucherResolver{r} }
 
 func (r *Resolver) VoucherOrder() generated.VoucherOrderResolver { return &voucherOrderResolver{r} }
 
 type (
 	subscriptionResolver struct{ *Resolver }
+	voucherResolver      struct{ *Resolver }
 	voucherOrderResolver struct{ *Resolver }
 )

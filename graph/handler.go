@@ -41,6 +41,8 @@ type Options struct {
 	Websocket WebsocketOptions
 	// Observe, if set, is told the name and duration of every operation.
 	Observe func(ctx context.Context, operation string, d time.Duration, errs int)
+	// Loaders shape the dataloaders that batch the graph's edges.
+	Loaders LoaderOptions
 }
 
 // NewHandler builds the GraphQL HTTP handler (POST, GET and graphql-transport-ws) for a.
@@ -51,6 +53,7 @@ func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 	cfg.Directives.Auth = authDirective
 	sockets := newWebsocketSessions(a.Queries.Authenticate, o.Websocket)
 	srv := newServer(generated.NewExecutableSchema(cfg), sockets, log, o)
+	srv.AroundOperations(withLoaders(a, o.Loaders))
 	return Authentication(a.Queries.Authenticate, sockets.Middleware(codedTransportErrors(srv)))
 }
 

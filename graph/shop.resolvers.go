@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/dealspot/dealspot/graph/generated"
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/shop"
 )
@@ -76,3 +77,32 @@ func (r *queryResolver) NearbyShops(ctx context.Context, typeID string, longitud
 	}
 	return nearbyConnection(page, seen), nil
 }
+
+func (r *shopResolver) Type(ctx context.Context, obj *model.Shop) (*model.ShopType, error) {
+	return r.shopTypeEdge(ctx, obj.TypeID)
+}
+
+func (r *shopResolver) Vouchers(ctx context.Context, obj *model.Shop) ([]model.Voucher, error) {
+	return r.shopVouchersEdge(ctx, obj.ID)
+}
+
+func (r *shopResolver) Blogs(ctx context.Context, obj *model.Shop, first *int, after *string) (*model.BlogConnection, error) {
+	sid, err := parseID("shopId", obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	before, err := decodeCursor(shopBlogCursor, after)
+	if err != nil {
+		return nil, err
+	}
+	p := viewer(ctx)
+	page, err := r.App.Queries.Blogs.BlogsOfShop(ctx, p.UserID, sid, deref(first), before)
+	if err != nil {
+		return nil, err
+	}
+	return blogConnection(page, p, shopBlogCursorOf), nil
+}
+
+func (r *Resolver) Shop() generated.ShopResolver { return &shopResolver{r} }
+
+type shopResolver struct{ *Resolver }

@@ -8,9 +8,18 @@ package graph
 import (
 	"context"
 
+	"github.com/dealspot/dealspot/graph/generated"
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/social"
 )
+
+func (r *blogResolver) Author(ctx context.Context, obj *model.Blog) (*model.User, error) {
+	return r.userEdge(ctx, obj.AuthorID)
+}
+
+func (r *blogResolver) Shop(ctx context.Context, obj *model.Blog) (*model.Shop, error) {
+	return r.shopEdge(ctx, obj.ShopID)
+}
 
 func (r *mutationResolver) CreateBlog(ctx context.Context, input model.CreateBlogInput) (*model.Blog, error) {
 	p, err := principal(ctx)
@@ -27,7 +36,7 @@ func (r *mutationResolver) CreateBlog(ctx context.Context, input model.CreateBlo
 	if err != nil {
 		return nil, err
 	}
-	return blogToModel(v, p), nil
+	return blogToModel(v), nil
 }
 
 func (r *mutationResolver) LikeBlog(ctx context.Context, id string) (*model.Blog, error) {
@@ -43,7 +52,7 @@ func (r *mutationResolver) LikeBlog(ctx context.Context, id string) (*model.Blog
 	if err != nil {
 		return nil, err
 	}
-	return blogToModel(v, p), nil
+	return blogToModel(v), nil
 }
 
 func (r *mutationResolver) Follow(ctx context.Context, userID string) (bool, error) {
@@ -97,7 +106,7 @@ func (r *queryResolver) Blog(ctx context.Context, id string) (*model.Blog, error
 	if err != nil || !found {
 		return nil, err
 	}
-	return blogToModel(v, viewer(ctx)), nil
+	return blogToModel(v), nil
 }
 
 func (r *queryResolver) HotBlogs(ctx context.Context, first *int, after *string) (*model.BlogConnection, error) {
@@ -209,3 +218,11 @@ func (r *queryResolver) UniqueVisitors(ctx context.Context, from model.Date, to 
 	}
 	return int(n), nil
 }
+
+func (r *userResolver) Blogs(ctx context.Context, obj *model.User, first *int, after *string) (*model.BlogConnection, error) {
+	return r.Query().BlogsOfUser(ctx, obj.ID, first, after)
+}
+
+func (r *Resolver) Blog() generated.BlogResolver { return &blogResolver{r} }
+
+type blogResolver struct{ *Resolver }

@@ -96,6 +96,19 @@ func (r *Blogs) BlogsOfUser(ctx context.Context, userID, before int64, limit int
 	return toBlogs(rows), nil
 }
 
+// BlogsOfShop implements social.Blogs.
+func (r *Blogs) BlogsOfShop(ctx context.Context, shopID, before int64, limit int) ([]domain.Blog, error) {
+	q := r.client.Blog.Query().Where(blog.ShopID(shopID))
+	if before > 0 {
+		q.Where(blog.IDLT(before))
+	}
+	rows, err := q.Order(blog.ByID(entsql.OrderDesc())).Limit(limit).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list blogs of shop %d: %w", shopID, err)
+	}
+	return toBlogs(rows), nil
+}
+
 // BlogStamps returns the ids and times of a user's newest limit blogs, newest first.
 func (r *Blogs) BlogStamps(ctx context.Context, userID int64, limit int) ([]domain.BlogStamp, error) {
 	rows, err := r.client.Blog.Query().

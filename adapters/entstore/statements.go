@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"sync/atomic"
 )
 
@@ -13,6 +14,9 @@ import (
 // runs beside it.
 
 type statementCounterKey struct{}
+
+// errNoContext: both drivers the store uses (lib/pq, modernc SQLite) take contexts.
+var errNoContext = errors.New("entstore: the database driver does not take contexts")
 
 // WithStatementCounter returns a context whose database statements are counted into n,
 // however deep the calls that carry it (dataloaders and caches keep the context's values).
@@ -83,7 +87,7 @@ func (c *countingConn) QueryContext(ctx context.Context, query string, args []dr
 		return nil, driver.ErrSkip
 	}
 	rows, err := q.QueryContext(ctx, query, args)
-	if err != driver.ErrSkip { //nolint:errorlint // database/sql compares ErrSkip by identity too
+	if !errors.Is(err, driver.ErrSkip) {
 		c.count(ctx)
 	}
 	return rows, err
@@ -95,7 +99,7 @@ func (c *countingConn) ExecContext(ctx context.Context, query string, args []dri
 		return nil, driver.ErrSkip
 	}
 	res, err := e.ExecContext(ctx, query, args)
-	if err != driver.ErrSkip { //nolint:errorlint // as above
+	if !errors.Is(err, driver.ErrSkip) {
 		c.count(ctx)
 	}
 	return res, err
@@ -125,7 +129,7 @@ func (c *countingConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driv
 	if b, ok := c.Conn.(driver.ConnBeginTx); ok {
 		return b.BeginTx(ctx, opts)
 	}
-	return c.Conn.Begin() //nolint:staticcheck // the driver offers nothing else
+	return nil, errNoContext
 }
 
 func (c *countingConn) Ping(ctx context.Context) error {
@@ -167,11 +171,7 @@ func (s *countingStmt) ExecContext(ctx context.Context, args []driver.NamedValue
 	if e, ok := s.Stmt.(driver.StmtExecContext); ok {
 		return e.ExecContext(ctx, args)
 	}
-	vals, err := values(args)
-	if err != nil {
-		return nil, err
-	}
-	return s.Stmt.Exec(vals) //nolint:staticcheck // the driver offers nothing else
+	return nil, errNoContext
 }
 
 func (s *countingStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
@@ -179,11 +179,7 @@ func (s *countingStmt) QueryContext(ctx context.Context, args []driver.NamedValu
 	if q, ok := s.Stmt.(driver.StmtQueryContext); ok {
 		return q.QueryContext(ctx, args)
 	}
-	vals, err := values(args)
-	if err != nil {
-		return nil, err
-	}
-	return s.Stmt.Query(vals) //nolint:staticcheck // the driver offers nothing else
+	return nil, errNoContext
 }
 
 func (s *countingStmt) CheckNamedValue(nv *driver.NamedValue) error {
@@ -191,15 +187,4 @@ func (s *countingStmt) CheckNamedValue(nv *driver.NamedValue) error {
 		return ch.CheckNamedValue(nv)
 	}
 	return s.conn.CheckNamedValue(nv)
-}
-
-func values(args []driver.NamedValue) ([]driver.Value, error) {
-	out := make([]driver.Value, len(args))
-	for i, a := range args {
-		if a.Name != "" {
-			return nil, driver.ErrSkip
-		}
-		out[i] = a.Value
-	}
-	return out, nil
 }

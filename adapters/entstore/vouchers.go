@@ -72,6 +72,26 @@ func (r *Vouchers) VouchersOfShop(ctx context.Context, shopID int64) ([]domain.V
 	return out, nil
 }
 
+// VouchersOfShops implements seckill.Vouchers.
+func (r *Vouchers) VouchersOfShops(ctx context.Context, shopIDs []int64) (map[int64][]domain.Voucher, error) {
+	out := map[int64][]domain.Voucher{}
+	if len(shopIDs) == 0 {
+		return out, nil
+	}
+	rows, err := r.client.Voucher.Query().
+		Where(voucher.ShopIDIn(shopIDs...)).
+		WithFlashSale().
+		Order(voucher.ByID()).
+		All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list vouchers of %d shops: %w", len(shopIDs), err)
+	}
+	for _, v := range rows {
+		out[v.ShopID] = append(out[v.ShopID], toVoucher(v))
+	}
+	return out, nil
+}
+
 // normalizeVoucher fills defaults and rejects a kind that disagrees with FlashSale.
 func normalizeVoucher(v *domain.Voucher) error {
 	switch {

@@ -35,6 +35,11 @@ var (
 				Columns: []*schema.Column{BlogsColumns[4], BlogsColumns[0]},
 			},
 			{
+				Name:    "blog_shop_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{BlogsColumns[3], BlogsColumns[0]},
+			},
+			{
 				Name:    "blog_liked_id",
 				Unique:  false,
 				Columns: []*schema.Column{BlogsColumns[8], BlogsColumns[0]},

@@ -60,6 +60,8 @@ func (Blog) Indexes() []ent.Index {
 	return []ent.Index{
 		// A user's blogs, newest first, paged by id.
 		index.Fields("user_id", "id"),
+		// A shop's notes, newest first.
+		index.Fields("shop_id", "id"),
 		// Hot blogs: most liked first, ties broken by id.
 		index.Fields("liked", "id"),
 	}

@@ -22,9 +22,13 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Blog() BlogResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
+	Shop() ShopResolver
 	Subscription() SubscriptionResolver
+	User() UserResolver
+	Voucher() VoucherResolver
 	VoucherOrder() VoucherOrderResolver
 }
 
@@ -43,6 +47,7 @@ type ComplexityRoot struct {
 
 	Blog struct {
 		Author     func(childComplexity int) int
+		AuthorID   func(childComplexity int) int
 		Content    func(childComplexity int) int
 		CreatedAt  func(childComplexity int) int
 		ID         func(childComplexity int) int
@@ -50,6 +55,7 @@ type ComplexityRoot struct {
 		LikedByMe  func(childComplexity int) int
 		LikedCount func(childComplexity int) int
 		Shop       func(childComplexity int) int
+		ShopID     func(childComplexity int) int
 		Title      func(childComplexity int) int
 	}
 
@@ -175,6 +181,7 @@ type ComplexityRoot struct {
 		Address   func(childComplexity int) int
 		Area      func(childComplexity int) int
 		AvgPrice  func(childComplexity int) int
+		Blogs     func(childComplexity int, first *int, after *string) int
 		Comments  func(childComplexity int) int
 		ID        func(childComplexity int) int
 		Images    func(childComplexity int) int
@@ -184,7 +191,9 @@ type ComplexityRoot struct {
 		OpenHours func(childComplexity int) int
 		Score     func(childComplexity int) int
 		Sold      func(childComplexity int) int
+		Type      func(childComplexity int) int
 		TypeID    func(childComplexity int) int
+		Vouchers  func(childComplexity int) int
 	}
 
 	ShopConnection struct {
@@ -217,6 +226,7 @@ type ComplexityRoot struct {
 	}
 
 	User struct {
+		Blogs     func(childComplexity int, first *int, after *string) int
 		CreatedAt func(childComplexity int) int
 		ID        func(childComplexity int) int
 		Icon      func(childComplexity int) int
@@ -233,6 +243,7 @@ type ComplexityRoot struct {
 		Kind        func(childComplexity int) int
 		PayValue    func(childComplexity int) int
 		Rules       func(childComplexity int) int
+		Shop        func(childComplexity int) int
 		ShopID      func(childComplexity int) int
 		Stock       func(childComplexity int) int
 		SubTitle    func(childComplexity int) int
@@ -322,6 +333,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Blog.Author(childComplexity), true
+	case "Blog.authorId":
+		if e.ComplexityRoot.Blog.AuthorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blog.AuthorID(childComplexity), true
 	case "Blog.content":
 		if e.ComplexityRoot.Blog.Content == nil {
 			break
@@ -364,6 +381,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Blog.Shop(childComplexity), true
+	case "Blog.shopId":
+		if e.ComplexityRoot.Blog.ShopID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blog.ShopID(childComplexity), true
 	case "Blog.title":
 		if e.ComplexityRoot.Blog.Title == nil {
 			break
@@ -1089,6 +1112,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.AvgPrice(childComplexity), true
+	case "Shop.blogs":
+		if e.ComplexityRoot.Shop.Blogs == nil {
+			break
+		}
+
+		args, err := ec.field_Shop_blogs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Shop.Blogs(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Shop.comments":
 		if e.ComplexityRoot.Shop.Comments == nil {
 			break
@@ -1143,12 +1177,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.Sold(childComplexity), true
+	case "Shop.type":
+		if e.ComplexityRoot.Shop.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.Type(childComplexity), true
 	case "Shop.typeId":
 		if e.ComplexityRoot.Shop.TypeID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Shop.TypeID(childComplexity), true
+	case "Shop.vouchers":
+		if e.ComplexityRoot.Shop.Vouchers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.Vouchers(childComplexity), true
 
 	case "ShopConnection.edges":
 		if e.ComplexityRoot.ShopConnection.Edges == nil {
@@ -1249,6 +1295,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Subscription.SaleStats(childComplexity, args["voucherId"].(string)), true
 
+	case "User.blogs":
+		if e.ComplexityRoot.User.Blogs == nil {
+			break
+		}
+
+		args, err := ec.field_User_blogs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.User.Blogs(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "User.createdAt":
 		if e.ComplexityRoot.User.CreatedAt == nil {
 			break
@@ -1328,6 +1385,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Voucher.Rules(childComplexity), true
+	case "Voucher.shop":
+		if e.ComplexityRoot.Voucher.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.Shop(childComplexity), true
 	case "Voucher.shopId":
 		if e.ComplexityRoot.Voucher.ShopID == nil {
 			break
@@ -1699,6 +1762,8 @@ type Voucher {
   beginTime: Time
   "Flash sales only."
   endTime: Time
+  "The shop that sells it."
+  shop: Shop!
 }
 
 input CreateVoucherInput {
@@ -1931,6 +1996,12 @@ type Shop {
   "Rating times ten (0–50)."
   score: Int!
   openHours: String!
+  "The shop's type; null if it was removed."
+  type: ShopType
+  "The shop's vouchers, by id."
+  vouchers: [Voucher!]!
+  "Notes about the shop, newest first."
+  blogs(first: Int, after: String): BlogConnection!
 }
 
 type ShopEdge {
@@ -1997,7 +2068,9 @@ type Blog {
   content: String!
   "Image paths or URLs, in display order."
   images: [String!]!
+  authorId: ID!
   author: User!
+  shopId: ID!
   "The shop the note is about; null when it no longer exists."
   shop: Shop
   likedCount: Int!
@@ -2047,6 +2120,11 @@ input CreateBlogInput {
   content: String!
   "At most 9 image paths or URLs, without commas or spaces."
   images: [String!]!
+}
+
+extend type User {
+  "The user's notes, newest first."
+  blogs(first: Int, after: String): BlogConnection!
 }
 
 extend type Query {
@@ -2119,8 +2197,12 @@ func (ec *executionContext) childFields_Blog(ctx context.Context, field graphql.
 		return ec.fieldContext_Blog_content(ctx, field)
 	case "images":
 		return ec.fieldContext_Blog_images(ctx, field)
+	case "authorId":
+		return ec.fieldContext_Blog_authorId(ctx, field)
 	case "author":
 		return ec.fieldContext_Blog_author(ctx, field)
+	case "shopId":
+		return ec.fieldContext_Blog_shopId(ctx, field)
 	case "shop":
 		return ec.fieldContext_Blog_shop(ctx, field)
 	case "likedCount":
@@ -2299,6 +2381,12 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_score(ctx, field)
 	case "openHours":
 		return ec.fieldContext_Shop_openHours(ctx, field)
+	case "type":
+		return ec.fieldContext_Shop_type(ctx, field)
+	case "vouchers":
+		return ec.fieldContext_Shop_vouchers(ctx, field)
+	case "blogs":
+		return ec.fieldContext_Shop_blogs(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Shop", field.Name)
 }
@@ -2365,6 +2453,8 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_role(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_User_createdAt(ctx, field)
+	case "blogs":
+		return ec.fieldContext_User_blogs(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
 }
@@ -2393,6 +2483,8 @@ func (ec *executionContext) childFields_Voucher(ctx context.Context, field graph
 		return ec.fieldContext_Voucher_beginTime(ctx, field)
 	case "endTime":
 		return ec.fieldContext_Voucher_endTime(ctx, field)
+	case "shop":
+		return ec.fieldContext_Voucher_shop(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Voucher", field.Name)
 }

@@ -27,8 +27,10 @@ type Blog struct {
 	Title   string `json:"title"`
 	Content string `json:"content"`
 	// Image paths or URLs, in display order.
-	Images []string `json:"images"`
-	Author *User    `json:"author"`
+	Images   []string `json:"images"`
+	AuthorID string   `json:"authorId"`
+	Author   *User    `json:"author"`
+	ShopID   string   `json:"shopId"`
 	// The shop the note is about; null when it no longer exists.
 	Shop       *Shop `json:"shop,omitempty"`
 	LikedCount int   `json:"likedCount"`
@@ -193,6 +195,12 @@ type Shop struct {
 	// Rating times ten (0–50).
 	Score     int    `json:"score"`
 	OpenHours string `json:"openHours"`
+	// The shop's type; null if it was removed.
+	Type *ShopType `json:"type,omitempty"`
+	// The shop's vouchers, by id.
+	Vouchers []Voucher `json:"vouchers"`
+	// Notes about the shop, newest first.
+	Blogs *BlogConnection `json:"blogs"`
 }
 
 type ShopConnection struct {
@@ -261,6 +269,8 @@ type User struct {
 	Phone     string    `json:"phone"`
 	Role      Role      `json:"role"`
 	CreatedAt time.Time `json:"createdAt"`
+	// The user's notes, newest first.
+	Blogs *BlogConnection `json:"blogs"`
 }
 
 // A deal a shop sells. Values are in cents.
@@ -279,6 +289,8 @@ type Voucher struct {
 	BeginTime *time.Time `json:"beginTime,omitempty"`
 	// Flash sales only.
 	EndTime *time.Time `json:"endTime,omitempty"`
+	// The shop that sells it.
+	Shop *Shop `json:"shop"`
 }
 
 // One purchase of a voucher: a flash-sale claim or a normal voucher bought. Amounts are in cents.

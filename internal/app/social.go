@@ -18,6 +18,8 @@ type SocialQueries struct {
 	Feed     *social.FeedQueries
 	SignIns  *social.SignInQueries
 	Visitors *social.VisitorQueries
+	// People reads users as other users see them.
+	People *social.PeopleQueries
 }
 
 // SocialOperations are the fan-out worker, the rebuilders and the legacy imports.
@@ -38,7 +40,7 @@ func Social(s *social.Service) (SocialCommands, SocialQueries, SocialOperations)
 	return SocialCommands{
 			Blogs: s.BlogCommands, Likes: s.LikeCommands, Follows: s.FollowCommands, SignIns: s.SignInCommands,
 		}, SocialQueries{
-			Blogs: s.Blogs, Likes: s.Likes, Follows: s.Follows, Feed: s.Feed, SignIns: s.SignIns, Visitors: s.Visitors,
+			Blogs: s.Blogs, Likes: s.Likes, Follows: s.Follows, Feed: s.Feed, SignIns: s.SignIns, Visitors: s.Visitors, People: s.People,
 		}, SocialOperations{
 			FeedFanout: s.FeedFanout, FollowMirror: s.FollowMirror, LegacyFacts: s.LegacyFacts, Visits: s.Visits,
 		}

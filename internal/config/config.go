@@ -269,6 +269,10 @@ type GraphQL struct {
 	MaxTokens int
 	// MaxStringChars bounds, in characters, every string argument and variable.
 	MaxStringChars int
+	// LoaderWait is how long a dataloader gathers keys before one batched fetch;
+	// LoaderMaxBatch bounds the keys of one fetch.
+	LoaderWait     time.Duration
+	LoaderMaxBatch int
 }
 
 // Paging bounds list sizes.

@@ -65,6 +65,8 @@ func Load(getenv func(string) string) (Config, error) {
 		QueryCacheSize: r.integer("GRAPHQL_QUERY_CACHE_SIZE", 1000, 1),
 		MaxTokens:      r.integer("GRAPHQL_MAX_TOKENS", 15000, 1),
 		MaxStringChars: r.integer("GRAPHQL_MAX_STRING_LENGTH", 10000, 1),
+		LoaderWait:     r.durationOrZero("DATALOADER_WAIT", 2*time.Millisecond),
+		LoaderMaxBatch: r.integer("DATALOADER_MAX_BATCH", 500, 1),
 	}
 	c.Paging = Paging{
 		DefaultPageSize: r.integer("PAGE_SIZE_DEFAULT", 10, 1),

@@ -243,6 +243,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 			MaxTotal:             cfg.Websocket.MaxTotal,
 		},
 		Observe: s.Metrics.ObserveOperation,
+		Loaders: graph.LoaderOptions{Wait: cfg.GraphQL.LoaderWait, MaxBatch: cfg.GraphQL.LoaderMaxBatch},
 	})
 	httpOpts := server.Options{
 		Log:           log,

@@ -163,6 +163,9 @@ type Vouchers interface {
 	Voucher(ctx context.Context, id int64) (domain.Voucher, error)
 	// VouchersOfShop lists a shop's vouchers.
 	VouchersOfShop(ctx context.Context, shopID int64) ([]domain.Voucher, error)
+	// VouchersOfShops lists the vouchers of several shops by shop, each shop's by id, in
+	// one query; shops without vouchers are left out.
+	VouchersOfShops(ctx context.Context, shopIDs []int64) (map[int64][]domain.Voucher, error)
 	// FlashSalesEndingAfter lists flash-sale vouchers whose sale ends after t.
 	FlashSalesEndingAfter(ctx context.Context, t time.Time) ([]domain.Voucher, error)
 	// UpdateFlashSale changes a sale in one transaction through update, which sees the

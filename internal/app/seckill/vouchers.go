@@ -34,6 +34,24 @@ func (q *VouchersOfShop) Handle(ctx context.Context, shopID int64) ([]VoucherVie
 	return out, nil
 }
 
+// OfShops lists the vouchers of several shops, by shop, with one query; shops without
+// vouchers are left out.
+func (q *VouchersOfShop) OfShops(ctx context.Context, shopIDs []int64) (map[int64][]VoucherView, error) {
+	vs, err := q.c.d.Vouchers.VouchersOfShops(ctx, shopIDs)
+	if err != nil {
+		return nil, fmt.Errorf("list vouchers: %w", err)
+	}
+	out := make(map[int64][]VoucherView, len(vs))
+	for shopID, list := range vs {
+		views := make([]VoucherView, len(list))
+		for i, v := range list {
+			views[i] = q.c.view(ctx, v)
+		}
+		out[shopID] = views
+	}
+	return out, nil
+}
+
 // view is v as clients see it; a flash sale's remaining stock is read from Redis (the
 // gate's count) or, when Redis does not hold the sale, taken from the database's.
 func (s *core) view(ctx context.Context, v domain.Voucher) VoucherView {

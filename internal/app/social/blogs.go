@@ -22,10 +22,7 @@ type BlogInput struct {
 
 // BlogView is a blog as a reader sees it.
 type BlogView struct {
-	Blog   domain.Blog
-	Author domain.User
-	// Shop is nil when the blog's shop no longer exists.
-	Shop *domain.Shop
+	Blog domain.Blog
 	// LikedByMe is whether the reader likes the blog; false for anonymous readers.
 	LikedByMe bool
 }
@@ -203,6 +200,22 @@ func (q *BlogQueries) BlogsOfUser(ctx context.Context, viewerID, userID int64, f
 	return q.page(ctx, viewerID, blogs, size)
 }
 
+// BlogsOfShop pages through the blogs about a shop, newest first.
+func (q *BlogQueries) BlogsOfShop(ctx context.Context, viewerID, shopID int64, first int, before int64) (BlogPage, error) {
+	size, err := q.pages.Size(first)
+	if err != nil {
+		return BlogPage{}, err
+	}
+	if shopID <= 0 || before < 0 {
+		return BlogPage{}, domain.Errorf(domain.CodeBadUserInput, "ids must be positive")
+	}
+	blogs, err := q.blogs.BlogsOfShop(ctx, shopID, before, size+1)
+	if err != nil {
+		return BlogPage{}, fmt.Errorf("list blogs of shop %d: %w", shopID, err)
+	}
+	return q.page(ctx, viewerID, blogs, size)
+}
+
 // page turns size+1 rows into a page of size views.
 func (q *BlogQueries) page(ctx context.Context, viewerID int64, blogs []domain.Blog, size int) (BlogPage, error) {
 	var page BlogPage
@@ -217,56 +230,31 @@ func (q *BlogQueries) page(ctx context.Context, viewerID int64, blogs []domain.B
 	return page, nil
 }
 
-// hydrator turns blogs into what readers see.
+// hydrator turns blogs into what readers see. A blog's author and shop are edges the
+// transport loads when a reader asks for them (in batches), not here.
 type hydrator struct {
-	users Users
-	shops Shops
 	likes *likeLoader
 }
 
-// views adds authors, shops and the viewer's likes to blogs, with one batched look-up
-// each. liked, when not nil, is already known for every blog.
+// views adds the viewer's likes to blogs, with one batched look-up. liked, when not
+// nil, is already known for every blog.
 func (h *hydrator) views(ctx context.Context, viewerID int64, blogs []domain.Blog, liked []bool) ([]BlogView, error) {
 	if len(blogs) == 0 {
 		return nil, nil
 	}
-	var userIDs, shopIDs, blogIDs []int64
-	for _, b := range blogs {
-		userIDs = append(userIDs, b.UserID)
-		shopIDs = append(shopIDs, b.ShopID)
-		blogIDs = append(blogIDs, b.ID)
-	}
-	users, err := h.users.UsersByIDs(ctx, unique(userIDs))
-	if err != nil {
-		return nil, fmt.Errorf("load blog authors: %w", err)
-	}
-	shops, err := h.shops.ShopsByIDs(ctx, unique(shopIDs))
-	if err != nil {
-		return nil, fmt.Errorf("load blog shops: %w", err)
-	}
 	if liked == nil && viewerID > 0 {
-		if liked, err = h.likes.likedBy(ctx, viewerID, blogIDs); err != nil {
+		ids := make([]int64, len(blogs))
+		for i, b := range blogs {
+			ids[i] = b.ID
+		}
+		var err error
+		if liked, err = h.likes.likedBy(ctx, viewerID, ids); err != nil {
 			return nil, fmt.Errorf("load likes of viewer: %w", err)
 		}
 	}
-	userByID := make(map[int64]domain.User, len(users))
-	for _, u := range users {
-		userByID[u.ID] = u
-	}
-	shopByID := make(map[int64]domain.Shop, len(shops))
-	for _, sh := range shops {
-		shopByID[sh.ID] = sh
-	}
 	views := make([]BlogView, len(blogs))
 	for i, b := range blogs {
-		author, ok := userByID[b.UserID]
-		if !ok {
-			author = domain.User{ID: b.UserID, Role: domain.RoleUser}
-		}
-		views[i] = BlogView{Blog: b, Author: author}
-		if sh, ok := shopByID[b.ShopID]; ok {
-			views[i].Shop = &sh
-		}
+		views[i] = BlogView{Blog: b}
 		if i < len(liked) {
 			views[i].LikedByMe = liked[i]
 		}

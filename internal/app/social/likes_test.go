@@ -138,10 +138,6 @@ func (someUsers) UsersByIDs(_ context.Context, ids []int64) ([]domain.User, erro
 	return out, nil
 }
 
-type noShops struct{ Shops }
-
-func (noShops) ShopsByIDs(context.Context, []int64) ([]domain.Shop, error) { return nil, nil }
-
 // likesUnderTest is the like use cases over one cache and store.
 type likesUnderTest struct {
 	*LikeCommands
@@ -151,7 +147,7 @@ type likesUnderTest struct {
 
 func likesService(store *likeStore, cache *likeCache) likesUnderTest {
 	loader := newLikeLoader(cache, store, slog.New(slog.DiscardHandler))
-	h := &hydrator{users: someUsers{}, shops: noShops{}, likes: loader}
+	h := &hydrator{likes: loader}
 	return likesUnderTest{
 		LikeCommands: &LikeCommands{blogs: oneBlog{}, likes: loader, hydrate: h, now: time.Now},
 		LikeQueries:  &LikeQueries{likes: loader, users: someUsers{}, limits: domain.PageLimits{Default: 5, Max: 50}},

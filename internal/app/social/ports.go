@@ -30,6 +30,9 @@ type Blogs interface {
 	// BlogsOfUser returns up to limit blogs of a user with id < before (0: from the
 	// newest), newest first.
 	BlogsOfUser(ctx context.Context, userID, before int64, limit int) ([]domain.Blog, error)
+	// BlogsOfShop returns up to limit blogs about a shop with id < before (0: from the
+	// newest), newest first.
+	BlogsOfShop(ctx context.Context, shopID, before int64, limit int) ([]domain.Blog, error)
 	// BlogStamps returns the ids and times of a user's newest limit blogs, newest first.
 	BlogStamps(ctx context.Context, userID int64, limit int) ([]domain.BlogStamp, error)
 	// HotBlogs returns up to limit blogs ordered by likes, then id, both descending,

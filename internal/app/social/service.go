@@ -67,6 +67,7 @@ type Service struct {
 	SignInCommands *SignInCommands
 	SignIns        *SignInQueries
 	Visitors       *VisitorQueries
+	People         *PeopleQueries
 
 	FeedFanout   *FanoutWorker
 	FollowMirror *FollowLoader
@@ -108,7 +109,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 	}
 	cal := calendar{now: d.Now, loc: cfg.Location}
 	likes := newLikeLoader(d.Likes, d.LikeStore, d.Log)
-	h := &hydrator{users: d.Users, shops: d.Shops, likes: likes}
+	h := &hydrator{likes: likes}
 	buf := startVisitBuffer(d.Visitors, cfg.Location, cfg.VisitFlush, d.Log)
 	visits := &Visits{buffer: buf, cal: cal}
 	return &Service{
@@ -131,6 +132,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		SignInCommands: &SignInCommands{store: d.SignInStore, cache: d.SignIns, cal: cal, log: d.Log},
 		SignIns:        &SignInQueries{store: d.SignInStore, cache: d.SignIns, cal: cal, log: d.Log},
 		Visitors:       &VisitorQueries{visitors: d.Visitors, maxDays: cfg.MaxVisitorDays},
+		People:         &PeopleQueries{users: d.Users},
 		FeedFanout:     &FanoutWorker{follows: d.Follows, inboxes: d.Inboxes},
 		FollowMirror:   &FollowLoader{follows: d.Follows, mirror: d.Mirror},
 		LegacyFacts: &LegacyImport{

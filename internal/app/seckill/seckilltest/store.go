@@ -120,6 +120,18 @@ func vouchersCreate(t *testing.T, s Store) {
 	if found != 2 {
 		t.Fatalf("vouchers of the shop = %+v, want both created", list)
 	}
+	byShop, err := s.Vouchers.VouchersOfShops(ctx, []int64{s.ShopID, s.ShopID + 1_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(byShop) != 1 || len(byShop[s.ShopID]) != len(list) {
+		t.Fatalf("vouchers of shops = %+v, want the shop's %d only", byShop, len(list))
+	}
+	for i, got := range byShop[s.ShopID] {
+		if !sameVoucher(got, list[i]) {
+			t.Fatalf("vouchers of shops [%d] = %+v, want %+v as VouchersOfShop lists it", i, got, list[i])
+		}
+	}
 }
 
 func vouchersUnknown(t *testing.T, s Store) {

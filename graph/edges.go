@@ -1,0 +1,96 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/dealspot/dealspot/graph/model"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// The graph's edges, each read through the operation's loaders (loaders.go).
+
+// load returns the operation's loaders, or loaders of its own for a call outside an
+// operation the handler set up.
+func (r *Resolver) load(ctx context.Context) *loaders {
+	if l := loadersFrom(ctx); l != nil {
+		return l
+	}
+	return newLoaders(r.App, LoaderOptions{})
+}
+
+// userEdge is the user with id as the caller may see them; a user who is gone is shown
+// by id alone.
+func (r *Resolver) userEdge(ctx context.Context, id string) (*model.User, error) {
+	uid, err := parseID("userId", id)
+	if err != nil {
+		return nil, err
+	}
+	u, err := r.load(ctx).users.Load(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	if u == nil {
+		return userToModel(domain.User{ID: uid, Role: domain.RoleUser}, viewer(ctx)), nil
+	}
+	return userToModel(*u, viewer(ctx)), nil
+}
+
+// shopEdge is the shop with id (through the shop cache); nil when it is gone.
+func (r *Resolver) shopEdge(ctx context.Context, id string) (*model.Shop, error) {
+	sid, err := parseID("shopId", id)
+	if err != nil {
+		return nil, err
+	}
+	s, err := r.load(ctx).shops.Load(ctx, sid)
+	if err != nil || s == nil {
+		return nil, err
+	}
+	return shopToModel(*s), nil
+}
+
+// shopTypeEdge is the shop type with id; nil when it is gone.
+func (r *Resolver) shopTypeEdge(ctx context.Context, id string) (*model.ShopType, error) {
+	tid, err := parseID("typeId", id)
+	if err != nil {
+		return nil, err
+	}
+	t, err := r.load(ctx).shopTypes.Load(ctx, tid)
+	if err != nil || t == nil {
+		return nil, err
+	}
+	m := shopTypeToModel(*t)
+	return &m, nil
+}
+
+// voucherEdge is the voucher with id; NOT_FOUND when it is gone.
+func (r *Resolver) voucherEdge(ctx context.Context, id string) (*model.Voucher, error) {
+	vid, err := parseID("voucherId", id)
+	if err != nil {
+		return nil, err
+	}
+	v, err := r.load(ctx).vouchers.Load(ctx, vid)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, domain.Errorf(domain.CodeNotFound, "voucher %d is gone", vid)
+	}
+	return voucherToModel(*v), nil
+}
+
+// shopVouchersEdge lists the shop's vouchers.
+func (r *Resolver) shopVouchersEdge(ctx context.Context, shopID string) ([]model.Voucher, error) {
+	sid, err := parseID("shopId", shopID)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := r.load(ctx).shopVouchers.Load(ctx, sid)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.Voucher, len(vs))
+	for i, v := range vs {
+		out[i] = *voucherToModel(v)
+	}
+	return out, nil
+}

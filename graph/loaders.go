@@ -1,0 +1,106 @@
+package graph
+
+import (
+	"context"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vikstrous/dataloadgen"
+
+	"github.com/dealspot/dealspot/internal/app"
+	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// LoaderOptions shape the per-request dataloaders.
+type LoaderOptions struct {
+	// Wait is how long a loader gathers keys before it fetches them in one batch.
+	Wait time.Duration
+	// MaxBatch bounds the keys of one fetch (0: unbounded).
+	MaxBatch int
+}
+
+// loaders batch the edges of one operation: every author, shop, shop type … asked for
+// while the operation resolves one level of the graph is fetched with one call, and
+// each is fetched once per operation. They live as long as the operation (a
+// subscription's events share them), so a value read twice in one answer is the same.
+type loaders struct {
+	users        *dataloadgen.Loader[int64, *domain.User]
+	shops        *dataloadgen.Loader[int64, *domain.Shop]
+	shopTypes    *dataloadgen.Loader[int64, *domain.ShopType]
+	vouchers     *dataloadgen.Loader[int64, *seckill.VoucherView]
+	shopVouchers *dataloadgen.Loader[int64, []seckill.VoucherView]
+}
+
+type loadersKey struct{}
+
+// newLoaders builds the loaders of one operation on a's queries.
+func newLoaders(a *app.Application, o LoaderOptions) *loaders {
+	opts := []dataloadgen.Option{dataloadgen.WithWait(o.Wait)}
+	if o.MaxBatch > 0 {
+		opts = append(opts, dataloadgen.WithBatchCapacity(o.MaxBatch))
+	}
+	return &loaders{
+		users: dataloadgen.NewLoader(byKey(a.Queries.People.ByIDs), opts...),
+		shops: dataloadgen.NewLoader(byKey(a.Queries.Shops.ShopsByIDs), opts...),
+		shopTypes: dataloadgen.NewLoader(byKey(func(ctx context.Context, _ []int64) (map[int64]domain.ShopType, error) {
+			return a.Queries.Shops.ShopTypesByID(ctx)
+		}), opts...),
+		vouchers: dataloadgen.NewLoader(byKey(func(ctx context.Context, ids []int64) (map[int64]seckill.VoucherView, error) {
+			out := make(map[int64]seckill.VoucherView, len(ids))
+			for _, id := range ids {
+				// Through the voucher cache, one by one: orders of a page name few vouchers.
+				v, found, err := a.Queries.Vouchers.ByID(ctx, id)
+				if err != nil {
+					return nil, err
+				}
+				if found {
+					out[id] = v
+				}
+			}
+			return out, nil
+		}), opts...),
+		shopVouchers: dataloadgen.NewLoader(func(ctx context.Context, shopIDs []int64) ([][]seckill.VoucherView, []error) {
+			m, err := a.Queries.Vouchers.OfShops(ctx, shopIDs)
+			if err != nil {
+				return nil, []error{err}
+			}
+			out := make([][]seckill.VoucherView, len(shopIDs))
+			for i, id := range shopIDs {
+				out[i] = m[id]
+			}
+			return out, nil
+		}, opts...),
+	}
+}
+
+// byKey adapts a batch read returning a map to a loader's fetch: a key the map lacks
+// loads as nil (not found), not as an error.
+func byKey[V any](fetch func(ctx context.Context, ids []int64) (map[int64]V, error)) func(context.Context, []int64) ([]*V, []error) {
+	return func(ctx context.Context, ids []int64) ([]*V, []error) {
+		m, err := fetch(ctx, ids)
+		if err != nil {
+			return nil, []error{err}
+		}
+		out := make([]*V, len(ids))
+		for i, id := range ids {
+			if v, ok := m[id]; ok {
+				out[i] = &v
+			}
+		}
+		return out, nil
+	}
+}
+
+// loadersFrom returns the operation's loaders.
+func loadersFrom(ctx context.Context) *loaders {
+	l, _ := ctx.Value(loadersKey{}).(*loaders)
+	return l
+}
+
+// withLoaders gives every operation its own loaders.
+func withLoaders(a *app.Application, o LoaderOptions) graphql.OperationMiddleware {
+	return func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+		return next(context.WithValue(ctx, loadersKey{}, newLoaders(a, o)))
+	}
+}
