@@ -17,6 +17,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/dealspot/dealspot/ent/blog"
 	"github.com/dealspot/dealspot/ent/bloglike"
+	"github.com/dealspot/dealspot/ent/comment"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
@@ -42,6 +43,8 @@ type Client struct {
 	Blog *BlogClient
 	// BlogLike is the client for interacting with the BlogLike builders.
 	BlogLike *BlogLikeClient
+	// Comment is the client for interacting with the Comment builders.
+	Comment *CommentClient
 	// FlashSale is the client for interacting with the FlashSale builders.
 	FlashSale *FlashSaleClient
 	// Follow is the client for interacting with the Follow builders.
@@ -79,6 +82,7 @@ func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.Blog = NewBlogClient(c.config)
 	c.BlogLike = NewBlogLikeClient(c.config)
+	c.Comment = NewCommentClient(c.config)
 	c.FlashSale = NewFlashSaleClient(c.config)
 	c.Follow = NewFollowClient(c.config)
 	c.OrderIDNode = NewOrderIDNodeClient(c.config)
@@ -185,6 +189,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		config:       cfg,
 		Blog:         NewBlogClient(cfg),
 		BlogLike:     NewBlogLikeClient(cfg),
+		Comment:      NewCommentClient(cfg),
 		FlashSale:    NewFlashSaleClient(cfg),
 		Follow:       NewFollowClient(cfg),
 		OrderIDNode:  NewOrderIDNodeClient(cfg),
@@ -218,6 +223,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		config:       cfg,
 		Blog:         NewBlogClient(cfg),
 		BlogLike:     NewBlogLikeClient(cfg),
+		Comment:      NewCommentClient(cfg),
 		FlashSale:    NewFlashSaleClient(cfg),
 		Follow:       NewFollowClient(cfg),
 		OrderIDNode:  NewOrderIDNodeClient(cfg),
@@ -259,8 +265,8 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.Blog, c.BlogLike, c.FlashSale, c.Follow, c.OrderIDNode, c.Payment, c.Session,
-		c.SessionToken, c.Shop, c.ShopType, c.SignIn, c.User, c.Voucher,
+		c.Blog, c.BlogLike, c.Comment, c.FlashSale, c.Follow, c.OrderIDNode, c.Payment,
+		c.Session, c.SessionToken, c.Shop, c.ShopType, c.SignIn, c.User, c.Voucher,
 		c.VoucherOrder,
 	} {
 		n.Use(hooks...)
@@ -271,8 +277,8 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.Blog, c.BlogLike, c.FlashSale, c.Follow, c.OrderIDNode, c.Payment, c.Session,
-		c.SessionToken, c.Shop, c.ShopType, c.SignIn, c.User, c.Voucher,
+		c.Blog, c.BlogLike, c.Comment, c.FlashSale, c.Follow, c.OrderIDNode, c.Payment,
+		c.Session, c.SessionToken, c.Shop, c.ShopType, c.SignIn, c.User, c.Voucher,
 		c.VoucherOrder,
 	} {
 		n.Intercept(interceptors...)
@@ -286,6 +292,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Blog.mutate(ctx, m)
 	case *BlogLikeMutation:
 		return c.BlogLike.mutate(ctx, m)
+	case *CommentMutation:
+		return c.Comment.mutate(ctx, m)
 	case *FlashSaleMutation:
 		return c.FlashSale.mutate(ctx, m)
 	case *FollowMutation:
@@ -578,6 +586,139 @@ func (c *BlogLikeClient) mutate(ctx context.Context, m *BlogLikeMutation) (Value
 		return (&BlogLikeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown BlogLike mutation op: %q", m.Op())
+	}
+}
+
+// CommentClient is a client for the Comment schema.
+type CommentClient struct {
+	config
+}
+
+// NewCommentClient returns a client for the Comment from the given config.
+func NewCommentClient(c config) *CommentClient {
+	return &CommentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `comment.Hooks(f(g(h())))`.
+func (c *CommentClient) Use(hooks ...Hook) {
+	c.hooks.Comment = append(c.hooks.Comment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `comment.Intercept(f(g(h())))`.
+func (c *CommentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Comment = append(c.inters.Comment, interceptors...)
+}
+
+// Create returns a builder for creating a Comment entity.
+func (c *CommentClient) Create() *CommentCreate {
+	mutation := newCommentMutation(c.config, OpCreate)
+	return &CommentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Comment entities.
+func (c *CommentClient) CreateBulk(builders ...*CommentCreate) *CommentCreateBulk {
+	return &CommentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CommentClient) MapCreateBulk(slice any, setFunc func(*CommentCreate, int)) *CommentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CommentCreateBulk{err: fmt.Errorf("calling to CommentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CommentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CommentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Comment.
+func (c *CommentClient) Update() *CommentUpdate {
+	mutation := newCommentMutation(c.config, OpUpdate)
+	return &CommentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CommentClient) UpdateOne(_m *Comment) *CommentUpdateOne {
+	mutation := newCommentMutation(c.config, OpUpdateOne, withComment(_m))
+	return &CommentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CommentClient) UpdateOneID(id int64) *CommentUpdateOne {
+	mutation := newCommentMutation(c.config, OpUpdateOne, withCommentID(id))
+	return &CommentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Comment.
+func (c *CommentClient) Delete() *CommentDelete {
+	mutation := newCommentMutation(c.config, OpDelete)
+	return &CommentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CommentClient) DeleteOne(_m *Comment) *CommentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CommentClient) DeleteOneID(id int64) *CommentDeleteOne {
+	builder := c.Delete().Where(comment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CommentDeleteOne{builder}
+}
+
+// Query returns a query builder for Comment.
+func (c *CommentClient) Query() *CommentQuery {
+	return &CommentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeComment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Comment entity by its id.
+func (c *CommentClient) Get(ctx context.Context, id int64) (*Comment, error) {
+	return c.Query().Where(comment.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CommentClient) GetX(ctx context.Context, id int64) *Comment {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CommentClient) Hooks() []Hook {
+	return c.hooks.Comment
+}
+
+// Interceptors returns the client interceptors.
+func (c *CommentClient) Interceptors() []Interceptor {
+	return c.inters.Comment
+}
+
+func (c *CommentClient) mutate(ctx context.Context, m *CommentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CommentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CommentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CommentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CommentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Comment mutation op: %q", m.Op())
 	}
 }
 
@@ -2276,12 +2417,13 @@ func (c *VoucherOrderClient) mutate(ctx context.Context, m *VoucherOrderMutation
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		Blog, BlogLike, FlashSale, Follow, OrderIDNode, Payment, Session, SessionToken,
-		Shop, ShopType, SignIn, User, Voucher, VoucherOrder []ent.Hook
+		Blog, BlogLike, Comment, FlashSale, Follow, OrderIDNode, Payment, Session,
+		SessionToken, Shop, ShopType, SignIn, User, Voucher, VoucherOrder []ent.Hook
 	}
 	inters struct {
-		Blog, BlogLike, FlashSale, Follow, OrderIDNode, Payment, Session, SessionToken,
-		Shop, ShopType, SignIn, User, Voucher, VoucherOrder []ent.Interceptor
+		Blog, BlogLike, Comment, FlashSale, Follow, OrderIDNode, Payment, Session,
+		SessionToken, Shop, ShopType, SignIn, User, Voucher,
+		VoucherOrder []ent.Interceptor
 	}
 )
 

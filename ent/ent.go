@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/dealspot/dealspot/ent/blog"
 	"github.com/dealspot/dealspot/ent/bloglike"
+	"github.com/dealspot/dealspot/ent/comment"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
@@ -88,6 +89,7 @@ func checkColumn(t, c string) error {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			blog.Table:         blog.ValidColumn,
 			bloglike.Table:     bloglike.ValidColumn,
+			comment.Table:      comment.ValidColumn,
 			flashsale.Table:    flashsale.ValidColumn,
 			follow.Table:       follow.ValidColumn,
 			orderidnode.Table:  orderidnode.ValidColumn,

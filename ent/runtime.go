@@ -7,6 +7,7 @@ import (
 
 	"github.com/dealspot/dealspot/ent/blog"
 	"github.com/dealspot/dealspot/ent/bloglike"
+	"github.com/dealspot/dealspot/ent/comment"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
@@ -97,6 +98,57 @@ func init() {
 	bloglikeDescID := bloglikeFields[0].Descriptor()
 	// bloglike.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	bloglike.IDValidator = bloglikeDescID.Validators[0].(func(int64) error)
+	commentMixin := schema.Comment{}.Mixin()
+	commentMixinFields0 := commentMixin[0].Fields()
+	_ = commentMixinFields0
+	commentFields := schema.Comment{}.Fields()
+	_ = commentFields
+	// commentDescCreatedAt is the schema descriptor for created_at field.
+	commentDescCreatedAt := commentMixinFields0[0].Descriptor()
+	// comment.DefaultCreatedAt holds the default value on creation for the created_at field.
+	comment.DefaultCreatedAt = commentDescCreatedAt.Default.(func() time.Time)
+	// commentDescUpdatedAt is the schema descriptor for updated_at field.
+	commentDescUpdatedAt := commentMixinFields0[1].Descriptor()
+	// comment.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	comment.DefaultUpdatedAt = commentDescUpdatedAt.Default.(func() time.Time)
+	// comment.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	comment.UpdateDefaultUpdatedAt = commentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// commentDescParentID is the schema descriptor for parent_id field.
+	commentDescParentID := commentFields[3].Descriptor()
+	// comment.DefaultParentID holds the default value on creation for the parent_id field.
+	comment.DefaultParentID = commentDescParentID.Default.(int64)
+	// commentDescReplyToUserID is the schema descriptor for reply_to_user_id field.
+	commentDescReplyToUserID := commentFields[4].Descriptor()
+	// comment.DefaultReplyToUserID holds the default value on creation for the reply_to_user_id field.
+	comment.DefaultReplyToUserID = commentDescReplyToUserID.Default.(int64)
+	// commentDescContent is the schema descriptor for content field.
+	commentDescContent := commentFields[5].Descriptor()
+	// comment.ContentValidator is a validator for the "content" field. It is called by the builders before save.
+	comment.ContentValidator = func() func(string) error {
+		validators := commentDescContent.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(content string) error {
+			for _, fn := range fns {
+				if err := fn(content); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// commentDescReplies is the schema descriptor for replies field.
+	commentDescReplies := commentFields[6].Descriptor()
+	// comment.DefaultReplies holds the default value on creation for the replies field.
+	comment.DefaultReplies = commentDescReplies.Default.(int)
+	// comment.RepliesValidator is a validator for the "replies" field. It is called by the builders before save.
+	comment.RepliesValidator = commentDescReplies.Validators[0].(func(int) error)
+	// commentDescID is the schema descriptor for id field.
+	commentDescID := commentFields[0].Descriptor()
+	// comment.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	comment.IDValidator = commentDescID.Validators[0].(func(int64) error)
 	flashsaleMixin := schema.FlashSale{}.Mixin()
 	flashsaleMixinFields0 := flashsaleMixin[0].Fields()
 	_ = flashsaleMixinFields0

@@ -18,6 +18,8 @@ type Tx struct {
 	Blog *BlogClient
 	// BlogLike is the client for interacting with the BlogLike builders.
 	BlogLike *BlogLikeClient
+	// Comment is the client for interacting with the Comment builders.
+	Comment *CommentClient
 	// FlashSale is the client for interacting with the FlashSale builders.
 	FlashSale *FlashSaleClient
 	// Follow is the client for interacting with the Follow builders.
@@ -175,6 +177,7 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.Blog = NewBlogClient(tx.config)
 	tx.BlogLike = NewBlogLikeClient(tx.config)
+	tx.Comment = NewCommentClient(tx.config)
 	tx.FlashSale = NewFlashSaleClient(tx.config)
 	tx.Follow = NewFollowClient(tx.config)
 	tx.OrderIDNode = NewOrderIDNodeClient(tx.config)

@@ -66,6 +66,36 @@ var (
 			},
 		},
 	}
+	// CommentsColumns holds the columns for the "comments" table.
+	CommentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "blog_id", Type: field.TypeInt64},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "parent_id", Type: field.TypeInt64, Default: 0},
+		{Name: "reply_to_user_id", Type: field.TypeInt64, Default: 0},
+		{Name: "content", Type: field.TypeString, Size: 4000},
+		{Name: "replies", Type: field.TypeInt, Default: 0},
+	}
+	// CommentsTable holds the schema information for the "comments" table.
+	CommentsTable = &schema.Table{
+		Name:       "comments",
+		Columns:    CommentsColumns,
+		PrimaryKey: []*schema.Column{CommentsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "comment_blog_id_parent_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommentsColumns[3], CommentsColumns[5], CommentsColumns[0]},
+			},
+			{
+				Name:    "comment_parent_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommentsColumns[5], CommentsColumns[0]},
+			},
+		},
+	}
 	// FlashSalesColumns holds the columns for the "flash_sales" table.
 	FlashSalesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt64},
@@ -425,6 +455,7 @@ var (
 	Tables = []*schema.Table{
 		BlogsTable,
 		BlogLikesTable,
+		CommentsTable,
 		FlashSalesTable,
 		FollowsTable,
 		OrderIDNodesTable,

@@ -12,6 +12,9 @@ type Blog func(*sql.Selector)
 // BlogLike is the predicate function for bloglike builders.
 type BlogLike func(*sql.Selector)
 
+// Comment is the predicate function for comment builders.
+type Comment func(*sql.Selector)
+
 // FlashSale is the predicate function for flashsale builders.
 type FlashSale func(*sql.Selector)
 

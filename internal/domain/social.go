@@ -34,3 +34,21 @@ type Follow struct {
 	FollowUserID int64
 	CreatedAt    time.Time
 }
+
+// Comment is a comment on a blog, or a reply to one. Replies are one level deep: a reply
+// to a reply hangs under the same top-level comment (ParentID) and names whom it
+// answers (ReplyToUserID).
+type Comment struct {
+	ID     int64
+	BlogID int64
+	// UserID is the author.
+	UserID int64
+	// ParentID is the top-level comment a reply hangs under; 0 for a top-level comment.
+	ParentID int64
+	// ReplyToUserID is the author of the comment a reply answers; 0 for none.
+	ReplyToUserID int64
+	Content       string
+	// Replies counts a top-level comment's replies.
+	Replies   int
+	CreatedAt time.Time
+}

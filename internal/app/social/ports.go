@@ -43,6 +43,30 @@ type Blogs interface {
 	SetLiked(ctx context.Context, blogID int64, count int, seq int64) (bool, error)
 }
 
+// Comments keeps comments in the relational store. Each change is one transaction that
+// also keeps the blog's comment count (and a top-level comment's reply count) exact.
+type Comments interface {
+	// CreateComment stores c (a reply when c.ParentID > 0) and adds one to its blog's
+	// count, and to its parent's replies. domain.ErrNotFound when the blog is gone, or
+	// the parent is gone or not on that blog.
+	CreateComment(ctx context.Context, c domain.Comment) (domain.Comment, error)
+	// Comment returns one comment, or domain.ErrNotFound.
+	Comment(ctx context.Context, id int64) (domain.Comment, error)
+	// DeleteComment deletes a comment with its replies, takes them off its blog's count
+	// (and its parent's replies) and returns how many it deleted (0: it was gone).
+	DeleteComment(ctx context.Context, id int64) (int, error)
+	// Comments returns up to limit comments of a blog under parentID (0: the top-level
+	// ones), by id ascending after after (0: from the start) or, when newestFirst, by id
+	// descending before after (0: from the newest).
+	Comments(ctx context.Context, blogID, parentID int64, newestFirst bool, after int64, limit int) ([]domain.Comment, error)
+	// FirstComments returns, for each of blogIDs, its first limit top-level comments in
+	// the order Comments pages them, with one query.
+	FirstComments(ctx context.Context, blogIDs []int64, newestFirst bool, limit int) (map[int64][]domain.Comment, error)
+	// FirstReplies returns, for each of parentIDs, its first limit replies, oldest first,
+	// with one query.
+	FirstReplies(ctx context.Context, parentIDs []int64, limit int) (map[int64][]domain.Comment, error)
+}
+
 // Follows keeps follow relations in the relational store, the source of truth that the
 // Redis mirror is rebuilt from.
 type Follows interface {
