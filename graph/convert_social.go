@@ -28,15 +28,16 @@ func blogToModel(v social.BlogView) *model.Blog {
 		images = []string{}
 	}
 	out := &model.Blog{
-		ID:         formatID(v.Blog.ID),
-		Title:      v.Blog.Title,
-		Content:    v.Blog.Content,
-		Images:     images,
-		AuthorID:   formatID(v.Blog.UserID),
-		ShopID:     formatID(v.Blog.ShopID),
-		LikedCount: v.Blog.Liked,
-		LikedByMe:  v.LikedByMe,
-		CreatedAt:  v.Blog.CreatedAt,
+		ID:           formatID(v.Blog.ID),
+		Title:        v.Blog.Title,
+		Content:      v.Blog.Content,
+		Images:       images,
+		AuthorID:     formatID(v.Blog.UserID),
+		ShopID:       formatID(v.Blog.ShopID),
+		LikedCount:   v.Blog.Liked,
+		CommentCount: v.Blog.Comments,
+		LikedByMe:    v.LikedByMe,
+		CreatedAt:    v.Blog.CreatedAt,
 	}
 	return out
 }

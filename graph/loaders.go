@@ -30,6 +30,9 @@ type loaders struct {
 	shopTypes    *dataloadgen.Loader[int64, *domain.ShopType]
 	vouchers     *dataloadgen.Loader[int64, *seckill.VoucherView]
 	shopVouchers *dataloadgen.Loader[int64, []seckill.VoucherView]
+	// blogComments and replies load first pages of comments.
+	blogComments *dataloadgen.Loader[firstPageKey, []domain.Comment]
+	replies      *dataloadgen.Loader[firstPageKey, []domain.Comment]
 }
 
 type loadersKey struct{}
@@ -40,9 +43,12 @@ func newLoaders(a *app.Application, o LoaderOptions) *loaders {
 	if o.MaxBatch > 0 {
 		opts = append(opts, dataloadgen.WithBatchCapacity(o.MaxBatch))
 	}
+	blogComments, replies := commentLoaders(a, opts)
 	return &loaders{
-		users: dataloadgen.NewLoader(byKey(a.Queries.People.ByIDs), opts...),
-		shops: dataloadgen.NewLoader(byKey(a.Queries.Shops.ShopsByIDs), opts...),
+		blogComments: blogComments,
+		replies:      replies,
+		users:        dataloadgen.NewLoader(byKey(a.Queries.People.ByIDs), opts...),
+		shops:        dataloadgen.NewLoader(byKey(a.Queries.Shops.ShopsByIDs), opts...),
 		shopTypes: dataloadgen.NewLoader(byKey(func(ctx context.Context, _ []int64) (map[int64]domain.ShopType, error) {
 			return a.Queries.Shops.ShopTypesByID(ctx)
 		}), opts...),

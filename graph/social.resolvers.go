@@ -21,6 +21,73 @@ func (r *blogResolver) Shop(ctx context.Context, obj *model.Blog) (*model.Shop, 
 	return r.shopEdge(ctx, obj.ShopID)
 }
 
+func (r *blogResolver) Comments(ctx context.Context, obj *model.Blog, first *int, after *string, order *model.CommentOrder) (*model.CommentConnection, error) {
+	bid, err := parseID("blogId", obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	return r.commentsEdge(ctx, bid, 0, first, after, order)
+}
+
+func (r *commentResolver) Author(ctx context.Context, obj *model.Comment) (*model.User, error) {
+	return r.userEdge(ctx, obj.AuthorID)
+}
+
+func (r *commentResolver) ReplyTo(ctx context.Context, obj *model.Comment) (*model.User, error) {
+	if obj.ReplyToID == nil {
+		return nil, nil
+	}
+	return r.userEdge(ctx, *obj.ReplyToID)
+}
+
+func (r *commentResolver) Replies(ctx context.Context, obj *model.Comment, first *int, after *string) (*model.CommentConnection, error) {
+	if obj.ParentID != nil {
+		// Replies are one level deep: a reply has none.
+		return &model.CommentConnection{Edges: []model.CommentEdge{}, PageInfo: &model.PageInfo{}}, nil
+	}
+	bid, err := parseID("blogId", obj.BlogID)
+	if err != nil {
+		return nil, err
+	}
+	cid, err := parseID("id", obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	return r.commentsEdge(ctx, bid, cid, first, after, nil)
+}
+
+func (r *mutationResolver) CreateComment(ctx context.Context, blogID string, content string, replyTo *string) (*model.Comment, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	bid, err := parseID("blogId", blogID)
+	if err != nil {
+		return nil, err
+	}
+	reply, err := parseOptionalID("replyTo", replyTo)
+	if err != nil {
+		return nil, err
+	}
+	c, err := r.App.Commands.Comments.Create(ctx, actor(p), social.CommentInput{BlogID: bid, Content: content, ReplyTo: reply})
+	if err != nil {
+		return nil, err
+	}
+	return commentToModel(c), nil
+}
+
+func (r *mutationResolver) DeleteComment(ctx context.Context, id string) (bool, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return false, err
+	}
+	cid, err := parseID("id", id)
+	if err != nil {
+		return false, err
+	}
+	return r.App.Commands.Comments.Delete(ctx, actor(p), cid)
+}
+
 func (r *mutationResolver) CreateBlog(ctx context.Context, input model.CreateBlogInput) (*model.Blog, error) {
 	p, err := principal(ctx)
 	if err != nil {
@@ -95,6 +162,14 @@ func (r *mutationResolver) SignIn(ctx context.Context) (*model.SignInStatus, err
 		return nil, err
 	}
 	return signInToModel(st), nil
+}
+
+func (r *queryResolver) Comments(ctx context.Context, blogID string, first *int, after *string, order *model.CommentOrder) (*model.CommentConnection, error) {
+	bid, err := parseID("blogId", blogID)
+	if err != nil {
+		return nil, err
+	}
+	return r.commentsEdge(ctx, bid, 0, first, after, order)
 }
 
 func (r *queryResolver) Blog(ctx context.Context, id string) (*model.Blog, error) {
@@ -225,4 +300,9 @@ func (r *userResolver) Blogs(ctx context.Context, obj *model.User, first *int, a
 
 func (r *Resolver) Blog() generated.BlogResolver { return &blogResolver{r} }
 
-type blogResolver struct{ *Resolver }
+func (r *Resolver) Comment() generated.CommentResolver { return &commentResolver{r} }
+
+type (
+	blogResolver    struct{ *Resolver }
+	commentResolver struct{ *Resolver }
+)

@@ -23,6 +23,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Blog() BlogResolver
+	Comment() CommentResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Shop() ShopResolver
@@ -46,17 +47,19 @@ type ComplexityRoot struct {
 	}
 
 	Blog struct {
-		Author     func(childComplexity int) int
-		AuthorID   func(childComplexity int) int
-		Content    func(childComplexity int) int
-		CreatedAt  func(childComplexity int) int
-		ID         func(childComplexity int) int
-		Images     func(childComplexity int) int
-		LikedByMe  func(childComplexity int) int
-		LikedCount func(childComplexity int) int
-		Shop       func(childComplexity int) int
-		ShopID     func(childComplexity int) int
-		Title      func(childComplexity int) int
+		Author       func(childComplexity int) int
+		AuthorID     func(childComplexity int) int
+		CommentCount func(childComplexity int) int
+		Comments     func(childComplexity int, first *int, after *string, order *model.CommentOrder) int
+		Content      func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Images       func(childComplexity int) int
+		LikedByMe    func(childComplexity int) int
+		LikedCount   func(childComplexity int) int
+		Shop         func(childComplexity int) int
+		ShopID       func(childComplexity int) int
+		Title        func(childComplexity int) int
 	}
 
 	BlogConnection struct {
@@ -72,6 +75,30 @@ type ComplexityRoot struct {
 	ClaimPayload struct {
 		OrderID func(childComplexity int) int
 		Status  func(childComplexity int) int
+	}
+
+	Comment struct {
+		Author     func(childComplexity int) int
+		AuthorID   func(childComplexity int) int
+		BlogID     func(childComplexity int) int
+		Content    func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		ParentID   func(childComplexity int) int
+		Replies    func(childComplexity int, first *int, after *string) int
+		ReplyCount func(childComplexity int) int
+		ReplyTo    func(childComplexity int) int
+		ReplyToID  func(childComplexity int) int
+	}
+
+	CommentConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	CommentEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	FeedConnection struct {
@@ -90,9 +117,11 @@ type ComplexityRoot struct {
 		CancelOrder     func(childComplexity int, orderID string) int
 		ClaimVoucher    func(childComplexity int, voucherID string) int
 		CreateBlog      func(childComplexity int, input model.CreateBlogInput) int
+		CreateComment   func(childComplexity int, blogID string, content string, replyTo *string) int
 		CreateFlashSale func(childComplexity int, input model.CreateFlashSaleInput) int
 		CreateShop      func(childComplexity int, input model.CreateShopInput) int
 		CreateVoucher   func(childComplexity int, input model.CreateVoucherInput) int
+		DeleteComment   func(childComplexity int, id string) int
 		Follow          func(childComplexity int, userID string) int
 		LikeBlog        func(childComplexity int, id string) int
 		Login           func(childComplexity int, phone string, code string) int
@@ -138,6 +167,7 @@ type ComplexityRoot struct {
 		Blog           func(childComplexity int, id string) int
 		BlogLikers     func(childComplexity int, blogID string, first *int) int
 		BlogsOfUser    func(childComplexity int, userID string, first *int, after *string) int
+		Comments       func(childComplexity int, blogID string, first *int, after *string, order *model.CommentOrder) int
 		CommonFollows  func(childComplexity int, userID string) int
 		Feed           func(childComplexity int, first *int, after *string) int
 		HotBlogs       func(childComplexity int, first *int, after *string) int
@@ -339,6 +369,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Blog.AuthorID(childComplexity), true
+	case "Blog.commentCount":
+		if e.ComplexityRoot.Blog.CommentCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blog.CommentCount(childComplexity), true
+	case "Blog.comments":
+		if e.ComplexityRoot.Blog.Comments == nil {
+			break
+		}
+
+		args, err := ec.field_Blog_comments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Blog.Comments(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.CommentOrder)), true
 	case "Blog.content":
 		if e.ComplexityRoot.Blog.Content == nil {
 			break
@@ -433,6 +480,104 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ClaimPayload.Status(childComplexity), true
 
+	case "Comment.author":
+		if e.ComplexityRoot.Comment.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Author(childComplexity), true
+	case "Comment.authorId":
+		if e.ComplexityRoot.Comment.AuthorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.AuthorID(childComplexity), true
+	case "Comment.blogId":
+		if e.ComplexityRoot.Comment.BlogID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.BlogID(childComplexity), true
+	case "Comment.content":
+		if e.ComplexityRoot.Comment.Content == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Content(childComplexity), true
+	case "Comment.createdAt":
+		if e.ComplexityRoot.Comment.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.CreatedAt(childComplexity), true
+	case "Comment.id":
+		if e.ComplexityRoot.Comment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ID(childComplexity), true
+	case "Comment.parentId":
+		if e.ComplexityRoot.Comment.ParentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ParentID(childComplexity), true
+	case "Comment.replies":
+		if e.ComplexityRoot.Comment.Replies == nil {
+			break
+		}
+
+		args, err := ec.field_Comment_replies_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Comment.Replies(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Comment.replyCount":
+		if e.ComplexityRoot.Comment.ReplyCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ReplyCount(childComplexity), true
+	case "Comment.replyTo":
+		if e.ComplexityRoot.Comment.ReplyTo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ReplyTo(childComplexity), true
+	case "Comment.replyToId":
+		if e.ComplexityRoot.Comment.ReplyToID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ReplyToID(childComplexity), true
+
+	case "CommentConnection.edges":
+		if e.ComplexityRoot.CommentConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentConnection.Edges(childComplexity), true
+	case "CommentConnection.pageInfo":
+		if e.ComplexityRoot.CommentConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentConnection.PageInfo(childComplexity), true
+
+	case "CommentEdge.cursor":
+		if e.ComplexityRoot.CommentEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentEdge.Cursor(childComplexity), true
+	case "CommentEdge.node":
+		if e.ComplexityRoot.CommentEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentEdge.Node(childComplexity), true
+
 	case "FeedConnection.edges":
 		if e.ComplexityRoot.FeedConnection.Edges == nil {
 			break
@@ -514,6 +659,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateBlog(childComplexity, args["input"].(model.CreateBlogInput)), true
+	case "Mutation.createComment":
+		if e.ComplexityRoot.Mutation.CreateComment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createComment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateComment(childComplexity, args["blogId"].(string), args["content"].(string), args["replyTo"].(*string)), true
 	case "Mutation.createFlashSale":
 		if e.ComplexityRoot.Mutation.CreateFlashSale == nil {
 			break
@@ -547,6 +703,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateVoucher(childComplexity, args["input"].(model.CreateVoucherInput)), true
+	case "Mutation.deleteComment":
+		if e.ComplexityRoot.Mutation.DeleteComment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteComment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteComment(childComplexity, args["id"].(string)), true
 	case "Mutation.follow":
 		if e.ComplexityRoot.Mutation.Follow == nil {
 			break
@@ -834,6 +1001,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.BlogsOfUser(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.comments":
+		if e.ComplexityRoot.Query.Comments == nil {
+			break
+		}
+
+		args, err := ec.field_Query_comments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Comments(childComplexity, args["blogId"].(string), args["first"].(*int), args["after"].(*string), args["order"].(*model.CommentOrder)), true
 	case "Query.commonFollows":
 		if e.ComplexityRoot.Query.CommonFollows == nil {
 			break
@@ -2122,12 +2300,55 @@ input CreateBlogInput {
   images: [String!]!
 }
 
+"A comment on a note, or a reply to one (replies are one level deep)."
+type Comment {
+  id: ID!
+  blogId: ID!
+  authorId: ID!
+  author: User!
+  content: String!
+  "The top-level comment a reply hangs under; null for a top-level comment."
+  parentId: ID
+  replyToId: ID
+  "Whom a reply answers; null for a top-level comment."
+  replyTo: User
+  "How many replies a top-level comment has."
+  replyCount: Int!
+  "A top-level comment's replies, oldest first."
+  replies(first: Int, after: String): CommentConnection!
+  createdAt: Time!
+}
+
+type CommentEdge {
+  cursor: String!
+  node: Comment!
+}
+
+type CommentConnection {
+  edges: [CommentEdge!]!
+  pageInfo: PageInfo!
+}
+
+enum CommentOrder {
+  OLDEST_FIRST
+  NEWEST_FIRST
+}
+
+extend type Blog {
+  "How many comments and replies the note has."
+  commentCount: Int!
+  "The note's top-level comments."
+  comments(first: Int, after: String, order: CommentOrder = OLDEST_FIRST): CommentConnection!
+}
+
 extend type User {
   "The user's notes, newest first."
   blogs(first: Int, after: String): BlogConnection!
 }
 
 extend type Query {
+  "A note's top-level comments (first 20 unless first says otherwise)."
+  comments(blogId: ID!, first: Int, after: String, order: CommentOrder = OLDEST_FIRST): CommentConnection!
   "One note; null for an unknown id."
   blog(id: ID!): Blog
   "Notes, most liked first, paged by cursor."
@@ -2152,6 +2373,13 @@ extend type Query {
 }
 
 extend type Mutation {
+  """
+  Comment on a note, or reply to one of its comments (replyTo): at most 1000 characters;
+  at most COMMENT_RATE_PER_USER comments per user (RATE_LIMITED past it).
+  """
+  createComment(blogId: ID!, content: String!, replyTo: ID): Comment! @auth
+  "Delete a comment and its replies: its author or an ADMIN (FORBIDDEN otherwise). False when it was gone."
+  deleteComment(id: ID!): Boolean! @auth
   "Publish a note; it reaches the caller's followers' feeds."
   createBlog(input: CreateBlogInput!): Blog! @auth
   "Like a note, or take the like back when the caller already likes it."
@@ -2211,6 +2439,10 @@ func (ec *executionContext) childFields_Blog(ctx context.Context, field graphql.
 		return ec.fieldContext_Blog_likedByMe(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Blog_createdAt(ctx, field)
+	case "commentCount":
+		return ec.fieldContext_Blog_commentCount(ctx, field)
+	case "comments":
+		return ec.fieldContext_Blog_comments(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Blog", field.Name)
 }
@@ -2243,6 +2475,54 @@ func (ec *executionContext) childFields_ClaimPayload(ctx context.Context, field 
 		return ec.fieldContext_ClaimPayload_status(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ClaimPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_Comment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Comment_id(ctx, field)
+	case "blogId":
+		return ec.fieldContext_Comment_blogId(ctx, field)
+	case "authorId":
+		return ec.fieldContext_Comment_authorId(ctx, field)
+	case "author":
+		return ec.fieldContext_Comment_author(ctx, field)
+	case "content":
+		return ec.fieldContext_Comment_content(ctx, field)
+	case "parentId":
+		return ec.fieldContext_Comment_parentId(ctx, field)
+	case "replyToId":
+		return ec.fieldContext_Comment_replyToId(ctx, field)
+	case "replyTo":
+		return ec.fieldContext_Comment_replyTo(ctx, field)
+	case "replyCount":
+		return ec.fieldContext_Comment_replyCount(ctx, field)
+	case "replies":
+		return ec.fieldContext_Comment_replies(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Comment_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Comment", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CommentConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CommentConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_CommentEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_CommentEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_FeedConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -37,6 +37,10 @@ type Blog struct {
 	// Whether the caller likes the note; false for anonymous callers.
 	LikedByMe bool      `json:"likedByMe"`
 	CreatedAt time.Time `json:"createdAt"`
+	// How many comments and replies the note has.
+	CommentCount int `json:"commentCount"`
+	// The note's top-level comments.
+	Comments *CommentConnection `json:"comments"`
 }
 
 type BlogConnection struct {
@@ -53,6 +57,35 @@ type ClaimPayload struct {
 	OrderID string `json:"orderId"`
 	// PENDING: the order is being written; follow it with orderStatus or order(id).
 	Status OrderStatus `json:"status"`
+}
+
+// A comment on a note, or a reply to one (replies are one level deep).
+type Comment struct {
+	ID       string `json:"id"`
+	BlogID   string `json:"blogId"`
+	AuthorID string `json:"authorId"`
+	Author   *User  `json:"author"`
+	Content  string `json:"content"`
+	// The top-level comment a reply hangs under; null for a top-level comment.
+	ParentID  *string `json:"parentId,omitempty"`
+	ReplyToID *string `json:"replyToId,omitempty"`
+	// Whom a reply answers; null for a top-level comment.
+	ReplyTo *User `json:"replyTo,omitempty"`
+	// How many replies a top-level comment has.
+	ReplyCount int `json:"replyCount"`
+	// A top-level comment's replies, oldest first.
+	Replies   *CommentConnection `json:"replies"`
+	CreatedAt time.Time          `json:"createdAt"`
+}
+
+type CommentConnection struct {
+	Edges    []CommentEdge `json:"edges"`
+	PageInfo *PageInfo     `json:"pageInfo"`
+}
+
+type CommentEdge struct {
+	Cursor string   `json:"cursor"`
+	Node   *Comment `json:"node"`
 }
 
 type CreateBlogInput struct {
@@ -329,6 +362,61 @@ type VoucherOrderConnection struct {
 type VoucherOrderEdge struct {
 	Cursor string        `json:"cursor"`
 	Node   *VoucherOrder `json:"node"`
+}
+
+type CommentOrder string
+
+const (
+	CommentOrderOldestFirst CommentOrder = "OLDEST_FIRST"
+	CommentOrderNewestFirst CommentOrder = "NEWEST_FIRST"
+)
+
+var AllCommentOrder = []CommentOrder{
+	CommentOrderOldestFirst,
+	CommentOrderNewestFirst,
+}
+
+func (e CommentOrder) IsValid() bool {
+	switch e {
+	case CommentOrderOldestFirst, CommentOrderNewestFirst:
+		return true
+	}
+	return false
+}
+
+func (e CommentOrder) String() string {
+	return string(e)
+}
+
+func (e *CommentOrder) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = CommentOrder(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid CommentOrder", str)
+	}
+	return nil
+}
+
+func (e CommentOrder) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *CommentOrder) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e CommentOrder) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 // Where an order is in its life.

@@ -8,6 +8,8 @@ type SocialCommands struct {
 	Likes   *social.LikeCommands
 	Follows *social.FollowCommands
 	SignIns *social.SignInCommands
+	// Comments writes comments on notes.
+	Comments *social.CommentCommands
 }
 
 // SocialQueries read blogs, follows, feeds, sign-ins and visitors.
@@ -20,6 +22,8 @@ type SocialQueries struct {
 	Visitors *social.VisitorQueries
 	// People reads users as other users see them.
 	People *social.PeopleQueries
+	// Comments reads comments on notes.
+	Comments *social.CommentQueries
 }
 
 // SocialOperations are the fan-out worker, the rebuilders and the legacy imports.
@@ -38,9 +42,9 @@ type SocialOperations struct {
 // server runs.
 func Social(s *social.Service) (SocialCommands, SocialQueries, SocialOperations) {
 	return SocialCommands{
-			Blogs: s.BlogCommands, Likes: s.LikeCommands, Follows: s.FollowCommands, SignIns: s.SignInCommands,
+			Blogs: s.BlogCommands, Likes: s.LikeCommands, Follows: s.FollowCommands, SignIns: s.SignInCommands, Comments: s.CommentCommands,
 		}, SocialQueries{
-			Blogs: s.Blogs, Likes: s.Likes, Follows: s.Follows, Feed: s.Feed, SignIns: s.SignIns, Visitors: s.Visitors, People: s.People,
+			Blogs: s.Blogs, Likes: s.Likes, Follows: s.Follows, Feed: s.Feed, SignIns: s.SignIns, Visitors: s.Visitors, People: s.People, Comments: s.Comments,
 		}, SocialOperations{
 			FeedFanout: s.FeedFanout, FollowMirror: s.FollowMirror, LegacyFacts: s.LegacyFacts, Visits: s.Visits,
 		}

@@ -119,6 +119,10 @@ type Social struct {
 	// SignInCacheTTL is how long Redis keeps a user's month of sign-ins after it was last
 	// written or loaded from the database (months without sign-ins too).
 	SignInCacheTTL time.Duration
+	// CommentRate and BlogRate bound how often one user comments and publishes notes
+	// (Max 0: off).
+	CommentRate Rate
+	BlogRate    Rate
 }
 
 // Seckill tunes the flash sale and its order queue.

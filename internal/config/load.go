@@ -158,6 +158,8 @@ func Load(getenv func(string) string) (Config, error) {
 		VisitorMaxDays:   r.integer("UV_MAX_RANGE_DAYS", 366, 1),
 		VisitorRetention: r.duration("UV_RETENTION", 400*24*time.Hour),
 		SignInCacheTTL:   r.duration("SIGNIN_CACHE_TTL", 24*time.Hour),
+		CommentRate:      r.rate("COMMENT_RATE_PER_USER", Rate{Max: 10, Window: time.Minute}),
+		BlogRate:         r.rate("BLOG_RATE_PER_USER", Rate{Max: 10, Window: time.Hour}),
 	}
 	c.SMS = SMS{
 		WebhookURL:     r.str("SMS_WEBHOOK_URL", ""),

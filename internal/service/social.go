@@ -53,6 +53,8 @@ func (s *Node) newSocial(o options) (socialParts, error) {
 		FollowBackfill:   cfg.Social.FollowBackfill,
 		CommonFollowsMax: cfg.Social.CommonFollowsMax,
 		MaxVisitorDays:   cfg.Social.VisitorMaxDays,
+		CommentRate:      social.Rate(cfg.Social.CommentRate),
+		BlogRate:         social.Rate(cfg.Social.BlogRate),
 	}, social.Deps{
 		Blogs:    s.Store.Blogs(),
 		Follows:  s.Store.Follows(),
@@ -69,6 +71,8 @@ func (s *Node) newSocial(o options) (socialParts, error) {
 
 		LikeStore:   s.Store.Likes(),
 		SignInStore: s.Store.SignIns(),
+		Comments:    s.Store.Comments(),
+		Limiter:     redisadapter.NewRateLimiter(rc),
 	})
 	if err != nil {
 		return socialParts{}, err

@@ -15,6 +15,7 @@ func TestFeedPagesEachBlogOnceNewestFirst(t *testing.T) {
 	socialBackends(t, func(t *testing.T, env map[string]string) {
 		base := time.Date(2030, 6, 1, 10, 0, 0, 0, time.UTC)
 		clock := newTestClock(base)
+		env["BLOG_RATE_PER_USER"] = "off" // each author publishes 83 notes
 		srv, _, _ := startSocial(t, env, clock)
 		anon := client(srv)
 		reader := as(srv, login(t, anon, "13700000100").AccessToken)

@@ -61,6 +61,7 @@ type BlogCommands struct {
 	syncFanoutMax int
 	now           func() time.Time
 	log           *slog.Logger
+	limits        *postLimits
 }
 
 // CreateBlog publishes a blog by authorID and pushes it to the author's followers:
@@ -77,6 +78,9 @@ func (c *BlogCommands) CreateBlog(ctx context.Context, authorID int64, in BlogIn
 	}
 	if len(shops) == 0 {
 		return BlogView{}, domain.Errorf(domain.CodeBadUserInput, "shopId: no shop %d", b.ShopID)
+	}
+	if err := c.limits.allow(ctx, "note", authorID); err != nil {
+		return BlogView{}, err
 	}
 	b.UserID = authorID
 	// Feed scores are milliseconds: the stored time says the same.

@@ -30,7 +30,11 @@ type Config struct {
 	// MaxVisitorDays bounds the date range of uniqueVisitors.
 	MaxVisitorDays int
 	// VisitFlush is how often buffered visits are written (default 100ms).
-	VisitFlush time.Duration
+	// CommentRate and BlogRate bound how often one user comments and publishes notes
+	// (Max 0: no limit).
+	CommentRate Rate
+	BlogRate    Rate
+	VisitFlush  time.Duration
 }
 
 // Deps are the adapters the social use cases need.
@@ -52,22 +56,27 @@ type Deps struct {
 	// LikeStore keeps likes and SignInStore sign-ins; Likes and SignIns cache them.
 	LikeStore   LikeStore
 	SignInStore SignInStore
+	// Comments keeps comments; Limiter bounds how often users post (nil: no limit).
+	Comments Comments
+	Limiter  RateLimiter
 }
 
 // Service gathers the social use cases. The commands and queries are what a client may
 // call; FeedFanout, FollowMirror, LegacyFacts and Visits are run by the server itself.
 type Service struct {
-	BlogCommands   *BlogCommands
-	Blogs          *BlogQueries
-	LikeCommands   *LikeCommands
-	Likes          *LikeQueries
-	FollowCommands *FollowCommands
-	Follows        *FollowQueries
-	Feed           *FeedQueries
-	SignInCommands *SignInCommands
-	SignIns        *SignInQueries
-	Visitors       *VisitorQueries
-	People         *PeopleQueries
+	BlogCommands    *BlogCommands
+	Blogs           *BlogQueries
+	LikeCommands    *LikeCommands
+	Likes           *LikeQueries
+	FollowCommands  *FollowCommands
+	Follows         *FollowQueries
+	Feed            *FeedQueries
+	SignInCommands  *SignInCommands
+	SignIns         *SignInQueries
+	Visitors        *VisitorQueries
+	People          *PeopleQueries
+	CommentCommands *CommentCommands
+	Comments        *CommentQueries
 
 	FeedFanout   *FanoutWorker
 	FollowMirror *FollowLoader
@@ -84,7 +93,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 	switch {
 	case d.Blogs == nil, d.Follows == nil, d.Users == nil, d.Shops == nil, d.Likes == nil,
 		d.Mirror == nil, d.Inboxes == nil, d.Fanout == nil, d.SignIns == nil, d.Visitors == nil,
-		d.LikeStore == nil, d.SignInStore == nil:
+		d.LikeStore == nil, d.SignInStore == nil, d.Comments == nil:
 		return nil, errors.New("social: missing dependency")
 	case cfg.Location == nil:
 		return nil, errors.New("social: no time zone")
@@ -112,14 +121,17 @@ func New(cfg Config, d Deps) (*Service, error) {
 	h := &hydrator{likes: likes}
 	buf := startVisitBuffer(d.Visitors, cfg.Location, cfg.VisitFlush, d.Log)
 	visits := &Visits{buffer: buf, cal: cal}
+	limits := &postLimits{limiter: d.Limiter, rates: map[string]Rate{"comment": cfg.CommentRate, "note": cfg.BlogRate}}
 	return &Service{
 		BlogCommands: &BlogCommands{
 			blogs: d.Blogs, shops: d.Shops, follows: d.Follows, inboxes: d.Inboxes, fanout: d.Fanout,
-			hydrate: h, syncFanoutMax: cfg.SyncFanoutMax, now: d.Now, log: d.Log,
+			hydrate: h, syncFanoutMax: cfg.SyncFanoutMax, now: d.Now, log: d.Log, limits: limits,
 		},
-		Blogs:        &BlogQueries{blogs: d.Blogs, hydrate: h, visits: visits, pages: cfg.Pages},
-		LikeCommands: &LikeCommands{blogs: d.Blogs, likes: likes, hydrate: h, now: d.Now},
-		Likes:        &LikeQueries{likes: likes, users: d.Users, limits: cfg.Likers},
+		CommentCommands: &CommentCommands{comments: d.Comments, limits: limits},
+		Comments:        &CommentQueries{comments: d.Comments, pages: cfg.Pages},
+		Blogs:           &BlogQueries{blogs: d.Blogs, hydrate: h, visits: visits, pages: cfg.Pages},
+		LikeCommands:    &LikeCommands{blogs: d.Blogs, likes: likes, hydrate: h, now: d.Now},
+		Likes:           &LikeQueries{likes: likes, users: d.Users, limits: cfg.Likers},
 		FollowCommands: &FollowCommands{
 			users: d.Users, follows: d.Follows, mirror: d.Mirror, blogs: d.Blogs, inboxes: d.Inboxes,
 			backfillMax: cfg.FollowBackfill, inboxMax: cfg.InboxMax, log: d.Log,
