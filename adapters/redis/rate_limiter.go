@@ -10,6 +10,7 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/app/media"
 )
 
 var (
@@ -25,7 +26,10 @@ type RateLimiter struct {
 	now    func() time.Time
 }
 
-var _ auth.RateLimiter = (*RateLimiter)(nil)
+var (
+	_ auth.RateLimiter  = (*RateLimiter)(nil)
+	_ media.RateLimiter = (*RateLimiter)(nil)
+)
 
 // NewRateLimiter returns a RateLimiter on client.
 func NewRateLimiter(client goredis.UniversalClient) *RateLimiter {
@@ -39,7 +43,7 @@ func (l *RateLimiter) WithClock(now func() time.Time) *RateLimiter {
 	return &c
 }
 
-// Allow implements auth.RateLimiter.
+// Allow implements auth.RateLimiter and media.RateLimiter.
 func (l *RateLimiter) Allow(ctx context.Context, key string, limit int, window time.Duration) (bool, time.Duration, error) {
 	if limit < 1 || window <= 0 {
 		return false, 0, errors.New("rate limit: limit and window must be positive")

@@ -75,7 +75,23 @@ type Config struct {
 	Orders    Orders
 	Payment   Payment
 	Social    Social
+	Media     Media
 	SMS       SMS
+}
+
+// Media bounds image uploads and says where the local media store keeps them.
+type Media struct {
+	// Dir is where uploaded images are written (MEDIA_DIR; default
+	// <DEALSPOT_DATA_DIR>/media).
+	Dir string
+	// MaxBytes bounds one upload (UPLOAD_MAX_BYTES).
+	MaxBytes int64
+	// MaxSide bounds an image's width and height (UPLOAD_MAX_SIDE); MaxPixels its
+	// width × height, for a GIF summed over its frames (UPLOAD_MAX_PIXELS).
+	MaxSide   int
+	MaxPixels int64
+	// RatePerUser limits uploads per user (UPLOAD_RATE_PER_USER; Max 0: off).
+	RatePerUser Rate
 }
 
 // SMS configures the delivery of login codes. Outside dev mode they go to an SMS

@@ -34,7 +34,9 @@ type Options struct {
 	// PaymentNotify serves POST /payments/notify, the payment provider's callbacks (nil:
 	// not served).
 	PaymentNotify http.Handler
-	Metrics       *Metrics
+	// Media serves GET /media/{name}, the uploaded images (nil: not served).
+	Media   http.Handler
+	Metrics *Metrics
 	// Ready names the checks /readyz runs.
 	Ready map[string]Check
 	// Warnings names notes /readyz adds under "warnings" without changing its status.
@@ -58,6 +60,9 @@ type Options struct {
 // PaymentNotifyPath is where the payment provider posts its notifications.
 const PaymentNotifyPath = "/payments/notify"
 
+// MediaPath is the prefix of the uploaded images' paths.
+const MediaPath = "/media/"
+
 // NewHandler returns Dealspot's HTTP handler.
 func NewHandler(o Options) http.Handler {
 	mux := http.NewServeMux()
@@ -66,6 +71,9 @@ func NewHandler(o Options) http.Handler {
 	}
 	if o.PaymentNotify != nil {
 		mux.Handle("POST "+PaymentNotifyPath, o.PaymentNotify)
+	}
+	if o.Media != nil {
+		mux.Handle("GET "+MediaPath, o.Media)
 	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -210,6 +218,9 @@ func routeLabel(path string) string {
 	}
 	if strings.HasPrefix(path, ide.AssetPrefix) {
 		return ide.AssetPrefix
+	}
+	if strings.HasPrefix(path, MediaPath) {
+		return MediaPath
 	}
 	return "other"
 }

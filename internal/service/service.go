@@ -64,6 +64,8 @@ type Node struct {
 	promote shop.MerchantPromoter
 	// paymentNotify serves the payment provider's notifications.
 	paymentNotify http.Handler
+	// media serves the uploaded images.
+	media http.Handler
 	// jwtSecret is the secret access tokens are signed with (JWT_SECRET, or dev mode's
 	// kept random secret).
 	jwtSecret []byte
@@ -216,6 +218,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err := s.startSocial(ctx, soc); err != nil {
 		return nil, err
 	}
+	if err := s.startMedia(); err != nil {
+		return nil, err
+	}
 	if s.Seeded {
 		if err := s.seedDemoSocial(ctx); err != nil {
 			return nil, err
@@ -249,6 +254,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Log:           log,
 		GraphQL:       gql,
 		PaymentNotify: s.paymentNotify,
+		Media:         s.media,
 		Metrics:       s.Metrics,
 		IDE:           cfg.IDE,
 		MaxBodyBytes:  cfg.HTTP.MaxBodyBytes,
@@ -264,7 +270,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Warnings: map[string]server.Warning{"redis_persistence": s.persistenceWarning},
 	}
 	s.Handler = server.NewHandler(httpOpts)
-	httpOpts.GraphQL, httpOpts.PaymentNotify = nil, nil
+	httpOpts.GraphQL, httpOpts.PaymentNotify, httpOpts.Media = nil, nil, nil
 	s.OpsHandler = server.NewHandler(httpOpts)
 	s.MetricsHandler = server.NewMetricsHandler(s.Metrics)
 	return s, nil

@@ -20,6 +20,7 @@ const module = "github.com/dealspot/dealspot/"
 // appLibraries are third-party packages the app layer may use: pure computation, no I/O.
 var appLibraries = []string{
 	"github.com/golang-jwt/jwt/v5",
+	"golang.org/x/image/",
 	"golang.org/x/sync/",
 }
 

@@ -1,0 +1,9 @@
+package app
+
+import "github.com/dealspot/dealspot/internal/app/media"
+
+// MediaCommands are the uploads a client may make.
+type MediaCommands struct {
+	// UploadImage stores an image a logged-in user uploads and says where it is served.
+	UploadImage *media.Upload
+}

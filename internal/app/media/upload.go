@@ -1,0 +1,213 @@
+// Package media accepts image uploads: only real JPEG, PNG, WebP and GIF images within
+// the configured size, recognised by their bytes and never by a name or a declared type,
+// stored as a re-encoded copy without their metadata under a random name.
+//
+// An upload is read whole into memory (at most MaxBytes), checked and decoded there;
+// decodes run at most GOMAXPROCS at a time, since one may take MaxPixels × 8 bytes.
+package media
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"strconv"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// Config bounds uploads.
+type Config struct {
+	// MaxBytes bounds the size of one upload (UPLOAD_MAX_BYTES).
+	MaxBytes int64
+	// MaxSide bounds an image's width and height, MaxPixels its width × height (for a
+	// GIF, the sum over its frames) (UPLOAD_MAX_SIDE, UPLOAD_MAX_PIXELS).
+	MaxSide   int
+	MaxPixels int64
+	// RatePerUser uploads are allowed per user in any RateWindow (UPLOAD_RATE_PER_USER;
+	// 0: no limit).
+	RatePerUser int
+	RateWindow  time.Duration
+}
+
+// Deps are the adapters uploads need.
+type Deps struct {
+	Store Store
+	// Limiter counts uploads per user; it may be nil when RatePerUser is 0.
+	Limiter RateLimiter
+}
+
+// Upload is the image upload use case.
+type Upload struct {
+	cfg Config
+	d   Deps
+	// decoding bounds the decodes running at once.
+	decoding chan struct{}
+}
+
+// New checks cfg and d and returns the use case.
+func New(cfg Config, d Deps) (*Upload, error) {
+	switch {
+	case d.Store == nil:
+		return nil, errors.New("media: missing store")
+	case cfg.MaxBytes < 1 || cfg.MaxSide < 1 || cfg.MaxPixels < 1:
+		return nil, fmt.Errorf("media: size limits must be positive (bytes %d, side %d, pixels %d)", cfg.MaxBytes, cfg.MaxSide, cfg.MaxPixels)
+	case cfg.MaxBytes == math.MaxInt64:
+		return nil, errors.New("media: MaxBytes must leave room to notice a larger upload")
+	case cfg.RatePerUser < 0:
+		return nil, fmt.Errorf("media: negative upload rate %d", cfg.RatePerUser)
+	case cfg.RatePerUser > 0 && (cfg.RateWindow <= 0 || d.Limiter == nil):
+		return nil, errors.New("media: a rate per user needs a positive window and a rate limiter")
+	}
+	return &Upload{cfg: cfg, d: d, decoding: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
+}
+
+// Handle stores the image read from r on behalf of a and returns where it is served.
+// declaredSize is the size the client announced (-1 or 0 when unknown); it only refuses
+// early, and r is never read past MaxBytes+1 bytes.
+//
+// Errors: UNAUTHENTICATED without a logged-in user; RATE_LIMITED with RetryAfterSeconds
+// past RatePerUser uploads in RateWindow; BAD_USER_INPUT for anything that is not a
+// well-formed JPEG, PNG, WebP or GIF within the limits; INTERNAL when reading r, the
+// limiter or the store fails.
+func (u *Upload) Handle(ctx context.Context, a domain.Actor, r io.Reader, declaredSize int64) (domain.Image, error) {
+	if !a.Authenticated() {
+		return domain.Image{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
+	}
+	if declaredSize > u.cfg.MaxBytes {
+		return domain.Image{}, u.tooManyBytes()
+	}
+	if err := u.allow(ctx, a); err != nil {
+		return domain.Image{}, err
+	}
+	data, err := io.ReadAll(io.LimitReader(r, u.cfg.MaxBytes+1))
+	if err != nil {
+		return domain.Image{}, fmt.Errorf("read upload: %w", err)
+	}
+	if int64(len(data)) > u.cfg.MaxBytes {
+		return domain.Image{}, u.tooManyBytes()
+	}
+	c, err := u.clean(ctx, data)
+	if err != nil {
+		return domain.Image{}, err
+	}
+	url, err := u.d.Store.Put(ctx, randomName()+c.format.ext, c.format.contentType, c.data)
+	if err != nil {
+		return domain.Image{}, fmt.Errorf("store image: %w", err)
+	}
+	return domain.Image{URL: url, Width: c.width, Height: c.height, ContentType: c.format.contentType}, nil
+}
+
+// allow counts one upload of a against the per-user rate.
+func (u *Upload) allow(ctx context.Context, a domain.Actor) error {
+	if u.cfg.RatePerUser == 0 {
+		return nil
+	}
+	ok, retry, err := u.d.Limiter.Allow(ctx, "user:upload:"+strconv.FormatInt(a.UserID, 10), u.cfg.RatePerUser, u.cfg.RateWindow)
+	if err != nil {
+		return fmt.Errorf("upload rate limit: %w", err)
+	}
+	if !ok {
+		return &domain.Error{Code: domain.CodeRateLimited, Message: "too many uploads; try again later",
+			RetryAfterSeconds: seconds(retry)}
+	}
+	return nil
+}
+
+// cleaned is an accepted image: what to store and its displayed size.
+type cleaned struct {
+	format        *format
+	data          []byte
+	width, height int
+}
+
+// clean accepts data only if it is a well-formed image of a known format within the
+// limits, and returns the copy to store. The checks run cheapest first, and nothing is
+// decoded before the declared dimensions passed.
+func (u *Upload) clean(ctx context.Context, data []byte) (cleaned, error) {
+	f := sniff(data)
+	if f == nil {
+		return cleaned{}, errNotImage
+	}
+	if containsMarkup(data) {
+		return cleaned{}, badInput("not a valid image: it contains markup or script")
+	}
+	layout, err := f.layout(data)
+	if err != nil {
+		return cleaned{}, damaged(err)
+	}
+	if layout.end < len(data) {
+		return cleaned{}, badInput("not a valid image: there is data after the end of the image")
+	}
+	if layout.animated {
+		return cleaned{}, badInput("animated " + f.name + " images are not accepted")
+	}
+	cfg, err := f.decodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return cleaned{}, damaged(err)
+	}
+	if cfg.Width < 1 || cfg.Height < 1 {
+		return cleaned{}, damaged(fmt.Errorf("%dx%d pixels", cfg.Width, cfg.Height))
+	}
+	if cfg.Width > u.cfg.MaxSide || cfg.Height > u.cfg.MaxSide {
+		return cleaned{}, badInput(fmt.Sprintf("image too large: at most %dx%d pixels", u.cfg.MaxSide, u.cfg.MaxSide))
+	}
+	if int64(cfg.Width)*int64(cfg.Height) > u.cfg.MaxPixels || layout.framePixels > u.cfg.MaxPixels {
+		return cleaned{}, badInput(fmt.Sprintf("image too large: at most %d pixels", u.cfg.MaxPixels))
+	}
+
+	select {
+	case u.decoding <- struct{}{}:
+	case <-ctx.Done():
+		return cleaned{}, fmt.Errorf("wait to decode image: %w", ctx.Err())
+	}
+	defer func() { <-u.decoding }()
+	out, err := f.reencode(data, layout)
+	if err != nil {
+		return cleaned{}, err
+	}
+	w, h := cfg.Width, cfg.Height
+	if layout.orientation >= 5 {
+		// Orientations 5–8 turn the image a quarter: it is displayed h wide.
+		w, h = h, w
+	}
+	return cleaned{format: f, data: out, width: w, height: h}, nil
+}
+
+// errNotImage refuses data of no accepted format.
+var errNotImage = badInput("not an image: only JPEG, PNG, WebP and GIF are accepted")
+
+func (u *Upload) tooManyBytes() error {
+	return badInput(fmt.Sprintf("image too large: at most %d bytes", u.cfg.MaxBytes))
+}
+
+func badInput(msg string) *domain.Error {
+	return &domain.Error{Code: domain.CodeBadUserInput, Message: msg}
+}
+
+// damaged refuses an image its format's reader could not follow; cause is kept for the
+// log, never shown.
+func damaged(cause error) error {
+	return &domain.Error{Code: domain.CodeBadUserInput, Message: "not a valid image: the file is damaged or incomplete", Err: cause}
+}
+
+// randomName is 128 random bits in hex: names nobody can guess or collide with.
+func randomName() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (it crashes the program instead)
+	return hex.EncodeToString(b[:])
+}
+
+// seconds rounds d up to whole seconds, so a client that waits that long is let in.
+func seconds(d time.Duration) int {
+	if d <= 0 {
+		return 0
+	}
+	return int(math.Ceil(d.Seconds()))
+}

@@ -1,0 +1,10 @@
+package domain
+
+// Image is an uploaded image as it is stored and served: where to fetch it, its size in
+// pixels as it is displayed, and its media type (image/jpeg, image/png, image/webp or
+// image/gif).
+type Image struct {
+	URL           string
+	Width, Height int
+	ContentType   string
+}
