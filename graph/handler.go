@@ -17,6 +17,10 @@ import (
 	"github.com/dealspot/dealspot/internal/app"
 )
 
+// MultipartOverheadBytes is what a multipart request carries beside its file: the
+// operations and map parts and the part headers.
+const MultipartOverheadBytes = 64 << 10
+
 // Options bounds and shapes the GraphQL handler.
 type Options struct {
 	MaxDepth       int
@@ -28,10 +32,12 @@ type Options struct {
 	MaxTokens int
 	// PageSize and MaxPageSize are the default and largest `first`, which the complexity
 	// of paged fields is multiplied by.
-	PageSize      int
-	MaxPageSize   int
-	MaxBodyBytes  int64
-	Introspection bool
+	PageSize     int
+	MaxPageSize  int
+	MaxBodyBytes int64
+	// MaxUploadBytes bounds one file of a multipart request (0: no uploads).
+	MaxUploadBytes int64
+	Introspection  bool
 	// Suggestions lets validation errors suggest names ("Did you mean …"); for dev mode
 	// only, as they reveal the schema.
 	Suggestions bool
@@ -73,6 +79,11 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
+	if o.MaxUploadBytes > 0 {
+		// The GraphQL multipart request spec: files beside the operation. A file past
+		// the limit is refused; the use case reads at most the limit and a byte more.
+		srv.AddTransport(transport.MultipartForm{MaxUploadSize: o.MaxUploadBytes + MultipartOverheadBytes, MaxMemory: 4 << 20})
+	}
 	// Parsed and validated documents are cached, and clients may send a document's hash
 	// instead of its text (automatic persisted queries).
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](o.QueryCacheSize))

@@ -111,6 +111,13 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	Image struct {
+		ContentType func(childComplexity int) int
+		Height      func(childComplexity int) int
+		URL         func(childComplexity int) int
+		Width       func(childComplexity int) int
+	}
+
 	Mutation struct {
 		BlockUser       func(childComplexity int, userID string) int
 		BuyVoucher      func(childComplexity int, voucherID string, quantity *int) int
@@ -138,6 +145,7 @@ type ComplexityRoot struct {
 		Unfollow        func(childComplexity int, userID string) int
 		UpdateFlashSale func(childComplexity int, input model.UpdateFlashSaleInput) int
 		UpdateShop      func(childComplexity int, input model.UpdateShopInput) int
+		UploadImage     func(childComplexity int, file graphql.Upload) int
 	}
 
 	OrderStatusEvent struct {
@@ -604,6 +612,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FeedEdge.Node(childComplexity), true
 
+	case "Image.contentType":
+		if e.ComplexityRoot.Image.ContentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Image.ContentType(childComplexity), true
+	case "Image.height":
+		if e.ComplexityRoot.Image.Height == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Image.Height(childComplexity), true
+	case "Image.url":
+		if e.ComplexityRoot.Image.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Image.URL(childComplexity), true
+	case "Image.width":
+		if e.ComplexityRoot.Image.Width == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Image.Width(childComplexity), true
+
 	case "Mutation.blockUser":
 		if e.ComplexityRoot.Mutation.BlockUser == nil {
 			break
@@ -880,6 +913,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateShop(childComplexity, args["input"].(model.UpdateShopInput)), true
+	case "Mutation.uploadImage":
+		if e.ComplexityRoot.Mutation.UploadImage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uploadImage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UploadImage(childComplexity, args["file"].(graphql.Upload)), true
 
 	case "OrderStatusEvent.orderId":
 		if e.ComplexityRoot.OrderStatusEvent.OrderID == nil {
@@ -2123,6 +2167,28 @@ extend type Subscription {
   saleStats(voucherId: ID!): SaleStats! @auth(requires: MERCHANT)
 }
 `, BuiltIn: false},
+	{Name: "../schema/media.graphqls", Input: `"A file sent with the GraphQL multipart request spec (a multipart/form-data POST)."
+scalar Upload
+
+"An uploaded image, as it is served."
+type Image {
+  "Where the image is served: a /media/… path on this server."
+  url: String!
+  width: Int!
+  height: Int!
+  "image/jpeg, image/png, image/webp or image/gif: the type found in the file, whatever it was named."
+  contentType: String!
+}
+
+extend type Mutation {
+  """
+  Upload an image (JPEG, PNG, WebP or GIF, at most UPLOAD_MAX_BYTES and UPLOAD_MAX_SIDE
+  pixels a side): stored without its metadata under a random name. Use its url in a
+  note's images. BAD_USER_INPUT for anything else; RATE_LIMITED past UPLOAD_RATE_PER_USER.
+  """
+  uploadImage(file: Upload!): Image! @auth
+}
+`, BuiltIn: false},
 	{Name: "../schema/schema.graphqls", Input: `"An instant, RFC 3339 (e.g. 2026-11-22T10:00:00Z)."
 scalar Time
 
@@ -2543,6 +2609,20 @@ func (ec *executionContext) childFields_FeedEdge(ctx context.Context, field grap
 		return ec.fieldContext_FeedEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FeedEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Image(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_Image_url(ctx, field)
+	case "width":
+		return ec.fieldContext_Image_width(ctx, field)
+	case "height":
+		return ec.fieldContext_Image_height(ctx, field)
+	case "contentType":
+		return ec.fieldContext_Image_contentType(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Image", field.Name)
 }
 
 func (ec *executionContext) childFields_OrderStatusEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -143,6 +143,16 @@ type FeedEdge struct {
 	Node   *Blog  `json:"node"`
 }
 
+// An uploaded image, as it is served.
+type Image struct {
+	// Where the image is served: a /media/… path on this server.
+	URL    string `json:"url"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	// image/jpeg, image/png, image/webp or image/gif: the type found in the file, whatever it was named.
+	ContentType string `json:"contentType"`
+}
+
 type Mutation struct {
 }
 

@@ -7,7 +7,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -43,8 +45,10 @@ type Options struct {
 	Warnings map[string]Warning
 	// IDE serves the GraphQL IDE at /.
 	IDE bool
-	// MaxBodyBytes bounds request bodies.
-	MaxBodyBytes int64
+	// MaxBodyBytes bounds request bodies; MaxUploadBodyBytes, when larger, bounds
+	// multipart/form-data bodies (file uploads) instead.
+	MaxBodyBytes       int64
+	MaxUploadBodyBytes int64
 	// MaxURLBytes bounds the request target (path and query string), which carries the
 	// whole document of a GraphQL GET.
 	MaxURLBytes int64
@@ -172,14 +176,27 @@ func middleware(o Options, next http.Handler) http.Handler {
 			o.Metrics.observeHTTP(routeLabel(r.URL.Path), rec.code)
 			return
 		}
-		if o.MaxBodyBytes > 0 && r.ContentLength > o.MaxBodyBytes {
-			tooLarge(rec, http.StatusRequestEntityTooLarge, "request body too large", o.MaxBodyBytes)
+		limit, upload := o.MaxBodyBytes, false
+		if o.MaxUploadBodyBytes > limit && isMultipart(r) {
+			limit, upload = o.MaxUploadBodyBytes, true
+		}
+		if limit > 0 && r.ContentLength > limit {
+			if upload {
+				// The file is too large: the client's input, like an image too large.
+				writeJSON(rec, http.StatusRequestEntityTooLarge, map[string]any{"errors": []any{map[string]any{
+					"message":    fmt.Sprintf("upload too large: at most %d bytes", limit),
+					"extensions": map[string]any{"code": "BAD_USER_INPUT", "maxBytes": limit},
+				}}})
+				o.Metrics.observeHTTP(routeLabel(r.URL.Path), rec.code)
+				return
+			}
+			tooLarge(rec, http.StatusRequestEntityTooLarge, "request body too large", limit)
 			o.Metrics.observeHTTP(routeLabel(r.URL.Path), rec.code)
 			return
 		}
-		if r.Body != nil && o.MaxBodyBytes > 0 {
+		if r.Body != nil && limit > 0 {
 			// Bodies without a length are cut at the limit while they are read.
-			r.Body = http.MaxBytesReader(w, r.Body, o.MaxBodyBytes)
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}
 		defer func() {
 			if p := recover(); p != nil {
@@ -229,4 +246,13 @@ func newRequestID() string {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// isMultipart reports whether r posts multipart/form-data (a GraphQL file upload).
+func isMultipart(r *http.Request) bool {
+	if r.Method != http.MethodPost {
+		return false
+	}
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return err == nil && mt == "multipart/form-data"
 }

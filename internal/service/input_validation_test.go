@@ -7,7 +7,7 @@ import (
 
 // Blog images are http(s) URLs or plain paths on our own site; anything a browser could run or
 // that breaks out of an attribute is BAD_USER_INPUT.
-func TestBlogImagesMustBeHTTPURLsOrOwnPaths(t *testing.T) {
+func TestBlogImagesMustBeHTTPSURLsOrOwnPaths(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, map[string]string{"JWT_SECRET": testSecret, "RECONCILE_INTERVAL": "0"})
 	anon := client(srv)
@@ -22,13 +22,14 @@ func TestBlogImagesMustBeHTTPURLsOrOwnPaths(t *testing.T) {
 		"vbscript:msgbox(1)", "//evil.example/x.jpg", "https://", "https:evil.example", "https://user:pw@evil.example/x.jpg",
 		`https://a.example/x.jpg"onerror="alert(1)`, "https://a.example/<script>", "<img src=x onerror=alert(1)>",
 		"/imgs/../../etc/passwd", "/", "/imgs/x.jpg?a=b", "x.jpg", "ftp://a.example/x.jpg", `https://a.example\x.jpg`,
+		"http://img.example.com/x.png", "/etc/passwd", "/graphql", "/media/../graphql",
 	} {
 		resp := user.Do(t, create, blog(img))
 		if codes := resp.Codes(); len(codes) != 1 || codes[0] != "BAD_USER_INPUT" {
 			t.Errorf("image %q: codes %v, data %s", img, codes, resp.Data)
 		}
 	}
-	for _, img := range []string{"https://img.example.com/a/b.jpg?w=200", "http://img.example.com/x.png", "/imgs/blogs/探店.jpg"} {
+	for _, img := range []string{"https://img.example.com/a/b.jpg?w=200", "/media/0123456789abcdef0123456789abcdef.png", "/imgs/blogs/探店.jpg"} {
 		if resp := user.Do(t, create, blog(img)); len(resp.Errors) != 0 {
 			t.Errorf("image %q refused: %v", img, resp.Codes())
 		}

@@ -240,6 +240,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		MaxStringChars: cfg.GraphQL.MaxStringChars,
 		Suggestions:    cfg.Dev,
 		MaxBodyBytes:   cfg.HTTP.MaxBodyBytes,
+		MaxUploadBytes: cfg.Media.MaxBytes,
 		Introspection:  cfg.Introspection,
 		Websocket: graph.WebsocketOptions{
 			SessionCheckInterval: cfg.Websocket.SessionCheckInterval,
@@ -258,7 +259,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Metrics:       s.Metrics,
 		IDE:           cfg.IDE,
 		MaxBodyBytes:  cfg.HTTP.MaxBodyBytes,
-		MaxURLBytes:   cfg.HTTP.MaxURLBytes,
+		// A multipart upload carries one image and the operation beside it.
+		MaxUploadBodyBytes: cfg.Media.MaxBytes + graph.MultipartOverheadBytes,
+		MaxURLBytes:        cfg.HTTP.MaxURLBytes,
 		// Per-IP limits see the client behind these proxies, not the proxy.
 		TrustedProxies: cfg.HTTP.TrustedProxies,
 		// A separate METRICS_ADDR keeps /metrics off the public address.

@@ -142,9 +142,13 @@ func (u *Upload) clean(ctx context.Context, data []byte) (cleaned, error) {
 	if err != nil {
 		return cleaned{}, damaged(err)
 	}
-	if layout.end < len(data) {
+	// Data after a PNG's, GIF's or WebP's end is refused (a script glued to an image
+	// makes a polyglot). Phones append data to JPEGs (motion photos, HDR gain maps):
+	// that is dropped, as the stored copy is re-encoded from the image proper.
+	if layout.end < len(data) && f != formatJPEG {
 		return cleaned{}, badInput("not a valid image: there is data after the end of the image")
 	}
+	data = data[:layout.end]
 	if layout.animated {
 		return cleaned{}, badInput("animated " + f.name + " images are not accepted")
 	}

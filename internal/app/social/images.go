@@ -5,24 +5,25 @@ import (
 	"strings"
 )
 
-// ValidImage reports whether img may be shown as a blog image: an absolute http(s) URL
-// with a host and no credentials, or a plain path on our own site (/imgs/…, and uploads
-// later). Anything else — other
-// schemes such as javascript: or data:, markup, quotes, backslashes, control characters
-// — is refused, because clients put these strings into src attributes.
+// ValidImage reports whether img may be shown as a blog image: an absolute https URL
+// with a host and no credentials, or a plain path on our own site — an uploaded image
+// (/media/…) or a seeded one (/imgs/…). Anything else — plain http, other schemes such
+// as javascript: or data:, markup, quotes, backslashes, control characters — is refused,
+// because clients put these strings into src attributes.
 func ValidImage(img string) bool {
 	if strings.ContainsAny(img, "<>\"'`\\{}|^") || strings.ContainsFunc(img, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 		return false
 	}
 	if strings.HasPrefix(img, "/") {
-		// Not "//host" (another site), no dot segments, no query or escapes.
-		return len(img) > 1 && !strings.Contains(img, "//") && !strings.Contains(img, "/./") && !strings.Contains(img, "/../") &&
+		// Under one of our own folders; no dot segments, no query or escapes.
+		own := strings.HasPrefix(img, "/media/") || strings.HasPrefix(img, "/imgs/")
+		return own && !strings.Contains(img, "//") && !strings.Contains(img, "/./") && !strings.Contains(img, "/../") &&
 			!strings.HasSuffix(img, "/.") && !strings.HasSuffix(img, "/..") && !strings.ContainsAny(img, ":?#%")
 	}
 	u, err := url.Parse(img)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Opaque != "" || u.User != nil || u.Host == "" {
+	if err != nil || u.Scheme != "https" || u.Opaque != "" || u.User != nil || u.Host == "" {
 		return false
 	}
 	// The scheme must be written in lower case as it is checked: no "JavaScript:" games.
-	return strings.HasPrefix(img, u.Scheme+"://")
+	return strings.HasPrefix(img, "https://")
 }
