@@ -547,6 +547,30 @@ func init() {
 	userDescBlocked := userFields[5].Descriptor()
 	// user.DefaultBlocked holds the default value on creation for the blocked field.
 	user.DefaultBlocked = userDescBlocked.Default.(bool)
+	// userDescCity is the schema descriptor for city field.
+	userDescCity := userFields[6].Descriptor()
+	// user.DefaultCity holds the default value on creation for the city field.
+	user.DefaultCity = userDescCity.Default.(string)
+	// user.CityValidator is a validator for the "city" field. It is called by the builders before save.
+	user.CityValidator = userDescCity.Validators[0].(func(string) error)
+	// userDescIntroduction is the schema descriptor for introduction field.
+	userDescIntroduction := userFields[7].Descriptor()
+	// user.DefaultIntroduction holds the default value on creation for the introduction field.
+	user.DefaultIntroduction = userDescIntroduction.Default.(string)
+	// user.IntroductionValidator is a validator for the "introduction" field. It is called by the builders before save.
+	user.IntroductionValidator = userDescIntroduction.Validators[0].(func(string) error)
+	// userDescCredits is the schema descriptor for credits field.
+	userDescCredits := userFields[10].Descriptor()
+	// user.DefaultCredits holds the default value on creation for the credits field.
+	user.DefaultCredits = userDescCredits.Default.(int)
+	// user.CreditsValidator is a validator for the "credits" field. It is called by the builders before save.
+	user.CreditsValidator = userDescCredits.Validators[0].(func(int) error)
+	// userDescLevel is the schema descriptor for level field.
+	userDescLevel := userFields[11].Descriptor()
+	// user.DefaultLevel holds the default value on creation for the level field.
+	user.DefaultLevel = userDescLevel.Default.(int)
+	// user.LevelValidator is a validator for the "level" field. It is called by the builders before save.
+	user.LevelValidator = userDescLevel.Validators[0].(func(int) error)
 	// userDescID is the schema descriptor for id field.
 	userDescID := userFields[0].Descriptor()
 	// user.IDValidator is a validator for the "id" field. It is called by the builders before save.

@@ -30,7 +30,19 @@ type User struct {
 	// Role holds the value of the "role" field.
 	Role user.Role `json:"role,omitempty"`
 	// Blocked holds the value of the "blocked" field.
-	Blocked      bool `json:"blocked,omitempty"`
+	Blocked bool `json:"blocked,omitempty"`
+	// City holds the value of the "city" field.
+	City string `json:"city,omitempty"`
+	// Introduction holds the value of the "introduction" field.
+	Introduction string `json:"introduction,omitempty"`
+	// Gender holds the value of the "gender" field.
+	Gender user.Gender `json:"gender,omitempty"`
+	// Birthday holds the value of the "birthday" field.
+	Birthday *time.Time `json:"birthday,omitempty"`
+	// Credits holds the value of the "credits" field.
+	Credits int `json:"credits,omitempty"`
+	// Level holds the value of the "level" field.
+	Level        int `json:"level,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -41,11 +53,11 @@ func (*User) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case user.FieldBlocked:
 			values[i] = new(sql.NullBool)
-		case user.FieldID:
+		case user.FieldID, user.FieldCredits, user.FieldLevel:
 			values[i] = new(sql.NullInt64)
-		case user.FieldPhone, user.FieldNickName, user.FieldIcon, user.FieldRole:
+		case user.FieldPhone, user.FieldNickName, user.FieldIcon, user.FieldRole, user.FieldCity, user.FieldIntroduction, user.FieldGender:
 			values[i] = new(sql.NullString)
-		case user.FieldCreatedAt, user.FieldUpdatedAt:
+		case user.FieldCreatedAt, user.FieldUpdatedAt, user.FieldBirthday:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -110,6 +122,43 @@ func (_m *User) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Blocked = value.Bool
 			}
+		case user.FieldCity:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field city", values[i])
+			} else if value.Valid {
+				_m.City = value.String
+			}
+		case user.FieldIntroduction:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field introduction", values[i])
+			} else if value.Valid {
+				_m.Introduction = value.String
+			}
+		case user.FieldGender:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field gender", values[i])
+			} else if value.Valid {
+				_m.Gender = user.Gender(value.String)
+			}
+		case user.FieldBirthday:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field birthday", values[i])
+			} else if value.Valid {
+				_m.Birthday = new(time.Time)
+				*_m.Birthday = value.Time
+			}
+		case user.FieldCredits:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field credits", values[i])
+			} else if value.Valid {
+				_m.Credits = int(value.Int64)
+			}
+		case user.FieldLevel:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field level", values[i])
+			} else if value.Valid {
+				_m.Level = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -166,6 +215,26 @@ func (_m *User) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("blocked=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Blocked))
+	builder.WriteString(", ")
+	builder.WriteString("city=")
+	builder.WriteString(_m.City)
+	builder.WriteString(", ")
+	builder.WriteString("introduction=")
+	builder.WriteString(_m.Introduction)
+	builder.WriteString(", ")
+	builder.WriteString("gender=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Gender))
+	builder.WriteString(", ")
+	if v := _m.Birthday; v != nil {
+		builder.WriteString("birthday=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("credits=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Credits))
+	builder.WriteString(", ")
+	builder.WriteString("level=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Level))
 	builder.WriteByte(')')
 	return builder.String()
 }

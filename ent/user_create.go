@@ -112,6 +112,90 @@ func (_c *UserCreate) SetNillableBlocked(v *bool) *UserCreate {
 	return _c
 }
 
+// SetCity sets the "city" field.
+func (_c *UserCreate) SetCity(v string) *UserCreate {
+	_c.mutation.SetCity(v)
+	return _c
+}
+
+// SetNillableCity sets the "city" field if the given value is not nil.
+func (_c *UserCreate) SetNillableCity(v *string) *UserCreate {
+	if v != nil {
+		_c.SetCity(*v)
+	}
+	return _c
+}
+
+// SetIntroduction sets the "introduction" field.
+func (_c *UserCreate) SetIntroduction(v string) *UserCreate {
+	_c.mutation.SetIntroduction(v)
+	return _c
+}
+
+// SetNillableIntroduction sets the "introduction" field if the given value is not nil.
+func (_c *UserCreate) SetNillableIntroduction(v *string) *UserCreate {
+	if v != nil {
+		_c.SetIntroduction(*v)
+	}
+	return _c
+}
+
+// SetGender sets the "gender" field.
+func (_c *UserCreate) SetGender(v user.Gender) *UserCreate {
+	_c.mutation.SetGender(v)
+	return _c
+}
+
+// SetNillableGender sets the "gender" field if the given value is not nil.
+func (_c *UserCreate) SetNillableGender(v *user.Gender) *UserCreate {
+	if v != nil {
+		_c.SetGender(*v)
+	}
+	return _c
+}
+
+// SetBirthday sets the "birthday" field.
+func (_c *UserCreate) SetBirthday(v time.Time) *UserCreate {
+	_c.mutation.SetBirthday(v)
+	return _c
+}
+
+// SetNillableBirthday sets the "birthday" field if the given value is not nil.
+func (_c *UserCreate) SetNillableBirthday(v *time.Time) *UserCreate {
+	if v != nil {
+		_c.SetBirthday(*v)
+	}
+	return _c
+}
+
+// SetCredits sets the "credits" field.
+func (_c *UserCreate) SetCredits(v int) *UserCreate {
+	_c.mutation.SetCredits(v)
+	return _c
+}
+
+// SetNillableCredits sets the "credits" field if the given value is not nil.
+func (_c *UserCreate) SetNillableCredits(v *int) *UserCreate {
+	if v != nil {
+		_c.SetCredits(*v)
+	}
+	return _c
+}
+
+// SetLevel sets the "level" field.
+func (_c *UserCreate) SetLevel(v int) *UserCreate {
+	_c.mutation.SetLevel(v)
+	return _c
+}
+
+// SetNillableLevel sets the "level" field if the given value is not nil.
+func (_c *UserCreate) SetNillableLevel(v *int) *UserCreate {
+	if v != nil {
+		_c.SetLevel(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *UserCreate) SetID(v int64) *UserCreate {
 	_c.mutation.SetID(v)
@@ -177,6 +261,26 @@ func (_c *UserCreate) defaults() {
 		v := user.DefaultBlocked
 		_c.mutation.SetBlocked(v)
 	}
+	if _, ok := _c.mutation.City(); !ok {
+		v := user.DefaultCity
+		_c.mutation.SetCity(v)
+	}
+	if _, ok := _c.mutation.Introduction(); !ok {
+		v := user.DefaultIntroduction
+		_c.mutation.SetIntroduction(v)
+	}
+	if _, ok := _c.mutation.Gender(); !ok {
+		v := user.DefaultGender
+		_c.mutation.SetGender(v)
+	}
+	if _, ok := _c.mutation.Credits(); !ok {
+		v := user.DefaultCredits
+		_c.mutation.SetCredits(v)
+	}
+	if _, ok := _c.mutation.Level(); !ok {
+		v := user.DefaultLevel
+		_c.mutation.SetLevel(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -221,6 +325,46 @@ func (_c *UserCreate) check() error {
 	}
 	if _, ok := _c.mutation.Blocked(); !ok {
 		return &ValidationError{Name: "blocked", err: errors.New(`ent: missing required field "User.blocked"`)}
+	}
+	if _, ok := _c.mutation.City(); !ok {
+		return &ValidationError{Name: "city", err: errors.New(`ent: missing required field "User.city"`)}
+	}
+	if v, ok := _c.mutation.City(); ok {
+		if err := user.CityValidator(v); err != nil {
+			return &ValidationError{Name: "city", err: fmt.Errorf(`ent: validator failed for field "User.city": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Introduction(); !ok {
+		return &ValidationError{Name: "introduction", err: errors.New(`ent: missing required field "User.introduction"`)}
+	}
+	if v, ok := _c.mutation.Introduction(); ok {
+		if err := user.IntroductionValidator(v); err != nil {
+			return &ValidationError{Name: "introduction", err: fmt.Errorf(`ent: validator failed for field "User.introduction": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Gender(); !ok {
+		return &ValidationError{Name: "gender", err: errors.New(`ent: missing required field "User.gender"`)}
+	}
+	if v, ok := _c.mutation.Gender(); ok {
+		if err := user.GenderValidator(v); err != nil {
+			return &ValidationError{Name: "gender", err: fmt.Errorf(`ent: validator failed for field "User.gender": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Credits(); !ok {
+		return &ValidationError{Name: "credits", err: errors.New(`ent: missing required field "User.credits"`)}
+	}
+	if v, ok := _c.mutation.Credits(); ok {
+		if err := user.CreditsValidator(v); err != nil {
+			return &ValidationError{Name: "credits", err: fmt.Errorf(`ent: validator failed for field "User.credits": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Level(); !ok {
+		return &ValidationError{Name: "level", err: errors.New(`ent: missing required field "User.level"`)}
+	}
+	if v, ok := _c.mutation.Level(); ok {
+		if err := user.LevelValidator(v); err != nil {
+			return &ValidationError{Name: "level", err: fmt.Errorf(`ent: validator failed for field "User.level": %w`, err)}
+		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := user.IDValidator(v); err != nil {
@@ -287,6 +431,30 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Blocked(); ok {
 		_spec.SetField(user.FieldBlocked, field.TypeBool, value)
 		_node.Blocked = value
+	}
+	if value, ok := _c.mutation.City(); ok {
+		_spec.SetField(user.FieldCity, field.TypeString, value)
+		_node.City = value
+	}
+	if value, ok := _c.mutation.Introduction(); ok {
+		_spec.SetField(user.FieldIntroduction, field.TypeString, value)
+		_node.Introduction = value
+	}
+	if value, ok := _c.mutation.Gender(); ok {
+		_spec.SetField(user.FieldGender, field.TypeEnum, value)
+		_node.Gender = value
+	}
+	if value, ok := _c.mutation.Birthday(); ok {
+		_spec.SetField(user.FieldBirthday, field.TypeTime, value)
+		_node.Birthday = &value
+	}
+	if value, ok := _c.mutation.Credits(); ok {
+		_spec.SetField(user.FieldCredits, field.TypeInt, value)
+		_node.Credits = value
+	}
+	if value, ok := _c.mutation.Level(); ok {
+		_spec.SetField(user.FieldLevel, field.TypeInt, value)
+		_node.Level = value
 	}
 	return _node, _spec
 }
@@ -409,6 +577,96 @@ func (u *UserUpsert) SetBlocked(v bool) *UserUpsert {
 // UpdateBlocked sets the "blocked" field to the value that was provided on create.
 func (u *UserUpsert) UpdateBlocked() *UserUpsert {
 	u.SetExcluded(user.FieldBlocked)
+	return u
+}
+
+// SetCity sets the "city" field.
+func (u *UserUpsert) SetCity(v string) *UserUpsert {
+	u.Set(user.FieldCity, v)
+	return u
+}
+
+// UpdateCity sets the "city" field to the value that was provided on create.
+func (u *UserUpsert) UpdateCity() *UserUpsert {
+	u.SetExcluded(user.FieldCity)
+	return u
+}
+
+// SetIntroduction sets the "introduction" field.
+func (u *UserUpsert) SetIntroduction(v string) *UserUpsert {
+	u.Set(user.FieldIntroduction, v)
+	return u
+}
+
+// UpdateIntroduction sets the "introduction" field to the value that was provided on create.
+func (u *UserUpsert) UpdateIntroduction() *UserUpsert {
+	u.SetExcluded(user.FieldIntroduction)
+	return u
+}
+
+// SetGender sets the "gender" field.
+func (u *UserUpsert) SetGender(v user.Gender) *UserUpsert {
+	u.Set(user.FieldGender, v)
+	return u
+}
+
+// UpdateGender sets the "gender" field to the value that was provided on create.
+func (u *UserUpsert) UpdateGender() *UserUpsert {
+	u.SetExcluded(user.FieldGender)
+	return u
+}
+
+// SetBirthday sets the "birthday" field.
+func (u *UserUpsert) SetBirthday(v time.Time) *UserUpsert {
+	u.Set(user.FieldBirthday, v)
+	return u
+}
+
+// UpdateBirthday sets the "birthday" field to the value that was provided on create.
+func (u *UserUpsert) UpdateBirthday() *UserUpsert {
+	u.SetExcluded(user.FieldBirthday)
+	return u
+}
+
+// ClearBirthday clears the value of the "birthday" field.
+func (u *UserUpsert) ClearBirthday() *UserUpsert {
+	u.SetNull(user.FieldBirthday)
+	return u
+}
+
+// SetCredits sets the "credits" field.
+func (u *UserUpsert) SetCredits(v int) *UserUpsert {
+	u.Set(user.FieldCredits, v)
+	return u
+}
+
+// UpdateCredits sets the "credits" field to the value that was provided on create.
+func (u *UserUpsert) UpdateCredits() *UserUpsert {
+	u.SetExcluded(user.FieldCredits)
+	return u
+}
+
+// AddCredits adds v to the "credits" field.
+func (u *UserUpsert) AddCredits(v int) *UserUpsert {
+	u.Add(user.FieldCredits, v)
+	return u
+}
+
+// SetLevel sets the "level" field.
+func (u *UserUpsert) SetLevel(v int) *UserUpsert {
+	u.Set(user.FieldLevel, v)
+	return u
+}
+
+// UpdateLevel sets the "level" field to the value that was provided on create.
+func (u *UserUpsert) UpdateLevel() *UserUpsert {
+	u.SetExcluded(user.FieldLevel)
+	return u
+}
+
+// AddLevel adds v to the "level" field.
+func (u *UserUpsert) AddLevel(v int) *UserUpsert {
+	u.Add(user.FieldLevel, v)
 	return u
 }
 
@@ -544,6 +802,111 @@ func (u *UserUpsertOne) SetBlocked(v bool) *UserUpsertOne {
 func (u *UserUpsertOne) UpdateBlocked() *UserUpsertOne {
 	return u.Update(func(s *UserUpsert) {
 		s.UpdateBlocked()
+	})
+}
+
+// SetCity sets the "city" field.
+func (u *UserUpsertOne) SetCity(v string) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.SetCity(v)
+	})
+}
+
+// UpdateCity sets the "city" field to the value that was provided on create.
+func (u *UserUpsertOne) UpdateCity() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateCity()
+	})
+}
+
+// SetIntroduction sets the "introduction" field.
+func (u *UserUpsertOne) SetIntroduction(v string) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.SetIntroduction(v)
+	})
+}
+
+// UpdateIntroduction sets the "introduction" field to the value that was provided on create.
+func (u *UserUpsertOne) UpdateIntroduction() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateIntroduction()
+	})
+}
+
+// SetGender sets the "gender" field.
+func (u *UserUpsertOne) SetGender(v user.Gender) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.SetGender(v)
+	})
+}
+
+// UpdateGender sets the "gender" field to the value that was provided on create.
+func (u *UserUpsertOne) UpdateGender() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateGender()
+	})
+}
+
+// SetBirthday sets the "birthday" field.
+func (u *UserUpsertOne) SetBirthday(v time.Time) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.SetBirthday(v)
+	})
+}
+
+// UpdateBirthday sets the "birthday" field to the value that was provided on create.
+func (u *UserUpsertOne) UpdateBirthday() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateBirthday()
+	})
+}
+
+// ClearBirthday clears the value of the "birthday" field.
+func (u *UserUpsertOne) ClearBirthday() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.ClearBirthday()
+	})
+}
+
+// SetCredits sets the "credits" field.
+func (u *UserUpsertOne) SetCredits(v int) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.SetCredits(v)
+	})
+}
+
+// AddCredits adds v to the "credits" field.
+func (u *UserUpsertOne) AddCredits(v int) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.AddCredits(v)
+	})
+}
+
+// UpdateCredits sets the "credits" field to the value that was provided on create.
+func (u *UserUpsertOne) UpdateCredits() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateCredits()
+	})
+}
+
+// SetLevel sets the "level" field.
+func (u *UserUpsertOne) SetLevel(v int) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.SetLevel(v)
+	})
+}
+
+// AddLevel adds v to the "level" field.
+func (u *UserUpsertOne) AddLevel(v int) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.AddLevel(v)
+	})
+}
+
+// UpdateLevel sets the "level" field to the value that was provided on create.
+func (u *UserUpsertOne) UpdateLevel() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateLevel()
 	})
 }
 
@@ -845,6 +1208,111 @@ func (u *UserUpsertBulk) SetBlocked(v bool) *UserUpsertBulk {
 func (u *UserUpsertBulk) UpdateBlocked() *UserUpsertBulk {
 	return u.Update(func(s *UserUpsert) {
 		s.UpdateBlocked()
+	})
+}
+
+// SetCity sets the "city" field.
+func (u *UserUpsertBulk) SetCity(v string) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.SetCity(v)
+	})
+}
+
+// UpdateCity sets the "city" field to the value that was provided on create.
+func (u *UserUpsertBulk) UpdateCity() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateCity()
+	})
+}
+
+// SetIntroduction sets the "introduction" field.
+func (u *UserUpsertBulk) SetIntroduction(v string) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.SetIntroduction(v)
+	})
+}
+
+// UpdateIntroduction sets the "introduction" field to the value that was provided on create.
+func (u *UserUpsertBulk) UpdateIntroduction() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateIntroduction()
+	})
+}
+
+// SetGender sets the "gender" field.
+func (u *UserUpsertBulk) SetGender(v user.Gender) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.SetGender(v)
+	})
+}
+
+// UpdateGender sets the "gender" field to the value that was provided on create.
+func (u *UserUpsertBulk) UpdateGender() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateGender()
+	})
+}
+
+// SetBirthday sets the "birthday" field.
+func (u *UserUpsertBulk) SetBirthday(v time.Time) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.SetBirthday(v)
+	})
+}
+
+// UpdateBirthday sets the "birthday" field to the value that was provided on create.
+func (u *UserUpsertBulk) UpdateBirthday() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateBirthday()
+	})
+}
+
+// ClearBirthday clears the value of the "birthday" field.
+func (u *UserUpsertBulk) ClearBirthday() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.ClearBirthday()
+	})
+}
+
+// SetCredits sets the "credits" field.
+func (u *UserUpsertBulk) SetCredits(v int) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.SetCredits(v)
+	})
+}
+
+// AddCredits adds v to the "credits" field.
+func (u *UserUpsertBulk) AddCredits(v int) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.AddCredits(v)
+	})
+}
+
+// UpdateCredits sets the "credits" field to the value that was provided on create.
+func (u *UserUpsertBulk) UpdateCredits() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateCredits()
+	})
+}
+
+// SetLevel sets the "level" field.
+func (u *UserUpsertBulk) SetLevel(v int) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.SetLevel(v)
+	})
+}
+
+// AddLevel adds v to the "level" field.
+func (u *UserUpsertBulk) AddLevel(v int) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.AddLevel(v)
+	})
+}
+
+// UpdateLevel sets the "level" field to the value that was provided on create.
+func (u *UserUpsertBulk) UpdateLevel() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateLevel()
 	})
 }
 

@@ -104,6 +104,110 @@ func (_u *UserUpdate) SetNillableBlocked(v *bool) *UserUpdate {
 	return _u
 }
 
+// SetCity sets the "city" field.
+func (_u *UserUpdate) SetCity(v string) *UserUpdate {
+	_u.mutation.SetCity(v)
+	return _u
+}
+
+// SetNillableCity sets the "city" field if the given value is not nil.
+func (_u *UserUpdate) SetNillableCity(v *string) *UserUpdate {
+	if v != nil {
+		_u.SetCity(*v)
+	}
+	return _u
+}
+
+// SetIntroduction sets the "introduction" field.
+func (_u *UserUpdate) SetIntroduction(v string) *UserUpdate {
+	_u.mutation.SetIntroduction(v)
+	return _u
+}
+
+// SetNillableIntroduction sets the "introduction" field if the given value is not nil.
+func (_u *UserUpdate) SetNillableIntroduction(v *string) *UserUpdate {
+	if v != nil {
+		_u.SetIntroduction(*v)
+	}
+	return _u
+}
+
+// SetGender sets the "gender" field.
+func (_u *UserUpdate) SetGender(v user.Gender) *UserUpdate {
+	_u.mutation.SetGender(v)
+	return _u
+}
+
+// SetNillableGender sets the "gender" field if the given value is not nil.
+func (_u *UserUpdate) SetNillableGender(v *user.Gender) *UserUpdate {
+	if v != nil {
+		_u.SetGender(*v)
+	}
+	return _u
+}
+
+// SetBirthday sets the "birthday" field.
+func (_u *UserUpdate) SetBirthday(v time.Time) *UserUpdate {
+	_u.mutation.SetBirthday(v)
+	return _u
+}
+
+// SetNillableBirthday sets the "birthday" field if the given value is not nil.
+func (_u *UserUpdate) SetNillableBirthday(v *time.Time) *UserUpdate {
+	if v != nil {
+		_u.SetBirthday(*v)
+	}
+	return _u
+}
+
+// ClearBirthday clears the value of the "birthday" field.
+func (_u *UserUpdate) ClearBirthday() *UserUpdate {
+	_u.mutation.ClearBirthday()
+	return _u
+}
+
+// SetCredits sets the "credits" field.
+func (_u *UserUpdate) SetCredits(v int) *UserUpdate {
+	_u.mutation.ResetCredits()
+	_u.mutation.SetCredits(v)
+	return _u
+}
+
+// SetNillableCredits sets the "credits" field if the given value is not nil.
+func (_u *UserUpdate) SetNillableCredits(v *int) *UserUpdate {
+	if v != nil {
+		_u.SetCredits(*v)
+	}
+	return _u
+}
+
+// AddCredits adds value to the "credits" field.
+func (_u *UserUpdate) AddCredits(v int) *UserUpdate {
+	_u.mutation.AddCredits(v)
+	return _u
+}
+
+// SetLevel sets the "level" field.
+func (_u *UserUpdate) SetLevel(v int) *UserUpdate {
+	_u.mutation.ResetLevel()
+	_u.mutation.SetLevel(v)
+	return _u
+}
+
+// SetNillableLevel sets the "level" field if the given value is not nil.
+func (_u *UserUpdate) SetNillableLevel(v *int) *UserUpdate {
+	if v != nil {
+		_u.SetLevel(*v)
+	}
+	return _u
+}
+
+// AddLevel adds value to the "level" field.
+func (_u *UserUpdate) AddLevel(v int) *UserUpdate {
+	_u.mutation.AddLevel(v)
+	return _u
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdate) Mutation() *UserMutation {
 	return _u.mutation
@@ -167,6 +271,31 @@ func (_u *UserUpdate) check() error {
 			return &ValidationError{Name: "role", err: fmt.Errorf(`ent: validator failed for field "User.role": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.City(); ok {
+		if err := user.CityValidator(v); err != nil {
+			return &ValidationError{Name: "city", err: fmt.Errorf(`ent: validator failed for field "User.city": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Introduction(); ok {
+		if err := user.IntroductionValidator(v); err != nil {
+			return &ValidationError{Name: "introduction", err: fmt.Errorf(`ent: validator failed for field "User.introduction": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Gender(); ok {
+		if err := user.GenderValidator(v); err != nil {
+			return &ValidationError{Name: "gender", err: fmt.Errorf(`ent: validator failed for field "User.gender": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Credits(); ok {
+		if err := user.CreditsValidator(v); err != nil {
+			return &ValidationError{Name: "credits", err: fmt.Errorf(`ent: validator failed for field "User.credits": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Level(); ok {
+		if err := user.LevelValidator(v); err != nil {
+			return &ValidationError{Name: "level", err: fmt.Errorf(`ent: validator failed for field "User.level": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -199,6 +328,33 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.Blocked(); ok {
 		_spec.SetField(user.FieldBlocked, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.City(); ok {
+		_spec.SetField(user.FieldCity, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Introduction(); ok {
+		_spec.SetField(user.FieldIntroduction, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Gender(); ok {
+		_spec.SetField(user.FieldGender, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.Birthday(); ok {
+		_spec.SetField(user.FieldBirthday, field.TypeTime, value)
+	}
+	if _u.mutation.BirthdayCleared() {
+		_spec.ClearField(user.FieldBirthday, field.TypeTime)
+	}
+	if value, ok := _u.mutation.Credits(); ok {
+		_spec.SetField(user.FieldCredits, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCredits(); ok {
+		_spec.AddField(user.FieldCredits, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.Level(); ok {
+		_spec.SetField(user.FieldLevel, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedLevel(); ok {
+		_spec.AddField(user.FieldLevel, field.TypeInt, value)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -296,6 +452,110 @@ func (_u *UserUpdateOne) SetNillableBlocked(v *bool) *UserUpdateOne {
 	return _u
 }
 
+// SetCity sets the "city" field.
+func (_u *UserUpdateOne) SetCity(v string) *UserUpdateOne {
+	_u.mutation.SetCity(v)
+	return _u
+}
+
+// SetNillableCity sets the "city" field if the given value is not nil.
+func (_u *UserUpdateOne) SetNillableCity(v *string) *UserUpdateOne {
+	if v != nil {
+		_u.SetCity(*v)
+	}
+	return _u
+}
+
+// SetIntroduction sets the "introduction" field.
+func (_u *UserUpdateOne) SetIntroduction(v string) *UserUpdateOne {
+	_u.mutation.SetIntroduction(v)
+	return _u
+}
+
+// SetNillableIntroduction sets the "introduction" field if the given value is not nil.
+func (_u *UserUpdateOne) SetNillableIntroduction(v *string) *UserUpdateOne {
+	if v != nil {
+		_u.SetIntroduction(*v)
+	}
+	return _u
+}
+
+// SetGender sets the "gender" field.
+func (_u *UserUpdateOne) SetGender(v user.Gender) *UserUpdateOne {
+	_u.mutation.SetGender(v)
+	return _u
+}
+
+// SetNillableGender sets the "gender" field if the given value is not nil.
+func (_u *UserUpdateOne) SetNillableGender(v *user.Gender) *UserUpdateOne {
+	if v != nil {
+		_u.SetGender(*v)
+	}
+	return _u
+}
+
+// SetBirthday sets the "birthday" field.
+func (_u *UserUpdateOne) SetBirthday(v time.Time) *UserUpdateOne {
+	_u.mutation.SetBirthday(v)
+	return _u
+}
+
+// SetNillableBirthday sets the "birthday" field if the given value is not nil.
+func (_u *UserUpdateOne) SetNillableBirthday(v *time.Time) *UserUpdateOne {
+	if v != nil {
+		_u.SetBirthday(*v)
+	}
+	return _u
+}
+
+// ClearBirthday clears the value of the "birthday" field.
+func (_u *UserUpdateOne) ClearBirthday() *UserUpdateOne {
+	_u.mutation.ClearBirthday()
+	return _u
+}
+
+// SetCredits sets the "credits" field.
+func (_u *UserUpdateOne) SetCredits(v int) *UserUpdateOne {
+	_u.mutation.ResetCredits()
+	_u.mutation.SetCredits(v)
+	return _u
+}
+
+// SetNillableCredits sets the "credits" field if the given value is not nil.
+func (_u *UserUpdateOne) SetNillableCredits(v *int) *UserUpdateOne {
+	if v != nil {
+		_u.SetCredits(*v)
+	}
+	return _u
+}
+
+// AddCredits adds value to the "credits" field.
+func (_u *UserUpdateOne) AddCredits(v int) *UserUpdateOne {
+	_u.mutation.AddCredits(v)
+	return _u
+}
+
+// SetLevel sets the "level" field.
+func (_u *UserUpdateOne) SetLevel(v int) *UserUpdateOne {
+	_u.mutation.ResetLevel()
+	_u.mutation.SetLevel(v)
+	return _u
+}
+
+// SetNillableLevel sets the "level" field if the given value is not nil.
+func (_u *UserUpdateOne) SetNillableLevel(v *int) *UserUpdateOne {
+	if v != nil {
+		_u.SetLevel(*v)
+	}
+	return _u
+}
+
+// AddLevel adds value to the "level" field.
+func (_u *UserUpdateOne) AddLevel(v int) *UserUpdateOne {
+	_u.mutation.AddLevel(v)
+	return _u
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdateOne) Mutation() *UserMutation {
 	return _u.mutation
@@ -372,6 +632,31 @@ func (_u *UserUpdateOne) check() error {
 			return &ValidationError{Name: "role", err: fmt.Errorf(`ent: validator failed for field "User.role": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.City(); ok {
+		if err := user.CityValidator(v); err != nil {
+			return &ValidationError{Name: "city", err: fmt.Errorf(`ent: validator failed for field "User.city": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Introduction(); ok {
+		if err := user.IntroductionValidator(v); err != nil {
+			return &ValidationError{Name: "introduction", err: fmt.Errorf(`ent: validator failed for field "User.introduction": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Gender(); ok {
+		if err := user.GenderValidator(v); err != nil {
+			return &ValidationError{Name: "gender", err: fmt.Errorf(`ent: validator failed for field "User.gender": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Credits(); ok {
+		if err := user.CreditsValidator(v); err != nil {
+			return &ValidationError{Name: "credits", err: fmt.Errorf(`ent: validator failed for field "User.credits": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Level(); ok {
+		if err := user.LevelValidator(v); err != nil {
+			return &ValidationError{Name: "level", err: fmt.Errorf(`ent: validator failed for field "User.level": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -421,6 +706,33 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 	}
 	if value, ok := _u.mutation.Blocked(); ok {
 		_spec.SetField(user.FieldBlocked, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.City(); ok {
+		_spec.SetField(user.FieldCity, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Introduction(); ok {
+		_spec.SetField(user.FieldIntroduction, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Gender(); ok {
+		_spec.SetField(user.FieldGender, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.Birthday(); ok {
+		_spec.SetField(user.FieldBirthday, field.TypeTime, value)
+	}
+	if _u.mutation.BirthdayCleared() {
+		_spec.ClearField(user.FieldBirthday, field.TypeTime)
+	}
+	if value, ok := _u.mutation.Credits(); ok {
+		_spec.SetField(user.FieldCredits, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCredits(); ok {
+		_spec.AddField(user.FieldCredits, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.Level(); ok {
+		_spec.SetField(user.FieldLevel, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedLevel(); ok {
+		_spec.AddField(user.FieldLevel, field.TypeInt, value)
 	}
 	_node = &User{config: _u.config}
 	_spec.Assign = _node.assignValues

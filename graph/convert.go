@@ -1,8 +1,10 @@
 package graph
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/auth"
@@ -60,16 +62,28 @@ func shopToModel(s domain.Shop) *model.Shop {
 	}
 }
 
-// userToModel shows u to viewer: the phone is whole only for its owner.
+// userToModel shows u to viewer: the phone is whole, and the birthday shown, only for
+// its owner; role and creation time for its owner and ADMINs.
 func userToModel(u domain.User, viewer auth.Principal) *model.User {
-	return &model.User{
-		ID:        formatID(u.ID),
-		NickName:  u.NickName,
-		Icon:      u.Icon,
-		Phone:     auth.VisiblePhone(viewer, u),
-		Role:      model.Role(u.Role),
-		CreatedAt: u.CreatedAt,
+	out := &model.User{
+		ID:           formatID(u.ID),
+		NickName:     u.NickName,
+		Icon:         u.Icon,
+		Phone:        auth.VisiblePhone(viewer, u),
+		City:         u.City,
+		Introduction: u.Introduction,
+		Gender:       model.Gender(cmp.Or(u.Gender, domain.GenderUnknown)),
+		Credits:      u.Credits,
+		Level:        u.Level,
 	}
+	if auth.SeesAccount(viewer, u) {
+		role, created := model.Role(u.Role), u.CreatedAt
+		out.Role, out.CreatedAt = &role, &created
+	}
+	if u.Birthday != nil && auth.SeesBirthday(viewer, u) {
+		out.Birthday = &model.Date{Day: u.Birthday.UTC().Truncate(24 * time.Hour)}
+	}
+	return out
 }
 
 // sessionToModel answers a login or refresh; the session's own user is the viewer.

@@ -30,6 +30,10 @@ type loaders struct {
 	shopTypes    *dataloadgen.Loader[int64, *domain.ShopType]
 	vouchers     *dataloadgen.Loader[int64, *seckill.VoucherView]
 	shopVouchers *dataloadgen.Loader[int64, []seckill.VoucherView]
+	// followerCounts, followingCounts and blogCounts count per user.
+	followerCounts  *dataloadgen.Loader[int64, int]
+	followingCounts *dataloadgen.Loader[int64, int]
+	blogCounts      *dataloadgen.Loader[int64, int]
 	// blogComments and replies load first pages of comments.
 	blogComments *dataloadgen.Loader[firstPageKey, []domain.Comment]
 	replies      *dataloadgen.Loader[firstPageKey, []domain.Comment]
@@ -45,7 +49,10 @@ func newLoaders(a *app.Application, o LoaderOptions) *loaders {
 	}
 	blogComments, replies := commentLoaders(a, opts)
 	return &loaders{
-		blogComments: blogComments,
+		followerCounts:  countLoader(a.Queries.People.FollowerCounts, opts),
+		followingCounts: countLoader(a.Queries.People.FollowingCounts, opts),
+		blogCounts:      countLoader(a.Queries.People.BlogCounts, opts),
+		blogComments:    blogComments,
 		replies:      replies,
 		users:        dataloadgen.NewLoader(byKey(a.Queries.People.ByIDs), opts...),
 		shops:        dataloadgen.NewLoader(byKey(a.Queries.Shops.ShopsByIDs), opts...),

@@ -88,6 +88,18 @@ func (r *mutationResolver) DeleteComment(ctx context.Context, id string) (bool, 
 	return r.App.Commands.Comments.Delete(ctx, actor(p), cid)
 }
 
+func (r *mutationResolver) UpdateProfile(ctx context.Context, input model.UpdateProfileInput) (*model.User, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := r.App.Commands.Profiles.UpdateProfile(ctx, actor(p), profileInput(input))
+	if err != nil {
+		return nil, err
+	}
+	return userToModel(u, p), nil
+}
+
 func (r *mutationResolver) CreateBlog(ctx context.Context, input model.CreateBlogInput) (*model.Blog, error) {
 	p, err := principal(ctx)
 	if err != nil {
@@ -162,6 +174,26 @@ func (r *mutationResolver) SignIn(ctx context.Context) (*model.SignInStatus, err
 		return nil, err
 	}
 	return signInToModel(st), nil
+}
+
+func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error) {
+	uid, err := parseID("id", id)
+	if err != nil {
+		return nil, err
+	}
+	u, err := r.load(ctx).users.Load(ctx, uid)
+	if err != nil || u == nil {
+		return nil, err
+	}
+	return userToModel(*u, viewer(ctx)), nil
+}
+
+func (r *queryResolver) Followers(ctx context.Context, userID string, first *int, after *string) (*model.UserConnection, error) {
+	return r.follows(ctx, userID, first, after, true)
+}
+
+func (r *queryResolver) Following(ctx context.Context, userID string, first *int, after *string) (*model.UserConnection, error) {
+	return r.follows(ctx, userID, first, after, false)
 }
 
 func (r *queryResolver) Comments(ctx context.Context, blogID string, first *int, after *string, order *model.CommentOrder) (*model.CommentConnection, error) {
@@ -296,6 +328,38 @@ func (r *queryResolver) UniqueVisitors(ctx context.Context, from model.Date, to 
 
 func (r *userResolver) Blogs(ctx context.Context, obj *model.User, first *int, after *string) (*model.BlogConnection, error) {
 	return r.Query().BlogsOfUser(ctx, obj.ID, first, after)
+}
+
+func (r *userResolver) FollowerCount(ctx context.Context, obj *model.User) (int, error) {
+	return r.userCount(ctx, obj, countFollowers)
+}
+
+func (r *userResolver) FollowingCount(ctx context.Context, obj *model.User) (int, error) {
+	return r.userCount(ctx, obj, countFollowing)
+}
+
+func (r *userResolver) BlogCount(ctx context.Context, obj *model.User) (int, error) {
+	return r.userCount(ctx, obj, countBlogs)
+}
+
+func (r *userResolver) IsFollowedByMe(ctx context.Context, obj *model.User) (bool, error) {
+	uid, err := parseID("id", obj.ID)
+	if err != nil {
+		return false, err
+	}
+	me := viewer(ctx).UserID
+	if me <= 0 {
+		return false, nil
+	}
+	return r.App.Queries.Follows.IsFollowing(ctx, me, uid)
+}
+
+func (r *userResolver) Followers(ctx context.Context, obj *model.User, first *int, after *string) (*model.UserConnection, error) {
+	return r.follows(ctx, obj.ID, first, after, true)
+}
+
+func (r *userResolver) Following(ctx context.Context, obj *model.User, first *int, after *string) (*model.UserConnection, error) {
+	return r.follows(ctx, obj.ID, first, after, false)
 }
 
 func (r *Resolver) Blog() generated.BlogResolver { return &blogResolver{r} }

@@ -171,5 +171,9 @@ func toUser(u *ent.User) domain.User {
 		Blocked:   u.Blocked,
 		CreatedAt: u.CreatedAt,
 		UpdatedAt: u.UpdatedAt,
+		Profile: domain.Profile{
+			City: u.City, Introduction: u.Introduction, Gender: domain.Gender(u.Gender), Birthday: u.Birthday,
+			Credits: u.Credits, Level: u.Level,
+		},
 	}
 }

@@ -143,6 +143,16 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{FollowsColumns[4], FollowsColumns[3]},
 			},
+			{
+				Name:    "follow_follow_user_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{FollowsColumns[4], FollowsColumns[0]},
+			},
+			{
+				Name:    "follow_user_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{FollowsColumns[3], FollowsColumns[0]},
+			},
 		},
 	}
 	// OrderIDNodesColumns holds the columns for the "order_id_nodes" table.
@@ -349,6 +359,12 @@ var (
 		{Name: "icon", Type: field.TypeString, Size: 255, Default: ""},
 		{Name: "role", Type: field.TypeEnum, Enums: []string{"USER", "MERCHANT", "ADMIN"}, Default: "USER"},
 		{Name: "blocked", Type: field.TypeBool, Default: false},
+		{Name: "city", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "introduction", Type: field.TypeString, Size: 1024, Default: ""},
+		{Name: "gender", Type: field.TypeEnum, Enums: []string{"UNKNOWN", "FEMALE", "MALE", "OTHER"}, Default: "UNKNOWN"},
+		{Name: "birthday", Type: field.TypeTime, Nullable: true},
+		{Name: "credits", Type: field.TypeInt, Default: 0},
+		{Name: "level", Type: field.TypeInt, Default: 0},
 	}
 	// UsersTable holds the schema information for the "users" table.
 	UsersTable = &schema.Table{

@@ -39,5 +39,8 @@ func (Follow) Indexes() []ent.Index {
 			Unique(),
 		// A user's followers, paged by follower id, for pushing blogs to their feeds.
 		index.Fields("follow_user_id", "user_id"),
+		// A user's followers and followings, newest first, paged by the relation's id.
+		index.Fields("follow_user_id", "id"),
+		index.Fields("user_id", "id"),
 	}
 }

@@ -42,5 +42,27 @@ func (User) Fields() []ent.Field {
 		// blocked users cannot log in or claim vouchers.
 		field.Bool("blocked").
 			Default(false),
+		// The public profile. Nicknames need not be unique: users are told apart by id.
+		field.String("city").
+			MaxLen(64).
+			Default(""),
+		field.String("introduction").
+			MaxLen(1024).
+			Default(""),
+		// gender is UNKNOWN until the user says.
+		field.Enum("gender").
+			Values("UNKNOWN", "FEMALE", "MALE", "OTHER").
+			Default("UNKNOWN"),
+		// birthday is shown to its owner only.
+		field.Time("birthday").
+			Optional().
+			Nillable(),
+		// credits are earned by signing in and posting; level follows from them.
+		field.Int("credits").
+			NonNegative().
+			Default(0),
+		field.Int("level").
+			NonNegative().
+			Default(0),
 	}
 }

@@ -28,6 +28,18 @@ const (
 	FieldRole = "role"
 	// FieldBlocked holds the string denoting the blocked field in the database.
 	FieldBlocked = "blocked"
+	// FieldCity holds the string denoting the city field in the database.
+	FieldCity = "city"
+	// FieldIntroduction holds the string denoting the introduction field in the database.
+	FieldIntroduction = "introduction"
+	// FieldGender holds the string denoting the gender field in the database.
+	FieldGender = "gender"
+	// FieldBirthday holds the string denoting the birthday field in the database.
+	FieldBirthday = "birthday"
+	// FieldCredits holds the string denoting the credits field in the database.
+	FieldCredits = "credits"
+	// FieldLevel holds the string denoting the level field in the database.
+	FieldLevel = "level"
 	// Table holds the table name of the user in the database.
 	Table = "users"
 )
@@ -42,6 +54,12 @@ var Columns = []string{
 	FieldIcon,
 	FieldRole,
 	FieldBlocked,
+	FieldCity,
+	FieldIntroduction,
+	FieldGender,
+	FieldBirthday,
+	FieldCredits,
+	FieldLevel,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -73,6 +91,22 @@ var (
 	IconValidator func(string) error
 	// DefaultBlocked holds the default value on creation for the "blocked" field.
 	DefaultBlocked bool
+	// DefaultCity holds the default value on creation for the "city" field.
+	DefaultCity string
+	// CityValidator is a validator for the "city" field. It is called by the builders before save.
+	CityValidator func(string) error
+	// DefaultIntroduction holds the default value on creation for the "introduction" field.
+	DefaultIntroduction string
+	// IntroductionValidator is a validator for the "introduction" field. It is called by the builders before save.
+	IntroductionValidator func(string) error
+	// DefaultCredits holds the default value on creation for the "credits" field.
+	DefaultCredits int
+	// CreditsValidator is a validator for the "credits" field. It is called by the builders before save.
+	CreditsValidator func(int) error
+	// DefaultLevel holds the default value on creation for the "level" field.
+	DefaultLevel int
+	// LevelValidator is a validator for the "level" field. It is called by the builders before save.
+	LevelValidator func(int) error
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(int64) error
 )
@@ -101,6 +135,34 @@ func RoleValidator(r Role) error {
 		return nil
 	default:
 		return fmt.Errorf("user: invalid enum value for role field: %q", r)
+	}
+}
+
+// Gender defines the type for the "gender" enum field.
+type Gender string
+
+// GenderUNKNOWN is the default value of the Gender enum.
+const DefaultGender = GenderUNKNOWN
+
+// Gender values.
+const (
+	GenderUNKNOWN Gender = "UNKNOWN"
+	GenderFEMALE  Gender = "FEMALE"
+	GenderMALE    Gender = "MALE"
+	GenderOTHER   Gender = "OTHER"
+)
+
+func (ge Gender) String() string {
+	return string(ge)
+}
+
+// GenderValidator is a validator for the "gender" field enum values. It is called by the builders before save.
+func GenderValidator(ge Gender) error {
+	switch ge {
+	case GenderUNKNOWN, GenderFEMALE, GenderMALE, GenderOTHER:
+		return nil
+	default:
+		return fmt.Errorf("user: invalid enum value for gender field: %q", ge)
 	}
 }
 
@@ -145,4 +207,34 @@ func ByRole(opts ...sql.OrderTermOption) OrderOption {
 // ByBlocked orders the results by the blocked field.
 func ByBlocked(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldBlocked, opts...).ToFunc()
+}
+
+// ByCity orders the results by the city field.
+func ByCity(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCity, opts...).ToFunc()
+}
+
+// ByIntroduction orders the results by the introduction field.
+func ByIntroduction(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldIntroduction, opts...).ToFunc()
+}
+
+// ByGender orders the results by the gender field.
+func ByGender(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldGender, opts...).ToFunc()
+}
+
+// ByBirthday orders the results by the birthday field.
+func ByBirthday(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBirthday, opts...).ToFunc()
+}
+
+// ByCredits orders the results by the credits field.
+func ByCredits(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCredits, opts...).ToFunc()
+}
+
+// ByLevel orders the results by the level field.
+func ByLevel(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLevel, opts...).ToFunc()
 }

@@ -144,6 +144,7 @@ type ComplexityRoot struct {
 		UnblockUser     func(childComplexity int, userID string) int
 		Unfollow        func(childComplexity int, userID string) int
 		UpdateFlashSale func(childComplexity int, input model.UpdateFlashSaleInput) int
+		UpdateProfile   func(childComplexity int, input model.UpdateProfileInput) int
 		UpdateShop      func(childComplexity int, input model.UpdateShopInput) int
 		UploadImage     func(childComplexity int, file graphql.Upload) int
 	}
@@ -178,6 +179,8 @@ type ComplexityRoot struct {
 		Comments       func(childComplexity int, blogID string, first *int, after *string, order *model.CommentOrder) int
 		CommonFollows  func(childComplexity int, userID string) int
 		Feed           func(childComplexity int, first *int, after *string) int
+		Followers      func(childComplexity int, userID string, first *int, after *string) int
+		Following      func(childComplexity int, userID string, first *int, after *string) int
 		HotBlogs       func(childComplexity int, first *int, after *string) int
 		IsFollowing    func(childComplexity int, userID string) int
 		Me             func(childComplexity int) int
@@ -191,6 +194,7 @@ type ComplexityRoot struct {
 		Shops          func(childComplexity int, typeID *string, name *string, first *int, after *string) int
 		SignInStatus   func(childComplexity int, month *string) int
 		UniqueVisitors func(childComplexity int, from model.Date, to model.Date, shopID *string) int
+		User           func(childComplexity int, id string) int
 		Vouchers       func(childComplexity int, shopID string) int
 	}
 
@@ -264,13 +268,36 @@ type ComplexityRoot struct {
 	}
 
 	User struct {
-		Blogs     func(childComplexity int, first *int, after *string) int
-		CreatedAt func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Icon      func(childComplexity int) int
-		NickName  func(childComplexity int) int
-		Phone     func(childComplexity int) int
-		Role      func(childComplexity int) int
+		Birthday       func(childComplexity int) int
+		BlogCount      func(childComplexity int) int
+		Blogs          func(childComplexity int, first *int, after *string) int
+		City           func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		Credits        func(childComplexity int) int
+		FollowerCount  func(childComplexity int) int
+		Followers      func(childComplexity int, first *int, after *string) int
+		Following      func(childComplexity int, first *int, after *string) int
+		FollowingCount func(childComplexity int) int
+		Gender         func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Icon           func(childComplexity int) int
+		Introduction   func(childComplexity int) int
+		IsFollowedByMe func(childComplexity int) int
+		Level          func(childComplexity int) int
+		NickName       func(childComplexity int) int
+		Phone          func(childComplexity int) int
+		Role           func(childComplexity int) int
+	}
+
+	UserConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	UserEdge struct {
+		Cursor     func(childComplexity int) int
+		FollowedAt func(childComplexity int) int
+		Node       func(childComplexity int) int
 	}
 
 	Voucher struct {
@@ -902,6 +929,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateFlashSale(childComplexity, args["input"].(model.UpdateFlashSaleInput)), true
+	case "Mutation.updateProfile":
+		if e.ComplexityRoot.Mutation.UpdateProfile == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateProfile_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateProfile(childComplexity, args["input"].(model.UpdateProfileInput)), true
 	case "Mutation.updateShop":
 		if e.ComplexityRoot.Mutation.UpdateShop == nil {
 			break
@@ -1078,6 +1116,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Feed(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.followers":
+		if e.ComplexityRoot.Query.Followers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_followers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Followers(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.following":
+		if e.ComplexityRoot.Query.Following == nil {
+			break
+		}
+
+		args, err := ec.field_Query_following_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Following(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.hotBlogs":
 		if e.ComplexityRoot.Query.HotBlogs == nil {
 			break
@@ -1212,6 +1272,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.UniqueVisitors(childComplexity, args["from"].(model.Date), args["to"].(model.Date), args["shopId"].(*string)), true
+	case "Query.user":
+		if e.ComplexityRoot.Query.User == nil {
+			break
+		}
+
+		args, err := ec.field_Query_user_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.User(childComplexity, args["id"].(string)), true
 	case "Query.vouchers":
 		if e.ComplexityRoot.Query.Vouchers == nil {
 			break
@@ -1517,6 +1588,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Subscription.SaleStats(childComplexity, args["voucherId"].(string)), true
 
+	case "User.birthday":
+		if e.ComplexityRoot.User.Birthday == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.Birthday(childComplexity), true
+	case "User.blogCount":
+		if e.ComplexityRoot.User.BlogCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.BlogCount(childComplexity), true
 	case "User.blogs":
 		if e.ComplexityRoot.User.Blogs == nil {
 			break
@@ -1528,12 +1611,64 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Blogs(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "User.city":
+		if e.ComplexityRoot.User.City == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.City(childComplexity), true
 	case "User.createdAt":
 		if e.ComplexityRoot.User.CreatedAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.User.CreatedAt(childComplexity), true
+	case "User.credits":
+		if e.ComplexityRoot.User.Credits == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.Credits(childComplexity), true
+	case "User.followerCount":
+		if e.ComplexityRoot.User.FollowerCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.FollowerCount(childComplexity), true
+	case "User.followers":
+		if e.ComplexityRoot.User.Followers == nil {
+			break
+		}
+
+		args, err := ec.field_User_followers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.User.Followers(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "User.following":
+		if e.ComplexityRoot.User.Following == nil {
+			break
+		}
+
+		args, err := ec.field_User_following_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.User.Following(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "User.followingCount":
+		if e.ComplexityRoot.User.FollowingCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.FollowingCount(childComplexity), true
+	case "User.gender":
+		if e.ComplexityRoot.User.Gender == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.Gender(childComplexity), true
 	case "User.id":
 		if e.ComplexityRoot.User.ID == nil {
 			break
@@ -1546,6 +1681,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Icon(childComplexity), true
+	case "User.introduction":
+		if e.ComplexityRoot.User.Introduction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.Introduction(childComplexity), true
+	case "User.isFollowedByMe":
+		if e.ComplexityRoot.User.IsFollowedByMe == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.IsFollowedByMe(childComplexity), true
+	case "User.level":
+		if e.ComplexityRoot.User.Level == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.Level(childComplexity), true
 	case "User.nickName":
 		if e.ComplexityRoot.User.NickName == nil {
 			break
@@ -1564,6 +1717,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Role(childComplexity), true
+
+	case "UserConnection.edges":
+		if e.ComplexityRoot.UserConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserConnection.Edges(childComplexity), true
+	case "UserConnection.pageInfo":
+		if e.ComplexityRoot.UserConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserConnection.PageInfo(childComplexity), true
+
+	case "UserEdge.cursor":
+		if e.ComplexityRoot.UserEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserEdge.Cursor(childComplexity), true
+	case "UserEdge.followedAt":
+		if e.ComplexityRoot.UserEdge.FollowedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserEdge.FollowedAt(childComplexity), true
+	case "UserEdge.node":
+		if e.ComplexityRoot.UserEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserEdge.Node(childComplexity), true
 
 	case "Voucher.actualValue":
 		if e.ComplexityRoot.Voucher.ActualValue == nil {
@@ -1786,6 +1971,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateShopInput,
 		ec.unmarshalInputCreateVoucherInput,
 		ec.unmarshalInputUpdateFlashSaleInput,
+		ec.unmarshalInputUpdateProfileInput,
 		ec.unmarshalInputUpdateShopInput,
 	)
 	first := true
@@ -1900,8 +2086,10 @@ type User {
   icon: String!
   "Masked (138****0000) for everyone but the owner."
   phone: String!
-  role: Role!
-  createdAt: Time!
+  "The owner's and ADMINs' to see; null for everyone else."
+  role: Role
+  "The owner's and ADMINs' to see; null for everyone else."
+  createdAt: Time
 }
 
 type SendCodePayload {
@@ -2407,12 +2595,70 @@ extend type Blog {
   comments(first: Int, after: String, order: CommentOrder = OLDEST_FIRST): CommentConnection!
 }
 
+enum Gender {
+  UNKNOWN
+  FEMALE
+  MALE
+  OTHER
+}
+
 extend type User {
   "The user's notes, newest first."
   blogs(first: Int, after: String): BlogConnection!
+  city: String!
+  introduction: String!
+  gender: Gender!
+  "The owner's only; null for everyone else (and when not given)."
+  birthday: Date
+  credits: Int!
+  level: Int!
+  followerCount: Int!
+  followingCount: Int!
+  blogCount: Int!
+  "Whether the caller follows the user; false for anonymous callers and for oneself."
+  isFollowedByMe: Boolean!
+  "Who follows the user, newest first."
+  followers(first: Int, after: String): UserConnection!
+  "Whom the user follows, newest first."
+  following(first: Int, after: String): UserConnection!
+}
+
+type UserEdge {
+  cursor: String!
+  node: User!
+  "When the follow began."
+  followedAt: Time!
+}
+
+type UserConnection {
+  edges: [UserEdge!]!
+  pageInfo: PageInfo!
+}
+
+"Changes to the caller's profile; fields left out stay as they are."
+input UpdateProfileInput {
+  "1–32 characters; nicknames need not be unique."
+  nickName: String
+  "An https URL or an uploaded image's /media/ path; empty removes it."
+  icon: String
+  "At most 64 characters; empty removes it."
+  city: String
+  "At most 255 characters; empty removes it."
+  introduction: String
+  gender: Gender
+  "A day between 1900 and today."
+  birthday: Date
+  "Removes the birthday."
+  clearBirthday: Boolean
 }
 
 extend type Query {
+  "A user's public profile; null for an unknown id."
+  user(id: ID!): User
+  "Who follows a user, newest first."
+  followers(userId: ID!, first: Int, after: String): UserConnection!
+  "Whom a user follows, newest first."
+  following(userId: ID!, first: Int, after: String): UserConnection!
   "A note's top-level comments (first 20 unless first says otherwise)."
   comments(blogId: ID!, first: Int, after: String, order: CommentOrder = OLDEST_FIRST): CommentConnection!
   "One note; null for an unknown id."
@@ -2446,6 +2692,8 @@ extend type Mutation {
   createComment(blogId: ID!, content: String!, replyTo: ID): Comment! @auth
   "Delete a comment and its replies: its author or an ADMIN (FORBIDDEN otherwise). False when it was gone."
   deleteComment(id: ID!): Boolean! @auth
+  "Change the caller's profile."
+  updateProfile(input: UpdateProfileInput!): User! @auth
   "Publish a note; it reaches the caller's followers' feeds."
   createBlog(input: CreateBlogInput!): Blog! @auth
   "Like a note, or take the like back when the caller already likes it."
@@ -2815,8 +3063,54 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_createdAt(ctx, field)
 	case "blogs":
 		return ec.fieldContext_User_blogs(ctx, field)
+	case "city":
+		return ec.fieldContext_User_city(ctx, field)
+	case "introduction":
+		return ec.fieldContext_User_introduction(ctx, field)
+	case "gender":
+		return ec.fieldContext_User_gender(ctx, field)
+	case "birthday":
+		return ec.fieldContext_User_birthday(ctx, field)
+	case "credits":
+		return ec.fieldContext_User_credits(ctx, field)
+	case "level":
+		return ec.fieldContext_User_level(ctx, field)
+	case "followerCount":
+		return ec.fieldContext_User_followerCount(ctx, field)
+	case "followingCount":
+		return ec.fieldContext_User_followingCount(ctx, field)
+	case "blogCount":
+		return ec.fieldContext_User_blogCount(ctx, field)
+	case "isFollowedByMe":
+		return ec.fieldContext_User_isFollowedByMe(ctx, field)
+	case "followers":
+		return ec.fieldContext_User_followers(ctx, field)
+	case "following":
+		return ec.fieldContext_User_following(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
+}
+
+func (ec *executionContext) childFields_UserConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_UserConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_UserConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_UserEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_UserEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_UserEdge_node(ctx, field)
+	case "followedAt":
+		return ec.fieldContext_UserEdge_followedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Voucher(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

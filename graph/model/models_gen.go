@@ -288,6 +288,23 @@ type UpdateFlashSaleInput struct {
 	EndTime   *time.Time `json:"endTime,omitempty"`
 }
 
+// Changes to the caller's profile; fields left out stay as they are.
+type UpdateProfileInput struct {
+	// 1–32 characters; nicknames need not be unique.
+	NickName *string `json:"nickName,omitempty"`
+	// An https URL or an uploaded image's /media/ path; empty removes it.
+	Icon *string `json:"icon,omitempty"`
+	// At most 64 characters; empty removes it.
+	City *string `json:"city,omitempty"`
+	// At most 255 characters; empty removes it.
+	Introduction *string `json:"introduction,omitempty"`
+	Gender       *Gender `json:"gender,omitempty"`
+	// A day between 1900 and today.
+	Birthday *Date `json:"birthday,omitempty"`
+	// Removes the birthday.
+	ClearBirthday *bool `json:"clearBirthday,omitempty"`
+}
+
 // Changes to a shop: fields left out stay as they are.
 type UpdateShopInput struct {
 	ID        string   `json:"id"`
@@ -309,11 +326,41 @@ type User struct {
 	NickName string `json:"nickName"`
 	Icon     string `json:"icon"`
 	// Masked (138****0000) for everyone but the owner.
-	Phone     string    `json:"phone"`
-	Role      Role      `json:"role"`
-	CreatedAt time.Time `json:"createdAt"`
+	Phone string `json:"phone"`
+	// The owner's and ADMINs' to see; null for everyone else.
+	Role *Role `json:"role,omitempty"`
+	// The owner's and ADMINs' to see; null for everyone else.
+	CreatedAt *time.Time `json:"createdAt,omitempty"`
 	// The user's notes, newest first.
-	Blogs *BlogConnection `json:"blogs"`
+	Blogs        *BlogConnection `json:"blogs"`
+	City         string          `json:"city"`
+	Introduction string          `json:"introduction"`
+	Gender       Gender          `json:"gender"`
+	// The owner's only; null for everyone else (and when not given).
+	Birthday       *Date `json:"birthday,omitempty"`
+	Credits        int   `json:"credits"`
+	Level          int   `json:"level"`
+	FollowerCount  int   `json:"followerCount"`
+	FollowingCount int   `json:"followingCount"`
+	BlogCount      int   `json:"blogCount"`
+	// Whether the caller follows the user; false for anonymous callers and for oneself.
+	IsFollowedByMe bool `json:"isFollowedByMe"`
+	// Who follows the user, newest first.
+	Followers *UserConnection `json:"followers"`
+	// Whom the user follows, newest first.
+	Following *UserConnection `json:"following"`
+}
+
+type UserConnection struct {
+	Edges    []UserEdge `json:"edges"`
+	PageInfo *PageInfo  `json:"pageInfo"`
+}
+
+type UserEdge struct {
+	Cursor string `json:"cursor"`
+	Node   *User  `json:"node"`
+	// When the follow began.
+	FollowedAt time.Time `json:"followedAt"`
 }
 
 // A deal a shop sells. Values are in cents.
@@ -424,6 +471,65 @@ func (e *CommentOrder) UnmarshalJSON(b []byte) error {
 }
 
 func (e CommentOrder) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type Gender string
+
+const (
+	GenderUnknown Gender = "UNKNOWN"
+	GenderFemale  Gender = "FEMALE"
+	GenderMale    Gender = "MALE"
+	GenderOther   Gender = "OTHER"
+)
+
+var AllGender = []Gender{
+	GenderUnknown,
+	GenderFemale,
+	GenderMale,
+	GenderOther,
+}
+
+func (e Gender) IsValid() bool {
+	switch e {
+	case GenderUnknown, GenderFemale, GenderMale, GenderOther:
+		return true
+	}
+	return false
+}
+
+func (e Gender) String() string {
+	return string(e)
+}
+
+func (e *Gender) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = Gender(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid Gender", str)
+	}
+	return nil
+}
+
+func (e Gender) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *Gender) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e Gender) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

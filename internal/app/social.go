@@ -10,6 +10,8 @@ type SocialCommands struct {
 	SignIns *social.SignInCommands
 	// Comments writes comments on notes.
 	Comments *social.CommentCommands
+	// Profiles changes the caller's profile.
+	Profiles *social.PeopleCommands
 }
 
 // SocialQueries read blogs, follows, feeds, sign-ins and visitors.
@@ -42,7 +44,7 @@ type SocialOperations struct {
 // server runs.
 func Social(s *social.Service) (SocialCommands, SocialQueries, SocialOperations) {
 	return SocialCommands{
-			Blogs: s.BlogCommands, Likes: s.LikeCommands, Follows: s.FollowCommands, SignIns: s.SignInCommands, Comments: s.CommentCommands,
+			Blogs: s.BlogCommands, Likes: s.LikeCommands, Follows: s.FollowCommands, SignIns: s.SignInCommands, Comments: s.CommentCommands, Profiles: s.PeopleCommands,
 		}, SocialQueries{
 			Blogs: s.Blogs, Likes: s.Likes, Follows: s.Follows, Feed: s.Feed, SignIns: s.SignIns, Visitors: s.Visitors, People: s.People, Comments: s.Comments,
 		}, SocialOperations{

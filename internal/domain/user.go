@@ -65,6 +65,38 @@ type User struct {
 	Blocked   bool
 	CreatedAt time.Time
 	UpdatedAt time.Time
+	Profile
+}
+
+// Gender is what a user says of themselves.
+type Gender string
+
+// Genders.
+const (
+	GenderUnknown Gender = "UNKNOWN"
+	GenderFemale  Gender = "FEMALE"
+	GenderMale    Gender = "MALE"
+	GenderOther   Gender = "OTHER"
+)
+
+// Valid reports whether g is one of the genders.
+func (g Gender) Valid() bool {
+	switch g {
+	case GenderUnknown, GenderFemale, GenderMale, GenderOther:
+		return true
+	}
+	return false
+}
+
+// Profile is what a user tells others about themselves.
+type Profile struct {
+	City         string
+	Introduction string
+	Gender       Gender
+	// Birthday is nil when not given; only its owner sees it.
+	Birthday *time.Time
+	Credits  int
+	Level    int
 }
 
 // MaskPhone hides the middle of a phone number: 13800000000 → 138****0000.

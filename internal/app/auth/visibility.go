@@ -10,3 +10,14 @@ func VisiblePhone(viewer Principal, u domain.User) string {
 	}
 	return domain.MaskPhone(u.Phone)
 }
+
+// SeesAccount reports whether viewer may see u's account details (role, when it was
+// created): u themselves and ADMINs.
+func SeesAccount(viewer Principal, u domain.User) bool {
+	return (viewer.UserID > 0 && viewer.UserID == u.ID) || viewer.Role == domain.RoleAdmin
+}
+
+// SeesBirthday reports whether viewer may see u's birthday: u themselves only.
+func SeesBirthday(viewer Principal, u domain.User) bool {
+	return viewer.UserID > 0 && viewer.UserID == u.ID
+}

@@ -129,7 +129,7 @@ func validBlog(in BlogInput) (domain.Blog, error) {
 		case utf8.RuneCountInString(img) > maxImageRunes:
 			return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "an image path must be at most %d characters", maxImageRunes)
 		case !ValidImage(img):
-			return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "an image must be an http(s) URL or a path on this site such as /imgs/a.jpg")
+			return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "an image must be an https URL or an uploaded image's /media/ path")
 		}
 		total += len(img) + 1
 		images = append(images, img)

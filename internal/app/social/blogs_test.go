@@ -11,12 +11,12 @@ import (
 
 func TestBlogInputIsChecked(t *testing.T) {
 	t.Parallel()
-	ok := BlogInput{ShopID: 1, Title: "  探店  ", Content: " 好吃 ", Images: []string{" /a.jpg ", "https://x/b.png"}}
+	ok := BlogInput{ShopID: 1, Title: "  探店  ", Content: " 好吃 ", Images: []string{" /media/a.jpg ", "https://x/b.png"}}
 	b, err := validBlog(ok)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Title != "探店" || b.Content != "好吃" || !slices.Equal(b.Images, []string{"/a.jpg", "https://x/b.png"}) {
+	if b.Title != "探店" || b.Content != "好吃" || !slices.Equal(b.Images, []string{"/media/a.jpg", "https://x/b.png"}) {
 		t.Fatalf("normalised to %+v", b)
 	}
 	bad := map[string]func(in *BlogInput){
@@ -36,6 +36,8 @@ func TestBlogInputIsChecked(t *testing.T) {
 		"markup in an image":      func(in *BlogInput) { in.Images = []string{`https://x/a.jpg"><script>`} },
 		"image on another site":   func(in *BlogInput) { in.Images = []string{"//evil/x.jpg"} },
 		"relative image":          func(in *BlogInput) { in.Images = []string{"a.jpg"} },
+		"plain http image":        func(in *BlogInput) { in.Images = []string{"http://x/b.png"} },
+		"path outside our images": func(in *BlogInput) { in.Images = []string{"/graphql"} },
 	}
 	for name, change := range bad {
 		in := ok

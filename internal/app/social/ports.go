@@ -30,6 +30,9 @@ type Blogs interface {
 	// BlogsOfUser returns up to limit blogs of a user with id < before (0: from the
 	// newest), newest first.
 	BlogsOfUser(ctx context.Context, userID, before int64, limit int) ([]domain.Blog, error)
+	// BlogCounts counts the blogs of each of userIDs with one query (zero counts are
+	// left out).
+	BlogCounts(ctx context.Context, userIDs []int64) (map[int64]int, error)
 	// BlogsOfShop returns up to limit blogs about a shop with id < before (0: from the
 	// newest), newest first.
 	BlogsOfShop(ctx context.Context, shopID, before int64, limit int) ([]domain.Blog, error)
@@ -82,6 +85,14 @@ type Follows interface {
 	// FollowingIDs returns up to limit ids greater than after of the users userID
 	// follows, ascending.
 	FollowingIDs(ctx context.Context, userID, after int64, limit int) ([]int64, error)
+	// Followers returns up to limit relations to targetID with id < before (0: from the
+	// newest), newest first; Following those from userID.
+	Followers(ctx context.Context, targetID, before int64, limit int) ([]domain.Follow, error)
+	Following(ctx context.Context, userID, before int64, limit int) ([]domain.Follow, error)
+	// FollowerCounts and FollowingCounts count, with one query each, the followers and
+	// the followings of each of ids (zero counts are left out).
+	FollowerCounts(ctx context.Context, ids []int64) (map[int64]int, error)
+	FollowingCounts(ctx context.Context, ids []int64) (map[int64]int, error)
 }
 
 // Users reads user accounts.
@@ -91,6 +102,9 @@ type Users interface {
 	// UsersByIDs returns the users with those ids in the order of ids, leaving out
 	// unknown ones.
 	UsersByIDs(ctx context.Context, ids []int64) ([]domain.User, error)
+	// UpdateProfile stores u's nickname, icon and profile and returns the user as
+	// stored; domain.ErrNotFound for an unknown id.
+	UpdateProfile(ctx context.Context, u domain.User) (domain.User, error)
 }
 
 // Shops reads shops.

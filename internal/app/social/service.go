@@ -75,6 +75,7 @@ type Service struct {
 	SignIns         *SignInQueries
 	Visitors        *VisitorQueries
 	People          *PeopleQueries
+	PeopleCommands  *PeopleCommands
 	CommentCommands *CommentCommands
 	Comments        *CommentQueries
 
@@ -144,7 +145,8 @@ func New(cfg Config, d Deps) (*Service, error) {
 		SignInCommands: &SignInCommands{store: d.SignInStore, cache: d.SignIns, cal: cal, log: d.Log},
 		SignIns:        &SignInQueries{store: d.SignInStore, cache: d.SignIns, cal: cal, log: d.Log},
 		Visitors:       &VisitorQueries{visitors: d.Visitors, maxDays: cfg.MaxVisitorDays},
-		People:         &PeopleQueries{users: d.Users},
+		People:         &PeopleQueries{users: d.Users, follows: d.Follows, blogs: d.Blogs, pages: cfg.Pages},
+		PeopleCommands: &PeopleCommands{users: d.Users, now: d.Now},
 		FeedFanout:     &FanoutWorker{follows: d.Follows, inboxes: d.Inboxes},
 		FollowMirror:   &FollowLoader{follows: d.Follows, mirror: d.Mirror},
 		LegacyFacts: &LegacyImport{
