@@ -53,9 +53,9 @@ func newLoaders(a *app.Application, o LoaderOptions) *loaders {
 		followingCounts: countLoader(a.Queries.People.FollowingCounts, opts),
 		blogCounts:      countLoader(a.Queries.People.BlogCounts, opts),
 		blogComments:    blogComments,
-		replies:      replies,
-		users:        dataloadgen.NewLoader(byKey(a.Queries.People.ByIDs), opts...),
-		shops:        dataloadgen.NewLoader(byKey(a.Queries.Shops.ShopsByIDs), opts...),
+		replies:         replies,
+		users:           dataloadgen.NewLoader(byKey(a.Queries.People.ByIDs), opts...),
+		shops:           dataloadgen.NewLoader(byKey(a.Queries.Shops.ShopsByIDs), opts...),
 		shopTypes: dataloadgen.NewLoader(byKey(func(ctx context.Context, _ []int64) (map[int64]domain.ShopType, error) {
 			return a.Queries.Shops.ShopTypesByID(ctx)
 		}), opts...),
