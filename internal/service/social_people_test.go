@@ -16,9 +16,9 @@ const profileQuery = `query($id: ID!) { user(id: $id) { id nickName phone role c
 type profile struct {
 	User *struct {
 		ID, NickName, Phone, City, Introduction, Gender string
-		Role, CreatedAt, Birthday                        *string
-		FollowerCount, FollowingCount, BlogCount         int
-		IsFollowedByMe                                   bool
+		Role, CreatedAt, Birthday                       *string
+		FollowerCount, FollowingCount, BlogCount        int
+		IsFollowedByMe                                  bool
 	}
 }
 
@@ -36,7 +36,9 @@ func TestProfilesOverHTTP(t *testing.T) {
 	other.Token = login(t, anon, "13900000503").AccessToken
 	admin.Token = login(t, anon, adminPhone).AccessToken
 
-	var upd struct{ UpdateProfile struct{ NickName, City, Gender string } }
+	var upd struct {
+		UpdateProfile struct{ NickName, City, Gender string }
+	}
 	owner.Do(t, `mutation { updateProfile(input: {nickName: " 小鱼 ", city: "杭州", introduction: "爱吃", gender: FEMALE, birthday: "1990-05-17"}) {
 		nickName city gender } }`, nil).Decode(t, &upd)
 	if upd.UpdateProfile.NickName != "小鱼" || upd.UpdateProfile.City != "杭州" || upd.UpdateProfile.Gender != "FEMALE" {
