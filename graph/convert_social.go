@@ -53,3 +53,11 @@ func usersToModel(users []domain.User, p auth.Principal) []model.User {
 func signInToModel(s social.SignInStatus) *model.SignInStatus {
 	return &model.SignInStatus{Month: s.Month, SignedDays: s.SignedDays, ConsecutiveDays: s.ConsecutiveDays}
 }
+
+// sliceOrNil tells a list left out (nil) from an empty one.
+func sliceOrNil(s []string) *[]string {
+	if s == nil {
+		return nil
+	}
+	return &s
+}

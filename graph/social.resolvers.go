@@ -88,6 +88,34 @@ func (r *mutationResolver) DeleteComment(ctx context.Context, id string) (bool, 
 	return r.App.Commands.Comments.Delete(ctx, actor(p), cid)
 }
 
+func (r *mutationResolver) UpdateBlog(ctx context.Context, id string, input model.UpdateBlogInput) (*model.Blog, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	bid, err := parseID("id", id)
+	if err != nil {
+		return nil, err
+	}
+	v, err := r.App.Commands.Blogs.UpdateBlog(ctx, actor(p), bid, social.BlogUpdate{Title: input.Title, Content: input.Content, Images: sliceOrNil(input.Images)})
+	if err != nil {
+		return nil, err
+	}
+	return blogToModel(v), nil
+}
+
+func (r *mutationResolver) DeleteBlog(ctx context.Context, id string) (bool, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return false, err
+	}
+	bid, err := parseID("id", id)
+	if err != nil {
+		return false, err
+	}
+	return r.App.Commands.Blogs.DeleteBlog(ctx, actor(p), bid)
+}
+
 func (r *mutationResolver) UpdateProfile(ctx context.Context, input model.UpdateProfileInput) (*model.User, error) {
 	p, err := principal(ctx)
 	if err != nil {

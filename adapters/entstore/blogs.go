@@ -2,6 +2,7 @@ package entstore
 
 import (
 	"context"
+	"entgo.io/ent/dialect"
 	"fmt"
 	"strings"
 
@@ -9,19 +10,22 @@ import (
 
 	"github.com/dealspot/dealspot/ent"
 	"github.com/dealspot/dealspot/ent/blog"
+	"github.com/dealspot/dealspot/ent/bloglike"
+	"github.com/dealspot/dealspot/ent/comment"
 	"github.com/dealspot/dealspot/internal/app/social"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // Blogs reads and writes blogs.
 type Blogs struct {
-	client *ent.Client
+	client  *ent.Client
+	dialect string
 }
 
 var _ social.Blogs = (*Blogs)(nil)
 
 // Blogs returns the blog repository.
-func (s *Store) Blogs() *Blogs { return &Blogs{client: s.client} }
+func (s *Store) Blogs() *Blogs { return &Blogs{client: s.client, dialect: s.dialect} }
 
 // CreateBlog stores a new blog and returns it with its id. Images are stored as one
 // comma-separated column, so an image path must not contain a comma (BAD_USER_INPUT).
@@ -188,4 +192,61 @@ func toBlog(b *ent.Blog) domain.Blog {
 		CreatedAt: b.CreatedAt,
 		UpdatedAt: b.UpdatedAt,
 	}
+}
+
+// UpdateBlog implements social.Blogs: title, content and images change, in one
+// transaction through update, which sees the blog as stored.
+func (r *Blogs) UpdateBlog(ctx context.Context, id int64, update func(*domain.Blog) error) (domain.Blog, error) {
+	var out domain.Blog
+	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		q := tx.Blog.Query().Where(blog.ID(id))
+		if r.dialect == dialect.Postgres { // SQLite's transactions hold the whole database
+			q.ForUpdate()
+		}
+		row, err := q.Only(ctx)
+		if err != nil {
+			return notFound(err, "blog")
+		}
+		b := toBlog(row)
+		if err := update(&b); err != nil {
+			return err
+		}
+		for _, img := range b.Images {
+			if img == "" || strings.Contains(img, ",") {
+				return domain.Errorf(domain.CodeBadUserInput, "an image path must be non-empty and hold no comma")
+			}
+		}
+		row, err = tx.Blog.UpdateOneID(id).SetTitle(b.Title).SetContent(b.Content).SetImages(strings.Join(b.Images, ",")).Save(ctx)
+		if err != nil {
+			return translate(err, "blog", "", "")
+		}
+		out = toBlog(row)
+		return nil
+	})
+	if err != nil {
+		return domain.Blog{}, fmt.Errorf("update blog %d: %w", id, err)
+	}
+	return out, nil
+}
+
+// DeleteBlog implements social.Blogs: the blog, its comments and its likes go in one
+// transaction; false when it was gone.
+func (r *Blogs) DeleteBlog(ctx context.Context, id int64) (bool, error) {
+	var deleted bool
+	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		n, err := tx.Blog.Delete().Where(blog.ID(id)).Exec(ctx)
+		if err != nil || n == 0 {
+			return err
+		}
+		deleted = true
+		if _, err := tx.Comment.Delete().Where(comment.BlogID(id)).Exec(ctx); err != nil {
+			return err
+		}
+		_, err = tx.BlogLike.Delete().Where(bloglike.BlogID(id)).Exec(ctx)
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("delete blog %d: %w", id, err)
+	}
+	return deleted, nil
 }

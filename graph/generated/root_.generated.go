@@ -128,6 +128,7 @@ type ComplexityRoot struct {
 		CreateFlashSale func(childComplexity int, input model.CreateFlashSaleInput) int
 		CreateShop      func(childComplexity int, input model.CreateShopInput) int
 		CreateVoucher   func(childComplexity int, input model.CreateVoucherInput) int
+		DeleteBlog      func(childComplexity int, id string) int
 		DeleteComment   func(childComplexity int, id string) int
 		Follow          func(childComplexity int, userID string) int
 		LikeBlog        func(childComplexity int, id string) int
@@ -143,6 +144,7 @@ type ComplexityRoot struct {
 		SignIn          func(childComplexity int) int
 		UnblockUser     func(childComplexity int, userID string) int
 		Unfollow        func(childComplexity int, userID string) int
+		UpdateBlog      func(childComplexity int, id string, input model.UpdateBlogInput) int
 		UpdateFlashSale func(childComplexity int, input model.UpdateFlashSaleInput) int
 		UpdateProfile   func(childComplexity int, input model.UpdateProfileInput) int
 		UpdateShop      func(childComplexity int, input model.UpdateShopInput) int
@@ -763,6 +765,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateVoucher(childComplexity, args["input"].(model.CreateVoucherInput)), true
+	case "Mutation.deleteBlog":
+		if e.ComplexityRoot.Mutation.DeleteBlog == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteBlog_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteBlog(childComplexity, args["id"].(string)), true
 	case "Mutation.deleteComment":
 		if e.ComplexityRoot.Mutation.DeleteComment == nil {
 			break
@@ -918,6 +931,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Unfollow(childComplexity, args["userId"].(string)), true
+	case "Mutation.updateBlog":
+		if e.ComplexityRoot.Mutation.UpdateBlog == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateBlog_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateBlog(childComplexity, args["id"].(string), args["input"].(model.UpdateBlogInput)), true
 	case "Mutation.updateFlashSale":
 		if e.ComplexityRoot.Mutation.UpdateFlashSale == nil {
 			break
@@ -1970,6 +1994,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateFlashSaleInput,
 		ec.unmarshalInputCreateShopInput,
 		ec.unmarshalInputCreateVoucherInput,
+		ec.unmarshalInputUpdateBlogInput,
 		ec.unmarshalInputUpdateFlashSaleInput,
 		ec.unmarshalInputUpdateProfileInput,
 		ec.unmarshalInputUpdateShopInput,
@@ -2652,6 +2677,13 @@ input UpdateProfileInput {
   clearBirthday: Boolean
 }
 
+"Changes to a note; fields left out stay as they are (limits as in CreateBlogInput)."
+input UpdateBlogInput {
+  title: String
+  content: String
+  images: [String!]
+}
+
 extend type Query {
   "A user's public profile; null for an unknown id."
   user(id: ID!): User
@@ -2692,6 +2724,10 @@ extend type Mutation {
   createComment(blogId: ID!, content: String!, replyTo: ID): Comment! @auth
   "Delete a comment and its replies: its author or an ADMIN (FORBIDDEN otherwise). False when it was gone."
   deleteComment(id: ID!): Boolean! @auth
+  "Edit one of the caller's notes (FORBIDDEN for someone else's)."
+  updateBlog(id: ID!, input: UpdateBlogInput!): Blog! @auth
+  "Delete a note with its comments and likes: its author or an ADMIN (FORBIDDEN otherwise). False when it was gone."
+  deleteBlog(id: ID!): Boolean! @auth
   "Change the caller's profile."
   updateProfile(input: UpdateProfileInput!): User! @auth
   "Publish a note; it reaches the caller's followers' feeds."

@@ -1345,6 +1345,50 @@ func (ec *executionContext) unmarshalInputCreateBlogInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateBlogInput(ctx context.Context, obj any) (model.UpdateBlogInput, error) {
+	var it model.UpdateBlogInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "content", "images"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "content":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("content"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Content = data
+		case "images":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("images"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Images = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateProfileInput(ctx context.Context, obj any) (model.UpdateProfileInput, error) {
 	var it model.UpdateProfileInput
 	if obj == nil {
@@ -2377,6 +2421,11 @@ func (ec *executionContext) marshalNSignInStatus2ᚖgithubᚗcomᚋdealspotᚋde
 		return graphql.Null
 	}
 	return ec._SignInStatus(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateBlogInput2githubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐUpdateBlogInput(ctx context.Context, v any) (model.UpdateBlogInput, error) {
+	res, err := ec.unmarshalInputUpdateBlogInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNUpdateProfileInput2githubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐUpdateProfileInput(ctx context.Context, v any) (model.UpdateProfileInput, error) {

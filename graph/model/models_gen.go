@@ -280,6 +280,13 @@ type SignInStatus struct {
 type Subscription struct {
 }
 
+// Changes to a note; fields left out stay as they are (limits as in CreateBlogInput).
+type UpdateBlogInput struct {
+	Title   *string  `json:"title,omitempty"`
+	Content *string  `json:"content,omitempty"`
+	Images  []string `json:"images,omitempty"`
+}
+
 // Changes to a flash sale; fields left out stay as they are. The stock of a sale that has begun cannot change (CONFLICT).
 type UpdateFlashSaleInput struct {
 	VoucherID string     `json:"voucherId"`

@@ -147,3 +147,61 @@ func TestCommentRateLimit(t *testing.T) {
 	wantCode(t, "a third comment within the minute", a.Do(t, createComment, map[string]any{"b": note, "c": "hi"}), "RATE_LIMITED")
 	b.Do(t, createComment, map[string]any{"b": note, "c": "hi"}).Decode(t, &commentAnswer{})
 }
+
+// TestNotesAreEditedAndDeletedByTheirAuthors: an author edits and deletes their note
+// (its comments go with it); another user may do neither; a deleted note is gone.
+func TestNotesAreEditedAndDeletedByTheirAuthors(t *testing.T) {
+	t.Parallel()
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); editAndDeleteNotes(t, nil) })
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		editAndDeleteNotes(t, map[string]string{"DATABASE_URL": testsupport.PostgresURL(t)})
+	})
+}
+
+func editAndDeleteNotes(t *testing.T, env map[string]string) {
+	srv := startServer(t, env)
+	anon := client(srv)
+	author, other := client(srv), client(srv)
+	author.Token = login(t, anon, "13900000701").AccessToken
+	other.Token = login(t, anon, "13900000702").AccessToken
+	note := newNote(t, author)
+	other.Do(t, createComment, map[string]any{"b": note, "c": "nice"}).Decode(t, &commentAnswer{})
+
+	const update = `mutation($id: ID!, $in: UpdateBlogInput!) { updateBlog(id: $id, input: $in) { title content images } }`
+	var upd struct {
+		UpdateBlog struct {
+			Title, Content string
+			Images         []string
+		}
+	}
+	author.Do(t, update, map[string]any{"id": note, "in": map[string]any{"title": " new title ", "images": []string{"/media/a.png"}}}).Decode(t, &upd)
+	if upd.UpdateBlog.Title != "new title" || upd.UpdateBlog.Content != "c" || len(upd.UpdateBlog.Images) != 1 {
+		t.Errorf("updated note %+v", upd.UpdateBlog)
+	}
+	wantCode(t, "editing another's note", other.Do(t, update, map[string]any{"id": note, "in": map[string]any{"title": "x"}}), "FORBIDDEN")
+	wantCode(t, "an empty title", author.Do(t, update, map[string]any{"id": note, "in": map[string]any{"title": " "}}), "BAD_USER_INPUT")
+	wantCode(t, "editing no note", author.Do(t, update, map[string]any{"id": "987654321", "in": map[string]any{"title": "x"}}), "NOT_FOUND")
+
+	const del = `mutation($id: ID!) { deleteBlog(id: $id) }`
+	wantCode(t, "deleting another's note", other.Do(t, del, map[string]any{"id": note}), "FORBIDDEN")
+	var out struct{ DeleteBlog bool }
+	author.Do(t, del, map[string]any{"id": note}).Decode(t, &out)
+	if !out.DeleteBlog {
+		t.Fatal("delete answered false")
+	}
+	author.Do(t, del, map[string]any{"id": note}).Decode(t, &out)
+	if out.DeleteBlog {
+		t.Error("a second delete answered true")
+	}
+	var after struct {
+		Blog     *struct{ ID string }
+		Comments struct {
+			Edges []struct{ Node struct{ ID string } }
+		}
+	}
+	anon.Do(t, `query($b: ID!) { blog(id: $b) { id } comments(blogId: $b) { edges { node { id } } } }`, map[string]any{"b": note}).Decode(t, &after)
+	if after.Blog != nil || len(after.Comments.Edges) != 0 {
+		t.Errorf("after the delete: %+v", after)
+	}
+}

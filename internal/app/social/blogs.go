@@ -301,3 +301,77 @@ func (c *BlogCommands) publish(ctx context.Context, b domain.Blog) {
 			slog.Int64("blog_id", b.ID), slog.Any("error", err))
 	}
 }
+
+// BlogUpdate changes a blog: nil fields stay as they are.
+type BlogUpdate struct {
+	Title   *string
+	Content *string
+	Images  *[]string
+}
+
+// UpdateBlog changes a blog's title, content or images, for its author. Errors:
+// NOT_FOUND, FORBIDDEN (someone else's blog), BAD_USER_INPUT (as CreateBlog).
+func (c *BlogCommands) UpdateBlog(ctx context.Context, a domain.Actor, id int64, in BlogUpdate) (BlogView, error) {
+	if a.UserID <= 0 {
+		return BlogView{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
+	}
+	b, err := c.blogs.UpdateBlog(ctx, id, func(b *domain.Blog) error {
+		if b.UserID != a.UserID {
+			return domain.Errorf(domain.CodeForbidden, "only its author edits a note")
+		}
+		next := BlogInput{ShopID: b.ShopID, Title: b.Title, Content: b.Content, Images: b.Images}
+		if in.Title != nil {
+			next.Title = *in.Title
+		}
+		if in.Content != nil {
+			next.Content = *in.Content
+		}
+		if in.Images != nil {
+			next.Images = *in.Images
+		}
+		valid, err := validBlog(next)
+		if err != nil {
+			return err
+		}
+		b.Title, b.Content, b.Images = valid.Title, valid.Content, valid.Images
+		return nil
+	})
+	if errors.Is(err, domain.ErrNotFound) {
+		return BlogView{}, domain.Errorf(domain.CodeNotFound, "no note %d", id)
+	}
+	if err != nil {
+		return BlogView{}, err
+	}
+	views, err := c.hydrate.views(ctx, a.UserID, []domain.Blog{b}, nil)
+	if err != nil {
+		return BlogView{}, err
+	}
+	return views[0], nil
+}
+
+// DeleteBlog deletes a blog with its comments and likes, for its author or an ADMIN.
+// It reports false when the blog was gone. Followers' feeds skip it from then on.
+// Errors: FORBIDDEN.
+func (c *BlogCommands) DeleteBlog(ctx context.Context, a domain.Actor, id int64) (bool, error) {
+	if a.UserID <= 0 && a != domain.Operator {
+		return false, domain.Errorf(domain.CodeUnauthenticated, "log in first")
+	}
+	b, err := c.blogs.Blog(ctx, id)
+	if errors.Is(err, domain.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if b.UserID != a.UserID && a.Role != domain.RoleAdmin {
+		return false, domain.Errorf(domain.CodeForbidden, "only its author or an administrator deletes a note")
+	}
+	deleted, err := c.blogs.DeleteBlog(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	if err := c.hydrate.likes.cache.Forget(ctx, id); err != nil {
+		c.log.Warn("deleted note's likers stay cached until they expire", "blog_id", id, "error", err)
+	}
+	return deleted, nil
+}

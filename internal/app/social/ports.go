@@ -30,6 +30,11 @@ type Blogs interface {
 	// BlogsOfUser returns up to limit blogs of a user with id < before (0: from the
 	// newest), newest first.
 	BlogsOfUser(ctx context.Context, userID, before int64, limit int) ([]domain.Blog, error)
+	// UpdateBlog changes a blog in one transaction through update, which sees it as
+	// stored; domain.ErrNotFound when it is gone, or what update returns.
+	UpdateBlog(ctx context.Context, id int64, update func(*domain.Blog) error) (domain.Blog, error)
+	// DeleteBlog deletes a blog with its comments and likes; false when it was gone.
+	DeleteBlog(ctx context.Context, id int64) (bool, error)
 	// BlogCounts counts the blogs of each of userIDs with one query (zero counts are
 	// left out).
 	BlogCounts(ctx context.Context, userIDs []int64) (map[int64]int, error)
