@@ -36,7 +36,9 @@ type Blog struct {
 	// LikedSeq holds the value of the "liked_seq" field.
 	LikedSeq int64 `json:"liked_seq,omitempty"`
 	// Comments holds the value of the "comments" field.
-	Comments     int `json:"comments,omitempty"`
+	Comments int `json:"comments,omitempty"`
+	// Rating holds the value of the "rating" field.
+	Rating       int `json:"rating,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -45,7 +47,7 @@ func (*Blog) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case blog.FieldID, blog.FieldShopID, blog.FieldUserID, blog.FieldLiked, blog.FieldLikedSeq, blog.FieldComments:
+		case blog.FieldID, blog.FieldShopID, blog.FieldUserID, blog.FieldLiked, blog.FieldLikedSeq, blog.FieldComments, blog.FieldRating:
 			values[i] = new(sql.NullInt64)
 		case blog.FieldTitle, blog.FieldImages, blog.FieldContent:
 			values[i] = new(sql.NullString)
@@ -132,6 +134,12 @@ func (_m *Blog) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Comments = int(value.Int64)
 			}
+		case blog.FieldRating:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field rating", values[i])
+			} else if value.Valid {
+				_m.Rating = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -197,6 +205,9 @@ func (_m *Blog) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("comments=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Comments))
+	builder.WriteString(", ")
+	builder.WriteString("rating=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Rating))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -138,6 +138,20 @@ func (_c *BlogCreate) SetNillableComments(v *int) *BlogCreate {
 	return _c
 }
 
+// SetRating sets the "rating" field.
+func (_c *BlogCreate) SetRating(v int) *BlogCreate {
+	_c.mutation.SetRating(v)
+	return _c
+}
+
+// SetNillableRating sets the "rating" field if the given value is not nil.
+func (_c *BlogCreate) SetNillableRating(v *int) *BlogCreate {
+	if v != nil {
+		_c.SetRating(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *BlogCreate) SetID(v int64) *BlogCreate {
 	_c.mutation.SetID(v)
@@ -207,6 +221,10 @@ func (_c *BlogCreate) defaults() {
 		v := blog.DefaultComments
 		_c.mutation.SetComments(v)
 	}
+	if _, ok := _c.mutation.Rating(); !ok {
+		v := blog.DefaultRating
+		_c.mutation.SetRating(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -264,6 +282,14 @@ func (_c *BlogCreate) check() error {
 	if v, ok := _c.mutation.Comments(); ok {
 		if err := blog.CommentsValidator(v); err != nil {
 			return &ValidationError{Name: "comments", err: fmt.Errorf(`ent: validator failed for field "Blog.comments": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Rating(); !ok {
+		return &ValidationError{Name: "rating", err: errors.New(`ent: missing required field "Blog.rating"`)}
+	}
+	if v, ok := _c.mutation.Rating(); ok {
+		if err := blog.RatingValidator(v); err != nil {
+			return &ValidationError{Name: "rating", err: fmt.Errorf(`ent: validator failed for field "Blog.rating": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
@@ -343,6 +369,10 @@ func (_c *BlogCreate) createSpec() (*Blog, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Comments(); ok {
 		_spec.SetField(blog.FieldComments, field.TypeInt, value)
 		_node.Comments = value
+	}
+	if value, ok := _c.mutation.Rating(); ok {
+		_spec.SetField(blog.FieldRating, field.TypeInt, value)
+		_node.Rating = value
 	}
 	return _node, _spec
 }
@@ -513,6 +543,24 @@ func (u *BlogUpsert) UpdateComments() *BlogUpsert {
 // AddComments adds v to the "comments" field.
 func (u *BlogUpsert) AddComments(v int) *BlogUpsert {
 	u.Add(blog.FieldComments, v)
+	return u
+}
+
+// SetRating sets the "rating" field.
+func (u *BlogUpsert) SetRating(v int) *BlogUpsert {
+	u.Set(blog.FieldRating, v)
+	return u
+}
+
+// UpdateRating sets the "rating" field to the value that was provided on create.
+func (u *BlogUpsert) UpdateRating() *BlogUpsert {
+	u.SetExcluded(blog.FieldRating)
+	return u
+}
+
+// AddRating adds v to the "rating" field.
+func (u *BlogUpsert) AddRating(v int) *BlogUpsert {
+	u.Add(blog.FieldRating, v)
 	return u
 }
 
@@ -707,6 +755,27 @@ func (u *BlogUpsertOne) AddComments(v int) *BlogUpsertOne {
 func (u *BlogUpsertOne) UpdateComments() *BlogUpsertOne {
 	return u.Update(func(s *BlogUpsert) {
 		s.UpdateComments()
+	})
+}
+
+// SetRating sets the "rating" field.
+func (u *BlogUpsertOne) SetRating(v int) *BlogUpsertOne {
+	return u.Update(func(s *BlogUpsert) {
+		s.SetRating(v)
+	})
+}
+
+// AddRating adds v to the "rating" field.
+func (u *BlogUpsertOne) AddRating(v int) *BlogUpsertOne {
+	return u.Update(func(s *BlogUpsert) {
+		s.AddRating(v)
+	})
+}
+
+// UpdateRating sets the "rating" field to the value that was provided on create.
+func (u *BlogUpsertOne) UpdateRating() *BlogUpsertOne {
+	return u.Update(func(s *BlogUpsert) {
+		s.UpdateRating()
 	})
 }
 
@@ -1067,6 +1136,27 @@ func (u *BlogUpsertBulk) AddComments(v int) *BlogUpsertBulk {
 func (u *BlogUpsertBulk) UpdateComments() *BlogUpsertBulk {
 	return u.Update(func(s *BlogUpsert) {
 		s.UpdateComments()
+	})
+}
+
+// SetRating sets the "rating" field.
+func (u *BlogUpsertBulk) SetRating(v int) *BlogUpsertBulk {
+	return u.Update(func(s *BlogUpsert) {
+		s.SetRating(v)
+	})
+}
+
+// AddRating adds v to the "rating" field.
+func (u *BlogUpsertBulk) AddRating(v int) *BlogUpsertBulk {
+	return u.Update(func(s *BlogUpsert) {
+		s.AddRating(v)
+	})
+}
+
+// UpdateRating sets the "rating" field to the value that was provided on create.
+func (u *BlogUpsertBulk) UpdateRating() *BlogUpsertBulk {
+	return u.Update(func(s *BlogUpsert) {
+		s.UpdateRating()
 	})
 }
 

@@ -160,6 +160,27 @@ func (_u *BlogUpdate) AddComments(v int) *BlogUpdate {
 	return _u
 }
 
+// SetRating sets the "rating" field.
+func (_u *BlogUpdate) SetRating(v int) *BlogUpdate {
+	_u.mutation.ResetRating()
+	_u.mutation.SetRating(v)
+	return _u
+}
+
+// SetNillableRating sets the "rating" field if the given value is not nil.
+func (_u *BlogUpdate) SetNillableRating(v *int) *BlogUpdate {
+	if v != nil {
+		_u.SetRating(*v)
+	}
+	return _u
+}
+
+// AddRating adds value to the "rating" field.
+func (_u *BlogUpdate) AddRating(v int) *BlogUpdate {
+	_u.mutation.AddRating(v)
+	return _u
+}
+
 // Mutation returns the BlogMutation object of the builder.
 func (_u *BlogUpdate) Mutation() *BlogMutation {
 	return _u.mutation
@@ -228,6 +249,11 @@ func (_u *BlogUpdate) check() error {
 			return &ValidationError{Name: "comments", err: fmt.Errorf(`ent: validator failed for field "Blog.comments": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Rating(); ok {
+		if err := blog.RatingValidator(v); err != nil {
+			return &ValidationError{Name: "rating", err: fmt.Errorf(`ent: validator failed for field "Blog.rating": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -278,6 +304,12 @@ func (_u *BlogUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedComments(); ok {
 		_spec.AddField(blog.FieldComments, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.Rating(); ok {
+		_spec.SetField(blog.FieldRating, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRating(); ok {
+		_spec.AddField(blog.FieldRating, field.TypeInt, value)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -431,6 +463,27 @@ func (_u *BlogUpdateOne) AddComments(v int) *BlogUpdateOne {
 	return _u
 }
 
+// SetRating sets the "rating" field.
+func (_u *BlogUpdateOne) SetRating(v int) *BlogUpdateOne {
+	_u.mutation.ResetRating()
+	_u.mutation.SetRating(v)
+	return _u
+}
+
+// SetNillableRating sets the "rating" field if the given value is not nil.
+func (_u *BlogUpdateOne) SetNillableRating(v *int) *BlogUpdateOne {
+	if v != nil {
+		_u.SetRating(*v)
+	}
+	return _u
+}
+
+// AddRating adds value to the "rating" field.
+func (_u *BlogUpdateOne) AddRating(v int) *BlogUpdateOne {
+	_u.mutation.AddRating(v)
+	return _u
+}
+
 // Mutation returns the BlogMutation object of the builder.
 func (_u *BlogUpdateOne) Mutation() *BlogMutation {
 	return _u.mutation
@@ -512,6 +565,11 @@ func (_u *BlogUpdateOne) check() error {
 			return &ValidationError{Name: "comments", err: fmt.Errorf(`ent: validator failed for field "Blog.comments": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Rating(); ok {
+		if err := blog.RatingValidator(v); err != nil {
+			return &ValidationError{Name: "rating", err: fmt.Errorf(`ent: validator failed for field "Blog.rating": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -579,6 +637,12 @@ func (_u *BlogUpdateOne) sqlSave(ctx context.Context) (_node *Blog, err error) {
 	}
 	if value, ok := _u.mutation.AddedComments(); ok {
 		_spec.AddField(blog.FieldComments, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.Rating(); ok {
+		_spec.SetField(blog.FieldRating, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRating(); ok {
+		_spec.AddField(blog.FieldRating, field.TypeInt, value)
 	}
 	_node = &Blog{config: _u.config}
 	_spec.Assign = _node.assignValues

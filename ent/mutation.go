@@ -76,6 +76,8 @@ type BlogMutation struct {
 	addliked_seq  *int64
 	comments      *int
 	addcomments   *int
+	rating        *int
+	addrating     *int
 	clearedFields map[string]struct{}
 	done          bool
 	oldValue      func(context.Context) (*Blog, error)
@@ -646,6 +648,62 @@ func (m *BlogMutation) ResetComments() {
 	m.addcomments = nil
 }
 
+// SetRating sets the "rating" field.
+func (m *BlogMutation) SetRating(i int) {
+	m.rating = &i
+	m.addrating = nil
+}
+
+// Rating returns the value of the "rating" field in the mutation.
+func (m *BlogMutation) Rating() (r int, exists bool) {
+	v := m.rating
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRating returns the old "rating" field's value of the Blog entity.
+// If the Blog object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlogMutation) OldRating(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRating is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRating requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRating: %w", err)
+	}
+	return oldValue.Rating, nil
+}
+
+// AddRating adds i to the "rating" field.
+func (m *BlogMutation) AddRating(i int) {
+	if m.addrating != nil {
+		*m.addrating += i
+	} else {
+		m.addrating = &i
+	}
+}
+
+// AddedRating returns the value that was added to the "rating" field in this mutation.
+func (m *BlogMutation) AddedRating() (r int, exists bool) {
+	v := m.addrating
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRating resets all changes to the "rating" field.
+func (m *BlogMutation) ResetRating() {
+	m.rating = nil
+	m.addrating = nil
+}
+
 // Where appends a list predicates to the BlogMutation builder.
 func (m *BlogMutation) Where(ps ...predicate.Blog) {
 	m.predicates = append(m.predicates, ps...)
@@ -680,7 +738,7 @@ func (m *BlogMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *BlogMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 11)
 	if m.created_at != nil {
 		fields = append(fields, blog.FieldCreatedAt)
 	}
@@ -711,6 +769,9 @@ func (m *BlogMutation) Fields() []string {
 	if m.comments != nil {
 		fields = append(fields, blog.FieldComments)
 	}
+	if m.rating != nil {
+		fields = append(fields, blog.FieldRating)
+	}
 	return fields
 }
 
@@ -739,6 +800,8 @@ func (m *BlogMutation) Field(name string) (ent.Value, bool) {
 		return m.LikedSeq()
 	case blog.FieldComments:
 		return m.Comments()
+	case blog.FieldRating:
+		return m.Rating()
 	}
 	return nil, false
 }
@@ -768,6 +831,8 @@ func (m *BlogMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldLikedSeq(ctx)
 	case blog.FieldComments:
 		return m.OldComments(ctx)
+	case blog.FieldRating:
+		return m.OldRating(ctx)
 	}
 	return nil, fmt.Errorf("unknown Blog field %s", name)
 }
@@ -847,6 +912,13 @@ func (m *BlogMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case blog.FieldRating:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRating(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Blog field %s", name)
 }
@@ -870,6 +942,9 @@ func (m *BlogMutation) AddedFields() []string {
 	if m.addcomments != nil {
 		fields = append(fields, blog.FieldComments)
 	}
+	if m.addrating != nil {
+		fields = append(fields, blog.FieldRating)
+	}
 	return fields
 }
 
@@ -888,6 +963,8 @@ func (m *BlogMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedLikedSeq()
 	case blog.FieldComments:
 		return m.AddedComments()
+	case blog.FieldRating:
+		return m.AddedRating()
 	}
 	return nil, false
 }
@@ -931,6 +1008,13 @@ func (m *BlogMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddComments(v)
+		return nil
+	case blog.FieldRating:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRating(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Blog numeric field %s", name)
@@ -988,6 +1072,9 @@ func (m *BlogMutation) ResetField(name string) error {
 		return nil
 	case blog.FieldComments:
 		m.ResetComments()
+		return nil
+	case blog.FieldRating:
+		m.ResetRating()
 		return nil
 	}
 	return fmt.Errorf("unknown Blog field %s", name)
@@ -6167,6 +6254,10 @@ type ShopMutation struct {
 	addcomments     *int
 	score           *int
 	addscore        *int
+	rating_sum      *int64
+	addrating_sum   *int64
+	rating_count    *int
+	addrating_count *int
 	open_hours      *string
 	owner_id        *int64
 	addowner_id     *int64
@@ -6873,6 +6964,118 @@ func (m *ShopMutation) ResetScore() {
 	m.addscore = nil
 }
 
+// SetRatingSum sets the "rating_sum" field.
+func (m *ShopMutation) SetRatingSum(i int64) {
+	m.rating_sum = &i
+	m.addrating_sum = nil
+}
+
+// RatingSum returns the value of the "rating_sum" field in the mutation.
+func (m *ShopMutation) RatingSum() (r int64, exists bool) {
+	v := m.rating_sum
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRatingSum returns the old "rating_sum" field's value of the Shop entity.
+// If the Shop object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopMutation) OldRatingSum(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRatingSum is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRatingSum requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRatingSum: %w", err)
+	}
+	return oldValue.RatingSum, nil
+}
+
+// AddRatingSum adds i to the "rating_sum" field.
+func (m *ShopMutation) AddRatingSum(i int64) {
+	if m.addrating_sum != nil {
+		*m.addrating_sum += i
+	} else {
+		m.addrating_sum = &i
+	}
+}
+
+// AddedRatingSum returns the value that was added to the "rating_sum" field in this mutation.
+func (m *ShopMutation) AddedRatingSum() (r int64, exists bool) {
+	v := m.addrating_sum
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRatingSum resets all changes to the "rating_sum" field.
+func (m *ShopMutation) ResetRatingSum() {
+	m.rating_sum = nil
+	m.addrating_sum = nil
+}
+
+// SetRatingCount sets the "rating_count" field.
+func (m *ShopMutation) SetRatingCount(i int) {
+	m.rating_count = &i
+	m.addrating_count = nil
+}
+
+// RatingCount returns the value of the "rating_count" field in the mutation.
+func (m *ShopMutation) RatingCount() (r int, exists bool) {
+	v := m.rating_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRatingCount returns the old "rating_count" field's value of the Shop entity.
+// If the Shop object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShopMutation) OldRatingCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRatingCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRatingCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRatingCount: %w", err)
+	}
+	return oldValue.RatingCount, nil
+}
+
+// AddRatingCount adds i to the "rating_count" field.
+func (m *ShopMutation) AddRatingCount(i int) {
+	if m.addrating_count != nil {
+		*m.addrating_count += i
+	} else {
+		m.addrating_count = &i
+	}
+}
+
+// AddedRatingCount returns the value that was added to the "rating_count" field in this mutation.
+func (m *ShopMutation) AddedRatingCount() (r int, exists bool) {
+	v := m.addrating_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRatingCount resets all changes to the "rating_count" field.
+func (m *ShopMutation) ResetRatingCount() {
+	m.rating_count = nil
+	m.addrating_count = nil
+}
+
 // SetOpenHours sets the "open_hours" field.
 func (m *ShopMutation) SetOpenHours(s string) {
 	m.open_hours = &s
@@ -7094,7 +7297,7 @@ func (m *ShopMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ShopMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 17)
 	if m.created_at != nil {
 		fields = append(fields, shop.FieldCreatedAt)
 	}
@@ -7133,6 +7336,12 @@ func (m *ShopMutation) Fields() []string {
 	}
 	if m.score != nil {
 		fields = append(fields, shop.FieldScore)
+	}
+	if m.rating_sum != nil {
+		fields = append(fields, shop.FieldRatingSum)
+	}
+	if m.rating_count != nil {
+		fields = append(fields, shop.FieldRatingCount)
 	}
 	if m.open_hours != nil {
 		fields = append(fields, shop.FieldOpenHours)
@@ -7174,6 +7383,10 @@ func (m *ShopMutation) Field(name string) (ent.Value, bool) {
 		return m.Comments()
 	case shop.FieldScore:
 		return m.Score()
+	case shop.FieldRatingSum:
+		return m.RatingSum()
+	case shop.FieldRatingCount:
+		return m.RatingCount()
 	case shop.FieldOpenHours:
 		return m.OpenHours()
 	case shop.FieldOwnerID:
@@ -7213,6 +7426,10 @@ func (m *ShopMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldComments(ctx)
 	case shop.FieldScore:
 		return m.OldScore(ctx)
+	case shop.FieldRatingSum:
+		return m.OldRatingSum(ctx)
+	case shop.FieldRatingCount:
+		return m.OldRatingCount(ctx)
 	case shop.FieldOpenHours:
 		return m.OldOpenHours(ctx)
 	case shop.FieldOwnerID:
@@ -7317,6 +7534,20 @@ func (m *ShopMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetScore(v)
 		return nil
+	case shop.FieldRatingSum:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRatingSum(v)
+		return nil
+	case shop.FieldRatingCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRatingCount(v)
+		return nil
 	case shop.FieldOpenHours:
 		v, ok := value.(string)
 		if !ok {
@@ -7357,6 +7588,12 @@ func (m *ShopMutation) AddedFields() []string {
 	if m.addscore != nil {
 		fields = append(fields, shop.FieldScore)
 	}
+	if m.addrating_sum != nil {
+		fields = append(fields, shop.FieldRatingSum)
+	}
+	if m.addrating_count != nil {
+		fields = append(fields, shop.FieldRatingCount)
+	}
 	if m.addowner_id != nil {
 		fields = append(fields, shop.FieldOwnerID)
 	}
@@ -7380,6 +7617,10 @@ func (m *ShopMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedComments()
 	case shop.FieldScore:
 		return m.AddedScore()
+	case shop.FieldRatingSum:
+		return m.AddedRatingSum()
+	case shop.FieldRatingCount:
+		return m.AddedRatingCount()
 	case shop.FieldOwnerID:
 		return m.AddedOwnerID()
 	}
@@ -7432,6 +7673,20 @@ func (m *ShopMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddScore(v)
+		return nil
+	case shop.FieldRatingSum:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRatingSum(v)
+		return nil
+	case shop.FieldRatingCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRatingCount(v)
 		return nil
 	case shop.FieldOwnerID:
 		v, ok := value.(int64)
@@ -7514,6 +7769,12 @@ func (m *ShopMutation) ResetField(name string) error {
 		return nil
 	case shop.FieldScore:
 		m.ResetScore()
+		return nil
+	case shop.FieldRatingSum:
+		m.ResetRatingSum()
+		return nil
+	case shop.FieldRatingCount:
+		m.ResetRatingCount()
 		return nil
 	case shop.FieldOpenHours:
 		m.ResetOpenHours()

@@ -88,6 +88,12 @@ func init() {
 	blog.DefaultComments = blogDescComments.Default.(int)
 	// blog.CommentsValidator is a validator for the "comments" field. It is called by the builders before save.
 	blog.CommentsValidator = blogDescComments.Validators[0].(func(int) error)
+	// blogDescRating is the schema descriptor for rating field.
+	blogDescRating := blogFields[9].Descriptor()
+	// blog.DefaultRating holds the default value on creation for the rating field.
+	blog.DefaultRating = blogDescRating.Default.(int)
+	// blog.RatingValidator is a validator for the "rating" field. It is called by the builders before save.
+	blog.RatingValidator = blogDescRating.Validators[0].(func(int) error)
 	// blogDescID is the schema descriptor for id field.
 	blogDescID := blogFields[0].Descriptor()
 	// blog.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -425,8 +431,20 @@ func init() {
 	shop.DefaultScore = shopDescScore.Default.(int)
 	// shop.ScoreValidator is a validator for the "score" field. It is called by the builders before save.
 	shop.ScoreValidator = shopDescScore.Validators[0].(func(int) error)
+	// shopDescRatingSum is the schema descriptor for rating_sum field.
+	shopDescRatingSum := shopFields[12].Descriptor()
+	// shop.DefaultRatingSum holds the default value on creation for the rating_sum field.
+	shop.DefaultRatingSum = shopDescRatingSum.Default.(int64)
+	// shop.RatingSumValidator is a validator for the "rating_sum" field. It is called by the builders before save.
+	shop.RatingSumValidator = shopDescRatingSum.Validators[0].(func(int64) error)
+	// shopDescRatingCount is the schema descriptor for rating_count field.
+	shopDescRatingCount := shopFields[13].Descriptor()
+	// shop.DefaultRatingCount holds the default value on creation for the rating_count field.
+	shop.DefaultRatingCount = shopDescRatingCount.Default.(int)
+	// shop.RatingCountValidator is a validator for the "rating_count" field. It is called by the builders before save.
+	shop.RatingCountValidator = shopDescRatingCount.Validators[0].(func(int) error)
 	// shopDescOpenHours is the schema descriptor for open_hours field.
-	shopDescOpenHours := shopFields[12].Descriptor()
+	shopDescOpenHours := shopFields[14].Descriptor()
 	// shop.DefaultOpenHours holds the default value on creation for the open_hours field.
 	shop.DefaultOpenHours = shopDescOpenHours.Default.(string)
 	// shop.OpenHoursValidator is a validator for the "open_hours" field. It is called by the builders before save.

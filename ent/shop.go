@@ -44,6 +44,10 @@ type Shop struct {
 	Comments int `json:"comments,omitempty"`
 	// Score holds the value of the "score" field.
 	Score int `json:"score,omitempty"`
+	// RatingSum holds the value of the "rating_sum" field.
+	RatingSum int64 `json:"rating_sum,omitempty"`
+	// RatingCount holds the value of the "rating_count" field.
+	RatingCount int `json:"rating_count,omitempty"`
 	// OpenHours holds the value of the "open_hours" field.
 	OpenHours string `json:"open_hours,omitempty"`
 	// OwnerID holds the value of the "owner_id" field.
@@ -92,7 +96,7 @@ func (*Shop) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case shop.FieldLongitude, shop.FieldLatitude:
 			values[i] = new(sql.NullFloat64)
-		case shop.FieldID, shop.FieldTypeID, shop.FieldAvgPrice, shop.FieldSold, shop.FieldComments, shop.FieldScore, shop.FieldOwnerID:
+		case shop.FieldID, shop.FieldTypeID, shop.FieldAvgPrice, shop.FieldSold, shop.FieldComments, shop.FieldScore, shop.FieldRatingSum, shop.FieldRatingCount, shop.FieldOwnerID:
 			values[i] = new(sql.NullInt64)
 		case shop.FieldName, shop.FieldImages, shop.FieldArea, shop.FieldAddress, shop.FieldOpenHours:
 			values[i] = new(sql.NullString)
@@ -197,6 +201,18 @@ func (_m *Shop) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Score = int(value.Int64)
 			}
+		case shop.FieldRatingSum:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field rating_sum", values[i])
+			} else if value.Valid {
+				_m.RatingSum = value.Int64
+			}
+		case shop.FieldRatingCount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field rating_count", values[i])
+			} else if value.Valid {
+				_m.RatingCount = int(value.Int64)
+			}
 		case shop.FieldOpenHours:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field open_hours", values[i])
@@ -294,6 +310,12 @@ func (_m *Shop) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("score=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Score))
+	builder.WriteString(", ")
+	builder.WriteString("rating_sum=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RatingSum))
+	builder.WriteString(", ")
+	builder.WriteString("rating_count=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RatingCount))
 	builder.WriteString(", ")
 	builder.WriteString("open_hours=")
 	builder.WriteString(_m.OpenHours)

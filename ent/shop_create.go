@@ -174,6 +174,34 @@ func (_c *ShopCreate) SetNillableScore(v *int) *ShopCreate {
 	return _c
 }
 
+// SetRatingSum sets the "rating_sum" field.
+func (_c *ShopCreate) SetRatingSum(v int64) *ShopCreate {
+	_c.mutation.SetRatingSum(v)
+	return _c
+}
+
+// SetNillableRatingSum sets the "rating_sum" field if the given value is not nil.
+func (_c *ShopCreate) SetNillableRatingSum(v *int64) *ShopCreate {
+	if v != nil {
+		_c.SetRatingSum(*v)
+	}
+	return _c
+}
+
+// SetRatingCount sets the "rating_count" field.
+func (_c *ShopCreate) SetRatingCount(v int) *ShopCreate {
+	_c.mutation.SetRatingCount(v)
+	return _c
+}
+
+// SetNillableRatingCount sets the "rating_count" field if the given value is not nil.
+func (_c *ShopCreate) SetNillableRatingCount(v *int) *ShopCreate {
+	if v != nil {
+		_c.SetRatingCount(*v)
+	}
+	return _c
+}
+
 // SetOpenHours sets the "open_hours" field.
 func (_c *ShopCreate) SetOpenHours(v string) *ShopCreate {
 	_c.mutation.SetOpenHours(v)
@@ -299,6 +327,14 @@ func (_c *ShopCreate) defaults() {
 		v := shop.DefaultScore
 		_c.mutation.SetScore(v)
 	}
+	if _, ok := _c.mutation.RatingSum(); !ok {
+		v := shop.DefaultRatingSum
+		_c.mutation.SetRatingSum(v)
+	}
+	if _, ok := _c.mutation.RatingCount(); !ok {
+		v := shop.DefaultRatingCount
+		_c.mutation.SetRatingCount(v)
+	}
 	if _, ok := _c.mutation.OpenHours(); !ok {
 		v := shop.DefaultOpenHours
 		_c.mutation.SetOpenHours(v)
@@ -384,6 +420,22 @@ func (_c *ShopCreate) check() error {
 	if v, ok := _c.mutation.Score(); ok {
 		if err := shop.ScoreValidator(v); err != nil {
 			return &ValidationError{Name: "score", err: fmt.Errorf(`ent: validator failed for field "Shop.score": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.RatingSum(); !ok {
+		return &ValidationError{Name: "rating_sum", err: errors.New(`ent: missing required field "Shop.rating_sum"`)}
+	}
+	if v, ok := _c.mutation.RatingSum(); ok {
+		if err := shop.RatingSumValidator(v); err != nil {
+			return &ValidationError{Name: "rating_sum", err: fmt.Errorf(`ent: validator failed for field "Shop.rating_sum": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.RatingCount(); !ok {
+		return &ValidationError{Name: "rating_count", err: errors.New(`ent: missing required field "Shop.rating_count"`)}
+	}
+	if v, ok := _c.mutation.RatingCount(); ok {
+		if err := shop.RatingCountValidator(v); err != nil {
+			return &ValidationError{Name: "rating_count", err: fmt.Errorf(`ent: validator failed for field "Shop.rating_count": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.OpenHours(); !ok {
@@ -482,6 +534,14 @@ func (_c *ShopCreate) createSpec() (*Shop, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Score(); ok {
 		_spec.SetField(shop.FieldScore, field.TypeInt, value)
 		_node.Score = value
+	}
+	if value, ok := _c.mutation.RatingSum(); ok {
+		_spec.SetField(shop.FieldRatingSum, field.TypeInt64, value)
+		_node.RatingSum = value
+	}
+	if value, ok := _c.mutation.RatingCount(); ok {
+		_spec.SetField(shop.FieldRatingCount, field.TypeInt, value)
+		_node.RatingCount = value
 	}
 	if value, ok := _c.mutation.OpenHours(); ok {
 		_spec.SetField(shop.FieldOpenHours, field.TypeString, value)
@@ -753,6 +813,42 @@ func (u *ShopUpsert) UpdateScore() *ShopUpsert {
 // AddScore adds v to the "score" field.
 func (u *ShopUpsert) AddScore(v int) *ShopUpsert {
 	u.Add(shop.FieldScore, v)
+	return u
+}
+
+// SetRatingSum sets the "rating_sum" field.
+func (u *ShopUpsert) SetRatingSum(v int64) *ShopUpsert {
+	u.Set(shop.FieldRatingSum, v)
+	return u
+}
+
+// UpdateRatingSum sets the "rating_sum" field to the value that was provided on create.
+func (u *ShopUpsert) UpdateRatingSum() *ShopUpsert {
+	u.SetExcluded(shop.FieldRatingSum)
+	return u
+}
+
+// AddRatingSum adds v to the "rating_sum" field.
+func (u *ShopUpsert) AddRatingSum(v int64) *ShopUpsert {
+	u.Add(shop.FieldRatingSum, v)
+	return u
+}
+
+// SetRatingCount sets the "rating_count" field.
+func (u *ShopUpsert) SetRatingCount(v int) *ShopUpsert {
+	u.Set(shop.FieldRatingCount, v)
+	return u
+}
+
+// UpdateRatingCount sets the "rating_count" field to the value that was provided on create.
+func (u *ShopUpsert) UpdateRatingCount() *ShopUpsert {
+	u.SetExcluded(shop.FieldRatingCount)
+	return u
+}
+
+// AddRatingCount adds v to the "rating_count" field.
+func (u *ShopUpsert) AddRatingCount(v int) *ShopUpsert {
+	u.Add(shop.FieldRatingCount, v)
 	return u
 }
 
@@ -1050,6 +1146,48 @@ func (u *ShopUpsertOne) AddScore(v int) *ShopUpsertOne {
 func (u *ShopUpsertOne) UpdateScore() *ShopUpsertOne {
 	return u.Update(func(s *ShopUpsert) {
 		s.UpdateScore()
+	})
+}
+
+// SetRatingSum sets the "rating_sum" field.
+func (u *ShopUpsertOne) SetRatingSum(v int64) *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetRatingSum(v)
+	})
+}
+
+// AddRatingSum adds v to the "rating_sum" field.
+func (u *ShopUpsertOne) AddRatingSum(v int64) *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.AddRatingSum(v)
+	})
+}
+
+// UpdateRatingSum sets the "rating_sum" field to the value that was provided on create.
+func (u *ShopUpsertOne) UpdateRatingSum() *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateRatingSum()
+	})
+}
+
+// SetRatingCount sets the "rating_count" field.
+func (u *ShopUpsertOne) SetRatingCount(v int) *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetRatingCount(v)
+	})
+}
+
+// AddRatingCount adds v to the "rating_count" field.
+func (u *ShopUpsertOne) AddRatingCount(v int) *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.AddRatingCount(v)
+	})
+}
+
+// UpdateRatingCount sets the "rating_count" field to the value that was provided on create.
+func (u *ShopUpsertOne) UpdateRatingCount() *ShopUpsertOne {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateRatingCount()
 	})
 }
 
@@ -1519,6 +1657,48 @@ func (u *ShopUpsertBulk) AddScore(v int) *ShopUpsertBulk {
 func (u *ShopUpsertBulk) UpdateScore() *ShopUpsertBulk {
 	return u.Update(func(s *ShopUpsert) {
 		s.UpdateScore()
+	})
+}
+
+// SetRatingSum sets the "rating_sum" field.
+func (u *ShopUpsertBulk) SetRatingSum(v int64) *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetRatingSum(v)
+	})
+}
+
+// AddRatingSum adds v to the "rating_sum" field.
+func (u *ShopUpsertBulk) AddRatingSum(v int64) *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.AddRatingSum(v)
+	})
+}
+
+// UpdateRatingSum sets the "rating_sum" field to the value that was provided on create.
+func (u *ShopUpsertBulk) UpdateRatingSum() *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateRatingSum()
+	})
+}
+
+// SetRatingCount sets the "rating_count" field.
+func (u *ShopUpsertBulk) SetRatingCount(v int) *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.SetRatingCount(v)
+	})
+}
+
+// AddRatingCount adds v to the "rating_count" field.
+func (u *ShopUpsertBulk) AddRatingCount(v int) *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.AddRatingCount(v)
+	})
+}
+
+// UpdateRatingCount sets the "rating_count" field to the value that was provided on create.
+func (u *ShopUpsertBulk) UpdateRatingCount() *ShopUpsertBulk {
+	return u.Update(func(s *ShopUpsert) {
+		s.UpdateRatingCount()
 	})
 }
 

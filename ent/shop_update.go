@@ -232,6 +232,48 @@ func (_u *ShopUpdate) AddScore(v int) *ShopUpdate {
 	return _u
 }
 
+// SetRatingSum sets the "rating_sum" field.
+func (_u *ShopUpdate) SetRatingSum(v int64) *ShopUpdate {
+	_u.mutation.ResetRatingSum()
+	_u.mutation.SetRatingSum(v)
+	return _u
+}
+
+// SetNillableRatingSum sets the "rating_sum" field if the given value is not nil.
+func (_u *ShopUpdate) SetNillableRatingSum(v *int64) *ShopUpdate {
+	if v != nil {
+		_u.SetRatingSum(*v)
+	}
+	return _u
+}
+
+// AddRatingSum adds value to the "rating_sum" field.
+func (_u *ShopUpdate) AddRatingSum(v int64) *ShopUpdate {
+	_u.mutation.AddRatingSum(v)
+	return _u
+}
+
+// SetRatingCount sets the "rating_count" field.
+func (_u *ShopUpdate) SetRatingCount(v int) *ShopUpdate {
+	_u.mutation.ResetRatingCount()
+	_u.mutation.SetRatingCount(v)
+	return _u
+}
+
+// SetNillableRatingCount sets the "rating_count" field if the given value is not nil.
+func (_u *ShopUpdate) SetNillableRatingCount(v *int) *ShopUpdate {
+	if v != nil {
+		_u.SetRatingCount(*v)
+	}
+	return _u
+}
+
+// AddRatingCount adds value to the "rating_count" field.
+func (_u *ShopUpdate) AddRatingCount(v int) *ShopUpdate {
+	_u.mutation.AddRatingCount(v)
+	return _u
+}
+
 // SetOpenHours sets the "open_hours" field.
 func (_u *ShopUpdate) SetOpenHours(v string) *ShopUpdate {
 	_u.mutation.SetOpenHours(v)
@@ -403,6 +445,16 @@ func (_u *ShopUpdate) check() error {
 			return &ValidationError{Name: "score", err: fmt.Errorf(`ent: validator failed for field "Shop.score": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.RatingSum(); ok {
+		if err := shop.RatingSumValidator(v); err != nil {
+			return &ValidationError{Name: "rating_sum", err: fmt.Errorf(`ent: validator failed for field "Shop.rating_sum": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RatingCount(); ok {
+		if err := shop.RatingCountValidator(v); err != nil {
+			return &ValidationError{Name: "rating_count", err: fmt.Errorf(`ent: validator failed for field "Shop.rating_count": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.OpenHours(); ok {
 		if err := shop.OpenHoursValidator(v); err != nil {
 			return &ValidationError{Name: "open_hours", err: fmt.Errorf(`ent: validator failed for field "Shop.open_hours": %w`, err)}
@@ -476,6 +528,18 @@ func (_u *ShopUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedScore(); ok {
 		_spec.AddField(shop.FieldScore, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.RatingSum(); ok {
+		_spec.SetField(shop.FieldRatingSum, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedRatingSum(); ok {
+		_spec.AddField(shop.FieldRatingSum, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.RatingCount(); ok {
+		_spec.SetField(shop.FieldRatingCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRatingCount(); ok {
+		_spec.AddField(shop.FieldRatingCount, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.OpenHours(); ok {
 		_spec.SetField(shop.FieldOpenHours, field.TypeString, value)
@@ -785,6 +849,48 @@ func (_u *ShopUpdateOne) AddScore(v int) *ShopUpdateOne {
 	return _u
 }
 
+// SetRatingSum sets the "rating_sum" field.
+func (_u *ShopUpdateOne) SetRatingSum(v int64) *ShopUpdateOne {
+	_u.mutation.ResetRatingSum()
+	_u.mutation.SetRatingSum(v)
+	return _u
+}
+
+// SetNillableRatingSum sets the "rating_sum" field if the given value is not nil.
+func (_u *ShopUpdateOne) SetNillableRatingSum(v *int64) *ShopUpdateOne {
+	if v != nil {
+		_u.SetRatingSum(*v)
+	}
+	return _u
+}
+
+// AddRatingSum adds value to the "rating_sum" field.
+func (_u *ShopUpdateOne) AddRatingSum(v int64) *ShopUpdateOne {
+	_u.mutation.AddRatingSum(v)
+	return _u
+}
+
+// SetRatingCount sets the "rating_count" field.
+func (_u *ShopUpdateOne) SetRatingCount(v int) *ShopUpdateOne {
+	_u.mutation.ResetRatingCount()
+	_u.mutation.SetRatingCount(v)
+	return _u
+}
+
+// SetNillableRatingCount sets the "rating_count" field if the given value is not nil.
+func (_u *ShopUpdateOne) SetNillableRatingCount(v *int) *ShopUpdateOne {
+	if v != nil {
+		_u.SetRatingCount(*v)
+	}
+	return _u
+}
+
+// AddRatingCount adds value to the "rating_count" field.
+func (_u *ShopUpdateOne) AddRatingCount(v int) *ShopUpdateOne {
+	_u.mutation.AddRatingCount(v)
+	return _u
+}
+
 // SetOpenHours sets the "open_hours" field.
 func (_u *ShopUpdateOne) SetOpenHours(v string) *ShopUpdateOne {
 	_u.mutation.SetOpenHours(v)
@@ -969,6 +1075,16 @@ func (_u *ShopUpdateOne) check() error {
 			return &ValidationError{Name: "score", err: fmt.Errorf(`ent: validator failed for field "Shop.score": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.RatingSum(); ok {
+		if err := shop.RatingSumValidator(v); err != nil {
+			return &ValidationError{Name: "rating_sum", err: fmt.Errorf(`ent: validator failed for field "Shop.rating_sum": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.RatingCount(); ok {
+		if err := shop.RatingCountValidator(v); err != nil {
+			return &ValidationError{Name: "rating_count", err: fmt.Errorf(`ent: validator failed for field "Shop.rating_count": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.OpenHours(); ok {
 		if err := shop.OpenHoursValidator(v); err != nil {
 			return &ValidationError{Name: "open_hours", err: fmt.Errorf(`ent: validator failed for field "Shop.open_hours": %w`, err)}
@@ -1059,6 +1175,18 @@ func (_u *ShopUpdateOne) sqlSave(ctx context.Context) (_node *Shop, err error) {
 	}
 	if value, ok := _u.mutation.AddedScore(); ok {
 		_spec.AddField(shop.FieldScore, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.RatingSum(); ok {
+		_spec.SetField(shop.FieldRatingSum, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedRatingSum(); ok {
+		_spec.AddField(shop.FieldRatingSum, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.RatingCount(); ok {
+		_spec.SetField(shop.FieldRatingCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRatingCount(); ok {
+		_spec.AddField(shop.FieldRatingCount, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.OpenHours(); ok {
 		_spec.SetField(shop.FieldOpenHours, field.TypeString, value)

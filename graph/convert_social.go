@@ -35,6 +35,7 @@ func blogToModel(v social.BlogView) *model.Blog {
 		AuthorID:     formatID(v.Blog.UserID),
 		ShopID:       formatID(v.Blog.ShopID),
 		LikedCount:   v.Blog.Liked,
+		Rating:       ratingOf(v.Blog.Rating),
 		CommentCount: v.Blog.Comments,
 		LikedByMe:    v.LikedByMe,
 		CreatedAt:    v.Blog.CreatedAt,
@@ -60,4 +61,11 @@ func sliceOrNil(s []string) *[]string {
 		return nil
 	}
 	return &s
+}
+
+func ratingOf(stars int) *int {
+	if stars == 0 {
+		return nil
+	}
+	return &stars
 }

@@ -97,7 +97,7 @@ func (r *mutationResolver) UpdateBlog(ctx context.Context, id string, input mode
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.App.Commands.Blogs.UpdateBlog(ctx, actor(p), bid, social.BlogUpdate{Title: input.Title, Content: input.Content, Images: sliceOrNil(input.Images)})
+	v, err := r.App.Commands.Blogs.UpdateBlog(ctx, actor(p), bid, social.BlogUpdate{Title: input.Title, Content: input.Content, Images: sliceOrNil(input.Images), Rating: input.Rating})
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func (r *mutationResolver) CreateBlog(ctx context.Context, input model.CreateBlo
 		return nil, err
 	}
 	v, err := r.App.Commands.Blogs.CreateBlog(ctx, p.UserID, social.BlogInput{
-		ShopID: shopID, Title: input.Title, Content: input.Content, Images: input.Images,
+		ShopID: shopID, Title: input.Title, Content: input.Content, Images: input.Images, Rating: deref(input.Rating),
 	})
 	if err != nil {
 		return nil, err

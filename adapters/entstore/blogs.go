@@ -4,6 +4,7 @@ import (
 	"context"
 	"entgo.io/ent/dialect"
 	"fmt"
+	"strconv"
 	"strings"
 
 	entsql "entgo.io/ent/dialect/sql"
@@ -36,20 +37,31 @@ func (r *Blogs) CreateBlog(ctx context.Context, b domain.Blog) (domain.Blog, err
 			return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "an image path must be non-empty and hold no comma")
 		}
 	}
-	c := r.client.Blog.Create().
-		SetShopID(b.ShopID).
-		SetUserID(b.UserID).
-		SetTitle(b.Title).
-		SetContent(b.Content).
-		SetImages(strings.Join(b.Images, ",")).
-		SetLiked(b.Liked).
-		SetComments(b.Comments)
-	if !b.CreatedAt.IsZero() {
-		c.SetCreatedAt(b.CreatedAt).SetUpdatedAt(b.CreatedAt)
+	if b.Rating < 0 || b.Rating > 5 {
+		return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "rating: 1 to 5 stars, or none")
 	}
-	row, err := c.Save(ctx)
+	var row *ent.Blog
+	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		c := tx.Blog.Create().
+			SetShopID(b.ShopID).
+			SetUserID(b.UserID).
+			SetTitle(b.Title).
+			SetContent(b.Content).
+			SetImages(strings.Join(b.Images, ",")).
+			SetLiked(b.Liked).
+			SetComments(b.Comments).
+			SetRating(b.Rating)
+		if !b.CreatedAt.IsZero() {
+			c.SetCreatedAt(b.CreatedAt).SetUpdatedAt(b.CreatedAt)
+		}
+		var err error
+		if row, err = c.Save(ctx); err != nil {
+			return translate(err, "blog", "", "")
+		}
+		return r.review(ctx, tx, b.ShopID, 1, b.Rating, 0)
+	})
 	if err != nil {
-		return domain.Blog{}, fmt.Errorf("create blog: %w", translate(err, "blog", "", ""))
+		return domain.Blog{}, fmt.Errorf("create blog: %w", err)
 	}
 	return toBlog(row), nil
 }
@@ -189,6 +201,7 @@ func toBlog(b *ent.Blog) domain.Blog {
 		Images:    images,
 		Liked:     b.Liked,
 		Comments:  b.Comments,
+		Rating:    b.Rating,
 		CreatedAt: b.CreatedAt,
 		UpdatedAt: b.UpdatedAt,
 	}
@@ -216,12 +229,20 @@ func (r *Blogs) UpdateBlog(ctx context.Context, id int64, update func(*domain.Bl
 				return domain.Errorf(domain.CodeBadUserInput, "an image path must be non-empty and hold no comma")
 			}
 		}
-		row, err = tx.Blog.UpdateOneID(id).SetTitle(b.Title).SetContent(b.Content).SetImages(strings.Join(b.Images, ",")).Save(ctx)
+		if b.Rating < 0 || b.Rating > 5 {
+			return domain.Errorf(domain.CodeBadUserInput, "rating: 1 to 5 stars, or none")
+		}
+		old := row.Rating
+		row, err = tx.Blog.UpdateOneID(id).SetTitle(b.Title).SetContent(b.Content).SetImages(strings.Join(b.Images, ",")).
+			SetRating(b.Rating).Save(ctx)
 		if err != nil {
 			return translate(err, "blog", "", "")
 		}
 		out = toBlog(row)
-		return nil
+		if old == b.Rating {
+			return nil
+		}
+		return r.review(ctx, tx, row.ShopID, 0, b.Rating, old)
 	})
 	if err != nil {
 		return domain.Blog{}, fmt.Errorf("update blog %d: %w", id, err)
@@ -234,11 +255,25 @@ func (r *Blogs) UpdateBlog(ctx context.Context, id int64, update func(*domain.Bl
 func (r *Blogs) DeleteBlog(ctx context.Context, id int64) (bool, error) {
 	var deleted bool
 	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		q := tx.Blog.Query().Where(blog.ID(id))
+		if r.dialect == dialect.Postgres {
+			q.ForUpdate()
+		}
+		row, err := q.Only(ctx)
+		if ent.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
 		n, err := tx.Blog.Delete().Where(blog.ID(id)).Exec(ctx)
 		if err != nil || n == 0 {
 			return err
 		}
 		deleted = true
+		if err := r.review(ctx, tx, row.ShopID, -1, 0, row.Rating); err != nil {
+			return err
+		}
 		if _, err := tx.Comment.Delete().Where(comment.BlogID(id)).Exec(ctx); err != nil {
 			return err
 		}
@@ -249,4 +284,38 @@ func (r *Blogs) DeleteBlog(ctx context.Context, id int64) (bool, error) {
 		return false, fmt.Errorf("delete blog %d: %w", id, err)
 	}
 	return deleted, nil
+}
+
+// review moves a shop's review aggregates in tx: reviews more reviews, the rating
+// added replaces the rating removed (0: none), and the score follows — one UPDATE, which
+// reads the row's current values under its lock, so concurrent notes never lose one.
+// A shop that is gone is left alone.
+func (r *Blogs) review(ctx context.Context, tx *ent.Tx, shopID int64, reviews, added, removed int) error {
+	ds := int64(added - removed)
+	dc := rated(added) - rated(removed)
+	if reviews == 0 && ds == 0 && dc == 0 {
+		return nil
+	}
+	ph := func(i int) string {
+		if r.dialect == dialect.Postgres {
+			return "$" + strconv.Itoa(i)
+		}
+		return "?"
+	}
+	// SQLite's placeholders are positional: every use takes its own argument.
+	q := "UPDATE shops SET comments = comments + " + ph(1) + ", rating_sum = rating_sum + " + ph(2) +
+		", rating_count = rating_count + " + ph(3) +
+		", score = CASE WHEN rating_count + " + ph(4) + " > 0 THEN ((rating_sum + " + ph(5) + ") * 10 + (rating_count + " + ph(6) +
+		") / 2) / (rating_count + " + ph(7) + ") ELSE 0 END WHERE id = " + ph(8)
+	if _, err := tx.ExecContext(ctx, q, reviews, ds, dc, dc, ds, dc, dc, shopID); err != nil {
+		return fmt.Errorf("count review of shop %d: %w", shopID, err)
+	}
+	return nil
+}
+
+func rated(stars int) int {
+	if stars > 0 {
+		return 1
+	}
+	return 0
 }

@@ -204,6 +204,9 @@ func shopCreate(c *ent.ShopCreate, s domain.Shop) *ent.ShopCreate {
 		SetSold(s.Sold).
 		SetComments(s.Comments).
 		SetScore(s.Score).
+		// Reviews a shop comes with (the demo shops') count as ratings of its score.
+		SetRatingCount(s.Comments).
+		SetRatingSum(int64(s.Score) * int64(s.Comments) / 10).
 		SetOpenHours(s.OpenHours)
 }
 

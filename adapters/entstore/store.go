@@ -162,8 +162,19 @@ func (s *Store) Migrate(ctx context.Context) error {
 	migrateMu.Lock()
 	defer migrateMu.Unlock()
 	return s.exclusively(ctx, func(ctx context.Context) error {
+		hadRatings, err := s.hasColumn(ctx, "shops", "rating_count")
+		if err != nil {
+			return err
+		}
 		if err := s.client.Schema.Create(ctx); err != nil {
 			return fmt.Errorf("migrate %s schema: %w", s.dialect, err)
+		}
+		if !hadRatings {
+			// Shops from before ratings were added up: their reviews so far count as
+			// ratings of their score, so the next note moves the score from there.
+			if _, err := s.db.ExecContext(ctx, "UPDATE shops SET rating_count = comments, rating_sum = (score * comments) / 10"); err != nil {
+				return fmt.Errorf("start the shops' rating sums: %w", err)
+			}
 		}
 		// The one-order-per-user index of databases created before orders could be
 		// canceled covered every status but FAILED, so it would refuse a user's new
@@ -198,4 +209,17 @@ func (s *Store) exclusively(ctx context.Context, fn func(ctx context.Context) er
 		}
 	}()
 	return fn(ctx)
+}
+
+// hasColumn reports whether table has column (false when there is no such table yet).
+func (s *Store) hasColumn(ctx context.Context, table, column string) (bool, error) {
+	q := "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = $2"
+	if s.dialect != dialect.Postgres {
+		q = "SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?"
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, q, table, column).Scan(&n); err != nil {
+		return false, fmt.Errorf("look for column %s.%s: %w", table, column, err)
+	}
+	return n > 0, nil
 }

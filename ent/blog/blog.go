@@ -33,6 +33,8 @@ const (
 	FieldLikedSeq = "liked_seq"
 	// FieldComments holds the string denoting the comments field in the database.
 	FieldComments = "comments"
+	// FieldRating holds the string denoting the rating field in the database.
+	FieldRating = "rating"
 	// Table holds the table name of the blog in the database.
 	Table = "blogs"
 )
@@ -50,6 +52,7 @@ var Columns = []string{
 	FieldLiked,
 	FieldLikedSeq,
 	FieldComments,
+	FieldRating,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -89,6 +92,10 @@ var (
 	DefaultComments int
 	// CommentsValidator is a validator for the "comments" field. It is called by the builders before save.
 	CommentsValidator func(int) error
+	// DefaultRating holds the default value on creation for the "rating" field.
+	DefaultRating int
+	// RatingValidator is a validator for the "rating" field. It is called by the builders before save.
+	RatingValidator func(int) error
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(int64) error
 )
@@ -149,4 +156,9 @@ func ByLikedSeq(opts ...sql.OrderTermOption) OrderOption {
 // ByComments orders the results by the comments field.
 func ByComments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldComments, opts...).ToFunc()
+}
+
+// ByRating orders the results by the rating field.
+func ByRating(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRating, opts...).ToFunc()
 }

@@ -104,6 +104,11 @@ func Comments(v int) predicate.Blog {
 	return predicate.Blog(sql.FieldEQ(FieldComments, v))
 }
 
+// Rating applies equality check predicate on the "rating" field. It's identical to RatingEQ.
+func Rating(v int) predicate.Blog {
+	return predicate.Blog(sql.FieldEQ(FieldRating, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Blog {
 	return predicate.Blog(sql.FieldEQ(FieldCreatedAt, v))
@@ -577,6 +582,46 @@ func CommentsLT(v int) predicate.Blog {
 // CommentsLTE applies the LTE predicate on the "comments" field.
 func CommentsLTE(v int) predicate.Blog {
 	return predicate.Blog(sql.FieldLTE(FieldComments, v))
+}
+
+// RatingEQ applies the EQ predicate on the "rating" field.
+func RatingEQ(v int) predicate.Blog {
+	return predicate.Blog(sql.FieldEQ(FieldRating, v))
+}
+
+// RatingNEQ applies the NEQ predicate on the "rating" field.
+func RatingNEQ(v int) predicate.Blog {
+	return predicate.Blog(sql.FieldNEQ(FieldRating, v))
+}
+
+// RatingIn applies the In predicate on the "rating" field.
+func RatingIn(vs ...int) predicate.Blog {
+	return predicate.Blog(sql.FieldIn(FieldRating, vs...))
+}
+
+// RatingNotIn applies the NotIn predicate on the "rating" field.
+func RatingNotIn(vs ...int) predicate.Blog {
+	return predicate.Blog(sql.FieldNotIn(FieldRating, vs...))
+}
+
+// RatingGT applies the GT predicate on the "rating" field.
+func RatingGT(v int) predicate.Blog {
+	return predicate.Blog(sql.FieldGT(FieldRating, v))
+}
+
+// RatingGTE applies the GTE predicate on the "rating" field.
+func RatingGTE(v int) predicate.Blog {
+	return predicate.Blog(sql.FieldGTE(FieldRating, v))
+}
+
+// RatingLT applies the LT predicate on the "rating" field.
+func RatingLT(v int) predicate.Blog {
+	return predicate.Blog(sql.FieldLT(FieldRating, v))
+}
+
+// RatingLTE applies the LTE predicate on the "rating" field.
+func RatingLTE(v int) predicate.Blog {
+	return predicate.Blog(sql.FieldLTE(FieldRating, v))
 }
 
 // And groups predicates with the AND operator between them.

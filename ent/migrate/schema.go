@@ -22,6 +22,7 @@ var (
 		{Name: "liked", Type: field.TypeInt, Default: 0},
 		{Name: "liked_seq", Type: field.TypeInt64, Default: 0},
 		{Name: "comments", Type: field.TypeInt, Default: 0},
+		{Name: "rating", Type: field.TypeInt, Default: 0},
 	}
 	// BlogsTable holds the schema information for the "blogs" table.
 	BlogsTable = &schema.Table{
@@ -274,6 +275,8 @@ var (
 		{Name: "sold", Type: field.TypeInt, Default: 0},
 		{Name: "comments", Type: field.TypeInt, Default: 0},
 		{Name: "score", Type: field.TypeInt, Default: 0},
+		{Name: "rating_sum", Type: field.TypeInt64, Default: 0},
+		{Name: "rating_count", Type: field.TypeInt, Default: 0},
 		{Name: "open_hours", Type: field.TypeString, Size: 64, Default: ""},
 		{Name: "owner_id", Type: field.TypeInt64, Nullable: true},
 		{Name: "type_id", Type: field.TypeInt64},
@@ -286,7 +289,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "shops_shop_types_shops",
-				Columns:    []*schema.Column{ShopsColumns[15]},
+				Columns:    []*schema.Column{ShopsColumns[17]},
 				RefColumns: []*schema.Column{ShopTypesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -295,12 +298,12 @@ var (
 			{
 				Name:    "shop_type_id",
 				Unique:  false,
-				Columns: []*schema.Column{ShopsColumns[15]},
+				Columns: []*schema.Column{ShopsColumns[17]},
 			},
 			{
 				Name:    "shop_type_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ShopsColumns[15], ShopsColumns[0]},
+				Columns: []*schema.Column{ShopsColumns[17], ShopsColumns[0]},
 			},
 			{
 				Name:    "shop_name",
@@ -310,7 +313,7 @@ var (
 			{
 				Name:    "shop_owner_id",
 				Unique:  false,
-				Columns: []*schema.Column{ShopsColumns[14]},
+				Columns: []*schema.Column{ShopsColumns[16]},
 			},
 		},
 	}

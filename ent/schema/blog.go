@@ -52,6 +52,10 @@ func (Blog) Fields() []ent.Field {
 		field.Int("comments").
 			NonNegative().
 			Default(0),
+		// rating is the note's 1–5 star rating of its shop; 0 when it gives none.
+		field.Int("rating").
+			Range(0, 5).
+			Default(0),
 	}
 }
 

@@ -61,6 +61,16 @@ func (Shop) Fields() []ent.Field {
 		field.Int("score").
 			Range(0, 50).
 			Default(0),
+		// rating_sum and rating_count add up the ratings of the shop's notes (and, for
+		// the demo shops, the reviews they came with): score is rating_sum×10 ÷
+		// rating_count rounded, comments the number of reviews. Every note written,
+		// edited or deleted moves them in its transaction.
+		field.Int64("rating_sum").
+			NonNegative().
+			Default(0),
+		field.Int("rating_count").
+			NonNegative().
+			Default(0),
 		// open_hours is free text such as "10:00-22:00".
 		field.String("open_hours").
 			MaxLen(64).

@@ -40,6 +40,10 @@ const (
 	FieldComments = "comments"
 	// FieldScore holds the string denoting the score field in the database.
 	FieldScore = "score"
+	// FieldRatingSum holds the string denoting the rating_sum field in the database.
+	FieldRatingSum = "rating_sum"
+	// FieldRatingCount holds the string denoting the rating_count field in the database.
+	FieldRatingCount = "rating_count"
 	// FieldOpenHours holds the string denoting the open_hours field in the database.
 	FieldOpenHours = "open_hours"
 	// FieldOwnerID holds the string denoting the owner_id field in the database.
@@ -82,6 +86,8 @@ var Columns = []string{
 	FieldSold,
 	FieldComments,
 	FieldScore,
+	FieldRatingSum,
+	FieldRatingCount,
 	FieldOpenHours,
 	FieldOwnerID,
 }
@@ -133,6 +139,14 @@ var (
 	DefaultScore int
 	// ScoreValidator is a validator for the "score" field. It is called by the builders before save.
 	ScoreValidator func(int) error
+	// DefaultRatingSum holds the default value on creation for the "rating_sum" field.
+	DefaultRatingSum int64
+	// RatingSumValidator is a validator for the "rating_sum" field. It is called by the builders before save.
+	RatingSumValidator func(int64) error
+	// DefaultRatingCount holds the default value on creation for the "rating_count" field.
+	DefaultRatingCount int
+	// RatingCountValidator is a validator for the "rating_count" field. It is called by the builders before save.
+	RatingCountValidator func(int) error
 	// DefaultOpenHours holds the default value on creation for the "open_hours" field.
 	DefaultOpenHours string
 	// OpenHoursValidator is a validator for the "open_hours" field. It is called by the builders before save.
@@ -212,6 +226,16 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 // ByScore orders the results by the score field.
 func ByScore(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldScore, opts...).ToFunc()
+}
+
+// ByRatingSum orders the results by the rating_sum field.
+func ByRatingSum(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRatingSum, opts...).ToFunc()
+}
+
+// ByRatingCount orders the results by the rating_count field.
+func ByRatingCount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRatingCount, opts...).ToFunc()
 }
 
 // ByOpenHours orders the results by the open_hours field.

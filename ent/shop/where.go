@@ -120,6 +120,16 @@ func Score(v int) predicate.Shop {
 	return predicate.Shop(sql.FieldEQ(FieldScore, v))
 }
 
+// RatingSum applies equality check predicate on the "rating_sum" field. It's identical to RatingSumEQ.
+func RatingSum(v int64) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldRatingSum, v))
+}
+
+// RatingCount applies equality check predicate on the "rating_count" field. It's identical to RatingCountEQ.
+func RatingCount(v int) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldRatingCount, v))
+}
+
 // OpenHours applies equality check predicate on the "open_hours" field. It's identical to OpenHoursEQ.
 func OpenHours(v string) predicate.Shop {
 	return predicate.Shop(sql.FieldEQ(FieldOpenHours, v))
@@ -728,6 +738,86 @@ func ScoreLT(v int) predicate.Shop {
 // ScoreLTE applies the LTE predicate on the "score" field.
 func ScoreLTE(v int) predicate.Shop {
 	return predicate.Shop(sql.FieldLTE(FieldScore, v))
+}
+
+// RatingSumEQ applies the EQ predicate on the "rating_sum" field.
+func RatingSumEQ(v int64) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldRatingSum, v))
+}
+
+// RatingSumNEQ applies the NEQ predicate on the "rating_sum" field.
+func RatingSumNEQ(v int64) predicate.Shop {
+	return predicate.Shop(sql.FieldNEQ(FieldRatingSum, v))
+}
+
+// RatingSumIn applies the In predicate on the "rating_sum" field.
+func RatingSumIn(vs ...int64) predicate.Shop {
+	return predicate.Shop(sql.FieldIn(FieldRatingSum, vs...))
+}
+
+// RatingSumNotIn applies the NotIn predicate on the "rating_sum" field.
+func RatingSumNotIn(vs ...int64) predicate.Shop {
+	return predicate.Shop(sql.FieldNotIn(FieldRatingSum, vs...))
+}
+
+// RatingSumGT applies the GT predicate on the "rating_sum" field.
+func RatingSumGT(v int64) predicate.Shop {
+	return predicate.Shop(sql.FieldGT(FieldRatingSum, v))
+}
+
+// RatingSumGTE applies the GTE predicate on the "rating_sum" field.
+func RatingSumGTE(v int64) predicate.Shop {
+	return predicate.Shop(sql.FieldGTE(FieldRatingSum, v))
+}
+
+// RatingSumLT applies the LT predicate on the "rating_sum" field.
+func RatingSumLT(v int64) predicate.Shop {
+	return predicate.Shop(sql.FieldLT(FieldRatingSum, v))
+}
+
+// RatingSumLTE applies the LTE predicate on the "rating_sum" field.
+func RatingSumLTE(v int64) predicate.Shop {
+	return predicate.Shop(sql.FieldLTE(FieldRatingSum, v))
+}
+
+// RatingCountEQ applies the EQ predicate on the "rating_count" field.
+func RatingCountEQ(v int) predicate.Shop {
+	return predicate.Shop(sql.FieldEQ(FieldRatingCount, v))
+}
+
+// RatingCountNEQ applies the NEQ predicate on the "rating_count" field.
+func RatingCountNEQ(v int) predicate.Shop {
+	return predicate.Shop(sql.FieldNEQ(FieldRatingCount, v))
+}
+
+// RatingCountIn applies the In predicate on the "rating_count" field.
+func RatingCountIn(vs ...int) predicate.Shop {
+	return predicate.Shop(sql.FieldIn(FieldRatingCount, vs...))
+}
+
+// RatingCountNotIn applies the NotIn predicate on the "rating_count" field.
+func RatingCountNotIn(vs ...int) predicate.Shop {
+	return predicate.Shop(sql.FieldNotIn(FieldRatingCount, vs...))
+}
+
+// RatingCountGT applies the GT predicate on the "rating_count" field.
+func RatingCountGT(v int) predicate.Shop {
+	return predicate.Shop(sql.FieldGT(FieldRatingCount, v))
+}
+
+// RatingCountGTE applies the GTE predicate on the "rating_count" field.
+func RatingCountGTE(v int) predicate.Shop {
+	return predicate.Shop(sql.FieldGTE(FieldRatingCount, v))
+}
+
+// RatingCountLT applies the LT predicate on the "rating_count" field.
+func RatingCountLT(v int) predicate.Shop {
+	return predicate.Shop(sql.FieldLT(FieldRatingCount, v))
+}
+
+// RatingCountLTE applies the LTE predicate on the "rating_count" field.
+func RatingCountLTE(v int) predicate.Shop {
+	return predicate.Shop(sql.FieldLTE(FieldRatingCount, v))
 }
 
 // OpenHoursEQ applies the EQ predicate on the "open_hours" field.

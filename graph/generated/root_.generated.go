@@ -57,6 +57,7 @@ type ComplexityRoot struct {
 		Images       func(childComplexity int) int
 		LikedByMe    func(childComplexity int) int
 		LikedCount   func(childComplexity int) int
+		Rating       func(childComplexity int) int
 		Shop         func(childComplexity int) int
 		ShopID       func(childComplexity int) int
 		Title        func(childComplexity int) int
@@ -459,6 +460,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Blog.LikedCount(childComplexity), true
+	case "Blog.rating":
+		if e.ComplexityRoot.Blog.Rating == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blog.Rating(childComplexity), true
 	case "Blog.shop":
 		if e.ComplexityRoot.Blog.Shop == nil {
 			break
@@ -2449,8 +2456,9 @@ type Shop {
   "Average spend per person, in cents."
   avgPrice: Int!
   sold: Int!
+  "How many reviews (notes) the shop has."
   comments: Int!
-  "Rating times ten (0–50)."
+  "The reviews' average rating times ten (0–50), rounded; moved by every note rated, re-rated or deleted."
   score: Int!
   openHours: String!
   "The shop's type; null if it was removed."
@@ -2530,6 +2538,8 @@ type Blog {
   shopId: ID!
   "The shop the note is about; null when it no longer exists."
   shop: Shop
+  "The note's 1–5 star rating of its shop; null when it gives none."
+  rating: Int
   likedCount: Int!
   "Whether the caller likes the note; false for anonymous callers."
   likedByMe: Boolean!
@@ -2577,6 +2587,8 @@ input CreateBlogInput {
   content: String!
   "At most 9 image paths or URLs, without commas or spaces."
   images: [String!]!
+  "A 1–5 star rating of the shop; it moves the shop's score and review count."
+  rating: Int
 }
 
 "A comment on a note, or a reply to one (replies are one level deep)."
@@ -2682,6 +2694,8 @@ input UpdateBlogInput {
   title: String
   content: String
   images: [String!]
+  "1–5 stars; 0 takes the rating back."
+  rating: Int
 }
 
 extend type Query {
@@ -2783,6 +2797,8 @@ func (ec *executionContext) childFields_Blog(ctx context.Context, field graphql.
 		return ec.fieldContext_Blog_shopId(ctx, field)
 	case "shop":
 		return ec.fieldContext_Blog_shop(ctx, field)
+	case "rating":
+		return ec.fieldContext_Blog_rating(ctx, field)
 	case "likedCount":
 		return ec.fieldContext_Blog_likedCount(ctx, field)
 	case "likedByMe":

@@ -294,6 +294,29 @@ func (ec *executionContext) fieldContext_Blog_shop(_ context.Context, field grap
 	return fc, nil
 }
 
+func (ec *executionContext) _Blog_rating(ctx context.Context, field graphql.CollectedField, obj *model.Blog) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Blog_rating(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rating, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Blog_rating(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Blog", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Blog_likedCount(ctx context.Context, field graphql.CollectedField, obj *model.Blog) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1305,7 +1328,7 @@ func (ec *executionContext) unmarshalInputCreateBlogInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"shopId", "title", "content", "images"}
+	fieldsInOrder := [...]string{"shopId", "title", "content", "images", "rating"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -1340,6 +1363,13 @@ func (ec *executionContext) unmarshalInputCreateBlogInput(ctx context.Context, o
 				return it, err
 			}
 			it.Images = data
+		case "rating":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rating"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rating = data
 		}
 	}
 	return it, nil
@@ -1356,7 +1386,7 @@ func (ec *executionContext) unmarshalInputUpdateBlogInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "content", "images"}
+	fieldsInOrder := [...]string{"title", "content", "images", "rating"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -1384,6 +1414,13 @@ func (ec *executionContext) unmarshalInputUpdateBlogInput(ctx context.Context, o
 				return it, err
 			}
 			it.Images = data
+		case "rating":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rating"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rating = data
 		}
 	}
 	return it, nil
@@ -1587,6 +1624,11 @@ func (ec *executionContext) _Blog(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "rating":
+			out.Values[i] = ec._Blog_rating(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "likedCount":
 			out.Values[i] = ec._Blog_likedCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {

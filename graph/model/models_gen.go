@@ -32,8 +32,10 @@ type Blog struct {
 	Author   *User    `json:"author"`
 	ShopID   string   `json:"shopId"`
 	// The shop the note is about; null when it no longer exists.
-	Shop       *Shop `json:"shop,omitempty"`
-	LikedCount int   `json:"likedCount"`
+	Shop *Shop `json:"shop,omitempty"`
+	// The note's 1–5 star rating of its shop; null when it gives none.
+	Rating     *int `json:"rating,omitempty"`
+	LikedCount int  `json:"likedCount"`
 	// Whether the caller likes the note; false for anonymous callers.
 	LikedByMe bool      `json:"likedByMe"`
 	CreatedAt time.Time `json:"createdAt"`
@@ -96,6 +98,8 @@ type CreateBlogInput struct {
 	Content string `json:"content"`
 	// At most 9 image paths or URLs, without commas or spaces.
 	Images []string `json:"images"`
+	// A 1–5 star rating of the shop; it moves the shop's score and review count.
+	Rating *int `json:"rating,omitempty"`
 }
 
 type CreateFlashSaleInput struct {
@@ -234,8 +238,9 @@ type Shop struct {
 	// Average spend per person, in cents.
 	AvgPrice int `json:"avgPrice"`
 	Sold     int `json:"sold"`
+	// How many reviews (notes) the shop has.
 	Comments int `json:"comments"`
-	// Rating times ten (0–50).
+	// The reviews' average rating times ten (0–50), rounded; moved by every note rated, re-rated or deleted.
 	Score     int    `json:"score"`
 	OpenHours string `json:"openHours"`
 	// The shop's type; null if it was removed.
@@ -285,6 +290,8 @@ type UpdateBlogInput struct {
 	Title   *string  `json:"title,omitempty"`
 	Content *string  `json:"content,omitempty"`
 	Images  []string `json:"images,omitempty"`
+	// 1–5 stars; 0 takes the rating back.
+	Rating *int `json:"rating,omitempty"`
 }
 
 // Changes to a flash sale; fields left out stay as they are. The stock of a sale that has begun cannot change (CONFLICT).

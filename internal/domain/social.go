@@ -13,8 +13,10 @@ type Blog struct {
 	// Images are image paths or URLs, in display order.
 	Images []string
 	// Liked counts the likes; who liked lives in Redis.
-	Liked     int
-	Comments  int
+	Liked    int
+	Comments int
+	// Rating is the blog's 1–5 star rating of its shop; 0 when it gives none.
+	Rating    int
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }

@@ -73,6 +73,9 @@ func (s *Node) newSocial(o options) (socialParts, error) {
 		SignInStore: s.Store.SignIns(),
 		Comments:    s.Store.Comments(),
 		Limiter:     redisadapter.NewRateLimiter(rc),
+		// The shop cache is built after the social use cases (shops count their views
+		// through them); it is looked up when a review changes.
+		ShopCache: lateShopInvalidator{s},
 	})
 	if err != nil {
 		return socialParts{}, err
@@ -111,4 +114,15 @@ func (s *Node) startSocial(ctx context.Context, soc socialParts) error {
 	// Stop consuming before the stores close.
 	s.closers = append(s.closers, func() error { cancel(); wg.Wait(); return nil })
 	return nil
+}
+
+// lateShopInvalidator tells the node's shop cache, once there is one, that a shop
+// changed.
+type lateShopInvalidator struct{ n *Node }
+
+func (l lateShopInvalidator) ShopChanged(ctx context.Context, id int64) error {
+	if l.n.shopInvalidator == nil {
+		return nil
+	}
+	return l.n.shopInvalidator.ShopChanged(ctx, id)
 }

@@ -18,6 +18,8 @@ type BlogInput struct {
 	Title   string
 	Content string
 	Images  []string
+	// Rating is a 1–5 star rating of the shop; 0 gives none.
+	Rating int
 }
 
 // BlogView is a blog as a reader sees it.
@@ -62,6 +64,8 @@ type BlogCommands struct {
 	now           func() time.Time
 	log           *slog.Logger
 	limits        *postLimits
+	// shopCache is told when a shop's reviews changed (nil: nothing caches shops).
+	shopCache ShopInvalidator
 }
 
 // CreateBlog publishes a blog by authorID and pushes it to the author's followers:
@@ -90,6 +94,7 @@ func (c *BlogCommands) CreateBlog(ctx context.Context, authorID int64, in BlogIn
 		return BlogView{}, fmt.Errorf("create blog: %w", err)
 	}
 	c.publish(ctx, created)
+	c.shopReviewed(ctx, created.ShopID)
 	views, err := c.hydrate.views(ctx, authorID, []domain.Blog{created}, nil)
 	if err != nil {
 		return BlogView{}, err
@@ -137,7 +142,10 @@ func validBlog(in BlogInput) (domain.Blog, error) {
 	if total > maxImagesBytes {
 		return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "image paths must be at most %d bytes together", maxImagesBytes)
 	}
-	return domain.Blog{ShopID: in.ShopID, Title: title, Content: content, Images: images}, nil
+	if in.Rating < 0 || in.Rating > 5 {
+		return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "rating: 1 to 5 stars, or none")
+	}
+	return domain.Blog{ShopID: in.ShopID, Title: title, Content: content, Images: images, Rating: in.Rating}, nil
 }
 
 // BlogQueries read blogs.
@@ -307,6 +315,8 @@ type BlogUpdate struct {
 	Title   *string
 	Content *string
 	Images  *[]string
+	// Rating changes the rating (0 takes it back).
+	Rating *int
 }
 
 // UpdateBlog changes a blog's title, content or images, for its author. Errors:
@@ -319,7 +329,10 @@ func (c *BlogCommands) UpdateBlog(ctx context.Context, a domain.Actor, id int64,
 		if b.UserID != a.UserID {
 			return domain.Errorf(domain.CodeForbidden, "only its author edits a note")
 		}
-		next := BlogInput{ShopID: b.ShopID, Title: b.Title, Content: b.Content, Images: b.Images}
+		next := BlogInput{ShopID: b.ShopID, Title: b.Title, Content: b.Content, Images: b.Images, Rating: b.Rating}
+		if in.Rating != nil {
+			next.Rating = *in.Rating
+		}
 		if in.Title != nil {
 			next.Title = *in.Title
 		}
@@ -333,7 +346,7 @@ func (c *BlogCommands) UpdateBlog(ctx context.Context, a domain.Actor, id int64,
 		if err != nil {
 			return err
 		}
-		b.Title, b.Content, b.Images = valid.Title, valid.Content, valid.Images
+		b.Title, b.Content, b.Images, b.Rating = valid.Title, valid.Content, valid.Images, valid.Rating
 		return nil
 	})
 	if errors.Is(err, domain.ErrNotFound) {
@@ -342,11 +355,25 @@ func (c *BlogCommands) UpdateBlog(ctx context.Context, a domain.Actor, id int64,
 	if err != nil {
 		return BlogView{}, err
 	}
+	if in.Rating != nil {
+		c.shopReviewed(ctx, b.ShopID)
+	}
 	views, err := c.hydrate.views(ctx, a.UserID, []domain.Blog{b}, nil)
 	if err != nil {
 		return BlogView{}, err
 	}
 	return views[0], nil
+}
+
+// shopReviewed drops the cached copies of a shop whose reviews changed (its score and
+// review count).
+func (c *BlogCommands) shopReviewed(ctx context.Context, shopID int64) {
+	if c.shopCache == nil {
+		return
+	}
+	if err := c.shopCache.ShopChanged(ctx, shopID); err != nil {
+		c.log.Warn("a shop's cached score is served until it expires", slog.Int64("shop_id", shopID), slog.Any("error", err))
+	}
 }
 
 // DeleteBlog deletes a blog with its comments and likes, for its author or an ADMIN.
@@ -370,6 +397,7 @@ func (c *BlogCommands) DeleteBlog(ctx context.Context, a domain.Actor, id int64)
 	if err != nil {
 		return false, err
 	}
+	c.shopReviewed(ctx, b.ShopID)
 	if err := c.hydrate.likes.cache.Forget(ctx, id); err != nil {
 		c.log.Warn("deleted note's likers stay cached until they expire", "blog_id", id, "error", err)
 	}

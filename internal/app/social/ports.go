@@ -112,6 +112,11 @@ type Users interface {
 	UpdateProfile(ctx context.Context, u domain.User) (domain.User, error)
 }
 
+// ShopInvalidator drops cached copies of a shop after its reviews changed.
+type ShopInvalidator interface {
+	ShopChanged(ctx context.Context, id int64) error
+}
+
 // Shops reads shops.
 type Shops interface {
 	// ShopsByIDs returns the shops with those ids in the order of ids, leaving out

@@ -59,6 +59,8 @@ type Deps struct {
 	// Comments keeps comments; Limiter bounds how often users post (nil: no limit).
 	Comments Comments
 	Limiter  RateLimiter
+	// ShopCache is told when a shop's reviews changed (nil: nothing caches shops).
+	ShopCache ShopInvalidator
 }
 
 // Service gathers the social use cases. The commands and queries are what a client may
@@ -127,6 +129,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		BlogCommands: &BlogCommands{
 			blogs: d.Blogs, shops: d.Shops, follows: d.Follows, inboxes: d.Inboxes, fanout: d.Fanout,
 			hydrate: h, syncFanoutMax: cfg.SyncFanoutMax, now: d.Now, log: d.Log, limits: limits,
+			shopCache: d.ShopCache,
 		},
 		CommentCommands: &CommentCommands{comments: d.Comments, limits: limits},
 		Comments:        &CommentQueries{comments: d.Comments, pages: cfg.Pages},
