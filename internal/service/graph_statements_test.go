@@ -174,3 +174,58 @@ func TestNotePageCostsConstantStatements(t *testing.T) {
 		t.Errorf("50 notes without edges cost %d statements, want 1", n)
 	}
 }
+
+// TestScreensCostConstantStatements: each screen of a local-life app is one request
+// whose cost in statements does not grow with its lists — a shop page (shop, type,
+// vouchers, recent notes with authors and ratings), a note page (note, author, shop,
+// comments with replies and their authors, likers) and a profile page (profile, counts,
+// notes with their shops, followers) — at 10 items per list and at 50.
+func TestScreensCostConstantStatements(t *testing.T) {
+	t.Parallel()
+	_, svc := startService(t, map[string]string{
+		"DATABASE_URL": testsupport.PostgresURL(t), "REDIS_URL": testsupport.RedisURL(t),
+		"COMMENT_RATE_PER_USER": "off", "GRAPHQL_MAX_COMPLEXITY": "100000",
+	})
+	seedNotes(t, svc, 40, 120)
+	ctx := context.Background()
+	// A busy note and a well-followed author.
+	page, err := svc.App.Queries.Blogs.BlogsOfShop(ctx, 0, 1, 1, 0)
+	if err != nil || len(page.Blogs) == 0 {
+		t.Fatalf("notes of shop 1: %v", err)
+	}
+	note, author := page.Blogs[0].Blog.ID, page.Blogs[0].Blog.UserID
+	for i := range 60 {
+		if _, err := svc.App.Commands.Comments.Create(ctx, domain.Actor{UserID: author}, social.CommentInput{BlogID: note, Content: fmt.Sprint("more ", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 60 {
+		u, err := svc.Store.Users().CreateUser(ctx, domain.User{Phone: fmt.Sprintf("1372222%04d", i), NickName: fmt.Sprint("fan ", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.App.Commands.Follows.Follow(ctx, u.ID, author); err != nil {
+			t.Fatal(err)
+		}
+	}
+	screens := map[string]string{
+		"shop page": `{ shop(id: "1") { name score comments type { name } vouchers { title stock }
+			blogs(first: %[1]d) { edges { node { title rating likedCount author { nickName icon } } } } } }`,
+		"note page": fmt.Sprintf(`{ blog(id: "%d") { title content images rating author { nickName icon } shop { name score }
+			comments(first: %%[1]d) { edges { node { content author { nickName } replyCount
+				replies(first: 3) { edges { node { content author { nickName } replyTo { nickName } } } } } } } }
+			blogLikers(blogId: "%d", first: %%[1]d) { nickName } }`, note, note),
+		"profile page": fmt.Sprintf(`{ user(id: "%d") { nickName icon city introduction followerCount followingCount blogCount
+			blogs(first: %%[1]d) { edges { node { title rating shop { name } } } }
+			followers(first: %%[1]d) { edges { node { nickName icon } } } } }`, author),
+	}
+	for name, q := range screens {
+		statements(t, svc, fmt.Sprintf(q, 10)) // warm the caches
+		small, _ := statements(t, svc, fmt.Sprintf(q, 10))
+		large, _ := statements(t, svc, fmt.Sprintf(q, 50))
+		t.Logf("%s: %d statements with 10 items per list, %d with 50", name, small, large)
+		if small > 10 || large > 10 || large > small+1 {
+			t.Errorf("%s: %d statements with 10 items per list, %d with 50: want the same few", name, small, large)
+		}
+	}
+}
