@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -28,7 +29,8 @@ const (
 // A field costs 1 plus what it selects. A field with a `first` argument returns up to
 // `first` items (PageSize when left out, at most MaxPageSize): a list field costs that
 // many times itself, a connection that many times what it selects through its lists
-// (edges). Every field costs at least 1, so the budget also bounds the number of fields
+// (edges). A list of objects without `first` (an edge such as a shop's vouchers) costs
+// PageSize times what it selects. Every field costs at least 1, so the budget also bounds the number of fields
 // the operation expands to.
 //
 // The measure is linear in the document: each fragment is measured once and its figures
@@ -252,6 +254,10 @@ func (m *measurer) field(f *ast.Field) cost {
 			// A connection: its lists (edges) repeat per item, the rest (pageInfo) once.
 			complexity = add(add(1, child.single), mul(n, child.lists))
 		}
+	} else if isList && len(f.SelectionSet) > 0 && m.pageSize > 0 && isEdge(f) {
+		// An edge to a list of objects without `first` (a shop's vouchers): counted as
+		// a page of them, each with what it selects.
+		complexity = add(1, mul(m.pageSize, child.total()))
 	}
 	if isList {
 		c.lists = complexity
@@ -326,4 +332,18 @@ func intValue(v *ast.Value, vars map[string]any) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(v.Raw, 10, 64)
 	return n, err == nil
+}
+
+// isEdge reports whether f leads from one object to others: not a root field (whose
+// lists, such as shopTypes, are small and fixed) and not a connection's edges (counted
+// by the connection's `first`).
+func isEdge(f *ast.Field) bool {
+	if f.ObjectDefinition == nil || f.Definition == nil || f.Definition.Type == nil {
+		return false
+	}
+	switch f.ObjectDefinition.Name {
+	case "Query", "Mutation", "Subscription":
+		return false
+	}
+	return !strings.HasSuffix(f.Definition.Type.Name(), "Edge")
 }
