@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/dealspot/dealspot/graph/model"
+	"github.com/dealspot/dealspot/internal/app/social"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -93,4 +94,50 @@ func (r *Resolver) shopVouchersEdge(ctx context.Context, shopID string) ([]model
 		out[i] = *voucherToModel(v)
 	}
 	return out, nil
+}
+
+// blogsEdge pages through a shop's notes (byShop) or an author's, newest first. A first
+// page comes through the operation's loaders, batched with the first pages of the
+// other shops (or authors) of the answer; later pages are read one by one.
+func (r *Resolver) blogsEdge(ctx context.Context, byShop bool, id string, first *int, after *string) (*model.BlogConnection, error) {
+	kind, field, cursorOf := userBlogCursor, "userId", userBlogCursorOf
+	if byShop {
+		kind, field, cursorOf = shopBlogCursor, "shopId", shopBlogCursorOf
+	}
+	pid, err := parseID(field, id)
+	if err != nil {
+		return nil, err
+	}
+	before, err := decodeCursor(kind, after)
+	if err != nil {
+		return nil, err
+	}
+	p := viewer(ctx)
+	var page social.BlogPage
+	switch {
+	case before > 0 && byShop:
+		page, err = r.App.Queries.Blogs.BlogsOfShop(ctx, p.UserID, pid, deref(first), before)
+	case before > 0:
+		page, err = r.App.Queries.Blogs.BlogsOfUser(ctx, p.UserID, pid, deref(first), before)
+	default:
+		var size int
+		if size, err = r.App.Queries.Blogs.PageSize(deref(first)); err != nil {
+			return nil, err
+		}
+		loader := r.load(ctx).userBlogs
+		if byShop {
+			loader = r.load(ctx).shopBlogs
+		}
+		var views []social.BlogView
+		if views, err = loader.Load(ctx, blogPageKey{pid, size}); err == nil {
+			page.Blogs = views
+			if len(views) > size {
+				page.Blogs, page.HasNextPage = views[:size], true
+			}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return blogConnection(page, p, cursorOf), nil
 }

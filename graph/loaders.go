@@ -9,6 +9,7 @@ import (
 
 	"github.com/dealspot/dealspot/internal/app"
 	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/app/social"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -34,6 +35,9 @@ type loaders struct {
 	followerCounts  *dataloadgen.Loader[int64, int]
 	followingCounts *dataloadgen.Loader[int64, int]
 	blogCounts      *dataloadgen.Loader[int64, int]
+	// shopBlogs and userBlogs load first pages of notes.
+	shopBlogs *dataloadgen.Loader[blogPageKey, []social.BlogView]
+	userBlogs *dataloadgen.Loader[blogPageKey, []social.BlogView]
 	// blogComments and replies load first pages of comments.
 	blogComments *dataloadgen.Loader[firstPageKey, []domain.Comment]
 	replies      *dataloadgen.Loader[firstPageKey, []domain.Comment]
@@ -49,6 +53,8 @@ func newLoaders(a *app.Application, o LoaderOptions) *loaders {
 	}
 	blogComments, replies := commentLoaders(a, opts)
 	return &loaders{
+		shopBlogs:       blogPages(a, true, opts),
+		userBlogs:       blogPages(a, false, opts),
 		followerCounts:  countLoader(a.Queries.People.FollowerCounts, opts),
 		followingCounts: countLoader(a.Queries.People.FollowingCounts, opts),
 		blogCounts:      countLoader(a.Queries.People.BlogCounts, opts),
@@ -116,4 +122,36 @@ func withLoaders(a *app.Application, o LoaderOptions) graphql.OperationMiddlewar
 	return func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		return next(context.WithValue(ctx, loadersKey{}, newLoaders(a, o)))
 	}
+}
+
+// blogPageKey asks for the first page of a shop's or an author's notes.
+type blogPageKey struct {
+	id    int64
+	first int
+}
+
+// blogPages loads first pages of notes of shops (byShop) or authors, those of one size
+// with one query.
+func blogPages(a *app.Application, byShop bool, opts []dataloadgen.Option) *dataloadgen.Loader[blogPageKey, []social.BlogView] {
+	return dataloadgen.NewLoader(func(ctx context.Context, keys []blogPageKey) ([][]social.BlogView, []error) {
+		bySize := map[int][]int64{}
+		for _, k := range keys {
+			bySize[k.first] = append(bySize[k.first], k.id)
+		}
+		pages := map[blogPageKey][]social.BlogView{}
+		for first, ids := range bySize {
+			m, err := a.Queries.Blogs.FirstPages(ctx, viewer(ctx).UserID, byShop, ids, first)
+			if err != nil {
+				return nil, []error{err}
+			}
+			for _, id := range ids {
+				pages[blogPageKey{id, first}] = m[id]
+			}
+		}
+		out := make([][]social.BlogView, len(keys))
+		for i, k := range keys {
+			out[i] = pages[k]
+		}
+		return out, nil
+	}, opts...)
 }

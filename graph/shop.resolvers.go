@@ -87,20 +87,7 @@ func (r *shopResolver) Vouchers(ctx context.Context, obj *model.Shop) ([]model.V
 }
 
 func (r *shopResolver) Blogs(ctx context.Context, obj *model.Shop, first *int, after *string) (*model.BlogConnection, error) {
-	sid, err := parseID("shopId", obj.ID)
-	if err != nil {
-		return nil, err
-	}
-	before, err := decodeCursor(shopBlogCursor, after)
-	if err != nil {
-		return nil, err
-	}
-	p := viewer(ctx)
-	page, err := r.App.Queries.Blogs.BlogsOfShop(ctx, p.UserID, sid, deref(first), before)
-	if err != nil {
-		return nil, err
-	}
-	return blogConnection(page, p, shopBlogCursorOf), nil
+	return r.blogsEdge(ctx, true, obj.ID, first, after)
 }
 
 func (r *Resolver) Shop() generated.ShopResolver { return &shopResolver{r} }

@@ -355,7 +355,7 @@ func (r *queryResolver) UniqueVisitors(ctx context.Context, from model.Date, to 
 }
 
 func (r *userResolver) Blogs(ctx context.Context, obj *model.User, first *int, after *string) (*model.BlogConnection, error) {
-	return r.Query().BlogsOfUser(ctx, obj.ID, first, after)
+	return r.blogsEdge(ctx, false, obj.ID, first, after)
 }
 
 func (r *userResolver) FollowerCount(ctx context.Context, obj *model.User) (int, error) {

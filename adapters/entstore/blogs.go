@@ -319,3 +319,58 @@ func rated(stars int) int {
 	}
 	return 0
 }
+
+// FirstBlogs implements social.Blogs: the newest limit blogs of each of ids, where ids
+// are shop ids (byShop) or author ids, in one statement — a window numbers each group's
+// rows, newest first.
+func (r *Blogs) FirstBlogs(ctx context.Context, byShop bool, ids []int64, limit int) (map[int64][]domain.Blog, error) {
+	out := make(map[int64][]domain.Blog, len(ids))
+	if len(ids) == 0 || limit <= 0 {
+		return out, nil
+	}
+	group := "user_id"
+	if byShop {
+		group = "shop_id"
+	}
+	ph := func(i int) string {
+		if r.dialect == dialect.Postgres {
+			return "$" + strconv.Itoa(i)
+		}
+		return "?"
+	}
+	args := make([]any, 0, len(ids)+1)
+	in := make([]string, len(ids))
+	for i, id := range ids {
+		args = append(args, id)
+		in[i] = ph(i + 1)
+	}
+	args = append(args, limit)
+	const cols = "id, shop_id, user_id, title, images, content, liked, comments, rating, created_at, updated_at"
+	q := "SELECT " + cols + " FROM (SELECT " + cols + ", ROW_NUMBER() OVER (PARTITION BY " + group + " ORDER BY id DESC) AS rn" +
+		" FROM blogs WHERE " + group + " IN (" + strings.Join(in, ", ") + ")) numbered WHERE rn <= " + ph(len(ids)+1) +
+		" ORDER BY " + group + ", id DESC"
+	rows, err := r.client.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("first blogs of %d %ss: %w", len(ids), group, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			b      domain.Blog
+			images string
+		)
+		if err := rows.Scan(&b.ID, &b.ShopID, &b.UserID, &b.Title, &images, &b.Content, &b.Liked, &b.Comments, &b.Rating,
+			&b.CreatedAt, &b.UpdatedAt); err != nil {
+			return nil, err
+		}
+		if images != "" {
+			b.Images = strings.Split(images, ",")
+		}
+		key := b.UserID
+		if byShop {
+			key = b.ShopID
+		}
+		out[key] = append(out[key], b)
+	}
+	return out, rows.Err()
+}

@@ -215,6 +215,10 @@ func TestScreensCostConstantStatements(t *testing.T) {
 			comments(first: %%[1]d) { edges { node { content author { nickName } replyCount
 				replies(first: 3) { edges { node { content author { nickName } replyTo { nickName } } } } } } } }
 			blogLikers(blogId: "%d", first: %%[1]d) { nickName } }`, note, note),
+		"shop list with each shop's newest notes and their authors": `{ shops(first: %[1]d) { edges { node { name
+			blogs(first: 3) { edges { node { title author { nickName } } } } } } } }`,
+		"followers with their newest notes": fmt.Sprintf(`{ followers(userId: "%d", first: %%[1]d) { edges { node { nickName blogCount
+			blogs(first: 2) { edges { node { title shop { name } } } } } } } }`, author),
 		"profile page": fmt.Sprintf(`{ user(id: "%d") { nickName icon city introduction followerCount followingCount blogCount
 			blogs(first: %%[1]d) { edges { node { title rating shop { name } } } }
 			followers(first: %%[1]d) { edges { node { nickName icon } } } } }`, author),

@@ -228,6 +228,41 @@ func (q *BlogQueries) BlogsOfShop(ctx context.Context, viewerID, shopID int64, f
 	return q.page(ctx, viewerID, blogs, size)
 }
 
+// PageSize is the size of a page asked for with first (the default for 0);
+// BAD_USER_INPUT past the largest.
+func (q *BlogQueries) PageSize(first int) (int, error) { return q.pages.Size(first) }
+
+// FirstPages returns the first page (first+1 views, so the caller can tell whether more
+// follow) of the blogs of each of ids — shops when byShop, else authors — newest first,
+// with one query and one look-up of the viewer's likes.
+func (q *BlogQueries) FirstPages(ctx context.Context, viewerID int64, byShop bool, ids []int64, first int) (map[int64][]BlogView, error) {
+	size, err := q.pages.Size(first)
+	if err != nil {
+		return nil, err
+	}
+	m, err := q.blogs.FirstBlogs(ctx, byShop, unique(ids), size+1)
+	if err != nil {
+		return nil, err
+	}
+	var all []domain.Blog
+	for _, id := range unique(ids) {
+		all = append(all, m[id]...)
+	}
+	views, err := q.hydrate.views(ctx, viewerID, all, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64][]BlogView, len(m))
+	for _, v := range views {
+		key := v.Blog.UserID
+		if byShop {
+			key = v.Blog.ShopID
+		}
+		out[key] = append(out[key], v)
+	}
+	return out, nil
+}
+
 // page turns size+1 rows into a page of size views.
 func (q *BlogQueries) page(ctx context.Context, viewerID int64, blogs []domain.Blog, size int) (BlogPage, error) {
 	var page BlogPage

@@ -35,6 +35,9 @@ type Blogs interface {
 	UpdateBlog(ctx context.Context, id int64, update func(*domain.Blog) error) (domain.Blog, error)
 	// DeleteBlog deletes a blog with its comments and likes; false when it was gone.
 	DeleteBlog(ctx context.Context, id int64) (bool, error)
+	// FirstBlogs returns the newest limit blogs of each of ids — shop ids when byShop,
+	// else author ids — with one query.
+	FirstBlogs(ctx context.Context, byShop bool, ids []int64, limit int) (map[int64][]domain.Blog, error)
 	// BlogCounts counts the blogs of each of userIDs with one query (zero counts are
 	// left out).
 	BlogCounts(ctx context.Context, userIDs []int64) (map[int64]int, error)
