@@ -35,6 +35,8 @@ type loaders struct {
 	followerCounts  *dataloadgen.Loader[int64, int]
 	followingCounts *dataloadgen.Loader[int64, int]
 	blogCounts      *dataloadgen.Loader[int64, int]
+	// followedByMe tells, per user, whether the caller follows them.
+	followedByMe *dataloadgen.Loader[int64, bool]
 	// shopBlogs and userBlogs load first pages of notes.
 	shopBlogs *dataloadgen.Loader[blogPageKey, []social.BlogView]
 	userBlogs *dataloadgen.Loader[blogPageKey, []social.BlogView]
@@ -53,6 +55,17 @@ func newLoaders(a *app.Application, o LoaderOptions) *loaders {
 	}
 	blogComments, replies := commentLoaders(a, opts)
 	return &loaders{
+		followedByMe: dataloadgen.NewLoader(func(ctx context.Context, ids []int64) ([]bool, []error) {
+			m, err := a.Queries.Follows.FollowedBy(ctx, viewer(ctx).UserID, ids)
+			if err != nil {
+				return nil, []error{err}
+			}
+			out := make([]bool, len(ids))
+			for i, id := range ids {
+				out[i] = m[id]
+			}
+			return out, nil
+		}, opts...),
 		shopBlogs:       blogPages(a, true, opts),
 		userBlogs:       blogPages(a, false, opts),
 		followerCounts:  countLoader(a.Queries.People.FollowerCounts, opts),

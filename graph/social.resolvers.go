@@ -375,11 +375,10 @@ func (r *userResolver) IsFollowedByMe(ctx context.Context, obj *model.User) (boo
 	if err != nil {
 		return false, err
 	}
-	me := viewer(ctx).UserID
-	if me <= 0 {
+	if viewer(ctx).UserID <= 0 {
 		return false, nil
 	}
-	return r.App.Queries.Follows.IsFollowing(ctx, me, uid)
+	return r.load(ctx).followedByMe.Load(ctx, uid)
 }
 
 func (r *userResolver) Followers(ctx context.Context, obj *model.User, first *int, after *string) (*model.UserConnection, error) {

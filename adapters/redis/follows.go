@@ -53,6 +53,22 @@ func (f *FollowSets) Contains(ctx context.Context, userID, targetID int64) (bool
 	return ok, nil
 }
 
+// FollowsMany implements social.FollowMirror with one SMISMEMBER.
+func (f *FollowSets) FollowsMany(ctx context.Context, userID int64, targetIDs []int64) ([]bool, error) {
+	if len(targetIDs) == 0 {
+		return nil, nil
+	}
+	members := make([]any, len(targetIDs))
+	for i, id := range targetIDs {
+		members[i] = id
+	}
+	out, err := f.client.SMIsMember(ctx, followsKey(userID), members...).Result()
+	if err != nil {
+		return nil, fmt.Errorf("read follows: %w", err)
+	}
+	return out, nil
+}
+
 // Common implements social.FollowMirror with SINTER. On Redis Cluster the two sets live
 // in different slots, so there the intersection is taken here instead.
 func (f *FollowSets) Common(ctx context.Context, a, b int64) ([]int64, error) {

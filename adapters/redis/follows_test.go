@@ -49,6 +49,9 @@ func TestFollowSetsMirrorAndIntersect(t *testing.T) {
 				t.Errorf("Contains(%d, %d) = %v, %v", c.user, c.target, ok, err)
 			}
 		}
+		if many, err := f.FollowsMany(ctx, 2, []int64{10, 12, 13, 99}); err != nil || !slices.Equal(many, []bool{true, false, true, false}) {
+			t.Errorf("FollowsMany(2, 10 12 13 99) = %v, %v", many, err)
+		}
 		if none, err := f.Common(ctx, 1, 99); err != nil || len(none) != 0 {
 			t.Fatalf("Common with a user who follows nobody = %v, %v", none, err)
 		}

@@ -121,6 +121,24 @@ func (q *FollowQueries) IsFollowing(ctx context.Context, userID, targetID int64)
 	return ok, nil
 }
 
+// FollowedBy reports, for each of targetIDs, whether userID follows it, with one look-up
+// (false for oneself and for anonymous readers).
+func (q *FollowQueries) FollowedBy(ctx context.Context, userID int64, targetIDs []int64) (map[int64]bool, error) {
+	out := make(map[int64]bool, len(targetIDs))
+	if userID <= 0 || len(targetIDs) == 0 {
+		return out, nil
+	}
+	ids := unique(targetIDs)
+	follows, err := q.mirror.FollowsMany(ctx, userID, ids)
+	if err != nil {
+		return nil, fmt.Errorf("is following: %w", err)
+	}
+	for i, id := range ids {
+		out[id] = i < len(follows) && follows[i] && id != userID
+	}
+	return out, nil
+}
+
 // CommonFollows returns the users both userID and otherID follow (the intersection of
 // their follow sets), by id, at most CommonFollowsMax of them.
 func (q *FollowQueries) CommonFollows(ctx context.Context, userID, otherID int64) ([]domain.User, error) {

@@ -203,6 +203,9 @@ type FollowMirror interface {
 	Remove(ctx context.Context, userID, targetID int64) error
 	// Contains reports whether userID follows targetID.
 	Contains(ctx context.Context, userID, targetID int64) (bool, error)
+	// FollowsMany reports, for each of targetIDs in order, whether userID follows it,
+	// in one round trip.
+	FollowsMany(ctx context.Context, userID int64, targetIDs []int64) ([]bool, error)
 	// Common returns the ids both a and b follow.
 	Common(ctx context.Context, a, b int64) ([]int64, error)
 	// Loaded reports whether the mirror was filled from the database (false on an empty
