@@ -335,10 +335,11 @@ func intValue(v *ast.Value, vars map[string]any) (int64, bool) {
 }
 
 // isEdge reports whether f leads from one object to others: not a root field (whose
-// lists, such as shopTypes, are small and fixed) and not a connection's edges (counted
-// by the connection's `first`).
+// lists, such as shopTypes, are small and fixed), not a connection's edges (counted by
+// the connection's `first`) and not introspection (the schema's own, bounded lists).
 func isEdge(f *ast.Field) bool {
-	if f.ObjectDefinition == nil || f.Definition == nil || f.Definition.Type == nil {
+	if f.ObjectDefinition == nil || f.Definition == nil || f.Definition.Type == nil ||
+		strings.HasPrefix(f.ObjectDefinition.Name, "__") {
 		return false
 	}
 	switch f.ObjectDefinition.Name {

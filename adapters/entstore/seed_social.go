@@ -31,6 +31,19 @@ type DemoBlog struct {
 	Content string
 	// LikedBy are positions in DemoSocial.Users, in the order they like the note.
 	LikedBy []int
+	// Rating is the note's stars for its shop (0: none).
+	Rating int
+	// Comments are made in order; a comment whose ReplyTo is k > 0 answers the k-th.
+	Comments []DemoComment
+}
+
+// DemoComment is a demo comment on a demo note.
+type DemoComment struct {
+	// Author is a position in DemoSocial.Users.
+	Author  int
+	Content string
+	// ReplyTo is the 1-based position of the note's comment it answers (0: none).
+	ReplyTo int
 }
 
 // DemoSocialData returns the demo community.
@@ -47,11 +60,14 @@ func DemoSocialData() DemoSocial {
 		// follow each other; 5 follows 1.
 		Follows: [][2]int{{0, 1}, {0, 2}, {3, 1}, {3, 2}, {1, 2}, {2, 1}, {4, 0}},
 		Blogs: []DemoBlog{
-			{Author: 1, Shop: 0, Title: "湖边的老味道", Content: "东坡肉软糯不腻，龙井虾仁很鲜，靠窗能看到西湖。周末要排队，建议早点来。", LikedBy: []int{0, 2, 3, 4}},
-			{Author: 2, Shop: 1, Title: "下班后的一顿酸菜鱼", Content: "鱼片很嫩，酸菜够味，两个人点一份刚好。", LikedBy: []int{0, 1, 3}},
-			{Author: 1, Shop: 2, Title: "雨天也想出门的理由", Content: "环境安静，适合一个人慢慢吃，服务也周到。", LikedBy: []int{3, 4}},
-			{Author: 2, Shop: 3, Title: "性价比之选", Content: "人均不到八十，分量足，味道稳定。", LikedBy: []int{1}},
-			{Author: 4, Shop: 4, Title: "唱到凌晨也不累", Content: "包厢干净，音响好，小吃拼盘居然挺好吃。", LikedBy: []int{0, 2}},
+			{Author: 1, Shop: 0, Title: "湖边的老味道", Content: "东坡肉软糯不腻，龙井虾仁很鲜，靠窗能看到西湖。周末要排队，建议早点来。", LikedBy: []int{0, 2, 3, 4}, Rating: 5,
+				Comments: []DemoComment{{Author: 0, Content: "东坡肉确实好吃！"}, {Author: 1, Content: "对，早点去不用排队", ReplyTo: 1}, {Author: 3, Content: "收藏了，周末去"}}},
+			{Author: 2, Shop: 1, Title: "下班后的一顿酸菜鱼", Content: "鱼片很嫩，酸菜够味，两个人点一份刚好。", LikedBy: []int{0, 1, 3}, Rating: 4,
+				Comments: []DemoComment{{Author: 2, Content: "辣度怎么样？"}, {Author: 2, Content: "微辣刚好", ReplyTo: 1}}},
+			{Author: 1, Shop: 2, Title: "雨天也想出门的理由", Content: "环境安静，适合一个人慢慢吃，服务也周到。", LikedBy: []int{3, 4}, Rating: 4},
+			{Author: 2, Shop: 3, Title: "性价比之选", Content: "人均不到八十，分量足，味道稳定。", LikedBy: []int{1}, Rating: 3},
+			{Author: 4, Shop: 4, Title: "唱到凌晨也不累", Content: "包厢干净，音响好，小吃拼盘居然挺好吃。", LikedBy: []int{0, 2}, Rating: 5,
+				Comments: []DemoComment{{Author: 0, Content: "下次带上我！"}}},
 			{Author: 0, Shop: 5, Title: "第一次来就爱上了", Content: "朋友推荐的店，果然没让人失望，下次还来。", LikedBy: []int{1, 2, 3}},
 		},
 	}

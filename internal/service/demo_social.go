@@ -37,10 +37,22 @@ func (s *Node) seedDemoSocial(ctx context.Context) error {
 			continue
 		}
 		view, err := s.App.Commands.Blogs.CreateBlog(ctx, ids[b.Author], social.BlogInput{
-			ShopID: shops.Shops[b.Shop].ID, Title: b.Title, Content: b.Content,
+			ShopID: shops.Shops[b.Shop].ID, Title: b.Title, Content: b.Content, Rating: b.Rating,
 		})
 		if err != nil {
 			return fmt.Errorf("seed demo note %q: %w", b.Title, err)
+		}
+		var made []int64
+		for _, c := range b.Comments {
+			in := social.CommentInput{BlogID: view.Blog.ID, Content: c.Content}
+			if c.ReplyTo > 0 {
+				in.ReplyTo = made[c.ReplyTo-1]
+			}
+			cm, err := s.App.Commands.Comments.Create(ctx, domain.Actor{UserID: ids[c.Author], Role: domain.RoleUser}, in)
+			if err != nil {
+				return fmt.Errorf("seed demo comment on note %q: %w", b.Title, err)
+			}
+			made = append(made, cm.ID)
 		}
 		for _, u := range b.LikedBy {
 			if _, err := s.App.Commands.Likes.LikeBlog(ctx, ids[u], view.Blog.ID); err != nil {
