@@ -92,7 +92,8 @@ func repeat(s string, n int) string {
 
 // TestFollowersPageExactlyWhileOthersFollow: a client pages through a user's followers,
 // five at a time, while other users follow and unfollow them all along; every follower
-// who stayed is listed exactly once, and no one twice.
+// who stayed is listed exactly once, and no one twice. The same holds for paging whom a
+// user follows while that user follows and unfollows others.
 func TestFollowersPageExactlyWhileOthersFollow(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, map[string]string{"JWT_SECRET": testSecret,
@@ -173,5 +174,63 @@ func TestFollowersPageExactlyWhileOthersFollow(t *testing.T) {
 	anon.Do(t, profileQuery, map[string]any{"id": star.User.ID}).Decode(t, &counts)
 	if counts.User.FollowerCount != 30 {
 		t.Errorf("followerCount %d after the churn, want 30", counts.User.FollowerCount)
+	}
+
+	// The other way round: a fan follows the 30 followers above while unfollowing and
+	// following the 10 churners again and again; paging whom the fan follows lists each
+	// of the 30 once.
+	fan := client(srv)
+	f := login(t, anon, "13900000699")
+	fan.Token = f.AccessToken
+	for id := range stay {
+		fan.Do(t, `mutation($u: ID!) { follow(userId: $u) }`, map[string]any{"u": id}).Decode(t, &struct{ Follow bool }{})
+	}
+	stop.Store(false)
+	for _, ch := range churners {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !stop.Load() {
+				fan.Do(t, `mutation($u: ID!) { follow(userId: $u) }`, map[string]any{"u": ch.id})
+				fan.Do(t, `mutation($u: ID!) { unfollow(userId: $u) }`, map[string]any{"u": ch.id})
+			}
+		}()
+	}
+	followed := map[string]int{}
+	after = nil
+	for pages := 0; ; pages++ {
+		var out struct {
+			Following struct {
+				Edges []struct {
+					Node struct{ ID string }
+				}
+				PageInfo struct {
+					HasNextPage bool
+					EndCursor   *string
+				}
+			}
+		}
+		anon.Do(t, `query($u: ID!, $a: String) { following(userId: $u, first: 5, after: $a) { edges { node { id } } pageInfo { hasNextPage endCursor } } }`,
+			map[string]any{"u": f.User.ID, "a": after}).Decode(t, &out)
+		for _, e := range out.Following.Edges {
+			followed[e.Node.ID]++
+		}
+		time.Sleep(10 * time.Millisecond)
+		if !out.Following.PageInfo.HasNextPage || pages > 100 {
+			break
+		}
+		after = out.Following.PageInfo.EndCursor
+	}
+	stop.Store(true)
+	wg.Wait()
+	for id := range stay {
+		if followed[id] != 1 {
+			t.Errorf("followed user %s listed %d times", id, followed[id])
+		}
+	}
+	for id, n := range followed {
+		if n > 1 {
+			t.Errorf("followed user %s listed %d times", id, n)
+		}
 	}
 }
