@@ -7,7 +7,7 @@ BIN         := bin/dealspot
 # The load test's scenario: see `go run ./cmd/dealspot-bench -h`.
 BENCH_FLAGS ?= --baseline
 
-.PHONY: help run build test test-short lint generate bench bench-go bench-load tidy clean
+.PHONY: help run build test test-short lint generate web bench bench-go bench-load tidy clean
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -49,6 +49,9 @@ lint: ## go vet, gofmt, staticcheck, errcheck and the dependency direction check
 generate: ## regenerate ent and gqlgen code
 	$(GO) generate ./ent
 	$(GO) tool gqlgen generate
+
+web: ## rebuild the web app into web/dist (embedded in the server; commit the result)
+	cd web && npm ci --no-audit --no-fund && npm run build
 
 bench: bench-go bench-load ## run the Go benchmarks, then the claimVoucher load test
 

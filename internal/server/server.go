@@ -37,7 +37,9 @@ type Options struct {
 	// not served).
 	PaymentNotify http.Handler
 	// Media serves GET /media/{name}, the uploaded images (nil: not served).
-	Media   http.Handler
+	Media http.Handler
+	// App serves the web app at AppPath when set.
+	App     http.Handler
 	Metrics *Metrics
 	// Ready names the checks /readyz runs.
 	Ready map[string]Check
@@ -61,6 +63,9 @@ type Options struct {
 	MetricsElsewhere bool
 }
 
+// AppPath is where the web app is served.
+const AppPath = "/app/"
+
 // PaymentNotifyPath is where the payment provider posts its notifications.
 const PaymentNotifyPath = "/payments/notify"
 
@@ -78,6 +83,10 @@ func NewHandler(o Options) http.Handler {
 	}
 	if o.Media != nil {
 		mux.Handle("GET "+MediaPath, o.Media)
+	}
+	if o.App != nil {
+		mux.Handle("GET "+AppPath, o.App)
+		mux.Handle("GET /app", http.RedirectHandler(AppPath, http.StatusMovedPermanently))
 	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -235,6 +244,9 @@ func routeLabel(path string) string {
 	}
 	if strings.HasPrefix(path, ide.AssetPrefix) {
 		return ide.AssetPrefix
+	}
+	if strings.HasPrefix(path, AppPath) {
+		return AppPath
 	}
 	if strings.HasPrefix(path, MediaPath) {
 		return MediaPath

@@ -26,6 +26,7 @@ import (
 	"github.com/dealspot/dealspot/internal/domain"
 	cache "github.com/dealspot/dealspot/internal/readcache"
 	"github.com/dealspot/dealspot/internal/server"
+	"github.com/dealspot/dealspot/web"
 )
 
 // Node is one built Dealspot process (one node of a deployment): stores, application,
@@ -256,6 +257,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		GraphQL:       gql,
 		PaymentNotify: s.paymentNotify,
 		Media:         s.media,
+		App:           web.Handler(),
 		Metrics:       s.Metrics,
 		IDE:           cfg.IDE,
 		MaxBodyBytes:  cfg.HTTP.MaxBodyBytes,

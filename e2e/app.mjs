@@ -1,0 +1,64 @@
+// Walks the web app as a buyer would: open it, log in with the dev-mode code, open the
+// shop of a live flash sale, claim it, watch the order turn from queued to awaiting
+// payment without reloading (the orderStatus subscription), pay, and see the code.
+// Screenshots of the screens go to the given folder, at phone and desktop sizes.
+// usage: node app.mjs <base URL> <shop id> <sale title> <phone> <screenshot dir>
+// Prints what it saw as JSON.
+import { chromium } from 'playwright-core';
+
+const [base, shopID, saleTitle, phone, shots] = process.argv.slice(2);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync'],
+});
+const seen = { statuses: [] };
+try {
+  for (const [size, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+    const page = await browser.newPage({ viewport, locale: 'zh-CN' });
+    await page.goto(base + '/app/');
+    await page.waitForSelector('.shop-link');
+    if (size === 'desktop') {
+      seen.fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1);
+    }
+    if (shots) await page.screenshot({ path: `${shots}/shops-${size}.png` });
+    await page.close();
+  }
+
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, locale: 'zh-CN' });
+  await page.goto(base + '/app/#/login');
+  await page.fill('#phone', phone);
+  await page.click('#send-code');
+  await page.waitForSelector('#dev-code');
+  await page.click('#login');
+  await page.waitForSelector('.shop-link');
+
+  await page.goto(base + '/app/#/shop/' + shopID);
+  const sale = page.locator('li.voucher', { hasText: saleTitle });
+  await sale.waitFor();
+  // Every status the order shows, in order, as the page changes (no reload).
+  await page.evaluate(() => {
+    window.statusesShown = [];
+    new MutationObserver(() => {
+      const s = document.querySelector('.order-status')?.dataset.status;
+      if (s && window.statusesShown.at(-1) !== s) window.statusesShown.push(s);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+  });
+  await sale.locator('.claim').click();
+  const status = sale.locator('.order-status');
+  await status.waitFor();
+  seen.statuses.push(await status.getAttribute('data-status'));
+  await sale.locator('.order-status[data-status="CREATED"]').waitFor({ timeout: 20000 });
+  seen.statuses.push('CREATED');
+  if (shots) await page.screenshot({ path: `${shots}/claimed-phone.png` });
+  await sale.locator('.pay').click();
+  await sale.locator('.redemption-code').waitFor({ timeout: 30000 });
+  seen.statuses.push(await status.getAttribute('data-status'));
+  seen.code = await sale.locator('.redemption-code').textContent();
+  if (shots) await page.screenshot({ path: `${shots}/paid-phone.png` });
+  seen.reloads = await page.evaluate(() => performance.getEntriesByType('navigation').length);
+  seen.shown = await page.evaluate(() => window.statusesShown);
+  console.log(JSON.stringify(seen));
+} finally {
+  await browser.close();
+}

@@ -1,0 +1,69 @@
+// Talking to the Dealspot server: GraphQL over POST for queries and mutations, over
+// graphql-ws (graphql-transport-ws) for subscriptions. The session (access and refresh
+// tokens) lives in localStorage; an UNAUTHENTICATED answer refreshes it once.
+import { createClient } from 'graphql-ws';
+
+const store = window.localStorage;
+export const session = {
+  get access() { return store.getItem('access') || ''; },
+  get refresh() { return store.getItem('refresh') || ''; },
+  get user() { try { return JSON.parse(store.getItem('user') || 'null'); } catch { return null; } },
+  save(auth) {
+    store.setItem('access', auth.accessToken);
+    store.setItem('refresh', auth.refreshToken);
+    if (auth.user) store.setItem('user', JSON.stringify(auth.user));
+    resetSocket();
+  },
+  clear() { store.removeItem('access'); store.removeItem('refresh'); store.removeItem('user'); resetSocket(); },
+};
+
+// GraphQLError carries the server's extensions.code.
+export class GraphQLError extends Error {
+  constructor(e) { super(e.message); this.code = e.extensions?.code || 'ERROR'; this.extensions = e.extensions || {}; }
+}
+
+async function post(query, variables, token) {
+  const res = await fetch('/graphql', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: 'Bearer ' + token } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return res.json();
+}
+
+let refreshing = null;
+async function refreshSession() {
+  refreshing ??= post(`mutation($t: String!) { refreshToken(token: $t) { accessToken refreshToken user { id nickName role } } }`,
+    { t: session.refresh }).then((r) => {
+    if (r.data?.refreshToken) session.save(r.data.refreshToken); else session.clear();
+    return !!r.data?.refreshToken;
+  }).finally(() => { refreshing = null; });
+  return refreshing;
+}
+
+// gql runs one operation and returns its data, or throws a GraphQLError.
+export async function gql(query, variables = {}) {
+  let r = await post(query, variables, session.access);
+  if (r.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED' && session.refresh && await refreshSession()) {
+    r = await post(query, variables, session.access);
+  }
+  if (r.errors?.length) throw new GraphQLError(r.errors[0]);
+  return r.data;
+}
+
+let socket = null;
+function resetSocket() { if (socket) { socket.dispose(); socket = null; } }
+
+// subscribe runs a subscription; onData gets each result's data. It returns a stop function.
+export function subscribe(query, variables, onData, onError) {
+  socket ??= createClient({
+    url: (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/graphql',
+    connectionParams: () => ({ Authorization: 'Bearer ' + session.access }),
+    lazy: true,
+  });
+  return socket.subscribe({ query, variables }, {
+    next: (r) => (r.errors?.length ? onError?.(new GraphQLError(r.errors[0])) : onData(r.data)),
+    error: (e) => onError?.(e instanceof Error ? e : new Error(String(e?.reason || 'connection closed'))),
+    complete: () => {},
+  });
+}

@@ -1,0 +1,95 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dealspot/dealspot/web"
+)
+
+// TestDistIsBuiltFromTheSources: building the app from src/ gives exactly the files in
+// dist/, which the server embeds — a source change without `make web` fails here.
+func TestDistIsBuiltFromTheSources(t *testing.T) {
+	npx, err := exec.LookPath("npx")
+	if err == nil {
+		_, err = os.Stat("node_modules/vite")
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("node or web's packages are missing (run npm ci in web/): %v", err)
+		}
+		t.Skipf("node or web's packages are missing (run npm ci in web/): %v", err)
+	}
+	out := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, npx, "vite", "build", "--outDir", out, "--emptyOutDir", "--logLevel", "error")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("vite build: %v\n%s", err, b)
+	}
+	built := files(t, out)
+	kept := files(t, "dist")
+	for name, data := range built {
+		if kept[name] != data {
+			t.Errorf("dist/%s differs from a build of the sources: run make web", name)
+		}
+	}
+	for name := range kept {
+		if _, ok := built[name]; !ok {
+			t.Errorf("dist/%s is not built from the sources any more: run make web", name)
+		}
+	}
+}
+
+func files(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestServedWithStrictHeaders: the app's page is never cached, its hashed assets are
+// cached for a year, and everything carries the content security policy.
+func TestServedWithStrictHeaders(t *testing.T) {
+	t.Parallel()
+	h := web.Handler()
+	get := func(path string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		return rec
+	}
+	index := get("/app/")
+	if index.Code != http.StatusOK || index.Header().Get("Cache-Control") != "no-cache" ||
+		!strings.Contains(index.Header().Get("Content-Security-Policy"), "script-src 'self'") ||
+		!strings.Contains(index.Body.String(), "/app/assets/") {
+		t.Fatalf("GET /app/: %d %v", index.Code, index.Header())
+	}
+	asset := index.Body.String()[strings.Index(index.Body.String(), "/app/assets/"):]
+	asset = asset[:strings.IndexByte(asset, '"')]
+	rec := get(asset)
+	if rec.Code != http.StatusOK || rec.Header().Get("Cache-Control") != "public, max-age=31536000, immutable" ||
+		rec.Header().Get("X-Content-Type-Options") != "nosniff" {
+		t.Fatalf("GET %s: %d %v", asset, rec.Code, rec.Header())
+	}
+	if rec := get("/app/orders"); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "<div id=\"app\">") {
+		t.Errorf("a route of the app: %d", rec.Code)
+	}
+}
