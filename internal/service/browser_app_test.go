@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -9,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,3 +107,141 @@ func serveOwnAddress(t *testing.T, env map[string]string) (string, *service.Node
 	})
 	return "http://" + ln.Addr().String(), svc
 }
+
+// runNode runs one of e2e's scripts and returns what it printed.
+func runNode(t *testing.T, node, dir string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr string
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("node %v: %v\n%s\n%s", args, err, out, stderr)
+	}
+	return out
+}
+
+// TestTwoBrowsersClaimTheLastUnit: two people, each in a browser context of their own,
+// press claim on a sale's last unit at once; exactly one gets the order, the other is
+// told it is sold out, and the sale has one order.
+func TestTwoBrowsersClaimTheLastUnit(t *testing.T) {
+	t.Parallel()
+	node, dir := browserTools(t)
+	base, svc := serveOwnAddress(t, map[string]string{"JWT_SECRET": testSecret, "DEALSPOT_DEV": "true"})
+	const title = "最后一件"
+	v, err := svc.App.Commands.FlashSales.CreateFlashSale(context.Background(), domain.Operator, seckill.FlashSaleInput{
+		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: title, PayValue: 100, ActualValue: 2000},
+		Stock:        1, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := runNode(t, node, dir, "race.mjs", base, "1", title, "13900000961", "13900000962")
+	var results []struct {
+		Won            bool
+		Status, Answer string
+	}
+	if err := json.Unmarshal(out, &results); err != nil || len(results) != 2 {
+		t.Fatalf("browsers answered %q: %v", out, err)
+	}
+	won := 0
+	for _, r := range results {
+		switch {
+		case r.Won:
+			won++
+		case r.Answer != "Sold out":
+			t.Errorf("the loser was told %q, want Sold out", r.Answer)
+		}
+	}
+	if won != 1 {
+		t.Errorf("%d of the two got the last unit: %s", won, out)
+	}
+	a := drain(t, svc, v.ID)
+	if a.Orders.Created != 1 {
+		t.Errorf("the sale has %d orders, want 1", a.Orders.Created)
+	}
+}
+
+// TestMerchantBoardMovesDuringAFlood: a shop's merchant watches its sale's board in
+// Chromium while 200 users claim it; the accepted count on the page climbs through
+// several values to the total without a reload.
+func TestMerchantBoardMovesDuringAFlood(t *testing.T) {
+	t.Parallel()
+	node, dir := browserTools(t)
+	base, svc := serveOwnAddress(t, map[string]string{"JWT_SECRET": testSecret, "DEALSPOT_DEV": "true",
+		"SALE_STATS_INTERVAL": "200ms", "CLAIM_RATE_PER_USER": "off"})
+	ctx := context.Background()
+	const merchantPhone = "13900000971"
+	m, err := svc.Store.Users().CreateUser(ctx, domain.User{Phone: merchantPhone, NickName: "店长"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.App.Commands.SetShopOwner.Handle(ctx, domain.Operator, 1, m.ID); err != nil {
+		t.Fatal(err)
+	}
+	v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
+		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "看板秒杀", PayValue: 100, ActualValue: 2000},
+		Stock:        1000, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shots, err := filepath.Abs("../../docs/screenshots")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const users = 200
+	cctx, cancel := context.WithTimeout(ctx, 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, node, "board.mjs", base, formatInt(v.ID), merchantPhone, "200", shots)
+	cmd.Dir = dir
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	if !lines.Scan() || lines.Text() != "READY" {
+		_ = cmd.Wait()
+		t.Fatalf("the board did not come up: %q\n%s", lines.Text(), stderr.String())
+	}
+	// The flood: 200 users, a few at a time, so the board sees it grow.
+	for u := int64(1); u <= users; u++ {
+		if _, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 1_000_000+u, v.ID); err != nil {
+			t.Fatalf("claim %d: %v", u, err)
+		}
+		if u%20 == 0 {
+			time.Sleep(150 * time.Millisecond)
+		}
+	}
+	var last string
+	for lines.Scan() {
+		last = lines.Text()
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("board: %v\n%s", err, stderr.String())
+	}
+	var seen struct {
+		Shown     []int
+		Remaining int
+	}
+	if err := json.Unmarshal([]byte(last), &seen); err != nil {
+		t.Fatalf("board printed %q: %v", last, err)
+	}
+	t.Logf("accepted claims shown on the board: %v", seen.Shown)
+	if len(seen.Shown) < 3 || seen.Shown[0] != 0 || seen.Shown[len(seen.Shown)-1] != users || seen.Remaining != 1000-users {
+		t.Errorf("the board showed %v accepted claims and %d remaining; want 0 climbing through several values to %d, %d remaining",
+			seen.Shown, seen.Remaining, users, 1000-users)
+	}
+}
+
+func formatInt(n int64) string { return strconv.FormatInt(n, 10) }

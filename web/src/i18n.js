@@ -10,6 +10,10 @@ const text = {
     NOT_STARTED: '还没开始', ENDED: '已经结束', UNAUTHENTICATED: '请先登录', CONFLICT: '订单状态已变化',
     PENDING: '排队中', CREATED: '待支付', PAID: '已支付', USED: '已使用', CANCELED: '已取消', REFUNDED: '已退款', FAILED: '失败',
     none: '暂无', yuan: '元',
+    board: '秒杀看板', newSale: '发布秒杀', shopId: '商户 ID', title: '标题', price: '秒杀价（元）', worth: '原价（元）',
+    stock: '库存', startsInSeconds: '几秒后开始', create: '发布',
+    s_remaining: '剩余', s_accepted: '已抢', s_pending: '排队中', s_created: '待支付', s_paid: '已支付', s_used: '已核销',
+    s_canceled: '已取消', s_rate: '每秒下单',
   },
   en: {
     shops: 'Shops', orders: 'My orders', login: 'Log in', logout: 'Log out', phone: 'Phone', sendCode: 'Send code',
@@ -21,6 +25,10 @@ const text = {
     NOT_STARTED: 'Not started yet', ENDED: 'Already over', UNAUTHENTICATED: 'Log in first', CONFLICT: 'The order changed meanwhile',
     PENDING: 'Queued', CREATED: 'Awaiting payment', PAID: 'Paid', USED: 'Used', CANCELED: 'Canceled', REFUNDED: 'Refunded', FAILED: 'Failed',
     none: 'None yet', yuan: 'CNY',
+    board: 'Sale board', newSale: 'New flash sale', shopId: 'Shop id', title: 'Title', price: 'Price (CNY)', worth: 'Worth (CNY)',
+    stock: 'Stock', startsInSeconds: 'Starts in (seconds)', create: 'Publish',
+    s_remaining: 'Remaining', s_accepted: 'Claimed', s_pending: 'Queued', s_created: 'Awaiting payment', s_paid: 'Paid', s_used: 'Redeemed',
+    s_canceled: 'Canceled', s_rate: 'Orders per second',
   },
 };
 

@@ -28,6 +28,7 @@ function App() {
         <nav>
           <a href="#/">{t('shops')}</a>
           {user && <a href="#/orders">{t('orders')}</a>}
+          {user && user.role !== 'USER' && <a href="#/board">{t('board')}</a>}
           {user
             ? <button onClick={() => { gql('mutation { logout }').catch(() => {}); session.clear(); location.hash = '#/'; rerender((n) => n + 1); }}>{t('logout')}</button>
             : <a href="#/login">{t('login')}</a>}
@@ -40,6 +41,7 @@ function App() {
         {page === 'login' ? <Login onDone={() => { location.hash = '#/'; rerender((n) => n + 1); }} />
           : page === 'shop' ? <Shop id={id} />
           : page === 'orders' ? <Orders />
+          : page === 'board' ? <Board voucherId={id} />
           : <Shops />}
       </main>
     </>
@@ -208,6 +210,67 @@ function Orders() {
       {orders.length === 0 ? <p>{t('none')}</p> : (
         <ul>{orders.map((o) => (
           <li>{o.voucher.title} · {o.shop.name} · ¥{money(o.amount)} · <b>{t(o.status)}</b>{o.redemptionCode && <> · {o.redemptionCode}</>}</li>))}</ul>)}
+    </section>
+  );
+}
+
+// The merchant's board: create a flash sale for a shop one runs, then watch it live.
+function Board({ voucherId }) {
+  return voucherId ? <LiveBoard voucherId={voucherId} /> : <NewSale />;
+}
+
+function NewSale() {
+  const [err, setErr] = useState('');
+  const create = async (e) => {
+    e.preventDefault(); setErr('');
+    const f = new FormData(e.currentTarget);
+    const begin = new Date(Date.now() + Number(f.get('startsIn')) * 1000);
+    try {
+      const d = await gql(`mutation($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }`, { in: {
+        shopId: f.get('shop'), title: f.get('title'), payValue: Math.round(Number(f.get('price')) * 100),
+        actualValue: Math.round(Number(f.get('worth')) * 100), stock: Number(f.get('stock')),
+        beginTime: begin.toISOString(), endTime: new Date(begin.getTime() + 3600e3).toISOString() } });
+      location.hash = '#/board/' + d.createFlashSale.id;
+    } catch (x) { setErr(x.message); }
+  };
+  return (
+    <form class="card" onSubmit={create}>
+      <h1>{t('newSale')}</h1>
+      <label>{t('shopId')} <input name="shop" id="sale-shop" required inputMode="numeric" /></label>
+      <label>{t('title')} <input name="title" id="sale-title" required /></label>
+      <label>{t('price')} <input name="price" id="sale-price" type="number" step="0.01" min="0" value="9.9" /></label>
+      <label>{t('worth')} <input name="worth" type="number" step="0.01" min="0" value="20" /></label>
+      <label>{t('stock')} <input name="stock" id="sale-stock" type="number" min="1" value="100" /></label>
+      <label>{t('startsInSeconds')} <input name="startsIn" type="number" min="0" value="0" /></label>
+      <button type="submit" id="create-sale">{t('create')}</button>
+      {err && <p role="alert" class="error">{err}</p>}
+    </form>
+  );
+}
+
+function LiveBoard({ voucherId }) {
+  const [err, setErr] = useState('');
+  const [stats, setStats] = useState(null);
+  const [series, setSeries] = useState([]);
+  useEffect(() => subscribe(`subscription($v: ID!) { saleStats(voucherId: $v) {
+      remaining accepted pending created paid used canceled failed claimsPerSecond at } }`, { v: voucherId },
+  (d) => { setStats(d.saleStats); setSeries((s) => [...s.slice(-59), d.saleStats.claimsPerSecond]); }, (e) => setErr(e.message)), [voucherId]);
+  const top = Math.max(1, ...series);
+  const points = series.map((v, i) => `${(i / 59) * 300},${60 - (v / top) * 56}`).join(' ');
+  return (
+    <section>
+      <h1>{t('board')} #{voucherId}</h1>
+      {err && <p role="alert" class="error">{err}</p>}
+      {stats && (
+        <dl class="stats">
+          {['remaining', 'accepted', 'pending', 'created', 'paid', 'used', 'canceled'].map((k) => (
+            <div><dt>{t('s_' + k)}</dt><dd id={'stat-' + k}>{stats[k]}</dd></div>))}
+          <div><dt>{t('s_rate')}</dt><dd id="stat-rate">{stats.claimsPerSecond.toFixed(1)}</dd></div>
+        </dl>
+      )}
+      <svg viewBox="0 0 300 60" class="chart" role="img" aria-label={t('s_rate')}>
+        <polyline fill="none" stroke="#c81d25" stroke-width="2" points={points} />
+      </svg>
     </section>
   );
 }

@@ -1,0 +1,26 @@
+// A merchant watches a sale's live board while claims flood in. Prints READY once the
+// board shows the sale, then the distinct numbers of accepted claims it showed until
+// it showed at least the target (or 60 s passed), as JSON.
+// usage: node board.mjs <base URL> <voucher id> <merchant phone> <target> [screenshot dir]
+import { launch, logIn } from './common.mjs';
+
+const [base, voucherID, phone, target, shots] = process.argv.slice(2);
+const browser = await launch();
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+  await logIn(page, base, phone);
+  await page.goto(base + '/app/#/board/' + voucherID);
+  await page.waitForSelector('#stat-accepted');
+  const shown = [Number(await page.textContent('#stat-accepted'))];
+  console.log('READY');
+  const deadline = Date.now() + 60000;
+  while (shown.at(-1) < Number(target) && Date.now() < deadline) {
+    await page.waitForTimeout(100);
+    const n = Number(await page.textContent('#stat-accepted'));
+    if (n !== shown.at(-1)) shown.push(n);
+  }
+  if (shots) await page.screenshot({ path: `${shots}/board-desktop.png` });
+  console.log(JSON.stringify({ shown, remaining: Number(await page.textContent('#stat-remaining')) }));
+} finally {
+  await browser.close();
+}
