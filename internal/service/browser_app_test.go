@@ -245,3 +245,33 @@ func TestMerchantBoardMovesDuringAFlood(t *testing.T) {
 }
 
 func formatInt(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestNotesInTheBrowser: in Chromium, a user writes a note with a photo (uploaded from
+// the form's file input, then shown), likes it, comments on it, and signs in for the
+// day on the month's calendar.
+func TestNotesInTheBrowser(t *testing.T) {
+	t.Parallel()
+	node, dir := browserTools(t)
+	base, _ := serveOwnAddress(t, map[string]string{"JWT_SECRET": testSecret, "DEALSPOT_DEV": "true"})
+	photo := filepath.Join(t.TempDir(), "window.png")
+	if err := os.WriteFile(photo, pngOf(t, 64, 48), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shots, err := filepath.Abs("../../docs/screenshots")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := runNode(t, node, dir, "notes.mjs", base, "13900000981", photo, shots)
+	var seen struct {
+		ImageWidth int
+		Src, Liked string
+		Commented  bool
+		Streak     int
+	}
+	if err := json.Unmarshal(out, &seen); err != nil {
+		t.Fatalf("browser answered %q: %v", out, err)
+	}
+	if seen.ImageWidth != 64 || !strings.HasPrefix(seen.Src, "/media/") || !strings.Contains(seen.Liked, "1") || !seen.Commented || seen.Streak != 1 {
+		t.Errorf("the user saw %s", out)
+	}
+}

@@ -14,6 +14,9 @@ const text = {
     stock: '库存', startsInSeconds: '几秒后开始', create: '发布',
     s_remaining: '剩余', s_accepted: '已抢', s_pending: '排队中', s_created: '待支付', s_paid: '已支付', s_used: '已核销',
     s_canceled: '已取消', s_rate: '每秒下单',
+    feed: '关注', hot: '热门', write: '写笔记', follow: '关注', unfollow: '取消关注', comments: '评论', comment: '评论',
+    send: '发送', content: '正文', rating: '评分', photo: '照片', publish: '发布', signInDaily: '签到', streak: '连续签到',
+    signInToday: '今日签到',
   },
   en: {
     shops: 'Shops', orders: 'My orders', login: 'Log in', logout: 'Log out', phone: 'Phone', sendCode: 'Send code',
@@ -29,6 +32,9 @@ const text = {
     stock: 'Stock', startsInSeconds: 'Starts in (seconds)', create: 'Publish',
     s_remaining: 'Remaining', s_accepted: 'Claimed', s_pending: 'Queued', s_created: 'Awaiting payment', s_paid: 'Paid', s_used: 'Redeemed',
     s_canceled: 'Canceled', s_rate: 'Orders per second',
+    feed: 'Following', hot: 'Hot', write: 'Write a note', follow: 'Follow', unfollow: 'Unfollow', comments: 'Comments',
+    comment: 'Comment', send: 'Send', content: 'Text', rating: 'Rating', photo: 'Photo', publish: 'Publish',
+    signInDaily: 'Sign in', streak: 'Days in a row', signInToday: 'Sign in today',
   },
 };
 

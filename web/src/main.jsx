@@ -27,6 +27,8 @@ function App() {
         <a href="#/" class="brand">Dealspot</a>
         <nav>
           <a href="#/">{t('shops')}</a>
+          <a href="#/notes">{t('notes')}</a>
+          {user && <a href="#/signin">{t('signInDaily')}</a>}
           {user && <a href="#/orders">{t('orders')}</a>}
           {user && user.role !== 'USER' && <a href="#/board">{t('board')}</a>}
           {user
@@ -42,6 +44,10 @@ function App() {
           : page === 'shop' ? <Shop id={id} />
           : page === 'orders' ? <Orders />
           : page === 'board' ? <Board voucherId={id} />
+          : page === 'notes' ? <Notes />
+          : page === 'note' ? <Note id={id} />
+          : page === 'write' ? <Write />
+          : page === 'signin' ? <SignIn />
           : <Shops />}
       </main>
     </>
@@ -271,6 +277,144 @@ function LiveBoard({ voucherId }) {
       <svg viewBox="0 0 300 60" class="chart" role="img" aria-label={t('s_rate')}>
         <polyline fill="none" stroke="#c81d25" stroke-width="2" points={points} />
       </svg>
+    </section>
+  );
+}
+
+const noteFields = 'id title rating likedCount commentCount author { nickName } shop { name }';
+
+// Notes: the hot ones, or the feed of the people one follows, loaded as one scrolls.
+function Notes() {
+  const [tab, setTab] = useState(session.access ? 'feed' : 'hot');
+  const [notes, setNotes] = useState([]);
+  const [next, setNext] = useState(undefined);
+  const [sentinel, setSentinel] = useState(null);
+  const load = async (after) => {
+    const q = tab === 'feed'
+      ? `query($a: String) { page: feed(first: 10, after: $a) { edges { node { ${noteFields} } } pageInfo { hasNextPage endCursor } } }`
+      : `query($a: String) { page: hotBlogs(first: 10, after: $a) { edges { node { ${noteFields} } } pageInfo { hasNextPage endCursor } } }`;
+    const d = await gql(q, { a: after || null });
+    setNotes((old) => [...(after ? old : []), ...d.page.edges.map((e) => e.node)]);
+    setNext(d.page.pageInfo.hasNextPage ? d.page.pageInfo.endCursor : null);
+  };
+  useEffect(() => { setNotes([]); load(null); }, [tab]);
+  useEffect(() => {
+    if (!sentinel || !next) return undefined;
+    const io = new IntersectionObserver((es) => { if (es[0].isIntersecting) load(next); });
+    io.observe(sentinel);
+    return () => io.disconnect();
+  }, [sentinel, next]);
+  return (
+    <section>
+      <div class="types" role="tablist">
+        {session.access && <button role="tab" aria-selected={tab === 'feed'} onClick={() => setTab('feed')}>{t('feed')}</button>}
+        <button role="tab" aria-selected={tab === 'hot'} onClick={() => setTab('hot')}>{t('hot')}</button>
+        {session.access && <a class="button" href="#/write" id="write-note">{t('write')}</a>}
+      </div>
+      <ul class="notes">{notes.map((n) => (
+        <li><a href={`#/note/${n.id}`} class="shop-link"><b>{n.title}</b>
+          <span>{n.author.nickName} · {n.shop?.name}{n.rating ? ' · ' + '★'.repeat(n.rating) : ''} · ♥{n.likedCount} · 💬{n.commentCount}</span></a></li>))}</ul>
+      {next && <div ref={setSentinel} class="sentinel">…</div>}
+    </section>
+  );
+}
+
+function Note({ id }) {
+  const [note, setNote] = useState(null);
+  const [likers, setLikers] = useState([]);
+  const [text, setText] = useState('');
+  const [err, setErr] = useState('');
+  const load = () => gql(`query($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe
+      author { id nickName isFollowedByMe } shop { id name }
+      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyTo { nickName } } } } } } } }
+      blogLikers(blogId: $id) { nickName } }`, { id }).then((d) => { setNote(d.blog); setLikers(d.blogLikers); });
+  useEffect(() => { load(); }, [id]);
+  const run = async (q, v) => { setErr(''); try { await gql(q, v); await load(); } catch (x) { setErr(t(x.code) === x.code ? x.message : t(x.code)); } };
+  if (!note) return <p>…</p>;
+  const me = session.user;
+  return (
+    <article>
+      <h1>{note.title}</h1>
+      <p class="meta">{note.author.nickName} · <a href={`#/shop/${note.shop?.id}`}>{note.shop?.name}</a>{note.rating ? ' · ' + '★'.repeat(note.rating) : ''}</p>
+      {note.images.map((src) => <img src={src} alt="" class="note-image" />)}
+      <p class="content">{note.content}</p>
+      <p>
+        <button id="like" aria-pressed={note.likedByMe} onClick={() => run('mutation($id: ID!) { likeBlog(id: $id) { id } }', { id })}>♥ {note.likedCount}</button>
+        {me && me.id !== note.author.id && (
+          <button id="follow" onClick={() => run(`mutation($u: ID!) { ${note.author.isFollowedByMe ? 'unfollow' : 'follow'}(userId: $u) }`, { u: note.author.id })}>
+            {note.author.isFollowedByMe ? t('unfollow') : t('follow')}</button>)}
+      </p>
+      <p class="meta">{likers.map((u) => u.nickName).join('、')}</p>
+      <h2>{t('comments')}</h2>
+      <ul class="comments">{note.comments.edges.map(({ node: c }) => (
+        <li><b>{c.author.nickName}</b>: {c.content}
+          <ul>{c.replies.edges.map(({ node: r }) => <li><b>{r.author.nickName}</b> → {r.replyTo?.nickName}: {r.content}</li>)}</ul></li>))}</ul>
+      {me && (
+        <form onSubmit={(e) => { e.preventDefault(); run('mutation($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }', { b: id, c: text }).then(() => setText('')); }}>
+          <label>{t('comment')} <input id="comment" value={text} onInput={(e) => setText(e.currentTarget.value)} maxLength={1000} /></label>
+          <button type="submit">{t('send')}</button>
+        </form>)}
+      {err && <p role="alert" class="error">{err}</p>}
+    </article>
+  );
+}
+
+// Write a note, with a photo uploaded first (GraphQL multipart request).
+function Write() {
+  const [err, setErr] = useState('');
+  const submit = async (e) => {
+    e.preventDefault(); setErr('');
+    const f = new FormData(e.currentTarget);
+    try {
+      const images = [];
+      const photo = f.get('photo');
+      if (photo && photo.size > 0) {
+        const body = new FormData();
+        body.append('operations', JSON.stringify({ query: 'mutation($f: Upload!) { uploadImage(file: $f) { url } }', variables: { f: null } }));
+        body.append('map', JSON.stringify({ 0: ['variables.f'] }));
+        body.append('0', photo, photo.name);
+        const r = await (await fetch('/graphql', { method: 'POST', headers: { Authorization: 'Bearer ' + session.access }, body })).json();
+        if (r.errors?.length) throw new Error(r.errors[0].message);
+        images.push(r.data.uploadImage.url);
+      }
+      const d = await gql('mutation($in: CreateBlogInput!) { createBlog(input: $in) { id } }', { in: {
+        shopId: f.get('shop'), title: f.get('title'), content: f.get('content'), images, rating: Number(f.get('rating')) || null } });
+      location.hash = '#/note/' + d.createBlog.id;
+    } catch (x) { setErr(x.message); }
+  };
+  return (
+    <form class="card" onSubmit={submit}>
+      <h1>{t('write')}</h1>
+      <label>{t('shopId')} <input name="shop" id="note-shop" required inputMode="numeric" /></label>
+      <label>{t('title')} <input name="title" id="note-title" required maxLength={80} /></label>
+      <label>{t('content')} <textarea name="content" id="note-content" required maxLength={5000} rows={5} /></label>
+      <label>{t('rating')} <select name="rating" id="note-rating">{[0, 5, 4, 3, 2, 1].map((n) => <option value={n}>{n ? '★'.repeat(n) : '—'}</option>)}</select></label>
+      <label>{t('photo')} <input type="file" name="photo" id="note-photo" accept="image/jpeg,image/png,image/webp,image/gif" /></label>
+      <button type="submit" id="publish">{t('publish')}</button>
+      {err && <p role="alert" class="error">{err}</p>}
+    </form>
+  );
+}
+
+// The month's sign-ins as a calendar, and today's sign-in.
+function SignIn() {
+  const [status, setStatus] = useState(null);
+  const load = () => gql('{ signInStatus { month signedDays consecutiveDays } }').then((d) => setStatus(d.signInStatus));
+  useEffect(() => { load(); }, []);
+  if (!status) return <p>…</p>;
+  const [y, m] = status.month.split('-').map(Number);
+  const days = new Date(y, m, 0).getDate();
+  const lead = (new Date(y, m - 1, 1).getDay() + 6) % 7; // Monday first
+  const signed = new Set(status.signedDays);
+  return (
+    <section>
+      <h1>{t('signInDaily')} {status.month}</h1>
+      <p>{t('streak')}: <b id="streak">{status.consecutiveDays}</b></p>
+      <button id="sign-in" onClick={() => gql('mutation { signIn { month } }').then(load)}>{t('signInToday')}</button>
+      <div class="calendar" role="grid">
+        {Array.from({ length: lead }, () => <span />)}
+        {Array.from({ length: days }, (_, i) => <span class={signed.has(i + 1) ? 'signed' : ''} aria-label={signed.has(i + 1) ? 'signed' : ''}>{i + 1}</span>)}
+      </div>
     </section>
   );
 }

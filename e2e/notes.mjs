@@ -1,0 +1,39 @@
+// A user writes a note with a photo, then likes and comments on it, and signs in for
+// the day. Prints what the pages showed as JSON.
+// usage: node notes.mjs <base URL> <phone> <photo file> [screenshot dir]
+import { launch, logIn } from './common.mjs';
+
+const [base, phone, photo, shots] = process.argv.slice(2);
+const browser = await launch();
+try {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, locale: 'zh-CN' });
+  await logIn(page, base, phone);
+  await page.goto(base + '/app/#/write');
+  await page.fill('#note-shop', '1');
+  await page.fill('#note-title', '窗边的位置');
+  await page.fill('#note-content', '下午的阳光很好，咖啡也不错。');
+  await page.selectOption('#note-rating', '5');
+  await page.setInputFiles('#note-photo', photo);
+  await page.click('#publish');
+  await page.waitForURL(/#\/note\/\d+$/);
+  const img = page.locator('.note-image');
+  await img.waitFor();
+  await page.waitForFunction(() => document.querySelector('.note-image')?.complete);
+  const seen = { imageWidth: await img.evaluate((el) => el.naturalWidth), src: await img.getAttribute('src') };
+  await page.click('#like');
+  await page.waitForFunction(() => document.querySelector('#like')?.textContent.includes('1'));
+  seen.liked = (await page.textContent('#like')).trim();
+  await page.fill('#comment', '下次一起去');
+  await page.click('form button[type=submit]');
+  await page.locator('.comments li', { hasText: '下次一起去' }).waitFor();
+  seen.commented = true;
+  if (shots) await page.screenshot({ path: `${shots}/note-phone.png`, fullPage: true });
+  await page.goto(base + '/app/#/signin');
+  await page.click('#sign-in');
+  await page.waitForSelector('.calendar span.signed');
+  seen.streak = Number(await page.textContent('#streak'));
+  if (shots) await page.screenshot({ path: `${shots}/signin-phone.png` });
+  console.log(JSON.stringify(seen));
+} finally {
+  await browser.close();
+}
