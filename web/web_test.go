@@ -14,8 +14,11 @@ import (
 	"github.com/dealspot/dealspot/web"
 )
 
-// TestDistIsBuiltFromTheSources: building the app from src/ gives exactly the files in
-// dist/, which the server embeds — a source change without `make web` fails here.
+// TestDistIsBuiltFromTheSources: the app's GraphQL documents still hold against the
+// server's schema (graphql-codegen validates them and types them into src/gql, which
+// must be up to date), and building the app from src/ gives exactly the files in dist/,
+// which the server embeds — a schema change that breaks the app, or a source change
+// without `make web`, fails here.
 func TestDistIsBuiltFromTheSources(t *testing.T) {
 	npx, err := exec.LookPath("npx")
 	if err == nil {
@@ -30,6 +33,17 @@ func TestDistIsBuiltFromTheSources(t *testing.T) {
 	out := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	typed := files(t, "src/gql")
+	gen := exec.CommandContext(ctx, npx, "graphql-codegen", "--config", "codegen.yml", "--silent")
+	if b, err := gen.CombinedOutput(); err != nil {
+		t.Fatalf("the app's GraphQL documents do not hold against the schema (graph/schema):\n%s", b)
+	}
+	for name, data := range files(t, "src/gql") {
+		if typed[name] != data {
+			t.Errorf("src/gql/%s was not generated from the current schema and documents: run make web", name)
+			_ = os.WriteFile(filepath.Join("src/gql", name), []byte(typed[name]), 0o644) // leave the tree as it was
+		}
+	}
 	cmd := exec.CommandContext(ctx, npx, "vite", "build", "--outDir", out, "--emptyOutDir", "--logLevel", "error")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("vite build: %v\n%s", err, b)

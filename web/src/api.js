@@ -2,6 +2,9 @@
 // graphql-ws (graphql-transport-ws) for subscriptions. The session (access and refresh
 // tokens) lives in localStorage; an UNAUTHENTICATED answer refreshes it once.
 import { createClient } from 'graphql-ws';
+import { graphql } from './gql';
+
+const Refresh = graphql(`mutation Refresh($t: String!) { refreshToken(token: $t) { accessToken refreshToken user { id nickName role } } }`);
 
 const store = window.localStorage;
 export const session = {
@@ -22,19 +25,26 @@ export class GraphQLError extends Error {
   constructor(e) { super(e.message); this.code = e.extensions?.code || 'ERROR'; this.extensions = e.extensions || {}; }
 }
 
+// text is a typed document's GraphQL text; a document graphql-codegen did not see (not
+// a template literal in src/) would have none.
+function text(doc) {
+  const s = String(doc);
+  if (!s.includes('{')) throw new Error('a GraphQL document missing from src/gql: run make web');
+  return s;
+}
+
 async function post(query, variables, token) {
   const res = await fetch('/graphql', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: 'Bearer ' + token } : {}) },
-    body: JSON.stringify({ query, variables }),
+    body: JSON.stringify({ query: text(query), variables }),
   });
   return res.json();
 }
 
 let refreshing = null;
 async function refreshSession() {
-  refreshing ??= post(`mutation($t: String!) { refreshToken(token: $t) { accessToken refreshToken user { id nickName role } } }`,
-    { t: session.refresh }).then((r) => {
+  refreshing ??= post(Refresh, { t: session.refresh }).then((r) => {
     if (r.data?.refreshToken) session.save(r.data.refreshToken); else session.clear();
     return !!r.data?.refreshToken;
   }).finally(() => { refreshing = null; });
@@ -61,7 +71,7 @@ export function subscribe(query, variables, onData, onError) {
     connectionParams: () => ({ Authorization: 'Bearer ' + session.access }),
     lazy: true,
   });
-  return socket.subscribe({ query, variables }, {
+  return socket.subscribe({ query: text(query), variables }, {
     next: (r) => (r.errors?.length ? onError?.(new GraphQLError(r.errors[0])) : onData(r.data)),
     error: (e) => onError?.(e instanceof Error ? e : new Error(String(e?.reason || 'connection closed'))),
     complete: () => {},

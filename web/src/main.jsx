@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { gql, session, subscribe } from './api.js';
+import { graphql } from './gql';
 import { lang, setLang, t } from './i18n.js';
 import './style.css';
 
@@ -32,7 +33,7 @@ function App() {
           {user && <a href="#/orders">{t('orders')}</a>}
           {user && user.role !== 'USER' && <a href="#/board">{t('board')}</a>}
           {user
-            ? <button onClick={() => { gql('mutation { logout }').catch(() => {}); session.clear(); location.hash = '#/'; rerender((n) => n + 1); }}>{t('logout')}</button>
+            ? <button onClick={() => { gql(graphql(`mutation Logout{ logout }`)).catch(() => {}); session.clear(); location.hash = '#/'; rerender((n) => n + 1); }}>{t('logout')}</button>
             : <a href="#/login">{t('login')}</a>}
           <button aria-label="language" onClick={() => { setLang(lang === 'zh' ? 'en' : 'zh'); rerender((n) => n + 1); }}>
             {lang === 'zh' ? 'EN' : '中文'}
@@ -62,14 +63,14 @@ function Login({ onDone }) {
   const send = async (e) => {
     e.preventDefault(); setErr('');
     try {
-      const d = await gql('mutation($p: String!) { sendLoginCode(phone: $p) { sent devCode } }', { p: phone });
+      const d = await gql(graphql(`mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }`), { p: phone });
       if (d.sendLoginCode.devCode) { setDev(d.sendLoginCode.devCode); setCode(d.sendLoginCode.devCode); }
     } catch (x) { setErr(x.message); }
   };
   const login = async (e) => {
     e.preventDefault(); setErr('');
     try {
-      const d = await gql('mutation($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }', { p: phone, c: code });
+      const d = await gql(graphql(`mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }`), { p: phone, c: code });
       session.save(d.login); onDone();
     } catch (x) { setErr(x.message); }
   };
@@ -92,10 +93,10 @@ function Shops() {
   const [name, setName] = useState('');
   const [shops, setShops] = useState([]);
   const [next, setNext] = useState(null);
-  useEffect(() => { gql('{ shopTypes { id name } }').then((d) => setTypes(d.shopTypes)); }, []);
+  useEffect(() => { gql(graphql(`query ShopTypes { shopTypes { id name } }`)).then((d) => setTypes(d.shopTypes)); }, []);
   const load = async (after) => {
-    const d = await gql(`query($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {
-      edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }`,
+    const d = await gql(graphql(`query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {
+      edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }`),
     { t: type || null, n: name || null, a: after });
     const list = d.shops.edges.map((e) => e.node);
     setShops((old) => (after ? [...old, ...list] : list));
@@ -123,9 +124,9 @@ function Shops() {
 function Shop({ id }) {
   const [shop, setShop] = useState(null);
   useEffect(() => {
-    gql(`query($id: ID!) { shop(id: $id) { id name address avgPrice score comments type { name }
+    gql(graphql(`query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments type { name }
       vouchers { id title payValue actualValue kind stock beginTime endTime }
-      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }`, { id }).then((d) => setShop(d.shop));
+      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }`), { id }).then((d) => setShop(d.shop));
   }, [id]);
   if (!shop) return <p>…</p>;
   return (
@@ -159,18 +160,18 @@ function Voucher({ v }) {
   const begin = v.beginTime ? Date.parse(v.beginTime) : 0;
   const end = v.endTime ? Date.parse(v.endTime) : Infinity;
   const flash = v.kind === 'FLASH_SALE';
-  const follow = (orderId) => subscribe('subscription($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }', { o: orderId },
+  const follow = (orderId) => subscribe(graphql(`subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }`), { o: orderId },
     async (d) => {
       const ev = d.orderStatus;
       let code = null;
-      if (ev.status === 'PAID') code = (await gql('query($o: ID!) { order(id: $o) { redemptionCode } }', { o: orderId })).order?.redemptionCode;
+      if (ev.status === 'PAID') code = (await gql(graphql(`query Order($o: ID!) { order(id: $o) { redemptionCode } }`), { o: orderId })).order?.redemptionCode;
       setOrder((o) => ({ ...o, status: ev.status, code: code ?? o?.code }));
     }, (e) => setMsg(e.message));
   const claim = async () => {
     setMsg('');
     if (!session.access) { setMsg(t('loginFirst')); return; }
     try {
-      const d = await gql('mutation($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }', { v: v.id });
+      const d = await gql(graphql(`mutation ClaimVoucher($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }`), { v: v.id });
       setOrder({ id: d.claimVoucher.orderId, status: d.claimVoucher.status });
       follow(d.claimVoucher.orderId);
     } catch (x) { setMsg(t(x.code) === x.code ? x.message : t(x.code)); }
@@ -190,8 +191,8 @@ function Voucher({ v }) {
         <div class="order" aria-live="polite">
           {t('status')}: <b class="order-status" data-status={order.status}>{t(order.status)}</b>
           {order.status === 'CREATED' && <>
-            <button class="pay" onClick={() => act('mutation($o: ID!) { payOrder(orderId: $o) { id status } }')}>{t('pay')}</button>
-            <button onClick={() => act('mutation($o: ID!) { cancelOrder(orderId: $o) { status } }')}>{t('cancel')}</button>
+            <button class="pay" onClick={() => act(graphql(`mutation PayOrder($o: ID!) { payOrder(orderId: $o) { id status } }`))}>{t('pay')}</button>
+            <button onClick={() => act(graphql(`mutation CancelOrder($o: ID!) { cancelOrder(orderId: $o) { status } }`))}>{t('cancel')}</button>
           </>}
           {order.code && <p>{t('code2')}: <b class="redemption-code">{order.code}</b></p>}
         </div>
@@ -205,7 +206,7 @@ function Orders() {
   const [status, setStatus] = useState('');
   const [orders, setOrders] = useState([]);
   useEffect(() => {
-    gql(`query($s: [OrderStatus!]) { myOrders(status: $s, first: 20) { edges { node { id status amount voucher { title } shop { name } redemptionCode } } } }`,
+    gql(graphql(`query MyOrders($s: [OrderStatus!]) { myOrders(status: $s, first: 20) { edges { node { id status amount voucher { title } shop { name } redemptionCode } } } }`),
       { s: status ? [status] : null }).then((d) => setOrders(d.myOrders.edges.map((e) => e.node)));
   }, [status]);
   return (
@@ -232,7 +233,7 @@ function NewSale() {
     const f = new FormData(e.currentTarget);
     const begin = new Date(Date.now() + Number(f.get('startsIn')) * 1000);
     try {
-      const d = await gql(`mutation($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }`, { in: {
+      const d = await gql(graphql(`mutation CreateFlashSale($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }`), { in: {
         shopId: f.get('shop'), title: f.get('title'), payValue: Math.round(Number(f.get('price')) * 100),
         actualValue: Math.round(Number(f.get('worth')) * 100), stock: Number(f.get('stock')),
         beginTime: begin.toISOString(), endTime: new Date(begin.getTime() + 3600e3).toISOString() } });
@@ -258,8 +259,8 @@ function LiveBoard({ voucherId }) {
   const [err, setErr] = useState('');
   const [stats, setStats] = useState(null);
   const [series, setSeries] = useState([]);
-  useEffect(() => subscribe(`subscription($v: ID!) { saleStats(voucherId: $v) {
-      remaining accepted pending created paid used canceled failed claimsPerSecond at } }`, { v: voucherId },
+  useEffect(() => subscribe(graphql(`subscription SaleStats($v: ID!) { saleStats(voucherId: $v) {
+      remaining accepted pending created paid used canceled failed claimsPerSecond at } }`), { v: voucherId },
   (d) => { setStats(d.saleStats); setSeries((s) => [...s.slice(-59), d.saleStats.claimsPerSecond]); }, (e) => setErr(e.message)), [voucherId]);
   const top = Math.max(1, ...series);
   const points = series.map((v, i) => `${(i / 59) * 300},${60 - (v / top) * 56}`).join(' ');
@@ -281,7 +282,11 @@ function LiveBoard({ voucherId }) {
   );
 }
 
-const noteFields = 'id title rating likedCount commentCount author { nickName } shop { name }';
+const NoteItem = graphql(`fragment NoteItem on Blog { id title rating likedCount commentCount author { nickName } shop { name } }`);
+const FeedPage = graphql(`query FeedPage($a: String) { page: feed(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }`);
+const HotPage = graphql(`query HotPage($a: String) { page: hotBlogs(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }`);
+const Follow = graphql(`mutation Follow($u: ID!) { follow(userId: $u) }`);
+const Unfollow = graphql(`mutation Unfollow($u: ID!) { unfollow(userId: $u) }`);
 
 // Notes: the hot ones, or the feed of the people one follows, loaded as one scrolls.
 function Notes() {
@@ -290,10 +295,7 @@ function Notes() {
   const [next, setNext] = useState(undefined);
   const [sentinel, setSentinel] = useState(null);
   const load = async (after) => {
-    const q = tab === 'feed'
-      ? `query($a: String) { page: feed(first: 10, after: $a) { edges { node { ${noteFields} } } pageInfo { hasNextPage endCursor } } }`
-      : `query($a: String) { page: hotBlogs(first: 10, after: $a) { edges { node { ${noteFields} } } pageInfo { hasNextPage endCursor } } }`;
-    const d = await gql(q, { a: after || null });
+    const d = await gql(tab === 'feed' ? FeedPage : HotPage, { a: after || null });
     setNotes((old) => [...(after ? old : []), ...d.page.edges.map((e) => e.node)]);
     setNext(d.page.pageInfo.hasNextPage ? d.page.pageInfo.endCursor : null);
   };
@@ -324,10 +326,10 @@ function Note({ id }) {
   const [likers, setLikers] = useState([]);
   const [text, setText] = useState('');
   const [err, setErr] = useState('');
-  const load = () => gql(`query($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe
+  const load = () => gql(graphql(`query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe
       author { id nickName isFollowedByMe } shop { id name }
       comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyTo { nickName } } } } } } } }
-      blogLikers(blogId: $id) { nickName } }`, { id }).then((d) => { setNote(d.blog); setLikers(d.blogLikers); });
+      blogLikers(blogId: $id) { nickName } }`), { id }).then((d) => { setNote(d.blog); setLikers(d.blogLikers); });
   useEffect(() => { load(); }, [id]);
   const run = async (q, v) => { setErr(''); try { await gql(q, v); await load(); } catch (x) { setErr(t(x.code) === x.code ? x.message : t(x.code)); } };
   if (!note) return <p>…</p>;
@@ -339,9 +341,9 @@ function Note({ id }) {
       {note.images.map((src) => <img src={src} alt="" class="note-image" />)}
       <p class="content">{note.content}</p>
       <p>
-        <button id="like" aria-pressed={note.likedByMe} onClick={() => run('mutation($id: ID!) { likeBlog(id: $id) { id } }', { id })}>♥ {note.likedCount}</button>
+        <button id="like" aria-pressed={note.likedByMe} onClick={() => run(graphql(`mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }`), { id })}>♥ {note.likedCount}</button>
         {me && me.id !== note.author.id && (
-          <button id="follow" onClick={() => run(`mutation($u: ID!) { ${note.author.isFollowedByMe ? 'unfollow' : 'follow'}(userId: $u) }`, { u: note.author.id })}>
+          <button id="follow" onClick={() => run(note.author.isFollowedByMe ? Unfollow : Follow, { u: note.author.id })}>
             {note.author.isFollowedByMe ? t('unfollow') : t('follow')}</button>)}
       </p>
       <p class="meta">{likers.map((u) => u.nickName).join('、')}</p>
@@ -350,7 +352,7 @@ function Note({ id }) {
         <li><b>{c.author.nickName}</b>: {c.content}
           <ul>{c.replies.edges.map(({ node: r }) => <li><b>{r.author.nickName}</b> → {r.replyTo?.nickName}: {r.content}</li>)}</ul></li>))}</ul>
       {me && (
-        <form onSubmit={(e) => { e.preventDefault(); run('mutation($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }', { b: id, c: text }).then(() => setText('')); }}>
+        <form onSubmit={(e) => { e.preventDefault(); run(graphql(`mutation CreateComment($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }`), { b: id, c: text }).then(() => setText('')); }}>
           <label>{t('comment')} <input id="comment" value={text} onInput={(e) => setText(e.currentTarget.value)} maxLength={1000} /></label>
           <button type="submit">{t('send')}</button>
         </form>)}
@@ -358,6 +360,8 @@ function Note({ id }) {
     </article>
   );
 }
+
+const UploadImage = graphql(`mutation UploadImage($f: Upload!) { uploadImage(file: $f) { url } }`);
 
 // Write a note, with a photo uploaded first (GraphQL multipart request).
 function Write() {
@@ -370,14 +374,14 @@ function Write() {
       const photo = f.get('photo');
       if (photo && photo.size > 0) {
         const body = new FormData();
-        body.append('operations', JSON.stringify({ query: 'mutation($f: Upload!) { uploadImage(file: $f) { url } }', variables: { f: null } }));
+        body.append('operations', JSON.stringify({ query: String(UploadImage), variables: { f: null } })); // typed in src/gql
         body.append('map', JSON.stringify({ 0: ['variables.f'] }));
         body.append('0', photo, photo.name);
         const r = await (await fetch('/graphql', { method: 'POST', headers: { Authorization: 'Bearer ' + session.access }, body })).json();
         if (r.errors?.length) throw new Error(r.errors[0].message);
         images.push(r.data.uploadImage.url);
       }
-      const d = await gql('mutation($in: CreateBlogInput!) { createBlog(input: $in) { id } }', { in: {
+      const d = await gql(graphql(`mutation CreateBlog($in: CreateBlogInput!) { createBlog(input: $in) { id } }`), { in: {
         shopId: f.get('shop'), title: f.get('title'), content: f.get('content'), images, rating: Number(f.get('rating')) || null } });
       location.hash = '#/note/' + d.createBlog.id;
     } catch (x) { setErr(x.message); }
@@ -399,7 +403,7 @@ function Write() {
 // The month's sign-ins as a calendar, and today's sign-in.
 function SignIn() {
   const [status, setStatus] = useState(null);
-  const load = () => gql('{ signInStatus { month signedDays consecutiveDays } }').then((d) => setStatus(d.signInStatus));
+  const load = () => gql(graphql(`query SignInStatus { signInStatus { month signedDays consecutiveDays } }`)).then((d) => setStatus(d.signInStatus));
   useEffect(() => { load(); }, []);
   if (!status) return <p>…</p>;
   const [y, m] = status.month.split('-').map(Number);
@@ -410,7 +414,7 @@ function SignIn() {
     <section>
       <h1>{t('signInDaily')} {status.month}</h1>
       <p>{t('streak')}: <b id="streak">{status.consecutiveDays}</b></p>
-      <button id="sign-in" onClick={() => gql('mutation { signIn { month } }').then(load)}>{t('signInToday')}</button>
+      <button id="sign-in" onClick={() => gql(graphql(`mutation SignIn{ signIn { month } }`)).then(load)}>{t('signInToday')}</button>
       <div class="calendar" role="grid">
         {Array.from({ length: lead }, () => <span />)}
         {Array.from({ length: days }, (_, i) => <span class={signed.has(i + 1) ? 'signed' : ''} aria-label={signed.has(i + 1) ? 'signed' : ''}>{i + 1}</span>)}

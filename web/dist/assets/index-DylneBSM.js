@@ -1,0 +1,341 @@
+var e,t,n,r,i,a,o,s,c,l,u=Symbol.for(`pv`),d={},f=[],p=/^m(i|n|o|s|text|space)$/,m=Array.isArray,h=f.slice,g=Object.assign;function _(e){e&&e.parentNode&&e.remove()}function v(n,r,i,a,o){var s={type:n,props:r,key:i,ref:a,__k:null,__:null,__b:0,__e:null,__c:null,constructor:u,__v:o||++t,__i:-1,__u:0};return!o&&e.vnode&&e.vnode(s),s}function y(e){return e.children}function b(e,t){this.props=e,this.context=t,this.__g=0}function x(e,t){if(t==null)return e.__&&x(e.__,e.__i+1);for(var n;t<e.__k.length;t++)if((n=e.__k[t])&&n.__e)return n.__e;return typeof e.type!=`function`||e.props.__P?null:x(e)}function S(t){var n,r=t.__v,i=r.__e,a=[],o=[],s=t.__P;s&&((n=g({constructor:u},r)).__v=r.__v+1,e.vnode&&e.vnode(n),j(s,n,r,t.__n,s.namespaceURI,32&r.__u?[i]:null,a,i||x(r),32&r.__u,o),n.__v=r.__v,n.__.__k[n.__i]=n,M(a,n,o),r.__=r.__e=null,n.__e!=i&&C(n))}function C(e){if((e=e.__)&&e.__c&&!e.props.__P)return e.__e=null,e.__k.some(function(t){return t&&(e.__e=t.__e)}),C(e)}function w(t){(8&t.__g||(t.__g|=8,n.push(t),i++))&&r==e.debounceRendering||((r=e.debounceRendering)||queueMicrotask)(T)}function T(){try{for(var e,t=1;n.length;)n.length>t&&n.sort(a),e=n.shift(),t=n.length,8&e.__g&&S(e)}finally{(i=n.length)&&(r||queueMicrotask)(T)}}function ee(e,t,n,r,i,a,o,s,c,l,u){var p,m,h,g,_,v,y=r.__k||f,b=t.length;for(c=E(n,t,y,c,b),p=0;p<b;p++)(h=n.__k[p])!=null&&(m=~h.__i&&y[h.__i]||d,h.__i=p,v=j(e,h,m,i,a,o,s,c,l,u),g=h.__e,(m.ref!=h.ref||8&m.__u)&&(m.ref&&N(m.ref,null,h,m),h.ref&&u.push(h.ref,h.__c||g,h)),_||=g,4&h.__u?(c=D(h,c,e,!m.__v),m.__e&&(m.__e=null)):typeof h.type==`function`&&v!==void 0?c=v:g&&(c=g.nextSibling),h.__u&=-21);return n.__e=_,c}function E(e,t,n,r,i){var a,o,s,c,l,d,f,p,h,g=n.length,_=g,b=0,S=0,C=e.__k=Array(i);for(a=0;a<i;a++)(o=t[a])!=null&&typeof o!=`boolean`&&typeof o!=`function`?(typeof o!=`object`||o.constructor===String?o=C[a]=v(null,o):m(o)?o=C[a]=v(y,{children:o}):o.constructor===u&&o.__b?o=C[a]=v(o.type,o.props,o.key,o.ref,o.__v):C[a]=o,c=a+b,o.__=e,o.__b=e.__b+1,s=null,~(l=o.__i=O(o,n,c,_))&&(_--,(s=n[l])&&(s.__u|=2)),s&&s.__v?(o.__u|=16,l==c-1?b--:l==c+1?b++:l!=c&&(l>c?b--:b++,S=1)):(~l||(i>g?b--:i<g&&b++),typeof o.type!=`function`&&(o.__u|=4))):C[a]=null;if(S){for(d=[],f=[],a=0;a<i;a++)if((o=C[a])&&16&o.__u){for(b=0,p=d.length;b<p;)d[h=b+p>>1]<o.__i?b=h+1:p=h;d[b]=o.__i,f[a]=b+1}for(b=d.length;a--;)f[a]&&(f[a]==b?b--:C[a].__u|=4)}if(_)for(a=0;a<g;a++)!(s=n[a])||2&s.__u||(s.__e==r&&(r=x(s)),ae(s,s));return r}function D(e,t,n,r){var i,a,o,s;if(typeof e.type==`function`){if(e.props.__P)return t;if(i=e.__k)for(a=0;a<i.length;a++)i[a]&&(i[a].__=e,t=D(i[a],t,n,!1));return t}for(t&&!t.parentNode&&(t=x(e))&&!t.parentNode&&(t=null),o=e.__e,s=t;s&&s.nodeType==8;)s=s.nextSibling;for(o!=s&&(!r&&n.moveBefore&&o.parentNode?n.moveBefore(o,t):n.insertBefore(o,t||null)),t=o;(t&&=t.nextSibling)&&t.nodeType==8&&!t.data.startsWith(`$s`););return t}function O(e,t,n,r){var i,a=e.key,o=e.type,s=t[n],c=s&&!(2&s.__u);if(s===null&&a==null||c&&a==s.key&&o==s.type)return n;if(r>+!!c){for(i=n-1;i>=0;i--)if((s=t[i])&&!(2&s.__u)&&a==s.key&&o==s.type)return i;for(i=n+1;i<t.length;i++)if((s=t[i])&&!(2&s.__u)&&a==s.key&&o==s.type)return i}return-1}function k(e,t,n){n??=``,t[0]==`-`?e.setProperty(t,n):e[t]=n}function A(e,t,n,r,i){var a,o;if(t==`style`){if(typeof n==`string`)e.style.cssText=n;else{if(typeof r==`string`&&(e.style.cssText=r=``),r)for(t in r)n&&t in n||k(e.style,t);if(n)for(t in n)r&&n[t]==r[t]||k(e.style,t,n[t])}}else if(t[0]==`o`&&t[1]==`n`)typeof n!=`function`&&(n=null),typeof r!=`function`&&(r=null),(e.__e||={})[t]=n,n&&r||(o=l[t]||(l[t]=te(t)),(e.__a||={})[t]=c,a=t!=(t=t.replace(s,`$1`)),(t=t.slice(2))[0]<`a`&&(t=t.toLowerCase()),n?e.addEventListener(t,o,a):e.removeEventListener(t,o,a));else{if(i==`http://www.w3.org/2000/svg`)t=t.replace(/xlink(H|:h)/,`h`).replace(/sName$/,`s`);else if(t!=`width`&&t!=`height`&&t!=`href`&&t!=`list`&&t!=`form`&&t!=`tabIndex`&&t!=`download`&&t!=`rowSpan`&&t!=`colSpan`&&t!=`role`&&t!=`popover`&&t in e)try{e[t]=n??``;return}catch{}if(typeof n==`function`)return;n==null||!1===n&&t[4]!=`-`?e.removeAttribute(t):e.setAttribute(t,t==`popover`&&n==1?``:n)}}function te(t){return function(n){var r=this.__e;if(r){if(r=r[t],n[o]==null)n[o]=c++;else if(n[o]<this.__a[t])return;return r(e.event?e.event(n):n)}}}function j(t,n,r,i,a,o,s,c,l,d){var p,h,v,S,C,w,T,E,D,O,k,A,te,j,M,N,P,F,I=n.type;if(n.constructor!==u)return null;128&r.__u&&(l=32&r.__u,p=r.__c.__z)&&(n.__u|=l,h=o=[],p.nodeType==8?c=ne(p,o):o.push(p),c=o[0]||c),(p=e.__b)&&p(n);n:if(typeof I==`function`){v=s.length;try{if(E=n.props,D=(p=I.prototype)&&p.render,O=(p=I.contextType)&&i[p.__c],k=p?O?O.props.value:p.__:i,(S=r.__c)?(n.__c=S,2&S.__g&&(S.__g|=1)):(D?n.__c=S=new I(E,k):(n.__c=S=new b(E,k),S.constructor=I,S.render=oe),O&&O.sub(S),S.state||(S.state={}),S.__n=i,S.__g|=8,S.__h=[],S.__k=[]),D&&(S.__s||(S.__s=S.state),I.getDerivedStateFromProps&&(S.__s==S.state&&(S.__s=g({},S.__s)),g(S.__s,I.getDerivedStateFromProps(E,S.__s)))),C=S.props,w=S.state,S.__v=n,r.__c){if(E!==C&&D&&!I.getDerivedStateFromProps&&S.componentWillReceiveProps&&S.componentWillReceiveProps(E,k),n.__v==r.__v&&!(8&S.__g)||!(4&S.__g)&&S.shouldComponentUpdate&&!1===S.shouldComponentUpdate(E,S.__s,k)){n.__v!=r.__v&&(S.props=E,S.state=S.__s,S.__g&=-9),n.__e=r.__e,n.__k=r.__k,n.__k.some(function(e){e&&(e.__=n)}),f.push.apply(S.__h,S.__k),S.__k=[],S.__h.length&&s.push(S),c=x(r);break n}S.componentWillUpdate&&S.componentWillUpdate(E,S.__s,k),D&&S.componentDidUpdate&&S.__h.push(function(){S.componentDidUpdate(C,w,T)})}else D&&!I.getDerivedStateFromProps&&S.componentWillMount&&S.componentWillMount(),D&&S.componentDidMount&&S.__h.push(S.componentDidMount);S.context=k,S.props=E,S.__P=t,S.__g&=-5,A=e.__r,te=D?25:0;do S.__g&=-9,A&&A(n),p=S.render(S.props,S.state=S.__s,S.context);while(8&S.__g&&++te<25);D&&(f.push.apply(S.__h,S.__k),S.__k=[]),S.state=S.__s,S.getChildContext&&(i=g({},i,S.getChildContext())),D&&r.__c&&S.getSnapshotBeforeUpdate&&(T=S.getSnapshotBeforeUpdate(C,w)),j=p&&p.type===y&&p.key==null?p.props.children:p,E.__P&&(p=c,a=(t=E.__P).namespaceURI,l=o=null,r.props&&r.props.__P!=t&&(r.__k.some(function(e){e&&ae(e,e)}),r.__k=null),c=r.__k?x(r,0):null),c=ee(t,m(j)?j:[j],n,r,i,a,o,s,c,l,d),E.__P&&(n.__e=null,c=p),n.__u&=-161,h&&h.some(_),S.__h.length&&s.push(S),1&S.__g&&(S.__g&=-4)}catch(t){if(s.length=v,n.__v=null,l||o){if(t&&t.then){if(n.__u|=128|l,o){for(~(P=o.indexOf(c||void 0))||(P=o.length);(F=o[P-1])&&F.nodeType==8;)P--;for(;P<o.length;P++)if(F=o[P]){if(o[P]=null,M){if(F==N)break}else{if(F.nodeType!=8)break;F.data.startsWith(`$s`)&&(N=ne(M=F))}}}if(!M){for(;c&&c.nodeType==8&&c.nextSibling;)c=c.nextSibling;M=c}(p=ne(M=n.__c.__z||(n.__c.__z=M)))?(n.__e=M,c=p):n.__e=c,c&&=c.nextSibling}else o&&o.some(_)}else n.__e=r.__e;n.__k||=r.__k||[],t&&t.then||re(n),e.__e(t,n,r)}}else c=n.__e=ie(r.__e,n,r,i,a,o,s,l,d,t);return(p=e.diffed)&&p(n),c}function ne(e,t){if(e&&e.nodeType==8&&e.data.startsWith(`$s`))for(var n=1;e=e.nextSibling;){if(e.nodeType==8){if(e.data.startsWith(`$s`))n++;else if(e.data.startsWith(`/$s`)&&!--n)return e}t&&t.push(e)}}function re(e){e&&(e.__c&&(e.__c.__g|=4),e.__k&&e.__k.some(re))}function M(t,n,r){for(var i=0;i<r.length;)N(r[i++],r[i++],r[i++]);e.__c&&e.__c(n,t),t.some(function(n){try{t=n.__h,n.__h=[],t.some(function(e){e.call(n)})}catch(t){e.__e(t,n.__v)}})}function ie(t,n,r,i,a,o,s,c,l,u){var f,g,v,y,b,S,C,w,T=r.props||d,E=n.props,D=n.type;if(D==`svg`?a=`http://www.w3.org/2000/svg`:D==`math`?a=`http://www.w3.org/1998/Math/MathML`:a||=`http://www.w3.org/1999/xhtml`,o){for(f=0;f<o.length;f++)if((b=o[f])&&(D?b.localName==D:b.nodeType==3)){t=b,o[f]=null;break}}if(!t){if(w=u.ownerDocument||document,!D)return w.createTextNode(E);t=w.createElementNS(a,D,E.is?E:u),c&&=(e.__m&&e.__m(n,o),!1),o=null}if(D){if(u=D==`template`&&t.content||t,o=D==`textarea`&&E.defaultValue!=null?null:o&&h.call(u.childNodes),!c&&o)for(T={},f=0;f<t.attributes.length;f++)T[(b=t.attributes[f]).name]=b.value;for(f in T)b=T[f],f==`dangerouslySetInnerHTML`?v=b:f==`children`||f in E||f==`value`&&`defaultValue`in E||f==`checked`&&`defaultChecked`in E||A(t,f,null,b,a);for(f in E)b=E[f],f==`children`?y=b:f==`dangerouslySetInnerHTML`?g=b:f==`value`?S=b:f==`checked`?C=b:c&&typeof b!=`function`||T[f]===b||A(t,f,b,T[f],a);g?(c||v&&(g.__html==v.__html||g.__html==t.innerHTML)||(t.innerHTML=g.__html),n.__k=[]):(v&&(t.textContent=``),(D==`foreignObject`||a==`http://www.w3.org/1998/Math/MathML`&&p.test(D))&&(a=`http://www.w3.org/1999/xhtml`),ee(u,m(y)?y:[y],n,r,i,a,o,s,o?o[0]:r.__k&&x(r,0),c,l),o&&o.some(_)),c&&D!=`textarea`||(f=`value`,D==`progress`&&S==null?t.removeAttribute(f):S==null||S===t[f]&&(D!=`progress`||S)||A(t,f,S,T[f],a),f=`checked`,C!=null&&C!=t[f]&&A(t,f,C,T[f],a))}else T===E||c&&t.data==E||(t.data=E);return t}function N(t,n,r,i){try{typeof t==`function`?n?n.__x=t(n)||1:(i&&=i.__c||i.__e)&&(n=i.__x)&&(i.__x=null,typeof n==`function`?n():t(null)):t.current=n}catch(t){e.__e(t,r)}}function ae(t,n,r){var i,a,o,s;if(e.unmount&&e.unmount(t),!(i=t.ref)||i.current&&i.current!=t.__e||N(i,null,n,t),i=t.__c){if(i.componentWillUnmount)try{i.componentWillUnmount()}catch(t){e.__e(t,n)}i.__P=i.__n=null}if(i=t.__k)for(s=0;s<i.length;s++)i[s]&&ae(i[s],n,typeof t.type!=`function`||r&&!t.props.__P);!r&&(i=t.__c)&&(i=i.__z)&&(a=ne(i,o=[]))&&(i==t.__e&&o.some(_),_(a),_(i)),r||_(t.__e),t.__e=t.__c=t.__=null}function oe(e,t,n){return this.constructor(e,n)}function P(t,n){var r,i,a,o;e.__&&e.__(t,n),n.nodeType==9&&(n=n.documentElement),i=(r=t&&32&t.__u)?null:n.__k,n.__k=v(y,{children:[t]}),a=[],o=[],j(n,n.__k,i||d,d,n.namespaceURI,i?null:n.firstChild?h.call(n.childNodes):null,a,i?i.__e:n.firstChild,r,o),M(a,n.__k,o),n.__k.props.children=null}e={__e:function(e,t,n,r){for(var a,o,s;t=t.__;)if((a=t.__c)&&!(1&a.__g)){a.__g|=4;try{if((s=(o=a.constructor)&&o.getDerivedStateFromError)&&a.setState(o.getDerivedStateFromError(e)),a.componentDidCatch&&(a.componentDidCatch(e,r||{}),s=1),s&&8&a.__g)return void(a.__g|=2)}catch(t){e=t}}throw i=0,e}},t=0,b.prototype.setState=function(e,t){var n=this.__s;n&&n!=this.state||(n=this.__s=g({},this.state)),typeof e==`function`&&(e=e(g({},n),this.props)),e&&(g(n,e),this.__v&&(t&&this.__k.push(t),w(this)))},b.prototype.forceUpdate=function(e){this.__v&&(this.__g|=4,e&&this.__h.push(e),w(this))},b.prototype.render=y,n=[],i=0,a=function(e,t){return e.__v.__b-t.__v.__b},o=Symbol(),s=/(PointerCapture)$|Capture$/i,c=0,l={};var F,I,se,ce,le=Object.is,ue=0,de=[],fe=[],L=e,pe=L.__b,me=L.__r,he=L.diffed,ge=L.__c,_e=L.unmount,ve=L.__;function ye(e,t){L.__h&&L.__h(I,e,ue||t),ue=0;var n=I.__H||(I.__H={__:[],__h:[]});return e>=n.__.length&&n.__.push({}),n.__[e]}function R(e){return ue=1,be(De,e)}function be(e,t,n){var r=ye(F++,2);if(r.t=e,!r.__c&&(r.__=[n?n(t):De(void 0,t),function(e){var t=(r.__N||r.__)[0],n=r.t(t,e);le(t,n)||(r.__N=[n,r.__[1]],r.__c.setState({}))}],r.__c=I,!I.__f)){I.__f=!0;var i=I.shouldComponentUpdate;I.shouldComponentUpdate=function(e,t,n){var r=this.__H;if(!r)return!0;var a=!1,o=this.props!=e;if(r.__.some(function(e){e.__N&&(a=!0,le(e.__[0],e.__N[0])||(o=!0))}),i){var s=i.call(this,e,t,n);return a?s||o:s}return!a||o}}return r.__}function z(e,t){var n=ye(F++,3);!L.__s&&Ee(n.__H,t)&&(n.__P=!0,n.__=e,n.u=t,I.__H.__h.push(n))}function xe(){var e;do{for(;e=fe.shift();)try{B(e)}catch(t){L.__e(t,{__:(e=e.__P)&&e.__v})}for(;e=de.shift();){var t=e.__H;if(e.__P&&t)try{t.__h.some(B),t.__h.some(Te),t.__h=[]}catch(n){t.__h=[],L.__e(n,e.__v)}}}while(fe.length)}L.__b=function(e){I=null,pe&&pe(e)},L.__=function(e,t){e&&t.__k&&t.__k.__m&&(e.__m=t.__k.__m),ve&&ve(e,t)},L.__r=function(e){me&&me(e),F=0;var t=(I=e.__c).__H;t&&(se==I?I.__h=[]:(t.__h.some(B),t.__h.some(Te),F=0),t.__h=[],t.__.some(function(e){e.__N&&(e.__=e.__N),e.u=e.__N=void 0})),se=I},L.diffed=function(e){he&&he(e);var t=e.__c;t&&t.__H&&(t.__H.__h.length&&we(de.push(t)),t.__H.__.some(function(e){e.u&&(e.__H=e.u)})),se=I=null},L.__c=function(e,t){t.some(function(e){try{e.__h.some(B),e.__h=e.__h.filter(function(e){return!e.__||Te(e)})}catch(t){e.__h=[function(){throw t}]}}),ge&&ge(e,t)},L.unmount=function(e){_e&&_e(e);var t,n,r=e.__c;r&&r.__H&&(r.__H.__.some(function(r){try{if(r.__P&&r.__c){if(n===void 0){for(n=e.__;n&&(!n.__c||!n.__c.__P);)n=n.__;n&&=n.__c}r.__P=n,we(fe.push(r))}else B(r)}catch(e){t=e}}),r.__H=void 0,t&&L.__e(t,r.__v))};var Se=typeof requestAnimationFrame==`function`;function Ce(e){var t,n=function(){clearTimeout(r),Se&&cancelAnimationFrame(t),setTimeout(e)},r=setTimeout(n,35);Se&&(t=requestAnimationFrame(n))}function we(e){e!=1&&ce==L.requestAnimationFrame||((ce=L.requestAnimationFrame)||Ce)(xe)}function B(e){var t=I,n=e.__c;typeof n==`function`&&(e.__c=void 0,n()),I=t}function Te(e){var t=I;e.__c=e.__(),I=t}function Ee(e,t){return!e||e.length!=t.length||t.some(function(t,n){return!le(t,e[n])})}function De(e,t){return typeof t==`function`?t(e):t}function V(e){return e===null?`null`:Array.isArray(e)?`array`:typeof e}function H(e){return V(e)===`object`}function Oe(e){return Array.isArray(e)&&e.length>0&&e.every(e=>`message`in e)}function ke(e,t){return e.length<124?e:t}var U=(e=>(e[e.InternalServerError=4500]=`InternalServerError`,e[e.InternalClientError=4005]=`InternalClientError`,e[e.BadRequest=4400]=`BadRequest`,e[e.BadResponse=4004]=`BadResponse`,e[e.Unauthorized=4401]=`Unauthorized`,e[e.Forbidden=4403]=`Forbidden`,e[e.SubprotocolNotAcceptable=4406]=`SubprotocolNotAcceptable`,e[e.ConnectionInitialisationTimeout=4408]=`ConnectionInitialisationTimeout`,e[e.ConnectionAcknowledgementTimeout=4504]=`ConnectionAcknowledgementTimeout`,e[e.SubscriberAlreadyExists=4409]=`SubscriberAlreadyExists`,e[e.TooManyInitialisationRequests=4429]=`TooManyInitialisationRequests`,e))(U||{}),W=(e=>(e.ConnectionInit=`connection_init`,e.ConnectionAck=`connection_ack`,e.Ping=`ping`,e.Pong=`pong`,e.Subscribe=`subscribe`,e.Next=`next`,e.Error=`error`,e.Complete=`complete`,e))(W||{});function Ae(e){if(!H(e))throw Error(`Message is expected to be an object, but got ${V(e)}`);if(!e.type)throw Error(`Message is missing the 'type' property`);if(typeof e.type!=`string`)throw Error(`Message is expects the 'type' property to be a string, but got ${V(e.type)}`);switch(e.type){case`connection_init`:case`connection_ack`:case`ping`:case`pong`:if(e.payload!=null&&!H(e.payload))throw Error(`"${e.type}" message expects the 'payload' property to be an object or nullish or missing, but got "${e.payload}"`);break;case`subscribe`:if(typeof e.id!=`string`)throw Error(`"${e.type}" message expects the 'id' property to be a string, but got ${V(e.id)}`);if(!e.id)throw Error(`"${e.type}" message requires a non-empty 'id' property`);if(!H(e.payload))throw Error(`"${e.type}" message expects the 'payload' property to be an object, but got ${V(e.payload)}`);if(typeof e.payload.query!=`string`)throw Error(`"${e.type}" message payload expects the 'query' property to be a string, but got ${V(e.payload.query)}`);if(e.payload.variables!=null&&!H(e.payload.variables))throw Error(`"${e.type}" message payload expects the 'variables' property to be a an object or nullish or missing, but got ${V(e.payload.variables)}`);if(e.payload.operationName!=null&&V(e.payload.operationName)!==`string`)throw Error(`"${e.type}" message payload expects the 'operationName' property to be a string or nullish or missing, but got ${V(e.payload.operationName)}`);if(e.payload.extensions!=null&&!H(e.payload.extensions))throw Error(`"${e.type}" message payload expects the 'extensions' property to be a an object or nullish or missing, but got ${V(e.payload.extensions)}`);break;case`next`:if(typeof e.id!=`string`)throw Error(`"${e.type}" message expects the 'id' property to be a string, but got ${V(e.id)}`);if(!e.id)throw Error(`"${e.type}" message requires a non-empty 'id' property`);if(!H(e.payload))throw Error(`"${e.type}" message expects the 'payload' property to be an object, but got ${V(e.payload)}`);break;case`error`:if(typeof e.id!=`string`)throw Error(`"${e.type}" message expects the 'id' property to be a string, but got ${V(e.id)}`);if(!e.id)throw Error(`"${e.type}" message requires a non-empty 'id' property`);if(!Oe(e.payload))throw Error(`"${e.type}" message expects the 'payload' property to be an array of GraphQL errors, but got ${JSON.stringify(e.payload)}`);break;case`complete`:if(typeof e.id!=`string`)throw Error(`"${e.type}" message expects the 'id' property to be a string, but got ${V(e.id)}`);if(!e.id)throw Error(`"${e.type}" message requires a non-empty 'id' property`);break;default:throw Error(`Invalid message 'type' property "${e.type}"`)}return e}function je(e,t){return Ae(typeof e==`string`?JSON.parse(e,t):e)}function G(e,t){return Ae(e),JSON.stringify(e,t)}function Me(e){let{url:t,connectionParams:n,lazy:r=!0,onNonLazyError:i=console.error,lazyCloseTimeout:a=0,keepAlive:o=0,disablePong:s,connectionAckWaitTimeout:c=0,retryAttempts:l=5,retryWait:u=async function(e){let t=2**e;await new Promise(e=>setTimeout(e,t*1e3+Math.floor(Math.random()*2700+300)))},shouldRetry:d=Pe,on:f,webSocketImpl:p,generateID:m=function(){return`xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`.replace(/[xy]/g,e=>{let t=Math.random()*16|0;return(e==`x`?t:t&3|8).toString(16)})},jsonMessageReplacer:h,jsonMessageReviver:g}=e,_;if(p){if(!Ie(p))throw Error(`Invalid WebSocket implementation provided`);_=p}else typeof WebSocket<`u`?_=WebSocket:typeof global<`u`?_=global.WebSocket||global.MozWebSocket:typeof window<`u`&&(_=window.WebSocket||window.MozWebSocket);if(!_)throw Error("WebSocket implementation missing; on Node you can `import WebSocket from 'ws';` and pass `webSocketImpl: WebSocket` to `createClient`");let v=_,y=(()=>{let e=(()=>{let e={};return{on(t,n){return e[t]=n,()=>{delete e[t]}},emit(t){`id`in t&&e[t.id]?.(t)}}})(),t={connecting:f?.connecting?[f.connecting]:[],opened:f?.opened?[f.opened]:[],connected:f?.connected?[f.connected]:[],ping:f?.ping?[f.ping]:[],pong:f?.pong?[f.pong]:[],message:f?.message?[e.emit,f.message]:[e.emit],closed:f?.closed?[f.closed]:[],error:f?.error?[f.error]:[]};return{onMessage:e.on,on(e,n){let r=t[e];return r.push(n),()=>{let e=r.indexOf(n);e>-1&&r.splice(e,1)}},emit(e,...n){for(let r of[...t[e]])r(...n)}}})();function b(e){let t=[y.on(`error`,n=>{t.forEach(e=>e()),e(n)}),y.on(`closed`,n=>{t.forEach(e=>e()),e(n)})];return()=>t.forEach(e=>e())}let x,S=0,C,w=!1,T=0,ee=!1;async function E(){clearTimeout(C);let[e,r]=await(x??=new Promise((e,r)=>(async()=>{if(w){if(await u(T),!S)return x=void 0,r({code:1e3,reason:`All Subscriptions Gone`});T++}y.emit(`connecting`,w);let i=new v(typeof t==`function`?await t():t,`graphql-transport-ws`),a,l;function d(){isFinite(o)&&o>0&&(clearTimeout(l),l=setTimeout(()=>{i.readyState===v.OPEN&&(i.send(G({type:W.Ping})),y.emit(`ping`,!1,void 0))},o))}b(e=>{x=void 0,clearTimeout(a),clearTimeout(l),r(e),e instanceof Ne&&(i.close(4499,`Terminated`),i.onerror=null,i.onclose=null)}),i.onerror=e=>y.emit(`error`,e),i.onclose=e=>y.emit(`closed`,e),i.onopen=async()=>{try{y.emit(`opened`,i);let e=typeof n==`function`?await n():n;if(i.readyState!==v.OPEN)return;i.send(G(e?{type:W.ConnectionInit,payload:e}:{type:W.ConnectionInit},h)),isFinite(c)&&c>0&&(a=setTimeout(()=>{i.close(U.ConnectionAcknowledgementTimeout,`Connection acknowledgement timeout`)},c)),d()}catch(e){y.emit(`error`,e),i.close(U.InternalClientError,ke(e instanceof Error?e.message:String(e),`Internal client error`))}};let f=!1;i.onmessage=({data:t})=>{try{let n=je(t,g);if(y.emit(`message`,n),n.type===`ping`||n.type===`pong`){y.emit(n.type,!0,n.payload),n.type===`pong`?d():s||(i.send(G(n.payload?{type:W.Pong,payload:n.payload}:{type:W.Pong},h)),y.emit(`pong`,!1,n.payload));return}if(f)return;if(n.type!==W.ConnectionAck)throw Error(`First message cannot be of type ${n.type}`);clearTimeout(a),f=!0,y.emit(`connected`,i,n.payload,w),w=!1,T=0;let r=new Promise((e,t)=>b(t));r.catch(()=>{}),e([i,r])}catch(e){i.onmessage=null,y.emit(`error`,e),i.close(U.BadResponse,ke(e instanceof Error?e.message:String(e),`Bad response`))}}})()));e.readyState===v.CLOSING&&await r;let i=()=>{},l=new Promise(e=>i=e);return[e,i,new Promise((t,n)=>{let i=b(n);e.readyState!==v.OPEN&&r.catch(n),l.then(()=>{if(i(),!S){let t=()=>e.close(1e3,`Normal Closure`);isFinite(a)&&a>0?(clearTimeout(C),C=setTimeout(()=>{!S&&e.readyState===v.OPEN&&t()},a)):t()}t()})})]}function D(e){if(Pe(e)&&(Fe(e.code)||[U.InternalServerError,U.InternalClientError,U.BadRequest,U.BadResponse,U.Unauthorized,U.SubprotocolNotAcceptable,U.SubscriberAlreadyExists,U.TooManyInitialisationRequests].includes(e.code)))throw e;if(ee)return!1;if(Pe(e)&&e.code===1e3)return S>0;if(!l||T>=l||!d(e))throw e;return w=!0}r||(async()=>{for(S++;;)try{let[,,e]=await E();await e}catch(e){try{if(!D(e))return}catch(e){return i?.(e)}}})();function O(e,t){let n=m(e),r=!1,i=!1,a=()=>{S--,r=!0};return(async()=>{for(S++;;)try{let[o,s,c]=await E();if(r)return c.catch(()=>{}),s();let l=y.onMessage(n,e=>{switch(e.type){case W.Next:t.next(e.payload);return;case W.Error:i=!0,r=!0,t.error(e.payload),a();return;case W.Complete:r=!0,a();return}});o.send(G({id:n,type:W.Subscribe,payload:e},h)),a=()=>{!r&&o.readyState===v.OPEN&&o.send(G({id:n,type:W.Complete},h)),S--,r=!0,s()},await c.finally(l);return}catch(e){if(!D(e))return}})().then(()=>{i||t.complete()}).catch(e=>{t.error(e)}),()=>{r||a()}}return{on:y.on,subscribe:O,iterate(e){let t=[],n={done:!1,error:null,resolve:()=>{}},r=O(e,{next(e){t.push(e),n.resolve()},error(e){n.done=!0,n.error=e,n.resolve()},complete(){n.done=!0,n.resolve()}}),i=async function*(){for(;;){for(t.length||await new Promise(e=>n.resolve=e);t.length;)yield t.shift();if(n.error)throw n.error;if(n.done)return}}();return i.throw=async e=>(n.done||(n.done=!0,n.error=e,n.resolve()),{done:!0,value:void 0}),i.return=async()=>(r(),{done:!0,value:void 0}),i},async dispose(){if(ee=!0,x){let[e]=await x;e.close(1e3,`Normal Closure`)}},terminate(){x&&y.emit(`closed`,new Ne)}}}var Ne=class extends Error{name=`TerminatedCloseEvent`;message=`4499: Terminated`;code=4499;reason=`Terminated`;wasClean=!1};function Pe(e){return H(e)&&`code`in e&&`reason`in e}function Fe(e){return![1e3,1001,1006,1005,1012,1013,1014].includes(e)&&e>=1e3&&e<=1999}function Ie(e){return typeof e==`function`&&`constructor`in e&&`CLOSED`in e&&`CLOSING`in e&&`CONNECTING`in e&&`OPEN`in e}var K=class extends String{__apiType;value;__meta__;constructor(e,t){super(e),this.value=e,this.__meta__=t}toString(){return this.value}},Le=new K(`
+    fragment NoteItem on Blog {
+  id
+  title
+  rating
+  likedCount
+  commentCount
+  author {
+    nickName
+  }
+  shop {
+    name
+  }
+}
+    `,{fragmentName:`NoteItem`}),Re={"mutation Refresh($t: String!) { refreshToken(token: $t) { accessToken refreshToken user { id nickName role } } }":new K(`
+    mutation Refresh($t: String!) {
+  refreshToken(token: $t) {
+    accessToken
+    refreshToken
+    user {
+      id
+      nickName
+      role
+    }
+  }
+}
+    `),"mutation Logout{ logout }":new K(`
+    mutation Logout {
+  logout
+}
+    `),"mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }":new K(`
+    mutation SendLoginCode($p: String!) {
+  sendLoginCode(phone: $p) {
+    sent
+    devCode
+  }
+}
+    `),"mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }":new K(`
+    mutation Login($p: String!, $c: String!) {
+  login(phone: $p, code: $c) {
+    accessToken
+    refreshToken
+    user {
+      id
+      nickName
+      role
+    }
+  }
+}
+    `),"query ShopTypes { shopTypes { id name } }":new K(`
+    query ShopTypes {
+  shopTypes {
+    id
+    name
+  }
+}
+    `),"query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n      edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }":new K(`
+    query Shops($t: ID, $n: String, $a: String) {
+  shops(typeId: $t, name: $n, first: 10, after: $a) {
+    edges {
+      node {
+        id
+        name
+        area
+        avgPrice
+        score
+        comments
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `),"query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }":new K(`
+    query Shop($id: ID!) {
+  shop(id: $id) {
+    id
+    name
+    address
+    avgPrice
+    score
+    comments
+    type {
+      name
+    }
+    vouchers {
+      id
+      title
+      payValue
+      actualValue
+      kind
+      stock
+      beginTime
+      endTime
+    }
+    blogs(first: 5) {
+      edges {
+        node {
+          id
+          title
+          rating
+          likedCount
+          author {
+            nickName
+          }
+        }
+      }
+    }
+  }
+}
+    `),"subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }":new K(`
+    subscription OrderStatus($o: ID!) {
+  orderStatus(orderId: $o) {
+    orderId
+    status
+    reason
+  }
+}
+    `),"query Order($o: ID!) { order(id: $o) { redemptionCode } }":new K(`
+    query Order($o: ID!) {
+  order(id: $o) {
+    redemptionCode
+  }
+}
+    `),"mutation ClaimVoucher($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }":new K(`
+    mutation ClaimVoucher($v: ID!) {
+  claimVoucher(voucherId: $v) {
+    orderId
+    status
+  }
+}
+    `),"mutation PayOrder($o: ID!) { payOrder(orderId: $o) { id status } }":new K(`
+    mutation PayOrder($o: ID!) {
+  payOrder(orderId: $o) {
+    id
+    status
+  }
+}
+    `),"mutation CancelOrder($o: ID!) { cancelOrder(orderId: $o) { status } }":new K(`
+    mutation CancelOrder($o: ID!) {
+  cancelOrder(orderId: $o) {
+    status
+  }
+}
+    `),"query MyOrders($s: [OrderStatus!]) { myOrders(status: $s, first: 20) { edges { node { id status amount voucher { title } shop { name } redemptionCode } } } }":new K(`
+    query MyOrders($s: [OrderStatus!]) {
+  myOrders(status: $s, first: 20) {
+    edges {
+      node {
+        id
+        status
+        amount
+        voucher {
+          title
+        }
+        shop {
+          name
+        }
+        redemptionCode
+      }
+    }
+  }
+}
+    `),"mutation CreateFlashSale($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }":new K(`
+    mutation CreateFlashSale($in: CreateFlashSaleInput!) {
+  createFlashSale(input: $in) {
+    id
+  }
+}
+    `),"subscription SaleStats($v: ID!) { saleStats(voucherId: $v) {\n      remaining accepted pending created paid used canceled failed claimsPerSecond at } }":new K(`
+    subscription SaleStats($v: ID!) {
+  saleStats(voucherId: $v) {
+    remaining
+    accepted
+    pending
+    created
+    paid
+    used
+    canceled
+    failed
+    claimsPerSecond
+    at
+  }
+}
+    `),"fragment NoteItem on Blog { id title rating likedCount commentCount author { nickName } shop { name } }":Le,"query FeedPage($a: String) { page: feed(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }":new K(`
+    query FeedPage($a: String) {
+  page: feed(first: 10, after: $a) {
+    edges {
+      node {
+        ...NoteItem
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment NoteItem on Blog {
+  id
+  title
+  rating
+  likedCount
+  commentCount
+  author {
+    nickName
+  }
+  shop {
+    name
+  }
+}`),"query HotPage($a: String) { page: hotBlogs(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }":new K(`
+    query HotPage($a: String) {
+  page: hotBlogs(first: 10, after: $a) {
+    edges {
+      node {
+        ...NoteItem
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment NoteItem on Blog {
+  id
+  title
+  rating
+  likedCount
+  commentCount
+  author {
+    nickName
+  }
+  shop {
+    name
+  }
+}`),"mutation Follow($u: ID!) { follow(userId: $u) }":new K(`
+    mutation Follow($u: ID!) {
+  follow(userId: $u)
+}
+    `),"mutation Unfollow($u: ID!) { unfollow(userId: $u) }":new K(`
+    mutation Unfollow($u: ID!) {
+  unfollow(userId: $u)
+}
+    `),"query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyTo { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }":new K(`
+    query Blog($id: ID!) {
+  blog(id: $id) {
+    id
+    title
+    content
+    images
+    rating
+    likedCount
+    likedByMe
+    author {
+      id
+      nickName
+      isFollowedByMe
+    }
+    shop {
+      id
+      name
+    }
+    comments(first: 20) {
+      edges {
+        node {
+          id
+          content
+          author {
+            nickName
+          }
+          replies(first: 5) {
+            edges {
+              node {
+                id
+                content
+                author {
+                  nickName
+                }
+                replyTo {
+                  nickName
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  blogLikers(blogId: $id) {
+    nickName
+  }
+}
+    `),"mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }":new K(`
+    mutation LikeBlog($id: ID!) {
+  likeBlog(id: $id) {
+    id
+  }
+}
+    `),"mutation CreateComment($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }":new K(`
+    mutation CreateComment($b: ID!, $c: String!) {
+  createComment(blogId: $b, content: $c) {
+    id
+  }
+}
+    `),"mutation UploadImage($f: Upload!) { uploadImage(file: $f) { url } }":new K(`
+    mutation UploadImage($f: Upload!) {
+  uploadImage(file: $f) {
+    url
+  }
+}
+    `),"mutation CreateBlog($in: CreateBlogInput!) { createBlog(input: $in) { id } }":new K(`
+    mutation CreateBlog($in: CreateBlogInput!) {
+  createBlog(input: $in) {
+    id
+  }
+}
+    `),"query SignInStatus { signInStatus { month signedDays consecutiveDays } }":new K(`
+    query SignInStatus {
+  signInStatus {
+    month
+    signedDays
+    consecutiveDays
+  }
+}
+    `),"mutation SignIn{ signIn { month } }":new K(`
+    mutation SignIn {
+  signIn {
+    month
+  }
+}
+    `)};function q(e){return Re[e]??{}}var ze=q(`mutation Refresh($t: String!) { refreshToken(token: $t) { accessToken refreshToken user { id nickName role } } }`),J=window.localStorage,Y={get access(){return J.getItem(`access`)||``},get refresh(){return J.getItem(`refresh`)||``},get user(){try{return JSON.parse(J.getItem(`user`)||`null`)}catch{return null}},save(e){J.setItem(`access`,e.accessToken),J.setItem(`refresh`,e.refreshToken),e.user&&J.setItem(`user`,JSON.stringify(e.user)),Ke()},clear(){J.removeItem(`access`),J.removeItem(`refresh`),J.removeItem(`user`),Ke()}},Be=class extends Error{constructor(e){super(e.message),this.code=e.extensions?.code||`ERROR`,this.extensions=e.extensions||{}}};function Ve(e){let t=String(e);if(!t.includes(`{`))throw Error(`a GraphQL document missing from src/gql: run make web`);return t}async function He(e,t,n){return(await fetch(`/graphql`,{method:`POST`,headers:{"Content-Type":`application/json`,...n?{Authorization:`Bearer `+n}:{}},body:JSON.stringify({query:Ve(e),variables:t})})).json()}var Ue=null;async function We(){return Ue??=He(ze,{t:Y.refresh}).then(e=>(e.data?.refreshToken?Y.save(e.data.refreshToken):Y.clear(),!!e.data?.refreshToken)).finally(()=>{Ue=null}),Ue}async function X(e,t={}){let n=await He(e,t,Y.access);if(n.errors?.[0]?.extensions?.code===`UNAUTHENTICATED`&&Y.refresh&&await We()&&(n=await He(e,t,Y.access)),n.errors?.length)throw new Be(n.errors[0]);return n.data}var Ge=null;function Ke(){Ge&&=(Ge.dispose(),null)}function qe(e,t,n,r){return Ge??=Me({url:(location.protocol===`https:`?`wss://`:`ws://`)+location.host+`/graphql`,connectionParams:()=>({Authorization:`Bearer `+Y.access}),lazy:!0}),Ge.subscribe({query:Ve(e),variables:t},{next:e=>e.errors?.length?r?.(new Be(e.errors[0])):n(e.data),error:e=>r?.(e instanceof Error?e:Error(String(e?.reason||`connection closed`))),complete:()=>{}})}var Je={zh:{shops:`商户`,orders:`我的订单`,login:`登录`,logout:`退出`,phone:`手机号`,sendCode:`获取验证码`,code:`验证码`,devCode:`开发模式验证码`,signIn:`登录`,more:`加载更多`,search:`按名称搜索`,allTypes:`全部`,vouchers:`优惠券`,notes:`探店笔记`,claim:`立即抢购`,startsIn:`距开始`,started:`进行中`,ended:`已结束`,left:`剩余`,pay:`去支付`,cancel:`取消订单`,code2:`核销码`,status:`状态`,score:`评分`,reviews:`条评价`,perPerson:`人均`,loginFirst:`请先登录`,SOLD_OUT:`已抢光`,ALREADY_CLAIMED:`你已经抢到过了`,RATE_LIMITED:`请求太频繁，请稍后再试`,NOT_STARTED:`还没开始`,ENDED:`已经结束`,UNAUTHENTICATED:`请先登录`,CONFLICT:`订单状态已变化`,PENDING:`排队中`,CREATED:`待支付`,PAID:`已支付`,USED:`已使用`,CANCELED:`已取消`,REFUNDED:`已退款`,FAILED:`失败`,none:`暂无`,yuan:`元`,board:`秒杀看板`,newSale:`发布秒杀`,shopId:`商户 ID`,title:`标题`,price:`秒杀价（元）`,worth:`原价（元）`,stock:`库存`,startsInSeconds:`几秒后开始`,create:`发布`,s_remaining:`剩余`,s_accepted:`已抢`,s_pending:`排队中`,s_created:`待支付`,s_paid:`已支付`,s_used:`已核销`,s_canceled:`已取消`,s_rate:`每秒下单`,feed:`关注`,hot:`热门`,write:`写笔记`,follow:`关注`,unfollow:`取消关注`,comments:`评论`,comment:`评论`,send:`发送`,content:`正文`,rating:`评分`,photo:`照片`,publish:`发布`,signInDaily:`签到`,streak:`连续签到`,signInToday:`今日签到`},en:{shops:`Shops`,orders:`My orders`,login:`Log in`,logout:`Log out`,phone:`Phone`,sendCode:`Send code`,code:`Code`,devCode:`Dev-mode code`,signIn:`Log in`,more:`Load more`,search:`Search by name`,allTypes:`All`,vouchers:`Vouchers`,notes:`Notes`,claim:`Claim now`,startsIn:`Starts in`,started:`On now`,ended:`Ended`,left:`left`,pay:`Pay`,cancel:`Cancel order`,code2:`Redemption code`,status:`Status`,score:`Score`,reviews:`reviews`,perPerson:`per person`,loginFirst:`Log in first`,SOLD_OUT:`Sold out`,ALREADY_CLAIMED:`You already have one`,RATE_LIMITED:`Too many requests, try again shortly`,NOT_STARTED:`Not started yet`,ENDED:`Already over`,UNAUTHENTICATED:`Log in first`,CONFLICT:`The order changed meanwhile`,PENDING:`Queued`,CREATED:`Awaiting payment`,PAID:`Paid`,USED:`Used`,CANCELED:`Canceled`,REFUNDED:`Refunded`,FAILED:`Failed`,none:`None yet`,yuan:`CNY`,board:`Sale board`,newSale:`New flash sale`,shopId:`Shop id`,title:`Title`,price:`Price (CNY)`,worth:`Worth (CNY)`,stock:`Stock`,startsInSeconds:`Starts in (seconds)`,create:`Publish`,s_remaining:`Remaining`,s_accepted:`Claimed`,s_pending:`Queued`,s_created:`Awaiting payment`,s_paid:`Paid`,s_used:`Redeemed`,s_canceled:`Canceled`,s_rate:`Orders per second`,feed:`Following`,hot:`Hot`,write:`Write a note`,follow:`Follow`,unfollow:`Unfollow`,comments:`Comments`,comment:`Comment`,send:`Send`,content:`Text`,rating:`Rating`,photo:`Photo`,publish:`Publish`,signInDaily:`Sign in`,streak:`Days in a row`,signInToday:`Sign in today`}},Z=localStorage.getItem(`lang`)||((navigator.language||`zh`).startsWith(`en`)?`en`:`zh`);function Ye(e){Z=e,localStorage.setItem(`lang`,e),document.documentElement.lang=e===`zh`?`zh-CN`:`en`}var Q=e=>Je[Z][e]??e,Xe=Symbol.for(`pv`),Ze=0;Array.isArray;function $(t,n,r,i,a,o){n||={};var s,c,l=n;if(`ref`in l&&typeof t!=`function`)for(c in l={},n)c==`ref`?s=n[c]:l[c]=n[c];var u={type:t,props:l,key:r,ref:s,__k:null,__:null,__b:0,__e:null,__c:null,constructor:Xe,__v:--Ze,__i:-1,__u:0};return(a||o)&&(u.__source=a,u.__self=o),e.vnode&&e.vnode(u),u}function Qe(){let[e,t]=R(location.hash.slice(2));return z(()=>{let e=()=>t(location.hash.slice(2));return addEventListener(`hashchange`,e),()=>removeEventListener(`hashchange`,e)},[]),e.split(`/`)}var $e=e=>(e/100).toFixed(e%100?2:0);function et(){let[,e]=R(0),[t,n]=Qe(),r=Y.user;return $(y,{children:[$(`header`,{children:[$(`a`,{href:`#/`,class:`brand`,children:`Dealspot`}),$(`nav`,{children:[$(`a`,{href:`#/`,children:Q(`shops`)}),$(`a`,{href:`#/notes`,children:Q(`notes`)}),r&&$(`a`,{href:`#/signin`,children:Q(`signInDaily`)}),r&&$(`a`,{href:`#/orders`,children:Q(`orders`)}),r&&r.role!==`USER`&&$(`a`,{href:`#/board`,children:Q(`board`)}),r?$(`button`,{onClick:()=>{X(q(`mutation Logout{ logout }`)).catch(()=>{}),Y.clear(),location.hash=`#/`,e(e=>e+1)},children:Q(`logout`)}):$(`a`,{href:`#/login`,children:Q(`login`)}),$(`button`,{"aria-label":`language`,onClick:()=>{Ye(Z===`zh`?`en`:`zh`),e(e=>e+1)},children:Z===`zh`?`EN`:`中文`})]})]}),$(`main`,{children:t===`login`?$(tt,{onDone:()=>{location.hash=`#/`,e(e=>e+1)}}):t===`shop`?$(rt,{id:n}):t===`orders`?$(st,{}):t===`board`?$(ct,{voucherId:n}):t===`notes`?$(ht,{}):t===`note`?$(gt,{id:n}):$(t===`write`?vt:t===`signin`?yt:nt,{})})]})}function tt({onDone:e}){let[t,n]=R(``),[r,i]=R(``),[a,o]=R(``),[s,c]=R(``);return $(`form`,{class:`card`,onSubmit:async n=>{n.preventDefault(),c(``);try{let n=await X(q(`mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }`),{p:t,c:r});Y.save(n.login),e()}catch(e){c(e.message)}},children:[$(`h1`,{children:Q(`login`)}),$(`label`,{children:[Q(`phone`),` `,$(`input`,{id:`phone`,inputMode:`tel`,autoComplete:`tel`,value:t,onInput:e=>n(e.currentTarget.value)})]}),$(`button`,{type:`button`,id:`send-code`,onClick:async e=>{e.preventDefault(),c(``);try{let e=await X(q(`mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }`),{p:t});e.sendLoginCode.devCode&&(o(e.sendLoginCode.devCode),i(e.sendLoginCode.devCode))}catch(e){c(e.message)}},children:Q(`sendCode`)}),a&&$(`p`,{class:`hint`,children:[Q(`devCode`),`: `,$(`b`,{id:`dev-code`,children:a})]}),$(`label`,{children:[Q(`code`),` `,$(`input`,{id:`code`,inputMode:`numeric`,value:r,onInput:e=>i(e.currentTarget.value)})]}),$(`button`,{type:`submit`,id:`login`,children:Q(`signIn`)}),s&&$(`p`,{role:`alert`,class:`error`,children:s})]})}function nt(){let[e,t]=R([]),[n,r]=R(``),[i,a]=R(``),[o,s]=R([]),[c,l]=R(null);z(()=>{X(q(`query ShopTypes { shopTypes { id name } }`)).then(e=>t(e.shopTypes))},[]);let u=async e=>{let t=await X(q(`query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {
+      edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }`),{t:n||null,n:i||null,a:e}),r=t.shops.edges.map(e=>e.node);s(t=>e?[...t,...r]:r),l(t.shops.pageInfo.hasNextPage?t.shops.pageInfo.endCursor:null)};return z(()=>{u(null)},[n,i]),$(`section`,{children:[$(`div`,{class:`types`,role:`tablist`,children:[$(`button`,{role:`tab`,"aria-selected":n===``,onClick:()=>r(``),children:Q(`allTypes`)}),e.map(e=>$(`button`,{role:`tab`,"aria-selected":n===e.id,onClick:()=>r(e.id),children:e.name}))]}),$(`label`,{class:`search`,children:[Q(`search`),` `,$(`input`,{type:`search`,value:i,onChange:e=>a(e.currentTarget.value)})]}),$(`ul`,{class:`shops`,children:o.map(e=>$(`li`,{children:$(`a`,{href:`#/shop/${e.id}`,class:`shop-link`,children:[$(`b`,{children:e.name}),$(`span`,{children:[e.area,` · `,Q(`perPerson`),` ¥`,$e(e.avgPrice),` · `,Q(`score`),` `,(e.score/10).toFixed(1),` · `,e.comments,` `,Q(`reviews`)]})]})}))}),c&&$(`button`,{onClick:()=>u(c),children:Q(`more`)})]})}function rt({id:e}){let[t,n]=R(null);return z(()=>{X(q(`query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments type { name }
+      vouchers { id title payValue actualValue kind stock beginTime endTime }
+      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }`),{id:e}).then(e=>n(e.shop))},[e]),t?$(`section`,{children:[$(`h1`,{children:t.name}),$(`p`,{children:[t.type?.name,` · `,t.address,` · `,Q(`perPerson`),` ¥`,$e(t.avgPrice),` · `,Q(`score`),` `,(t.score/10).toFixed(1)]}),$(`h2`,{children:Q(`vouchers`)}),$(`ul`,{class:`vouchers`,children:t.vouchers.map(e=>$(ot,{v:e}))}),$(`h2`,{children:Q(`notes`)}),$(`ul`,{children:t.blogs.edges.map(({node:e})=>$(`li`,{children:[e.title,` — `,e.author.nickName,e.rating?` `+`★`.repeat(e.rating):``,` ♥`,e.likedCount]}))})]}):$(`p`,{children:`…`})}function it(){let[e,t]=R(Date.now());return z(()=>{let e=setInterval(()=>t(Date.now()),1e3);return()=>clearInterval(e)},[]),e}var at=e=>{let t=Math.max(0,Math.floor(e/1e3));return`${Math.floor(t/3600)}:${String(Math.floor(t/60)%60).padStart(2,`0`)}:${String(t%60).padStart(2,`0`)}`};function ot({v:e}){let t=it(),[n,r]=R(null),[i,a]=R(``),o=e.beginTime?Date.parse(e.beginTime):0,s=e.endTime?Date.parse(e.endTime):1/0,c=e.kind===`FLASH_SALE`,l=e=>qe(q(`subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }`),{o:e},async t=>{let n=t.orderStatus,i=null;n.status===`PAID`&&(i=(await X(q(`query Order($o: ID!) { order(id: $o) { redemptionCode } }`),{o:e})).order?.redemptionCode),r(e=>({...e,status:n.status,code:i??e?.code}))},e=>a(e.message)),u=async()=>{if(a(``),!Y.access)a(Q(`loginFirst`));else try{let t=await X(q(`mutation ClaimVoucher($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }`),{v:e.id});r({id:t.claimVoucher.orderId,status:t.claimVoucher.status}),l(t.claimVoucher.orderId)}catch(e){a(Q(e.code)===e.code?e.message:Q(e.code))}},d=async e=>{try{await X(e,{o:n.id})}catch(e){a(Q(e.code)===e.code?e.message:Q(e.code))}};return $(`li`,{class:`voucher`,children:[$(`b`,{children:e.title}),` ¥`,$e(e.payValue),` `,$(`s`,{children:[`¥`,$e(e.actualValue)]}),c&&$(`span`,{class:`stock`,children:[` · `,Q(`left`),` `,e.stock]}),c&&(t<o?$(`span`,{class:`countdown`,children:[` · `,Q(`startsIn`),` `,at(o-t)]}):$(`span`,{children:[` · `,Q(t>s?`ended`:`started`)]})),c&&!n&&$(`button`,{class:`claim`,disabled:t<o||t>s,onClick:u,children:Q(`claim`)}),n&&$(`div`,{class:`order`,"aria-live":`polite`,children:[Q(`status`),`: `,$(`b`,{class:`order-status`,"data-status":n.status,children:Q(n.status)}),n.status===`CREATED`&&$(y,{children:[$(`button`,{class:`pay`,onClick:()=>d(q(`mutation PayOrder($o: ID!) { payOrder(orderId: $o) { id status } }`)),children:Q(`pay`)}),$(`button`,{onClick:()=>d(q(`mutation CancelOrder($o: ID!) { cancelOrder(orderId: $o) { status } }`)),children:Q(`cancel`)})]}),n.code&&$(`p`,{children:[Q(`code2`),`: `,$(`b`,{class:`redemption-code`,children:n.code})]})]}),i&&$(`p`,{role:`alert`,class:`error claim-answer`,children:i})]})}function st(){let[e,t]=R(``),[n,r]=R([]);return z(()=>{X(q(`query MyOrders($s: [OrderStatus!]) { myOrders(status: $s, first: 20) { edges { node { id status amount voucher { title } shop { name } redemptionCode } } } }`),{s:e?[e]:null}).then(e=>r(e.myOrders.edges.map(e=>e.node)))},[e]),$(`section`,{children:[$(`h1`,{children:Q(`orders`)}),$(`div`,{class:`types`,children:[``,`PENDING`,`CREATED`,`PAID`,`USED`,`CANCELED`].map(n=>$(`button`,{"aria-selected":e===n,onClick:()=>t(n),children:Q(n||`allTypes`)}))}),n.length===0?$(`p`,{children:Q(`none`)}):$(`ul`,{children:n.map(e=>$(`li`,{children:[e.voucher.title,` · `,e.shop.name,` · ¥`,$e(e.amount),` · `,$(`b`,{children:Q(e.status)}),e.redemptionCode&&$(y,{children:[` · `,e.redemptionCode]})]}))})]})}function ct({voucherId:e}){return e?$(ut,{voucherId:e}):$(lt,{})}function lt(){let[e,t]=R(``);return $(`form`,{class:`card`,onSubmit:async e=>{e.preventDefault(),t(``);let n=new FormData(e.currentTarget),r=new Date(Date.now()+Number(n.get(`startsIn`))*1e3);try{let e=await X(q(`mutation CreateFlashSale($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }`),{in:{shopId:n.get(`shop`),title:n.get(`title`),payValue:Math.round(Number(n.get(`price`))*100),actualValue:Math.round(Number(n.get(`worth`))*100),stock:Number(n.get(`stock`)),beginTime:r.toISOString(),endTime:new Date(r.getTime()+36e5).toISOString()}});location.hash=`#/board/`+e.createFlashSale.id}catch(e){t(e.message)}},children:[$(`h1`,{children:Q(`newSale`)}),$(`label`,{children:[Q(`shopId`),` `,$(`input`,{name:`shop`,id:`sale-shop`,required:!0,inputMode:`numeric`})]}),$(`label`,{children:[Q(`title`),` `,$(`input`,{name:`title`,id:`sale-title`,required:!0})]}),$(`label`,{children:[Q(`price`),` `,$(`input`,{name:`price`,id:`sale-price`,type:`number`,step:`0.01`,min:`0`,value:`9.9`})]}),$(`label`,{children:[Q(`worth`),` `,$(`input`,{name:`worth`,type:`number`,step:`0.01`,min:`0`,value:`20`})]}),$(`label`,{children:[Q(`stock`),` `,$(`input`,{name:`stock`,id:`sale-stock`,type:`number`,min:`1`,value:`100`})]}),$(`label`,{children:[Q(`startsInSeconds`),` `,$(`input`,{name:`startsIn`,type:`number`,min:`0`,value:`0`})]}),$(`button`,{type:`submit`,id:`create-sale`,children:Q(`create`)}),e&&$(`p`,{role:`alert`,class:`error`,children:e})]})}function ut({voucherId:e}){let[t,n]=R(``),[r,i]=R(null),[a,o]=R([]);z(()=>qe(q(`subscription SaleStats($v: ID!) { saleStats(voucherId: $v) {
+      remaining accepted pending created paid used canceled failed claimsPerSecond at } }`),{v:e},e=>{i(e.saleStats),o(t=>[...t.slice(-59),e.saleStats.claimsPerSecond])},e=>n(e.message)),[e]);let s=Math.max(1,...a),c=a.map((e,t)=>`${t/59*300},${60-e/s*56}`).join(` `);return $(`section`,{children:[$(`h1`,{children:[Q(`board`),` #`,e]}),t&&$(`p`,{role:`alert`,class:`error`,children:t}),r&&$(`dl`,{class:`stats`,children:[[`remaining`,`accepted`,`pending`,`created`,`paid`,`used`,`canceled`].map(e=>$(`div`,{children:[$(`dt`,{children:Q(`s_`+e)}),$(`dd`,{id:`stat-`+e,children:r[e]})]})),$(`div`,{children:[$(`dt`,{children:Q(`s_rate`)}),$(`dd`,{id:`stat-rate`,children:r.claimsPerSecond.toFixed(1)})]})]}),$(`svg`,{viewBox:`0 0 300 60`,class:`chart`,role:`img`,"aria-label":Q(`s_rate`),children:$(`polyline`,{fill:`none`,stroke:`#c81d25`,"stroke-width":`2`,points:c})})]})}q(`fragment NoteItem on Blog { id title rating likedCount commentCount author { nickName } shop { name } }`);var dt=q(`query FeedPage($a: String) { page: feed(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }`),ft=q(`query HotPage($a: String) { page: hotBlogs(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }`),pt=q(`mutation Follow($u: ID!) { follow(userId: $u) }`),mt=q(`mutation Unfollow($u: ID!) { unfollow(userId: $u) }`);function ht(){let[e,t]=R(Y.access?`feed`:`hot`),[n,r]=R([]),[i,a]=R(void 0),[o,s]=R(null),c=async t=>{let n=await X(e===`feed`?dt:ft,{a:t||null});r(e=>[...t?e:[],...n.page.edges.map(e=>e.node)]),a(n.page.pageInfo.hasNextPage?n.page.pageInfo.endCursor:null)};return z(()=>{r([]),c(null)},[e]),z(()=>{if(!o||!i)return;let e=new IntersectionObserver(e=>{e[0].isIntersecting&&c(i)});return e.observe(o),()=>e.disconnect()},[o,i]),$(`section`,{children:[$(`div`,{class:`types`,role:`tablist`,children:[Y.access&&$(`button`,{role:`tab`,"aria-selected":e===`feed`,onClick:()=>t(`feed`),children:Q(`feed`)}),$(`button`,{role:`tab`,"aria-selected":e===`hot`,onClick:()=>t(`hot`),children:Q(`hot`)}),Y.access&&$(`a`,{class:`button`,href:`#/write`,id:`write-note`,children:Q(`write`)})]}),$(`ul`,{class:`notes`,children:n.map(e=>$(`li`,{children:$(`a`,{href:`#/note/${e.id}`,class:`shop-link`,children:[$(`b`,{children:e.title}),$(`span`,{children:[e.author.nickName,` · `,e.shop?.name,e.rating?` · `+`★`.repeat(e.rating):``,` · ♥`,e.likedCount,` · 💬`,e.commentCount]})]})}))}),i&&$(`div`,{ref:s,class:`sentinel`,children:`…`})]})}function gt({id:e}){let[t,n]=R(null),[r,i]=R([]),[a,o]=R(``),[s,c]=R(``),l=()=>X(q(`query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe
+      author { id nickName isFollowedByMe } shop { id name }
+      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyTo { nickName } } } } } } } }
+      blogLikers(blogId: $id) { nickName } }`),{id:e}).then(e=>{n(e.blog),i(e.blogLikers)});z(()=>{l()},[e]);let u=async(e,t)=>{c(``);try{await X(e,t),await l()}catch(e){c(Q(e.code)===e.code?e.message:Q(e.code))}};if(!t)return $(`p`,{children:`…`});let d=Y.user;return $(`article`,{children:[$(`h1`,{children:t.title}),$(`p`,{class:`meta`,children:[t.author.nickName,` · `,$(`a`,{href:`#/shop/${t.shop?.id}`,children:t.shop?.name}),t.rating?` · `+`★`.repeat(t.rating):``]}),t.images.map(e=>$(`img`,{src:e,alt:``,class:`note-image`})),$(`p`,{class:`content`,children:t.content}),$(`p`,{children:[$(`button`,{id:`like`,"aria-pressed":t.likedByMe,onClick:()=>u(q(`mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }`),{id:e}),children:[`♥ `,t.likedCount]}),d&&d.id!==t.author.id&&$(`button`,{id:`follow`,onClick:()=>u(t.author.isFollowedByMe?mt:pt,{u:t.author.id}),children:t.author.isFollowedByMe?Q(`unfollow`):Q(`follow`)})]}),$(`p`,{class:`meta`,children:r.map(e=>e.nickName).join(`、`)}),$(`h2`,{children:Q(`comments`)}),$(`ul`,{class:`comments`,children:t.comments.edges.map(({node:e})=>$(`li`,{children:[$(`b`,{children:e.author.nickName}),`: `,e.content,$(`ul`,{children:e.replies.edges.map(({node:e})=>$(`li`,{children:[$(`b`,{children:e.author.nickName}),` → `,e.replyTo?.nickName,`: `,e.content]}))})]}))}),d&&$(`form`,{onSubmit:t=>{t.preventDefault(),u(q(`mutation CreateComment($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }`),{b:e,c:a}).then(()=>o(``))},children:[$(`label`,{children:[Q(`comment`),` `,$(`input`,{id:`comment`,value:a,onInput:e=>o(e.currentTarget.value),maxLength:1e3})]}),$(`button`,{type:`submit`,children:Q(`send`)})]}),s&&$(`p`,{role:`alert`,class:`error`,children:s})]})}var _t=q(`mutation UploadImage($f: Upload!) { uploadImage(file: $f) { url } }`);function vt(){let[e,t]=R(``);return $(`form`,{class:`card`,onSubmit:async e=>{e.preventDefault(),t(``);let n=new FormData(e.currentTarget);try{let e=[],t=n.get(`photo`);if(t&&t.size>0){let n=new FormData;n.append(`operations`,JSON.stringify({query:String(_t),variables:{f:null}})),n.append(`map`,JSON.stringify({0:[`variables.f`]})),n.append(`0`,t,t.name);let r=await(await fetch(`/graphql`,{method:`POST`,headers:{Authorization:`Bearer `+Y.access},body:n})).json();if(r.errors?.length)throw Error(r.errors[0].message);e.push(r.data.uploadImage.url)}let r=await X(q(`mutation CreateBlog($in: CreateBlogInput!) { createBlog(input: $in) { id } }`),{in:{shopId:n.get(`shop`),title:n.get(`title`),content:n.get(`content`),images:e,rating:Number(n.get(`rating`))||null}});location.hash=`#/note/`+r.createBlog.id}catch(e){t(e.message)}},children:[$(`h1`,{children:Q(`write`)}),$(`label`,{children:[Q(`shopId`),` `,$(`input`,{name:`shop`,id:`note-shop`,required:!0,inputMode:`numeric`})]}),$(`label`,{children:[Q(`title`),` `,$(`input`,{name:`title`,id:`note-title`,required:!0,maxLength:80})]}),$(`label`,{children:[Q(`content`),` `,$(`textarea`,{name:`content`,id:`note-content`,required:!0,maxLength:5e3,rows:5})]}),$(`label`,{children:[Q(`rating`),` `,$(`select`,{name:`rating`,id:`note-rating`,children:[0,5,4,3,2,1].map(e=>$(`option`,{value:e,children:e?`★`.repeat(e):`—`}))})]}),$(`label`,{children:[Q(`photo`),` `,$(`input`,{type:`file`,name:`photo`,id:`note-photo`,accept:`image/jpeg,image/png,image/webp,image/gif`})]}),$(`button`,{type:`submit`,id:`publish`,children:Q(`publish`)}),e&&$(`p`,{role:`alert`,class:`error`,children:e})]})}function yt(){let[e,t]=R(null),n=()=>X(q(`query SignInStatus { signInStatus { month signedDays consecutiveDays } }`)).then(e=>t(e.signInStatus));if(z(()=>{n()},[]),!e)return $(`p`,{children:`…`});let[r,i]=e.month.split(`-`).map(Number),a=new Date(r,i,0).getDate(),o=(new Date(r,i-1,1).getDay()+6)%7,s=new Set(e.signedDays);return $(`section`,{children:[$(`h1`,{children:[Q(`signInDaily`),` `,e.month]}),$(`p`,{children:[Q(`streak`),`: `,$(`b`,{id:`streak`,children:e.consecutiveDays})]}),$(`button`,{id:`sign-in`,onClick:()=>X(q(`mutation SignIn{ signIn { month } }`)).then(n),children:Q(`signInToday`)}),$(`div`,{class:`calendar`,role:`grid`,children:[Array.from({length:o},()=>$(`span`,{})),Array.from({length:a},(e,t)=>$(`span`,{class:s.has(t+1)?`signed`:``,"aria-label":s.has(t+1)?`signed`:``,children:t+1}))]})]})}Ye(Z),P($(et,{}),document.getElementById(`app`));

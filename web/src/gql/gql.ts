@@ -1,0 +1,188 @@
+/* eslint-disable */
+import * as types from './graphql';
+
+
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "mutation Refresh($t: String!) { refreshToken(token: $t) { accessToken refreshToken user { id nickName role } } }": typeof types.RefreshDocument,
+    "mutation Logout{ logout }": typeof types.LogoutDocument,
+    "mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }": typeof types.SendLoginCodeDocument,
+    "mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }": typeof types.LoginDocument,
+    "query ShopTypes { shopTypes { id name } }": typeof types.ShopTypesDocument,
+    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n      edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }": typeof types.ShopsDocument,
+    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": typeof types.ShopDocument,
+    "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }": typeof types.OrderStatusDocument,
+    "query Order($o: ID!) { order(id: $o) { redemptionCode } }": typeof types.OrderDocument,
+    "mutation ClaimVoucher($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }": typeof types.ClaimVoucherDocument,
+    "mutation PayOrder($o: ID!) { payOrder(orderId: $o) { id status } }": typeof types.PayOrderDocument,
+    "mutation CancelOrder($o: ID!) { cancelOrder(orderId: $o) { status } }": typeof types.CancelOrderDocument,
+    "query MyOrders($s: [OrderStatus!]) { myOrders(status: $s, first: 20) { edges { node { id status amount voucher { title } shop { name } redemptionCode } } } }": typeof types.MyOrdersDocument,
+    "mutation CreateFlashSale($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }": typeof types.CreateFlashSaleDocument,
+    "subscription SaleStats($v: ID!) { saleStats(voucherId: $v) {\n      remaining accepted pending created paid used canceled failed claimsPerSecond at } }": typeof types.SaleStatsDocument,
+    "fragment NoteItem on Blog { id title rating likedCount commentCount author { nickName } shop { name } }": typeof types.NoteItemFragmentDoc,
+    "query FeedPage($a: String) { page: feed(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }": typeof types.FeedPageDocument,
+    "query HotPage($a: String) { page: hotBlogs(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }": typeof types.HotPageDocument,
+    "mutation Follow($u: ID!) { follow(userId: $u) }": typeof types.FollowDocument,
+    "mutation Unfollow($u: ID!) { unfollow(userId: $u) }": typeof types.UnfollowDocument,
+    "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyTo { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }": typeof types.BlogDocument,
+    "mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }": typeof types.LikeBlogDocument,
+    "mutation CreateComment($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }": typeof types.CreateCommentDocument,
+    "mutation UploadImage($f: Upload!) { uploadImage(file: $f) { url } }": typeof types.UploadImageDocument,
+    "mutation CreateBlog($in: CreateBlogInput!) { createBlog(input: $in) { id } }": typeof types.CreateBlogDocument,
+    "query SignInStatus { signInStatus { month signedDays consecutiveDays } }": typeof types.SignInStatusDocument,
+    "mutation SignIn{ signIn { month } }": typeof types.SignInDocument,
+};
+const documents: Documents = {
+    "mutation Refresh($t: String!) { refreshToken(token: $t) { accessToken refreshToken user { id nickName role } } }": types.RefreshDocument,
+    "mutation Logout{ logout }": types.LogoutDocument,
+    "mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }": types.SendLoginCodeDocument,
+    "mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }": types.LoginDocument,
+    "query ShopTypes { shopTypes { id name } }": types.ShopTypesDocument,
+    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n      edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }": types.ShopsDocument,
+    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": types.ShopDocument,
+    "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }": types.OrderStatusDocument,
+    "query Order($o: ID!) { order(id: $o) { redemptionCode } }": types.OrderDocument,
+    "mutation ClaimVoucher($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }": types.ClaimVoucherDocument,
+    "mutation PayOrder($o: ID!) { payOrder(orderId: $o) { id status } }": types.PayOrderDocument,
+    "mutation CancelOrder($o: ID!) { cancelOrder(orderId: $o) { status } }": types.CancelOrderDocument,
+    "query MyOrders($s: [OrderStatus!]) { myOrders(status: $s, first: 20) { edges { node { id status amount voucher { title } shop { name } redemptionCode } } } }": types.MyOrdersDocument,
+    "mutation CreateFlashSale($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }": types.CreateFlashSaleDocument,
+    "subscription SaleStats($v: ID!) { saleStats(voucherId: $v) {\n      remaining accepted pending created paid used canceled failed claimsPerSecond at } }": types.SaleStatsDocument,
+    "fragment NoteItem on Blog { id title rating likedCount commentCount author { nickName } shop { name } }": types.NoteItemFragmentDoc,
+    "query FeedPage($a: String) { page: feed(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }": types.FeedPageDocument,
+    "query HotPage($a: String) { page: hotBlogs(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }": types.HotPageDocument,
+    "mutation Follow($u: ID!) { follow(userId: $u) }": types.FollowDocument,
+    "mutation Unfollow($u: ID!) { unfollow(userId: $u) }": types.UnfollowDocument,
+    "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyTo { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }": types.BlogDocument,
+    "mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }": types.LikeBlogDocument,
+    "mutation CreateComment($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }": types.CreateCommentDocument,
+    "mutation UploadImage($f: Upload!) { uploadImage(file: $f) { url } }": types.UploadImageDocument,
+    "mutation CreateBlog($in: CreateBlogInput!) { createBlog(input: $in) { id } }": types.CreateBlogDocument,
+    "query SignInStatus { signInStatus { month signedDays consecutiveDays } }": types.SignInStatusDocument,
+    "mutation SignIn{ signIn { month } }": types.SignInDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation Refresh($t: String!) { refreshToken(token: $t) { accessToken refreshToken user { id nickName role } } }"): typeof import('./graphql').RefreshDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation Logout{ logout }"): typeof import('./graphql').LogoutDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }"): typeof import('./graphql').SendLoginCodeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }"): typeof import('./graphql').LoginDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query ShopTypes { shopTypes { id name } }"): typeof import('./graphql').ShopTypesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n      edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').ShopsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }"): typeof import('./graphql').ShopDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }"): typeof import('./graphql').OrderStatusDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Order($o: ID!) { order(id: $o) { redemptionCode } }"): typeof import('./graphql').OrderDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ClaimVoucher($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }"): typeof import('./graphql').ClaimVoucherDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation PayOrder($o: ID!) { payOrder(orderId: $o) { id status } }"): typeof import('./graphql').PayOrderDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CancelOrder($o: ID!) { cancelOrder(orderId: $o) { status } }"): typeof import('./graphql').CancelOrderDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query MyOrders($s: [OrderStatus!]) { myOrders(status: $s, first: 20) { edges { node { id status amount voucher { title } shop { name } redemptionCode } } } }"): typeof import('./graphql').MyOrdersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CreateFlashSale($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }"): typeof import('./graphql').CreateFlashSaleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "subscription SaleStats($v: ID!) { saleStats(voucherId: $v) {\n      remaining accepted pending created paid used canceled failed claimsPerSecond at } }"): typeof import('./graphql').SaleStatsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "fragment NoteItem on Blog { id title rating likedCount commentCount author { nickName } shop { name } }"): typeof import('./graphql').NoteItemFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query FeedPage($a: String) { page: feed(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').FeedPageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query HotPage($a: String) { page: hotBlogs(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').HotPageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation Follow($u: ID!) { follow(userId: $u) }"): typeof import('./graphql').FollowDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation Unfollow($u: ID!) { unfollow(userId: $u) }"): typeof import('./graphql').UnfollowDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyTo { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }"): typeof import('./graphql').BlogDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }"): typeof import('./graphql').LikeBlogDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CreateComment($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }"): typeof import('./graphql').CreateCommentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UploadImage($f: Upload!) { uploadImage(file: $f) { url } }"): typeof import('./graphql').UploadImageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CreateBlog($in: CreateBlogInput!) { createBlog(input: $in) { id } }"): typeof import('./graphql').CreateBlogDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query SignInStatus { signInStatus { month signedDays consecutiveDays } }"): typeof import('./graphql').SignInStatusDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation SignIn{ signIn { month } }"): typeof import('./graphql').SignInDocument;
+
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}

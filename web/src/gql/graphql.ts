@@ -1,0 +1,625 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type CreateBlogInput = {
+  /** At most 5000 characters. */
+  content: string;
+  /** At most 9 image paths or URLs, without commas or spaces. */
+  images: Array<string>;
+  /** A 1–5 star rating of the shop; it moves the shop's score and review count. */
+  rating?: number | null | undefined;
+  shopId: string;
+  /** At most 80 characters. */
+  title: string;
+};
+
+export type CreateFlashSaleInput = {
+  actualValue: number;
+  beginTime: string;
+  endTime: string;
+  payValue: number;
+  rules?: string | null | undefined;
+  shopId: string;
+  stock: number;
+  subtitle?: string | null | undefined;
+  title: string;
+};
+
+/** Where an order is in its life. */
+export type OrderStatus =
+  /** Canceled by the buyer or because the pay deadline passed; a flash sale's unit went back to the sale. */
+  | 'CANCELED'
+  /** The order exists. */
+  | 'CREATED'
+  /** The order could not be written; its stock went back. */
+  | 'FAILED'
+  /** Paid: the redemption code can be shown at the shop. */
+  | 'PAID'
+  /** Claimed: the order is being written. */
+  | 'PENDING'
+  /** Paid, then refunded; a flash sale's unit went back to the sale. */
+  | 'REFUNDED'
+  /** Redeemed at the shop. */
+  | 'USED';
+
+export type PaymentStatus =
+  | 'FAILED'
+  /** Created at the provider, waiting for its notification. */
+  | 'PENDING'
+  | 'REFUNDED'
+  /** The money is going back; the provider has not confirmed yet. */
+  | 'REFUND_PENDING'
+  | 'SUCCEEDED';
+
+/** What a user may do. */
+export type Role =
+  | 'ADMIN'
+  /** Runs the shops it owns: their vouchers, sales, orders and redemptions. */
+  | 'MERCHANT'
+  | 'USER';
+
+export type VoucherKind =
+  | 'FLASH_SALE'
+  | 'NORMAL';
+
+export type RefreshMutationVariables = Exact<{
+  t: string;
+}>;
+
+
+export type RefreshMutation = { refreshToken: { accessToken: string, refreshToken: string, user: { id: string, nickName: string, role: Role | null } } };
+
+export type LogoutMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LogoutMutation = { logout: boolean };
+
+export type SendLoginCodeMutationVariables = Exact<{
+  p: string;
+}>;
+
+
+export type SendLoginCodeMutation = { sendLoginCode: { sent: boolean, devCode: string | null } };
+
+export type LoginMutationVariables = Exact<{
+  p: string;
+  c: string;
+}>;
+
+
+export type LoginMutation = { login: { accessToken: string, refreshToken: string, user: { id: string, nickName: string, role: Role | null } } };
+
+export type ShopTypesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ShopTypesQuery = { shopTypes: Array<{ id: string, name: string }> };
+
+export type ShopsQueryVariables = Exact<{
+  t?: string | null | undefined;
+  n?: string | null | undefined;
+  a?: string | null | undefined;
+}>;
+
+
+export type ShopsQuery = { shops: { edges: Array<{ node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type ShopQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ShopQuery = { shop: { id: string, name: string, address: string, avgPrice: number, score: number, comments: number, type: { name: string } | null, vouchers: Array<{ id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, stock: number | null, beginTime: string | null, endTime: string | null }>, blogs: { edges: Array<{ node: { id: string, title: string, rating: number | null, likedCount: number, author: { nickName: string } } }> } } | null };
+
+export type OrderStatusSubscriptionVariables = Exact<{
+  o: string;
+}>;
+
+
+export type OrderStatusSubscription = { orderStatus: { orderId: string, status: OrderStatus, reason: string | null } };
+
+export type OrderQueryVariables = Exact<{
+  o: string;
+}>;
+
+
+export type OrderQuery = { order: { redemptionCode: string | null } | null };
+
+export type ClaimVoucherMutationVariables = Exact<{
+  v: string;
+}>;
+
+
+export type ClaimVoucherMutation = { claimVoucher: { orderId: string, status: OrderStatus } };
+
+export type PayOrderMutationVariables = Exact<{
+  o: string;
+}>;
+
+
+export type PayOrderMutation = { payOrder: { id: string, status: PaymentStatus } };
+
+export type CancelOrderMutationVariables = Exact<{
+  o: string;
+}>;
+
+
+export type CancelOrderMutation = { cancelOrder: { status: OrderStatus } };
+
+export type MyOrdersQueryVariables = Exact<{
+  s?: Array<OrderStatus> | OrderStatus | null | undefined;
+}>;
+
+
+export type MyOrdersQuery = { myOrders: { edges: Array<{ node: { id: string, status: OrderStatus, amount: number, redemptionCode: string | null, voucher: { title: string }, shop: { name: string } } }> } };
+
+export type CreateFlashSaleMutationVariables = Exact<{
+  in: CreateFlashSaleInput;
+}>;
+
+
+export type CreateFlashSaleMutation = { createFlashSale: { id: string } };
+
+export type SaleStatsSubscriptionVariables = Exact<{
+  v: string;
+}>;
+
+
+export type SaleStatsSubscription = { saleStats: { remaining: number, accepted: number, pending: number, created: number, paid: number, used: number, canceled: number, failed: number, claimsPerSecond: number, at: string } };
+
+export type NoteItemFragment = { id: string, title: string, rating: number | null, likedCount: number, commentCount: number, author: { nickName: string }, shop: { name: string } | null };
+
+export type FeedPageQueryVariables = Exact<{
+  a?: string | null | undefined;
+}>;
+
+
+export type FeedPageQuery = { page: { edges: Array<{ node: { id: string, title: string, rating: number | null, likedCount: number, commentCount: number, author: { nickName: string }, shop: { name: string } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type HotPageQueryVariables = Exact<{
+  a?: string | null | undefined;
+}>;
+
+
+export type HotPageQuery = { page: { edges: Array<{ node: { id: string, title: string, rating: number | null, likedCount: number, commentCount: number, author: { nickName: string }, shop: { name: string } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type FollowMutationVariables = Exact<{
+  u: string;
+}>;
+
+
+export type FollowMutation = { follow: boolean };
+
+export type UnfollowMutationVariables = Exact<{
+  u: string;
+}>;
+
+
+export type UnfollowMutation = { unfollow: boolean };
+
+export type BlogQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type BlogQuery = { blog: { id: string, title: string, content: string, images: Array<string>, rating: number | null, likedCount: number, likedByMe: boolean, author: { id: string, nickName: string, isFollowedByMe: boolean }, shop: { id: string, name: string } | null, comments: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replies: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replyTo: { nickName: string } | null } }> } } }> } } | null, blogLikers: Array<{ nickName: string }> };
+
+export type LikeBlogMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type LikeBlogMutation = { likeBlog: { id: string } };
+
+export type CreateCommentMutationVariables = Exact<{
+  b: string;
+  c: string;
+}>;
+
+
+export type CreateCommentMutation = { createComment: { id: string } };
+
+export type UploadImageMutationVariables = Exact<{
+  f: File;
+}>;
+
+
+export type UploadImageMutation = { uploadImage: { url: string } };
+
+export type CreateBlogMutationVariables = Exact<{
+  in: CreateBlogInput;
+}>;
+
+
+export type CreateBlogMutation = { createBlog: { id: string } };
+
+export type SignInStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SignInStatusQuery = { signInStatus: { month: string, signedDays: Array<number>, consecutiveDays: number } };
+
+export type SignInMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SignInMutation = { signIn: { month: string } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const NoteItemFragmentDoc = new TypedDocumentString(`
+    fragment NoteItem on Blog {
+  id
+  title
+  rating
+  likedCount
+  commentCount
+  author {
+    nickName
+  }
+  shop {
+    name
+  }
+}
+    `, {"fragmentName":"NoteItem"}) as unknown as TypedDocumentString<NoteItemFragment, unknown>;
+export const RefreshDocument = new TypedDocumentString(`
+    mutation Refresh($t: String!) {
+  refreshToken(token: $t) {
+    accessToken
+    refreshToken
+    user {
+      id
+      nickName
+      role
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RefreshMutation, RefreshMutationVariables>;
+export const LogoutDocument = new TypedDocumentString(`
+    mutation Logout {
+  logout
+}
+    `) as unknown as TypedDocumentString<LogoutMutation, LogoutMutationVariables>;
+export const SendLoginCodeDocument = new TypedDocumentString(`
+    mutation SendLoginCode($p: String!) {
+  sendLoginCode(phone: $p) {
+    sent
+    devCode
+  }
+}
+    `) as unknown as TypedDocumentString<SendLoginCodeMutation, SendLoginCodeMutationVariables>;
+export const LoginDocument = new TypedDocumentString(`
+    mutation Login($p: String!, $c: String!) {
+  login(phone: $p, code: $c) {
+    accessToken
+    refreshToken
+    user {
+      id
+      nickName
+      role
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<LoginMutation, LoginMutationVariables>;
+export const ShopTypesDocument = new TypedDocumentString(`
+    query ShopTypes {
+  shopTypes {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<ShopTypesQuery, ShopTypesQueryVariables>;
+export const ShopsDocument = new TypedDocumentString(`
+    query Shops($t: ID, $n: String, $a: String) {
+  shops(typeId: $t, name: $n, first: 10, after: $a) {
+    edges {
+      node {
+        id
+        name
+        area
+        avgPrice
+        score
+        comments
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ShopsQuery, ShopsQueryVariables>;
+export const ShopDocument = new TypedDocumentString(`
+    query Shop($id: ID!) {
+  shop(id: $id) {
+    id
+    name
+    address
+    avgPrice
+    score
+    comments
+    type {
+      name
+    }
+    vouchers {
+      id
+      title
+      payValue
+      actualValue
+      kind
+      stock
+      beginTime
+      endTime
+    }
+    blogs(first: 5) {
+      edges {
+        node {
+          id
+          title
+          rating
+          likedCount
+          author {
+            nickName
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ShopQuery, ShopQueryVariables>;
+export const OrderStatusDocument = new TypedDocumentString(`
+    subscription OrderStatus($o: ID!) {
+  orderStatus(orderId: $o) {
+    orderId
+    status
+    reason
+  }
+}
+    `) as unknown as TypedDocumentString<OrderStatusSubscription, OrderStatusSubscriptionVariables>;
+export const OrderDocument = new TypedDocumentString(`
+    query Order($o: ID!) {
+  order(id: $o) {
+    redemptionCode
+  }
+}
+    `) as unknown as TypedDocumentString<OrderQuery, OrderQueryVariables>;
+export const ClaimVoucherDocument = new TypedDocumentString(`
+    mutation ClaimVoucher($v: ID!) {
+  claimVoucher(voucherId: $v) {
+    orderId
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ClaimVoucherMutation, ClaimVoucherMutationVariables>;
+export const PayOrderDocument = new TypedDocumentString(`
+    mutation PayOrder($o: ID!) {
+  payOrder(orderId: $o) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<PayOrderMutation, PayOrderMutationVariables>;
+export const CancelOrderDocument = new TypedDocumentString(`
+    mutation CancelOrder($o: ID!) {
+  cancelOrder(orderId: $o) {
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<CancelOrderMutation, CancelOrderMutationVariables>;
+export const MyOrdersDocument = new TypedDocumentString(`
+    query MyOrders($s: [OrderStatus!]) {
+  myOrders(status: $s, first: 20) {
+    edges {
+      node {
+        id
+        status
+        amount
+        voucher {
+          title
+        }
+        shop {
+          name
+        }
+        redemptionCode
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MyOrdersQuery, MyOrdersQueryVariables>;
+export const CreateFlashSaleDocument = new TypedDocumentString(`
+    mutation CreateFlashSale($in: CreateFlashSaleInput!) {
+  createFlashSale(input: $in) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateFlashSaleMutation, CreateFlashSaleMutationVariables>;
+export const SaleStatsDocument = new TypedDocumentString(`
+    subscription SaleStats($v: ID!) {
+  saleStats(voucherId: $v) {
+    remaining
+    accepted
+    pending
+    created
+    paid
+    used
+    canceled
+    failed
+    claimsPerSecond
+    at
+  }
+}
+    `) as unknown as TypedDocumentString<SaleStatsSubscription, SaleStatsSubscriptionVariables>;
+export const FeedPageDocument = new TypedDocumentString(`
+    query FeedPage($a: String) {
+  page: feed(first: 10, after: $a) {
+    edges {
+      node {
+        ...NoteItem
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment NoteItem on Blog {
+  id
+  title
+  rating
+  likedCount
+  commentCount
+  author {
+    nickName
+  }
+  shop {
+    name
+  }
+}`) as unknown as TypedDocumentString<FeedPageQuery, FeedPageQueryVariables>;
+export const HotPageDocument = new TypedDocumentString(`
+    query HotPage($a: String) {
+  page: hotBlogs(first: 10, after: $a) {
+    edges {
+      node {
+        ...NoteItem
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment NoteItem on Blog {
+  id
+  title
+  rating
+  likedCount
+  commentCount
+  author {
+    nickName
+  }
+  shop {
+    name
+  }
+}`) as unknown as TypedDocumentString<HotPageQuery, HotPageQueryVariables>;
+export const FollowDocument = new TypedDocumentString(`
+    mutation Follow($u: ID!) {
+  follow(userId: $u)
+}
+    `) as unknown as TypedDocumentString<FollowMutation, FollowMutationVariables>;
+export const UnfollowDocument = new TypedDocumentString(`
+    mutation Unfollow($u: ID!) {
+  unfollow(userId: $u)
+}
+    `) as unknown as TypedDocumentString<UnfollowMutation, UnfollowMutationVariables>;
+export const BlogDocument = new TypedDocumentString(`
+    query Blog($id: ID!) {
+  blog(id: $id) {
+    id
+    title
+    content
+    images
+    rating
+    likedCount
+    likedByMe
+    author {
+      id
+      nickName
+      isFollowedByMe
+    }
+    shop {
+      id
+      name
+    }
+    comments(first: 20) {
+      edges {
+        node {
+          id
+          content
+          author {
+            nickName
+          }
+          replies(first: 5) {
+            edges {
+              node {
+                id
+                content
+                author {
+                  nickName
+                }
+                replyTo {
+                  nickName
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  blogLikers(blogId: $id) {
+    nickName
+  }
+}
+    `) as unknown as TypedDocumentString<BlogQuery, BlogQueryVariables>;
+export const LikeBlogDocument = new TypedDocumentString(`
+    mutation LikeBlog($id: ID!) {
+  likeBlog(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<LikeBlogMutation, LikeBlogMutationVariables>;
+export const CreateCommentDocument = new TypedDocumentString(`
+    mutation CreateComment($b: ID!, $c: String!) {
+  createComment(blogId: $b, content: $c) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateCommentMutation, CreateCommentMutationVariables>;
+export const UploadImageDocument = new TypedDocumentString(`
+    mutation UploadImage($f: Upload!) {
+  uploadImage(file: $f) {
+    url
+  }
+}
+    `) as unknown as TypedDocumentString<UploadImageMutation, UploadImageMutationVariables>;
+export const CreateBlogDocument = new TypedDocumentString(`
+    mutation CreateBlog($in: CreateBlogInput!) {
+  createBlog(input: $in) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateBlogMutation, CreateBlogMutationVariables>;
+export const SignInStatusDocument = new TypedDocumentString(`
+    query SignInStatus {
+  signInStatus {
+    month
+    signedDays
+    consecutiveDays
+  }
+}
+    `) as unknown as TypedDocumentString<SignInStatusQuery, SignInStatusQueryVariables>;
+export const SignInDocument = new TypedDocumentString(`
+    mutation SignIn {
+  signIn {
+    month
+  }
+}
+    `) as unknown as TypedDocumentString<SignInMutation, SignInMutationVariables>;
