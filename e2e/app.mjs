@@ -23,6 +23,17 @@ try {
     await page.close();
   }
 
+  // Near me, with the browser's position at West Lake: the list turns into distances,
+  // nearest first.
+  const ctx = await browser.newContext({ geolocation: { latitude: 30.2590, longitude: 120.1480 }, permissions: ['geolocation'], locale: 'zh-CN' });
+  const near = await ctx.newPage();
+  await near.goto(base + '/app/');
+  await near.waitForSelector('.shop-link');
+  await near.click('#near-me');
+  await near.waitForSelector('.distance');
+  seen.distances = await near.$$eval('.distance', (els) => els.map((e) => e.textContent));
+  await ctx.close();
+
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, locale: 'zh-CN' });
   await logIn(page, base, phone);
 

@@ -57,21 +57,25 @@ func TestWebAppClaimPayAndShowTheCode(t *testing.T) {
 		t.Fatalf("browser walk: %v\n%s\n%s", err, out, stderr)
 	}
 	var seen struct {
-		FCP      float64
-		Statuses []string
-		Code     string
-		Reloads  int
-		Shown    []string
+		FCP       float64
+		Statuses  []string
+		Code      string
+		Reloads   int
+		Shown     []string
+		Distances []string
 	}
 	if err := json.Unmarshal(out, &seen); err != nil {
 		t.Fatalf("browser answered %q: %v", out, err)
 	}
-	t.Logf("first contentful paint %.0f ms; statuses shown %v; code %s", seen.FCP, seen.Shown, seen.Code)
+	t.Logf("first contentful paint %.0f ms; statuses shown %v; code %s; near me %v", seen.FCP, seen.Shown, seen.Code, seen.Distances)
 	// The claim answers PENDING; the subscription then shows CREATED and, once the
 	// provider confirms the payment, PAID — all on the page the buyer opened.
 	if len(seen.Shown) != 3 || seen.Shown[0] != "PENDING" || seen.Shown[1] != "CREATED" || seen.Shown[2] != "PAID" ||
 		len(seen.Code) != 12 || seen.Reloads != 1 {
 		t.Errorf("the buyer saw %s", out)
+	}
+	if len(seen.Distances) == 0 {
+		t.Errorf("near me listed no distances: %s", out)
 	}
 	if seen.FCP <= 0 || seen.FCP > 1000 {
 		t.Errorf("first contentful paint %.0f ms, want under 1 s", seen.FCP)

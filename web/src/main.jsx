@@ -93,27 +93,50 @@ function Shops() {
   const [name, setName] = useState('');
   const [shops, setShops] = useState([]);
   const [next, setNext] = useState(null);
+  // near is the point shops are listed around (null: not by distance).
+  const [near, setNear] = useState(null);
   useEffect(() => { gql(graphql(`query ShopTypes { shopTypes { id name } }`)).then((d) => setTypes(d.shopTypes)); }, []);
   const load = async (after) => {
-    const d = await gql(graphql(`query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {
-      edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }`),
-    { t: type || null, n: name || null, a: after });
-    const list = d.shops.edges.map((e) => e.node);
+    let page;
+    if (near) {
+      const d = await gql(graphql(`query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {
+        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {
+          edges { distanceMeters node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }`),
+      { t: type || types[0]?.id || '1', lon: near.lon, lat: near.lat, a: after });
+      page = d.nearbyShops;
+    } else {
+      const d = await gql(graphql(`query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {
+        edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }`),
+      { t: type || null, n: name || null, a: after });
+      page = d.shops;
+    }
+    const list = page.edges.map((e) => ({ ...e.node, distance: e.distanceMeters }));
     setShops((old) => (after ? [...old, ...list] : list));
-    setNext(d.shops.pageInfo.hasNextPage ? d.shops.pageInfo.endCursor : null);
+    setNext(page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null);
   };
-  useEffect(() => { load(null); }, [type, name]);
+  useEffect(() => { load(null); }, [type, name, near, types.length > 0]);
+  // Near me: the browser's position, or (refused or unavailable) the center of the demo city.
+  const nearMe = () => {
+    const fallback = () => setNear({ lon: 120.155, lat: 30.274, guessed: true });
+    if (!navigator.geolocation) { fallback(); return; }
+    navigator.geolocation.getCurrentPosition((p) => setNear({ lon: p.coords.longitude, lat: p.coords.latitude }), fallback, { timeout: 5000 });
+  };
   return (
     <section>
       <div class="types" role="tablist">
         <button role="tab" aria-selected={type === ''} onClick={() => setType('')}>{t('allTypes')}</button>
         {types.map((ty) => <button role="tab" aria-selected={type === ty.id} onClick={() => setType(ty.id)}>{ty.name}</button>)}
       </div>
-      <label class="search">{t('search')} <input type="search" value={name} onChange={(e) => setName(e.currentTarget.value)} /></label>
+      <div class="row">
+        <label class="search">{t('search')} <input type="search" value={name} disabled={!!near} onChange={(e) => setName(e.currentTarget.value)} /></label>
+        <button id="near-me" aria-pressed={!!near} onClick={() => (near ? setNear(null) : nearMe())}>{t('nearMe')}</button>
+      </div>
+      {near && <p class="meta">{t('around')} {near.lat.toFixed(4)}, {near.lon.toFixed(4)}{near.guessed ? ' (' + t('guessed') + ')' : ''}</p>}
       <ul class="shops">
         {shops.map((s) => (
           <li><a href={`#/shop/${s.id}`} class="shop-link"><b>{s.name}</b>
-            <span>{s.area} · {t('perPerson')} ¥{money(s.avgPrice)} · {t('score')} {(s.score / 10).toFixed(1)} · {s.comments} {t('reviews')}</span></a></li>
+            <span>{s.distance != null && <b class="distance">{s.distance < 1000 ? Math.round(s.distance) + ' m' : (s.distance / 1000).toFixed(1) + ' km'} · </b>}
+              {s.area} · {t('perPerson')} ¥{money(s.avgPrice)} · {t('score')} {(s.score / 10).toFixed(1)} · {s.comments} {t('reviews')}</span></a></li>
         ))}
       </ul>
       {next && <button onClick={() => load(next)}>{t('more')}</button>}

@@ -20,7 +20,8 @@ type Documents = {
     "mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }": typeof types.SendLoginCodeDocument,
     "mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }": typeof types.LoginDocument,
     "query ShopTypes { shopTypes { id name } }": typeof types.ShopTypesDocument,
-    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n      edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }": typeof types.ShopsDocument,
+    "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }": typeof types.NearbyDocument,
+    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }": typeof types.ShopsDocument,
     "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": typeof types.ShopDocument,
     "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }": typeof types.OrderStatusDocument,
     "query Order($o: ID!) { order(id: $o) { redemptionCode } }": typeof types.OrderDocument,
@@ -49,7 +50,8 @@ const documents: Documents = {
     "mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }": types.SendLoginCodeDocument,
     "mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }": types.LoginDocument,
     "query ShopTypes { shopTypes { id name } }": types.ShopTypesDocument,
-    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n      edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }": types.ShopsDocument,
+    "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }": types.NearbyDocument,
+    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }": types.ShopsDocument,
     "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": types.ShopDocument,
     "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }": types.OrderStatusDocument,
     "query Order($o: ID!) { order(id: $o) { redemptionCode } }": types.OrderDocument,
@@ -96,7 +98,11 @@ export function graphql(source: "query ShopTypes { shopTypes { id name } }"): ty
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n      edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').ShopsDocument;
+export function graphql(source: "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').NearbyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').ShopsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

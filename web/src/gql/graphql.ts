@@ -97,6 +97,16 @@ export type ShopTypesQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type ShopTypesQuery = { shopTypes: Array<{ id: string, name: string }> };
 
+export type NearbyQueryVariables = Exact<{
+  t: string;
+  lon: number;
+  lat: number;
+  a?: string | null | undefined;
+}>;
+
+
+export type NearbyQuery = { nearbyShops: { edges: Array<{ distanceMeters: number | null, node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
 export type ShopsQueryVariables = Exact<{
   t?: string | null | undefined;
   n?: string | null | undefined;
@@ -325,6 +335,27 @@ export const ShopTypesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ShopTypesQuery, ShopTypesQueryVariables>;
+export const NearbyDocument = new TypedDocumentString(`
+    query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {
+  nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {
+    edges {
+      distanceMeters
+      node {
+        id
+        name
+        area
+        avgPrice
+        score
+        comments
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<NearbyQuery, NearbyQueryVariables>;
 export const ShopsDocument = new TypedDocumentString(`
     query Shops($t: ID, $n: String, $a: String) {
   shops(typeId: $t, name: $n, first: 10, after: $a) {
