@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,24 +20,20 @@ import (
 	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/service"
+	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
 // TestWebAppClaimPayAndShowTheCode: in Chromium, a buyer opens the web app served at
-// /app/ on the embedded defaults, logs in with the dev-mode code, claims a live flash
+// /app/ by a `dealspot serve` process on the embedded defaults, logs in with the dev-mode code, claims a live flash
 // sale, sees the order go from PENDING to CREATED without reloading, pays and sees the
 // redemption code. The screens are written to docs/screenshots/ at phone and desktop
 // sizes, and the first contentful paint is reported.
 func TestWebAppClaimPayAndShowTheCode(t *testing.T) {
 	t.Parallel()
 	node, dir := browserTools(t)
-	base, svc := serveOwnAddress(t, map[string]string{"JWT_SECRET": testSecret, "DEALSPOT_DEV": "true"})
 	const title = "浏览器秒杀"
-	if _, err := svc.App.Commands.FlashSales.CreateFlashSale(context.Background(), domain.Operator, seckill.FlashSaleInput{
-		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: title, PayValue: 990, ActualValue: 2000},
-		Stock:        5, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
-	}); err != nil {
-		t.Fatal(err)
-	}
+	base, admin := startServe(t, "13900000950")
+	newBrowserSale(t, admin, title, 5)
 	shots, err := filepath.Abs("../../docs/screenshots")
 	if err != nil {
 		t.Fatal(err)
@@ -136,15 +133,9 @@ func runNode(t *testing.T, node, dir string, args ...string) []byte {
 func TestTwoBrowsersClaimTheLastUnit(t *testing.T) {
 	t.Parallel()
 	node, dir := browserTools(t)
-	base, svc := serveOwnAddress(t, map[string]string{"JWT_SECRET": testSecret, "DEALSPOT_DEV": "true"})
 	const title = "最后一件"
-	v, err := svc.App.Commands.FlashSales.CreateFlashSale(context.Background(), domain.Operator, seckill.FlashSaleInput{
-		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: title, PayValue: 100, ActualValue: 2000},
-		Stock:        1, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, admin := startServe(t, "13900000960")
+	saleID := newBrowserSale(t, admin, title, 1)
 	out := runNode(t, node, dir, "race.mjs", base, "1", title, "13900000961", "13900000962")
 	var results []struct {
 		Won            bool
@@ -165,9 +156,21 @@ func TestTwoBrowsersClaimTheLastUnit(t *testing.T) {
 	if won != 1 {
 		t.Errorf("%d of the two got the last unit: %s", won, out)
 	}
-	a := drain(t, svc, v.ID)
-	if a.Orders.Created != 1 {
-		t.Errorf("the sale has %d orders, want 1", a.Orders.Created)
+	// The sale's own numbers: one order, nothing left.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var st struct {
+			SaleStats struct{ Remaining, Accepted, Pending, Created int }
+		}
+		admin.Do(t, `query($v: ID!) { saleStats(voucherId: $v) { remaining accepted pending created } }`, map[string]any{"v": saleID}).Decode(t, &st)
+		s := st.SaleStats
+		if s.Pending == 0 || time.Now().After(deadline) {
+			if s.Remaining != 0 || s.Accepted != 1 || s.Created != 1 {
+				t.Errorf("the sale after the race: %+v, want 0 remaining and 1 order", s)
+			}
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -278,4 +281,43 @@ func TestNotesInTheBrowser(t *testing.T) {
 	if seen.ImageWidth != 64 || !strings.HasPrefix(seen.Src, "/media/") || !strings.Contains(seen.Liked, "1") || !seen.Commented || seen.Streak != 1 {
 		t.Errorf("the user saw %s", out)
 	}
+}
+
+// startServe runs the server binary, `dealspot serve`, on the embedded defaults (dev
+// mode, an admin phone) on an address of its own, as a user's first command does; it
+// returns the base URL and an admin's client. The process dies with the test.
+func startServe(t *testing.T, adminPhone string) (string, testsupport.GraphQLClient) {
+	t.Helper()
+	addr := freeAddr(t)
+	var env []string
+	for _, kv := range os.Environ() {
+		// The embedded defaults: none of the external stores the test's environment names.
+		if !strings.HasPrefix(kv, "DATABASE_URL=") && !strings.HasPrefix(kv, "REDIS_URL=") && !strings.HasPrefix(kv, "QUEUE=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "DEALSPOT_ADDR="+addr, "DEALSPOT_DATA_DIR="+t.TempDir(), "DEALSPOT_DEV=true",
+		"JWT_SECRET="+testSecret, "ADMIN_PHONES="+adminPhone, "LOG_LEVEL=warn")
+	logFile, err := os.Create(filepath.Join(t.TempDir(), "server.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &serverProcess{t: t, bin: buildServer(t), env: env, addr: addr, log: logFile}
+	p.start()
+	t.Cleanup(func() { p.kill(syscall.SIGTERM) })
+	admin := testsupport.GraphQLClient{URL: "http://" + addr + "/graphql"}
+	admin.Token = login(t, admin, adminPhone).AccessToken
+	return "http://" + addr, admin
+}
+
+// newBrowserSale creates a flash sale of shop 1, open now, as the admin; it returns its id.
+func newBrowserSale(t *testing.T, admin testsupport.GraphQLClient, title string, stock int) string {
+	t.Helper()
+	now := time.Now()
+	var out struct{ CreateFlashSale struct{ ID string } }
+	admin.Do(t, `mutation($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }`, map[string]any{"in": map[string]any{
+		"shopId": "1", "title": title, "payValue": 990, "actualValue": 2000, "stock": stock,
+		"beginTime": now.Add(-time.Minute).Format(time.RFC3339), "endTime": now.Add(time.Hour).Format(time.RFC3339),
+	}}).Decode(t, &out)
+	return out.CreateFlashSale.ID
 }
