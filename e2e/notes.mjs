@@ -20,6 +20,9 @@ try {
   await img.waitFor();
   await page.waitForFunction(() => document.querySelector('.note-image')?.complete);
   const seen = { imageWidth: await img.evaluate((el) => el.naturalWidth), src: await img.getAttribute('src') };
+  // An access token that no longer holds: the app refreshes the session with its
+  // refresh token and carries on.
+  await page.evaluate(() => localStorage.setItem('access', 'expired.token.value'));
   await page.click('#like');
   await page.waitForFunction(() => document.querySelector('#like')?.textContent.includes('1'));
   seen.liked = (await page.textContent('#like')).trim();
@@ -33,6 +36,10 @@ try {
   await page.waitForSelector('.calendar span.signed');
   seen.streak = Number(await page.textContent('#streak'));
   if (shots) await page.screenshot({ path: `${shots}/signin-phone.png` });
+  // Logging out ends the session: the tokens are gone and the login link is back.
+  await page.click('header button:has-text("退出")');
+  await page.waitForSelector('header a[href="#/login"]');
+  seen.loggedOut = await page.evaluate(() => !localStorage.getItem('access') && !localStorage.getItem('refresh'));
   console.log(JSON.stringify(seen));
 } finally {
   await browser.close();

@@ -254,8 +254,9 @@ func TestMerchantBoardMovesDuringAFlood(t *testing.T) {
 func formatInt(n int64) string { return strconv.FormatInt(n, 10) }
 
 // TestNotesInTheBrowser: in Chromium, a user writes a note with a photo (uploaded from
-// the form's file input, then shown), likes it, comments on it, and signs in for the
-// day on the month's calendar.
+// the form's file input, then shown), likes it after its access token stopped holding
+// (the app refreshes the session), comments on it, signs in for the day on the month's
+// calendar, and logs out.
 func TestNotesInTheBrowser(t *testing.T) {
 	t.Parallel()
 	node, dir := browserTools(t)
@@ -274,11 +275,12 @@ func TestNotesInTheBrowser(t *testing.T) {
 		Src, Liked string
 		Commented  bool
 		Streak     int
+		LoggedOut  bool
 	}
 	if err := json.Unmarshal(out, &seen); err != nil {
 		t.Fatalf("browser answered %q: %v", out, err)
 	}
-	if seen.ImageWidth != 64 || !strings.HasPrefix(seen.Src, "/media/") || !strings.Contains(seen.Liked, "1") || !seen.Commented || seen.Streak != 1 {
+	if seen.ImageWidth != 64 || !strings.HasPrefix(seen.Src, "/media/") || !strings.Contains(seen.Liked, "1") || !seen.Commented || seen.Streak != 1 || !seen.LoggedOut {
 		t.Errorf("the user saw %s", out)
 	}
 }
