@@ -5,7 +5,7 @@ PKG         := ./...
 TEST_FLAGS  ?= -race -count=1 -timeout 20m
 BIN         := bin/dealspot
 # The load test's scenario: see `go run ./cmd/dealspot-bench -h`.
-BENCH_FLAGS ?= --baseline
+BENCH_FLAGS ?= --baseline --path sold-out
 
 .PHONY: help run build test test-short lint generate web bench bench-go bench-load tidy clean
 

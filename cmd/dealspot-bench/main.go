@@ -96,7 +96,7 @@ func bench(ctx context.Context, sc scenario, getenv func(string) string, stdout,
 		StartedAt: time.Now().UTC(),
 		Server:    serverJSON{URL: t.baseURL, Mode: t.mode, Backends: t.backends},
 		Scenario: scenarioJSON{Users: sc.Users, ClaimsPerUser: sc.ClaimsPerUser, Concurrency: sc.Concurrency,
-			DurationSeconds: sc.Duration.Seconds(), Total: sc.Total, Baseline: sc.Baseline},
+			DurationSeconds: sc.Duration.Seconds(), Total: sc.Total, Baseline: sc.Baseline, Path: sc.Path},
 		Series:   []secondJSON{},
 		Problems: []string{},
 	}
@@ -251,6 +251,10 @@ func (r *result) addFlood(phases []*phaseStats, sc scenario) combined {
 	}
 	if claims.errors > 0 {
 		r.Problems = append(r.Problems, fmt.Sprintf("%d claim requests erred (%s)", claims.errors, errorCodes(claims.answers)))
+	}
+	if sc.Path == pathAccept && sc.VoucherID == 0 && r.Accepted != int64(claims.hist.n) {
+		r.Problems = append(r.Problems, fmt.Sprintf("accept path: only %d of %d claims accepted (%s)", r.Accepted, claims.hist.n,
+			strings.Join(sortedAnswers(claims.answers), ", ")))
 	}
 	if r.Baseline != nil && r.Baseline.Ops.Errors > 0 {
 		r.Problems = append(r.Problems, fmt.Sprintf("%d baseline requests erred", r.Baseline.Ops.Errors))

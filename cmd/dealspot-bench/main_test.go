@@ -22,7 +22,7 @@ func TestFloodsAnInProcessServerAndVerifies(t *testing.T) {
 	dir := t.TempDir()
 	jsonPath, chartPath := filepath.Join(dir, "out.json"), filepath.Join(dir, "out.svg")
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"--users", "40", "--stock", "10", "--concurrency", "8", "--duration", "1s",
+	code := run([]string{"--path", "sold-out", "--users", "40", "--stock", "10", "--concurrency", "8", "--duration", "1s",
 		"--baseline", "--phase", "500ms", "--warmup", "100ms", "--json", jsonPath, "--chart", chartPath},
 		func(string) string { return "" }, &stdout, &stderr)
 	if code != 0 {
@@ -64,6 +64,38 @@ func TestFloodsAnInProcessServerAndVerifies(t *testing.T) {
 	}
 }
 
+// TestAcceptPathIsTheDefault: without flags about the sale, every user claims once a
+// sale with a unit for each; every claim is accepted and written, and the report says
+// it measured the accept path.
+func TestAcceptPathIsTheDefault(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server")
+	}
+	var stdout, stderr bytes.Buffer
+	dir := t.TempDir()
+	jsonPath := filepath.Join(dir, "out.json")
+	code := run([]string{"--users", "60", "--concurrency", "8", "--after-claim", "0", "--json", jsonPath},
+		func(string) string { return "" }, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit status %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	var r result
+	raw, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Scenario.Path != pathAccept || r.Scenario.InitialStock != 60 || r.Accepted != 60 || r.Claims.Requests != 60 ||
+		len(r.Claims.Answers) != 1 || !r.Orders.AllCreated {
+		t.Errorf("accept path: %+v, answers %v, orders %+v", r.Scenario, r.Claims.Answers, r.Orders)
+	}
+	if !strings.Contains(stdout.String(), "accept path: every one of the 60 claims accepted") {
+		t.Errorf("the report does not name the accept path:\n%s", stdout.String())
+	}
+}
+
 func TestRefusesBadFlags(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
@@ -72,7 +104,8 @@ func TestRefusesBadFlags(t *testing.T) {
 		{"--url", "http://127.0.0.1:1"},
 		{"--url", "http://127.0.0.1:1", "--voucher", "1", "--tokens", "mint", "--jwt-secret", strings.Repeat("s", 32)},
 		{"--database-url", "postgres://x@127.0.0.1/db"},
-		{"--duration", "0"},
+		{"--path", "sold-out", "--duration", "0"},
+		{"--path", "sideways"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(args, func(string) string { return "" }, &stdout, &stderr); code != 2 {

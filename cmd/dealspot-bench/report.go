@@ -48,6 +48,8 @@ type scenarioJSON struct {
 	DurationSeconds float64 `json:"duration_seconds"`
 	Total           int64   `json:"total"`
 	Baseline        bool    `json:"baseline"`
+	// Path is the path measured: accept or sold-out.
+	Path string `json:"path"`
 	PhaseSeconds    float64 `json:"phase_seconds,omitempty"`
 }
 
@@ -266,6 +268,15 @@ func (r *result) writeText(w io.Writer) {
 	p("tokens", "%d by %s in %.1fs (%.0f/s)", r.Tokens.Count, r.Tokens.Source, r.Tokens.Seconds, r.Tokens.PerSecond)
 	c := r.Claims
 	p("claims", "%d in %.1fs = %.0f claims/s, %d errors (concurrency %d)", c.Requests, c.Seconds, c.PerSecond, c.Errors, r.Scenario.Concurrency)
+	switch accepted := c.Answers[answerAccepted]; {
+	case r.Scenario.Path == pathAccept && c.Requests > 0 && accepted == c.Requests:
+		p("path", "accept path: every one of the %d claims accepted (and written: see orders)", accepted)
+	case r.Scenario.Path == pathAccept:
+		p("path", "accept path NOT measured cleanly: %d of %d claims accepted", accepted, c.Requests)
+	default:
+		p("path", "sold-out path: %d of %d answers refusals (%.1f%%), %d accepted", c.Requests-accepted, c.Requests,
+			100*float64(c.Requests-accepted)/float64(max(c.Requests, 1)), accepted)
+	}
 	p("latency", "p50 %s  p90 %s  p99 %s  max %s  mean %s",
 		fmtMS(c.Latency.P50), fmtMS(c.Latency.P90), fmtMS(c.Latency.P99), fmtMS(c.Latency.Max), fmtMS(c.Latency.Mean))
 	var answers []string

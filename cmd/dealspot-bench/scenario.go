@@ -15,6 +15,17 @@ const (
 	tokensMint  = "mint"
 )
 
+// Paths a flood measures.
+const (
+	// pathAccept: every claim is a different user's first, on a sale with a unit for
+	// each, so every claim is accepted and its order written — what a sale costs while it
+	// still has stock.
+	pathAccept = "accept"
+	// pathSoldOut: the flood goes on after the sale ran out, so almost every answer is
+	// a refusal (sold out, already claimed).
+	pathSoldOut = "sold-out"
+)
+
 // defaultBaselineQuery is the operation --baseline measures: a mutation that carries the
 // caller's token, so the server verifies the JWT and checks the session in Redis as it
 // does for a claim, and goes through gqlgen's parse, validate, execute and encode, but
@@ -31,6 +42,8 @@ type scenario struct {
 	// Shards is the server's SECKILL_SHARDS (remote audit); 0 takes the environment's.
 	Shards int
 
+	// Path is the path the flood measures: pathAccept or pathSoldOut.
+	Path      string
 	Stock     int64
 	Users     int
 	VoucherID int64
@@ -97,6 +110,10 @@ Without --url a server is started in-process on the embedded defaults (SQLite in
 temporary directory, in-process Redis, memory queue); DATABASE_URL, REDIS_URL, QUEUE and
 the other server variables apply to it as usual.
 
+By default it measures the accept path: every user claims once a sale with a unit for
+each, so every claim is accepted and its order written. --path sold-out measures a sale
+of --stock flooded for --duration instead, where almost every answer is a refusal.
+
 The flood ends after --duration, after --total claims, or once every user has made
 --claims-per-user claims, whichever comes first; users are cycled in order. Without any
 of the three it runs for 5s.
@@ -117,6 +134,7 @@ func parseScenario(args []string, stderr io.Writer) (scenario, error) {
 	fs.StringVar(&s.DatabaseURL, "database-url", "", "remote mode: the server's DATABASE_URL, opened to audit the sale")
 	fs.StringVar(&s.RedisURL, "redis-url", "", "remote mode: the server's REDIS_URL, opened to audit the sale and to register minted sessions")
 	fs.IntVar(&s.Shards, "shards", 0, "remote mode: the server's SECKILL_SHARDS (default: from the environment, else 16)")
+	fs.StringVar(&s.Path, "path", pathAccept, "what to measure: accept (every claim a new user's, the sale never runs out: each claim accepted and written; stock defaults to users × claims-per-user, claims-per-user to 1) or sold-out (a sale of --stock flooded for --duration: mostly refusals)")
 	fs.Int64Var(&s.Stock, "stock", 100, "stock of the flash sale created for the run")
 	fs.IntVar(&s.Users, "users", 500, "number of users, each with its own token")
 	fs.Int64Var(&s.VoucherID, "voucher", 0, "claim this existing flash-sale voucher instead of creating one")
@@ -151,6 +169,16 @@ func parseScenario(args []string, stderr io.Writer) (scenario, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if s.Path == pathAccept {
+		// One claim per user unless told otherwise, and a unit for every claim.
+		if !set["claims-per-user"] {
+			s.ClaimsPerUser = 1
+			set["claims-per-user"] = true
+		}
+		if !set["stock"] {
+			s.Stock = int64(s.Users) * int64(max(s.ClaimsPerUser, 1))
+		}
+	}
 	if !set["duration"] && !set["total"] && !set["claims-per-user"] {
 		s.Duration = 5 * time.Second
 	}
@@ -169,6 +197,9 @@ func (s scenario) validate() error {
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if s.Users < 1 {
 		bad("--users must be at least 1")
+	}
+	if s.Path != pathAccept && s.Path != pathSoldOut {
+		bad("--path: want accept or sold-out, got %q", s.Path)
 	}
 	if s.Stock < 1 && s.VoucherID == 0 {
 		bad("--stock must be at least 1")
@@ -221,7 +252,7 @@ func (s scenario) validate() error {
 // describe summarises the scenario in one line.
 func (s scenario) describe() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d users, concurrency %d", s.Users, s.Concurrency)
+	fmt.Fprintf(&b, "%s path, %d users, concurrency %d", s.Path, s.Users, s.Concurrency)
 	if s.ClaimsPerUser > 0 {
 		fmt.Fprintf(&b, ", at most %d claims per user", s.ClaimsPerUser)
 	}
