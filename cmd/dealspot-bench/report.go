@@ -49,8 +49,8 @@ type scenarioJSON struct {
 	Total           int64   `json:"total"`
 	Baseline        bool    `json:"baseline"`
 	// Path is the path measured: accept or sold-out.
-	Path string `json:"path"`
-	PhaseSeconds    float64 `json:"phase_seconds,omitempty"`
+	Path         string  `json:"path"`
+	PhaseSeconds float64 `json:"phase_seconds,omitempty"`
 }
 
 type tokensJSON struct {
