@@ -41,7 +41,13 @@ func TestAuthenticateReadsTheCurrentRole(t *testing.T) {
 		if _, err := e.users.SetRoleByID(ctx, s.User.ID, domain.RoleAdmin); err != nil {
 			t.Fatal(err)
 		}
-		// Nothing cached yet for this user: the database's role is read.
+		// The login cached the account as it was: a change made outside the use cases
+		// is not seen …
+		if got := roleOf(t, e, s.AccessToken); got != domain.RoleUser {
+			t.Fatalf("role cached at login = %s, want USER", got)
+		}
+		// … until the cache has lost it: then the database's role is read.
+		e.cache.ForgetAccount(s.User.ID)
 		if got := roleOf(t, e, s.AccessToken); got != domain.RoleAdmin {
 			t.Fatalf("role read from the database = %s, want ADMIN", got)
 		}
@@ -63,6 +69,7 @@ func TestAuthenticateReadsTheCurrentRole(t *testing.T) {
 		e := newEnv(t, nil)
 		s := e.login(t, randomPhone())
 		e.users.Block(s.User.ID)
+		e.cache.ForgetAccount(s.User.ID) // the cached state is lost (say, Redis restarted empty)
 		_, err := e.svc.Authenticate.Handle(ctx, s.AccessToken)
 		wantCode(t, err, domain.CodeUnauthenticated)
 	})

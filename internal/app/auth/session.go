@@ -67,6 +67,10 @@ func (c *core) startSession(ctx context.Context, u domain.User) (Session, error)
 	if err := c.sessions.Create(ctx, u.ID, family, hashToken(refresh), c.cfg.RefreshTTL); err != nil {
 		return Session{}, fmt.Errorf("create session: %w", err)
 	}
+	// The account as just read: the session's first requests find it cached instead of
+	// each reading the users table (a state cached meanwhile wins). Should this fail,
+	// the first check reads the database as it would anyway.
+	_ = c.sessions.RememberAccount(ctx, u.ID, AccountState{Role: u.Role, Blocked: u.Blocked}, c.cfg.AccountCacheTTL)
 	return c.session(u, family, refresh)
 }
 
