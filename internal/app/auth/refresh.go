@@ -35,6 +35,8 @@ func (h *Refresh) Handle(ctx context.Context, token string) (Session, error) {
 	}
 	u, err := c.users.User(ctx, userID)
 	if err == nil && !u.Blocked {
+		// As at login: the account as just read serves the next requests' checks.
+		_ = c.sessions.RememberAccount(ctx, u.ID, AccountState{Role: u.Role, Blocked: u.Blocked}, c.cfg.AccountCacheTTL)
 		return c.session(u, family, next)
 	}
 	if err != nil && !errors.Is(err, domain.ErrNotFound) {
