@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -124,16 +125,32 @@ func byKey[V any](fetch func(ctx context.Context, ids []int64) (map[int64]V, err
 	}
 }
 
-// loadersFrom returns the operation's loaders.
-func loadersFrom(ctx context.Context) *loaders {
-	l, _ := ctx.Value(loadersKey{}).(*loaders)
-	return l
+// operationLoaders builds an operation's loaders when a resolver first asks for them,
+// so operations that follow no edge (a claim) build none.
+type operationLoaders struct {
+	once sync.Once
+	app  *app.Application
+	opts LoaderOptions
+	l    *loaders
 }
 
-// withLoaders gives every operation its own loaders.
+func (o *operationLoaders) get() *loaders {
+	o.once.Do(func() { o.l = newLoaders(o.app, o.opts) })
+	return o.l
+}
+
+// loadersFrom returns the operation's loaders (nil outside an operation).
+func loadersFrom(ctx context.Context) *loaders {
+	if o, ok := ctx.Value(loadersKey{}).(*operationLoaders); ok {
+		return o.get()
+	}
+	return nil
+}
+
+// withLoaders gives every operation its own loaders, built on first use.
 func withLoaders(a *app.Application, o LoaderOptions) graphql.OperationMiddleware {
 	return func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-		return next(context.WithValue(ctx, loadersKey{}, newLoaders(a, o)))
+		return next(context.WithValue(ctx, loadersKey{}, &operationLoaders{app: a, opts: o}))
 	}
 }
 
