@@ -275,7 +275,7 @@ func getTokens(ctx context.Context, sc scenario, t *target, c *client, stderr io
 			secret = t.jwtSecret
 		}
 		var m *minter
-		if m, err = newMinter(secret, t.sessions); err == nil {
+		if m, err = newMinter(secret, t.sessions, t.cache); err == nil {
 			first := sc.FirstUserID
 			if first == 0 {
 				first, err = randomUserBase()

@@ -34,6 +34,8 @@ type target struct {
 	jwtSecret string
 	// sessions registers minted tokens' sessions (nil when Redis is out of reach).
 	sessions sessionCreator
+	// cache is the server's session cache in Redis (nil with sessions).
+	cache sessionCache
 	// audit reads a sale's bookkeeping (nil when the stores are out of reach, and
 	// auditNote says why).
 	audit     func(ctx context.Context, voucherID int64) (seckill.Audit, error)
@@ -129,6 +131,7 @@ func startInProcess(ctx context.Context, sc scenario, getenv func(string) string
 	}
 	t.backends = fmt.Sprintf("%s, %s, queue %s", svc.Store.Dialect(), redisDesc, cfg.Queue)
 	t.sessions = svc.Store.Sessions()
+	t.cache = redisadapter.NewSessionCache(svc.Redis.Client)
 	t.audit = svc.Ops.Reconciler.Audit
 	t.ledger = svc.Store.Lifecycle().Ledger
 	return t, nil
@@ -153,6 +156,7 @@ func connectRemote(ctx context.Context, sc scenario, getenv func(string) string)
 		// Without the database, minted sessions live in the cache only (a Redis wipe
 		// ends them); with it they are registered where the server keeps them.
 		t.sessions = redisadapter.NewSessionCache(conn.Client)
+		t.cache = redisadapter.NewSessionCache(conn.Client)
 	}
 	if sc.DatabaseURL == "" || conn == nil {
 		t.auditNote = "not verified: give --database-url and --redis-url to audit the sale"

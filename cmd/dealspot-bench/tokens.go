@@ -97,19 +97,28 @@ type sessionCreator interface {
 	Create(ctx context.Context, userID int64, familyID, tokenHash string, ttl time.Duration) error
 }
 
+// sessionCache is the server's Redis cache of sessions and account states. A login fills
+// it, so a minted session is put there too: the session check would otherwise read the
+// sessions table, and the users table, where a minted user has no row.
+type sessionCache interface {
+	sessionCreator
+	RememberAccount(ctx context.Context, userID int64, a auth.AccountState, ttl time.Duration) error
+}
+
 // minter signs access tokens as the server would.
 type minter struct {
 	secret   []byte
 	issuer   string
 	ttl      time.Duration
 	sessions sessionCreator
+	cache    sessionCache
 }
 
-func newMinter(secret string, sessions sessionCreator) (*minter, error) {
+func newMinter(secret string, sessions sessionCreator, cache sessionCache) (*minter, error) {
 	if len(secret) < auth.MinSecretLen {
 		return nil, fmt.Errorf("--jwt-secret must be at least %d bytes", auth.MinSecretLen)
 	}
-	return &minter{secret: []byte(secret), issuer: auth.DefaultConfig().Issuer, ttl: 2 * time.Hour, sessions: sessions}, nil
+	return &minter{secret: []byte(secret), issuer: auth.DefaultConfig().Issuer, ttl: 2 * time.Hour, sessions: sessions, cache: cache}, nil
 }
 
 type accessClaims struct {
@@ -124,6 +133,14 @@ func (m *minter) mint(ctx context.Context, userID int64) (string, error) {
 	// The family's refresh token is never handed out; its digest only has to exist.
 	if err := m.sessions.Create(ctx, userID, family, sha256Hex(randomHex(32)), m.ttl); err != nil {
 		return "", err
+	}
+	if m.cache != nil {
+		if err := m.cache.Create(ctx, userID, family, "", m.ttl); err != nil {
+			return "", err
+		}
+		if err := m.cache.RememberAccount(ctx, userID, auth.AccountState{Role: domain.RoleUser}, m.ttl); err != nil {
+			return "", err
+		}
 	}
 	now := time.Now()
 	claims := accessClaims{

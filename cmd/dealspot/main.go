@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strings"
@@ -151,6 +152,17 @@ func workerCanReceive(cfg config.Config) error {
 		strings.Join(why, " and "))
 }
 
+// pprofHandler serves Go's profiles under /debug/pprof/ (PPROF_ADDR).
+func pprofHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
+}
+
 // listen opens addr, naming setting (the variable that chose it) when it cannot.
 func listen(setting, addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
@@ -178,6 +190,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, worker bool
 			return err
 		}
 		defer metricsLn.Close()
+	}
+	if cfg.PprofAddr != "" {
+		pprofLn, err := listen("PPROF_ADDR", cfg.PprofAddr)
+		if err != nil {
+			return err
+		}
+		pprofSrv := &http.Server{Handler: pprofHandler(), ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
+			ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+		go func() { _ = pprofSrv.Serve(pprofLn) }()
+		defer pprofSrv.Close()
+		log.Info("profiler serving", slog.String("pprof_addr", pprofLn.Addr().String()))
 	}
 	svc, err := service.New(ctx, cfg, log)
 	if err != nil {

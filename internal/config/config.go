@@ -28,6 +28,9 @@ type Config struct {
 	// MetricsAddr is where /metrics is served when it is not Addr (METRICS_ADDR; default
 	// 127.0.0.1:9090 in production; empty: on Addr, as METRICS_ADDR=same asks).
 	MetricsAddr string
+	// PprofAddr is where Go's profiler (/debug/pprof/) is served (PPROF_ADDR; default
+	// empty: nowhere). It is never served on Addr.
+	PprofAddr string
 	// DataDir holds the embedded backends' files (DEALSPOT_DATA_DIR).
 	DataDir string
 	// DatabaseURL selects the relational store: sqlite://path or postgres://… (DATABASE_URL).

@@ -36,6 +36,7 @@ func Load(getenv func(string) string) (Config, error) {
 	if r.str("METRICS_ADDR", "") == "" && c.IsProduction() {
 		c.MetricsAddr = DefaultProductionMetricsAddr
 	}
+	c.PprofAddr = r.str("PPROF_ADDR", "")
 	// Production never gets demo data unasked, whatever the store.
 	c.Seed = r.boolean("DEALSPOT_SEED", (embedded || c.Dev) && !c.IsProduction())
 	c.AutoMigrate = r.boolean("DEALSPOT_AUTO_MIGRATE", embedded || c.Dev)

@@ -135,3 +135,20 @@ func TestMetricsAddressIsChecked(t *testing.T) {
 		t.Errorf("METRICS_ADDR equal to DEALSPOT_ADDR: error %v, want one naming METRICS_ADDR", err)
 	}
 }
+
+func TestPprofAddress(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(nil))
+	if err != nil || c.PprofAddr != "" {
+		t.Fatalf("default PprofAddr = %q (%v), want none", c.PprofAddr, err)
+	}
+	if c, err = config.Load(env(map[string]string{"PPROF_ADDR": "127.0.0.1:6060"})); err != nil || c.PprofAddr != "127.0.0.1:6060" {
+		t.Fatalf("PPROF_ADDR=127.0.0.1:6060: %q, %v", c.PprofAddr, err)
+	}
+	for _, v := range []string{"6060", ":8080", "127.0.0.1:9100"} {
+		_, err := config.Load(env(map[string]string{"PPROF_ADDR": v, "METRICS_ADDR": "127.0.0.1:9100"}))
+		if err == nil || !strings.Contains(err.Error(), "PPROF_ADDR") {
+			t.Errorf("PPROF_ADDR=%s: error %v, want one naming PPROF_ADDR", v, err)
+		}
+	}
+}

@@ -25,6 +25,13 @@ func (c Config) validate() error {
 			bad("METRICS_ADDR", "is DEALSPOT_ADDR (%s); leave it empty or set same to serve /metrics there", c.Addr)
 		}
 	}
+	if c.PprofAddr != "" {
+		if _, _, err := net.SplitHostPort(c.PprofAddr); err != nil {
+			bad("PPROF_ADDR", "want host:port such as 127.0.0.1:6060, got %q", c.PprofAddr)
+		} else if c.PprofAddr == c.Addr || c.PprofAddr == c.MetricsAddr {
+			bad("PPROF_ADDR", "wants an address of its own, not DEALSPOT_ADDR or METRICS_ADDR (%s)", c.PprofAddr)
+		}
+	}
 	if err := validateDatabaseURL(c.DatabaseURL); err != nil {
 		bad("DATABASE_URL", "%v", err)
 	}
