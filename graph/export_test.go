@@ -31,3 +31,12 @@ func Measure(query string, vars map[string]any, pageSize, maxPageSize int) (dept
 
 // CodedErrorBody is codedErrorBody, for tests.
 var CodedErrorBody = codedErrorBody
+
+// RecognisesClaim reports whether the claim's fast path answers query itself.
+func RecognisesClaim(query string, o Options) bool {
+	cfg := generated.Config{Resolvers: &Resolver{}}
+	cfg.Directives.Auth = authDirective
+	schema := generated.NewExecutableSchema(cfg).Schema()
+	f := newFastClaim(http.NotFoundHandler(), &Resolver{}, schema, slog.New(slog.DiscardHandler), o)
+	return f.classify(query) != notClaim
+}

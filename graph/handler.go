@@ -49,18 +49,26 @@ type Options struct {
 	Observe func(ctx context.Context, operation string, d time.Duration, errs int)
 	// Loaders shape the dataloaders that batch the graph's edges.
 	Loaders LoaderOptions
+	// FastClaim answers claimVoucher documents without gqlgen's executor (fastclaim.go).
+	FastClaim bool
 }
 
 // NewHandler builds the GraphQL HTTP handler (POST, GET and graphql-transport-ws) for a.
 // Callers authenticate with an Authorization header, or on websockets with the
 // connection_init payload.
 func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
-	cfg := generated.Config{Resolvers: &Resolver{App: a}}
+	resolver := &Resolver{App: a}
+	cfg := generated.Config{Resolvers: resolver}
 	cfg.Directives.Auth = authDirective
 	sockets := newWebsocketSessions(a.Queries.Authenticate, o.Websocket)
-	srv := newServer(generated.NewExecutableSchema(cfg), sockets, log, o)
+	schema := generated.NewExecutableSchema(cfg)
+	srv := newServer(schema, sockets, log, o)
 	srv.AroundOperations(withLoaders(a, o.Loaders))
-	return Authentication(a.Queries.Authenticate, sockets.Middleware(codedTransportErrors(srv)))
+	var h http.Handler = srv
+	if o.FastClaim {
+		h = newFastClaim(srv, resolver, schema.Schema(), log, o)
+	}
+	return Authentication(a.Queries.Authenticate, sockets.Middleware(codedTransportErrors(h)))
 }
 
 // newServer builds the gqlgen server for schema with every transport, limit and

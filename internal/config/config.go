@@ -296,6 +296,9 @@ type GraphQL struct {
 	// LoaderMaxBatch bounds the keys of one fetch.
 	LoaderWait     time.Duration
 	LoaderMaxBatch int
+	// FastClaim answers claimVoucher documents without gqlgen's generic executor
+	// (CLAIM_FAST_PATH; default true). See graph/fastclaim.go.
+	FastClaim bool
 }
 
 // Paging bounds list sizes.

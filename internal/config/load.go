@@ -68,6 +68,7 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxStringChars: r.integer("GRAPHQL_MAX_STRING_LENGTH", 10000, 1),
 		LoaderWait:     r.durationOrZero("DATALOADER_WAIT", 2*time.Millisecond),
 		LoaderMaxBatch: r.integer("DATALOADER_MAX_BATCH", 500, 1),
+		FastClaim:      r.boolean("CLAIM_FAST_PATH", true),
 	}
 	c.Paging = Paging{
 		DefaultPageSize: r.integer("PAGE_SIZE_DEFAULT", 10, 1),

@@ -239,6 +239,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		PageSize:       cfg.Paging.DefaultPageSize,
 		MaxPageSize:    cfg.Paging.MaxPageSize,
 		MaxStringChars: cfg.GraphQL.MaxStringChars,
+		FastClaim:      cfg.GraphQL.FastClaim,
 		Suggestions:    cfg.Dev,
 		MaxBodyBytes:   cfg.HTTP.MaxBodyBytes,
 		MaxUploadBytes: cfg.Media.MaxBytes,
