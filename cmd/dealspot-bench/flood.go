@@ -157,11 +157,16 @@ type flood struct {
 	live     *liveLine
 }
 
-func newFlood(c *client, tokens []string, voucherID int64, baselineQuery string, sc scenario, live *liveLine) (*flood, error) {
-	claim, err := json.Marshal(map[string]any{
+// claimBody is the body of a claim of voucherID.
+func claimBody(voucherID int64) ([]byte, error) {
+	return json.Marshal(map[string]any{
 		"query":     `mutation Claim($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }`,
 		"variables": map[string]any{"v": strconv.FormatInt(voucherID, 10)},
 	})
+}
+
+func newFlood(c *client, tokens []string, voucherID int64, baselineQuery string, sc scenario, live *liveLine) (*flood, error) {
+	claim, err := claimBody(voucherID)
 	if err != nil {
 		return nil, err
 	}

@@ -51,6 +51,13 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		<-ctx.Done()
 		stop()
 	}()
+	if sc.PrepareOnly != "" {
+		if err := prepare(ctx, sc, getenv, stdout, stderr); err != nil {
+			fmt.Fprintln(stderr, "dealspot-bench:", err)
+			return 1
+		}
+		return 0
+	}
 	r, err := bench(ctx, sc, getenv, stdout, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "dealspot-bench:", err)

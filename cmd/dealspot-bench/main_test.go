@@ -106,6 +106,8 @@ func TestRefusesBadFlags(t *testing.T) {
 		{"--database-url", "postgres://x@127.0.0.1/db"},
 		{"--path", "sold-out", "--duration", "0"},
 		{"--path", "sideways"},
+		{"--prepare-only", "tokens.txt"},
+		{"--url", "http://127.0.0.1:1", "--voucher", "1", "--prepare-only", "tokens.txt", "--json", "out.json"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(args, func(string) string { return "" }, &stdout, &stderr); code != 2 {

@@ -82,6 +82,11 @@ type scenario struct {
 	JSONPath   string
 	ChartPath  string
 	CPUProfile string
+
+	// PrepareOnly, when set, names the file the users' tokens are written to, one per
+	// line, for a load generator of another kind; the sale is described next to it
+	// (PrepareOnly + ".json") and nothing is flooded.
+	PrepareOnly string
 }
 
 // claimBudget is how many claims the flood sends at most (0: unbounded, the duration
@@ -117,6 +122,13 @@ of --stock flooded for --duration instead, where almost every answer is a refusa
 The flood ends after --duration, after --total claims, or once every user has made
 --claims-per-user claims, whichever comes first; users are cycled in order. Without any
 of the three it runs for 5s.
+
+With --prepare-only FILE it floods nothing: against --url it creates the sale (a unit
+for each user on the accept path, --stock on the sold-out path) or takes --voucher, gets
+every user's token as a flood would (logged in, or minted with --jwt-secret and
+registered in --redis-url), writes the tokens to FILE one per line and the sale to
+FILE.json, prints the voucher id and exits, so that another load generator (wrk, k6 …)
+can send the claims. Each token is a different user's.
 
 Flags:
 `
@@ -161,6 +173,7 @@ func parseScenario(args []string, stderr io.Writer) (scenario, error) {
 	fs.StringVar(&s.JSONPath, "json", "", "write the result as JSON to this file")
 	fs.StringVar(&s.ChartPath, "chart", "", "write an SVG chart of throughput and p99 per second to this file")
 	fs.StringVar(&s.CPUProfile, "cpuprofile", "", "write a CPU profile of the flood to this file (in-process: server and load together)")
+	fs.StringVar(&s.PrepareOnly, "prepare-only", "", "remote mode: create the sale (or take --voucher) and get every user's token, write the tokens to this file one per line and the sale to FILE.json, print the voucher id and exit without flooding — for a load generator of another kind")
 	if err := fs.Parse(args); err != nil {
 		return s, err
 	}
@@ -245,6 +258,12 @@ func (s scenario) validate() error {
 	}
 	if s.FirstUserID < 0 {
 		bad("--first-user-id must be positive")
+	}
+	if s.PrepareOnly != "" && s.URL == "" {
+		bad("--prepare-only needs --url: the tokens are for a server that outlives this process")
+	}
+	if s.PrepareOnly != "" && (s.Baseline || s.JSONPath != "" || s.ChartPath != "" || s.CPUProfile != "") {
+		bad("--prepare-only floods nothing: --baseline, --json, --chart and --cpuprofile do not apply")
 	}
 	return errors.Join(errs...)
 }
