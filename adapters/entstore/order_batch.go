@@ -11,6 +11,7 @@ import (
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
+	"github.com/lib/pq"
 
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/voucher"
@@ -38,11 +39,21 @@ func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim, payWith
 	var res seckill.BatchResult
 	err := r.inTx(ctx, func(tx *sql.Tx) error {
 		res = seckill.BatchResult{Status: make(map[int64]domain.OrderStatus, len(claims))}
-		prices, err := r.prices(ctx, tx, claims)
-		if err != nil {
-			return err
+		// stockTaken holds the vouchers whose new orders the insert already took off
+		// the stock (PostgreSQL's one statement); the others go through takeStock.
+		var (
+			inserted   map[int64]orderOwner
+			stockTaken map[int64]bool
+			err        error
+		)
+		if r.dialect == dialect.Postgres {
+			inserted, stockTaken, err = r.insertClaimsTakingStock(ctx, tx, claims, payWithin)
+		} else {
+			var prices map[int64]claimPrice
+			if prices, err = r.prices(ctx, tx, claims); err == nil {
+				inserted, err = r.insertClaims(ctx, tx, claims, domain.OrderCreated, prices, payWithin)
+			}
 		}
-		inserted, err := r.insertClaims(ctx, tx, claims, domain.OrderCreated, prices, payWithin)
 		if err != nil {
 			return err
 		}
@@ -62,6 +73,9 @@ func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim, payWith
 		}
 		noStock := map[int64]bool{}
 		for vid, cs := range newByVoucher {
+			if stockTaken[vid] {
+				continue
+			}
 			short, err := r.takeStock(ctx, tx, vid, cs)
 			if err != nil {
 				return err
@@ -219,6 +233,99 @@ func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.C
 		}
 	}
 	return inserted, nil
+}
+
+// claimsTakingStockSQL inserts a batch of claims and takes their new orders off their
+// sales' stock in one statement. The claims come as one array per column (unnest), so
+// the statement's text and its seven parameters are the same whatever the batch size:
+// cheap to encode, parse and plan, and far from the bind-parameter limit. Each order
+// copies its voucher's shop and price; a voucher that costs nothing makes it PAID at
+// once with the claim's redemption code. ON CONFLICT DO NOTHING skips a redelivered
+// claim and a second live order of one user; RETURNING names the rows that went in, and
+// for each whether its voucher's stock covered every new order of the batch: the UPDATE
+// is guarded (stock >= n), so when it does not, nothing is taken and takeStock sorts
+// that voucher out in the same transaction.
+//
+// $1 order ids, $2 user ids, $3 voucher ids, $4 claim times (µs since the Unix epoch,
+// exact where a timestamp array would be parsed from text), $5 redemption codes, $6 now,
+// $7 the pay deadline (NULL for none).
+const claimsTakingStockSQL = `WITH claim AS (
+	SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[])
+		WITH ORDINALITY AS c (id, user_id, voucher_id, claimed_us, code, n)
+), ins AS (
+	INSERT INTO voucher_orders AS o (id, created_at, updated_at, user_id, voucher_id, status,
+		shop_id, kind, amount, pay_deadline, pay_time, redemption_code)
+	SELECT c.id, timestamptz 'epoch' + c.claimed_us * interval '1 microsecond', $6::timestamptz, c.user_id, c.voucher_id,
+		CASE WHEN COALESCE(v.pay_value, 0) = 0 THEN 'PAID' ELSE 'CREATED' END,
+		COALESCE(v.shop_id, 0), 'FLASH_SALE', COALESCE(v.pay_value, 0),
+		CASE WHEN COALESCE(v.pay_value, 0) <> 0 THEN $7::timestamptz END,
+		CASE WHEN COALESCE(v.pay_value, 0) = 0 THEN $6::timestamptz END,
+		CASE WHEN COALESCE(v.pay_value, 0) = 0 THEN c.code END
+	FROM claim c LEFT JOIN vouchers v ON v.id = c.voucher_id
+	ORDER BY c.n
+	ON CONFLICT DO NOTHING
+	RETURNING o.id, o.user_id, o.voucher_id, o.status
+), took AS (
+	UPDATE flash_sales f SET stock = f.stock - k.n, updated_at = $6::timestamptz
+	FROM (SELECT voucher_id, count(*) AS n FROM ins GROUP BY voucher_id) k
+	WHERE f.id = k.voucher_id AND f.stock >= k.n
+	RETURNING f.id
+)
+SELECT ins.id, ins.user_id, ins.voucher_id, ins.status, took.id IS NOT NULL
+FROM ins LEFT JOIN took ON took.id = ins.voucher_id`
+
+// insertClaimsTakingStock runs claimsTakingStockSQL (PostgreSQL): it returns the rows
+// inserted by id, as insertClaims does, and the vouchers whose new orders it took off
+// the stock.
+func (r *Orders) insertClaimsTakingStock(ctx context.Context, tx *sql.Tx, claims []domain.Claim, payWithin time.Duration) (map[int64]orderOwner, map[int64]bool, error) {
+	now := time.Now().UTC()
+	var (
+		ids      = make([]int64, len(claims))
+		users    = make([]int64, len(claims))
+		vouchers = make([]int64, len(claims))
+		times    = make([]int64, len(claims))
+		codes    = make([]string, len(claims))
+		deadline any
+	)
+	for i, c := range claims {
+		ids[i], users[i], vouchers[i] = c.OrderID, c.UserID, c.VoucherID
+		at := c.ClaimedAt
+		if at.IsZero() {
+			at = now
+		}
+		times[i] = at.UnixMicro()
+		// Only the orders of a voucher that costs nothing keep theirs.
+		codes[i] = domain.NewRedemptionCode()
+	}
+	if payWithin > 0 {
+		deadline = now.Add(payWithin)
+	}
+	rows, err := tx.QueryContext(ctx, claimsTakingStockSQL,
+		pq.Array(ids), pq.Array(users), pq.Array(vouchers), pq.Array(times), pq.Array(codes), now, deadline)
+	if err != nil {
+		return nil, nil, fmt.Errorf("insert orders: %w", err)
+	}
+	defer rows.Close()
+	inserted := make(map[int64]orderOwner, len(claims))
+	taken := map[int64]bool{}
+	for rows.Next() {
+		var (
+			id   int64
+			o    orderOwner
+			st   string
+			took bool
+		)
+		if err := rows.Scan(&id, &o.userID, &o.voucherID, &st, &took); err != nil {
+			return nil, nil, err
+		}
+		o.status = domain.OrderStatus(st)
+		inserted[id] = o
+		taken[o.voucherID] = took
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("insert orders: %w", err)
+	}
+	return inserted, taken, nil
 }
 
 // takeStock takes len(cs) off the voucher's stock. When the stock cannot cover them all,

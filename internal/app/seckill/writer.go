@@ -36,12 +36,19 @@ func (w *OrderWriter) ProcessClaims(ctx context.Context, claims []domain.Claim) 
 	for _, c := range res.Created {
 		byVoucher[c.VoucherID] = append(byVoucher[c.VoucherID], c.OrderID)
 	}
-	for vid, ids := range byVoucher {
-		if err := w.c.d.Gate.Settle(ctx, vid, ids); err != nil {
-			// The reconciler settles reservations whose orders exist.
-			w.c.log.Warn("cannot settle reservations", slog.Int64("voucher_id", vid), slog.Any("error", err))
+	// Settling and the status events are two round trips to different places that
+	// depend only on the commit (readers look in the database before the reservations),
+	// so they overlap; the batch is done when both are.
+	settled := make(chan struct{})
+	go func() {
+		defer close(settled)
+		for vid, ids := range byVoucher {
+			if err := w.c.d.Gate.Settle(ctx, vid, ids); err != nil {
+				// The reconciler settles reservations whose orders exist.
+				w.c.log.Warn("cannot settle reservations", slog.Int64("voucher_id", vid), slog.Any("error", err))
+			}
 		}
-	}
+	}()
 	// Each created claim's order as it stands: CREATED, PAID (a voucher that costs
 	// nothing), or a later status for a claim delivered again.
 	byStatus := map[domain.OrderStatus][]domain.Claim{}
@@ -55,6 +62,7 @@ func (w *OrderWriter) ProcessClaims(ctx context.Context, claims []domain.Claim) 
 	for st, cs := range byStatus {
 		w.c.publish(ctx, st, "", cs...)
 	}
+	<-settled
 	// A duplicate user holds another order: give the unit back, keep the user's slot.
 	for _, c := range res.Duplicate {
 		w.failOrLeave(ctx, c, Release{Stock: true}, ReasonDuplicate)
