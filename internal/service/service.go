@@ -131,6 +131,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if s.batchSizes, err = metrics.NewBatchSizes(s.Metrics.Registry); err != nil {
 		return nil, err
 	}
+	if err := s.registerPoolMetrics(); err != nil {
+		return nil, err
+	}
 	if err := s.claimGeneration(ctx); err != nil {
 		return nil, err
 	}
