@@ -49,6 +49,9 @@ type Options struct {
 	Observe func(ctx context.Context, operation string, d time.Duration, errs int)
 	// Loaders shape the dataloaders that batch the graph's edges.
 	Loaders LoaderOptions
+	// PersistedQueries, if set, is the cache of automatic persisted queries every node
+	// shares; this node keeps QueryCacheSize of them in front of it.
+	PersistedQueries graphql.Cache[string]
 }
 
 // NewHandler builds the GraphQL HTTP handler (POST, GET and graphql-transport-ws) for a.
@@ -87,7 +90,7 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 	// Parsed and validated documents are cached, and clients may send a document's hash
 	// instead of its text (automatic persisted queries).
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](o.QueryCacheSize))
-	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](o.QueryCacheSize)})
+	srv.Use(extension.AutomaticPersistedQuery{Cache: newPersistedQueries(o.QueryCacheSize, o.PersistedQueries, log)})
 	if o.Introspection {
 		srv.Use(extension.Introspection{})
 	}

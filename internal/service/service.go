@@ -252,8 +252,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 			MaxPerIP:             cfg.Websocket.MaxPerIP,
 			MaxTotal:             cfg.Websocket.MaxTotal,
 		},
-		Observe: s.Metrics.ObserveOperation,
-		Loaders: graph.LoaderOptions{Wait: cfg.GraphQL.LoaderWait, MaxBatch: cfg.GraphQL.LoaderMaxBatch},
+		Observe:          s.Metrics.ObserveOperation,
+		Loaders:          graph.LoaderOptions{Wait: cfg.GraphQL.LoaderWait, MaxBatch: cfg.GraphQL.LoaderMaxBatch},
+		PersistedQueries: s.persistedQueries(),
 	})
 	httpOpts := server.Options{
 		Log:           log,
