@@ -51,6 +51,9 @@ type Options struct {
 	Loaders LoaderOptions
 	// FastClaim answers claimVoucher documents without gqlgen's executor (fastclaim.go).
 	FastClaim bool
+	// PersistedQueries, if set, is the cache of automatic persisted queries every node
+	// shares; this node keeps QueryCacheSize of them in front of it.
+	PersistedQueries graphql.Cache[string]
 }
 
 // NewHandler builds the GraphQL HTTP handler (POST, GET and graphql-transport-ws) for a.
@@ -95,7 +98,7 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 	// Parsed and validated documents are cached, and clients may send a document's hash
 	// instead of its text (automatic persisted queries).
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](o.QueryCacheSize))
-	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](o.QueryCacheSize)})
+	srv.Use(extension.AutomaticPersistedQuery{Cache: newPersistedQueries(o.QueryCacheSize, o.PersistedQueries, log)})
 	if o.Introspection {
 		srv.Use(extension.Introspection{})
 	}

@@ -1,6 +1,10 @@
 package queue
 
-import "github.com/ThreeDotsLabs/watermill/message"
+import (
+	"context"
+
+	"github.com/ThreeDotsLabs/watermill/message"
+)
 
 // backend is one Pub/Sub behind the queue.
 type backend interface {
@@ -15,6 +19,8 @@ type backend interface {
 	// subscribe opens what one Consume run reads; release frees what the router does
 	// not close itself, after the router stopped.
 	subscribe() (subs []subscription, release func(), err error)
+	// depth reads how many messages wait in the order queues (see Queue.Depth).
+	depth(ctx context.Context) ([]Depth, error)
 	close() error
 }
 

@@ -54,3 +54,12 @@ func (b *amqpBackend) subscribe() ([]subscription, func(), error) {
 	}
 	return subs, func() { _ = sub.Close() }, nil
 }
+
+func (b *amqpBackend) depth(ctx context.Context) ([]Depth, error) {
+	queue := b.cfg.Namespace + ordersTopic
+	n, err := b.pub.QueueDepth(ctx, queue)
+	if err != nil {
+		return nil, err
+	}
+	return []Depth{{Queue: queue, Waiting: int64(n), InFlight: -1}}, nil
+}

@@ -66,3 +66,6 @@ func (b *kafkaBackend) subscribe() ([]subscription, func(), error) {
 	}
 	return subs, func() {}, nil
 }
+
+// depth: Kafka reports nothing (see Queue.Depth).
+func (b *kafkaBackend) depth(context.Context) ([]Depth, error) { return nil, nil }

@@ -110,3 +110,29 @@ func (b *redisBackend) close() error {
 	}
 	return nil
 }
+
+// depth reads every shard stream's length and its group's pending count in one round
+// trip.
+func (b *redisBackend) depth(ctx context.Context) ([]Depth, error) {
+	lens := make([]*goredis.IntCmd, b.cfg.Shards)
+	pending := make([]*goredis.XPendingCmd, b.cfg.Shards)
+	_, err := b.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+		for k := range b.cfg.Shards {
+			lens[k] = p.XLen(ctx, b.stream(k))
+			pending[k] = p.XPending(ctx, b.stream(k), b.cfg.Group)
+		}
+		return nil
+	})
+	out := make([]Depth, 0, b.cfg.Shards)
+	for k := range b.cfg.Shards {
+		// A stream Redis lost (its group goes with it) is left out until recreated.
+		if lens[k].Err() != nil || pending[k].Err() != nil {
+			continue
+		}
+		out = append(out, Depth{Queue: b.stream(k), Waiting: lens[k].Val(), InFlight: pending[k].Val().Count})
+	}
+	if len(out) == 0 && err != nil {
+		return nil, fmt.Errorf("read order stream depths: %w", err)
+	}
+	return out, nil
+}

@@ -41,7 +41,8 @@ func openQueue(t *testing.T, cfg queue.Config, conn *redis.Conn) *queue.Queue {
 func TestMemory(t *testing.T) {
 	t.Parallel()
 	runContract(t, contract{
-		open: func(t *testing.T) *queue.Queue { return openQueue(t, testConfig(t, queue.BackendMemory), nil) },
+		open:  func(t *testing.T) *queue.Queue { return openQueue(t, testConfig(t, queue.BackendMemory), nil) },
+		depth: true,
 	})
 }
 
@@ -51,6 +52,7 @@ func TestRedisStreams(t *testing.T) {
 		runContract(t, contract{
 			open:    func(t *testing.T) *queue.Queue { return openQueue(t, testConfig(t, queue.BackendRedis), conn) },
 			durable: true,
+			depth:   true,
 		})
 	})
 }
@@ -79,6 +81,7 @@ func TestAMQP(t *testing.T) {
 			return openQueue(t, cfg, nil)
 		},
 		durable: true,
+		depth:   true,
 	})
 }
 

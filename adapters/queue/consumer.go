@@ -143,11 +143,16 @@ type deadLetterPublisher struct {
 	ctx  context.Context
 	dead func(ctx context.Context, c domain.Claim, cause error)
 	log  *slog.Logger
+	// count, if set, counts the messages written to the dead-letter topic.
+	count *deadLetterCount
 }
 
 func (d *deadLetterPublisher) Publish(topic string, msgs ...*message.Message) error {
 	if err := d.Publisher.Publish(topic, msgs...); err != nil {
 		return err
+	}
+	if d.count != nil {
+		d.count.Add(uint64(len(msgs)))
 	}
 	for _, msg := range msgs {
 		reason := msg.Metadata.Get(middleware.ReasonForPoisonedKey)

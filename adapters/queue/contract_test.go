@@ -73,10 +73,58 @@ type contract struct {
 	open opener
 	// durable: messages survive the queue that published them (all but memory).
 	durable bool
+	// depth: Depth reports the claims waiting (all but Kafka).
+	depth bool
 }
 
 // runContract is the behaviour every queue backend must have.
 func runContract(t *testing.T, c contract) {
+	t.Run("depth counts waiting claims and dead letters are counted", func(t *testing.T) {
+		t.Parallel()
+		ctx := context.Background()
+		q := c.open(t)
+		claims := makeClaims(5)
+		publishAll(t, q, claims, 5)
+		waiting := func() int64 {
+			ds, err := q.Depth(ctx)
+			if err != nil {
+				t.Fatalf("depth: %v", err)
+			}
+			if !c.depth && len(ds) > 0 {
+				t.Fatalf("depth %+v from a backend that reports none", ds)
+			}
+			n := int64(0)
+			for _, d := range ds {
+				n += d.Waiting
+			}
+			return n
+		}
+		if c.depth {
+			waitUntil(t, 10*time.Second, func() bool { return waiting() == int64(len(claims)) },
+				func() string { return fmt.Sprintf("depth %d, want %d", waiting(), len(claims)) })
+		}
+		rec := newRecorder()
+		poison := claims[0].OrderID
+		rec.fail = func(batch []domain.Claim) error {
+			for _, c := range batch {
+				if c.OrderID == poison {
+					return errors.New("poison")
+				}
+			}
+			return nil
+		}
+		startConsuming(t, q, rec)
+		waitUntil(t, 60*time.Second, func() bool { return rec.deadCount() == 1 && rec.handledCount() == len(claims)-1 },
+			func() string { return fmt.Sprintf("%d dead, %d handled", rec.deadCount(), rec.handledCount()) })
+		if n := q.DeadLetters(); n != 1 {
+			t.Errorf("DeadLetters = %d, want 1", n)
+		}
+		if c.depth {
+			waitUntil(t, 10*time.Second, func() bool { return waiting() == 0 },
+				func() string { return fmt.Sprintf("depth %d after consuming, want 0", waiting()) })
+		}
+	})
+
 	t.Run("every published claim is handled once with its content", func(t *testing.T) {
 		t.Parallel()
 		q := c.open(t)

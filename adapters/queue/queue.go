@@ -36,6 +36,8 @@ type Queue struct {
 	mu     sync.Mutex
 	closed bool
 	run    *consumeRun
+	// deadLetters counts the messages moved to the dead-letter topic.
+	deadLetters deadLetterCount
 }
 
 var _ seckill.ClaimPublisher = (*Queue)(nil)
@@ -207,6 +209,7 @@ func (q *Queue) consume(
 		ctx:       workCtx,
 		dead:      dead,
 		log:       q.log,
+		count:     &q.deadLetters,
 	}, q.backend.deadLetterTopic(), poisonous)
 	if err != nil {
 		b.stop(q.cfg.DrainTimeout)

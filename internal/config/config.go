@@ -286,8 +286,12 @@ type GraphQL struct {
 	MaxAliases    int
 	// ExecTimeout bounds the execution of one operation.
 	ExecTimeout time.Duration
-	// QueryCacheSize is the number of parsed queries kept.
+	// QueryCacheSize is the number of parsed queries kept, and of persisted queries
+	// kept in process.
 	QueryCacheSize int
+	// APQTTL is how long an automatic persisted query stays in Redis, shared by every
+	// node, after it was last registered (APQ_TTL; 0: each node keeps its own only).
+	APQTTL time.Duration
 	// MaxTokens bounds the tokens of one document; parsing stops there.
 	MaxTokens int
 	// MaxStringChars bounds, in characters, every string argument and variable.

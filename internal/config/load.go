@@ -64,6 +64,7 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxAliases:     r.integer("GRAPHQL_MAX_ALIASES", 30, 1),
 		ExecTimeout:    r.duration("GRAPHQL_EXEC_TIMEOUT", 10*time.Second),
 		QueryCacheSize: r.integer("GRAPHQL_QUERY_CACHE_SIZE", 1000, 1),
+		APQTTL:         r.durationOrZero("APQ_TTL", 24*time.Hour),
 		MaxTokens:      r.integer("GRAPHQL_MAX_TOKENS", 15000, 1),
 		MaxStringChars: r.integer("GRAPHQL_MAX_STRING_LENGTH", 10000, 1),
 		LoaderWait:     r.durationOrZero("DATALOADER_WAIT", 2*time.Millisecond),

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dealspot/dealspot/adapters/metrics"
 	"github.com/dealspot/dealspot/adapters/queue"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/app"
@@ -47,6 +48,13 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	}
 	s.Queue = q
 	s.closers = append(s.closers, q.Close)
+	if err := s.registerQueueMetrics(q); err != nil {
+		return err
+	}
+	observer, err := metrics.NewFlashSaleMetrics(s.Metrics.Registry)
+	if err != nil {
+		return err
+	}
 
 	gateCfg := redisadapter.GateConfig{Shards: cfg.Seckill.Shards, Coalesce: s.coalescing(cfg.Seckill.GateCoalesce, "gate")}
 	if q.PublishedByGate() {
@@ -100,6 +108,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		Shops:          s.Store.Shops(),
 		VoucherCache:   voucherReadCache{byID[domain.Voucher]{vouchers}},
 		VoucherChanges: voucherReadCache{byID[domain.Voucher]{vouchers}},
+		Observer:       observer,
 		Log:            s.Log,
 	})
 	if err != nil {

@@ -131,6 +131,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if s.batchSizes, err = metrics.NewBatchSizes(s.Metrics.Registry); err != nil {
 		return nil, err
 	}
+	if err := s.registerPoolMetrics(); err != nil {
+		return nil, err
+	}
 	if err := s.claimGeneration(ctx); err != nil {
 		return nil, err
 	}
@@ -250,8 +253,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 			MaxPerIP:             cfg.Websocket.MaxPerIP,
 			MaxTotal:             cfg.Websocket.MaxTotal,
 		},
-		Observe: s.Metrics.ObserveOperation,
-		Loaders: graph.LoaderOptions{Wait: cfg.GraphQL.LoaderWait, MaxBatch: cfg.GraphQL.LoaderMaxBatch},
+		Observe:          s.Metrics.ObserveOperation,
+		Loaders:          graph.LoaderOptions{Wait: cfg.GraphQL.LoaderWait, MaxBatch: cfg.GraphQL.LoaderMaxBatch},
+		PersistedQueries: s.persistedQueries(),
 	})
 	httpOpts := server.Options{
 		Log:           log,

@@ -275,3 +275,22 @@ func unmarshal(d amqp091.Delivery) *message.Message {
 	}
 	return msg
 }
+
+// QueueDepth returns the messages ready for delivery in queue (those delivered and not
+// yet acknowledged are not counted), by a passive declare on a channel of its own.
+func (p *Publisher) QueueDepth(ctx context.Context, queue string) (int, error) {
+	conn, err := p.conn.connection(ctx)
+	if err != nil {
+		return 0, err
+	}
+	ch, err := conn.Channel()
+	if err != nil {
+		return 0, fmt.Errorf("open amqp channel: %w", err)
+	}
+	defer func() { _ = ch.Close() }()
+	q, err := ch.QueueDeclarePassive(queue, true, false, false, false, p.queueArgs)
+	if err != nil {
+		return 0, fmt.Errorf("inspect queue %s: %w", queue, err)
+	}
+	return q.Messages, nil
+}

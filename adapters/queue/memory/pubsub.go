@@ -97,3 +97,14 @@ func (p *PubSub) Close() error {
 	p.closeOnce.Do(func() { close(p.closing) })
 	return p.gc.Close()
 }
+
+// Held returns the messages held for topics nobody subscribes to yet.
+func (p *PubSub) Held() map[string]int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make(map[string]int, len(p.held))
+	for topic, msgs := range p.held {
+		out[topic] = len(msgs)
+	}
+	return out
+}

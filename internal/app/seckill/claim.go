@@ -40,6 +40,36 @@ type ClaimVoucher struct {
 // PublishTimeout (see enqueue), and a publish whose outcome is unknown keeps the
 // reservation and is answered PENDING like any other.
 func (u *ClaimVoucher) Handle(ctx context.Context, userID, voucherID int64) (ClaimResult, error) {
+	res, err := u.handle(ctx, userID, voucherID)
+	if err == nil {
+		u.c.d.Observer.Claimed(ClaimAccepted)
+	} else {
+		u.c.d.Observer.Claimed(outcomeOf(err))
+	}
+	return res, err
+}
+
+// outcomeOf classifies a refused claim.
+func outcomeOf(err error) ClaimOutcome {
+	switch domain.ErrorCode(err) {
+	case domain.CodeSoldOut:
+		return ClaimSoldOut
+	case domain.CodeAlreadyClaimed:
+		return ClaimAlreadyClaimed
+	case domain.CodeNotStarted:
+		return ClaimNotStarted
+	case domain.CodeEnded:
+		return ClaimEnded
+	case domain.CodeRateLimited:
+		return ClaimRateLimited
+	case domain.CodeUnauthenticated, domain.CodeNotFound, domain.CodeBadUserInput:
+		return ClaimRefused
+	default:
+		return ClaimError
+	}
+}
+
+func (u *ClaimVoucher) handle(ctx context.Context, userID, voucherID int64) (ClaimResult, error) {
 	if userID <= 0 {
 		return ClaimResult{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
 	}

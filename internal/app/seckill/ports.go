@@ -251,3 +251,119 @@ type SoldOutBus interface {
 // ErrNotEnqueued marks a publish known not to have queued its claim: the broker refused
 // it, or it was never sent (no connection, the channel or the publisher closed first).
 var ErrNotEnqueued = errors.New("claim not enqueued")
+
+// ClaimOutcome is how a claim was answered, for the operator's counts.
+type ClaimOutcome uint8
+
+// Claim outcomes. Every answer of ClaimVoucher.Handle is exactly one of them.
+const (
+	ClaimAccepted ClaimOutcome = iota
+	ClaimSoldOut
+	ClaimAlreadyClaimed
+	ClaimNotStarted
+	ClaimEnded
+	ClaimRateLimited
+	// ClaimRefused is a claim that never was one: no user, an unknown voucher, a voucher
+	// that is not a flash sale.
+	ClaimRefused
+	// ClaimError is a claim that failed inside: Redis, the queue or the cache could not
+	// answer (INTERNAL).
+	ClaimError
+	claimOutcomes
+)
+
+// ClaimOutcomes lists every outcome, so that an observer can prepare one counter each.
+func ClaimOutcomes() []ClaimOutcome {
+	out := make([]ClaimOutcome, claimOutcomes)
+	for i := range out {
+		out[i] = ClaimOutcome(i)
+	}
+	return out
+}
+
+// String names the outcome in snake case (a metric label).
+func (o ClaimOutcome) String() string {
+	switch o {
+	case ClaimAccepted:
+		return "accepted"
+	case ClaimSoldOut:
+		return "sold_out"
+	case ClaimAlreadyClaimed:
+		return "already_claimed"
+	case ClaimNotStarted:
+		return "not_started"
+	case ClaimEnded:
+		return "ended"
+	case ClaimRateLimited:
+		return "rate_limited"
+	case ClaimRefused:
+		return "refused"
+	default:
+		return "error"
+	}
+}
+
+// FailReason is why an order was recorded FAILED, for the operator's counts.
+type FailReason uint8
+
+// Reasons an order is recorded FAILED (see the Reason… texts told to the user).
+const (
+	FailDuplicate FailReason = iota // the user holds another order of the sale
+	FailNoStock                     // the database had no unit for the claim
+	FailPoison                      // the claim was dead-lettered
+	FailExpired                     // the reconciler gave up waiting for the order
+	FailIDTaken                     // the order id belongs to another order
+	failReasons
+)
+
+// FailReasons lists every reason.
+func FailReasons() []FailReason {
+	out := make([]FailReason, failReasons)
+	for i := range out {
+		out[i] = FailReason(i)
+	}
+	return out
+}
+
+// String names the reason in snake case (a metric label).
+func (r FailReason) String() string {
+	switch r {
+	case FailDuplicate:
+		return "duplicate"
+	case FailNoStock:
+		return "no_stock"
+	case FailPoison:
+		return "poison"
+	case FailExpired:
+		return "expired"
+	default:
+		return "id_taken"
+	}
+}
+
+// Observer is told what the flash sale did, for metrics. Claimed runs on every claim:
+// implementations must be cheap (an atomic add), never block and never allocate.
+type Observer interface {
+	// Claimed counts one answered claim.
+	Claimed(o ClaimOutcome)
+	// OrdersWritten counts claims whose orders the order writer wrote (or found written,
+	// for a claim delivered again); WriteFailed counts batches whose write failed and
+	// will be retried, and the claims in them.
+	OrdersWritten(n int)
+	WriteFailed(claims int)
+	// OrderFailed counts one order recorded FAILED.
+	OrderFailed(r FailReason)
+	// Reconciled counts what one reconcile pass repaired.
+	Reconciled(rep ReconcileReport)
+}
+
+// NopObserver observes nothing.
+type NopObserver struct{}
+
+var _ Observer = NopObserver{}
+
+func (NopObserver) Claimed(ClaimOutcome)       {}
+func (NopObserver) OrdersWritten(int)          {}
+func (NopObserver) WriteFailed(int)            {}
+func (NopObserver) OrderFailed(FailReason)     {}
+func (NopObserver) Reconciled(ReconcileReport) {}

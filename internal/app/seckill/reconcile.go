@@ -82,6 +82,7 @@ func (rec *Reconciler) Reconcile(ctx context.Context, rc ReconcileConfig) (Recon
 			}
 		}
 	}
+	rec.c.d.Observer.Reconciled(rep)
 	return rep, errors.Join(errs...)
 }
 

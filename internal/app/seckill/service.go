@@ -77,7 +77,9 @@ type Deps struct {
 	// changed voucher from it.
 	VoucherCache   VoucherReader
 	VoucherChanges VoucherInvalidator
-	Log            *slog.Logger
+	// Observer counts claims, written and failed orders and repairs (nil: nothing).
+	Observer Observer
+	Log      *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -135,6 +137,9 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	}
 	if d.Log == nil {
 		d.Log = slog.Default()
+	}
+	if d.Observer == nil {
+		d.Observer = NopObserver{}
 	}
 	if cfg.SoldOutMarkTTL <= 0 {
 		cfg.SoldOutMarkTTL = 10 * time.Second

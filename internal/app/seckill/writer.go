@@ -30,8 +30,10 @@ func (w *OrderWriter) ProcessClaims(ctx context.Context, claims []domain.Claim) 
 	}
 	res, err := w.c.d.Orders.WriteClaims(ctx, claims, w.c.cfg.PayTimeout)
 	if err != nil {
+		w.c.d.Observer.WriteFailed(len(claims))
 		return fmt.Errorf("write %d orders: %w", len(claims), err)
 	}
+	w.c.d.Observer.OrdersWritten(len(res.Created))
 	byVoucher := map[int64][]int64{}
 	for _, c := range res.Created {
 		byVoucher[c.VoucherID] = append(byVoucher[c.VoucherID], c.OrderID)
@@ -124,6 +126,7 @@ func (s *core) fail(ctx context.Context, c domain.Claim, rel Release, reason str
 	if dropped && rel.Stock {
 		s.stockBack(ctx, c.VoucherID)
 	}
+	s.d.Observer.OrderFailed(failReasonOf(reason))
 	s.log.Warn("order failed", slog.Int64("order_id", c.OrderID), slog.Int64("voucher_id", c.VoucherID), slog.String("reason", reason))
 	s.publish(ctx, domain.OrderFailed, reason, c)
 	return nil
@@ -142,5 +145,22 @@ func (s *core) publish(ctx context.Context, status domain.OrderStatus, reason st
 	if err := s.d.Status.Publish(context.WithoutCancel(ctx), events...); err != nil {
 		// Subscribers fall back on polling order(id).
 		s.log.Warn("cannot publish order status", slog.Int("orders", len(claims)), slog.Any("error", err))
+	}
+}
+
+// failReasonOf classifies a failure by the reason told to the user; any other reason is
+// the dead-letter path's.
+func failReasonOf(reason string) FailReason {
+	switch reason {
+	case ReasonDuplicate:
+		return FailDuplicate
+	case ReasonNoStock:
+		return FailNoStock
+	case ReasonExpired:
+		return FailExpired
+	case ReasonIDTaken:
+		return FailIDTaken
+	default:
+		return FailPoison
 	}
 }
