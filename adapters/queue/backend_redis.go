@@ -21,12 +21,12 @@ const deadLetterMaxLen = 100_000
 // the voucher's keys), read by a consumer group on every shard.
 type redisBackend struct {
 	cfg    Config
-	client *goredis.Client
+	client goredis.UniversalClient
 	logger watermill.LoggerAdapter
 	pub    message.Publisher
 }
 
-func openRedisBackend(ctx context.Context, cfg Config, client *goredis.Client, logger watermill.LoggerAdapter) (*redisBackend, error) {
+func openRedisBackend(ctx context.Context, cfg Config, client goredis.UniversalClient, logger watermill.LoggerAdapter) (*redisBackend, error) {
 	b := &redisBackend{cfg: cfg, client: client, logger: logger}
 	// The consumer groups exist before any claim is accepted, so a consumer starting
 	// later still reads everything (groups start at the stream's first entry).
@@ -45,12 +45,23 @@ func openRedisBackend(ctx context.Context, cfg Config, client *goredis.Client, l
 	return b, nil
 }
 
-// newClient opens a client to the same server with the given client's options and
-// room for extra connections.
-func (b *redisBackend) newClient(extra int) *goredis.Client {
-	opts := *b.client.Options()
-	opts.PoolSize = extra + 10
-	return goredis.NewClient(&opts)
+// newClient opens a client of the same kind (one server or a cluster) to the same
+// server with the given client's options and room for extra connections (per node on a
+// cluster).
+func (b *redisBackend) newClient(extra int) goredis.UniversalClient {
+	poolSize := extra + 10
+	switch c := b.client.(type) {
+	case *goredis.ClusterClient:
+		opts := *c.Options()
+		opts.PoolSize = poolSize
+		return goredis.NewClusterClient(&opts)
+	case *goredis.Client:
+		opts := *c.Options()
+		opts.PoolSize = poolSize
+		return goredis.NewClient(&opts)
+	default:
+		panic(fmt.Sprintf("queue: cannot open another client like a %T", b.client))
+	}
 }
 
 func (b *redisBackend) stream(k int) string { return b.cfg.Namespace + claimwire.ShardStream(k) }
@@ -70,7 +81,7 @@ func (b *redisBackend) notSent(error) bool { return false }
 // every shard stream with up to BatchSize entries in flight per stream.
 func (b *redisBackend) subscribe() ([]subscription, func(), error) {
 	var subs []subscription
-	var clients []*goredis.Client
+	var clients []goredis.UniversalClient
 	release := func() {
 		for _, c := range clients {
 			_ = c.Close()

@@ -22,7 +22,7 @@ func openQueue(t *testing.T, cfg queue.Config, conn *redis.Conn) *queue.Queue {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var client *goredis.Client
+	var client goredis.UniversalClient
 	if conn != nil {
 		client = conn.Client
 	}

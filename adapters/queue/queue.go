@@ -51,12 +51,12 @@ type consumeRun struct {
 
 func (r *consumeRun) requestStop() { r.stopOnce.Do(func() { close(r.stop) }) }
 
-// Open builds the queue for cfg.Backend. redisClient is used by the redis backend only
-// and may be nil otherwise; the backend opens further clients with its options (the
+// Open builds the queue for cfg.Backend. redisClient (one server or a cluster) is used
+// by the redis backend only and may be nil otherwise; the backend opens further clients with its options (the
 // publisher and each consumer get their own) and leaves it open. Topics, queues and
 // consumer groups are created here, so claims published before the first Consume are
 // kept (on the memory backend, in process).
-func Open(ctx context.Context, cfg Config, redisClient *goredis.Client, log *slog.Logger) (*Queue, error) {
+func Open(ctx context.Context, cfg Config, redisClient goredis.UniversalClient, log *slog.Logger) (*Queue, error) {
 	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err

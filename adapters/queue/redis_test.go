@@ -18,7 +18,7 @@ import (
 
 // gateXAdd writes an order message the way the claim gate's Lua script does:
 // XADD <stream> * _watermill_message_uuid <orderId> metadata "" payload <json>.
-func gateXAdd(t *testing.T, c *goredis.Client, stream, orderID, payload string) {
+func gateXAdd(t *testing.T, c goredis.UniversalClient, stream, orderID, payload string) {
 	t.Helper()
 	err := c.XAdd(context.Background(), &goredis.XAddArgs{
 		Stream: stream,

@@ -48,9 +48,21 @@ func (i *Broadcast) Publish(ctx context.Context, msg string) error {
 	return i.PublishMany(ctx, msg)
 }
 
-// PublishMany sends msgs to every subscriber in one round trip.
+// PublishMany sends msgs to every subscriber in one round trip, in order. On a cluster
+// every node passes a PUBLISH to all subscribers, but a cluster client sends each
+// keyless command to a node of its choosing, and a pipeline split over nodes runs its
+// parts concurrently: there the messages go through the master of the channel's slot,
+// always the same node, so they keep their order within and across calls.
 func (i *Broadcast) PublishMany(ctx context.Context, msgs ...string) error {
-	_, err := i.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+	var client goredis.Cmdable = i.client
+	if cc, ok := i.client.(*goredis.ClusterClient); ok {
+		m, err := cc.MasterForKey(ctx, i.channel)
+		if err != nil {
+			return fmt.Errorf("publish on %s: %w", i.channel, err)
+		}
+		client = m
+	}
+	_, err := client.Pipelined(ctx, func(p goredis.Pipeliner) error {
 		for _, m := range msgs {
 			p.Publish(ctx, i.channel, m)
 		}

@@ -129,9 +129,17 @@ func TestCacheInvalidationsSurviveABrokenConnection(t *testing.T) {
 		ctx := context.Background()
 		channel := testChannel()
 		d := &breakableDialer{}
-		opts := *conn.Client.Options()
-		opts.Dialer = d.dial
-		rc := goredis.NewClient(&opts)
+		var rc goredis.UniversalClient
+		switch c := conn.Client.(type) {
+		case *goredis.ClusterClient:
+			opts := *c.Options()
+			opts.Dialer = d.dial
+			rc = goredis.NewClusterClient(&opts)
+		case *goredis.Client:
+			opts := *c.Options()
+			opts.Dialer = d.dial
+			rc = goredis.NewClient(&opts)
+		}
 		defer rc.Close()
 		r := make(received, 10)
 		stop, err := redis.NewCacheInvalidations(rc, channel).Subscribe(ctx, r.handle)

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -19,12 +20,22 @@ import (
 // Embedded is the URL value that asks for the in-process Redis-compatible server.
 const Embedded = "embedded"
 
+// Schemes of a Redis Cluster URL: redis-cluster://host:port,host:port,…; the TLS form is
+// rediss-cluster://.
+const (
+	ClusterScheme    = "redis-cluster"
+	ClusterTLSScheme = "rediss-cluster"
+)
+
 // Conn is an open Redis connection and, for the embedded server, the server itself.
 type Conn struct {
-	Client *goredis.Client
-	// Addr is host:port of the server the client talks to.
+	// Client is a *goredis.Client for one server (embedded or real) and a
+	// *goredis.ClusterClient for a Redis Cluster.
+	Client goredis.UniversalClient
+	// Addr is host:port of the server the client talks to; on a cluster, the seed
+	// addresses the URL named, comma-separated.
 	Addr string
-	// DB is the logical database number.
+	// DB is the logical database number (always 0 on a cluster).
 	DB     int
 	server *miniredis.Miniredis
 	// stopClock ends the embedded server's TTL clock.
@@ -58,17 +69,43 @@ func (c *Conn) tickTTLs() {
 // IsEmbedded reports whether the connection talks to the in-process server.
 func (c *Conn) IsEmbedded() bool { return c.server != nil }
 
-// NewClient opens another client to the same server, with the same options and
-// credentials (some libraries close the client they are given, so they each get their
-// own).
-func (c *Conn) NewClient() *goredis.Client {
-	opts := *c.Client.Options()
-	return goredis.NewClient(&opts)
+// IsCluster reports whether the connection talks to a Redis Cluster.
+func (c *Conn) IsCluster() bool {
+	_, ok := c.Client.(*goredis.ClusterClient)
+	return ok
+}
+
+// NewClient opens another client of the same kind to the same server or cluster, with
+// the same options and credentials (some libraries close the client they are given, so
+// they each get their own).
+func (c *Conn) NewClient() goredis.UniversalClient { return CloneClient(c.Client, 0) }
+
+// CloneClient opens a new client of the same kind as client (one server or a cluster)
+// with its options; poolSize > 0 replaces the pool size (per node on a cluster).
+func CloneClient(client goredis.UniversalClient, poolSize int) goredis.UniversalClient {
+	switch cl := client.(type) {
+	case *goredis.ClusterClient:
+		opts := *cl.Options()
+		if poolSize > 0 {
+			opts.PoolSize = poolSize
+		}
+		return goredis.NewClusterClient(&opts)
+	case *goredis.Client:
+		opts := *cl.Options()
+		if poolSize > 0 {
+			opts.PoolSize = poolSize
+		}
+		return goredis.NewClient(&opts)
+	default:
+		panic(fmt.Sprintf("redis: cannot clone a %T", client))
+	}
 }
 
 // Channel names a Pub/Sub channel for this connection's logical database. Pub/Sub
 // ignores database numbers, so deployments (or test runs) sharing one server on
-// different databases would otherwise hear each other.
+// different databases would otherwise hear each other. A cluster has database 0 only and
+// broadcasts every PUBLISH to all its nodes: there, separate deployments (and test
+// runs) use separate clusters, as they must for their keys anyway.
 func (c *Conn) Channel(name string) string {
 	return name + "@" + strconv.Itoa(c.DB)
 }
@@ -86,8 +123,12 @@ func (c *Conn) Close() error {
 }
 
 // Open connects to rawURL: "embedded" starts an in-process server on a loopback port;
-// "redis://host:port/db" (or rediss://) connects to a real server.
+// "redis://host:port/db" (or rediss://) connects to a real server;
+// "redis-cluster://host:port,host:port,…" (or rediss-cluster://) to a Redis Cluster.
 func Open(ctx context.Context, rawURL string) (*Conn, error) {
+	if isClusterURL(rawURL) {
+		return openCluster(ctx, rawURL)
+	}
 	if rawURL == "" || rawURL == Embedded {
 		// Anyone on the host can reach a loopback port, so the embedded server wants a
 		// password, new at every start.
@@ -114,6 +155,72 @@ func Open(ctx context.Context, rawURL string) (*Conn, error) {
 	return c, nil
 }
 
+// openCluster connects to the cluster rawURL names and checks that every master answers.
+func openCluster(ctx context.Context, rawURL string) (*Conn, error) {
+	opts, err := ParseClusterURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	client := goredis.NewClusterClient(opts)
+	c := &Conn{Client: client, Addr: strings.Join(opts.Addrs, ",")}
+	err = client.Ping(ctx).Err()
+	if err == nil {
+		err = client.ForEachMaster(ctx, func(ctx context.Context, m *goredis.Client) error {
+			return m.Ping(ctx).Err()
+		})
+	}
+	if err != nil {
+		_ = client.Close()
+		return nil, fmt.Errorf("connect to redis cluster at %s: %w", c.Addr, err)
+	}
+	return c, nil
+}
+
+func isClusterURL(rawURL string) bool {
+	return strings.HasPrefix(rawURL, ClusterScheme+"://") || strings.HasPrefix(rawURL, ClusterTLSScheme+"://")
+}
+
+// ParseClusterURL validates a Redis Cluster URL,
+// redis-cluster://[user:password@]host:port,host:port,…[?option=value&…]
+// (rediss-cluster:// for TLS), and returns the cluster client's options. The hosts are
+// seeds: the client learns the others from them. The options are go-redis's cluster URL
+// options (dial_timeout, read_timeout, pool_size, max_retries, max_redirects, …). A
+// cluster has database 0 only, so the path is empty, "/" or "/0".
+func ParseClusterURL(rawURL string) (*goredis.ClusterOptions, error) {
+	const want = `want redis-cluster://host:port,host:port,…`
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != ClusterScheme && u.Scheme != ClusterTLSScheme) || u.Host == "" {
+		return nil, errors.New(want)
+	}
+	if p := strings.TrimPrefix(u.Path, "/"); p != "" && p != "0" {
+		return nil, fmt.Errorf("a redis cluster has database 0 only, got %q", p)
+	}
+	hosts := strings.Split(u.Host, ",")
+	for _, h := range hosts {
+		host, port, err := net.SplitHostPort(h)
+		if n, perr := strconv.Atoi(port); err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("%s, got the address %q", want, h)
+		}
+	}
+	q := u.Query()
+	if q.Has("addr") {
+		return nil, errors.New("name the cluster's addresses in the host list, not as addr=")
+	}
+	for _, h := range hosts[1:] {
+		q.Add("addr", h)
+	}
+	base := *u
+	base.Scheme = strings.TrimSuffix(u.Scheme, "-cluster")
+	base.Host = hosts[0]
+	base.Path = ""
+	base.RawQuery = q.Encode()
+	opts, err := goredis.ParseClusterURL(base.String())
+	if err != nil {
+		return nil, fmt.Errorf("parse redis cluster url: %s", strings.TrimPrefix(err.Error(), "redis: "))
+	}
+	return opts, nil
+}
+
 // ParseURL validates a redis:// or rediss:// URL.
 //
 // Clients made by Open keep go-redis's retries (MaxRetries, 3 unless the URL says otherwise):
@@ -125,7 +232,7 @@ func Open(ctx context.Context, rawURL string) (*Conn, error) {
 func ParseURL(rawURL string) (*goredis.Options, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
-		return nil, errors.New(`want "embedded" or redis://host:port/db`)
+		return nil, errors.New(`want "embedded", redis://host:port/db or redis-cluster://host:port,host:port,…`)
 	}
 	opts, err := goredis.ParseURL(rawURL)
 	if err != nil {

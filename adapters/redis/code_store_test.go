@@ -32,10 +32,7 @@ func TestCodeStoreKeysShareTheHashTag(t *testing.T) {
 		if _, err := store.Verify(ctx, phone, "wrong", auth.DefaultConfig().Verify); err != nil {
 			t.Fatal(err)
 		}
-		keys, err := conn.Client.Keys(ctx, "*"+phone+"*").Result()
-		if err != nil {
-			t.Fatal(err)
-		}
+		keys := redistest.Keys(t, conn, "*"+phone+"*")
 		if len(keys) < 2 {
 			t.Fatalf("keys %v: want code and sends", keys)
 		}

@@ -28,7 +28,7 @@ func (c *Conn) Publish(path string) error {
 	if c.server == nil {
 		return nil
 	}
-	b, err := json.Marshal(embeddedAddress{Addr: c.Addr, Password: c.Client.Options().Password, PID: os.Getpid()})
+	b, err := json.Marshal(embeddedAddress{Addr: c.Addr, Password: c.Client.(*goredis.Client).Options().Password, PID: os.Getpid()})
 	if err != nil {
 		return err
 	}

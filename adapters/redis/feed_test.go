@@ -243,9 +243,7 @@ func TestInboxRefillMarksItFilledUntilRedisLosesIt(t *testing.T) {
 		if !refill(10, nil) {
 			t.Fatal("an empty refill does not mark the inbox")
 		}
-		if err := conn.Client.FlushDB(ctx).Err(); err != nil {
-			t.Fatal(err)
-		}
+		redistest.Flush(t, conn)
 		for _, u := range []int64{9, 10} {
 			if ok, _ := in.Filled(ctx, u); ok {
 				t.Fatalf("inbox of %d still filled after Redis lost its data", u)
@@ -254,9 +252,7 @@ func TestInboxRefillMarksItFilledUntilRedisLosesIt(t *testing.T) {
 		// Redis loses its data while a refill reads the database: the refill's entries
 		// are added, but the inbox stays unmarked so the next read refills it again.
 		token, _ := in.BeginRefill(ctx, 11)
-		if err := conn.Client.FlushDB(ctx).Err(); err != nil {
-			t.Fatal(err)
-		}
+		redistest.Flush(t, conn)
 		if marked, err := in.Refill(ctx, 11, token, []social.FeedEntry{entry(6, 600)}); err != nil || marked {
 			t.Fatalf("Refill across a wipe = %v, %v; want not marked", marked, err)
 		}

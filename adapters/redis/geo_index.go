@@ -24,10 +24,20 @@ func NewGeoIndex(client goredis.UniversalClient) *GeoIndex { return &GeoIndex{cl
 
 func geoKey(typeID int64) string { return "shop:geo:" + strconv.FormatInt(typeID, 10) }
 
+// geoRebuildKey is where Rebuild builds a type's index before renaming it to geoKey:
+// {shop:geo:<typeId>}:rebuild, in geoKey's slot.
+func geoRebuildKey(typeID int64) string { return "{" + geoKey(typeID) + "}:rebuild" }
+
 // Put places a shop in its type's index, taking it out of oldTypeID's index when the
-// type changed (oldTypeID 0: none).
+// type changed (oldTypeID 0: none): in one transaction on one server; on a cluster, where
+// the two types' keys are in different slots, in one pipeline without a transaction (for
+// a moment a search may find the shop under both types, or neither).
 func (g *GeoIndex) Put(ctx context.Context, p domain.ShopPosition, oldTypeID int64) error {
-	_, err := g.client.TxPipelined(ctx, func(pipe goredis.Pipeliner) error {
+	pipelined := g.client.TxPipelined
+	if _, cluster := g.client.(*goredis.ClusterClient); cluster {
+		pipelined = g.client.Pipelined
+	}
+	_, err := pipelined(ctx, func(pipe goredis.Pipeliner) error {
 		if oldTypeID != 0 && oldTypeID != p.TypeID {
 			pipe.ZRem(ctx, geoKey(oldTypeID), strconv.FormatInt(p.ShopID, 10))
 		}
@@ -52,16 +62,18 @@ func (g *GeoIndex) Rebuild(ctx context.Context, positions []domain.ShopPosition)
 	}
 	// Types that no longer have shops keep no key.
 	var stale []string
-	iter := g.client.Scan(ctx, 0, "shop:geo:*", 100).Iterator()
-	for iter.Next(ctx) {
-		stale = append(stale, iter.Val())
-	}
-	if err := iter.Err(); err != nil {
+	err := scanKeys(ctx, g.client, "shop:geo:*", 100, func(key string) error {
+		stale = append(stale, key)
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("list nearby index keys: %w", err)
 	}
 	for typeID, locs := range byType {
 		// Build beside the live key and swap, so readers never see a half-built index.
-		tmp := geoKey(typeID) + ":rebuild"
+		// The scratch key's hash tag is the whole live key, so both are in one cluster
+		// slot (RENAME and MULTI need that on a cluster).
+		tmp := geoRebuildKey(typeID)
 		_, err := g.client.TxPipelined(ctx, func(pipe goredis.Pipeliner) error {
 			pipe.Del(ctx, tmp)
 			for i := 0; i < len(locs); i += 500 {

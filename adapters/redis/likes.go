@@ -145,27 +145,28 @@ func (l *Likes) Legacy(ctx context.Context, fn func(blogID int64, likes []social
 	if err != nil || done == 1 {
 		return err
 	}
-	iter := l.client.Scan(ctx, 0, "blog:liked:{*}", 1000).Iterator()
-	for iter.Next(ctx) {
-		key := iter.Val()
+	var failed error
+	err = scanKeys(ctx, l.client, "blog:liked:{*}", 1000, func(key string) error {
 		lb, rb := strings.IndexByte(key, '{'), strings.IndexByte(key, '}')
 		if lb < 0 || rb != len(key)-1 {
-			continue // a version key, or another blog:liked:{…}:… key
+			return nil // a version key, or another blog:liked:{…}:… key
 		}
 		blogID, err := strconv.ParseInt(key[lb+1:rb], 10, 64)
 		if err != nil || blogID <= 0 {
-			continue
+			return nil
 		}
 		versioned, err := l.client.Exists(ctx, likesVersionKey(blogID)).Result()
 		if err != nil {
-			return fmt.Errorf("read likes of blog %d: %w", blogID, err)
+			failed = fmt.Errorf("read likes of blog %d: %w", blogID, err)
+			return failed
 		}
 		if versioned == 1 {
-			continue
+			return nil
 		}
 		members, err := l.client.ZRangeWithScores(ctx, key, 0, -1).Result()
 		if err != nil {
-			return fmt.Errorf("read likes of blog %d: %w", blogID, err)
+			failed = fmt.Errorf("read likes of blog %d: %w", blogID, err)
+			return failed
 		}
 		likes := make([]social.Like, 0, len(members))
 		for _, m := range members {
@@ -175,10 +176,15 @@ func (l *Likes) Legacy(ctx context.Context, fn func(blogID int64, likes []social
 			}
 		}
 		if err := fn(blogID, likes); err != nil {
+			failed = err
 			return err
 		}
+		return nil
+	})
+	if failed != nil {
+		return failed
 	}
-	if err := iter.Err(); err != nil {
+	if err != nil {
 		return fmt.Errorf("look for like sets: %w", err)
 	}
 	return l.client.Set(ctx, likesLegacyDone, "1", 0).Err()

@@ -80,9 +80,9 @@ func TestSessionCacheKeysShareTheHashTag(t *testing.T) {
 			t.Fatal(err)
 		}
 		tag := fmt.Sprintf("{u%d}", user)
-		keys, err := conn.Client.Keys(ctx, "*"+tag+"*").Result()
-		if err != nil || len(keys) != 3 {
-			t.Fatalf("keys %v (%v): want two families and the account", keys, err)
+		keys := redistest.Keys(t, conn, "*"+tag+"*")
+		if len(keys) != 3 {
+			t.Fatalf("keys %v: want two families and the account", keys)
 		}
 		for _, k := range keys {
 			if !strings.HasPrefix(k, "session:"+tag+":") {

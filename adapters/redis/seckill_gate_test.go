@@ -41,7 +41,8 @@ func TestGateReserveUnderConcurrency(t *testing.T) {
 	eachGateMode(t, redis.Coalescing{Window: 500 * time.Microsecond, Max: 16}, func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing) {
 		ctx := context.Background()
 		base := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
-		stream := func(v int64) string { return fmt.Sprintf("orders-test:%d", v) }
+		// The stream shares the sale's hash tag, as the queue's shard streams do.
+		stream := func(v int64) string { return fmt.Sprintf("orders-test:%s:%d", claimwire.ShardTag(v, 4), v) }
 		gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce, ClaimStream: stream})
 		if err != nil {
 			t.Fatal(err)
@@ -322,7 +323,7 @@ func TestGateReserveRetriedClaimIsIdempotent(t *testing.T) {
 				ctx := context.Background()
 				base := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
 				voucher := base + 1
-				streamKey := fmt.Sprintf("orders-test:%d", voucher)
+				streamKey := fmt.Sprintf("orders-test:%s:%d", claimwire.ShardTag(voucher, 4), voucher)
 				cfg := redis.GateConfig{Shards: 4, Coalesce: coalesce}
 				if streamed {
 					cfg.ClaimStream = func(int64) string { return streamKey }

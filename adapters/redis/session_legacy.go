@@ -46,17 +46,17 @@ func (s *SessionCache) Legacy(ctx context.Context, fn func(auth.LegacyFamily) er
 		}
 		batch = batch[:0]
 	}
-	iter := s.client.Scan(ctx, 0, "session:{u*}:family:*", 1000).Iterator()
-	for iter.Next(ctx) {
-		k, ok := parseLegacyKey(iter.Val())
+	err = scanKeys(ctx, s.client, "session:{u*}:family:*", 1000, func(key string) error {
+		k, ok := parseLegacyKey(key)
 		if !ok {
-			continue // a spent-token set, or another key
+			return nil // a spent-token set, or another key
 		}
 		if batch = append(batch, k); len(batch) == legacyBatch {
 			flush()
 		}
-	}
-	if err := iter.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("look for sessions: %w", err)
 	}
 	flush()

@@ -86,37 +86,44 @@ func (s *SignIns) Legacy(ctx context.Context, fn func(userID int64, month time.T
 	if err != nil || done == 1 {
 		return err
 	}
-	iter := s.client.Scan(ctx, 0, "sign:*", 1000).Iterator()
-	for iter.Next(ctx) {
-		key := iter.Val()
+	var failed error
+	err = scanKeys(ctx, s.client, "sign:*", 1000, func(key string) error {
 		parts := strings.Split(key, ":")
 		if len(parts) != 3 {
-			continue
+			return nil
 		}
 		userID, err := strconv.ParseInt(parts[1], 10, 64)
 		month, merr := time.Parse("200601", parts[2])
 		if err != nil || merr != nil || userID <= 0 {
-			continue
+			return nil
 		}
 		ttl, err := s.client.TTL(ctx, key).Result()
 		if err != nil {
-			return fmt.Errorf("read sign-ins of user %d: %w", userID, err)
+			failed = fmt.Errorf("read sign-ins of user %d: %w", userID, err)
+			return failed
 		}
 		if ttl != -1 {
-			continue // cached by this version, or gone
+			return nil // cached by this version, or gone
 		}
 		bits, err := s.client.GetRange(ctx, key, 0, 3).Result()
 		if err != nil {
-			return fmt.Errorf("read sign-ins of user %d: %w", userID, err)
+			failed = fmt.Errorf("read sign-ins of user %d: %w", userID, err)
+			return failed
 		}
 		if err := fn(userID, month, monthMask(bits)); err != nil {
+			failed = err
 			return err
 		}
 		if err := s.client.Expire(ctx, key, s.ttl).Err(); err != nil {
-			return fmt.Errorf("expire sign-ins of user %d: %w", userID, err)
+			failed = fmt.Errorf("expire sign-ins of user %d: %w", userID, err)
+			return failed
 		}
+		return nil
+	})
+	if failed != nil {
+		return failed
 	}
-	if err := iter.Err(); err != nil {
+	if err != nil {
 		return fmt.Errorf("look for sign-in months: %w", err)
 	}
 	return s.client.Set(ctx, signInsLegacyDone, "1", 0).Err()

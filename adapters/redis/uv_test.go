@@ -48,7 +48,7 @@ func TestVisitorsCountDistinctWithin2Percent(t *testing.T) {
 		if e := math.Abs(float64(two)-n) / n; e > 0.02 {
 			t.Fatalf("over two days %d, want about %d (a union, not a sum)", two, n)
 		}
-		if keys := conn.Client.Keys(ctx, "uv:*merge*").Val(); len(keys) != 0 {
+		if keys := redistest.Keys(t, conn, "uv:*merge*"); len(keys) != 0 {
 			t.Fatalf("scratch keys left behind: %v", keys)
 		}
 	})

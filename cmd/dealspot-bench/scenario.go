@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 )
@@ -250,8 +251,9 @@ func (s scenario) validate() error {
 	if s.URL != "" && s.VoucherID == 0 && s.AdminPhone == "" && s.AdminToken == "" {
 		bad("against --url, give --voucher, or --admin-phone / --admin-token to create the sale")
 	}
-	if s.RedisURL != "" && !strings.HasPrefix(s.RedisURL, "redis://") && !strings.HasPrefix(s.RedisURL, "rediss://") {
-		bad("--redis-url: want redis://host:port/db, got %q", s.RedisURL)
+	if s.RedisURL != "" && !slices.ContainsFunc([]string{"redis://", "rediss://", "redis-cluster://", "rediss-cluster://"},
+		func(p string) bool { return strings.HasPrefix(s.RedisURL, p) }) {
+		bad("--redis-url: want redis://host:port/db or redis-cluster://host:port,host:port,…, got %q", s.RedisURL)
 	}
 	if s.URL == "" && (s.DatabaseURL != "" || s.RedisURL != "") {
 		bad("--database-url and --redis-url are for --url; the in-process server reads DATABASE_URL and REDIS_URL")

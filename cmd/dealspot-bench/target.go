@@ -128,6 +128,9 @@ func startInProcess(ctx context.Context, sc scenario, getenv func(string) string
 	redisDesc := "embedded redis"
 	if !svc.Redis.IsEmbedded() {
 		redisDesc = "redis " + svc.Redis.Addr + "/" + strconv.Itoa(svc.Redis.DB)
+		if svc.Redis.IsCluster() {
+			redisDesc = "redis cluster " + svc.Redis.Addr
+		}
 	}
 	t.backends = fmt.Sprintf("%s, %s, queue %s", svc.Store.Dialect(), redisDesc, cfg.Queue)
 	t.sessions = svc.Store.Sessions()
@@ -185,6 +188,9 @@ func connectRemote(ctx context.Context, sc scenario, getenv func(string) string)
 	}
 	t.ledger = store.Lifecycle().Ledger
 	t.backends = fmt.Sprintf("%s, redis %s/%d", store.Dialect(), conn.Addr, conn.DB)
+	if conn.IsCluster() {
+		t.backends = fmt.Sprintf("%s, redis cluster %s", store.Dialect(), conn.Addr)
+	}
 	return t, nil
 }
 

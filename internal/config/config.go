@@ -35,7 +35,8 @@ type Config struct {
 	DataDir string
 	// DatabaseURL selects the relational store: sqlite://path or postgres://… (DATABASE_URL).
 	DatabaseURL string
-	// RedisURL is "embedded" or redis://host:port/db (REDIS_URL).
+	// RedisURL is "embedded", redis://host:port/db or
+	// redis-cluster://host:port,host:port,… (REDIS_URL).
 	RedisURL string
 	// RedisGenerationCheck is how often a node reads Redis's generation marker to notice
 	// that Redis came back empty and rebuild what it derives from the database

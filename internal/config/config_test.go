@@ -39,6 +39,22 @@ func TestLoadDefaultsAreEmbedded(t *testing.T) {
 	}
 }
 
+func TestLoadAcceptsARedisClusterURL(t *testing.T) {
+	t.Parallel()
+	for _, u := range []string{
+		"redis-cluster://10.0.0.1:7000,10.0.0.2:7000,10.0.0.3:7000",
+		"rediss-cluster://app:secret@cache-1:6380,cache-2:6380/0?dial_timeout=2s",
+	} {
+		c, err := config.Load(env(map[string]string{"REDIS_URL": u}))
+		if err != nil {
+			t.Fatalf("REDIS_URL=%s refused: %v", u, err)
+		}
+		if c.RedisURL != u {
+			t.Errorf("RedisURL = %q, want %q", c.RedisURL, u)
+		}
+	}
+}
+
 func TestLoadProductionTurnsDevFeaturesOff(t *testing.T) {
 	t.Parallel()
 	c, err := config.Load(env(map[string]string{
@@ -99,6 +115,9 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"postgres url without host", map[string]string{"DATABASE_URL": "postgres://"}, "DATABASE_URL"},
 		{"redis url not redis", map[string]string{"REDIS_URL": "http://x:6379"}, "REDIS_URL"},
 		{"redis db not a number", map[string]string{"REDIS_URL": "redis://x:6379/abc"}, "REDIS_URL"},
+		{"redis cluster node without port", map[string]string{"REDIS_URL": "redis-cluster://a:7000,b"}, "REDIS_URL"},
+		{"redis cluster with a database", map[string]string{"REDIS_URL": "redis-cluster://a:7000,b:7001/3"}, "REDIS_URL"},
+		{"redis cluster without nodes", map[string]string{"REDIS_URL": "redis-cluster://"}, "REDIS_URL"},
 		{"queue unknown", map[string]string{"QUEUE": "sqs"}, "QUEUE"},
 		{"production without a secret", map[string]string{"DEALSPOT_ENV": "production"}, "JWT_SECRET"},
 		{"dev mode off without a secret", map[string]string{"DEALSPOT_DEV": "false"}, "JWT_SECRET"},

@@ -191,13 +191,37 @@ func validateRedisURL(raw string) error {
 		return nil
 	}
 	u, err := url.Parse(raw)
+	if err == nil && (u.Scheme == "redis-cluster" || u.Scheme == "rediss-cluster") {
+		return validateRedisClusterURL(u, raw)
+	}
 	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
-		return fmt.Errorf("want embedded or redis://host:port/db, got %q", redact(raw))
+		return fmt.Errorf("want embedded, redis://host:port/db or redis-cluster://host:port,host:port,…, got %q", redact(raw))
 	}
 	if db := strings.TrimPrefix(u.Path, "/"); db != "" {
 		if _, err := strconv.Atoi(db); err != nil {
 			return fmt.Errorf("database number %q is not a number", db)
 		}
+	}
+	return nil
+}
+
+// validateRedisClusterURL checks redis-cluster://[user:password@]host:port,host:port,…
+// (the seed nodes; database 0 only).
+func validateRedisClusterURL(u *url.URL, raw string) error {
+	if u.Host == "" {
+		return fmt.Errorf("want redis-cluster://host:port,host:port,…, got %q", redact(raw))
+	}
+	for _, h := range strings.Split(u.Host, ",") {
+		host, port, err := net.SplitHostPort(h)
+		if n, perr := strconv.Atoi(port); err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("want redis-cluster://host:port,host:port,…; %q is not host:port", h)
+		}
+	}
+	if db := strings.TrimPrefix(u.Path, "/"); db != "" && db != "0" {
+		return fmt.Errorf("a Redis Cluster has database 0 only, got database %q", db)
+	}
+	if u.Query().Has("addr") {
+		return errors.New("name the cluster's nodes in the host list (redis-cluster://host:port,host:port,…), not as addr=")
 	}
 	return nil
 }

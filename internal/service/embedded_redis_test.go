@@ -16,7 +16,7 @@ func TestEmbeddedRedisNeedsItsPassword(t *testing.T) {
 	if err := anon.Set(context.Background(), "k", "v", 0).Err(); err == nil {
 		t.Fatal("the embedded Redis accepted a client without password")
 	}
-	if svc.Redis.Client.Options().Password == "" {
+	if svc.Redis.Client.(*goredis.Client).Options().Password == "" {
 		t.Fatal("the service's client has no password")
 	}
 }

@@ -25,10 +25,8 @@ var runID = testsupport.RandomSuffix(6)
 func TestWatermillContractRedisStreams(t *testing.T) {
 	t.Parallel()
 	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
-		newClient := func(t *testing.T) *goredis.Client {
-			opts := *conn.Client.Options()
-			opts.PoolSize = 20
-			return goredis.NewClient(&opts)
+		newClient := func(t *testing.T) goredis.UniversalClient {
+			return redis.CloneClient(conn.Client, 20)
 		}
 		withGroup := func(t *testing.T, group string) (message.Publisher, message.Subscriber) {
 			subClient := newClient(t)
