@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	goredis "github.com/redis/go-redis/v9"
 )
 
 // TestPrepareOnlyHandsTheSaleToAnotherLoadGenerator: against a running server,
@@ -35,7 +37,11 @@ func TestPrepareOnlyHandsTheSaleToAnotherLoadGenerator(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.close() })
-	opts := srv.svc.Redis.Client.Options()
+	client, ok := srv.svc.Redis.Client.(*goredis.Client)
+	if !ok {
+		t.Fatalf("the in-process server's Redis is a %T, want a single server", srv.svc.Redis.Client)
+	}
+	opts := client.Options()
 	redisURL := fmt.Sprintf("redis://:%s@%s/%d", opts.Password, srv.svc.Redis.Addr, opts.DB)
 
 	for i, tc := range []struct {
