@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
@@ -31,6 +32,10 @@ type Config struct {
 	ServiceName string
 	// ExportTimeout bounds one export request (default 10s).
 	ExportTimeout time.Duration
+	// OnError, when set, is told what the exporter could not do (a collector away, a
+	// full queue), instead of the standard logger. OpenTelemetry keeps one handler per
+	// process: the last provider built sets it.
+	OnError func(error)
 }
 
 // Provider exports spans in batches, off the request path: a slow or unreachable
@@ -65,6 +70,9 @@ func New(cfg Config) (*Provider, error) {
 	)
 	if err != nil {
 		return nil, fmt.Errorf("tracing: exporter: %w", err)
+	}
+	if cfg.OnError != nil {
+		otel.SetErrorHandler(otel.ErrorHandlerFunc(cfg.OnError))
 	}
 	name := cfg.ServiceName
 	if name == "" {

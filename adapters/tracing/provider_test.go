@@ -49,7 +49,9 @@ func TestUnreachableCollectorDoesNotHoldUpCallers(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	_ = l.Close() // nothing listens there now
-	p, err := tracing.New(tracing.Config{Endpoint: "http://" + addr, SampleRatio: 1, ExportTimeout: 200 * time.Millisecond})
+	var failures atomic.Int64
+	p, err := tracing.New(tracing.Config{Endpoint: "http://" + addr, SampleRatio: 1, ExportTimeout: 200 * time.Millisecond,
+		OnError: func(error) { failures.Add(1) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,6 +67,9 @@ func TestUnreachableCollectorDoesNotHoldUpCallers(t *testing.T) {
 	_ = p.Shutdown(time.Second) // the spans are lost; the error says so
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("shutdown took %v, want at most about its timeout", d)
+	}
+	if failures.Load() == 0 {
+		t.Error("the failed export was not reported to OnError")
 	}
 }
 

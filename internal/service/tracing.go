@@ -30,7 +30,8 @@ func (s *Node) startTracing(o options) (trace.TracerProvider, error) {
 	if !cfg.On() {
 		return nil, nil
 	}
-	p, err := tracing.New(tracing.Config{Endpoint: cfg.Endpoint, SampleRatio: cfg.SampleRatio, ServiceName: cfg.ServiceName})
+	p, err := tracing.New(tracing.Config{Endpoint: cfg.Endpoint, SampleRatio: cfg.SampleRatio, ServiceName: cfg.ServiceName,
+		OnError: func(err error) { s.Log.Warn("tracing", slog.Any("error", err)) }})
 	if err != nil {
 		return nil, blame("OTEL_EXPORTER_OTLP_ENDPOINT", "the trace collector", urlHost(cfg.Endpoint), err)
 	}
