@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,6 +21,9 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
 	"github.com/vektah/gqlparser/v2/validator/rules"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/dealspot/dealspot/graph/model"
 )
@@ -77,7 +81,10 @@ type fastClaim struct {
 	present  graphql.ErrorPresenterFunc
 	recover  graphql.RecoverFunc
 	docs     *lru.LRU[*claimDoc]
-	bufs     sync.Pool
+	// tracer spans the operation and its field as the Tracing extension would (nil:
+	// tracing off).
+	tracer trace.Tracer
+	bufs   sync.Pool
 }
 
 func newFastClaim(next http.Handler, r *Resolver, schema *ast.Schema, log *slog.Logger, o Options) *fastClaim {
@@ -97,7 +104,15 @@ func newFastClaim(next http.Handler, r *Resolver, schema *ast.Schema, log *slog.
 		recover: RecoverFunc(log),
 		docs:    lru.New[*claimDoc](fastClaimDocs),
 		bufs:    sync.Pool{New: func() any { return new(bytes.Buffer) }},
+		tracer:  tracerOf(o),
 	}
+}
+
+func tracerOf(o Options) trace.Tracer {
+	if o.Tracer == nil {
+		return nil
+	}
+	return o.Tracer.Tracer(tracerName)
 }
 
 // claimMarker is in the body of every request the fast path may answer.
@@ -184,13 +199,7 @@ func (f *fastClaim) serve(w http.ResponseWriter, r *http.Request, body []byte) b
 			return false
 		}
 	}
-	name := p.OperationName
-	if name == "" {
-		name = doc.opName
-	}
-	if name == "" {
-		name = "anonymous_mutation"
-	}
+	name := cmp.Or(p.OperationName, doc.opName)
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(f.execute(ctx, doc, name, voucherID))
 	return true
@@ -202,7 +211,17 @@ func (f *fastClaim) execute(ctx context.Context, doc *claimDoc, name, voucherID 
 	start := time.Now()
 	rctx, cancel := context.WithDeadline(ctx, start.Add(f.opts.ExecTimeout))
 	defer cancel()
+	var opSpan, fieldSpan trace.Span
+	if f.tracer != nil {
+		rctx, opSpan, fieldSpan = f.startSpans(rctx, doc, name)
+	}
 	payload, err := f.claim(rctx, voucherID)
+	if fieldSpan != nil {
+		if err != nil {
+			fieldSpan.SetStatus(codes.Error, err.Error())
+		}
+		fieldSpan.End()
+	}
 	var out []byte
 	errs := 0
 	if err != nil {
@@ -211,17 +230,37 @@ func (f *fastClaim) execute(ctx context.Context, doc *claimDoc, name, voucherID 
 		fctx := graphql.WithFieldContext(rctx, &graphql.FieldContext{Object: "Mutation",
 			Field: graphql.CollectedField{Field: doc.field}, IsMethod: true, IsResolver: true})
 		gqlErr := f.present(fctx, graphql.AddFieldLocationToError(fctx, err))
-		out, err = json.Marshal(&graphql.Response{Errors: gqlerror.List{gqlErr}, Data: json.RawMessage("null")})
-		if err != nil {
+		var merr error
+		if out, merr = json.Marshal(&graphql.Response{Errors: gqlerror.List{gqlErr}, Data: json.RawMessage("null")}); merr != nil {
 			out = []byte(`{"errors":[{"message":"internal error","extensions":{"code":"INTERNAL"}}],"data":null}`)
+		}
+		if opSpan != nil {
+			opSpan.SetAttributes(attribute.Int("graphql.errors", errs))
+			opSpan.SetStatus(codes.Error, gqlErr.Message)
 		}
 	} else {
 		out = doc.marshal(payload.OrderID, string(payload.Status))
 	}
+	if opSpan != nil {
+		opSpan.End()
+	}
 	if f.opts.Observe != nil {
-		f.opts.Observe(rctx, name, time.Since(start), errs)
+		f.opts.Observe(rctx, cmp.Or(name, "anonymous_mutation"), time.Since(start), errs)
 	}
 	return out
+}
+
+// startSpans starts the spans the Tracing extension starts for a mutation and its
+// top-level field.
+func (f *fastClaim) startSpans(ctx context.Context, doc *claimDoc, name string) (context.Context, trace.Span, trace.Span) {
+	spanName, attrs := "mutation", []attribute.KeyValue{attribute.String("graphql.operation.type", "mutation")}
+	if name != "" {
+		spanName += " " + name
+		attrs = append(attrs, attribute.String("graphql.operation.name", name))
+	}
+	ctx, op := f.tracer.Start(ctx, spanName, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+	ctx, field := f.tracer.Start(ctx, "Mutation.claimVoucher", trace.WithAttributes(attribute.String("graphql.field.path", doc.alias)))
+	return ctx, op, field
 }
 
 func (f *fastClaim) claim(ctx context.Context, voucherID string) (payload *model.ClaimPayload, err error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/dealspot/dealspot/graph/generated"
 	"github.com/dealspot/dealspot/internal/app"
@@ -54,6 +55,8 @@ type Options struct {
 	// PersistedQueries, if set, is the cache of automatic persisted queries every node
 	// shares; this node keeps QueryCacheSize of them in front of it.
 	PersistedQueries graphql.Cache[string]
+	// Tracer, when set, traces queries and mutations (see Tracing); nil: no tracing.
+	Tracer trace.TracerProvider
 }
 
 // NewHandler builds the GraphQL HTTP handler (POST, GET and graphql-transport-ws) for a.
@@ -111,6 +114,9 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 		MaxDepth: o.MaxDepth, MaxAliases: o.MaxAliases, MaxComplexity: o.MaxComplexity,
 		PageSize: o.PageSize, MaxPageSize: o.MaxPageSize, MaxStringChars: o.MaxStringChars,
 	})
+	if o.Tracer != nil {
+		srv.Use(Tracing{Tracer: o.Tracer.Tracer(tracerName)})
+	}
 	srv.SetErrorPresenter(ErrorPresenter(log))
 	srv.SetRecoverFunc(RecoverFunc(log))
 	srv.AroundOperations(sockets.AroundOperations)

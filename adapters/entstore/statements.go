@@ -11,7 +11,8 @@ import (
 // Every statement the store sends goes through countingConn, which counts it on the
 // store (Store.Statements) and on the counter a context carries (WithStatementCounter):
 // how many statements one request costs can then be measured from outside, whatever
-// runs beside it.
+// runs beside it. Within a recorded trace it also gives each statement a span (see
+// statementSpan).
 
 type statementCounterKey struct{}
 
@@ -44,7 +45,7 @@ func countedDB(name, dsn string, total *atomic.Int64) (*sql.DB, error) {
 			return nil, err
 		}
 	}
-	return sql.OpenDB(countingConnector{Connector: conn, total: total}), nil
+	return sql.OpenDB(countingConnector{Connector: conn, total: total, system: dbSystem(name)}), nil
 }
 
 type dsnConnector struct {
@@ -57,7 +58,8 @@ func (c dsnConnector) Driver() driver.Driver                        { return c.d
 
 type countingConnector struct {
 	driver.Connector
-	total *atomic.Int64
+	total  *atomic.Int64
+	system string // db.system.name of the spans
 }
 
 func (c countingConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -65,13 +67,14 @@ func (c countingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &countingConn{Conn: conn, total: c.total}, nil
+	return &countingConn{Conn: conn, total: c.total, system: c.system}, nil
 }
 
 // countingConn passes everything to the driver's connection and counts the statements.
 type countingConn struct {
 	driver.Conn
-	total *atomic.Int64
+	total  *atomic.Int64
+	system string
 }
 
 func (c *countingConn) count(ctx context.Context) {
@@ -86,10 +89,12 @@ func (c *countingConn) QueryContext(ctx context.Context, query string, args []dr
 	if !ok {
 		return nil, driver.ErrSkip
 	}
+	ctx, span := c.statementSpan(ctx, query)
 	rows, err := q.QueryContext(ctx, query, args)
 	if !errors.Is(err, driver.ErrSkip) {
 		c.count(ctx)
 	}
+	endStatementSpan(span, err)
 	return rows, err
 }
 
@@ -98,10 +103,12 @@ func (c *countingConn) ExecContext(ctx context.Context, query string, args []dri
 	if !ok {
 		return nil, driver.ErrSkip
 	}
+	ctx, span := c.statementSpan(ctx, query)
 	res, err := e.ExecContext(ctx, query, args)
 	if !errors.Is(err, driver.ErrSkip) {
 		c.count(ctx)
 	}
+	endStatementSpan(span, err)
 	return res, err
 }
 
@@ -118,7 +125,7 @@ func (c *countingConn) PrepareContext(ctx context.Context, query string) (driver
 	if err != nil {
 		return nil, err
 	}
-	return &countingStmt{Stmt: st, conn: c}, nil
+	return &countingStmt{Stmt: st, conn: c, query: query}, nil
 }
 
 func (c *countingConn) Prepare(query string) (driver.Stmt, error) {
@@ -163,23 +170,32 @@ func (c *countingConn) CheckNamedValue(nv *driver.NamedValue) error {
 // countingStmt counts each run of a prepared statement.
 type countingStmt struct {
 	driver.Stmt
-	conn *countingConn
+	conn  *countingConn
+	query string
 }
 
 func (s *countingStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
 	s.conn.count(ctx)
-	if e, ok := s.Stmt.(driver.StmtExecContext); ok {
-		return e.ExecContext(ctx, args)
+	e, ok := s.Stmt.(driver.StmtExecContext)
+	if !ok {
+		return nil, errNoContext
 	}
-	return nil, errNoContext
+	ctx, span := s.conn.statementSpan(ctx, s.query)
+	res, err := e.ExecContext(ctx, args)
+	endStatementSpan(span, err)
+	return res, err
 }
 
 func (s *countingStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
 	s.conn.count(ctx)
-	if q, ok := s.Stmt.(driver.StmtQueryContext); ok {
-		return q.QueryContext(ctx, args)
+	q, ok := s.Stmt.(driver.StmtQueryContext)
+	if !ok {
+		return nil, errNoContext
 	}
-	return nil, errNoContext
+	ctx, span := s.conn.statementSpan(ctx, s.query)
+	rows, err := q.QueryContext(ctx, args)
+	endStatementSpan(span, err)
+	return rows, err
 }
 
 func (s *countingStmt) CheckNamedValue(nv *driver.NamedValue) error {

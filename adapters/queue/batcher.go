@@ -9,6 +9,9 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -27,6 +30,9 @@ type batcher struct {
 	ctx    context.Context // given to handle
 	cancel context.CancelFunc
 	log    *slog.Logger
+	// tracer traces batches (nil: off); backend names the messaging system in spans.
+	tracer  trace.Tracer
+	backend string
 
 	in      chan *pendingClaim
 	workers int
@@ -37,8 +43,10 @@ type batcher struct {
 }
 
 type pendingClaim struct {
-	claim  domain.Claim
-	lane   int
+	claim domain.Claim
+	lane  int
+	// trace is the span context the claim's message carried (not valid: none).
+	trace  trace.SpanContext
 	result chan batchResult
 }
 
@@ -62,6 +70,10 @@ func newBatcher(ctx context.Context, cfg Config, handle func(context.Context, []
 		freed:   make(chan struct{}, cfg.Workers),
 		quit:    make(chan struct{}),
 		exited:  make(chan struct{}),
+		backend: cfg.Backend,
+	}
+	if cfg.Tracer != nil {
+		b.tracer = cfg.Tracer.Tracer(tracerName)
 	}
 	go b.loop()
 	return b
@@ -69,8 +81,8 @@ func newBatcher(ctx context.Context, cfg Config, handle func(context.Context, []
 
 // submit hands c to the batcher and waits for the outcome of its batch. Once accepted,
 // a claim is always answered, even while the batcher stops.
-func (b *batcher) submit(c domain.Claim, lane int) batchResult {
-	p := &pendingClaim{claim: c, lane: lane, result: make(chan batchResult, 1)}
+func (b *batcher) submit(c domain.Claim, lane int, sc trace.SpanContext) batchResult {
+	p := &pendingClaim{claim: c, lane: lane, trace: sc, result: make(chan batchResult, 1)}
 	select {
 	case b.in <- p:
 	case <-b.exited:
@@ -223,7 +235,9 @@ func (b *batcher) run(items []*pendingClaim, laneNo int) {
 			seen[p.claim.OrderID] = struct{}{}
 			claims = append(claims, p.claim)
 		}
-		err := b.safeHandle(claims)
+		ctx, span := b.traced(items, len(claims), laneNo)
+		err := b.safeHandle(ctx, claims)
+		endSpan(span, err)
 		if err != nil {
 			b.log.Warn("order batch failed", "size", len(claims), "attempt", laneNo, "alone", laneNo == 0, "error", err)
 		}
@@ -233,11 +247,43 @@ func (b *batcher) run(items []*pendingClaim, laneNo int) {
 	}()
 }
 
-func (b *batcher) safeHandle(claims []domain.Claim) (err error) {
+func (b *batcher) safeHandle(ctx context.Context, claims []domain.Claim) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("order handler panicked: %v\n%s", r, debug.Stack())
 		}
 	}()
-	return b.handle(b.ctx, claims)
+	return b.handle(ctx, claims)
+}
+
+// traced returns the context a batch is handled in. With tracing on, a batch whose
+// claims carry a sampled trace context runs in one "orders process" span: the child of
+// its first such claim's publish span (so a batch of one continues its claim's trace,
+// down to the SQL statements and the status events), linked to every claim's publish
+// span (so each claim's trace finds the batch that wrote its order). Without tracing, or
+// when no claim was sampled, it is the batcher's context and no span.
+func (b *batcher) traced(items []*pendingClaim, claims, laneNo int) (context.Context, trace.Span) {
+	if b.tracer == nil {
+		return b.ctx, nil
+	}
+	var (
+		parent trace.SpanContext
+		links  []trace.Link
+	)
+	for _, p := range items {
+		if !p.trace.IsValid() {
+			continue
+		}
+		links = append(links, trace.Link{SpanContext: p.trace})
+		if !parent.IsValid() && p.trace.IsSampled() {
+			parent = p.trace
+		}
+	}
+	if !parent.IsValid() {
+		return b.ctx, nil
+	}
+	return b.tracer.Start(trace.ContextWithRemoteSpanContext(b.ctx, parent), "orders process",
+		trace.WithSpanKind(trace.SpanKindConsumer), trace.WithLinks(links...),
+		trace.WithAttributes(attribute.String("messaging.system", b.backend), attribute.String("messaging.operation.type", "process"),
+			attribute.Int("messaging.batch.message_count", claims), attribute.Int("dealspot.queue.attempt", laneNo)))
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/dealspot/dealspot/internal/config"
 )
 
@@ -99,6 +101,12 @@ type Config struct {
 	// DrainTimeout bounds a graceful stop: how long the batches in hand may take to
 	// finish and be acknowledged.
 	DrainTimeout time.Duration
+
+	// Tracer, when set, traces consumption: a batch whose claims carry a sampled trace
+	// context runs in an "orders process" span (see batcher.traced). Nil: nothing is
+	// extracted or started. Publishing needs no tracer: it adds its span to the trace of
+	// the context it is given, if that trace is recorded.
+	Tracer trace.TracerProvider
 }
 
 // WithDefaults returns the configuration with every unset field set to its default.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -116,7 +117,11 @@ func (c *consumer) handleMessage(msg *message.Message) error {
 	if st.batchFailures >= c.cfg.MaxRetries || st.aloneFailures > 0 {
 		lane = 0
 	}
-	res := c.batcher.submit(claim, lane)
+	var sc trace.SpanContext
+	if c.cfg.Tracer != nil {
+		sc = claimwire.ExtractTrace(msg.Metadata)
+	}
+	res := c.batcher.submit(claim, lane, sc)
 	if res.err == nil {
 		return nil
 	}

@@ -18,7 +18,10 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
 	goredis "github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
+	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -111,7 +114,7 @@ func (q *Queue) ClaimStream(voucherID int64) string {
 // connection; the memory backend's only failure is a closed Pub/Sub). Any other error
 // leaves the outcome unknown: the message may be queued (an AMQP confirm lost or late,
 // a Kafka or Redis reply that never came).
-func (q *Queue) PublishClaim(ctx context.Context, c domain.Claim) error {
+func (q *Queue) PublishClaim(ctx context.Context, c domain.Claim) (err error) {
 	if err := validClaim(c); err != nil {
 		return notEnqueued(err)
 	}
@@ -125,8 +128,18 @@ func (q *Queue) PublishClaim(ctx context.Context, c domain.Claim) error {
 		return notEnqueued(err)
 	}
 	msg := newClaimMessage(c)
+	topic := q.backend.ordersTopic(c.VoucherID)
+	// Within a recorded trace the message carries the publish span's context to the
+	// consumer (W3C traceparent in its metadata).
+	ctx, span := childSpan(ctx, topic+" publish", trace.SpanKindProducer)
+	if span != nil {
+		defer func() { endSpan(span, err) }()
+		span.SetAttributes(attribute.String("messaging.system", q.cfg.Backend), attribute.String("messaging.operation.type", "send"),
+			attribute.String("messaging.destination.name", topic), attribute.String("messaging.message.id", msg.UUID))
+		claimwire.InjectTrace(ctx, msg.Metadata)
+	}
 	msg.SetContext(ctx)
-	if err := q.backend.publisher().Publish(q.backend.ordersTopic(c.VoucherID), msg); err != nil {
+	if err := q.backend.publisher().Publish(topic, msg); err != nil {
 		err = fmt.Errorf("publish order %d: %w", c.OrderID, err)
 		if q.backend.notSent(err) || errors.Is(err, ErrClosed) {
 			return notEnqueued(err)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -45,7 +47,17 @@ type orderEventWire struct {
 }
 
 // Publish implements seckill.StatusBus: one pipeline for all events.
-func (b *StatusBus) Publish(ctx context.Context, events ...domain.OrderEvent) error {
+func (b *StatusBus) Publish(ctx context.Context, events ...domain.OrderEvent) (err error) {
+	ctx, span := childSpan(ctx, "order.status publish", trace.SpanKindProducer)
+	if span != nil {
+		defer func() { endSpan(span, err) }()
+		span.SetAttributes(attribute.String("messaging.system", "redis"), attribute.String("messaging.operation.type", "send"),
+			attribute.Int("messaging.batch.message_count", len(events)))
+		if len(events) == 1 {
+			span.SetAttributes(attribute.Int64("dealspot.order_id", events[0].OrderID),
+				attribute.String("dealspot.order_status", string(events[0].Status)))
+		}
+	}
 	msgs := make([]string, len(events))
 	for i, e := range events {
 		msg, _ := json.Marshal(orderEventWire{

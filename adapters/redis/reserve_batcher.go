@@ -23,10 +23,14 @@ type reserveBatcher struct {
 type reserveCall struct {
 	r       seckill.Reservation
 	payload []byte
-	verdict seckill.Verdict
-	n       int64
-	err     error
-	done    chan struct{}
+	// metadata is the stream entry's metadata field (the claim's trace context), or nil.
+	metadata []byte
+	verdict  seckill.Verdict
+	// batch is how many claims the batch's script for this sale decided.
+	batch int
+	n     int64
+	err   error
+	done  chan struct{}
 }
 
 func newReserveBatcher(g *Gate, c Coalescing) *reserveBatcher {
@@ -35,18 +39,19 @@ func newReserveBatcher(g *Gate, c Coalescing) *reserveBatcher {
 	return b
 }
 
-// reserve queues r and waits for its verdict. An error is the batch's, or ctx's: the
-// claim may then still have been decided, as with any lost reply.
-func (b *reserveBatcher) reserve(ctx context.Context, r seckill.Reservation, payload []byte) (seckill.Verdict, int64, error) {
+// reserve queues r and waits for its verdict; batch is how many claims on the sale its
+// script run decided. An error is the batch's, or ctx's: the claim may then still have
+// been decided, as with any lost reply.
+func (b *reserveBatcher) reserve(ctx context.Context, r seckill.Reservation, payload, metadata []byte) (_ seckill.Verdict, _ int64, batch int, _ error) {
 	if err := ctx.Err(); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
-	call := &reserveCall{r: r, payload: payload, done: make(chan struct{})}
+	call := &reserveCall{r: r, payload: payload, metadata: metadata, done: make(chan struct{})}
 	b.calls.add(call)
 	if err := await(ctx, call.done); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
-	return call.verdict, call.n, call.err
+	return call.verdict, call.n, call.batch, call.err
 }
 
 // saleBatch is one sale's share of a batch: one script run.
@@ -104,6 +109,7 @@ func (s *saleBatch) settle(reply any, err error) {
 		err = fmt.Errorf("unexpected reply %v", reply)
 	}
 	for i, call := range s.calls {
+		call.batch = len(s.calls)
 		if err == nil {
 			verdict, ok1 := res[2*i].(int64)
 			n, ok2 := res[2*i+1].(int64)
@@ -131,11 +137,11 @@ func (g *Gate) batchArgs(calls []*reserveCall) ([]string, []any) {
 		streamed = 1
 		keys = append(keys, g.cfg.ClaimStream(first.VoucherID))
 	}
-	args := make([]any, 0, 5+4*len(calls))
+	args := make([]any, 0, 5+5*len(calls))
 	args = append(args, len(calls), streamed, first.RateLimit.Max, first.RateLimit.Window.Milliseconds(), first.VoucherID)
 	for _, c := range calls {
 		keys = append(keys, k.prefix+"rate:"+strconv.FormatInt(c.r.UserID, 10))
-		args = append(args, c.r.UserID, strconv.FormatInt(c.r.OrderID, 10), c.r.At.UnixMilli(), c.payload)
+		args = append(args, c.r.UserID, strconv.FormatInt(c.r.OrderID, 10), c.r.At.UnixMilli(), c.payload, c.metadata)
 	}
 	return keys, args
 }

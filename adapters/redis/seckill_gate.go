@@ -12,6 +12,8 @@ import (
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/internal/app/orders"
@@ -102,36 +104,78 @@ func pendingKey(k int) string { return "seckill:" + claimwire.TagOfShard(k) + ":
 // script again when its reply timed out (MaxRetries), and a second run of the same claim
 // answers the first run's acceptance without taking a second unit or queuing a second
 // message, as long as the reservation has not yet been settled.
-func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verdict, int64, error) {
-	var payload []byte
+func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (_ seckill.Verdict, _ int64, err error) {
+	// Within a recorded trace: a span per claim around its wait for the gate (the
+	// coalesced batch it ran in is an attribute) and, where the gate enqueues the claim,
+	// the publish span whose context the stream entry's metadata carries to the consumer.
+	ctx, span := childSpan(ctx, "seckill.gate reserve", trace.SpanKindClient)
+	if span != nil {
+		defer func() { endSpan(span, err) }()
+		span.SetAttributes(attribute.String("db.system.name", "redis"),
+			attribute.Int64("dealspot.order_id", r.OrderID), attribute.Int64("dealspot.voucher_id", r.VoucherID))
+	}
+	var (
+		payload, metadata []byte
+		pub               trace.Span
+	)
 	if g.cfg.ClaimStream != nil {
 		payload = claimwire.EncodeClaim(domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: r.VoucherID, ClaimedAt: r.At})
-	}
-	if g.batcher != nil {
-		v, n, err := g.batcher.reserve(ctx, r, payload)
-		if err != nil {
-			return 0, 0, fmt.Errorf("reserve voucher %d: %w", r.VoucherID, err)
+		if span != nil {
+			stream := g.cfg.ClaimStream(r.VoucherID)
+			var pctx context.Context
+			pctx, pub = childSpan(ctx, stream+" publish", trace.SpanKindProducer)
+			defer func() { endSpan(pub, err) }()
+			pub.SetAttributes(attribute.String("messaging.system", "redis"), attribute.String("messaging.operation.type", "send"),
+				attribute.String("messaging.destination.name", stream), attribute.String("messaging.message.id", strconv.FormatInt(r.OrderID, 10)))
+			metadata = claimwire.TraceMetadata(pctx)
 		}
-		return v, n, nil
 	}
+	var (
+		verdict seckill.Verdict
+		n       int64
+	)
+	if g.batcher != nil {
+		var batch int
+		verdict, n, batch, err = g.batcher.reserve(ctx, r, payload, metadata)
+		if span != nil && batch > 0 {
+			span.SetAttributes(attribute.Int("dealspot.gate.batch_claims", batch))
+		}
+	} else {
+		verdict, n, err = g.reserveOne(ctx, r, payload, metadata)
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("reserve voucher %d: %w", r.VoucherID, err)
+	}
+	if span != nil {
+		span.SetAttributes(attribute.Int("dealspot.gate.verdict", int(verdict)))
+	}
+	if pub != nil {
+		// The script writes the message only for an accepted claim.
+		pub.SetAttributes(attribute.Bool("dealspot.gate.enqueued", verdict == seckill.Accepted))
+	}
+	return verdict, n, nil
+}
+
+// reserveOne runs seckill_reserve.lua for r alone.
+func (g *Gate) reserveOne(ctx context.Context, r seckill.Reservation, payload, metadata []byte) (seckill.Verdict, int64, error) {
 	k := g.keys(r.VoucherID)
 	keys := []string{k.stock, k.users, k.pending, k.window, k.prefix + "rate:" + strconv.FormatInt(r.UserID, 10)}
 	if payload != nil {
 		keys = append(keys, g.cfg.ClaimStream(r.VoucherID))
 	}
-	args := []any{r.UserID, strconv.FormatInt(r.OrderID, 10), r.At.UnixMilli(), payload, r.RateLimit.Max, r.RateLimit.Window.Milliseconds(), r.VoucherID}
+	args := []any{r.UserID, strconv.FormatInt(r.OrderID, 10), r.At.UnixMilli(), payload, r.RateLimit.Max, r.RateLimit.Window.Milliseconds(), r.VoucherID, metadata}
 	reply, err := seckillReserveScript.Run(ctx, g.client, keys, args...).Result()
 	if err != nil {
-		return 0, 0, fmt.Errorf("reserve voucher %d: %w", r.VoucherID, err)
+		return 0, 0, err
 	}
 	res, ok := reply.([]any)
 	if !ok || len(res) != 2 {
-		return 0, 0, fmt.Errorf("reserve voucher %d: unexpected reply %v", r.VoucherID, reply)
+		return 0, 0, fmt.Errorf("unexpected reply %v", reply)
 	}
 	verdict, ok1 := res[0].(int64)
 	n, ok2 := res[1].(int64)
 	if !ok1 || !ok2 || verdict < 0 || verdict > int64(seckill.RateLimited) {
-		return 0, 0, fmt.Errorf("reserve voucher %d: unexpected reply %v", r.VoucherID, reply)
+		return 0, 0, fmt.Errorf("unexpected reply %v", reply)
 	}
 	return seckill.Verdict(verdict), n, nil
 }

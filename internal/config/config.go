@@ -68,6 +68,8 @@ type Config struct {
 	IDE           bool
 	LogLevel      string
 	LogFormat     string
+	// Tracing exports OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT; off when unset).
+	Tracing Tracing
 
 	HTTP      HTTP
 	Websocket Websocket

@@ -189,6 +189,7 @@ func Load(getenv func(string) string) (Config, error) {
 			r.fail(gone, "no longer used: wrong codes discard the code after LOGIN_MAX_WRONG_CODES and are limited per IP by LOGIN_WRONG_CODES_PER_IP; unset it")
 		}
 	}
+	c.Tracing = r.tracing()
 	if err := r.err(); err != nil {
 		return Config{}, errors.Join(err, c.validate())
 	}

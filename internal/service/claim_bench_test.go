@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,10 @@ import (
 	"testing"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/dealspot/dealspot/internal/service"
 	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
@@ -25,7 +30,18 @@ import (
 // It uses PostgreSQL and a real Redis when TEST_DATABASE_URL / TEST_REDIS_URL are set,
 // the embedded SQLite and Redis otherwise; run it with -benchmem (allocs/op is the
 // figure that profiling the claim path works on) and -cpuprofile / -memprofile.
-func BenchmarkClaimPath(b *testing.B) {
+func BenchmarkClaimPath(b *testing.B) { benchmarkClaimPath(b) }
+
+// BenchmarkClaimPathTraced is BenchmarkClaimPath with every operation traced (sample
+// ratio 1) into a batching provider whose exporter drops the spans: what tracing on
+// costs a request, against BenchmarkClaimPath's tracing off.
+func BenchmarkClaimPathTraced(b *testing.B) {
+	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
+	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	benchmarkClaimPath(b, service.WithTracerProvider(tp))
+}
+
+func benchmarkClaimPath(b *testing.B, opts ...service.Option) {
 	const adminPhone = "13700000001"
 	env := map[string]string{"JWT_SECRET": testSecret, "ADMIN_PHONES": adminPhone, "CLAIM_RATE_PER_USER": "off"}
 	// CLAIM_FAST_PATH=false in the environment measures the claims through gqlgen.
@@ -44,7 +60,7 @@ func BenchmarkClaimPath(b *testing.B) {
 	} else {
 		backends += ", embedded Redis (" + testsupport.EnvRedis + " not set)"
 	}
-	srv, svc := startService(b, env)
+	srv, svc := startService(b, env, opts...)
 	anon := client(srv)
 	admin := client(srv)
 	admin.Token = login(b, anon, adminPhone).AccessToken

@@ -94,7 +94,9 @@ func TestClaimFastPathAnswersAsGqlgen(t *testing.T) {
 		}
 		return b
 	}
-	q := func(query string, vars map[string]any) []byte { return body(map[string]any{"query": query, "variables": vars}) }
+	q := func(query string, vars map[string]any) []byte {
+		return body(map[string]any{"query": query, "variables": vars})
+	}
 	type step struct {
 		name   string
 		token  func(n *node) string

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -20,6 +22,8 @@ type options struct {
 	wrapIDs       func(seckill.IDGenerator) seckill.IDGenerator
 	socialNow     func() time.Time // see WithSocialClock
 	idsNow        func() time.Time // see WithOrderIDClock
+
+	tracer trace.TracerProvider // see WithTracerProvider
 }
 
 // OrderHandler writes a batch of claims (the order consumer's handler).

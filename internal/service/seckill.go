@@ -37,6 +37,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 
 		ClaimIdle:     cfg.Seckill.StreamClaimIdle,
 		ClaimInterval: cfg.Seckill.StreamClaimInterval,
+		Tracer:        s.tracer,
 	}, s.Redis.Client, s.Log)
 	switch {
 	case err != nil && cfg.Queue == config.QueueKafka:

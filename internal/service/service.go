@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"path/filepath"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/dealspot/dealspot/adapters/entstore"
 	"github.com/dealspot/dealspot/adapters/localcache"
 	"github.com/dealspot/dealspot/adapters/metrics"
@@ -59,6 +61,8 @@ type Node struct {
 
 	orderHandler OrderHandler
 	closers      []func() error
+	// tracer traces claims (nil: tracing off).
+	tracer trace.TracerProvider
 	// shopInvalidator drops changed shops from the cache (nil when nothing caches them).
 	shopInvalidator shop.Invalidator
 	// promote makes a shop's new owner a MERCHANT.
@@ -173,6 +177,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 
 	pageLimits := domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize}
 	o := newOptions(opts)
+	if s.tracer, err = s.startTracing(o); err != nil {
+		return nil, err
+	}
 	soc, err := s.newSocial(o)
 	if err != nil {
 		return nil, err
@@ -256,6 +263,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Observe:          s.Metrics.ObserveOperation,
 		Loaders:          graph.LoaderOptions{Wait: cfg.GraphQL.LoaderWait, MaxBatch: cfg.GraphQL.LoaderMaxBatch},
 		PersistedQueries: s.persistedQueries(),
+		Tracer:           s.tracer,
 	})
 	httpOpts := server.Options{
 		Log:           log,

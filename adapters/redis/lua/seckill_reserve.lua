@@ -15,6 +15,8 @@
 -- ARGV[5] most claims per user per window (0: no limit)
 -- ARGV[6] the window (ms)
 -- ARGV[7] voucher id
+-- ARGV[8] message metadata when KEYS[6] is given: a msgpack map carrying the claim's
+--         trace context, or empty
 -- Returns {verdict, n}: verdict 0 accepted (n = stock left), 1 sold out, 2 already
 -- claimed, 3 not started, 4 ended, 5 not loaded, 6 rate limited (n = ms to wait).
 --
@@ -71,6 +73,6 @@ redis.call('DECR', KEYS[1])
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[7] .. ':' .. ARGV[1] .. ':' .. ARGV[3])
 if KEYS[6] then
-  redis.call('XADD', KEYS[6], '*', '_watermill_message_uuid', ARGV[2], 'metadata', '', 'payload', ARGV[4])
+  redis.call('XADD', KEYS[6], '*', '_watermill_message_uuid', ARGV[2], 'metadata', ARGV[8] or '', 'payload', ARGV[4])
 end
 return {0, stock - 1}

@@ -14,8 +14,9 @@
 -- ARGV[3] most claims per user per window (0: no limit)
 -- ARGV[4] the window (ms)
 -- ARGV[5] voucher id
--- ARGV[5 + 4(i-1) + 1..4] claim i: user id, order id (decimal string), now (unix ms),
---   message payload (JSON, when the stream is used)
+-- ARGV[5 + 5(i-1) + 1..5] claim i: user id, order id (decimal string), now (unix ms),
+--   message payload (JSON, when the stream is used), message metadata (msgpack map
+--   carrying the claim's trace context, or empty)
 -- Returns {verdict 1, n 1, verdict 2, n 2, ...} with seckill_reserve.lua's verdicts.
 --
 -- Idempotent per claim, as seckill_reserve.lua: a claim about to be answered 2 (already
@@ -43,7 +44,7 @@ local function retried(user, order, stock)
 end
 local out = {}
 for i = 1, count do
-  local a = 5 + 4 * (i - 1)
+  local a = 5 + 5 * (i - 1)
   local user, order, now, payload = ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3]), ARGV[a + 4]
   local rate = KEYS[4 + streamed + i]
   local verdict, n = nil, 0
@@ -80,7 +81,7 @@ for i = 1, count do
       redis.call('SADD', KEYS[2], user)
       redis.call('HSET', KEYS[3], order, voucher .. ':' .. user .. ':' .. ARGV[a + 3])
       if streamed == 1 then
-        redis.call('XADD', KEYS[5], '*', '_watermill_message_uuid', order, 'metadata', '', 'payload', payload)
+        redis.call('XADD', KEYS[5], '*', '_watermill_message_uuid', order, 'metadata', ARGV[a + 5], 'payload', payload)
       end
       verdict, n = 0, tonumber(stock) - 1
     end

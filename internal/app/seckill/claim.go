@@ -7,6 +7,9 @@ import (
 	"log/slog"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -39,8 +42,13 @@ type ClaimVoucher struct {
 // step and the publish run on contexts the client cannot cancel, each bounded by
 // PublishTimeout (see enqueue), and a publish whose outcome is unknown keeps the
 // reservation and is answered PENDING like any other.
-func (u *ClaimVoucher) Handle(ctx context.Context, userID, voucherID int64) (ClaimResult, error) {
-	res, err := u.handle(ctx, userID, voucherID)
+func (u *ClaimVoucher) Handle(ctx context.Context, userID, voucherID int64) (_ ClaimResult, err error) {
+	ctx, span := childSpan(ctx, "seckill.ClaimVoucher")
+	if span != nil {
+		defer func() { endSpan(span, err) }()
+		span.SetAttributes(attribute.Int64("dealspot.voucher_id", voucherID))
+	}
+	res, err := u.handle(ctx, span, userID, voucherID)
 	if err == nil {
 		u.c.d.Observer.Claimed(ClaimAccepted)
 	} else {
@@ -69,7 +77,8 @@ func outcomeOf(err error) ClaimOutcome {
 	}
 }
 
-func (u *ClaimVoucher) handle(ctx context.Context, userID, voucherID int64) (ClaimResult, error) {
+// handle decides the claim; span is the claim's span (nil when it is not traced).
+func (u *ClaimVoucher) handle(ctx context.Context, span trace.Span, userID, voucherID int64) (ClaimResult, error) {
 	if userID <= 0 {
 		return ClaimResult{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
 	}
@@ -121,6 +130,9 @@ func (u *ClaimVoucher) handle(ctx context.Context, userID, voucherID int64) (Cla
 	orderID, err := u.c.d.IDs.NextID(ctx)
 	if err != nil {
 		return ClaimResult{}, fmt.Errorf("order id: %w", err)
+	}
+	if span != nil {
+		span.SetAttributes(attribute.Int64("dealspot.order_id", orderID))
 	}
 	r := Reservation{OrderID: orderID, UserID: userID, VoucherID: voucherID, At: now,
 		RateLimit: RateLimit{Max: u.c.cfg.ClaimsPerUser, Window: u.c.cfg.ClaimWindow}}

@@ -24,6 +24,10 @@ func TestVerdicts(t *testing.T) {
 		{name: "app refuses an adapter", from: "internal/app/auth", imp: m + "adapters/redis", refused: true},
 		{name: "app refuses the read cache", from: "internal/app/shop", imp: m + "internal/readcache", refused: true},
 		{name: "app refuses a driver", from: "internal/app/auth", imp: "github.com/redis/go-redis/v9", refused: true},
+		{name: "app imports the tracing API", from: "internal/app/seckill", imp: "go.opentelemetry.io/otel/trace"},
+		{name: "app refuses the tracing SDK", from: "internal/app/seckill", imp: "go.opentelemetry.io/otel/sdk/trace", refused: true},
+		{name: "app refuses a tracing exporter", from: "internal/app/seckill", imp: "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp", refused: true},
+		{name: "app refuses the global tracing entry point", from: "internal/app/seckill", imp: "go.opentelemetry.io/otel", refused: true},
 		{name: "app refuses graph", from: "internal/app/auth", imp: m + "graph", refused: true},
 		{name: "app refuses a name that only starts like domain", from: "internal/app/auth", imp: m + "internal/domainx", refused: true},
 

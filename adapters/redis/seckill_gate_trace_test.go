@@ -1,0 +1,78 @@
+package redis_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/vmihailenco/msgpack"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/dealspot/dealspot/adapters/claimwire"
+	"github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/internal/app/seckill"
+)
+
+// Where the gate enqueues claims, the stream entry of a claim reserved within a recorded
+// trace carries the gate's publish span in its metadata (what the consumer continues);
+// an untraced claim's entry has empty metadata and the gate starts no span. Claim by
+// claim and coalesced.
+func TestGateCarriesTheClaimsTraceIntoTheStream(t *testing.T) {
+	t.Parallel()
+	eachGateMode(t, redis.Coalescing{Window: 200 * time.Microsecond, Max: 8}, func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing) {
+		ctx := context.Background()
+		base := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
+		voucher := base + 1
+		streamKey := fmt.Sprintf("orders-test:%d", voucher)
+		t.Cleanup(func() { conn.Client.Del(context.Background(), streamKey) })
+		gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce,
+			ClaimStream: func(int64) string { return streamKey }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+			t.Fatal(err)
+		}
+		recorder := tracetest.NewSpanRecorder()
+		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(recorder))
+		traced, claim := tp.Tracer("test").Start(ctx, "claim")
+		if v, _, err := gate.Reserve(traced, seckill.Reservation{OrderID: base*1000 + 1, UserID: base + 1, VoucherID: voucher, At: now}); err != nil || v != seckill.Accepted {
+			t.Fatalf("traced claim: %v %v", v, err)
+		}
+		claim.End()
+		if v, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: base*1000 + 2, UserID: base + 2, VoucherID: voucher, At: now}); err != nil || v != seckill.Accepted {
+			t.Fatalf("untraced claim: %v %v", v, err)
+		}
+
+		spans := map[string]sdktrace.ReadOnlySpan{}
+		for _, s := range recorder.Ended() {
+			spans[s.Name()] = s
+		}
+		reserve, publish := spans["seckill.gate reserve"], spans[streamKey+" publish"]
+		if reserve == nil || publish == nil || len(recorder.Ended()) != 3 {
+			t.Fatalf("spans %v, want the claim, one reserve and one publish", spans)
+		}
+		if reserve.Parent().SpanID() != claim.SpanContext().SpanID() || publish.Parent().SpanID() != reserve.SpanContext().SpanID() {
+			t.Errorf("reserve's parent %v, publish's parent %v: want claim → reserve → publish", reserve.Parent(), publish.Parent())
+		}
+
+		entries, err := conn.Client.XRange(ctx, streamKey, "-", "+").Result()
+		if err != nil || len(entries) != 2 {
+			t.Fatalf("stream entries %v (%v), want 2", entries, err)
+		}
+		var md map[string]string
+		if err := msgpack.Unmarshal([]byte(entries[0].Values["metadata"].(string)), &md); err != nil {
+			t.Fatalf("traced entry's metadata: %v", err)
+		}
+		sc := claimwire.ExtractTrace(md)
+		if sc.TraceID() != claim.SpanContext().TraceID() || sc.SpanID() != publish.SpanContext().SpanID() {
+			t.Errorf("traced entry carries %v, want the publish span %v", sc, publish.SpanContext())
+		}
+		if got := entries[1].Values["metadata"]; got != "" {
+			t.Errorf("untraced entry's metadata %q, want empty", got)
+		}
+	})
+}
