@@ -25,7 +25,8 @@ func TestGateCarriesTheClaimsTraceIntoTheStream(t *testing.T) {
 		ctx := context.Background()
 		base := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
 		voucher := base + 1
-		streamKey := fmt.Sprintf("orders-test:%d", voucher)
+		// The stream shares the sale's hash tag, as the queue's shard streams do.
+		streamKey := fmt.Sprintf("orders-test:%s:%d", claimwire.ShardTag(voucher, 4), voucher)
 		t.Cleanup(func() { conn.Client.Del(context.Background(), streamKey) })
 		gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce,
 			ClaimStream: func(int64) string { return streamKey }})
