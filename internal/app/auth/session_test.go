@@ -237,6 +237,11 @@ func TestAuthenticateRejectsForgedTokens(t *testing.T) {
 		{"no session", hs(func(c jwt.MapClaims) { delete(c, "sid") })},
 		{"unknown session", hs(func(c jwt.MapClaims) { c["sid"] = "00000000000000000000000000000000" })},
 		{"unknown role", hs(func(c jwt.MapClaims) { c["role"] = "ROOT" })},
+		{"not valid yet", hs(func(c jwt.MapClaims) { c["nbf"] = now.Add(time.Minute).Unix() })},
+		{"four segments", genuine + ".x"},
+		{"signature padded", genuine + "="},
+		{"signature too long", genuine + "AAAA"},
+		{"signature cut short", genuine[:len(genuine)-4]},
 	}
 	for _, tc := range forged {
 		t.Run(tc.name, func(t *testing.T) {
