@@ -42,7 +42,7 @@ func TestSoldOutFloodStaysOffRedis(t *testing.T) {
 	gate := &countingGate{}
 	// Long enough that the renewal's slack (20 % of it) outlasts the scheduling delays of
 	// a loaded machine.
-	const ttl = 3 * time.Second
+	const ttl = 5 * time.Second
 	_, svc := startService(t, map[string]string{"CLAIM_RATE_PER_USER": "off", "SOLD_OUT_MARK_TTL": ttl.String()},
 		service.WithStockGate(func(g seckill.StockGate) seckill.StockGate {
 			gate.StockGate = g
