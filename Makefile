@@ -21,7 +21,7 @@ build: ## build the binaries into bin/ (pure Go, CGO_ENABLED=0)
 
 # The long fault scenarios (services away 10 s, the server killed 5 times, Watermill's
 # full Pub/Sub contract) build with the stress tag.
-STRESS_RUN  ?= Outage|ConnectionCut|Killed|WatermillContract|SessionWipeUnderLoad|PubSubKills|StrandedStream|UserFacts|RedisWiped|ClaimFate|MasterRestartedEmpty
+STRESS_RUN  ?= Outage|ConnectionCut|Killed|WatermillContract|SessionWipeUnderLoad|PubSubKills|StrandedStream|UserFacts|RedisWiped|ClaimFate|MasterRestartedEmpty|TwoNodes
 
 # Both halves always run; the target fails at the end if either failed.
 test: ## run every test, then the long fault scenarios; real services are used when TEST_DATABASE_URL / TEST_REDIS_URL / TEST_AMQP_URL are set

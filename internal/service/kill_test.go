@@ -52,11 +52,17 @@ type serverProcess struct {
 	addr string
 	cmd  *exec.Cmd
 	log  *os.File
+	// args are the command and its arguments; none is serve.
+	args []string
 }
 
 func (p *serverProcess) start() {
 	p.t.Helper()
-	p.cmd = exec.Command(p.bin, "serve")
+	args := p.args
+	if len(args) == 0 {
+		args = []string{"serve"}
+	}
+	p.cmd = exec.Command(p.bin, args...)
 	p.cmd.Env = p.env
 	// Should the test binary die (a panic, a timeout), the server dies with it instead
 	// of living on in the Redis database the next test reserves.
