@@ -3,31 +3,17 @@ package seckill
 import (
 	"context"
 
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/dealspot/dealspot/internal/app/tracespan"
 )
 
 const tracerName = "github.com/dealspot/dealspot/internal/app/seckill"
 
-// childSpan starts a span named name under the span ctx carries, with that span's
-// tracer, when that span is recorded; otherwise it returns ctx and nil at no cost, so a
-// claim on a node with tracing off starts and allocates nothing here.
+// childSpan is tracespan.Child with this package's tracer, for an internal span.
 func childSpan(ctx context.Context, name string) (context.Context, trace.Span) {
-	parent := trace.SpanFromContext(ctx)
-	if !parent.IsRecording() {
-		return ctx, nil
-	}
-	return parent.TracerProvider().Tracer(tracerName).Start(ctx, name)
+	return tracespan.Child(ctx, tracerName, name, trace.SpanKindInternal)
 }
 
-// endSpan ends span (nil: nothing to end), marking it failed when err is not nil.
-func endSpan(span trace.Span, err error) {
-	if span == nil {
-		return
-	}
-	if err != nil {
-		span.RecordError(err)
-		span.SetStatus(codes.Error, err.Error())
-	}
-	span.End()
-}
+// endSpan is tracespan.End.
+func endSpan(span trace.Span, err error) { tracespan.End(span, err) }
