@@ -43,4 +43,7 @@ type FlashSale struct {
 	Stock     int
 	BeginTime time.Time
 	EndTime   time.Time
+	// Buckets is how many parts the sale's stock is split into in Redis, each on a
+	// shard of its own (0 or 1: one part, on the voucher's shard). Set at creation.
+	Buckets int
 }

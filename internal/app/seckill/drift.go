@@ -157,7 +157,7 @@ func (d drift) none() bool {
 // look that much more ahead of the database than it is, so stock is lowered only by
 // what exceeds it.
 func computeDrift(snap GateSnapshot, dbStock, slack int64, dbHolders []int64, written map[int64]domain.VoucherOrder) drift {
-	d := drift{GateRepair: GateRepair{Version: snap.Version}}
+	d := drift{GateRepair: GateRepair{Version: snap.Version, Versions: snap.Versions}}
 	want := make(map[int64]bool, len(dbHolders)+len(snap.Reservations))
 	for _, u := range dbHolders {
 		want[u] = true

@@ -39,6 +39,9 @@ type Reservation struct {
 	At        time.Time
 	// RateLimit is checked (and the claim counted) in the same atomic step.
 	RateLimit RateLimit
+	// Buckets is the sale's domain.FlashSale.Buckets (0 or 1: one bucket); the gate
+	// looks it up when it is 0 and it does not know the sale.
+	Buckets int
 }
 
 // SaleState is what the gate needs to know about a sale.
@@ -50,6 +53,8 @@ type SaleState struct {
 	EndTime   time.Time
 	// Holders are the users who already hold an order.
 	Holders []int64
+	// Buckets is the sale's domain.FlashSale.Buckets (0 or 1: one bucket).
+	Buckets int
 }
 
 // Release says what a dropped reservation gives back.
@@ -102,7 +107,10 @@ type GateSnapshot struct {
 	Loaded bool
 	// Version changes whenever a reservation is dropped and whenever the sale is loaded
 	// or repaired — not when one is reserved or settled.
-	Version      int64
+	Version int64
+	// Versions are, for a sale split into buckets, each bucket's version (Version is
+	// then their sum); nil for a sale in one bucket.
+	Versions     []int64
 	Stock        int64
 	Reservations []Reservation
 	Holders      []int64
@@ -111,8 +119,9 @@ type GateSnapshot struct {
 // GateRepair brings a sale's Redis state back in line with the database.
 type GateRepair struct {
 	VoucherID int64
-	// Version is the GateSnapshot.Version the repair was computed from.
-	Version int64
+	// Version (and Versions) are the GateSnapshot's the repair was computed from.
+	Version  int64
+	Versions []int64
 	// StockDelta is added to the stock (which never goes below 0 by it).
 	StockDelta int64
 	// Remove are reservations whose orders exist (settled or FAILED).
