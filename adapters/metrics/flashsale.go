@@ -21,7 +21,7 @@ type FlashSaleMetrics struct {
 var _ seckill.Observer = (*FlashSaleMetrics)(nil)
 
 // Repair kinds, the labels of dealspot_reconciler_repairs_total.
-var repairKinds = []string{"sale_loaded", "settled", "republished", "failed", "released", "stock", "holders", "busy"}
+var repairKinds = []string{"sale_loaded", "settled", "republished", "failed", "released", "stock", "holders", "busy", "transfers"}
 
 // NewFlashSaleMetrics registers the flash sale's counters with reg (reusing those already
 // there).
@@ -108,7 +108,7 @@ func (m *FlashSaleMetrics) Reconciled(rep seckill.ReconcileReport) {
 	for k, n := range map[string]int{
 		"sale_loaded": rep.SalesLoaded, "settled": rep.Settled, "republished": rep.Republished,
 		"failed": rep.Failed, "released": rep.Released, "stock": rep.StockRepaired,
-		"holders": rep.HoldersRepaired, "busy": rep.Busy,
+		"holders": rep.HoldersRepaired, "busy": rep.Busy, "transfers": rep.TransfersCompleted,
 	} {
 		if n > 0 {
 			m.repairs[k].Add(float64(n))

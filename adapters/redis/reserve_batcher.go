@@ -21,7 +21,9 @@ type reserveBatcher struct {
 }
 
 type reserveCall struct {
-	r       seckill.Reservation
+	r seckill.Reservation
+	// bucket is the sale's bucket the claim is decided in.
+	bucket  int
 	payload []byte
 	// metadata is the stream entry's metadata field (the claim's trace context), or nil.
 	metadata []byte
@@ -42,11 +44,11 @@ func newReserveBatcher(g *Gate, c Coalescing) *reserveBatcher {
 // reserve queues r and waits for its verdict; batch is how many claims on the sale its
 // script run decided. An error is the batch's, or ctx's: the claim may then still have
 // been decided, as with any lost reply.
-func (b *reserveBatcher) reserve(ctx context.Context, r seckill.Reservation, payload, metadata []byte) (_ seckill.Verdict, _ int64, batch int, _ error) {
+func (b *reserveBatcher) reserve(ctx context.Context, r seckill.Reservation, bucket int, payload, metadata []byte) (_ seckill.Verdict, _ int64, batch int, _ error) {
 	if err := ctx.Err(); err != nil {
 		return 0, 0, 0, err
 	}
-	call := &reserveCall{r: r, payload: payload, metadata: metadata, done: make(chan struct{})}
+	call := &reserveCall{r: r, bucket: bucket, payload: payload, metadata: metadata, done: make(chan struct{})}
 	b.calls.add(call)
 	if err := await(ctx, call.done); err != nil {
 		return 0, 0, 0, err
@@ -62,18 +64,25 @@ type saleBatch struct {
 	cmd   *goredis.Cmd
 }
 
-// flush runs a batch: one script per sale, all in one pipeline, independent of any one
+// saleBucket names one bucket of one sale: a batch runs one script per saleBucket.
+type saleBucket struct {
+	voucher int64
+	bucket  int
+}
+
+// flush runs a batch: one script per sale (per bucket of a split sale), all in one pipeline, independent of any one
 // caller's context. A sale whose script Redis does not know (a restarted server) runs
 // again on its own, which loads it.
 func (b *reserveBatcher) flush(batch []*reserveCall) {
 	ctx := context.Background()
 	var sales []*saleBatch
-	bySale := map[int64]*saleBatch{}
+	bySale := map[saleBucket]*saleBatch{}
 	for _, call := range batch {
-		s := bySale[call.r.VoucherID]
+		key := saleBucket{call.r.VoucherID, call.bucket}
+		s := bySale[key]
 		if s == nil {
 			s = &saleBatch{}
-			bySale[call.r.VoucherID] = s
+			bySale[key] = s
 			sales = append(sales, s)
 		}
 		s.calls = append(s.calls, call)
@@ -126,16 +135,17 @@ func (s *saleBatch) settle(reply any, err error) {
 }
 
 // batchArgs lays out seckill_reserve_batch.lua's keys and arguments for calls, all on
-// one sale. The rate limit is the first call's (one service sets one limit).
+// one bucket of one sale. The rate limit is the first call's (one service sets one
+// limit).
 func (g *Gate) batchArgs(calls []*reserveCall) ([]string, []any) {
 	first := calls[0].r
-	k := g.keys(first.VoucherID)
+	k := g.bucketKeys(first.VoucherID, calls[0].bucket)
 	streamed := 0
 	keys := make([]string, 0, 5+len(calls))
 	keys = append(keys, k.stock, k.users, k.pending, k.window)
 	if g.cfg.ClaimStream != nil {
 		streamed = 1
-		keys = append(keys, g.cfg.ClaimStream(first.VoucherID))
+		keys = append(keys, g.cfg.ClaimStream(k.route))
 	}
 	args := make([]any, 0, 5+5*len(calls))
 	args = append(args, len(calls), streamed, first.RateLimit.Max, first.RateLimit.Window.Milliseconds(), first.VoucherID)

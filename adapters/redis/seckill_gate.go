@@ -9,11 +9,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/internal/app/orders"
@@ -47,12 +49,16 @@ type GateConfig struct {
 	// Shards is the number of hash-tag shards sales are spread over ({s0} … {sN-1}).
 	Shards int
 	// ClaimStream, when set, names the stream Reserve XADDs a voucher's claims to; it
-	// must carry the voucher's shard tag (see claimwire.StreamForVoucher). Nil: Reserve
-	// enqueues nothing.
+	// must carry the voucher's shard tag (see claimwire.StreamForVoucher). Bucket b of a
+	// sale split into buckets lives on the shard of voucher id + b, and its claims go to
+	// ClaimStream(voucher id + b). Nil: Reserve enqueues nothing.
 	ClaimStream func(voucherID int64) string
 	// Coalesce batches concurrent Reserve calls: a batch's claims on one sale run as one
 	// script (seckill_reserve_batch.lua), all of a batch's sales in one pipeline.
 	Coalesce Coalescing
+	// BucketsOf returns a sale's bucket count (domain.FlashSale.Buckets) when a call does
+	// not carry it and the gate has not seen the sale; nil: every such sale has one.
+	BucketsOf func(ctx context.Context, voucherID int64) (int, error)
 }
 
 // Gate is the flash-sale StockGate: one Lua script per decision, every key of a sale
@@ -62,6 +68,10 @@ type Gate struct {
 	cfg    GateConfig
 	// batcher coalesces Reserve calls (nil: one script run per call).
 	batcher *reserveBatcher
+	// layouts caches each sale's bucket count (it never changes); borrows lets the claims
+	// of one dry bucket share one transfer.
+	layouts sync.Map
+	borrows singleflight.Group
 }
 
 var (
@@ -82,19 +92,38 @@ func NewGate(client goredis.UniversalClient, cfg GateConfig) (*Gate, error) {
 	return g, nil
 }
 
-// saleKeys are a sale's keys. Reservations live in pending, one hash per shard shared by
-// the shard's sales (order id -> "<voucher>:<user>:<ms>"), so an order is found by its id
-// alone. legacy is the sale's own hash where reservations were kept before
-// ("<user>:<ms>"); it is still read, settled and dropped from, never written. gen counts
-// the drops, loads and repairs of the sale, so that a repair computed from a snapshot is
-// applied only if none came in between.
-type saleKeys struct{ prefix, stock, users, pending, window, legacy, gen, voucher string }
+// saleKeys are the keys of a sale, or of one bucket of a sale split into buckets.
+// Reservations live in pending, one hash per shard shared by the shard's sales (order id
+// -> "<voucher>:<user>:<ms>"), so an order is found by its id alone. legacy is the sale's
+// own hash where reservations were kept before ("<user>:<ms>"); it is still read, settled
+// and dropped from, never written. gen counts the drops, loads and repairs of the sale
+// (of the bucket), so that a repair computed from a snapshot is applied only if none came
+// in between. meta, xfer and given are a bucket's transfer counters and records (see
+// seckill_take.lua); route is the id whose shard holds the keys and their order stream.
+type saleKeys struct {
+	prefix, stock, users, pending, window, legacy, gen, returned, voucher string
+	meta, xfer, given                                                     string
+	route                                                                 int64
+}
 
-func (g *Gate) keys(voucherID int64) saleKeys {
-	p := "seckill:" + claimwire.ShardTag(voucherID, g.cfg.Shards) + ":"
+// keys are the keys of a sale in one bucket (bucket 0 of a split sale has the same).
+func (g *Gate) keys(voucherID int64) saleKeys { return g.bucketKeys(voucherID, 0) }
+
+// bucketKeys are the keys of bucket b of a sale: bucket b lives on the shard of voucher
+// id + b, so the buckets of a sale of at most SECKILL_SHARDS buckets are on distinct
+// shards, and bucket 0 keeps the layout of a sale in one bucket.
+func (g *Gate) bucketKeys(voucherID int64, b int) saleKeys {
+	route := voucherID + int64(b)
+	p := "seckill:" + claimwire.ShardTag(route, g.cfg.Shards) + ":"
 	v := strconv.FormatInt(voucherID, 10)
-	return saleKeys{prefix: p, stock: p + "stock:" + v, users: p + "users:" + v, pending: p + "pending",
-		window: p + "window:" + v, legacy: p + "reservations:" + v, gen: p + "gen:" + v, voucher: v}
+	bv := v + "." + strconv.Itoa(b)
+	sv := v
+	if b > 0 {
+		sv = bv
+	}
+	return saleKeys{prefix: p, stock: p + "stock:" + sv, users: p + "users:" + sv, pending: p + "pending",
+		window: p + "window:" + sv, legacy: p + "reservations:" + sv, gen: p + "gen:" + sv, returned: p + "returned:" + sv,
+		voucher: v, meta: p + "bucket:" + bv, xfer: p + "xfer:" + bv, given: p + "given:" + bv, route: route}
 }
 
 // pendingKey is shard k's hash of reservations by order id.
@@ -114,6 +143,12 @@ func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (_ seckill.Ve
 		span.SetAttributes(attribute.String("db.system.name", "redis"),
 			attribute.Int64("dealspot.order_id", r.OrderID), attribute.Int64("dealspot.voucher_id", r.VoucherID))
 	}
+	buckets, err := g.buckets(ctx, r.VoucherID, r.Buckets)
+	if err != nil {
+		return 0, 0, err
+	}
+	bucket := bucketOf(r.UserID, buckets)
+	route := r.VoucherID + int64(bucket)
 	var (
 		payload, metadata []byte
 		pub               trace.Span
@@ -121,7 +156,7 @@ func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (_ seckill.Ve
 	if g.cfg.ClaimStream != nil {
 		payload = claimwire.EncodeClaim(domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: r.VoucherID, ClaimedAt: r.At})
 		if span != nil {
-			stream := g.cfg.ClaimStream(r.VoucherID)
+			stream := g.cfg.ClaimStream(route)
 			var pctx context.Context
 			pctx, pub = childSpan(ctx, stream+" publish", trace.SpanKindProducer)
 			defer func() { endSpan(pub, err) }()
@@ -136,12 +171,16 @@ func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (_ seckill.Ve
 	)
 	if g.batcher != nil {
 		var batch int
-		verdict, n, batch, err = g.batcher.reserve(ctx, r, payload, metadata)
+		verdict, n, batch, err = g.batcher.reserve(ctx, r, bucket, payload, metadata)
 		if span != nil && batch > 0 {
 			span.SetAttributes(attribute.Int("dealspot.gate.batch_claims", batch))
 		}
 	} else {
-		verdict, n, err = g.reserveOne(ctx, r, payload, metadata)
+		verdict, n, err = g.reserveOne(ctx, r, bucket, payload, metadata)
+	}
+	if err == nil && verdict == seckill.SoldOut && buckets > 1 {
+		// The user's bucket ran dry: the sale is sold out only once no bucket has a unit.
+		verdict, n, err = g.reserveDry(ctx, r, bucket, buckets, payload, metadata)
 	}
 	if err != nil {
 		return 0, 0, fmt.Errorf("reserve voucher %d: %w", r.VoucherID, err)
@@ -156,12 +195,12 @@ func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (_ seckill.Ve
 	return verdict, n, nil
 }
 
-// reserveOne runs seckill_reserve.lua for r alone.
-func (g *Gate) reserveOne(ctx context.Context, r seckill.Reservation, payload, metadata []byte) (seckill.Verdict, int64, error) {
-	k := g.keys(r.VoucherID)
+// reserveOne runs seckill_reserve.lua for r alone, in the sale's bucket.
+func (g *Gate) reserveOne(ctx context.Context, r seckill.Reservation, bucket int, payload, metadata []byte) (seckill.Verdict, int64, error) {
+	k := g.bucketKeys(r.VoucherID, bucket)
 	keys := []string{k.stock, k.users, k.pending, k.window, k.prefix + "rate:" + strconv.FormatInt(r.UserID, 10)}
 	if payload != nil {
-		keys = append(keys, g.cfg.ClaimStream(r.VoucherID))
+		keys = append(keys, g.cfg.ClaimStream(k.route))
 	}
 	args := []any{r.UserID, strconv.FormatInt(r.OrderID, 10), r.At.UnixMilli(), payload, r.RateLimit.Max, r.RateLimit.Window.Milliseconds(), r.VoucherID, metadata}
 	reply, err := seckillReserveScript.Run(ctx, g.client, keys, args...).Result()
@@ -182,7 +221,14 @@ func (g *Gate) reserveOne(ctx context.Context, r seckill.Reservation, payload, m
 
 // Drop implements seckill.StockGate.
 func (g *Gate) Drop(ctx context.Context, voucherID, orderID int64, rel seckill.Release) (bool, error) {
-	k := g.keys(voucherID)
+	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
+		return g.dropSplit(ctx, voucherID, n, orderID, rel, err)
+	}
+	return g.dropKeys(ctx, g.keys(voucherID), orderID, rel)
+}
+
+// dropKeys runs seckill_drop.lua on the sale's (or one bucket's) keys.
+func (g *Gate) dropKeys(ctx context.Context, k saleKeys, orderID int64, rel seckill.Release) (bool, error) {
 	n, err := seckillDropScript.Run(ctx, g.client, []string{k.stock, k.users, k.pending, k.legacy, k.gen},
 		strconv.FormatInt(orderID, 10), flag(rel.Stock), flag(rel.Slot), k.voucher).Int64()
 	if err != nil {
@@ -202,6 +248,9 @@ func flag(b bool) string {
 func (g *Gate) Settle(ctx context.Context, voucherID int64, orderIDs []int64) error {
 	if len(orderIDs) == 0 {
 		return nil
+	}
+	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
+		return g.settleSplit(ctx, voucherID, n, orderIDs, err)
 	}
 	fields := make([]string, len(orderIDs))
 	for i, id := range orderIDs {
@@ -231,9 +280,12 @@ func (g *Gate) Settle(ctx context.Context, voucherID int64, orderIDs []int64) er
 
 // Load implements seckill.StockGate.
 func (g *Gate) Load(ctx context.Context, s seckill.SaleState, replace bool) (bool, error) {
+	if n, err := g.buckets(ctx, s.VoucherID, s.Buckets); err != nil || n > 1 {
+		return g.loadSplit(ctx, s, n, replace, err)
+	}
 	k := g.keys(s.VoucherID)
 	args := make([]any, 0, 4+len(s.Holders))
-	args = append(args, s.Stock, s.BeginTime.UnixMilli(), s.EndTime.UnixMilli(), flag(replace))
+	args = append(args, s.Stock, s.BeginTime.UnixMilli(), s.EndTime.UnixMilli(), flag(replace), "")
 	for _, u := range s.Holders {
 		args = append(args, u)
 	}
@@ -306,7 +358,14 @@ func (g *Gate) scanHash(ctx context.Context, key string, fn func(orderID int64, 
 // Reservations implements seckill.StockGate: it scans the shard's hash for the sale's
 // reservations (and the sale's legacy hash).
 func (g *Gate) Reservations(ctx context.Context, voucherID int64) ([]seckill.Reservation, error) {
-	k := g.keys(voucherID)
+	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
+		return g.reservationsSplit(ctx, voucherID, n, err)
+	}
+	return g.reservationsKeys(ctx, voucherID, g.keys(voucherID))
+}
+
+// reservationsKeys lists the reservations of the sale (or of one bucket) on its shard.
+func (g *Gate) reservationsKeys(ctx context.Context, voucherID int64, k saleKeys) ([]seckill.Reservation, error) {
 	var out []seckill.Reservation
 	for _, key := range []string{k.pending, k.legacy} {
 		err := g.scanHash(ctx, key, func(id int64, v string) {
@@ -335,13 +394,16 @@ func (g *Gate) ReturnUnits(ctx context.Context, voucherID int64, units []orders.
 	if len(units) == 0 {
 		return 0, nil
 	}
+	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
+		return g.returnSplit(ctx, voucherID, n, units, freeSlot, err)
+	}
 	k := g.keys(voucherID)
 	args := make([]any, 0, 1+2*len(units))
 	args = append(args, flag(freeSlot))
 	for _, u := range units {
 		args = append(args, strconv.FormatInt(u.OrderID, 10), strconv.FormatInt(u.UserID, 10))
 	}
-	n, err := seckillReturnScript.Run(ctx, g.client, []string{k.stock, k.users, k.prefix + "returned:" + k.voucher, k.gen}, args...).Int()
+	n, err := seckillReturnScript.Run(ctx, g.client, []string{k.stock, k.users, k.returned, k.gen}, args...).Int()
 	if err != nil {
 		return 0, fmt.Errorf("return %d units to sale %d: %w", len(units), voucherID, err)
 	}
@@ -381,6 +443,9 @@ func (g *Gate) PendingOfUser(ctx context.Context, userID int64) ([]seckill.Reser
 
 // Stock implements seckill.StockGate.
 func (g *Gate) Stock(ctx context.Context, voucherID int64) (int64, bool, error) {
+	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
+		return g.stockSplit(ctx, voucherID, n, err)
+	}
 	n, err := g.client.Get(ctx, g.keys(voucherID).stock).Int64()
 	if errors.Is(err, goredis.Nil) {
 		return 0, false, nil
@@ -393,6 +458,9 @@ func (g *Gate) Stock(ctx context.Context, voucherID int64) (int64, bool, error) 
 
 // Holders implements seckill.StockGate.
 func (g *Gate) Holders(ctx context.Context, voucherID int64) ([]int64, error) {
+	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
+		return g.holdersSplit(ctx, voucherID, n, err)
+	}
 	members, err := g.client.SMembers(ctx, g.keys(voucherID).users).Result()
 	if err != nil {
 		return nil, fmt.Errorf("list holders of voucher %d: %w", voucherID, err)
@@ -408,6 +476,9 @@ func (g *Gate) Holders(ctx context.Context, voucherID int64) ([]int64, error) {
 
 // SetWindow implements seckill.StockGate.
 func (g *Gate) SetWindow(ctx context.Context, voucherID int64, begin, end time.Time) error {
+	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
+		return g.setWindowSplit(ctx, voucherID, n, begin, end, err)
+	}
 	k := g.keys(voucherID)
 	if err := g.client.HSet(ctx, k.window, "begin", begin.UnixMilli(), "end", end.UnixMilli()).Err(); err != nil {
 		return fmt.Errorf("set window of sale %d: %w", voucherID, err)
@@ -418,11 +489,21 @@ func (g *Gate) SetWindow(ctx context.Context, voucherID int64, begin, end time.T
 // Snapshot implements seckill.StockGate: one MULTI of reads on the sale's keys (the
 // shard's reservation hash is read whole and filtered here).
 func (g *Gate) Snapshot(ctx context.Context, voucherID int64) (seckill.GateSnapshot, error) {
-	k := g.keys(voucherID)
+	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
+		return g.snapshotSplit(ctx, voucherID, n, err)
+	}
+	snap, _, err := g.snapshotKeys(ctx, voucherID, g.keys(voucherID), false)
+	return snap, err
+}
+
+// snapshotKeys reads the sale (or one bucket of it) in one MULTI; with meta it also reads
+// the bucket's transfer counters and returns out - in.
+func (g *Gate) snapshotKeys(ctx context.Context, voucherID int64, k saleKeys, meta bool) (seckill.GateSnapshot, int64, error) {
 	var (
 		gen, stock      *goredis.StringCmd
 		pending, legacy *goredis.MapStringStringCmd
 		users           *goredis.StringSliceCmd
+		moved           *goredis.SliceCmd
 	)
 	_, err := g.client.TxPipelined(ctx, func(p goredis.Pipeliner) error {
 		gen = p.Get(ctx, k.gen)
@@ -430,22 +511,30 @@ func (g *Gate) Snapshot(ctx context.Context, voucherID int64) (seckill.GateSnaps
 		pending = p.HGetAll(ctx, k.pending)
 		legacy = p.HGetAll(ctx, k.legacy)
 		users = p.SMembers(ctx, k.users)
+		if meta {
+			moved = p.HMGet(ctx, k.meta, "out", "in")
+		}
 		return nil
 	})
 	if err != nil && !errors.Is(err, goredis.Nil) {
-		return seckill.GateSnapshot{}, fmt.Errorf("read sale %d: %w", voucherID, err)
+		return seckill.GateSnapshot{}, 0, fmt.Errorf("read sale %d: %w", voucherID, err)
 	}
 	var snap seckill.GateSnapshot
 	if snap.Version, err = gen.Int64(); err != nil && !errors.Is(err, goredis.Nil) {
-		return seckill.GateSnapshot{}, fmt.Errorf("read sale %d: version: %w", voucherID, err)
+		return seckill.GateSnapshot{}, 0, fmt.Errorf("read sale %d: version: %w", voucherID, err)
 	}
 	switch n, err := stock.Int64(); {
 	case errors.Is(err, goredis.Nil):
-		return snap, nil
+		return snap, 0, nil
 	case err != nil:
-		return seckill.GateSnapshot{}, fmt.Errorf("read sale %d: stock: %w", voucherID, err)
+		return seckill.GateSnapshot{}, 0, fmt.Errorf("read sale %d: stock: %w", voucherID, err)
 	default:
 		snap.Loaded, snap.Stock = true, n
+	}
+	var out int64
+	if moved != nil {
+		vals := moved.Val()
+		out = parseCount(vals, 0) - parseCount(vals, 1)
 	}
 	for field, v := range pending.Val() {
 		vid, rest, _ := strings.Cut(v, ":")
@@ -470,28 +559,35 @@ func (g *Gate) Snapshot(ctx context.Context, voucherID int64) (seckill.GateSnaps
 			snap.Holders = append(snap.Holders, id)
 		}
 	}
-	return snap, nil
+	return snap, out, nil
 }
 
 // Repair implements seckill.StockGate with seckill_repair.lua.
 func (g *Gate) Repair(ctx context.Context, r seckill.GateRepair) (bool, error) {
-	k := g.keys(r.VoucherID)
-	args := make([]any, 0, 6+len(r.Remove)+len(r.AddHolders)+len(r.RemoveHolders))
-	args = append(args, strconv.FormatInt(r.Version, 10), r.StockDelta, k.voucher, len(r.Remove))
-	for _, id := range r.Remove {
+	if n, err := g.buckets(ctx, r.VoucherID, 0); err != nil || n > 1 {
+		return g.repairSplit(ctx, r, n, err)
+	}
+	return g.repairKeys(ctx, g.keys(r.VoucherID), r.VoucherID, r.Version, r.StockDelta, r.Remove, r.AddHolders, r.RemoveHolders)
+}
+
+// repairKeys runs seckill_repair.lua on the sale's (or one bucket's) keys.
+func (g *Gate) repairKeys(ctx context.Context, k saleKeys, voucherID, version, delta int64, remove, addHolders, removeHolders []int64) (bool, error) {
+	args := make([]any, 0, 6+len(remove)+len(addHolders)+len(removeHolders))
+	args = append(args, strconv.FormatInt(version, 10), delta, k.voucher, len(remove))
+	for _, id := range remove {
 		args = append(args, strconv.FormatInt(id, 10))
 	}
-	args = append(args, len(r.AddHolders))
-	for _, u := range r.AddHolders {
+	args = append(args, len(addHolders))
+	for _, u := range addHolders {
 		args = append(args, u)
 	}
-	args = append(args, len(r.RemoveHolders))
-	for _, u := range r.RemoveHolders {
+	args = append(args, len(removeHolders))
+	for _, u := range removeHolders {
 		args = append(args, u)
 	}
 	n, err := seckillRepairScript.Run(ctx, g.client, []string{k.stock, k.users, k.pending, k.legacy, k.gen}, args...).Int64()
 	if err != nil {
-		return false, fmt.Errorf("repair sale %d: %w", r.VoucherID, err)
+		return false, fmt.Errorf("repair sale %d: %w", voucherID, err)
 	}
 	return n == 1, nil
 }

@@ -1,6 +1,7 @@
 package redis_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -15,6 +16,22 @@ func TestGateContract(t *testing.T) {
 	eachGateMode(t, redis.Coalescing{Window: 200 * time.Microsecond, Max: 8}, func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing) {
 		seckilltest.StockGateContract(t, func(t *testing.T) seckill.StockGate {
 			g, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return g
+		})
+	})
+}
+
+// A gate that splits every sale into three buckets on three shards meets the same
+// contract.
+func TestGateContractSplitSales(t *testing.T) {
+	t.Parallel()
+	eachGateMode(t, redis.Coalescing{Window: 200 * time.Microsecond, Max: 8}, func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing) {
+		seckilltest.SplitStockGateContract(t, func(t *testing.T) seckill.StockGate {
+			g, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce,
+				BucketsOf: func(context.Context, int64) (int, error) { return 3, nil }})
 			if err != nil {
 				t.Fatal(err)
 			}

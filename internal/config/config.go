@@ -191,6 +191,9 @@ type Seckill struct {
 	ReconcileInterval time.Duration
 	RepublishAfter    time.Duration
 	FailAfter         time.Duration
+	// TransferAfter is the age at which the reconciler finishes a move of units between
+	// the buckets of a split sale that its node did not finish.
+	TransferAfter time.Duration
 	// ReconcileLookback is how long after a sale's end the reconciler still repairs it.
 	ReconcileLookback time.Duration
 }

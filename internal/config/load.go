@@ -123,6 +123,7 @@ func Load(getenv func(string) string) (Config, error) {
 		PublishTimeout:    r.duration("CLAIM_PUBLISH_TIMEOUT", 5*time.Second),
 		ReconcileInterval: r.durationOrZero("RECONCILE_INTERVAL", 10*time.Second),
 		RepublishAfter:    r.duration("RECONCILE_REPUBLISH_AFTER", 30*time.Second),
+		TransferAfter:     r.duration("RECONCILE_TRANSFER_AFTER", 5*time.Second),
 		FailAfter:         r.duration("RECONCILE_FAIL_AFTER", 5*time.Minute),
 		ReconcileLookback: r.duration("RECONCILE_LOOKBACK", 24*time.Hour),
 

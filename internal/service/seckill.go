@@ -57,7 +57,17 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		return err
 	}
 
-	gateCfg := redisadapter.GateConfig{Shards: cfg.Seckill.Shards, Coalesce: s.coalescing(cfg.Seckill.GateCoalesce, "gate")}
+	gateCfg := redisadapter.GateConfig{Shards: cfg.Seckill.Shards, Coalesce: s.coalescing(cfg.Seckill.GateCoalesce, "gate"),
+		BucketsOf: func(ctx context.Context, voucherID int64) (int, error) {
+			v, err := s.Store.Vouchers().Voucher(ctx, voucherID)
+			switch {
+			case errors.Is(err, domain.ErrNotFound) || err == nil && v.FlashSale == nil:
+				return 0, nil
+			case err != nil:
+				return 0, err
+			}
+			return v.FlashSale.Buckets, nil
+		}}
 	if q.PublishedByGate() {
 		gateCfg.ClaimStream = q.ClaimStream
 	}
@@ -151,6 +161,7 @@ func (s *Node) ReconcileConfig() seckill.ReconcileConfig {
 	return seckill.ReconcileConfig{
 		RepublishAfter: s.Config.Seckill.RepublishAfter,
 		FailAfter:      s.Config.Seckill.FailAfter,
+		TransferAfter:  s.Config.Seckill.TransferAfter,
 		Lookback:       s.Config.Seckill.ReconcileLookback,
 	}
 }

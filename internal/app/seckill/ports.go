@@ -100,6 +100,12 @@ type StockGate interface {
 	// Repair applies r in one atomic step unless a reservation of the sale was dropped,
 	// or the sale loaded or repaired, since r.Version was read (false then: read again).
 	Repair(ctx context.Context, r GateRepair) (bool, error)
+	// CompleteTransfers finishes the moves of units between the buckets of a sale split
+	// into buckets that were started before before and not known finished (a node that
+	// died between taking units from one bucket and giving them to another leaves them
+	// in neither); it returns how many it finished. Nothing to do for a sale in one
+	// bucket.
+	CompleteTransfers(ctx context.Context, voucherID int64, before time.Time) (int, error)
 }
 
 // GateSnapshot is a sale's state in Redis at one instant.

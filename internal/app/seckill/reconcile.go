@@ -20,6 +20,9 @@ type ReconcileConfig struct {
 	FailAfter time.Duration
 	// Lookback is how long after a sale's end its reservations are still repaired.
 	Lookback time.Duration
+	// TransferAfter is how old a move of units between the buckets of a split sale gets
+	// before the reconciler finishes it (its node died halfway). Default 5 s.
+	TransferAfter time.Duration
 }
 
 // ReconcileReport counts what one pass repaired.
@@ -36,6 +39,9 @@ type ReconcileReport struct {
 	// Busy counts the sales whose repair was given up for this pass because their
 	// reservations kept being dropped (or other nodes repaired them) meanwhile.
 	Busy int
+	// TransfersCompleted counts moves of units between a split sale's buckets that the
+	// reconciler finished for a node that did not.
+	TransfersCompleted int
 }
 
 // Reconcile makes Redis and the database agree again, for every sale that is on or
@@ -77,6 +83,16 @@ func (rec *Reconciler) Reconcile(ctx context.Context, rc ReconcileConfig) (Recon
 			continue
 		}
 		if v.FlashSale.EndTime.After(now) {
+			transferAfter := rc.TransferAfter
+			if transferAfter <= 0 {
+				transferAfter = 5 * time.Second
+			}
+			n, err := rec.c.d.Gate.CompleteTransfers(ctx, v.ID, now.Add(-transferAfter))
+			rep.TransfersCompleted += n
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
 			if err := rec.repairDrift(ctx, v.ID, &rep); err != nil {
 				errs = append(errs, err)
 			}
@@ -153,7 +169,7 @@ func (rec *Reconciler) RunReconciler(ctx context.Context, interval time.Duration
 			rec.c.log.Info("reconciled flash sales", slog.Int("sales_loaded", rep.SalesLoaded), slog.Int("settled", rep.Settled),
 				slog.Int("republished", rep.Republished), slog.Int("failed", rep.Failed), slog.Int("released", rep.Released),
 				slog.Int("stock_repaired", rep.StockRepaired), slog.Int("holders_repaired", rep.HoldersRepaired),
-				slog.Int("busy", rep.Busy))
+				slog.Int("busy", rep.Busy), slog.Int("transfers_completed", rep.TransfersCompleted))
 		}
 		select {
 		case <-ctx.Done():
