@@ -28,6 +28,8 @@ type FlashSale struct {
 	BeginTime time.Time `json:"begin_time,omitempty"`
 	// EndTime holds the value of the "end_time" field.
 	EndTime time.Time `json:"end_time,omitempty"`
+	// Buckets holds the value of the "buckets" field.
+	Buckets int `json:"buckets,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the FlashSaleQuery when eager-loading is set.
 	Edges        FlashSaleEdges `json:"edges"`
@@ -59,7 +61,7 @@ func (*FlashSale) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case flashsale.FieldID, flashsale.FieldStock:
+		case flashsale.FieldID, flashsale.FieldStock, flashsale.FieldBuckets:
 			values[i] = new(sql.NullInt64)
 		case flashsale.FieldCreatedAt, flashsale.FieldUpdatedAt, flashsale.FieldBeginTime, flashsale.FieldEndTime:
 			values[i] = new(sql.NullTime)
@@ -113,6 +115,12 @@ func (_m *FlashSale) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field end_time", values[i])
 			} else if value.Valid {
 				_m.EndTime = value.Time
+			}
+		case flashsale.FieldBuckets:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field buckets", values[i])
+			} else if value.Valid {
+				_m.Buckets = int(value.Int64)
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -169,6 +177,9 @@ func (_m *FlashSale) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("end_time=")
 	builder.WriteString(_m.EndTime.Format(time.ANSIC))
+	builder.WriteString(", ")
+	builder.WriteString("buckets=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Buckets))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -69,6 +69,20 @@ func (_c *FlashSaleCreate) SetEndTime(v time.Time) *FlashSaleCreate {
 	return _c
 }
 
+// SetBuckets sets the "buckets" field.
+func (_c *FlashSaleCreate) SetBuckets(v int) *FlashSaleCreate {
+	_c.mutation.SetBuckets(v)
+	return _c
+}
+
+// SetNillableBuckets sets the "buckets" field if the given value is not nil.
+func (_c *FlashSaleCreate) SetNillableBuckets(v *int) *FlashSaleCreate {
+	if v != nil {
+		_c.SetBuckets(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *FlashSaleCreate) SetID(v int64) *FlashSaleCreate {
 	_c.mutation.SetID(v)
@@ -129,6 +143,10 @@ func (_c *FlashSaleCreate) defaults() {
 		v := flashsale.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.Buckets(); !ok {
+		v := flashsale.DefaultBuckets
+		_c.mutation.SetBuckets(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -152,6 +170,14 @@ func (_c *FlashSaleCreate) check() error {
 	}
 	if _, ok := _c.mutation.EndTime(); !ok {
 		return &ValidationError{Name: "end_time", err: errors.New(`ent: missing required field "FlashSale.end_time"`)}
+	}
+	if _, ok := _c.mutation.Buckets(); !ok {
+		return &ValidationError{Name: "buckets", err: errors.New(`ent: missing required field "FlashSale.buckets"`)}
+	}
+	if v, ok := _c.mutation.Buckets(); ok {
+		if err := flashsale.BucketsValidator(v); err != nil {
+			return &ValidationError{Name: "buckets", err: fmt.Errorf(`ent: validator failed for field "FlashSale.buckets": %w`, err)}
+		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := flashsale.IDValidator(v); err != nil {
@@ -213,6 +239,10 @@ func (_c *FlashSaleCreate) createSpec() (*FlashSale, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.EndTime(); ok {
 		_spec.SetField(flashsale.FieldEndTime, field.TypeTime, value)
 		_node.EndTime = value
+	}
+	if value, ok := _c.mutation.Buckets(); ok {
+		_spec.SetField(flashsale.FieldBuckets, field.TypeInt, value)
+		_node.Buckets = value
 	}
 	if nodes := _c.mutation.VoucherIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -356,6 +386,9 @@ func (u *FlashSaleUpsertOne) UpdateNewValues() *FlashSaleUpsertOne {
 		}
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(flashsale.FieldCreatedAt)
+		}
+		if _, exists := u.create.mutation.Buckets(); exists {
+			s.SetIgnore(flashsale.FieldBuckets)
 		}
 	}))
 	return u
@@ -635,6 +668,9 @@ func (u *FlashSaleUpsertBulk) UpdateNewValues() *FlashSaleUpsertBulk {
 			}
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(flashsale.FieldCreatedAt)
+			}
+			if _, exists := b.mutation.Buckets(); exists {
+				s.SetIgnore(flashsale.FieldBuckets)
 			}
 		}
 	}))

@@ -2527,6 +2527,8 @@ type FlashSaleMutation struct {
 	addstock       *int
 	begin_time     *time.Time
 	end_time       *time.Time
+	buckets        *int
+	addbuckets     *int
 	clearedFields  map[string]struct{}
 	voucher        *int64
 	clearedvoucher bool
@@ -2839,6 +2841,62 @@ func (m *FlashSaleMutation) ResetEndTime() {
 	m.end_time = nil
 }
 
+// SetBuckets sets the "buckets" field.
+func (m *FlashSaleMutation) SetBuckets(i int) {
+	m.buckets = &i
+	m.addbuckets = nil
+}
+
+// Buckets returns the value of the "buckets" field in the mutation.
+func (m *FlashSaleMutation) Buckets() (r int, exists bool) {
+	v := m.buckets
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBuckets returns the old "buckets" field's value of the FlashSale entity.
+// If the FlashSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FlashSaleMutation) OldBuckets(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBuckets is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBuckets requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBuckets: %w", err)
+	}
+	return oldValue.Buckets, nil
+}
+
+// AddBuckets adds i to the "buckets" field.
+func (m *FlashSaleMutation) AddBuckets(i int) {
+	if m.addbuckets != nil {
+		*m.addbuckets += i
+	} else {
+		m.addbuckets = &i
+	}
+}
+
+// AddedBuckets returns the value that was added to the "buckets" field in this mutation.
+func (m *FlashSaleMutation) AddedBuckets() (r int, exists bool) {
+	v := m.addbuckets
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBuckets resets all changes to the "buckets" field.
+func (m *FlashSaleMutation) ResetBuckets() {
+	m.buckets = nil
+	m.addbuckets = nil
+}
+
 // SetVoucherID sets the "voucher" edge to the Voucher entity by id.
 func (m *FlashSaleMutation) SetVoucherID(id int64) {
 	m.voucher = &id
@@ -2912,7 +2970,7 @@ func (m *FlashSaleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *FlashSaleMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+	fields := make([]string, 0, 6)
 	if m.created_at != nil {
 		fields = append(fields, flashsale.FieldCreatedAt)
 	}
@@ -2927,6 +2985,9 @@ func (m *FlashSaleMutation) Fields() []string {
 	}
 	if m.end_time != nil {
 		fields = append(fields, flashsale.FieldEndTime)
+	}
+	if m.buckets != nil {
+		fields = append(fields, flashsale.FieldBuckets)
 	}
 	return fields
 }
@@ -2946,6 +3007,8 @@ func (m *FlashSaleMutation) Field(name string) (ent.Value, bool) {
 		return m.BeginTime()
 	case flashsale.FieldEndTime:
 		return m.EndTime()
+	case flashsale.FieldBuckets:
+		return m.Buckets()
 	}
 	return nil, false
 }
@@ -2965,6 +3028,8 @@ func (m *FlashSaleMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return m.OldBeginTime(ctx)
 	case flashsale.FieldEndTime:
 		return m.OldEndTime(ctx)
+	case flashsale.FieldBuckets:
+		return m.OldBuckets(ctx)
 	}
 	return nil, fmt.Errorf("unknown FlashSale field %s", name)
 }
@@ -3009,6 +3074,13 @@ func (m *FlashSaleMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetEndTime(v)
 		return nil
+	case flashsale.FieldBuckets:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBuckets(v)
+		return nil
 	}
 	return fmt.Errorf("unknown FlashSale field %s", name)
 }
@@ -3020,6 +3092,9 @@ func (m *FlashSaleMutation) AddedFields() []string {
 	if m.addstock != nil {
 		fields = append(fields, flashsale.FieldStock)
 	}
+	if m.addbuckets != nil {
+		fields = append(fields, flashsale.FieldBuckets)
+	}
 	return fields
 }
 
@@ -3030,6 +3105,8 @@ func (m *FlashSaleMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case flashsale.FieldStock:
 		return m.AddedStock()
+	case flashsale.FieldBuckets:
+		return m.AddedBuckets()
 	}
 	return nil, false
 }
@@ -3045,6 +3122,13 @@ func (m *FlashSaleMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddStock(v)
+		return nil
+	case flashsale.FieldBuckets:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBuckets(v)
 		return nil
 	}
 	return fmt.Errorf("unknown FlashSale numeric field %s", name)
@@ -3087,6 +3171,9 @@ func (m *FlashSaleMutation) ResetField(name string) error {
 		return nil
 	case flashsale.FieldEndTime:
 		m.ResetEndTime()
+		return nil
+	case flashsale.FieldBuckets:
+		m.ResetBuckets()
 		return nil
 	}
 	return fmt.Errorf("unknown FlashSale field %s", name)

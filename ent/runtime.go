@@ -174,6 +174,12 @@ func init() {
 	flashsaleDescStock := flashsaleFields[1].Descriptor()
 	// flashsale.StockValidator is a validator for the "stock" field. It is called by the builders before save.
 	flashsale.StockValidator = flashsaleDescStock.Validators[0].(func(int) error)
+	// flashsaleDescBuckets is the schema descriptor for buckets field.
+	flashsaleDescBuckets := flashsaleFields[4].Descriptor()
+	// flashsale.DefaultBuckets holds the default value on creation for the buckets field.
+	flashsale.DefaultBuckets = flashsaleDescBuckets.Default.(int)
+	// flashsale.BucketsValidator is a validator for the "buckets" field. It is called by the builders before save.
+	flashsale.BucketsValidator = flashsaleDescBuckets.Validators[0].(func(int) error)
 	// flashsaleDescID is the schema descriptor for id field.
 	flashsaleDescID := flashsaleFields[0].Descriptor()
 	// flashsale.IDValidator is a validator for the "id" field. It is called by the builders before save.

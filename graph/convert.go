@@ -117,8 +117,8 @@ func voucherToModel(v seckill.VoucherView) *model.Voucher {
 		Kind:        model.VoucherKind(v.Kind),
 	}
 	if fs := v.FlashSale; fs != nil {
-		stock := int(v.Remaining)
-		out.Stock, out.BeginTime, out.EndTime = &stock, &fs.BeginTime, &fs.EndTime
+		stock, buckets := int(v.Remaining), max(1, fs.Buckets)
+		out.Stock, out.BeginTime, out.EndTime, out.Buckets = &stock, &fs.BeginTime, &fs.EndTime, &buckets
 	}
 	return out
 }

@@ -47,7 +47,7 @@ func (r *mutationResolver) CreateFlashSale(ctx context.Context, input model.Crea
 			ShopID: shopID, Title: input.Title, SubTitle: deref(input.Subtitle), Rules: deref(input.Rules),
 			PayValue: int64(input.PayValue), ActualValue: int64(input.ActualValue),
 		},
-		Stock: int64(input.Stock), BeginTime: input.BeginTime, EndTime: input.EndTime,
+		Stock: int64(input.Stock), BeginTime: input.BeginTime, EndTime: input.EndTime, Buckets: input.Buckets,
 	})
 	if err != nil {
 		return nil, err

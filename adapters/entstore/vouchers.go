@@ -25,7 +25,8 @@ func (s *Store) Vouchers() *Vouchers { return &Vouchers{client: s.client, dialec
 
 // CreateVoucher stores a new voucher and returns it with its id. A voucher with a
 // FlashSale is stored together with it in one transaction; its kind is then FLASH_SALE.
-// An empty status means ON_SALE. An unknown shop is a BAD_USER_INPUT error.
+// An empty status means ON_SALE; a flash sale's Buckets below 1 means one bucket. An
+// unknown shop is a BAD_USER_INPUT error.
 func (r *Vouchers) CreateVoucher(ctx context.Context, v domain.Voucher) (domain.Voucher, error) {
 	if err := normalizeVoucher(&v); err != nil {
 		return domain.Voucher{}, err
@@ -139,6 +140,7 @@ func createVoucher(ctx context.Context, client *ent.Client, v domain.Voucher) (d
 			SetStock(v.FlashSale.Stock).
 			SetBeginTime(v.FlashSale.BeginTime).
 			SetEndTime(v.FlashSale.EndTime).
+			SetBuckets(max(1, v.FlashSale.Buckets)).
 			Save(ctx)
 		if err != nil {
 			return domain.Voucher{}, err
@@ -168,6 +170,7 @@ func toVoucher(v *ent.Voucher) domain.Voucher {
 			Stock:     fs.Stock,
 			BeginTime: fs.BeginTime,
 			EndTime:   fs.EndTime,
+			Buckets:   fs.Buckets,
 		}
 	}
 	return out

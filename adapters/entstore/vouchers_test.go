@@ -114,3 +114,101 @@ func testVoucherInput(t *testing.T, s *entstore.Store) {
 		t.Fatalf("vouchers after failed writes = %+v, %v; want none", list, err)
 	}
 }
+
+func testFlashSaleBuckets(t *testing.T, s *entstore.Store) {
+	ctx := t.Context()
+	typ := mustShopType(t, s, "美食")
+	sh, err := s.Shops().CreateShop(ctx, domain.Shop{Name: "新白鹿", TypeID: typ.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vouchers := s.Vouchers()
+	begin := time.Now().Add(time.Hour).Truncate(time.Microsecond)
+	sale := func(buckets int) domain.Voucher {
+		v, err := vouchers.CreateVoucher(ctx, domain.Voucher{ShopID: sh.ID, Title: "t", PayValue: 1, ActualValue: 2,
+			FlashSale: &domain.FlashSale{Stock: 10, BeginTime: begin, EndTime: begin.Add(time.Hour), Buckets: buckets}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	split, unset := sale(3), sale(0)
+	want := map[int64]int{split.ID: 3, unset.ID: 1}
+	check := func(what string, v domain.Voucher) {
+		t.Helper()
+		if v.FlashSale == nil || v.FlashSale.Buckets != want[v.ID] {
+			t.Fatalf("%s: voucher %d has sale %+v, want %d buckets", what, v.ID, v.FlashSale, want[v.ID])
+		}
+	}
+	check("created", split)
+	check("created", unset)
+	for id := range want {
+		v, err := vouchers.Voucher(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("Voucher", v)
+	}
+	list, err := vouchers.VouchersOfShop(ctx, sh.ID)
+	if err != nil || len(list) != 2 {
+		t.Fatalf("VouchersOfShop = %+v, %v", list, err)
+	}
+	for _, v := range list {
+		check("VouchersOfShop", v)
+	}
+	byShop, err := vouchers.VouchersOfShops(ctx, []int64{sh.ID})
+	if err != nil || len(byShop[sh.ID]) != 2 {
+		t.Fatalf("VouchersOfShops = %+v, %v", byShop, err)
+	}
+	for _, v := range byShop[sh.ID] {
+		check("VouchersOfShops", v)
+	}
+	ending, err := vouchers.FlashSalesEndingAfter(ctx, begin)
+	if err != nil || len(ending) != 2 {
+		t.Fatalf("FlashSalesEndingAfter = %+v, %v", ending, err)
+	}
+	for _, v := range ending {
+		check("FlashSalesEndingAfter", v)
+	}
+	updated, err := vouchers.UpdateFlashSale(ctx, split.ID, func(_ domain.Voucher, fs *domain.FlashSale) error {
+		if fs.Buckets != 3 {
+			t.Errorf("UpdateFlashSale sees %d buckets, want 3", fs.Buckets)
+		}
+		fs.Stock = 20
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("UpdateFlashSale", updated)
+}
+
+// testMigrateAddsBuckets: a database from before buckets existed gains the column, and
+// its sales read back in one bucket.
+func testMigrateAddsBuckets(t *testing.T, s *entstore.Store) {
+	ctx := t.Context()
+	typ := mustShopType(t, s, "美食")
+	sh, err := s.Shops().CreateShop(ctx, domain.Shop{Name: "绿茶", TypeID: typ.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	begin := time.Now().Add(time.Hour)
+	v, err := s.Vouchers().CreateVoucher(ctx, domain.Voucher{ShopID: sh.ID, Title: "t", PayValue: 1, ActualValue: 2,
+		FlashSale: &domain.FlashSale{Stock: 10, BeginTime: begin, EndTime: begin.Add(time.Hour), Buckets: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DB().ExecContext(ctx, "ALTER TABLE flash_sales DROP COLUMN buckets"); err != nil {
+		t.Fatalf("drop the column to play an older database: %v", err)
+	}
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	got, err := s.Vouchers().Voucher(ctx, v.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.FlashSale == nil || got.FlashSale.Buckets != 1 {
+		t.Fatalf("after migration: sale %+v, want 1 bucket", got.FlashSale)
+	}
+}

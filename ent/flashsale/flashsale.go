@@ -24,6 +24,8 @@ const (
 	FieldBeginTime = "begin_time"
 	// FieldEndTime holds the string denoting the end_time field in the database.
 	FieldEndTime = "end_time"
+	// FieldBuckets holds the string denoting the buckets field in the database.
+	FieldBuckets = "buckets"
 	// EdgeVoucher holds the string denoting the voucher edge name in mutations.
 	EdgeVoucher = "voucher"
 	// Table holds the table name of the flashsale in the database.
@@ -45,6 +47,7 @@ var Columns = []string{
 	FieldStock,
 	FieldBeginTime,
 	FieldEndTime,
+	FieldBuckets,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -66,6 +69,10 @@ var (
 	UpdateDefaultUpdatedAt func() time.Time
 	// StockValidator is a validator for the "stock" field. It is called by the builders before save.
 	StockValidator func(int) error
+	// DefaultBuckets holds the default value on creation for the "buckets" field.
+	DefaultBuckets int
+	// BucketsValidator is a validator for the "buckets" field. It is called by the builders before save.
+	BucketsValidator func(int) error
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(int64) error
 )
@@ -101,6 +108,11 @@ func ByBeginTime(opts ...sql.OrderTermOption) OrderOption {
 // ByEndTime orders the results by the end_time field.
 func ByEndTime(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldEndTime, opts...).ToFunc()
+}
+
+// ByBuckets orders the results by the buckets field.
+func ByBuckets(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBuckets, opts...).ToFunc()
 }
 
 // ByVoucherField orders the results by voucher field.

@@ -80,6 +80,11 @@ func EndTime(v time.Time) predicate.FlashSale {
 	return predicate.FlashSale(sql.FieldEQ(FieldEndTime, v))
 }
 
+// Buckets applies equality check predicate on the "buckets" field. It's identical to BucketsEQ.
+func Buckets(v int) predicate.FlashSale {
+	return predicate.FlashSale(sql.FieldEQ(FieldBuckets, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.FlashSale {
 	return predicate.FlashSale(sql.FieldEQ(FieldCreatedAt, v))
@@ -278,6 +283,46 @@ func EndTimeLT(v time.Time) predicate.FlashSale {
 // EndTimeLTE applies the LTE predicate on the "end_time" field.
 func EndTimeLTE(v time.Time) predicate.FlashSale {
 	return predicate.FlashSale(sql.FieldLTE(FieldEndTime, v))
+}
+
+// BucketsEQ applies the EQ predicate on the "buckets" field.
+func BucketsEQ(v int) predicate.FlashSale {
+	return predicate.FlashSale(sql.FieldEQ(FieldBuckets, v))
+}
+
+// BucketsNEQ applies the NEQ predicate on the "buckets" field.
+func BucketsNEQ(v int) predicate.FlashSale {
+	return predicate.FlashSale(sql.FieldNEQ(FieldBuckets, v))
+}
+
+// BucketsIn applies the In predicate on the "buckets" field.
+func BucketsIn(vs ...int) predicate.FlashSale {
+	return predicate.FlashSale(sql.FieldIn(FieldBuckets, vs...))
+}
+
+// BucketsNotIn applies the NotIn predicate on the "buckets" field.
+func BucketsNotIn(vs ...int) predicate.FlashSale {
+	return predicate.FlashSale(sql.FieldNotIn(FieldBuckets, vs...))
+}
+
+// BucketsGT applies the GT predicate on the "buckets" field.
+func BucketsGT(v int) predicate.FlashSale {
+	return predicate.FlashSale(sql.FieldGT(FieldBuckets, v))
+}
+
+// BucketsGTE applies the GTE predicate on the "buckets" field.
+func BucketsGTE(v int) predicate.FlashSale {
+	return predicate.FlashSale(sql.FieldGTE(FieldBuckets, v))
+}
+
+// BucketsLT applies the LT predicate on the "buckets" field.
+func BucketsLT(v int) predicate.FlashSale {
+	return predicate.FlashSale(sql.FieldLT(FieldBuckets, v))
+}
+
+// BucketsLTE applies the LTE predicate on the "buckets" field.
+func BucketsLTE(v int) predicate.FlashSale {
+	return predicate.FlashSale(sql.FieldLTE(FieldBuckets, v))
 }
 
 // HasVoucher applies the HasEdge predicate on the "voucher" edge.

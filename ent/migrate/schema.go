@@ -105,6 +105,7 @@ var (
 		{Name: "stock", Type: field.TypeInt},
 		{Name: "begin_time", Type: field.TypeTime},
 		{Name: "end_time", Type: field.TypeTime},
+		{Name: "buckets", Type: field.TypeInt, Default: 1},
 	}
 	// FlashSalesTable holds the schema information for the "flash_sales" table.
 	FlashSalesTable = &schema.Table{

@@ -34,6 +34,13 @@ func (FlashSale) Fields() []ent.Field {
 		field.Time("begin_time"),
 		// end_time is when claims close.
 		field.Time("end_time"),
+		// buckets is how many parts the sale's stock is split into in Redis, each on a
+		// shard of its own. It decides where the sale's keys live, so it is set at
+		// creation only; rows from before it existed get 1 (one part).
+		field.Int("buckets").
+			Default(1).
+			Positive().
+			Immutable(),
 	}
 }
 

@@ -557,6 +557,29 @@ func (ec *executionContext) fieldContext_Voucher_endTime(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Voucher", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Voucher_buckets(ctx context.Context, field graphql.CollectedField, obj *model.Voucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Voucher_buckets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Buckets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Voucher_buckets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Voucher", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Voucher_shop(ctx context.Context, field graphql.CollectedField, obj *model.Voucher) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1155,7 +1178,7 @@ func (ec *executionContext) unmarshalInputCreateFlashSaleInput(ctx context.Conte
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"shopId", "title", "subtitle", "rules", "payValue", "actualValue", "stock", "beginTime", "endTime"}
+	fieldsInOrder := [...]string{"shopId", "title", "subtitle", "rules", "payValue", "actualValue", "stock", "beginTime", "endTime", "buckets"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -1225,6 +1248,13 @@ func (ec *executionContext) unmarshalInputCreateFlashSaleInput(ctx context.Conte
 				return it, err
 			}
 			it.EndTime = data
+		case "buckets":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("buckets"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Buckets = data
 		}
 	}
 	return it, nil
@@ -1531,6 +1561,11 @@ func (ec *executionContext) _Voucher(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "endTime":
 			out.Values[i] = ec._Voucher_endTime(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "buckets":
+			out.Values[i] = ec._Voucher_buckets(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

@@ -306,6 +306,7 @@ type ComplexityRoot struct {
 	Voucher struct {
 		ActualValue func(childComplexity int) int
 		BeginTime   func(childComplexity int) int
+		Buckets     func(childComplexity int) int
 		EndTime     func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Kind        func(childComplexity int) int
@@ -1793,6 +1794,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Voucher.BeginTime(childComplexity), true
+	case "Voucher.buckets":
+		if e.ComplexityRoot.Voucher.Buckets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.Buckets(childComplexity), true
 	case "Voucher.endTime":
 		if e.ComplexityRoot.Voucher.EndTime == nil {
 			break
@@ -2204,6 +2211,8 @@ type Voucher {
   beginTime: Time
   "Flash sales only."
   endTime: Time
+  "Flash sales only: how many parts the sale's stock is split into, each on its own Redis shard (set at creation)."
+  buckets: Int
   "The shop that sells it."
   shop: Shop!
 }
@@ -2227,9 +2236,14 @@ input CreateFlashSaleInput {
   stock: Int!
   beginTime: Time!
   endTime: Time!
+  """
+  How many parts the sale's stock is split into, each on its own Redis shard: 1 (the
+  default) to SECKILL_SHARDS, and at most stock. Set at creation only.
+  """
+  buckets: Int
 }
 
-"Changes to a flash sale; fields left out stay as they are. The stock of a sale that has begun cannot change (CONFLICT)."
+"Changes to a flash sale; fields left out stay as they are. The stock of a sale that has begun cannot change (CONFLICT), nor go below the sale's buckets (BAD_USER_INPUT)."
 input UpdateFlashSaleInput {
   voucherId: ID!
   stock: Int
@@ -3189,6 +3203,8 @@ func (ec *executionContext) childFields_Voucher(ctx context.Context, field graph
 		return ec.fieldContext_Voucher_beginTime(ctx, field)
 	case "endTime":
 		return ec.fieldContext_Voucher_endTime(ctx, field)
+	case "buckets":
+		return ec.fieldContext_Voucher_buckets(ctx, field)
 	case "shop":
 		return ec.fieldContext_Voucher_shop(ctx, field)
 	}

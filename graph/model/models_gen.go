@@ -112,6 +112,9 @@ type CreateFlashSaleInput struct {
 	Stock       int       `json:"stock"`
 	BeginTime   time.Time `json:"beginTime"`
 	EndTime     time.Time `json:"endTime"`
+	// How many parts the sale's stock is split into, each on its own Redis shard: 1 (the
+	// default) to SECKILL_SHARDS, and at most stock. Set at creation only.
+	Buckets *int `json:"buckets,omitempty"`
 }
 
 // A new shop. Prices in cents; score is the rating times ten (0–50).
@@ -294,7 +297,7 @@ type UpdateBlogInput struct {
 	Rating *int `json:"rating,omitempty"`
 }
 
-// Changes to a flash sale; fields left out stay as they are. The stock of a sale that has begun cannot change (CONFLICT).
+// Changes to a flash sale; fields left out stay as they are. The stock of a sale that has begun cannot change (CONFLICT), nor go below the sale's buckets (BAD_USER_INPUT).
 type UpdateFlashSaleInput struct {
 	VoucherID string     `json:"voucherId"`
 	Stock     *int       `json:"stock,omitempty"`
@@ -393,6 +396,8 @@ type Voucher struct {
 	BeginTime *time.Time `json:"beginTime,omitempty"`
 	// Flash sales only.
 	EndTime *time.Time `json:"endTime,omitempty"`
+	// Flash sales only: how many parts the sale's stock is split into, each on its own Redis shard (set at creation).
+	Buckets *int `json:"buckets,omitempty"`
 	// The shop that sells it.
 	Shop *Shop `json:"shop"`
 }

@@ -98,6 +98,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		ClaimWindow:   cfg.Seckill.ClaimRate.Window,
 		GlobalClaims:  seckill.RateLimit{Max: cfg.Seckill.ClaimRateGlobal.Max, Window: cfg.Seckill.ClaimRateGlobal.Window},
 		MaxStock:      cfg.Seckill.MaxStock,
+		MaxBuckets:    cfg.Seckill.Shards, // each of a sale's buckets needs a shard of its own
 		PayTimeout:    cfg.Orders.PayTimeout,
 
 		KeepSlotAfterCancel: !cfg.Orders.ReclaimAfterCancel,

@@ -135,7 +135,7 @@ func (u *ClaimVoucher) handle(ctx context.Context, span trace.Span, userID, vouc
 		span.SetAttributes(attribute.Int64("dealspot.order_id", orderID))
 	}
 	r := Reservation{OrderID: orderID, UserID: userID, VoucherID: voucherID, At: now,
-		RateLimit: RateLimit{Max: u.c.cfg.ClaimsPerUser, Window: u.c.cfg.ClaimWindow}}
+		RateLimit: RateLimit{Max: u.c.cfg.ClaimsPerUser, Window: u.c.cfg.ClaimWindow}, Buckets: v.FlashSale.Buckets}
 	verdict, n, err := u.c.d.Gate.Reserve(ctx, r)
 	if err == nil && verdict == NotLoaded {
 		// Redis lost the sale (or never had it): put it back from the database, once.

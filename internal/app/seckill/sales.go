@@ -27,6 +27,9 @@ type FlashSaleInput struct {
 	Stock     int64
 	BeginTime time.Time
 	EndTime   time.Time
+	// Buckets is how many parts the stock is split into in Redis, each on a shard of
+	// its own (nil: one).
+	Buckets *int
 }
 
 func (in VoucherInput) validate() error {
@@ -96,7 +99,8 @@ func (f *FlashSales) CreateVoucher(ctx context.Context, a domain.Actor, in Vouch
 
 // CreateFlashSale stores a flash-sale voucher with its sale in one transaction for a
 // shop a runs, then preloads the sale's stock and window into Redis. Errors:
-// BAD_USER_INPUT; FORBIDDEN.
+// BAD_USER_INPUT (also for buckets outside 1..MaxBuckets or above the stock);
+// FORBIDDEN.
 func (f *FlashSales) CreateFlashSale(ctx context.Context, a domain.Actor, in FlashSaleInput) (domain.Voucher, error) {
 	if err := in.validate(); err != nil {
 		return domain.Voucher{}, err
@@ -104,9 +108,18 @@ func (f *FlashSales) CreateFlashSale(ctx context.Context, a domain.Actor, in Fla
 	if err := f.runsShop(ctx, a, in.ShopID); err != nil {
 		return domain.Voucher{}, err
 	}
+	buckets := 1
+	if in.Buckets != nil {
+		buckets = *in.Buckets
+	}
 	switch {
 	case in.Stock < 1 || in.Stock > f.c.cfg.MaxStock:
 		return domain.Voucher{}, domain.Errorf(domain.CodeBadUserInput, "stock must be between 1 and %d", f.c.cfg.MaxStock)
+	case buckets < 1 || buckets > f.c.cfg.MaxBuckets:
+		return domain.Voucher{}, domain.Errorf(domain.CodeBadUserInput, "buckets must be between 1 and %d", f.c.cfg.MaxBuckets)
+	case int64(buckets) > in.Stock:
+		// Every part starts with at least one unit.
+		return domain.Voucher{}, domain.Errorf(domain.CodeBadUserInput, "buckets (%d) must not exceed stock (%d)", buckets, in.Stock)
 	case !in.EndTime.After(in.BeginTime):
 		return domain.Voucher{}, domain.Errorf(domain.CodeBadUserInput, "endTime must be after beginTime")
 	case !in.EndTime.After(f.c.now()):
@@ -114,7 +127,7 @@ func (f *FlashSales) CreateFlashSale(ctx context.Context, a domain.Actor, in Fla
 	}
 	v := in.voucher()
 	v.Kind = domain.VoucherFlashSale
-	v.FlashSale = &domain.FlashSale{Stock: int(in.Stock), BeginTime: in.BeginTime, EndTime: in.EndTime}
+	v.FlashSale = &domain.FlashSale{Stock: int(in.Stock), BeginTime: in.BeginTime, EndTime: in.EndTime, Buckets: buckets}
 	out, err := f.c.d.Vouchers.CreateVoucher(ctx, v)
 	if err != nil {
 		return domain.Voucher{}, fmt.Errorf("create flash sale: %w", err)
@@ -160,6 +173,10 @@ func (f *FlashSales) UpdateFlashSale(ctx context.Context, a domain.Actor, vouche
 		if ch.Stock != nil && int64(fs.Stock) != *ch.Stock {
 			if *ch.Stock < 1 || *ch.Stock > f.c.cfg.MaxStock {
 				return domain.Errorf(domain.CodeBadUserInput, "stock must be between 1 and %d", f.c.cfg.MaxStock)
+			}
+			if b := max(1, fs.Buckets); *ch.Stock < int64(b) {
+				// Every part of the sale starts with at least one unit.
+				return domain.Errorf(domain.CodeBadUserInput, "stock must not be below the sale's buckets (%d)", b)
 			}
 			if !f.c.now().Before(fs.BeginTime) {
 				return domain.Errorf(domain.CodeConflict, "the stock of a sale that has begun cannot change")

@@ -39,6 +39,9 @@ type Config struct {
 	KeepSlotAfterCancel bool
 	// MaxStock bounds a sale's stock.
 	MaxStock int64
+	// MaxBuckets bounds how many parts a sale's stock may be split into (0: 1). Each
+	// part needs a shard of its own, so it is the number of shards.
+	MaxBuckets int
 	// Pages bounds myOrders.
 	Pages domain.PageLimits
 	// SoldOutMarkTTL is how long a node trusts its sold-out mark of a sale before asking
@@ -144,6 +147,7 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	if cfg.SoldOutMarkTTL <= 0 {
 		cfg.SoldOutMarkTTL = 10 * time.Second
 	}
+	cfg.MaxBuckets = max(1, cfg.MaxBuckets)
 	if cfg.PayTimeout <= 0 {
 		cfg.PayTimeout = DefaultPayTimeout
 	}
@@ -200,7 +204,8 @@ func (s *core) saleState(ctx context.Context, v domain.Voucher) (SaleState, erro
 	if err != nil {
 		return SaleState{}, err
 	}
-	return SaleState{VoucherID: v.ID, Stock: stock, BeginTime: v.FlashSale.BeginTime, EndTime: v.FlashSale.EndTime, Holders: holders}, nil
+	return SaleState{VoucherID: v.ID, Stock: stock, BeginTime: v.FlashSale.BeginTime, EndTime: v.FlashSale.EndTime, Holders: holders,
+		Buckets: v.FlashSale.Buckets}, nil
 }
 
 func (s *core) loadSale(ctx context.Context, v domain.Voucher, replace bool) (bool, error) {

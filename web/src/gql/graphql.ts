@@ -19,6 +19,11 @@ export type CreateBlogInput = {
 export type CreateFlashSaleInput = {
   actualValue: number;
   beginTime: string;
+  /**
+   * How many parts the sale's stock is split into, each on its own Redis shard: 1 (the
+   * default) to SECKILL_SHARDS, and at most stock. Set at creation only.
+   */
+  buckets?: number | null | undefined;
   endTime: string;
   payValue: number;
   rules?: string | null | undefined;
