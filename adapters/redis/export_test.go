@@ -30,3 +30,6 @@ func DropBucket(ctx context.Context, g *Gate, voucherID int64, b int) error {
 	}
 	return nil
 }
+
+// PlaceBuckets is the gate's placement of a sale's buckets on shards.
+func PlaceBuckets(g *Gate, home, n int) []int { return g.placeBuckets(home, n) }

@@ -11,12 +11,13 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 )
 
-// A sale split into B buckets (domain.FlashSale.Buckets) keeps its stock in B parts,
-// bucket b on the shard of voucher id + b, each with its own stock, holders, window and
+// A sale split into B buckets (domain.FlashSale.Buckets) keeps its stock in B parts on B
+// shards (placeBuckets), each with its own stock, holders, window and
 // order stream, so every script still touches one slot and one sale's claims are decided
 // by B Redis masters instead of one. A user always claims in bucket bucketOf(user, B).
 // A bucket that runs dry borrows units from the others (seckill_take.lua, then
@@ -65,8 +66,8 @@ func bucketOf(userID int64, buckets int) int {
 // so it is kept for the life of the process.
 func (g *Gate) buckets(ctx context.Context, voucherID int64, hint int) (int, error) {
 	if hint <= 0 {
-		if n, ok := g.layouts.Load(voucherID); ok {
-			return n.(int), nil
+		if l, ok := g.layouts.Load(voucherID); ok {
+			return len(l.([]int)), nil
 		}
 		if g.cfg.BucketsOf == nil {
 			return 1, nil
@@ -83,10 +84,36 @@ func (g *Gate) buckets(ctx context.Context, voucherID int64, hint int) (int, err
 	if hint > g.cfg.Shards {
 		return 0, fmt.Errorf("sale %d has %d buckets, more than the %d shards (SECKILL_SHARDS)", voucherID, hint, g.cfg.Shards)
 	}
-	if n, ok := g.layouts.Load(voucherID); !ok || n.(int) != hint {
-		g.layouts.Store(voucherID, hint)
+	if l, ok := g.layouts.Load(voucherID); !ok || len(l.([]int)) != hint {
+		g.layouts.Store(voucherID, g.placeBuckets(claimwire.Shard(voucherID, g.cfg.Shards), hint))
 	}
 	return hint, nil
+}
+
+// placeBuckets returns the shards of a sale's buckets: bucket 0 on the sale's own shard
+// (home), bucket b on the unused shard whose tag's Redis Cluster slot comes first at or
+// after home's slot + b/n of the slot space. Masters of a cluster made by
+// redis-cli --cluster create hold even, contiguous slot ranges, so the buckets of a sale
+// land on as many masters as there are buckets, up to the masters' number, for most
+// sales (with 16 shards on 3 masters: 14 sales of 16 split in three get three masters,
+// where consecutive shards would give 6 of 16). It depends on the shard count alone, so
+// every node places a sale alike.
+func (g *Gate) placeBuckets(home, n int) []int {
+	out := make([]int, 1, n)
+	out[0] = home
+	used := map[int]bool{home: true}
+	for b := 1; b < n; b++ {
+		target := (g.slots[home] + b*clusterSlots/n) % clusterSlots
+		best, dist := -1, clusterSlots+1
+		for k, slot := range g.slots {
+			if d := (slot - target + clusterSlots) % clusterSlots; !used[k] && d < dist {
+				best, dist = k, d
+			}
+		}
+		used[best] = true
+		out = append(out, best)
+	}
+	return out
 }
 
 type borrowResult int

@@ -2,7 +2,6 @@ package redis_test
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
 // splitSale loads a sale of stock units split into buckets, open for an hour around now.
@@ -49,7 +49,9 @@ func TestSplitSaleSellsExactlyItsStock(t *testing.T) {
 		}{{"users spread over the buckets", -1}, {"every user in one bucket", 1}} {
 			t.Run(c.name, func(t *testing.T) {
 				ctx := context.Background()
-				stream := func(v int64) string { return fmt.Sprintf("orders-test:%s:%d", claimwire.ShardTag(v, 4), v) }
+				// One stream per shard, as the queue has; the prefix keeps the test's own.
+				prefix := "orders-test:" + testsupport.RandomSuffix(8)
+				stream := func(v int64) string { return prefix + claimwire.ShardTag(v, 4) }
 				gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce, ClaimStream: stream})
 				if err != nil {
 					t.Fatal(err)
@@ -100,17 +102,22 @@ func TestSplitSaleSellsExactlyItsStock(t *testing.T) {
 				if hs, err := gate.Holders(ctx, v); err != nil || len(hs) != stock {
 					t.Errorf("%d holders (%v), want %d", len(hs), err, stock)
 				}
-				// Each bucket's accepted claims are on its shard's stream, none twice.
+				// Each bucket's accepted claims are on its shard's stream, none twice, and the
+				// buckets are on three shards.
 				var streamed int64
-				for b := range buckets {
-					n, err := conn.Client.XLen(ctx, stream(v+int64(b))).Result()
+				shards := 0
+				for k := range int64(4) {
+					n, err := conn.Client.XLen(ctx, stream(k)).Result()
 					if err != nil {
 						t.Fatal(err)
 					}
 					streamed += n
+					if n > 0 {
+						shards++
+					}
 				}
-				if streamed != stock {
-					t.Errorf("%d claims on the buckets' streams, want %d", streamed, stock)
+				if streamed != stock || c.bucket < 0 && shards != buckets {
+					t.Errorf("%d claims on the streams of %d shards, want %d on %d", streamed, shards, stock, buckets)
 				}
 				if n, err := gate.CompleteTransfers(ctx, v, time.Now().Add(time.Hour)); err != nil || n != 0 {
 					t.Errorf("transfers left unfinished: %d (%v), want 0", n, err)
@@ -239,4 +246,38 @@ func TestSplitSaleWithALostBucketIsLoadedAgain(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A split sale's buckets are on distinct shards, bucket 0 on the sale's own, and on a
+// cluster whose masters hold even, contiguous slot ranges they are on as many masters as
+// there are buckets for most sales.
+func TestBucketPlacementSpreadsOverMasters(t *testing.T) {
+	t.Parallel()
+	gate, err := redis.NewGate(nil, redis.GateConfig{Shards: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ masters, buckets, atLeast int }{{3, 3, 14}, {3, 2, 16}, {2, 2, 15}, {4, 3, 16}, {4, 4, 13}} {
+		spread := 0
+		for home := range 16 {
+			shards := redis.PlaceBuckets(gate, home, c.buckets)
+			seen, masters := map[int]bool{}, map[int]bool{}
+			for _, k := range shards {
+				if seen[k] || k < 0 || k >= 16 {
+					t.Fatalf("sale on shard %d: buckets on shards %v, want %d distinct shards", home, shards, c.buckets)
+				}
+				seen[k] = true
+				masters[int(redis.KeySlot(claimwire.TagOfShard(k)))*c.masters/16384] = true
+			}
+			if shards[0] != home {
+				t.Fatalf("sale on shard %d: bucket 0 on shard %d", home, shards[0])
+			}
+			if len(masters) == c.buckets {
+				spread++
+			}
+		}
+		if spread < c.atLeast {
+			t.Errorf("%d buckets on %d masters: %d of 16 sales spread over %d masters, want at least %d", c.buckets, c.masters, spread, c.buckets, c.atLeast)
+		}
+	}
 }

@@ -49,9 +49,9 @@ type GateConfig struct {
 	// Shards is the number of hash-tag shards sales are spread over ({s0} … {sN-1}).
 	Shards int
 	// ClaimStream, when set, names the stream Reserve XADDs a voucher's claims to; it
-	// must carry the voucher's shard tag (see claimwire.StreamForVoucher). Bucket b of a
-	// sale split into buckets lives on the shard of voucher id + b, and its claims go to
-	// ClaimStream(voucher id + b). Nil: Reserve enqueues nothing.
+	// must carry the voucher's shard tag (see claimwire.StreamForVoucher). Bucket b > 0
+	// of a sale split into buckets lives on a shard k of its own, and its claims go to
+	// ClaimStream(k) (Shard(k) = k). Nil: Reserve enqueues nothing.
 	ClaimStream func(voucherID int64) string
 	// Coalesce batches concurrent Reserve calls: a batch's claims on one sale run as one
 	// script (seckill_reserve_batch.lua), all of a batch's sales in one pipeline.
@@ -68,9 +68,11 @@ type Gate struct {
 	cfg    GateConfig
 	// batcher coalesces Reserve calls (nil: one script run per call).
 	batcher *reserveBatcher
-	// layouts caches each sale's bucket count (it never changes); borrows lets the claims
-	// of one dry bucket share one transfer.
+	// layouts caches each sale's bucket shards (placeBuckets; a sale's bucket count never
+	// changes); borrows lets the claims of one dry bucket share one transfer.
 	layouts sync.Map
+	// slots are the cluster slots of the shards' hash tags.
+	slots   []int
 	borrows singleflight.Group
 }
 
@@ -85,7 +87,10 @@ func NewGate(client goredis.UniversalClient, cfg GateConfig) (*Gate, error) {
 	if cfg.Shards < 1 {
 		return nil, errors.New("seckill gate: shards must be at least 1")
 	}
-	g := &Gate{client: client, cfg: cfg}
+	g := &Gate{client: client, cfg: cfg, slots: make([]int, cfg.Shards)}
+	for k := range g.slots {
+		g.slots[k] = int(KeySlot(claimwire.TagOfShard(k)))
+	}
 	if cfg.Coalesce.On() {
 		g.batcher = newReserveBatcher(g, cfg.Coalesce)
 	}
@@ -109,11 +114,16 @@ type saleKeys struct {
 // keys are the keys of a sale in one bucket (bucket 0 of a split sale has the same).
 func (g *Gate) keys(voucherID int64) saleKeys { return g.bucketKeys(voucherID, 0) }
 
-// bucketKeys are the keys of bucket b of a sale: bucket b lives on the shard of voucher
-// id + b, so the buckets of a sale of at most SECKILL_SHARDS buckets are on distinct
-// shards, and bucket 0 keeps the layout of a sale in one bucket.
+// bucketKeys are the keys of bucket b of a sale: bucket 0 keeps the layout of a sale in
+// one bucket, on the sale's shard; bucket b > 0 lives on the shard placeBuckets gave it
+// (the sale's layout is known by then: every caller asked buckets first).
 func (g *Gate) bucketKeys(voucherID int64, b int) saleKeys {
-	route := voucherID + int64(b)
+	route := voucherID
+	if b > 0 {
+		if l, ok := g.layouts.Load(voucherID); ok && b < len(l.([]int)) {
+			route = int64(l.([]int)[b]) // shard k's own id: Shard(k) = k
+		}
+	}
 	p := "seckill:" + claimwire.ShardTag(route, g.cfg.Shards) + ":"
 	v := strconv.FormatInt(voucherID, 10)
 	bv := v + "." + strconv.Itoa(b)
