@@ -44,8 +44,11 @@ type scenario struct {
 	Shards int
 
 	// Path is the path the flood measures: pathAccept or pathSoldOut.
-	Path      string
-	Stock     int64
+	Path  string
+	Stock int64
+	// Buckets splits the created sale's stock over that many Redis shards (0: the
+	// server's default, one).
+	Buckets   int
 	Users     int
 	VoucherID int64
 	ShopID    int64
@@ -149,6 +152,7 @@ func parseScenario(args []string, stderr io.Writer) (scenario, error) {
 	fs.IntVar(&s.Shards, "shards", 0, "remote mode: the server's SECKILL_SHARDS (default: from the environment, else 16)")
 	fs.StringVar(&s.Path, "path", pathAccept, "what to measure: accept (every claim a new user's, the sale never runs out: each claim accepted and written; stock defaults to users × claims-per-user, claims-per-user to 1) or sold-out (a sale of --stock flooded for --duration: mostly refusals)")
 	fs.Int64Var(&s.Stock, "stock", 100, "stock of the flash sale created for the run")
+	fs.IntVar(&s.Buckets, "buckets", 0, "split the created sale's stock over this many Redis shards (createFlashSale's buckets; default 1)")
 	fs.IntVar(&s.Users, "users", 500, "number of users, each with its own token")
 	fs.Int64Var(&s.VoucherID, "voucher", 0, "claim this existing flash-sale voucher instead of creating one")
 	fs.Int64Var(&s.ShopID, "shop", 1, "shop the created flash sale belongs to")

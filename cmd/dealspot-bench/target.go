@@ -200,10 +200,14 @@ const saleTitle = "dealspot-bench flash sale"
 // createSale creates a flash sale that is open now and for hours after the run.
 func (t *target) createSale(ctx context.Context, c *client, sc scenario) (int64, error) {
 	begin, end := time.Now().Add(-time.Second), time.Now().Add(6*time.Hour)
+	var buckets *int
+	if sc.Buckets > 0 {
+		buckets = &sc.Buckets
+	}
 	if t.svc != nil {
 		v, err := t.svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
 			VoucherInput: seckill.VoucherInput{ShopID: sc.ShopID, Title: saleTitle, PayValue: 100, ActualValue: 1000},
-			Stock:        sc.Stock, BeginTime: begin, EndTime: end,
+			Stock:        sc.Stock, Buckets: buckets, BeginTime: begin, EndTime: end,
 		})
 		if err != nil {
 			return 0, fmt.Errorf("create flash sale: %w", err)
@@ -220,7 +224,7 @@ func (t *target) createSale(ctx context.Context, c *client, sc scenario) (int64,
 	err = c.call(ctx, token, `mutation Create($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }`,
 		map[string]any{"in": map[string]any{
 			"shopId": strconv.FormatInt(sc.ShopID, 10), "title": saleTitle, "payValue": 100, "actualValue": 1000,
-			"stock": sc.Stock, "beginTime": begin.UTC().Format(time.RFC3339), "endTime": end.UTC().Format(time.RFC3339),
+			"stock": sc.Stock, "buckets": buckets, "beginTime": begin.UTC().Format(time.RFC3339), "endTime": end.UTC().Format(time.RFC3339),
 		}}, &out)
 	if err != nil {
 		return 0, fmt.Errorf("createFlashSale (is --admin-phone in the server's ADMIN_PHONES?): %w", err)
