@@ -11,6 +11,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/testsupport"
 )
@@ -21,8 +22,17 @@ import (
 // must notice that master lost its data (a new generation, derived structures rebuilt),
 // and the sale must keep its invariants: no oversell, one order per user, every accepted
 // claim one order, and Redis agreeing with the database once the reconciler has run. The
-// queue is the in-process one, so accepted claims do not live on the killed master.
+// queue is the in-process one, so accepted claims do not live on the killed master. It
+// runs with the sale in one bucket, and split into three buckets, where the killed master
+// holds one of them: the node then loads the whole sale again from the database less the
+// reservations the other buckets still hold.
 func TestClusterMasterRestartedEmptyIsNoticed(t *testing.T) {
+	for _, buckets := range []int{1, 3} {
+		t.Run("buckets="+strconv.Itoa(buckets), func(t *testing.T) { clusterMasterRestartedEmpty(t, buckets) })
+	}
+}
+
+func clusterMasterRestartedEmpty(t *testing.T, buckets int) {
 	cluster := testsupport.StartRedisCluster(t)
 	_, svc := startService(t, map[string]string{
 		"JWT_SECRET": testSecret, "CLAIM_RATE_PER_USER": "off", "QUEUE": "memory",
@@ -53,11 +63,29 @@ func TestClusterMasterRestartedEmptyIsNoticed(t *testing.T) {
 	// more than its users, so claims keep reaching the gate until the end, and users who
 	// claimed before the restart claim again after it.
 	const stock, users = 5000, 3000
-	sale := newSale(t, svc, stock)
-	for masterOf(stockKeys([]string{strconv.FormatInt(sale.ID, 10)})[0]) == markerMaster {
-		sale = newSale(t, svc, stock)
+	// The key on the master to kill: the sale's stock, or for a split sale its last
+	// bucket's.
+	victimKey := func(sale domain.Voucher) string {
+		if buckets == 1 {
+			return stockKeys([]string{strconv.FormatInt(sale.ID, 10)})[0]
+		}
+		return bucketKey(t, svc, sale.ID, buckets-1, "stock")
 	}
-	victim := masterOf(stockKeys([]string{strconv.FormatInt(sale.ID, 10)})[0])
+	create := func() domain.Voucher {
+		v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
+			VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "master restart", PayValue: 1, ActualValue: 100},
+			Stock:        stock, Buckets: &buckets, BeginTime: time.Now().Add(-time.Minute), EndTime: time.Now().Add(time.Hour),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	sale := create()
+	for masterOf(victimKey(sale)) == markerMaster {
+		sale = create()
+	}
+	victim := masterOf(victimKey(sale))
 	t.Logf("sale %d on master %d; dealspot:generation on master %d", sale.ID, victim, markerMaster)
 
 	before := svc.Regen.Generation()
