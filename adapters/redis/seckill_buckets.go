@@ -265,7 +265,8 @@ func (g *Gate) CompleteTransfers(ctx context.Context, voucherID int64, before ti
 
 // loadSplit loads a split sale: the stock divided evenly, each holder into their bucket,
 // every bucket under one new epoch. One node loads a sale at a time (a lock on bucket 0's
-// shard); a node that finds another loading waits for it and loads nothing. Without
+// shard); a node that finds another loading waits for it, then loads nothing, or with
+// replace loads after it. Without
 // replace, a sale all of whose buckets are there is left alone; one with some buckets
 // lost (a master restarted empty) is loaded whole again from the database's stock less
 // the reservations the remaining buckets still hold — claims accepted while this runs,
@@ -277,12 +278,19 @@ func (g *Gate) loadSplit(ctx context.Context, s seckill.SaleState, n int, replac
 	}
 	lock := g.keys(s.VoucherID).prefix + "loading:" + strconv.FormatInt(s.VoucherID, 10)
 	token := eventID()
-	got, err := g.client.SetNX(ctx, lock, token, loadLockTTL).Result()
-	if err != nil {
-		return false, fmt.Errorf("load sale %d: %w", s.VoucherID, err)
-	}
-	if !got {
-		return false, g.awaitLoad(ctx, lock)
+	for {
+		got, err := g.client.SetNX(ctx, lock, token, loadLockTTL).Result()
+		if err != nil {
+			return false, fmt.Errorf("load sale %d: %w", s.VoucherID, err)
+		}
+		if got {
+			break
+		}
+		// Another node is loading the sale: without replace its load is as good as ours;
+		// a replacing load (the sale changed) goes on once it is done.
+		if err := g.awaitLoad(ctx, lock); err != nil || !replace {
+			return false, err
+		}
 	}
 	defer func() { _ = cacheUnlockScript.Run(context.WithoutCancel(ctx), g.client, []string{lock}, token).Err() }()
 	if !replace {

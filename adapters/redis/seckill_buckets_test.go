@@ -281,3 +281,59 @@ func TestBucketPlacementSpreadsOverMasters(t *testing.T) {
 		}
 	}
 }
+
+// Nodes loading one split sale at once: one loads it, the others wait and leave it, and
+// the buckets share one epoch — units still move between them, so every unit is sold
+// even when every claimant is in one bucket. A replacing load waits its turn and applies.
+func TestSplitSaleLoadedByManyNodesAtOnce(t *testing.T) {
+	t.Parallel()
+	eachGateMode(t, redis.Coalescing{}, func(t *testing.T, conn *redis.Conn, _ redis.Coalescing) {
+		ctx := context.Background()
+		v := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
+		now := time.Now()
+		state := seckill.SaleState{VoucherID: v, Stock: 12, Buckets: 3, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}
+		var (
+			wg     sync.WaitGroup
+			loaded atomic.Int64
+		)
+		for range 8 {
+			gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4}) // a node each
+			if err != nil {
+				t.Fatal(err)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ok, err := gate.Load(ctx, state, false)
+				if err != nil {
+					t.Errorf("load: %v", err)
+				}
+				if ok {
+					loaded.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		if loaded.Load() != 1 {
+			t.Fatalf("%d loads applied, want 1", loaded.Load())
+		}
+		gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		replaced := state
+		replaced.Stock = 9
+		if ok, err := gate.Load(ctx, replaced, true); err != nil || !ok {
+			t.Fatalf("replacing load: %v, %v", ok, err)
+		}
+		for i, u := range usersOf(10, 2, 3, v) {
+			want := seckill.Accepted
+			if i == 9 {
+				want = seckill.SoldOut
+			}
+			if got, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + int64(i), UserID: u, VoucherID: v, At: time.Now(), Buckets: 3}); err != nil || got != want {
+				t.Fatalf("claim %d: %v, %v; want %v", i, got, err, want)
+			}
+		}
+	})
+}
