@@ -201,19 +201,19 @@ func (f *fastClaim) serve(w http.ResponseWriter, r *http.Request, body []byte) b
 	}
 	name := cmp.Or(p.OperationName, doc.opName)
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(f.execute(ctx, doc, name, voucherID))
+	_, _ = w.Write(f.execute(ctx, r.Header, doc, name, voucherID))
 	return true
 }
 
 // execute runs the claim as gqlgen's generated code would: the @auth directive, then the
 // resolver, under the operation's deadline, a panic turned into an internal error.
-func (f *fastClaim) execute(ctx context.Context, doc *claimDoc, name, voucherID string) []byte {
+func (f *fastClaim) execute(ctx context.Context, h http.Header, doc *claimDoc, name, voucherID string) []byte {
 	start := time.Now()
 	rctx, cancel := context.WithDeadline(ctx, start.Add(f.opts.ExecTimeout))
 	defer cancel()
 	var opSpan, fieldSpan trace.Span
 	if f.tracer != nil {
-		rctx, opSpan, fieldSpan = f.startSpans(rctx, doc, name)
+		rctx, opSpan, fieldSpan = f.startSpans(rctx, h, doc, name)
 	}
 	payload, err := f.claim(rctx, voucherID)
 	if fieldSpan != nil {
@@ -252,13 +252,13 @@ func (f *fastClaim) execute(ctx context.Context, doc *claimDoc, name, voucherID 
 
 // startSpans starts the spans the Tracing extension starts for a mutation and its
 // top-level field.
-func (f *fastClaim) startSpans(ctx context.Context, doc *claimDoc, name string) (context.Context, trace.Span, trace.Span) {
+func (f *fastClaim) startSpans(ctx context.Context, h http.Header, doc *claimDoc, name string) (context.Context, trace.Span, trace.Span) {
 	spanName, attrs := "mutation", []attribute.KeyValue{attribute.String("graphql.operation.type", "mutation")}
 	if name != "" {
 		spanName += " " + name
 		attrs = append(attrs, attribute.String("graphql.operation.name", name))
 	}
-	ctx, op := f.tracer.Start(ctx, spanName, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+	ctx, op := startOperation(ctx, f.tracer, f.opts.TraceIncoming, h, spanName, attrs)
 	ctx, field := f.tracer.Start(ctx, "Mutation.claimVoucher", trace.WithAttributes(attribute.String("graphql.field.path", doc.alias)))
 	return ctx, op, field
 }

@@ -57,6 +57,9 @@ type Options struct {
 	PersistedQueries graphql.Cache[string]
 	// Tracer, when set, traces queries and mutations (see Tracing); nil: no tracing.
 	Tracer trace.TracerProvider
+	// TraceIncoming is what an operation's span does with the request's traceparent:
+	// "link" (also when empty), "parent" or "ignore" (see Tracing.Incoming).
+	TraceIncoming string
 }
 
 // NewHandler builds the GraphQL HTTP handler (POST, GET and graphql-transport-ws) for a.
@@ -115,7 +118,7 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 		PageSize: o.PageSize, MaxPageSize: o.MaxPageSize, MaxStringChars: o.MaxStringChars,
 	})
 	if o.Tracer != nil {
-		srv.Use(Tracing{Tracer: o.Tracer.Tracer(tracerName)})
+		srv.Use(Tracing{Tracer: o.Tracer.Tracer(tracerName), Incoming: o.TraceIncoming})
 	}
 	srv.SetErrorPresenter(ErrorPresenter(log))
 	srv.SetRecoverFunc(RecoverFunc(log))

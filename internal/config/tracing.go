@@ -16,7 +16,20 @@ type Tracing struct {
 	SampleRatio float64
 	// ServiceName names this process in the traces (OTEL_SERVICE_NAME; default dealspot).
 	ServiceName string
+	// Incoming says what an operation's span does with a W3C traceparent the request
+	// carries (TRACE_INCOMING): TraceIncomingLink (default) starts a trace of its own
+	// linked to the caller's span, TraceIncomingParent continues the caller's trace (and
+	// follows its sampling decision; for a trusted gateway in front), TraceIncomingIgnore
+	// disregards it.
+	Incoming string
 }
+
+// What an operation's span does with an incoming traceparent (TRACE_INCOMING).
+const (
+	TraceIncomingLink   = "link"
+	TraceIncomingParent = "parent"
+	TraceIncomingIgnore = "ignore"
+)
 
 // On reports whether traces are exported.
 func (t Tracing) On() bool { return t.Endpoint != "" }
@@ -26,6 +39,13 @@ func (r *reader) tracing() Tracing {
 		Endpoint:    r.str("OTEL_EXPORTER_OTLP_ENDPOINT", ""),
 		SampleRatio: 1,
 		ServiceName: r.str("OTEL_SERVICE_NAME", "dealspot"),
+		Incoming:    r.str("TRACE_INCOMING", TraceIncomingLink),
+	}
+	switch t.Incoming {
+	case TraceIncomingLink, TraceIncomingParent, TraceIncomingIgnore:
+	default:
+		r.fail("TRACE_INCOMING", "want link, parent or ignore, got %q", t.Incoming)
+		t.Incoming = TraceIncomingLink
 	}
 	if t.Endpoint != "" {
 		if u, err := url.Parse(t.Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

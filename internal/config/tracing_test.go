@@ -24,11 +24,12 @@ func TestTracingSettings(t *testing.T) {
 		"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318",
 		"TRACE_SAMPLE_RATIO":          "0.25",
 		"OTEL_SERVICE_NAME":           "dealspot-eu",
+		"TRACE_INCOMING":              "parent",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := config.Tracing{Endpoint: "http://127.0.0.1:4318", SampleRatio: 0.25, ServiceName: "dealspot-eu"}
+	want := config.Tracing{Endpoint: "http://127.0.0.1:4318", SampleRatio: 0.25, ServiceName: "dealspot-eu", Incoming: config.TraceIncomingParent}
 	if c.Tracing != want || !c.Tracing.On() {
 		t.Errorf("Tracing = %+v, want %+v, on", c.Tracing, want)
 	}
@@ -36,8 +37,8 @@ func TestTracingSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Tracing.SampleRatio != 1 || c.Tracing.ServiceName != "dealspot" {
-		t.Errorf("defaults = %+v, want ratio 1 and service dealspot", c.Tracing)
+	if c.Tracing.SampleRatio != 1 || c.Tracing.ServiceName != "dealspot" || c.Tracing.Incoming != config.TraceIncomingLink {
+		t.Errorf("defaults = %+v, want ratio 1, service dealspot, incoming link", c.Tracing)
 	}
 }
 
@@ -51,6 +52,7 @@ func TestTracingSettingsAreChecked(t *testing.T) {
 		{"ratio above one", "TRACE_SAMPLE_RATIO", "1.5"},
 		{"ratio below zero", "TRACE_SAMPLE_RATIO", "-0.1"},
 		{"ratio not a number", "TRACE_SAMPLE_RATIO", "half"},
+		{"incoming neither link, parent nor ignore", "TRACE_INCOMING", "follow"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -264,6 +264,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Loaders:          graph.LoaderOptions{Wait: cfg.GraphQL.LoaderWait, MaxBatch: cfg.GraphQL.LoaderMaxBatch},
 		PersistedQueries: s.persistedQueries(),
 		Tracer:           s.tracer,
+		TraceIncoming:    cfg.Tracing.Incoming,
 	})
 	httpOpts := server.Options{
 		Log:           log,
