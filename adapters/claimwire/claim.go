@@ -30,11 +30,18 @@ type claimPayload struct {
 // {"orderId":"<decimal>","userId":"<decimal>","voucherId":"<decimal>","claimedAt":<unix ms>},
 // byte for byte what the gate's reserve script XADDs.
 func EncodeClaim(c domain.Claim) []byte {
-	b, _ := json.Marshal(claimPayload{
-		OrderID: strconv.FormatInt(c.OrderID, 10), UserID: strconv.FormatInt(c.UserID, 10),
-		VoucherID: strconv.FormatInt(c.VoucherID, 10), ClaimedAt: c.ClaimedAt.UnixMilli(),
-	})
-	return b
+	// Appended by hand, as json.Marshal of claimPayload writes it (decimal digits need no
+	// escaping): one allocation, on every accepted claim's path.
+	b := make([]byte, 0, 96)
+	b = append(b, `{"orderId":"`...)
+	b = strconv.AppendInt(b, c.OrderID, 10)
+	b = append(b, `","userId":"`...)
+	b = strconv.AppendInt(b, c.UserID, 10)
+	b = append(b, `","voucherId":"`...)
+	b = strconv.AppendInt(b, c.VoucherID, 10)
+	b = append(b, `","claimedAt":`...)
+	b = strconv.AppendInt(b, c.ClaimedAt.UnixMilli(), 10)
+	return append(b, '}')
 }
 
 // ErrMalformedClaim is returned by DecodeClaim for a body that is not a claim.
@@ -44,6 +51,64 @@ var ErrMalformedClaim = errors.New("malformed claim")
 // accepts ids as strings or plain numbers and claimedAt as an integer or a float in
 // milliseconds; every id must be positive.
 func DecodeClaim(b []byte) (domain.Claim, error) {
+	// What EncodeClaim writes (every message Dealspot sends) is read without
+	// encoding/json, which cost the order writer about 8 µs per claim; anything else
+	// goes through it.
+	if c, ok := decodeCanonical(b); ok {
+		return c, nil
+	}
+	return decodeJSON(b)
+}
+
+// decodeCanonical reads exactly the form EncodeClaim writes, with positive ids without
+// leading zeros and a non-negative claimedAt; ok is false for any other body.
+func decodeCanonical(b []byte) (_ domain.Claim, ok bool) {
+	var c domain.Claim
+	var ms int64
+	if b, ok = bytes.CutPrefix(b, []byte(`{"orderId":"`)); !ok {
+		return c, false
+	}
+	if c.OrderID, b, ok = canonicalDigits(b); !ok || c.OrderID == 0 {
+		return c, false
+	}
+	if b, ok = bytes.CutPrefix(b, []byte(`","userId":"`)); !ok {
+		return c, false
+	}
+	if c.UserID, b, ok = canonicalDigits(b); !ok || c.UserID == 0 {
+		return c, false
+	}
+	if b, ok = bytes.CutPrefix(b, []byte(`","voucherId":"`)); !ok {
+		return c, false
+	}
+	if c.VoucherID, b, ok = canonicalDigits(b); !ok || c.VoucherID == 0 {
+		return c, false
+	}
+	if b, ok = bytes.CutPrefix(b, []byte(`","claimedAt":`)); !ok {
+		return c, false
+	}
+	if ms, b, ok = canonicalDigits(b); !ok || len(b) != 1 || b[0] != '}' {
+		return c, false
+	}
+	c.ClaimedAt = time.UnixMilli(ms).UTC()
+	return c, true
+}
+
+// canonicalDigits reads a decimal number that fits an int64, without a leading zero (or
+// the single digit 0), at the start of b, and returns it with the rest of b.
+func canonicalDigits(b []byte) (int64, []byte, bool) {
+	// 19 digits at most: below 10^19, which a uint64 holds.
+	n, i := uint64(0), 0
+	for ; i < len(b) && i < 20 && b[i] >= '0' && b[i] <= '9'; i++ {
+		n = n*10 + uint64(b[i]-'0')
+	}
+	if i == 0 || i > 19 || n > math.MaxInt64 || (b[0] == '0' && i > 1) {
+		return 0, nil, false // none, beyond int64, or a leading zero
+	}
+	return int64(n), b[i:], true
+}
+
+// decodeJSON is DecodeClaim for any JSON body.
+func decodeJSON(b []byte) (domain.Claim, error) {
 	var raw struct {
 		OrderID   json.RawMessage `json:"orderId"`
 		UserID    json.RawMessage `json:"userId"`
