@@ -49,7 +49,7 @@ func NewQueueCollector(reg prometheus.Registerer, src QueueSource) (*QueueCollec
 	c := &QueueCollector{
 		src: src,
 		depth: prometheus.NewDesc("dealspot_queue_depth",
-			"Order messages not yet acknowledged, per queue, read at scrape time (redis: stream length, in flight included; amqp: ready messages; memory: messages held while nobody subscribes; kafka: not reported).",
+			"Order messages not yet acknowledged, per queue, read at scrape time (redis: stream length, in flight included; amqp: ready messages; memory: messages held while nobody subscribes; kafka: the consumer group's lag on the orders topic).",
 			[]string{"queue"}, prometheus.Labels{"backend": src.Backend}),
 		inFlight: prometheus.NewDesc("dealspot_queue_in_flight",
 			"Order messages delivered to a consumer and not yet acknowledged, per queue (redis: the consumer group's pending entries; other backends: not reported).",

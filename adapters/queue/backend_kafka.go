@@ -18,6 +18,8 @@ type kafkaBackend struct {
 	cfg    Config
 	logger watermill.LoggerAdapter
 	pub    *kafka.Publisher
+	// lag reads the consumer group's lag for depth, over a client kept open.
+	lag *kafka.LagReader
 }
 
 func openKafkaBackend(ctx context.Context, cfg Config, logger watermill.LoggerAdapter, log *slog.Logger) (*kafkaBackend, error) {
@@ -33,7 +35,12 @@ func openKafkaBackend(ctx context.Context, cfg Config, logger watermill.LoggerAd
 	if err != nil {
 		return nil, err
 	}
-	b.pub = pub
+	lag, err := kafka.NewLagReader(cfg.KafkaBrokers, cfg.Group)
+	if err != nil {
+		_ = pub.Close()
+		return nil, err
+	}
+	b.pub, b.lag = pub, lag
 	return b, nil
 }
 
@@ -41,7 +48,10 @@ func (b *kafkaBackend) publisher() message.Publisher { return b.pub }
 func (b *kafkaBackend) ordersTopic(int64) string     { return b.cfg.Namespace + ordersTopic }
 func (b *kafkaBackend) deadLetterTopic() string      { return b.cfg.Namespace + deadLetterTopic }
 func (b *kafkaBackend) notSent(err error) bool       { return errors.Is(err, kafka.ErrNotSent) }
-func (b *kafkaBackend) close() error                 { return b.pub.Close() }
+
+func (b *kafkaBackend) close() error {
+	return errors.Join(b.pub.Close(), b.lag.Close())
+}
 
 // subscribe joins the consumer group with Consumers members; each keeps up to
 // BatchSize messages per partition it owns in flight.
@@ -67,5 +77,13 @@ func (b *kafkaBackend) subscribe() ([]subscription, func(), error) {
 	return subs, func() {}, nil
 }
 
-// depth: Kafka reports nothing (see Queue.Depth).
-func (b *kafkaBackend) depth(context.Context) ([]Depth, error) { return nil, nil }
+// depth reports the consumer group's lag on the orders topic (see Queue.Depth). The
+// dead-letter topic is left out: no consumer group reads it, so it has no lag.
+func (b *kafkaBackend) depth(ctx context.Context) ([]Depth, error) {
+	topic := b.cfg.Namespace + ordersTopic
+	n, err := b.lag.Lag(ctx, topic)
+	if err != nil {
+		return nil, fmt.Errorf("read kafka consumer group lag: %w", err)
+	}
+	return []Depth{{Queue: topic, Waiting: n, InFlight: -1}}, nil
+}

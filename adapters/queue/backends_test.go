@@ -2,6 +2,8 @@ package queue_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -67,7 +69,59 @@ func TestKafka(t *testing.T) {
 			return openQueue(t, cfg, nil)
 		},
 		durable: true,
+		depth:   true,
 	})
+}
+
+// TestKafkaDepthIsConsumerGroupLag: Depth reports the orders topic alone, its Waiting
+// the consumer group's lag (all published claims before the group exists, none once the
+// consumer acknowledged them) and InFlight unknown.
+func TestKafkaDepthIsConsumerGroupLag(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	brokers := queuetest.StartKafka(t)
+	cfg := testConfig(t, queue.BackendKafka)
+	cfg.KafkaBrokers = brokers
+	cfg.Group = cfg.Namespace + "orders-group"
+	q := openQueue(t, cfg, nil)
+	depth := func() queue.Depth {
+		ds, err := q.Depth(ctx)
+		if err != nil {
+			t.Fatalf("depth: %v", err)
+		}
+		if len(ds) != 1 || ds[0].Queue != cfg.Namespace+"orders" || ds[0].InFlight != -1 {
+			t.Fatalf("depth %+v, want one entry for %sorders with InFlight -1", ds, cfg.Namespace)
+		}
+		return ds[0]
+	}
+	if d := depth(); d.Waiting != 0 {
+		t.Fatalf("empty topic: depth %+v, want 0 waiting", d)
+	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	if ds, err := q.Depth(done); !errors.Is(err, context.Canceled) {
+		t.Fatalf("depth with a cancelled context: %+v, %v; want context.Canceled", ds, err)
+	}
+	// Spread over the partitions by voucher, so several partitions the group never
+	// committed count from their oldest offset.
+	claims := makeClaims(30)
+	for i := range claims {
+		claims[i].VoucherID = int64(i + 1)
+	}
+	publishAll(t, q, claims, 4)
+	if d := depth(); d.Waiting != int64(len(claims)) {
+		t.Fatalf("before consuming: depth %+v, want %d waiting", d, len(claims))
+	}
+	rec := newRecorder()
+	startConsuming(t, q, rec)
+	waitUntil(t, 60*time.Second, func() bool { return rec.handledCount() == len(claims) },
+		func() string { return fmt.Sprintf("%d of %d claims handled", rec.handledCount(), len(claims)) })
+	waitUntil(t, 30*time.Second, func() bool { return depth().Waiting == 0 },
+		func() string { return fmt.Sprintf("after consuming: depth %+v, want 0 waiting", depth()) })
+	// More claims while the group consumes: the lag comes back to 0.
+	publishAll(t, q, makeClaims(10), 2)
+	waitUntil(t, 60*time.Second, func() bool { return rec.handledCount() == len(claims)+10 && depth().Waiting == 0 },
+		func() string { return fmt.Sprintf("%d handled, depth %+v", rec.handledCount(), depth()) })
 }
 
 func TestAMQP(t *testing.T) {

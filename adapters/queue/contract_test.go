@@ -73,7 +73,7 @@ type contract struct {
 	open opener
 	// durable: messages survive the queue that published them (all but memory).
 	durable bool
-	// depth: Depth reports the claims waiting (all but Kafka).
+	// depth: Depth reports the claims waiting.
 	depth bool
 }
 

@@ -11,7 +11,11 @@ type Depth struct {
 	Queue string
 	// Waiting counts the messages not yet acknowledged. Redis Streams: the stream's
 	// length (acknowledged entries are deleted), in flight included; AMQP: the messages
-	// ready for delivery; memory: the messages held while nobody subscribes.
+	// ready for delivery; memory: the messages held while nobody subscribes; Kafka: the
+	// consumer group's lag, the sum over partitions of the newest offset less the group's
+	// committed offset (from the oldest offset where the group committed none), in flight
+	// included. The group commits once a second, so Kafka's count trails acknowledgements
+	// by about that long.
 	Waiting int64
 	// InFlight counts the messages delivered to a consumer and not yet acknowledged, or
 	// -1 where the backend does not say (only Redis Streams does: the group's pending
@@ -19,10 +23,15 @@ type Depth struct {
 	InFlight int64
 }
 
-// Depth reads how many messages wait in the order queues. Its cost is bounded: one
-// round trip to Redis for every shard stream at once, one passive queue declare on
-// AMQP, nothing on the memory backend. Kafka reports nothing (a consumer group's lag
-// needs offset requests to every partition leader).
+// Depth reads how many messages wait in the order queues: one entry per order queue
+// (Redis: per shard stream; others: the orders topic). The dead-letter topic is not
+// reported (nobody consumes it; DeadLetters counts what this process moved there). Its
+// cost is bounded: one round trip to Redis for every shard stream at once, one passive
+// queue declare on AMQP, nothing on the memory backend; on Kafka, one committed-offsets
+// request to the group's coordinator and two ListOffsets requests (newest, oldest) per
+// partition leader, each covering the partitions that broker leads, over a client the
+// queue keeps open. Sarama takes no context: on Kafka, Depth returns when ctx is done and
+// the read it leaves finishes in the background before another starts.
 func (q *Queue) Depth(ctx context.Context) ([]Depth, error) {
 	return q.backend.depth(ctx)
 }
