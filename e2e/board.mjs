@@ -1,7 +1,9 @@
-// A merchant watches a sale's live board while claims flood in. Prints READY once the
-// board shows the sale, then the distinct numbers of accepted claims it showed until
-// it showed at least the target (or 60 s passed), as JSON.
-// usage: node board.mjs <base URL> <voucher id> <merchant phone> <target> [screenshot dir]
+// A merchant watches a sale's live board while claims flood in. With the voucher id
+// "new:<shop>:<title>:<stock>:<buckets>" the merchant first publishes the sale with the
+// board's form. Prints READY <voucher id> once the board shows the sale, then the
+// distinct numbers of accepted claims it showed until it showed at least the target (or
+// 60 s passed), as JSON.
+// usage: node board.mjs <base URL> <voucher id | new:…> <merchant phone> <target> [screenshot dir]
 import { launch, logIn } from './common.mjs';
 
 const [base, voucherID, phone, target, shots] = process.argv.slice(2);
@@ -9,10 +11,24 @@ const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
   await logIn(page, base, phone);
-  await page.goto(base + '/app/#/board/' + voucherID);
+  let id = voucherID;
+  if (voucherID.startsWith('new:')) {
+    const [, shop, title, stock, buckets] = voucherID.split(':');
+    await page.goto(base + '/app/#/board');
+    await page.fill('#sale-shop', shop);
+    await page.fill('#sale-title', title);
+    await page.fill('#sale-stock', stock);
+    await page.fill('#sale-buckets', buckets);
+    if (shots) await page.screenshot({ path: `${shots}/board-new-sale.png` });
+    await page.click('#create-sale');
+    await page.waitForFunction(() => /#\/board\/\d+$/.test(location.hash));
+    id = await page.evaluate(() => location.hash.split('/').pop());
+  } else {
+    await page.goto(base + '/app/#/board/' + voucherID);
+  }
   await page.waitForSelector('#stat-accepted');
   const shown = [Number(await page.textContent('#stat-accepted'))];
-  console.log('READY');
+  console.log('READY ' + id);
   const deadline = Date.now() + 60000;
   while (shown.at(-1) < Number(target) && Date.now() < deadline) {
     await page.waitForTimeout(100);

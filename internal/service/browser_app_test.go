@@ -151,7 +151,6 @@ func TestMerchantBoardMovesDuringAFlood(t *testing.T) {
 	m := login(t, admin, merchantPhone)
 	var owned struct{ SetShopOwner struct{ ID string } }
 	admin.Do(t, `mutation($u: ID!) { setShopOwner(shopId: "1", userId: $u) { id } }`, map[string]any{"u": m.User.ID}).Decode(t, &owned)
-	saleID := newBrowserSale(t, admin, "看板秒杀", 1000)
 	time.Sleep(1100 * time.Millisecond) // LOGIN_CODE_INTERVAL before the browser asks for a code
 	// The buyers, logged in before the board opens.
 	const users = 200
@@ -166,7 +165,9 @@ func TestMerchantBoardMovesDuringAFlood(t *testing.T) {
 	}
 	cctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(cctx, node, "board.mjs", base, saleID, merchantPhone, strconv.Itoa(users), shots)
+	// The merchant publishes the sale with the board's form, its stock split in two
+	// buckets.
+	cmd := exec.CommandContext(cctx, node, "board.mjs", base, "new:1:看板秒杀:1000:2", merchantPhone, strconv.Itoa(users), shots)
 	cmd.Dir = dir
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -178,9 +179,27 @@ func TestMerchantBoardMovesDuringAFlood(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := bufio.NewScanner(stdout)
-	if !lines.Scan() || lines.Text() != "READY" {
+	if !lines.Scan() || !strings.HasPrefix(lines.Text(), "READY ") {
 		_ = cmd.Wait()
 		t.Fatalf("the board did not come up: %q\n%s", lines.Text(), stderr.String())
+	}
+	saleID := strings.TrimPrefix(lines.Text(), "READY ")
+	var sale struct {
+		Vouchers []struct {
+			ID      string
+			Stock   int
+			Buckets *int
+		}
+	}
+	admin.Do(t, `{ vouchers(shopId: "1") { id stock buckets } }`, nil).Decode(t, &sale)
+	published := false
+	for _, v := range sale.Vouchers {
+		if v.ID == saleID {
+			published = v.Stock == 1000 && v.Buckets != nil && *v.Buckets == 2
+		}
+	}
+	if !published {
+		t.Fatalf("the form published voucher %s as %+v; want a sale of 1000 in 2 buckets", saleID, sale.Vouchers)
 	}
 	// The flood over HTTP, a few claims at a time, so the board sees it grow.
 	for i, b := range buyers {

@@ -258,7 +258,7 @@ function NewSale() {
     try {
       const d = await gql(graphql(`mutation CreateFlashSale($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }`), { in: {
         shopId: f.get('shop'), title: f.get('title'), payValue: Math.round(Number(f.get('price')) * 100),
-        actualValue: Math.round(Number(f.get('worth')) * 100), stock: Number(f.get('stock')),
+        actualValue: Math.round(Number(f.get('worth')) * 100), stock: Number(f.get('stock')), buckets: Number(f.get('buckets')),
         beginTime: begin.toISOString(), endTime: new Date(begin.getTime() + 3600e3).toISOString() } });
       location.hash = '#/board/' + d.createFlashSale.id;
     } catch (x) { setErr(x.message); }
@@ -271,6 +271,7 @@ function NewSale() {
       <label>{t('price')} <input name="price" id="sale-price" type="number" step="0.01" min="0" value="9.9" /></label>
       <label>{t('worth')} <input name="worth" type="number" step="0.01" min="0" value="20" /></label>
       <label>{t('stock')} <input name="stock" id="sale-stock" type="number" min="1" value="100" /></label>
+      <label>{t('buckets')} <input name="buckets" id="sale-buckets" type="number" min="1" value="1" /></label>
       <label>{t('startsInSeconds')} <input name="startsIn" type="number" min="0" value="0" /></label>
       <button type="submit" id="create-sale">{t('create')}</button>
       {err && <p role="alert" class="error">{err}</p>}
