@@ -71,36 +71,32 @@ func familyKey(userID int64, familyID string) string {
 func accountKey(userID int64) string { return sessionPrefix(userID) + "account" }
 
 // Check implements auth.SessionCache: the family's cached state and the cached account
-// state, in one round trip (shared with concurrent checks when coalesced).
+// state, in one round trip (shared with concurrent checks when coalesced) and one MGET,
+// as both keys share the user's hash tag.
 func (s *SessionCache) Check(ctx context.Context, userID int64, familyID string) (auth.CachedSession, error) {
-	fam := goredis.NewStringCmd(ctx, "get", familyKey(userID, familyID))
-	acct := goredis.NewStringCmd(ctx, "get", accountKey(userID))
+	prefix := sessionPrefix(userID)
+	cmd := goredis.NewSliceCmd(ctx, "mget", prefix+"f:"+familyID, prefix+"account")
 	if s.checks == nil {
-		_, _ = s.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
-			_ = p.Process(ctx, fam)
-			_ = p.Process(ctx, acct)
-			return nil
-		})
-	} else if err := s.checks.do(ctx, fam, acct); err != nil {
+		_ = s.client.Process(ctx, cmd)
+	} else if err := s.checks.do(ctx, cmd); err != nil {
+		return auth.CachedSession{}, fmt.Errorf("check session: %w", err)
+	}
+	vals, err := cmd.Result()
+	if err == nil && len(vals) != 2 {
+		err = fmt.Errorf("MGET answered %d values for 2 keys", len(vals))
+	}
+	if err != nil {
 		return auth.CachedSession{}, fmt.Errorf("check session: %w", err)
 	}
 	var out auth.CachedSession
-	f, err := fam.Result()
-	switch {
-	case errors.Is(err, goredis.Nil):
-	case err != nil:
-		return auth.CachedSession{}, fmt.Errorf("check session: %w", err)
+	switch f, _ := vals[0].(string); {
+	case vals[0] == nil:
 	case f == "1":
 		out.Family = auth.FamilyLive
 	case f == "0":
 		out.Family = auth.FamilyEnded
 	}
-	v, err := acct.Result()
-	switch {
-	case errors.Is(err, goredis.Nil):
-	case err != nil:
-		return auth.CachedSession{}, fmt.Errorf("check account state: %w", err)
-	default:
+	if v, ok := vals[1].(string); ok {
 		out.Account, out.Known = parseAccount(v)
 	}
 	return out, nil
