@@ -91,13 +91,13 @@ func (g *Gate) buckets(ctx context.Context, voucherID int64, hint int) (int, err
 }
 
 // placeBuckets returns the shards of a sale's buckets: bucket 0 on the sale's own shard
-// (home), bucket b on the unused shard whose tag's Redis Cluster slot comes first at or
-// after home's slot + b/n of the slot space. Masters of a cluster made by
-// redis-cli --cluster create hold even, contiguous slot ranges, so the buckets of a sale
-// land on as many masters as there are buckets, up to the masters' number, for most
-// sales (with 16 shards on 3 masters: 14 sales of 16 split in three get three masters,
-// where consecutive shards would give 6 of 16). It depends on the shard count alone, so
-// every node places a sale alike.
+// (home), bucket b on the unused shard whose tag's Redis Cluster slot is nearest (either
+// way round the slot space) to home's slot + b/n of the slot space. Masters of a cluster
+// made by redis-cli --cluster create hold even, contiguous slot ranges, so the buckets of
+// a sale land on as many masters as there are buckets, up to the masters' number, for
+// most sales (with 16 shards on 3 masters: 14 sales of 16 split in three get three
+// masters, where consecutive shards would give 6 of 16; split in two, all 16 get two). It
+// depends on the shard count alone, so every node places a sale alike.
 func (g *Gate) placeBuckets(home, n int) []int {
 	out := make([]int, 1, n)
 	out[0] = home
@@ -106,7 +106,8 @@ func (g *Gate) placeBuckets(home, n int) []int {
 		target := (g.slots[home] + b*clusterSlots/n) % clusterSlots
 		best, dist := -1, clusterSlots+1
 		for k, slot := range g.slots {
-			if d := (slot - target + clusterSlots) % clusterSlots; !used[k] && d < dist {
+			d := min((slot-target+clusterSlots)%clusterSlots, (target-slot+clusterSlots)%clusterSlots)
+			if !used[k] && d < dist {
 				best, dist = k, d
 			}
 		}
