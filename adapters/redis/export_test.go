@@ -12,7 +12,7 @@ var BucketOf = bucketOf
 // stops there, as a node dying between the two halves would; it returns the units taken.
 func TakeUnits(ctx context.Context, g *Gate, voucherID int64, from, to int, id string, at time.Time) (int64, error) {
 	k := g.bucketKeys(voucherID, from)
-	res, err := seckillTakeScript.Run(ctx, g.client, []string{k.stock, k.meta, k.xfer}, id, to, at.UnixMilli()).Slice()
+	res, err := seckillTakeScript.Run(ctx, g.client, []string{k.stock, k.meta(), k.xfer()}, id, to, at.UnixMilli()).Slice()
 	if err != nil {
 		return 0, err
 	}
@@ -23,7 +23,7 @@ func TakeUnits(ctx context.Context, g *Gate, voucherID int64, from, to int, id s
 // DropBucket deletes one bucket's state, as a Redis master restarted empty does.
 func DropBucket(ctx context.Context, g *Gate, voucherID int64, b int) error {
 	k := g.bucketKeys(voucherID, b)
-	for _, key := range []string{k.stock, k.users, k.window, k.gen, k.meta, k.xfer, k.given, k.pending} {
+	for _, key := range []string{k.stock, k.users, k.window, k.gen, k.meta(), k.xfer(), k.given(), k.pending} {
 		if err := g.client.Del(ctx, key).Err(); err != nil {
 			return err
 		}

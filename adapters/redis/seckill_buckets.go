@@ -12,7 +12,6 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/dealspot/dealspot/adapters/claimwire"
-	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 )
 
@@ -170,7 +169,7 @@ func (g *Gate) borrowOnce(ctx context.Context, r seckill.Reservation, to, bucket
 		from := (to + 1 + (start+i)%(buckets-1)) % buckets
 		id := strconv.FormatInt(r.OrderID, 10) + "." + strconv.Itoa(round) + "." + strconv.Itoa(from)
 		k := g.bucketKeys(r.VoucherID, from)
-		res, err := seckillTakeScript.Run(ctx, g.client, []string{k.stock, k.meta, k.xfer}, id, to, r.At.UnixMilli()).Slice()
+		res, err := seckillTakeScript.Run(ctx, g.client, []string{k.stock, k.meta(), k.xfer()}, id, to, r.At.UnixMilli()).Slice()
 		if err != nil {
 			return 0, fmt.Errorf("take units from bucket %d of sale %d: %w", from, r.VoucherID, err)
 		}
@@ -213,19 +212,19 @@ func (g *Gate) borrowOnce(ctx context.Context, r seckill.Reservation, to, bucket
 // CompleteTransfers) moves its units once.
 func (g *Gate) finishTransfer(ctx context.Context, voucherID int64, from, to int, id string, units int64, epoch string) (bool, error) {
 	tk, fk := g.bucketKeys(voucherID, to), g.bucketKeys(voucherID, from)
-	n, err := seckillGiveScript.Run(ctx, g.client, []string{tk.stock, tk.meta, tk.given}, id, units, epoch).Int64()
+	n, err := seckillGiveScript.Run(ctx, g.client, []string{tk.stock, tk.meta(), tk.given()}, id, units, epoch).Int64()
 	if err != nil {
 		return false, fmt.Errorf("give units to bucket %d of sale %d: %w", to, voucherID, err)
 	}
 	if n < 0 {
 		// Refused again by the donor only when it was loaded again too: its stock was
 		// then computed afresh, without these units.
-		if _, err := seckillGiveScript.Run(ctx, g.client, []string{fk.stock, fk.meta, fk.given}, id, units, epoch).Int64(); err != nil {
+		if _, err := seckillGiveScript.Run(ctx, g.client, []string{fk.stock, fk.meta(), fk.given()}, id, units, epoch).Int64(); err != nil {
 			return false, fmt.Errorf("give units back to bucket %d of sale %d: %w", from, voucherID, err)
 		}
 	}
 	// A record left behind is finished again by CompleteTransfers, which moves nothing.
-	_ = g.client.HDel(ctx, fk.xfer, id).Err()
+	_ = g.client.HDel(ctx, fk.xfer(), id).Err()
 	return n >= 0, nil
 }
 
@@ -239,7 +238,7 @@ func (g *Gate) CompleteTransfers(ctx context.Context, voucherID int64, before ti
 	}
 	done := 0
 	for from := range n {
-		recs, err := g.client.HGetAll(ctx, g.bucketKeys(voucherID, from).xfer).Result()
+		recs, err := g.client.HGetAll(ctx, g.bucketKeys(voucherID, from).xfer()).Result()
 		if err != nil {
 			return done, fmt.Errorf("list transfers of sale %d: %w", voucherID, err)
 		}
@@ -273,10 +272,7 @@ func (g *Gate) CompleteTransfers(ctx context.Context, voucherID int64, before ti
 // the reservations the remaining buckets still hold — claims accepted while this runs,
 // and those of the lost buckets not yet written, may be counted twice, which the
 // database's stock guard turns into FAILED orders, never into an oversell.
-func (g *Gate) loadSplit(ctx context.Context, s seckill.SaleState, n int, replace bool, err error) (bool, error) {
-	if err != nil {
-		return false, fmt.Errorf("load sale %d: %w", s.VoucherID, err)
-	}
+func (g *Gate) loadSplit(ctx context.Context, s seckill.SaleState, n int, replace bool) (bool, error) {
 	lock := g.keys(s.VoucherID).prefix + "loading:" + strconv.FormatInt(s.VoucherID, 10)
 	token := eventID()
 	for {
@@ -327,7 +323,7 @@ func (g *Gate) loadSplit(ctx context.Context, s seckill.SaleState, n int, replac
 			stock++
 		}
 		args := append([]any{stock, s.BeginTime.UnixMilli(), s.EndTime.UnixMilli(), "1", epoch}, holders[b]...)
-		keys := []string{k.stock, k.users, k.window, k.gen, k.meta, k.xfer, k.given}
+		keys := []string{k.stock, k.users, k.window, k.gen, k.meta(), k.xfer(), k.given()}
 		if err := seckillLoadScript.Run(ctx, g.client, keys, args...).Err(); err != nil {
 			return false, fmt.Errorf("load bucket %d of sale %d: %w", b, s.VoucherID, err)
 		}
@@ -374,169 +370,12 @@ func (g *Gate) presentBuckets(ctx context.Context, voucherID int64, n int) ([]in
 	return out, nil
 }
 
-// dropSplit drops a reservation from whichever bucket holds it (each bucket's shard has
-// its own reservation hash).
-func (g *Gate) dropSplit(ctx context.Context, voucherID int64, n int, orderID int64, rel seckill.Release, err error) (bool, error) {
-	if err != nil {
-		return false, fmt.Errorf("drop reservation %d: %w", orderID, err)
-	}
-	for b := range n {
-		dropped, err := g.dropKeys(ctx, g.bucketKeys(voucherID, b), orderID, rel)
-		if err != nil || dropped {
-			return dropped, err
-		}
-	}
-	return false, nil
-}
-
-// settleSplit removes the reservations from every bucket's hash in one pipeline.
-func (g *Gate) settleSplit(ctx context.Context, voucherID int64, n int, orderIDs []int64, err error) error {
-	if err != nil {
-		return fmt.Errorf("settle reservations of voucher %d: %w", voucherID, err)
-	}
-	fields := make([]string, len(orderIDs))
-	for i, id := range orderIDs {
-		fields[i] = strconv.FormatInt(id, 10)
-	}
-	_, err = g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
-		for b := range n {
-			k := g.bucketKeys(voucherID, b)
-			p.HDel(ctx, k.pending, fields...)
-			if b == 0 {
-				p.HDel(ctx, k.legacy, fields...)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("settle reservations of voucher %d: %w", voucherID, err)
-	}
-	return nil
-}
-
-// reservationsSplit lists the reservations of every bucket.
-func (g *Gate) reservationsSplit(ctx context.Context, voucherID int64, n int, err error) ([]seckill.Reservation, error) {
-	if err != nil {
-		return nil, fmt.Errorf("list reservations of voucher %d: %w", voucherID, err)
-	}
-	var out []seckill.Reservation
-	for b := range n {
-		rs, err := g.reservationsKeys(ctx, voucherID, g.bucketKeys(voucherID, b))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rs...)
-	}
-	return out, nil
-}
-
-// returnSplit gives each unit back to its user's bucket (whose set of returned orders
-// makes it at most once, as the user's bucket never changes).
-func (g *Gate) returnSplit(ctx context.Context, voucherID int64, n int, units []orders.ReturnedUnit, freeSlot bool, err error) (int, error) {
-	if err != nil {
-		return 0, fmt.Errorf("return %d units to sale %d: %w", len(units), voucherID, err)
-	}
-	byBucket := make([][]any, n)
-	for _, u := range units {
-		b := bucketOf(u.UserID, n)
-		byBucket[b] = append(byBucket[b], strconv.FormatInt(u.OrderID, 10), strconv.FormatInt(u.UserID, 10))
-	}
-	total := 0
-	for b, args := range byBucket {
-		if len(args) == 0 {
-			continue
-		}
-		k := g.bucketKeys(voucherID, b)
-		got, err := seckillReturnScript.Run(ctx, g.client, []string{k.stock, k.users, k.returned, k.gen}, append([]any{flag(freeSlot)}, args...)...).Int()
-		if err != nil {
-			return total, fmt.Errorf("return %d units to sale %d: %w", len(units), voucherID, err)
-		}
-		total += got
-	}
-	return total, nil
-}
-
-// stockSplit sums the buckets' stock (units in flight between two buckets left out); the
-// sale is loaded when every bucket is.
-func (g *Gate) stockSplit(ctx context.Context, voucherID int64, n int, err error) (int64, bool, error) {
-	if err != nil {
-		return 0, false, fmt.Errorf("read stock of voucher %d: %w", voucherID, err)
-	}
-	cmds := make([]*goredis.StringCmd, n)
-	_, err = g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
-		for b := range n {
-			cmds[b] = p.Get(ctx, g.bucketKeys(voucherID, b).stock)
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, goredis.Nil) {
-		return 0, false, fmt.Errorf("read stock of voucher %d: %w", voucherID, err)
-	}
-	var sum int64
-	for _, c := range cmds {
-		v, err := c.Int64()
-		if errors.Is(err, goredis.Nil) {
-			return 0, false, nil
-		}
-		if err != nil {
-			return 0, false, fmt.Errorf("read stock of voucher %d: %w", voucherID, err)
-		}
-		sum += v
-	}
-	return sum, true, nil
-}
-
-// holdersSplit is the union of the buckets' holders (each user is in one bucket).
-func (g *Gate) holdersSplit(ctx context.Context, voucherID int64, n int, err error) ([]int64, error) {
-	if err != nil {
-		return nil, fmt.Errorf("list holders of voucher %d: %w", voucherID, err)
-	}
-	cmds := make([]*goredis.StringSliceCmd, n)
-	_, err = g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
-		for b := range n {
-			cmds[b] = p.SMembers(ctx, g.bucketKeys(voucherID, b).users)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list holders of voucher %d: %w", voucherID, err)
-	}
-	var out []int64
-	for _, c := range cmds {
-		for _, m := range c.Val() {
-			if id, err := strconv.ParseInt(m, 10, 64); err == nil {
-				out = append(out, id)
-			}
-		}
-	}
-	return out, nil
-}
-
-// setWindowSplit sets every bucket's window.
-func (g *Gate) setWindowSplit(ctx context.Context, voucherID int64, n int, begin, end time.Time, err error) error {
-	if err == nil {
-		_, err = g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
-			for b := range n {
-				p.HSet(ctx, g.bucketKeys(voucherID, b).window, "begin", begin.UnixMilli(), "end", end.UnixMilli())
-			}
-			return nil
-		})
-	}
-	if err != nil {
-		return fmt.Errorf("set window of sale %d: %w", voucherID, err)
-	}
-	return nil
-}
-
 // snapshotSplit reads the buckets one at a time, each in one MULTI. Its stock is the sum
 // of each bucket's stock + out - in, which transfers leave unchanged however they
 // interleave with the reads, so units in flight between two buckets are counted once.
 // Version is the sum of the buckets' versions, Versions each one's; the sale is loaded
 // when every bucket is.
-func (g *Gate) snapshotSplit(ctx context.Context, voucherID int64, n int, err error) (seckill.GateSnapshot, error) {
-	if err != nil {
-		return seckill.GateSnapshot{}, fmt.Errorf("read sale %d: %w", voucherID, err)
-	}
+func (g *Gate) snapshotSplit(ctx context.Context, voucherID int64, n int) (seckill.GateSnapshot, error) {
 	out := seckill.GateSnapshot{Loaded: true, Versions: make([]int64, n)}
 	for b := range n {
 		snap, moved, err := g.snapshotKeys(ctx, voucherID, g.bucketKeys(voucherID, b), true)
@@ -559,12 +398,9 @@ func (g *Gate) snapshotSplit(ctx context.Context, voucherID int64, n int, err er
 // since the snapshot, and each step refused when its bucket's version moved meanwhile
 // (false then: the caller reads again; the steps applied are each right on their own). Holders go to their bucket; units added go to bucket 0, units taken come
 // from the buckets that have them.
-func (g *Gate) repairSplit(ctx context.Context, r seckill.GateRepair, n int, err error) (bool, error) {
-	if err == nil && len(r.Versions) != n {
-		err = fmt.Errorf("%d versions for %d buckets", len(r.Versions), n)
-	}
-	if err != nil {
-		return false, fmt.Errorf("repair sale %d: %w", r.VoucherID, err)
+func (g *Gate) repairSplit(ctx context.Context, r seckill.GateRepair, n int) (bool, error) {
+	if len(r.Versions) != n {
+		return false, fmt.Errorf("repair sale %d: %d versions for %d buckets", r.VoucherID, len(r.Versions), n)
 	}
 	// Refused whole when a bucket's version already moved; each step checks again.
 	gens := make([]*goredis.StringCmd, n)

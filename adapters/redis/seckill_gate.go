@@ -103,12 +103,26 @@ func NewGate(client goredis.UniversalClient, cfg GateConfig) (*Gate, error) {
 // own hash where reservations were kept before ("<user>:<ms>"); it is still read, settled
 // and dropped from, never written. gen counts the drops, loads and repairs of the sale
 // (of the bucket), so that a repair computed from a snapshot is applied only if none came
-// in between. meta, xfer and given are a bucket's transfer counters and records (see
-// seckill_take.lua); route is the id whose shard holds the keys and their order stream.
+// in between. route is the id whose shard holds the keys and their order stream. The
+// keys the claim does not touch are methods, built only when used.
 type saleKeys struct {
-	prefix, stock, users, pending, window, legacy, gen, returned, voucher string
-	meta, xfer, given                                                     string
-	route                                                                 int64
+	prefix, stock, users, pending, window, legacy, gen, voucher string
+	// name is the voucher id, with ".<bucket>" for bucket b > 0.
+	name   string
+	bucket int
+	route  int64
+}
+
+// returned is the set of orders whose unit came back (seckill_return.lua).
+func (k saleKeys) returned() string { return k.prefix + "returned:" + k.name }
+
+// meta, xfer and given are a bucket's transfer counters and records (seckill_take.lua).
+func (k saleKeys) meta() string {
+	return k.prefix + "bucket:" + k.voucher + "." + strconv.Itoa(k.bucket)
+}
+func (k saleKeys) xfer() string { return k.prefix + "xfer:" + k.voucher + "." + strconv.Itoa(k.bucket) }
+func (k saleKeys) given() string {
+	return k.prefix + "given:" + k.voucher + "." + strconv.Itoa(k.bucket)
 }
 
 // keys are the keys of a sale in one bucket (bucket 0 of a split sale has the same).
@@ -126,14 +140,13 @@ func (g *Gate) bucketKeys(voucherID int64, b int) saleKeys {
 	}
 	p := "seckill:" + claimwire.ShardTag(route, g.cfg.Shards) + ":"
 	v := strconv.FormatInt(voucherID, 10)
-	bv := v + "." + strconv.Itoa(b)
-	sv := v
+	name := v
 	if b > 0 {
-		sv = bv
+		name = v + "." + strconv.Itoa(b)
 	}
-	return saleKeys{prefix: p, stock: p + "stock:" + sv, users: p + "users:" + sv, pending: p + "pending",
-		window: p + "window:" + sv, legacy: p + "reservations:" + sv, gen: p + "gen:" + sv, returned: p + "returned:" + sv,
-		voucher: v, meta: p + "bucket:" + bv, xfer: p + "xfer:" + bv, given: p + "given:" + bv, route: route}
+	return saleKeys{prefix: p, stock: p + "stock:" + name, users: p + "users:" + name, pending: p + "pending",
+		window: p + "window:" + name, legacy: p + "reservations:" + name, gen: p + "gen:" + name,
+		voucher: v, name: name, bucket: b, route: route}
 }
 
 // pendingKey is shard k's hash of reservations by order id.
@@ -229,12 +242,20 @@ func (g *Gate) reserveOne(ctx context.Context, r seckill.Reservation, bucket int
 	return seckill.Verdict(verdict), n, nil
 }
 
-// Drop implements seckill.StockGate.
+// Drop implements seckill.StockGate, in whichever bucket holds the reservation (each
+// bucket's shard has its own reservation hash).
 func (g *Gate) Drop(ctx context.Context, voucherID, orderID int64, rel seckill.Release) (bool, error) {
-	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
-		return g.dropSplit(ctx, voucherID, n, orderID, rel, err)
+	n, err := g.buckets(ctx, voucherID, 0)
+	if err != nil {
+		return false, fmt.Errorf("drop reservation %d: %w", orderID, err)
 	}
-	return g.dropKeys(ctx, g.keys(voucherID), orderID, rel)
+	for b := range n {
+		dropped, err := g.dropKeys(ctx, g.bucketKeys(voucherID, b), orderID, rel)
+		if err != nil || dropped {
+			return dropped, err
+		}
+	}
+	return false, nil
 }
 
 // dropKeys runs seckill_drop.lua on the sale's (or one bucket's) keys.
@@ -254,33 +275,30 @@ func flag(b bool) string {
 	return "0"
 }
 
-// Settle implements seckill.StockGate.
+// Settle implements seckill.StockGate: the reservations go from every bucket's hash (and
+// the legacy hash), in one pipeline. Settling leaves the version alone: it changes
+// neither stock nor holders, and a repair computed across it errs toward less stock (see
+// seckill_repair.lua).
 func (g *Gate) Settle(ctx context.Context, voucherID int64, orderIDs []int64) error {
 	if len(orderIDs) == 0 {
 		return nil
 	}
-	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
-		return g.settleSplit(ctx, voucherID, n, orderIDs, err)
-	}
-	fields := make([]string, len(orderIDs))
-	for i, id := range orderIDs {
-		fields[i] = strconv.FormatInt(id, 10)
-	}
-	k := g.keys(voucherID)
-	// Both keys share the sale's hash tag, so one pipeline reaches one node. Settling
-	// leaves the version alone: it changes neither stock nor holders, and a repair
-	// computed across it errs toward less stock (see seckill_repair.lua).
-	cmds, err := g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
-		p.HDel(ctx, k.pending, fields...)
-		p.HDel(ctx, k.legacy, fields...)
-		return nil
-	})
+	n, err := g.buckets(ctx, voucherID, 0)
 	if err == nil {
-		for _, c := range cmds {
-			if err = c.Err(); err != nil {
-				break
-			}
+		fields := make([]string, len(orderIDs))
+		for i, id := range orderIDs {
+			fields[i] = strconv.FormatInt(id, 10)
 		}
+		_, err = g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+			for b := range n {
+				k := g.bucketKeys(voucherID, b)
+				p.HDel(ctx, k.pending, fields...)
+				if b == 0 {
+					p.HDel(ctx, k.legacy, fields...)
+				}
+			}
+			return nil
+		})
 	}
 	if err != nil {
 		return fmt.Errorf("settle reservations of voucher %d: %w", voucherID, err)
@@ -290,8 +308,10 @@ func (g *Gate) Settle(ctx context.Context, voucherID int64, orderIDs []int64) er
 
 // Load implements seckill.StockGate.
 func (g *Gate) Load(ctx context.Context, s seckill.SaleState, replace bool) (bool, error) {
-	if n, err := g.buckets(ctx, s.VoucherID, s.Buckets); err != nil || n > 1 {
-		return g.loadSplit(ctx, s, n, replace, err)
+	if n, err := g.buckets(ctx, s.VoucherID, s.Buckets); err != nil {
+		return false, fmt.Errorf("load sale %d: %w", s.VoucherID, err)
+	} else if n > 1 {
+		return g.loadSplit(ctx, s, n, replace)
 	}
 	k := g.keys(s.VoucherID)
 	args := make([]any, 0, 4+len(s.Holders))
@@ -365,13 +385,22 @@ func (g *Gate) scanHash(ctx context.Context, key string, fn func(orderID int64, 
 	return iter.Err()
 }
 
-// Reservations implements seckill.StockGate: it scans the shard's hash for the sale's
-// reservations (and the sale's legacy hash).
+// Reservations implements seckill.StockGate: it scans each bucket's shard hash for the
+// sale's reservations (and the sale's legacy hash).
 func (g *Gate) Reservations(ctx context.Context, voucherID int64) ([]seckill.Reservation, error) {
-	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
-		return g.reservationsSplit(ctx, voucherID, n, err)
+	n, err := g.buckets(ctx, voucherID, 0)
+	if err != nil {
+		return nil, fmt.Errorf("list reservations of voucher %d: %w", voucherID, err)
 	}
-	return g.reservationsKeys(ctx, voucherID, g.keys(voucherID))
+	var out []seckill.Reservation
+	for b := range n {
+		rs, err := g.reservationsKeys(ctx, voucherID, g.bucketKeys(voucherID, b))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rs...)
+	}
+	return out, nil
 }
 
 // reservationsKeys lists the reservations of the sale (or of one bucket) on its shard.
@@ -397,27 +426,36 @@ func (g *Gate) reservationsKeys(ctx context.Context, voucherID int64, k saleKeys
 	return out, nil
 }
 
-// ReturnUnits implements orders.UnitReturner with seckill_return.lua: a per-sale set of
-// the orders whose unit came back makes a second call (or a retried one) return nothing.
-// The set lives as long as the sale's other keys.
+// ReturnUnits implements orders.UnitReturner with seckill_return.lua, each unit to its
+// user's bucket: a per-bucket set of the orders whose unit came back makes a second call
+// (or a retried one) return nothing, as a user's bucket never changes. The set lives as
+// long as the sale's other keys.
 func (g *Gate) ReturnUnits(ctx context.Context, voucherID int64, units []orders.ReturnedUnit, freeSlot bool) (int, error) {
 	if len(units) == 0 {
 		return 0, nil
 	}
-	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
-		return g.returnSplit(ctx, voucherID, n, units, freeSlot, err)
-	}
-	k := g.keys(voucherID)
-	args := make([]any, 0, 1+2*len(units))
-	args = append(args, flag(freeSlot))
-	for _, u := range units {
-		args = append(args, strconv.FormatInt(u.OrderID, 10), strconv.FormatInt(u.UserID, 10))
-	}
-	n, err := seckillReturnScript.Run(ctx, g.client, []string{k.stock, k.users, k.returned, k.gen}, args...).Int()
+	n, err := g.buckets(ctx, voucherID, 0)
 	if err != nil {
 		return 0, fmt.Errorf("return %d units to sale %d: %w", len(units), voucherID, err)
 	}
-	return n, nil
+	byBucket := make([][]any, n)
+	for _, u := range units {
+		b := bucketOf(u.UserID, n)
+		byBucket[b] = append(byBucket[b], strconv.FormatInt(u.OrderID, 10), strconv.FormatInt(u.UserID, 10))
+	}
+	total := 0
+	for b, args := range byBucket {
+		if len(args) == 0 {
+			continue
+		}
+		k := g.bucketKeys(voucherID, b)
+		got, err := seckillReturnScript.Run(ctx, g.client, []string{k.stock, k.users, k.returned(), k.gen}, append([]any{flag(freeSlot)}, args...)...).Int()
+		if err != nil {
+			return total, fmt.Errorf("return %d units to sale %d: %w", len(units), voucherID, err)
+		}
+		total += got
+	}
+	return total, nil
 }
 
 // PendingCount implements orders.SaleGauge: it counts the sale's reservations (a scan
@@ -451,46 +489,77 @@ func (g *Gate) PendingOfUser(ctx context.Context, userID int64) ([]seckill.Reser
 	return out, nil
 }
 
-// Stock implements seckill.StockGate.
+// Stock implements seckill.StockGate: the sum of the buckets' stock (units in flight
+// between two buckets left out); the sale is loaded when every bucket is.
 func (g *Gate) Stock(ctx context.Context, voucherID int64) (int64, bool, error) {
-	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
-		return g.stockSplit(ctx, voucherID, n, err)
-	}
-	n, err := g.client.Get(ctx, g.keys(voucherID).stock).Int64()
-	if errors.Is(err, goredis.Nil) {
-		return 0, false, nil
-	}
+	n, err := g.buckets(ctx, voucherID, 0)
 	if err != nil {
 		return 0, false, fmt.Errorf("read stock of voucher %d: %w", voucherID, err)
 	}
-	return n, true, nil
+	cmds := make([]*goredis.StringCmd, n)
+	_, err = g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+		for b := range n {
+			cmds[b] = p.Get(ctx, g.bucketKeys(voucherID, b).stock)
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, goredis.Nil) {
+		return 0, false, fmt.Errorf("read stock of voucher %d: %w", voucherID, err)
+	}
+	var sum int64
+	for _, c := range cmds {
+		v, err := c.Int64()
+		if errors.Is(err, goredis.Nil) {
+			return 0, false, nil
+		}
+		if err != nil {
+			return 0, false, fmt.Errorf("read stock of voucher %d: %w", voucherID, err)
+		}
+		sum += v
+	}
+	return sum, true, nil
 }
 
-// Holders implements seckill.StockGate.
+// Holders implements seckill.StockGate: the union of the buckets' holders (each user is
+// in one bucket).
 func (g *Gate) Holders(ctx context.Context, voucherID int64) ([]int64, error) {
-	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
-		return g.holdersSplit(ctx, voucherID, n, err)
-	}
-	members, err := g.client.SMembers(ctx, g.keys(voucherID).users).Result()
+	n, err := g.buckets(ctx, voucherID, 0)
 	if err != nil {
 		return nil, fmt.Errorf("list holders of voucher %d: %w", voucherID, err)
 	}
-	out := make([]int64, 0, len(members))
-	for _, m := range members {
-		if id, err := strconv.ParseInt(m, 10, 64); err == nil {
-			out = append(out, id)
+	cmds := make([]*goredis.StringSliceCmd, n)
+	_, err = g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+		for b := range n {
+			cmds[b] = p.SMembers(ctx, g.bucketKeys(voucherID, b).users)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list holders of voucher %d: %w", voucherID, err)
+	}
+	var out []int64
+	for _, c := range cmds {
+		for _, m := range c.Val() {
+			if id, err := strconv.ParseInt(m, 10, 64); err == nil {
+				out = append(out, id)
+			}
 		}
 	}
 	return out, nil
 }
 
-// SetWindow implements seckill.StockGate.
+// SetWindow implements seckill.StockGate, on every bucket.
 func (g *Gate) SetWindow(ctx context.Context, voucherID int64, begin, end time.Time) error {
-	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
-		return g.setWindowSplit(ctx, voucherID, n, begin, end, err)
+	n, err := g.buckets(ctx, voucherID, 0)
+	if err == nil {
+		_, err = g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+			for b := range n {
+				p.HSet(ctx, g.bucketKeys(voucherID, b).window, "begin", begin.UnixMilli(), "end", end.UnixMilli())
+			}
+			return nil
+		})
 	}
-	k := g.keys(voucherID)
-	if err := g.client.HSet(ctx, k.window, "begin", begin.UnixMilli(), "end", end.UnixMilli()).Err(); err != nil {
+	if err != nil {
 		return fmt.Errorf("set window of sale %d: %w", voucherID, err)
 	}
 	return nil
@@ -499,8 +568,10 @@ func (g *Gate) SetWindow(ctx context.Context, voucherID int64, begin, end time.T
 // Snapshot implements seckill.StockGate: one MULTI of reads on the sale's keys (the
 // shard's reservation hash is read whole and filtered here).
 func (g *Gate) Snapshot(ctx context.Context, voucherID int64) (seckill.GateSnapshot, error) {
-	if n, err := g.buckets(ctx, voucherID, 0); err != nil || n > 1 {
-		return g.snapshotSplit(ctx, voucherID, n, err)
+	if n, err := g.buckets(ctx, voucherID, 0); err != nil {
+		return seckill.GateSnapshot{}, fmt.Errorf("read sale %d: %w", voucherID, err)
+	} else if n > 1 {
+		return g.snapshotSplit(ctx, voucherID, n)
 	}
 	snap, _, err := g.snapshotKeys(ctx, voucherID, g.keys(voucherID), false)
 	return snap, err
@@ -522,7 +593,7 @@ func (g *Gate) snapshotKeys(ctx context.Context, voucherID int64, k saleKeys, me
 		legacy = p.HGetAll(ctx, k.legacy)
 		users = p.SMembers(ctx, k.users)
 		if meta {
-			moved = p.HMGet(ctx, k.meta, "out", "in")
+			moved = p.HMGet(ctx, k.meta(), "out", "in")
 		}
 		return nil
 	})
@@ -574,8 +645,10 @@ func (g *Gate) snapshotKeys(ctx context.Context, voucherID int64, k saleKeys, me
 
 // Repair implements seckill.StockGate with seckill_repair.lua.
 func (g *Gate) Repair(ctx context.Context, r seckill.GateRepair) (bool, error) {
-	if n, err := g.buckets(ctx, r.VoucherID, 0); err != nil || n > 1 {
-		return g.repairSplit(ctx, r, n, err)
+	if n, err := g.buckets(ctx, r.VoucherID, 0); err != nil {
+		return false, fmt.Errorf("repair sale %d: %w", r.VoucherID, err)
+	} else if n > 1 {
+		return g.repairSplit(ctx, r, n)
 	}
 	return g.repairKeys(ctx, g.keys(r.VoucherID), r.VoucherID, r.Version, r.StockDelta, r.Remove, r.AddHolders, r.RemoveHolders)
 }
