@@ -111,6 +111,37 @@ func drain(t testing.TB, svc *service.Node, voucherID int64) seckill.Audit {
 	}
 }
 
+// floodSellsExactlyTheStock floods a sale of stock units with users claiming
+// claimsPerUser times each, and checks that exactly the stock was accepted, every other
+// claim refused SOLD_OUT or ALREADY_CLAIMED, the audit's invariants hold once the orders
+// are written, the sale is sold out in Redis and the database, and every accepted claim
+// is exactly one CREATED order (I3).
+func floodSellsExactlyTheStock(t *testing.T, svc *service.Node, voucherID int64, stock, users, claimsPerUser int) {
+	t.Helper()
+	accepted, refused := flood(t, svc, voucherID, users, claimsPerUser)
+	if len(accepted) != stock {
+		t.Errorf("accepted %d claims for a stock of %d (refusals %v)", len(accepted), stock, refused)
+	}
+	for code, n := range refused {
+		if code != domain.CodeSoldOut && code != domain.CodeAlreadyClaimed {
+			t.Errorf("%d claims refused with %s", n, code)
+		}
+	}
+	a := drain(t, svc, voucherID)
+	for _, bad := range a.Check(int64(stock)) {
+		t.Error(bad)
+	}
+	if a.Orders.Created != int64(stock) || a.Orders.Failed != 0 || a.RedisStock != 0 || a.DBStock != 0 {
+		t.Errorf("after the flood: %+v", a)
+	}
+	for _, id := range accepted {
+		o, err := svc.Store.Orders().Order(context.Background(), id)
+		if err != nil || o.Status != domain.OrderCreated || o.VoucherID != voucherID {
+			t.Errorf("accepted order %d: %+v, %v", id, o, err)
+		}
+	}
+}
+
 func TestFlashSaleInvariantsOnEveryBackend(t *testing.T) {
 	t.Parallel()
 	const (
@@ -135,29 +166,7 @@ func TestFlashSaleInvariantsOnEveryBackend(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				accepted, refused := flood(t, svc, v.ID, users, claimsPerUser)
-				if len(accepted) != stock {
-					t.Errorf("accepted %d claims for a stock of %d (refusals %v)", len(accepted), stock, refused)
-				}
-				for code, n := range refused {
-					if code != domain.CodeSoldOut && code != domain.CodeAlreadyClaimed {
-						t.Errorf("%d claims refused with %s", n, code)
-					}
-				}
-				a := drain(t, svc, v.ID)
-				for _, bad := range a.Check(stock) {
-					t.Error(bad)
-				}
-				if a.Orders.Created != stock || a.Orders.Failed != 0 || a.RedisStock != 0 || a.DBStock != 0 {
-					t.Errorf("after the flood: %+v", a)
-				}
-				// I3: every accepted claim is exactly one CREATED order of its claimant.
-				for _, id := range accepted {
-					o, err := svc.Store.Orders().Order(ctx, id)
-					if err != nil || o.Status != domain.OrderCreated || o.VoucherID != v.ID {
-						t.Errorf("accepted order %d: %+v, %v", id, o, err)
-					}
-				}
+				floodSellsExactlyTheStock(t, svc, v.ID, stock, users, claimsPerUser)
 			})
 		}
 	}

@@ -105,28 +105,7 @@ func TestSplitSaleInvariantsOnARedisCluster(t *testing.T) {
 			if len(stocks) != buckets || len(masters) < 2 {
 				t.Errorf("bucket stock keys %v: want %d on at least 2 masters", stocks, buckets)
 			}
-			accepted, refused := flood(t, svc, v.ID, users, claimsPerUser)
-			if len(accepted) != stock {
-				t.Errorf("accepted %d claims for a stock of %d (refusals %v)", len(accepted), stock, refused)
-			}
-			for code, n := range refused {
-				if code != domain.CodeSoldOut && code != domain.CodeAlreadyClaimed {
-					t.Errorf("%d claims refused with %s", n, code)
-				}
-			}
-			a := drain(t, svc, v.ID)
-			for _, bad := range a.Check(stock) {
-				t.Error(bad)
-			}
-			if a.Orders.Created != stock || a.Orders.Failed != 0 || a.RedisStock != 0 || a.DBStock != 0 {
-				t.Errorf("after the flood: %+v", a)
-			}
-			for _, id := range accepted {
-				o, err := svc.Store.Orders().Order(ctx, id)
-				if err != nil || o.Status != domain.OrderCreated || o.VoucherID != v.ID {
-					t.Errorf("accepted order %d: %+v, %v", id, o, err)
-				}
-			}
+			floodSellsExactlyTheStock(t, svc, v.ID, stock, users, claimsPerUser)
 			rep, err := svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig())
 			if err != nil || rep.StockRepaired != 0 || rep.HoldersRepaired != 0 || rep.TransfersCompleted != 0 {
 				t.Errorf("reconcile after the flood: %+v, %v; want nothing to repair", rep, err)
