@@ -13,6 +13,7 @@ import (
 
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
+	"github.com/dealspot/dealspot/internal/service"
 	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
@@ -43,20 +44,7 @@ func clusterMasterRestartedEmpty(t *testing.T, buckets int) {
 		t.Fatalf("REDIS_URL=%s opened a %T", cluster.URL(), svc.Redis.Client)
 	}
 	ctx := context.Background()
-	masterOf := func(key string) int {
-		t.Helper()
-		m, err := cc.MasterForKey(ctx, key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, p := range cluster.Ports() {
-			if strings.HasSuffix(m.Options().Addr, ":"+strconv.Itoa(p)) {
-				return i
-			}
-		}
-		t.Fatalf("key %s is on %s, not a master of the test cluster", key, m.Options().Addr)
-		return -1
-	}
+	masterOf := func(key string) int { t.Helper(); return clusterMasterOf(t, cc, cluster, key) }
 	markerMaster := masterOf("dealspot:generation")
 
 	// A sale whose shard lives on another master than dealspot:generation. Its stock is
@@ -131,16 +119,7 @@ func clusterMasterRestartedEmpty(t *testing.T, buckets int) {
 	// Claims whose reservations the restart lost may still be in the queue; drain them,
 	// then let the reconciler repair the units and holders the rebuild could not know of.
 	drain(t, svc, sale.ID)
-	for pass := 0; pass < 5; pass++ {
-		rep, err := svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("reconcile pass %d: %+v", pass, rep)
-		if rep.StockRepaired == 0 && rep.HoldersRepaired == 0 && rep.Busy == 0 {
-			break
-		}
-	}
+	reconcileUntilQuiet(t, svc)
 	checkAfterFault(t, svc, sale, stock, claims)
 	a := drain(t, svc, sale.ID)
 	if !a.RedisLoaded || a.RedisStock != a.DBStock || int64(a.RedisHolders) != a.Orders.LiveUsers {
@@ -155,4 +134,36 @@ func (r *floodResult) acceptedCount() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.accepted)
+}
+
+// clusterMasterOf returns the index (in cluster.Ports) of the master holding key.
+func clusterMasterOf(t *testing.T, cc *goredis.ClusterClient, cluster *testsupport.RedisCluster, key string) int {
+	t.Helper()
+	m, err := cc.MasterForKey(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range cluster.Ports() {
+		if strings.HasSuffix(m.Options().Addr, ":"+strconv.Itoa(p)) {
+			return i
+		}
+	}
+	t.Fatalf("key %s is on %s, not a master of the test cluster", key, m.Options().Addr)
+	return -1
+}
+
+// reconcileUntilQuiet runs reconcile passes, as the reconciler's interval would, until
+// one repairs no stock or holders and gives up on no sale (five at most).
+func reconcileUntilQuiet(t *testing.T, svc *service.Node) {
+	t.Helper()
+	for pass := 0; pass < 5; pass++ {
+		rep, err := svc.Ops.Reconciler.Reconcile(context.Background(), svc.ReconcileConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("reconcile pass %d: %+v", pass, rep)
+		if rep.StockRepaired == 0 && rep.HoldersRepaired == 0 && rep.Busy == 0 {
+			break
+		}
+	}
 }

@@ -61,20 +61,7 @@ func TestTwoNodesAndAWorkerSurviveKills(t *testing.T) {
 		t.Fatalf("REDIS_URL=%s opened a %T", cluster.URL(), svc.Redis.Client)
 	}
 	ctx := context.Background()
-	masterOf := func(key string) int {
-		t.Helper()
-		m, err := cc.MasterForKey(ctx, key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, p := range cluster.Ports() {
-			if strings.HasSuffix(m.Options().Addr, ":"+strconv.Itoa(p)) {
-				return i
-			}
-		}
-		t.Fatalf("key %s is on %s, not a master of the test cluster", key, m.Options().Addr)
-		return -1
-	}
+	masterOf := func(key string) int { t.Helper(); return clusterMasterOf(t, cc, cluster, key) }
 	markerMaster := masterOf("dealspot:generation")
 	sale := newSale(t, svc, stock)
 	for masterOf(stockKeys([]string{strconv.FormatInt(sale.ID, 10)})[0]) == markerMaster {

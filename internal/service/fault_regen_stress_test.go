@@ -206,16 +206,7 @@ func TestRedisWipedUnderTraffic(t *testing.T) {
 	// invariant holds, every accepted claim has its order, and Redis agrees with the
 	// database exactly.
 	drain(t, svc, sale.ID)
-	for pass := 0; pass < 5; pass++ {
-		rep, err := svc.Ops.Reconciler.Reconcile(ctx, svc.ReconcileConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("reconcile pass %d: %+v", pass, rep)
-		if rep.StockRepaired == 0 && rep.HoldersRepaired == 0 && rep.Busy == 0 {
-			break
-		}
-	}
+	reconcileUntilQuiet(t, svc)
 	checkAfterFault(t, svc, sale, stock, claims)
 	a := drain(t, svc, sale.ID)
 	if a.RedisStock != a.DBStock || int64(a.RedisHolders) != a.Orders.LiveUsers {
