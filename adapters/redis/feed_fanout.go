@@ -3,6 +3,7 @@ package redis
 import (
 	"context"
 	"crypto/rand"
+	_ "embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -29,7 +30,8 @@ type FanoutConfig struct {
 	// ClaimIdle is how long a delivered job may stay unacknowledged before another
 	// consumer takes it over (default 30s).
 	ClaimIdle time.Duration
-	// MaxDeliveries drops a job delivered this many times (default 10).
+	// MaxDeliveries is the most times a job is delivered (run): one still unacknowledged
+	// after that many is dropped (default 10).
 	MaxDeliveries int64
 	// MaxLen keeps the stream about this long (default 100000).
 	MaxLen int64
@@ -150,40 +152,77 @@ func (f *FanoutStream) pause(ctx context.Context) {
 	}
 }
 
-// takeOver handles jobs other consumers left unacknowledged for ClaimIdle, dropping
-// those delivered MaxDeliveries times.
+var (
+	//go:embed lua/feed_fanout_takeover.lua
+	fanoutTakeOverLua    string
+	fanoutTakeOverScript = goredis.NewScript(fanoutTakeOverLua)
+)
+
+// takeOverBatch is the most stalled jobs one take-over pass looks at.
+const takeOverBatch = 100
+
+// takeOver handles jobs consumers left unacknowledged for ClaimIdle, dropping those
+// delivered MaxDeliveries times. One script decides and claims, so a job never becomes
+// idle between the check of its deliveries and its claim (it would run once more than
+// allowed), and two nodes never take over the same job at once.
 func (f *FanoutStream) takeOver(ctx context.Context, handle func(ctx context.Context, job social.FanoutJob) error) {
-	pending, err := f.client.XPendingExt(ctx, &goredis.XPendingExtArgs{
-		Stream: f.cfg.Stream, Group: f.cfg.Group, Idle: f.cfg.ClaimIdle,
-		Start: "-", End: "+", Count: 100,
-	}).Result()
+	res, err := fanoutTakeOverScript.Run(ctx, f.client, []string{f.cfg.Stream},
+		f.cfg.Group, f.consumer, millis(f.cfg.ClaimIdle), f.cfg.MaxDeliveries, takeOverBatch).Slice()
 	if err != nil {
-		if ctx.Err() == nil && !strings.HasPrefix(err.Error(), "NOGROUP") {
-			f.log.Warn("cannot list stalled fan-out jobs", slog.Any("error", err))
-		}
-		return
-	}
-	for _, p := range pending {
-		if p.RetryCount >= f.cfg.MaxDeliveries {
-			f.log.Error("dropping a fan-out job that keeps failing", slog.String("message_id", p.ID), slog.Int64("deliveries", p.RetryCount))
-			f.client.XAck(ctx, f.cfg.Stream, f.cfg.Group, p.ID)
-		}
-	}
-	// XAUTOCLAIM checks the idle time and claims in one step, so two nodes never take
-	// over the same job at once.
-	msgs, _, err := f.client.XAutoClaim(ctx, &goredis.XAutoClaimArgs{
-		Stream: f.cfg.Stream, Group: f.cfg.Group, Consumer: f.consumer,
-		MinIdle: f.cfg.ClaimIdle, Start: "0-0", Count: 100,
-	}).Result()
-	if err != nil {
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && !strings.Contains(err.Error(), "NOGROUP") {
 			f.log.Warn("cannot take over stalled fan-out jobs", slog.Any("error", err))
 		}
 		return
 	}
-	for _, m := range msgs {
+	claimed, dropped, err := parseTakeOver(res)
+	if err != nil {
+		f.log.Warn("cannot read the stalled fan-out jobs taken over", slog.Any("error", err))
+		return
+	}
+	for _, d := range dropped {
+		f.log.Error("dropping a fan-out job that keeps failing", slog.String("message_id", d.id), slog.Int64("deliveries", d.deliveries))
+	}
+	for _, m := range claimed {
 		f.handle(ctx, m, handle)
 	}
+}
+
+// droppedJob is a job the take-over script acknowledged unrun.
+type droppedJob struct {
+	id         string
+	deliveries int64
+}
+
+// parseTakeOver reads the take-over script's reply: {claimed, dropped}, claimed as
+// XCLAIM replies, dropped as id, deliveries pairs.
+func parseTakeOver(res []any) ([]goredis.XMessage, []droppedJob, error) {
+	if len(res) != 2 {
+		return nil, nil, fmt.Errorf("take-over reply has %d parts, want 2", len(res))
+	}
+	claimedRaw, _ := res[0].([]any)
+	droppedRaw, _ := res[1].([]any)
+	var claimed []goredis.XMessage
+	for _, c := range claimedRaw {
+		entry, ok := c.([]any)
+		if !ok || len(entry) != 2 {
+			continue // an entry trimmed from the stream (nil on Redis before 7)
+		}
+		id, _ := entry[0].(string)
+		fields, _ := entry[1].([]any)
+		values := make(map[string]any, len(fields)/2)
+		for i := 0; i+1 < len(fields); i += 2 {
+			k, _ := fields[i].(string)
+			values[k] = fields[i+1]
+		}
+		claimed = append(claimed, goredis.XMessage{ID: id, Values: values})
+	}
+	var dropped []droppedJob
+	for i := 0; i+1 < len(droppedRaw); i += 2 {
+		id, _ := droppedRaw[i].(string)
+		n, _ := droppedRaw[i+1].(int64)
+		dropped = append(dropped, droppedJob{id: id, deliveries: n})
+	}
+	return claimed, dropped, nil
 }
 
 // handle runs one job and acknowledges it when it succeeded (or can never succeed).
