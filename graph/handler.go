@@ -90,7 +90,7 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 		KeepAlivePingInterval: 10 * time.Second,
 		InitFunc:              sockets.Init,
 		CloseFunc:             sockets.Closed,
-		InitTimeout:           10 * time.Second,
+		InitTimeout:           sockets.o.InitTimeout,
 		PayloadReadLimit:      &readLimit,
 	})
 	srv.AddTransport(transport.Options{})

@@ -156,19 +156,24 @@ func (r *subscriptionResolver) SaleStats(ctx context.Context, voucherID string) 
 	if err != nil {
 		return nil, err
 	}
-	stats, err := r.App.Queries.SaleStats.Watch(ctx, actor(p), vid)
+	// The viewer's right is checked again before every push; once it is lost, the
+	// socket is closed with 4403.
+	watch, err := r.App.Queries.SaleStats.Watch(ctx, currentActor(ctx, p), vid)
 	if err != nil {
 		return nil, err
 	}
 	out := make(chan *model.SaleStats, 1)
 	go func() {
 		defer close(out)
-		for s := range stats {
+		for s := range watch.Pushes {
 			select {
 			case out <- saleStatsToModel(s):
 			case <-ctx.Done():
 				return
 			}
+		}
+		if err := watch.Err(); err != nil {
+			endForbidden(ctx, err)
 		}
 	}()
 	return out, nil

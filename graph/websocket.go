@@ -23,11 +23,20 @@ type WebsocketOptions struct {
 	// closed. Every operation on a connection is checked as well.
 	SessionCheckInterval time.Duration
 	// MaxPerUser, MaxPerIP and MaxTotal bound this node's open connections per user, per
-	// client IP and in total (0: unlimited); a connection over a limit is refused with
-	// close code 4429 and a reason.
+	// client IP and in total (0: unlimited). Connections count per IP and in total from
+	// their upgrade, and one over is refused with HTTP 429 before it is upgraded; per
+	// user from connection_init, and one over is closed with 4429 and a reason.
 	MaxPerUser int
 	MaxPerIP   int
 	MaxTotal   int
+	// MaxOperationsPerSocket and MaxOperationsPerUser bound the operations (mostly
+	// subscriptions) running at once on one connection and on all of a user's
+	// connections on this node (0: unlimited); one over is refused with an `error`
+	// message coded RATE_LIMITED, and the connection stays open.
+	MaxOperationsPerSocket int
+	MaxOperationsPerUser   int
+	// InitTimeout is how long a connection may wait before its connection_init (0: 3s).
+	InitTimeout time.Duration
 	// Now is the clock token expiry is measured with; nil means time.Now.
 	Now func() time.Time
 }
@@ -54,17 +63,26 @@ func newWebsocketSessions(a *auth.Authenticate, o WebsocketOptions) *websocketSe
 	if o.SessionCheckInterval <= 0 {
 		o.SessionCheckInterval = time.Second
 	}
+	if o.InitTimeout <= 0 {
+		o.InitTimeout = DefaultWebsocketInitTimeout
+	}
 	return &websocketSessions{auth: a, inner: transport.CoderWebsocketImplementation{}, o: o,
-		limits: newSocketLimits(o.MaxPerUser, o.MaxPerIP, o.MaxTotal)}
+		limits: newSocketLimits(o)}
 }
+
+// DefaultWebsocketInitTimeout is how long a connection may wait before its
+// connection_init unless configured.
+const DefaultWebsocketInitTimeout = 3 * time.Second
 
 // socket is one websocket connection as the session checks see it.
 type socket struct {
-	conn   transport.WebsocketConn
-	header string // the Authorization value of connection_init
-	cancel context.CancelFunc
-	once   sync.Once
-	ended  chan struct{}
+	sessions *websocketSessions
+	conn     transport.WebsocketConn
+	header   string // the Authorization value of connection_init
+	cancel   context.CancelFunc
+	once     sync.Once
+	ended    chan struct{}
+	ops      int // operations running on it, guarded by sessions.limits.mu
 }
 
 type socketKey struct{}
@@ -88,12 +106,22 @@ func (s *socket) end(code int, reason string) {
 }
 
 // Middleware gives every websocket upgrade request a socket record, which Accept and Init
-// fill in.
+// fill in. The connection counts against the per-IP and total limits from here on, so
+// that upgrades which never send connection_init count too; one over a limit is refused
+// with 429 before it is upgraded. The transport serves a connection until it closes.
 func (w *websocketSessions) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Upgrade") != "" {
-			r = r.WithContext(context.WithValue(r.Context(), socketKey{}, &socket{ended: make(chan struct{})}))
+		if r.Header.Get("Upgrade") == "" {
+			next.ServeHTTP(rw, r)
+			return
 		}
+		release, refusal := w.limits.upgrade(reqmeta.From(r.Context()).ClientIP)
+		if refusal != "" {
+			refuseUpgrade(rw, refusal)
+			return
+		}
+		defer release()
+		r = r.WithContext(context.WithValue(r.Context(), socketKey{}, &socket{sessions: w, ended: make(chan struct{})}))
 		next.ServeHTTP(rw, r)
 	})
 }
@@ -136,7 +164,7 @@ func (w *websocketSessions) Init(ctx context.Context, payload transport.InitPayl
 	if s == nil { // not reached through Middleware: no watching possible, refuse
 		return transport.WithWebsocketCloseCode(ctx, closeTryAgain), nil, errors.New("websocket connections are not available")
 	}
-	release, refusal := w.limits.acquire(c.principal.UserID, reqmeta.From(ctx).ClientIP)
+	release, refusal := w.limits.user(c.principal.UserID)
 	if refusal != "" {
 		return transport.AppendCloseReason(transport.WithWebsocketCloseCode(ctx, closeTooMany), refusal), nil, errors.New(refusal)
 	}
@@ -225,11 +253,71 @@ func (w *websocketSessions) AroundOperations(ctx context.Context, next graphql.O
 		}
 		return graphql.OneShot(unauthenticatedResponse(msg))
 	}
+	user := callerFrom(ctx).principal.UserID
 	if p != nil {
 		ctx = withCaller(ctx, caller{principal: *p})
+		user = p.UserID
 	}
+	release, refusal := w.limits.operation(s, user)
+	if refusal != "" {
+		// An `error` message ends this operation only (graphql-transport-ws); the
+		// socket and its other operations go on.
+		transport.AddSubscriptionError(ctx, &gqlerror.Error{Message: refusal,
+			Extensions: map[string]any{"code": string(domain.CodeRateLimited)}})
+		return func(context.Context) *graphql.Response { return nil }
+	}
+	// The transport cancels an operation's context when the operation ends, whatever
+	// ends it (its last result, the client's complete, the socket closing).
+	context.AfterFunc(ctx, release)
 	return next(ctx)
 }
+
+// currentActor returns who the caller of an operation is at the moment it is called:
+// on a websocket the session is checked again (its role may have changed since the
+// operation started; a session that ended closes the socket and is refused); elsewhere,
+// the caller p the operation started with.
+func currentActor(ctx context.Context, p auth.Principal) func(context.Context) (domain.Actor, error) {
+	s := socketFrom(ctx)
+	if s == nil || s.sessions == nil || s.header == "" {
+		return func(context.Context) (domain.Actor, error) { return actor(p), nil }
+	}
+	last, checked := actor(p), false
+	return func(ctx context.Context) (domain.Actor, error) {
+		if !checked { // the operation's start was checked already
+			checked = true
+			return last, nil
+		}
+		now, err := s.sessions.check(ctx, s)
+		switch {
+		case err != nil:
+			return domain.Actor{}, err
+		case now != nil:
+			last = actor(*now)
+		}
+		// nil, nil: the session store cannot answer now; the role last seen stands.
+		return last, nil
+	}
+}
+
+// endForbidden ends the subscription of ctx, whose caller lost the right to it (err
+// says why): its websocket is closed with 4403 Forbidden, as graphql-transport-ws
+// closes a connection refused its rights. Subscriptions are served on websockets only.
+func endForbidden(ctx context.Context, err error) {
+	if s := socketFrom(ctx); s != nil {
+		reason := "Forbidden"
+		var coded *domain.Error
+		if errors.As(err, &coded) && coded.Message != "" {
+			reason += ": " + coded.Message
+		}
+		if len(reason) > maxCloseReason {
+			reason = reason[:maxCloseReason]
+		}
+		s.end(closeForbidden, reason)
+	}
+}
+
+// maxCloseReason bounds a close frame's reason (at most 123 bytes on the wire).
+const maxCloseReason = 120
 
 func unauthenticatedResponse(msg string) *graphql.Response {
 	return &graphql.Response{Errors: gqlerror.List{{

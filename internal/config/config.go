@@ -265,10 +265,19 @@ type Websocket struct {
 	// SessionCheckInterval is how often an open connection's session is checked again.
 	SessionCheckInterval time.Duration
 	// MaxPerUser, MaxPerIP and MaxTotal bound open connections per user, per client IP
-	// and in total (0: unlimited).
+	// and in total (0: unlimited). Per IP and in total they count from the upgrade on.
 	MaxPerUser int
 	MaxPerIP   int
 	MaxTotal   int
+	// MaxOperationsPerSocket and MaxOperationsPerUser bound the operations (mostly
+	// subscriptions) running at once on one connection and on all of a user's
+	// connections on this node (WS_MAX_OPERATIONS_PER_SOCKET, WS_MAX_OPERATIONS_PER_USER;
+	// 0: unlimited).
+	MaxOperationsPerSocket int
+	MaxOperationsPerUser   int
+	// InitTimeout is how long an upgraded connection may wait before its
+	// connection_init (WS_INIT_TIMEOUT).
+	InitTimeout time.Duration
 }
 
 // HTTP bounds the HTTP server.

@@ -57,6 +57,10 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxPerUser:           r.integer("WS_MAX_PER_USER", 10, 0),
 		MaxPerIP:             r.integer("WS_MAX_PER_IP", 50, 0),
 		MaxTotal:             r.integer("WS_MAX_CONNECTIONS", 10_000, 0),
+		// A client follows a few orders and a merchant a few sales at once.
+		MaxOperationsPerSocket: r.integer("WS_MAX_OPERATIONS_PER_SOCKET", 50, 0),
+		MaxOperationsPerUser:   r.integer("WS_MAX_OPERATIONS_PER_USER", 100, 0),
+		InitTimeout:            r.duration("WS_INIT_TIMEOUT", 3*time.Second),
 	}
 	c.GraphQL = GraphQL{
 		MaxDepth:       r.integer("GRAPHQL_MAX_DEPTH", 12, 1),

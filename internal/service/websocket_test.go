@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -208,6 +209,21 @@ func TestWebsocketConnectionLimits(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	})
+	// Per IP and in total, connections count from their upgrade: the one over is
+	// refused with 429 before it is upgraded.
+	upgradeRefused := func(t *testing.T, srv *httptest.Server, what string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		conn, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/graphql",
+			&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
+		if err == nil {
+			conn.CloseNow()
+		}
+		if resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+			t.Fatalf("%s: %v (%v); want refused with 429", what, err, resp)
+		}
+	}
 	t.Run("per IP", func(t *testing.T) {
 		t.Parallel()
 		srv := startServer(t, map[string]string{"JWT_SECRET": testSecret, "WS_MAX_PER_IP": "2"})
@@ -215,7 +231,7 @@ func TestWebsocketConnectionLimits(t *testing.T) {
 		b := login(t, client(srv), "13300002224")
 		wsOpen(t, srv, a.AccessToken)
 		wsOpen(t, srv, b.AccessToken)
-		refused(t, srv, b.AccessToken, "third socket from one address")
+		upgradeRefused(t, srv, "third socket from one address")
 	})
 	t.Run("in total", func(t *testing.T) {
 		t.Parallel()
@@ -224,7 +240,7 @@ func TestWebsocketConnectionLimits(t *testing.T) {
 		b := login(t, client(srv), "13300002226")
 		wsOpen(t, srv, a.AccessToken)
 		wsOpen(t, srv, b.AccessToken)
-		refused(t, srv, b.AccessToken, "socket over the server's total")
+		upgradeRefused(t, srv, "socket over the server's total")
 	})
 }
 

@@ -3,6 +3,7 @@ package orders_test
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -189,14 +190,15 @@ func TestSaleStatsWatchIsPaced(t *testing.T) {
 	vouchers := fakeVouchers{3: {ID: 3, ShopID: 9, Kind: domain.VoucherFlashSale, FlashSale: &domain.FlashSale{Stock: 10}}}
 	const interval = 30 * time.Millisecond
 	svc := newServiceAt(t, orders.Config{StatsInterval: interval}, store, vouchers, fakeShops{9: 70}, time.Now)
-	if _, err := svc.SaleStats.Watch(context.Background(), domain.Actor{UserID: 71, Role: domain.RoleMerchant}, 3); domain.ErrorCode(err) != domain.CodeForbidden {
+	if _, err := svc.SaleStats.Watch(context.Background(), orders.FixedViewer(domain.Actor{UserID: 71, Role: domain.RoleMerchant}), 3); domain.ErrorCode(err) != domain.CodeForbidden {
 		t.Errorf("another merchant watching: %v, want FORBIDDEN", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	stats, err := svc.SaleStats.Watch(ctx, domain.Actor{UserID: 70, Role: domain.RoleMerchant}, 3)
+	watch, err := svc.SaleStats.Watch(ctx, orders.FixedViewer(domain.Actor{UserID: 70, Role: domain.RoleMerchant}), 3)
 	if err != nil {
 		t.Fatal(err)
 	}
+	stats := watch.Pushes
 	first := <-stats
 	if first.Remaining != 7 || first.Pending != 2 || first.Created != 1 || first.Accepted != 3 {
 		t.Errorf("first push %+v", first)
@@ -213,6 +215,59 @@ func TestSaleStatsWatchIsPaced(t *testing.T) {
 	}
 	cancel()
 	for range stats {
+	}
+}
+
+// A watch checks its viewer's right before every push and ends, with the refusal, once
+// the viewer lost it.
+func TestSaleStatsWatchEndsWhenTheViewerLosesTheRight(t *testing.T) {
+	store := &fakeStore{}
+	vouchers := fakeVouchers{3: {ID: 3, ShopID: 9, Kind: domain.VoucherFlashSale, FlashSale: &domain.FlashSale{Stock: 10}}}
+	svc := newServiceAt(t, orders.Config{StatsInterval: 5 * time.Millisecond}, store, vouchers, fakeShops{9: 70}, time.Now)
+	for _, tc := range []struct {
+		name  string
+		later domain.Actor
+		want  domain.Code
+	}{
+		{"role taken away", domain.Actor{UserID: 70, Role: domain.RoleUser}, domain.CodeForbidden},
+		{"another merchant", domain.Actor{UserID: 71, Role: domain.RoleMerchant}, domain.CodeForbidden},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var lost atomic.Bool
+			viewer := func(context.Context) (domain.Actor, error) {
+				if lost.Load() {
+					return tc.later, nil
+				}
+				return domain.Actor{UserID: 70, Role: domain.RoleMerchant}, nil
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			watch, err := svc.SaleStats.Watch(ctx, viewer, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			<-watch.Pushes
+			<-watch.Pushes // a push after the first one's check
+			lost.Store(true)
+			deadline := time.After(30 * time.Second)
+		pushes:
+			for after := 0; ; after++ {
+				select {
+				case _, ok := <-watch.Pushes:
+					if !ok {
+						break pushes
+					}
+					if after > 1 { // one push may have been checked before the change
+						t.Fatalf("%d pushes after the viewer lost the right", after)
+					}
+				case <-deadline:
+					t.Fatal("the watch went on after the viewer lost the right")
+				}
+			}
+			if code := domain.ErrorCode(watch.Err()); code != tc.want {
+				t.Fatalf("watch ended with %v, want %s", watch.Err(), tc.want)
+			}
+		})
 	}
 }
 

@@ -138,10 +138,37 @@ func (q *SaleStats) read(ctx context.Context, v domain.Voucher) (Stats, error) {
 // unchanged numbers again.
 const heartbeatEvery = 10
 
+// Viewer says who watches a sale as they stand now: their role may be taken away, or
+// their shop given to someone else, while they watch. An error means the viewer is no
+// longer there (their session ended).
+type Viewer func(ctx context.Context) (domain.Actor, error)
+
+// FixedViewer is a viewer whose rights never change: a.
+func FixedViewer(a domain.Actor) Viewer {
+	return func(context.Context) (domain.Actor, error) { return a, nil }
+}
+
+// SaleWatch is an open watch of a sale: its pushes, and once Pushes is closed, why.
+type SaleWatch struct {
+	Pushes <-chan Stats
+	err    error // set before Pushes is closed
+}
+
+// Err is why the watch ended, once Pushes is closed: FORBIDDEN or NOT_FOUND when the
+// viewer lost the right to watch the sale, UNAUTHENTICATED when they left; nil when
+// the watch's context ended.
+func (w *SaleWatch) Err() error { return w.err }
+
 // Watch pushes the sale's numbers: at once, then at most one push per StatsInterval
 // while they change (and every heartbeatEvery intervals when they do not), until ctx
-// ends. Errors as Get.
-func (q *SaleStats) Watch(ctx context.Context, a domain.Actor, voucherID int64) (<-chan Stats, error) {
+// ends. Before every push it asks viewer who watches and checks again that they may
+// (their role, and the shop's owner); when they no longer may, the watch ends with the
+// refusal (SaleWatch.Err). Errors as Get.
+func (q *SaleStats) Watch(ctx context.Context, viewer Viewer, voucherID int64) (*SaleWatch, error) {
+	a, err := viewer(ctx)
+	if err != nil {
+		return nil, err
+	}
 	v, err := q.sale(ctx, a, voucherID)
 	if err != nil {
 		return nil, err
@@ -152,6 +179,7 @@ func (q *SaleStats) Watch(ctx context.Context, a domain.Actor, voucherID int64) 
 	}
 	out := make(chan Stats, 1)
 	out <- first
+	w := &SaleWatch{Pushes: out}
 	go func() {
 		defer close(out)
 		// The wait starts after each read, so two reads (and pushes) are never closer
@@ -180,6 +208,12 @@ func (q *SaleStats) Watch(ctx context.Context, a domain.Actor, voucherID int64) 
 				quiet++
 				continue
 			}
+			if lost, err := q.mayStillWatch(ctx, viewer, v); lost {
+				w.err = err
+				return
+			} else if err != nil {
+				continue // cannot tell now: no push, the next one asks again
+			}
 			select {
 			case out <- s:
 				last, quiet = s, 0
@@ -188,5 +222,19 @@ func (q *SaleStats) Watch(ctx context.Context, a domain.Actor, voucherID int64) 
 			}
 		}
 	}()
-	return out, nil
+	return w, nil
+}
+
+// mayStillWatch checks that the viewer may still watch sale v. lost is true with the
+// refusal when they may not; an error with lost false means it cannot be told now.
+func (q *SaleStats) mayStillWatch(ctx context.Context, viewer Viewer, v domain.Voucher) (lost bool, err error) {
+	a, err := viewer(ctx)
+	if err == nil {
+		err = q.c.runsShop(ctx, a, v.ShopID)
+	}
+	switch domain.ErrorCode(err) {
+	case domain.CodeForbidden, domain.CodeNotFound, domain.CodeUnauthenticated:
+		return true, err
+	}
+	return false, err
 }

@@ -13,3 +13,10 @@ func NewOrderQueries(cfg Config, orders Orders, gate StockGate, status StatusBus
 		log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	return &OrderQueries{c: c, rereads: newRereadLimit(cfg.StatusRecheckConcurrency)}
 }
+
+// NewOrderQueriesOnClock is NewOrderQueries whose periodic re-reads wait on after.
+func NewOrderQueriesOnClock(cfg Config, orders Orders, gate StockGate, status StatusBus, after func(time.Duration) <-chan time.Time) *OrderQueries {
+	q := NewOrderQueries(cfg, orders, gate, status)
+	q.c.after = after
+	return q
+}

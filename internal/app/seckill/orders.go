@@ -18,6 +18,8 @@ type OrderQueries struct {
 	c *core
 	// rereads bounds the concurrent re-reads of subscribed orders.
 	rereads chan struct{}
+	// watches re-reads each subscribed order once for all its subscriptions.
+	watches orderWatches
 }
 
 // Order returns one of the user's orders: the written order, or a PENDING one from its
@@ -137,8 +139,9 @@ func (q *OrderQueries) MyOrders(ctx context.Context, userID int64, statuses []do
 //
 // The status bus delivers at most once, so the subscription does not rely on it alone:
 // when the bus asks (after a reconnect, events may have been lost) and every
-// StatusRecheck until the order is final, it re-reads the order as order(id)
-// does and delivers the status if it changed.
+// StatusRecheck until the order is final, the order is re-read as order(id) does and
+// the status delivered if it changed. The subscriptions of one order on a node share
+// those re-reads: one read per period, however many they are.
 func (q *OrderQueries) OrderStatus(ctx context.Context, userID, orderID int64) (<-chan domain.OrderEvent, error) {
 	// Listen before reading the current status, so a change in between is not lost.
 	events, cancel, err := q.c.d.Status.Subscribe(ctx, orderID)
@@ -170,32 +173,27 @@ func (q *OrderQueries) OrderStatus(ctx context.Context, userID, orderID int64) (
 
 // followOrder delivers each new status of the order to out, as the bus announces it or a
 // re-read finds it, until a final one. A status is delivered once: an event or re-read
-// that finds the status last delivered (or PENDING) is skipped.
+// that finds the status last delivered (or PENDING) is skipped. The re-reads are the
+// order's shared watcher's (order_watch.go).
 func (q *OrderQueries) followOrder(ctx context.Context, userID, orderID int64, last domain.OrderStatus, events <-chan domain.OrderEvent, out chan<- domain.OrderEvent) {
-	var recheck <-chan time.Time
-	var timer *time.Timer
-	if q.c.cfg.StatusRecheck > 0 {
-		timer = time.NewTimer(jitter(q.c.cfg.StatusRecheck))
-		defer timer.Stop()
-		recheck = timer.C
-	}
+	sub, leave := q.join(ctx, userID, orderID)
+	defer leave()
 	for {
 		var e domain.OrderEvent
 		select {
 		case <-ctx.Done():
 			return
-		case <-recheck:
-			e = q.reread(ctx, userID, orderID)
-			timer.Reset(jitter(q.c.cfg.StatusRecheck))
+		case e = <-sub.reads:
 		case ev, ok := <-events:
 			if !ok {
 				return
 			}
-			e = ev
 			if ev.Status == "" {
-				// The bus may have lost events.
-				e = q.reread(ctx, userID, orderID)
+				// The bus may have lost events: the watcher's read comes on sub.reads.
+				sub.rereadNow()
+				continue
 			}
+			e = ev
 		}
 		if e.UserID != userID || e.Status == "" || e.Status == domain.OrderPending || e.Status == last {
 			continue

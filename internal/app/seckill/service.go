@@ -85,6 +85,9 @@ type Deps struct {
 	Log      *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// After is the clock's timer (the periodic re-reads of subscribed orders wait on
+	// it); nil means time.After.
+	After func(time.Duration) <-chan time.Time
 }
 
 // DefaultPayTimeout is how long a written order waits for payment unless configured.
@@ -114,6 +117,7 @@ type core struct {
 	cfg     Config
 	d       Deps
 	now     func() time.Time
+	after   func(time.Duration) <-chan time.Time
 	log     *slog.Logger
 	soldOut *soldOutBoard
 	stopBus func()
@@ -157,7 +161,7 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	if cfg.PublishTimeout <= 0 {
 		cfg.PublishTimeout = 5 * time.Second
 	}
-	c := &core{cfg: cfg, d: d, now: d.Now, log: d.Log, soldOut: newSoldOutBoard(cfg.SoldOutMarkTTL, d.Now)}
+	c := &core{cfg: cfg, d: d, now: d.Now, after: d.After, log: d.Log, soldOut: newSoldOutBoard(cfg.SoldOutMarkTTL, d.Now)}
 	stop, err := d.SoldOut.Subscribe(context.WithoutCancel(ctx), c.onAnnouncement)
 	if err != nil {
 		return nil, fmt.Errorf("seckill: listen for sold-out announcements: %w", err)
@@ -181,6 +185,14 @@ func (s *Service) Close() {
 	if s.c.stopBus != nil {
 		s.c.stopBus()
 	}
+}
+
+// wait returns a channel that receives after d, on the service's clock.
+func (s *core) wait(d time.Duration) <-chan time.Time {
+	if s.after != nil {
+		return s.after(d)
+	}
+	return time.After(d)
 }
 
 // voucher reads a voucher through the cache; found is false for an unknown id.
