@@ -12,6 +12,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/lexer"
 
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -393,4 +394,171 @@ func isEdge(f *ast.Field) bool {
 		return false
 	}
 	return !strings.HasSuffix(f.Definition.Type.Name(), "Edge")
+}
+
+// codeValidationFailed is the code of a document refused by FragmentLimits: it is
+// invalid here, like one refused by a validation rule.
+const codeValidationFailed = "GRAPHQL_VALIDATION_FAILED"
+
+// FragmentLimits refuses, before gqlgen parses and validates it, a document holding more
+// than MaxFragments fragment definitions, or whose fragment spreads would make
+// validation walk more than MaxSpreadTokens tokens of fragments.
+//
+// gqlparser's validator walks every operation and every fragment definition on its own,
+// entering each fragment it reaches once per walk: a chain of n fragments, each
+// spreading the next, costs it about n²/2 fragments (1,800 of them, 64 KB, took
+// 470 ms). The operation limits measure each fragment once, but they run after
+// validation. So this counts, from the document's tokens and before anything else,
+// what that walk would cost: for every operation and fragment definition, the tokens
+// of each fragment it reaches. The count stops at the limit, so it is linear in the
+// document too.
+type FragmentLimits struct {
+	MaxFragments    int
+	MaxSpreadTokens int
+	// MaxTokens is the parser's token limit; a longer document is left to the parser.
+	MaxTokens int
+}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationParameterMutator
+} = FragmentLimits{}
+
+// ExtensionName names the extension.
+func (FragmentLimits) ExtensionName() string { return "FragmentLimits" }
+
+// Validate accepts any schema.
+func (FragmentLimits) Validate(graphql.ExecutableSchema) error { return nil }
+
+// MutateOperationParameters refuses the document of p if its fragments are past a limit.
+func (l FragmentLimits) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {
+	// A document without spreads walks each definition once; one without the word
+	// "fragment" defines none.
+	if !strings.Contains(p.Query, "...") && !strings.Contains(p.Query, "fragment") {
+		return nil
+	}
+	return l.check(p.Query)
+}
+
+func (l FragmentLimits) check(query string) *gqlerror.Error {
+	defs, ok := scanDefinitions(query, l.MaxTokens)
+	if !ok {
+		return nil // the parser says what is wrong with it
+	}
+	fragments := 0
+	for _, d := range defs {
+		if d.fragment {
+			fragments++
+		}
+	}
+	if l.MaxFragments > 0 && fragments > l.MaxFragments {
+		return limitError(codeValidationFailed, "document defines %d fragments, more than the limit of %d", fragments, l.MaxFragments)
+	}
+	if l.MaxSpreadTokens > 0 {
+		if walked := spreadTokens(defs, l.MaxSpreadTokens); walked > l.MaxSpreadTokens {
+			return limitError(codeValidationFailed,
+				"document spreads its fragments into one another too often: validating it would read more than %d tokens of fragments", l.MaxSpreadTokens)
+		}
+	}
+	return nil
+}
+
+// scannedDefinition is an operation or a fragment definition as read from its tokens.
+type scannedDefinition struct {
+	fragment bool
+	name     string // a fragment's name
+	tokens   int
+	spreads  []string // the fragments it spreads, by name
+}
+
+// scanDefinitions splits a document into its definitions and the fragment spreads of
+// each, from its tokens alone (no syntax tree). It reports false for a document the
+// parser will refuse: more than maxTokens tokens, an unknown character, unbalanced
+// braces or parentheses.
+func scanDefinitions(query string, maxTokens int) ([]scannedDefinition, bool) {
+	lx := lexer.New(&ast.Source{Input: query})
+	var defs []scannedDefinition
+	// depth counts the braces of selection sets, parens the parentheses of arguments and
+	// variable definitions (braces inside them are object values); a definition ends
+	// when its selection set closes.
+	depth, parens := 0, 0
+	ended, nameNext, spreadNext := true, false, false
+	for n := 0; ; n++ {
+		tok, err := lx.ReadToken()
+		switch {
+		case err != nil, maxTokens > 0 && n > maxTokens:
+			return nil, false
+		case tok.Kind == lexer.EOF:
+			return defs, depth == 0 && parens == 0
+		case tok.Kind == lexer.Comment:
+			continue
+		}
+		if ended && depth == 0 && parens == 0 {
+			defs = append(defs, scannedDefinition{fragment: tok.Kind == lexer.Name && tok.Value == "fragment"})
+			ended, nameNext = false, defs[len(defs)-1].fragment
+		} else if nameNext {
+			defs[len(defs)-1].name, nameNext = tok.Value, false
+		}
+		d := &defs[len(defs)-1]
+		d.tokens++
+		switch tok.Kind {
+		case lexer.ParenL:
+			parens++
+		case lexer.ParenR:
+			parens--
+		case lexer.BraceL:
+			if parens == 0 {
+				depth++
+			}
+		case lexer.BraceR:
+			if parens == 0 {
+				depth--
+				ended = depth == 0
+			}
+		case lexer.Name:
+			if spreadNext && tok.Value != "on" {
+				d.spreads = append(d.spreads, tok.Value)
+			}
+		}
+		if depth < 0 || parens < 0 {
+			return nil, false
+		}
+		spreadNext = tok.Kind == lexer.Spread
+	}
+}
+
+// spreadTokens returns how many tokens of fragments gqlparser's validator walks through
+// fragment spreads: for each operation and each fragment definition, the tokens of
+// every fragment it reaches (once per walk, as the validator does), counting no
+// further than past limit. Every fragment counted costs the loop no more than its
+// tokens, so the count is linear in the document and the limit.
+func spreadTokens(defs []scannedDefinition, limit int) int {
+	byName := make(map[string]int, len(defs))
+	for i, d := range defs {
+		if _, dup := byName[d.name]; d.fragment && !dup {
+			byName[d.name] = i
+		}
+	}
+	reachedBy := make([]int, len(defs)) // 1 + the walk that last reached each fragment
+	var stack []int
+	total := 0
+	for root := range defs {
+		stack = append(stack[:0], root)
+		for len(stack) > 0 {
+			d := defs[stack[len(stack)-1]]
+			stack = stack[:len(stack)-1]
+			for _, name := range d.spreads {
+				f, ok := byName[name]
+				if !ok || reachedBy[f] == root+1 {
+					continue
+				}
+				reachedBy[f] = root + 1
+				if total += defs[f].tokens; total > limit {
+					return total
+				}
+				stack = append(stack, f)
+			}
+		}
+	}
+	return total
 }
