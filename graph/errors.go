@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/dealspot/dealspot/internal/domain"
@@ -52,6 +53,12 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			// codes and safe messages. One without a code and without a path concerns the
 			// request as a whole (a persisted-query hash that does not match, say); one
 			// with a path and no code is the server's own failure.
+			if variableCoercion(gqlErr) {
+				// A variable of the wrong type ({} for an ID): the input is bad, the
+				// document is not.
+				setCode(gqlErr, string(domain.CodeBadUserInput))
+				break
+			}
 			if _, coded := gqlErr.Extensions["code"]; !coded {
 				if len(gqlErr.Path) == 0 {
 					setCode(gqlErr, CodeBadRequest)
@@ -68,6 +75,12 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		}
 		return gqlErr
 	}
+}
+
+// variableCoercion reports whether e is gqlparser's refusal of a variable's value, which
+// it places at the path ["variable", name, …].
+func variableCoercion(e *gqlerror.Error) bool {
+	return len(e.Path) > 0 && e.Path[0] == ast.PathName("variable")
 }
 
 // isGraphQLError reports whether err was made by the GraphQL engine itself (and carries

@@ -5,6 +5,9 @@ import (
 	"net/http"
 
 	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator/core"
 
 	"github.com/dealspot/dealspot/graph/generated"
 )
@@ -39,4 +42,31 @@ func RecognisesClaim(query string, o Options) bool {
 	schema := generated.NewExecutableSchema(cfg).Schema()
 	f := newFastClaim(http.NotFoundHandler(), &Resolver{}, schema, slog.New(slog.DiscardHandler), o)
 	return f.classify(query) != notClaim
+}
+
+// ValidationWork reports whether the fragment limits of o refuse query before it is
+// parsed and, if they do not, how many nodes (fields, fragment spreads, inline fragments,
+// values, directive lists) gqlparser's validator visits in it, and how many tokens
+// query holds.
+func ValidationWork(query string, o Options) (refused bool, visits, tokens int) {
+	l := FragmentLimits{MaxFragments: o.MaxFragments, MaxSpreadTokens: o.MaxSpreadTokens, MaxTokens: o.MaxTokens}
+	if l.check(query) != nil {
+		return true, 0, 0
+	}
+	defs, _ := scanDefinitions(query, 0)
+	for _, d := range defs {
+		tokens += d.tokens
+	}
+	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, o.MaxTokens)
+	if err != nil {
+		return false, 0, tokens
+	}
+	var events core.Events
+	events.OnField(func(*core.Walker, *ast.Field) { visits++ })
+	events.OnFragmentSpread(func(*core.Walker, *ast.FragmentSpread) { visits++ })
+	events.OnInlineFragment(func(*core.Walker, *ast.InlineFragment) { visits++ })
+	events.OnValue(func(*core.Walker, *ast.Value) { visits++ })
+	events.OnDirectiveList(func(*core.Walker, []*ast.Directive) { visits++ })
+	core.Walk(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{}}).Schema(), doc, &events)
+	return false, visits, tokens
 }

@@ -31,6 +31,9 @@ type Options struct {
 	QueryCacheSize int
 	// MaxTokens bounds the tokens of a document (parsing stops there).
 	MaxTokens int
+	// MaxFragments and MaxSpreadTokens bound a document's fragments before it is
+	// parsed (see FragmentLimits).
+	MaxFragments, MaxSpreadTokens int
 	// PageSize and MaxPageSize are the default and largest `first`, which the complexity
 	// of paged fields is multiplied by.
 	PageSize     int
@@ -105,6 +108,7 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 	// instead of its text (automatic persisted queries).
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](o.QueryCacheSize))
 	srv.Use(extension.AutomaticPersistedQuery{Cache: newPersistedQueries(o.QueryCacheSize, o.PersistedQueries, log)})
+	srv.Use(FragmentLimits{MaxFragments: o.MaxFragments, MaxSpreadTokens: o.MaxSpreadTokens, MaxTokens: o.MaxTokens})
 	if o.Introspection {
 		srv.Use(extension.Introspection{})
 	}

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/lexer"
 
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -45,7 +47,7 @@ type OperationLimits struct {
 	PageSize    int
 	MaxPageSize int
 	// MaxStringChars bounds, in characters, every string argument and variable (0: no
-	// bound); longer ones are BAD_USER_INPUT.
+	// bound); longer ones are BAD_USER_INPUT, as are those holding a NUL character.
 	MaxStringChars int
 }
 
@@ -65,11 +67,12 @@ func (l OperationLimits) MutateOperationContext(_ context.Context, opCtx *graphq
 	if opCtx.Operation == nil {
 		return nil
 	}
-	if name, ok := longString(opCtx.Variables, l.MaxStringChars); !ok {
-		return limitError(string(domain.CodeBadUserInput), "variable %s holds a string longer than %d characters", name, l.MaxStringChars)
+	if name, fault := badVariable(opCtx.Variables, l.MaxStringChars); fault != "" {
+		return limitError(string(domain.CodeBadUserInput), "variable %s holds %s", name, fault)
 	}
 	m := newMeasurer(opCtx.Doc.Fragments, opCtx.Variables, l.PageSize, l.MaxPageSize)
 	m.maxString = l.MaxStringChars
+	m.directives(opCtx.Operation.Directives)
 	c := m.set(opCtx.Operation.SelectionSet)
 	switch {
 	case m.badInput != nil:
@@ -84,38 +87,56 @@ func (l OperationLimits) MutateOperationContext(_ context.Context, opCtx *graphq
 	return nil
 }
 
-// longString reports the name of the first variable holding a string longer than max
-// characters (anywhere in its lists and objects).
-func longString(vars map[string]any, max int) (string, bool) {
-	if max <= 0 {
-		return "", true
-	}
+// badVariable reports the name of the first variable holding a string longer than max
+// characters (0: any length) or holding a NUL character, anywhere in its lists and
+// objects, and what is wrong with it.
+func badVariable(vars map[string]any, max int) (name, fault string) {
 	for name, v := range vars {
-		if !stringsWithin(v, max) {
-			return "$" + name, false
+		if fault := stringsFault(v, max); fault != "" {
+			return "$" + name, fault
 		}
 	}
-	return "", true
+	return "", ""
 }
 
-func stringsWithin(v any, max int) bool {
+// stringsWithin reports whether every string in v is at most max characters long
+// (0: any length) and holds no NUL character.
+func stringsWithin(v any, max int) bool { return stringsFault(v, max) == "" }
+
+func stringsFault(v any, max int) string {
 	switch x := v.(type) {
 	case string:
-		return len(x) <= max || utf8.RuneCountInString(x) <= max
+		return stringFault(x, max)
 	case []any:
 		for _, e := range x {
-			if !stringsWithin(e, max) {
-				return false
+			if f := stringsFault(e, max); f != "" {
+				return f
 			}
 		}
 	case map[string]any:
-		for _, e := range x {
-			if !stringsWithin(e, max) {
-				return false
+		for k, e := range x {
+			if f := stringFault(k, 0); f != "" {
+				return f
+			}
+			if f := stringsFault(e, max); f != "" {
+				return f
 			}
 		}
 	}
-	return true
+	return ""
+}
+
+// stringFault says what is wrong with s as a string input: longer than max characters
+// (0: any length), or holding a NUL character, which no text column of PostgreSQL can
+// store; "" when nothing is.
+func stringFault(s string, max int) string {
+	switch {
+	case max > 0 && len(s) > max && utf8.RuneCountInString(s) > max:
+		return fmt.Sprintf("a string longer than %d characters", max)
+	case strings.IndexByte(s, 0) >= 0:
+		return "a string with a NUL character"
+	}
+	return ""
 }
 
 func limitError(code, format string, args ...any) *gqlerror.Error {
@@ -177,7 +198,7 @@ type measurer struct {
 	pageSize    int64
 	maxPageSize int64
 	memo        map[string]cost
-	// maxString bounds string literals in arguments (0: no bound).
+	// maxString bounds string literals in arguments (0: no bound); none may hold a NUL.
 	maxString int
 	// badInput is the first argument found unacceptable.
 	badInput *gqlerror.Error
@@ -207,9 +228,11 @@ func (m *measurer) set(set ast.SelectionSet) cost {
 		case *ast.Field:
 			c.plus(m.field(s))
 		case *ast.InlineFragment:
+			m.directives(s.Directives)
 			c.plus(m.set(s.SelectionSet))
 			c.nodes = add(c.nodes, 1)
 		case *ast.FragmentSpread:
+			m.directives(s.Directives)
 			c.plus(m.fragment(s.Name))
 			c.nodes = add(c.nodes, 1)
 		}
@@ -226,6 +249,7 @@ func (m *measurer) fragment(name string) cost {
 		return cost{}
 	}
 	m.open[name] = true
+	m.directives(f.Directives)
 	c := m.set(f.SelectionSet)
 	delete(m.open, name)
 	m.memo[name] = c
@@ -233,13 +257,8 @@ func (m *measurer) fragment(name string) cost {
 }
 
 func (m *measurer) field(f *ast.Field) cost {
-	if m.badInput == nil && m.maxString > 0 {
-		for _, arg := range f.Arguments {
-			if !literalStringsWithin(arg.Value, m.maxString) {
-				m.badInput = limitError(string(domain.CodeBadUserInput), "argument %s of %s is a string longer than %d characters", arg.Name, f.Name, m.maxString)
-			}
-		}
-	}
+	m.arguments(f.Arguments, f.Name)
+	m.directives(f.Directives)
 	child := m.set(f.SelectionSet)
 	c := cost{depth: child.depth + 1, aliases: child.aliases, fields: add(child.fields, 1), nodes: add(child.nodes, 1)}
 	if f.Alias != "" && f.Alias != f.Name {
@@ -267,6 +286,26 @@ func (m *measurer) field(f *ast.Field) cost {
 	return c
 }
 
+// arguments checks the literals of the arguments of a field or a directive.
+func (m *measurer) arguments(args ast.ArgumentList, of string) {
+	if m.badInput != nil {
+		return
+	}
+	for _, arg := range args {
+		if fault := literalFault(arg.Value, m.maxString); fault != "" {
+			m.badInput = limitError(string(domain.CodeBadUserInput), "argument %s of %s holds %s", arg.Name, of, fault)
+			return
+		}
+	}
+}
+
+// directives checks the literals of the arguments of directives (@include(if: {})).
+func (m *measurer) directives(list ast.DirectiveList) {
+	for _, d := range list {
+		m.arguments(d.Arguments, "@"+d.Name)
+	}
+}
+
 // pageOf returns how many items a field with a `first` argument may return.
 func (m *measurer) pageOf(f *ast.Field) (int64, bool) {
 	if f.Definition == nil || f.Definition.Arguments.ForName("first") == nil {
@@ -288,23 +327,31 @@ func (m *measurer) pageOf(f *ast.Field) (int64, bool) {
 	return max(n, 1), true
 }
 
-// literalStringsWithin reports whether every string literal in v is at most max
-// characters long.
-func literalStringsWithin(v *ast.Value, max int) bool {
+// literalFault says what is wrong with the first literal in v that is a string longer
+// than max characters (0: any length) or holding a NUL character, or an object where a
+// scalar or an enum is expected; "" when none is. gqlparser checks an object's fields
+// against the type expected, so it let an empty object `{}` through for an ID, a String
+// or an Int, whose coercion then failed as if the server had.
+func literalFault(v *ast.Value, max int) string {
 	if v == nil {
-		return true
+		return ""
 	}
 	switch v.Kind {
 	case ast.StringValue, ast.BlockValue:
-		return len(v.Raw) <= max || utf8.RuneCountInString(v.Raw) <= max
-	case ast.ListValue, ast.ObjectValue:
+		return stringFault(v.Raw, max)
+	case ast.ObjectValue:
+		if d := v.Definition; d != nil && (d.Kind == ast.Scalar || d.Kind == ast.Enum) {
+			return "an object where " + d.Name + " is expected"
+		}
+		fallthrough
+	case ast.ListValue:
 		for _, c := range v.Children {
-			if !literalStringsWithin(c.Value, max) {
-				return false
+			if f := literalFault(c.Value, max); f != "" {
+				return f
 			}
 		}
 	}
-	return true
+	return ""
 }
 
 // intValue reads an Int argument, a literal or a variable.
@@ -347,4 +394,171 @@ func isEdge(f *ast.Field) bool {
 		return false
 	}
 	return !strings.HasSuffix(f.Definition.Type.Name(), "Edge")
+}
+
+// codeValidationFailed is the code of a document refused by FragmentLimits: it is
+// invalid here, like one refused by a validation rule.
+const codeValidationFailed = "GRAPHQL_VALIDATION_FAILED"
+
+// FragmentLimits refuses, before gqlgen parses and validates it, a document holding more
+// than MaxFragments fragment definitions, or whose fragment spreads would make
+// validation walk more than MaxSpreadTokens tokens of fragments.
+//
+// gqlparser's validator walks every operation and every fragment definition on its own,
+// entering each fragment it reaches once per walk: a chain of n fragments, each
+// spreading the next, costs it about n²/2 fragments (1,800 of them, 64 KB, took
+// 470 ms). The operation limits measure each fragment once, but they run after
+// validation. So this counts, from the document's tokens and before anything else,
+// what that walk would cost: for every operation and fragment definition, the tokens
+// of each fragment it reaches. The count stops at the limit, so it is linear in the
+// document too.
+type FragmentLimits struct {
+	MaxFragments    int
+	MaxSpreadTokens int
+	// MaxTokens is the parser's token limit; a longer document is left to the parser.
+	MaxTokens int
+}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationParameterMutator
+} = FragmentLimits{}
+
+// ExtensionName names the extension.
+func (FragmentLimits) ExtensionName() string { return "FragmentLimits" }
+
+// Validate accepts any schema.
+func (FragmentLimits) Validate(graphql.ExecutableSchema) error { return nil }
+
+// MutateOperationParameters refuses the document of p if its fragments are past a limit.
+func (l FragmentLimits) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {
+	// A document without spreads walks each definition once; one without the word
+	// "fragment" defines none.
+	if !strings.Contains(p.Query, "...") && !strings.Contains(p.Query, "fragment") {
+		return nil
+	}
+	return l.check(p.Query)
+}
+
+func (l FragmentLimits) check(query string) *gqlerror.Error {
+	defs, ok := scanDefinitions(query, l.MaxTokens)
+	if !ok {
+		return nil // the parser says what is wrong with it
+	}
+	fragments := 0
+	for _, d := range defs {
+		if d.fragment {
+			fragments++
+		}
+	}
+	if l.MaxFragments > 0 && fragments > l.MaxFragments {
+		return limitError(codeValidationFailed, "document defines %d fragments, more than the limit of %d", fragments, l.MaxFragments)
+	}
+	if l.MaxSpreadTokens > 0 {
+		if walked := spreadTokens(defs, l.MaxSpreadTokens); walked > l.MaxSpreadTokens {
+			return limitError(codeValidationFailed,
+				"document spreads its fragments into one another too often: validating it would read more than %d tokens of fragments", l.MaxSpreadTokens)
+		}
+	}
+	return nil
+}
+
+// scannedDefinition is an operation or a fragment definition as read from its tokens.
+type scannedDefinition struct {
+	fragment bool
+	name     string // a fragment's name
+	tokens   int
+	spreads  []string // the fragments it spreads, by name
+}
+
+// scanDefinitions splits a document into its definitions and the fragment spreads of
+// each, from its tokens alone (no syntax tree). It reports false for a document the
+// parser will refuse: more than maxTokens tokens, an unknown character, unbalanced
+// braces or parentheses.
+func scanDefinitions(query string, maxTokens int) ([]scannedDefinition, bool) {
+	lx := lexer.New(&ast.Source{Input: query})
+	var defs []scannedDefinition
+	// depth counts the braces of selection sets, parens the parentheses of arguments and
+	// variable definitions (braces inside them are object values); a definition ends
+	// when its selection set closes.
+	depth, parens := 0, 0
+	ended, nameNext, spreadNext := true, false, false
+	for n := 0; ; n++ {
+		tok, err := lx.ReadToken()
+		switch {
+		case err != nil, maxTokens > 0 && n > maxTokens:
+			return nil, false
+		case tok.Kind == lexer.EOF:
+			return defs, depth == 0 && parens == 0
+		case tok.Kind == lexer.Comment:
+			continue
+		}
+		if ended && depth == 0 && parens == 0 {
+			defs = append(defs, scannedDefinition{fragment: tok.Kind == lexer.Name && tok.Value == "fragment"})
+			ended, nameNext = false, defs[len(defs)-1].fragment
+		} else if nameNext {
+			defs[len(defs)-1].name, nameNext = tok.Value, false
+		}
+		d := &defs[len(defs)-1]
+		d.tokens++
+		switch tok.Kind {
+		case lexer.ParenL:
+			parens++
+		case lexer.ParenR:
+			parens--
+		case lexer.BraceL:
+			if parens == 0 {
+				depth++
+			}
+		case lexer.BraceR:
+			if parens == 0 {
+				depth--
+				ended = depth == 0
+			}
+		case lexer.Name:
+			if spreadNext && tok.Value != "on" {
+				d.spreads = append(d.spreads, tok.Value)
+			}
+		}
+		if depth < 0 || parens < 0 {
+			return nil, false
+		}
+		spreadNext = tok.Kind == lexer.Spread
+	}
+}
+
+// spreadTokens returns how many tokens of fragments gqlparser's validator walks through
+// fragment spreads: for each operation and each fragment definition, the tokens of
+// every fragment it reaches (once per walk, as the validator does), counting no
+// further than past limit. Every fragment counted costs the loop no more than its
+// tokens, so the count is linear in the document and the limit.
+func spreadTokens(defs []scannedDefinition, limit int) int {
+	byName := make(map[string]int, len(defs))
+	for i, d := range defs {
+		if _, dup := byName[d.name]; d.fragment && !dup {
+			byName[d.name] = i
+		}
+	}
+	reachedBy := make([]int, len(defs)) // 1 + the walk that last reached each fragment
+	var stack []int
+	total := 0
+	for root := range defs {
+		stack = append(stack[:0], root)
+		for len(stack) > 0 {
+			d := defs[stack[len(stack)-1]]
+			stack = stack[:len(stack)-1]
+			for _, name := range d.spreads {
+				f, ok := byName[name]
+				if !ok || reachedBy[f] == root+1 {
+					continue
+				}
+				reachedBy[f] = root + 1
+				if total += defs[f].tokens; total > limit {
+					return total
+				}
+				stack = append(stack, f)
+			}
+		}
+	}
+	return total
 }

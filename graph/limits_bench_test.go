@@ -62,3 +62,31 @@ func BenchmarkPreExecution(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWorstShapes measures how long the server takes to answer or refuse each of
+// worstShapes, at most 64 KB each, through the HTTP handler with the default limits:
+// parsing, the fragment limits, validation and the operation limits (nothing these
+// documents reach executes more than __typename). Every iteration sends a distinct
+// document (a trailing comment) so that the parsed-query cache does not answer.
+// cpu-ns/op is the process's CPU time per document, which a loaded machine inflates
+// less than ns/op.
+//
+//	go test -run '^$' -bench BenchmarkWorstShapes -benchtime 20x ./graph/
+func BenchmarkWorstShapes(b *testing.B) {
+	h := graph.NewTestServer(defaults)
+	for name, doc := range worstShapes() {
+		b.Run(name, func(b *testing.B) {
+			i := 0
+			cpu := cpuTime()
+			for b.Loop() {
+				i++
+				a := post(b, h, fmt.Sprintf("%s\n# %d", doc, i), nil)
+				if a.status >= 500 {
+					b.Fatalf("status %d: %.200s", a.status, a.body)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(len(doc)), "bytes")
+		})
+	}
+}

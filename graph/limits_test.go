@@ -16,7 +16,7 @@ import (
 var defaults = graph.Options{
 	MaxDepth: 12, MaxComplexity: 1000, MaxAliases: 30, ExecTimeout: 10 * time.Second,
 	QueryCacheSize: 100, MaxTokens: 15000, PageSize: 10, MaxPageSize: 100, MaxBodyBytes: 64 << 10,
-	MaxStringChars: 10000,
+	MaxStringChars: 10000, MaxFragments: 100, MaxSpreadTokens: 100_000,
 }
 
 type answer struct {

@@ -2,8 +2,10 @@ package graph
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
 	"github.com/vektah/gqlparser/v2/validator/rules"
 )
@@ -22,8 +24,10 @@ const maxValidationErrors = 20
 //   - literalsInRangeRule refuses numbers that fit no Go number;
 //   - every rule reports through one counter, and the document's errors stop after
 //     maxValidationErrors.
-//   - without suggestions, the rules that make them are swapped for their plain
-//     variants, so that validation errors say nothing of the schema's other names;
+//   - without suggestions, the rules that make them (fields, arguments, types, enum
+//     values, input fields) are swapped for their plain variants, and any "Did you
+//     mean" left is cut off, so that validation errors say nothing of the schema's
+//     other names;
 //   - without introspection, __schema and __type are refused as invalid;
 //
 // The executor swaps FieldsOnCorrectType and ScalarLeafs by name after this runs; the
@@ -37,10 +41,16 @@ func validationRules(schema *ast.Schema, o ruleOptions) func() *rules.Rules {
 			stock.ReplaceRule(overlapRuleName, linearOverlapRule(o.maxFields))
 		}
 		if !o.suggestions {
-			stock.RemoveRule(rules.FieldsOnCorrectTypeRule.Name)
-			stock.RemoveRule(rules.ScalarLeafsRule.Name)
-			stock.AddRule(rules.FieldsOnCorrectTypeRuleWithoutSuggestions.Name, rules.FieldsOnCorrectTypeRuleWithoutSuggestions.RuleFunc)
-			stock.AddRule(rules.ScalarLeafsRuleWithoutSuggestions.Name, rules.ScalarLeafsRuleWithoutSuggestions.RuleFunc)
+			for _, r := range [...]struct{ with, without core.Rule }{
+				{rules.FieldsOnCorrectTypeRule, rules.FieldsOnCorrectTypeRuleWithoutSuggestions},
+				{rules.ScalarLeafsRule, rules.ScalarLeafsRuleWithoutSuggestions},
+				{rules.KnownArgumentNamesRule, rules.KnownArgumentNamesRuleWithoutSuggestions},
+				{rules.KnownTypeNamesRule, rules.KnownTypeNamesRuleWithoutSuggestions},
+				{rules.ValuesOfCorrectTypeRule, rules.ValuesOfCorrectTypeRuleWithoutSuggestions},
+			} {
+				stock.RemoveRule(r.with.Name)
+				stock.AddRule(r.without.Name, r.without.RuleFunc)
+			}
 		}
 		if !o.introspection {
 			stock.AddRule(noIntrospectionRule.Name, noIntrospectionRule.RuleFunc)
@@ -51,6 +61,10 @@ func validationRules(schema *ast.Schema, o ruleOptions) func() *rules.Rules {
 			capped.AddRule(name, func(observers *core.Events, addError core.AddErrFunc) {
 				rule(observers, func(options ...core.ErrorOption) {
 					errs++
+					if !o.suggestions {
+						// Whatever rule a later gqlparser adds that suggests names.
+						options = append(options, withoutSuggestion)
+					}
 					switch {
 					case errs < maxValidationErrors:
 						addError(options...)
@@ -61,6 +75,13 @@ func validationRules(schema *ast.Schema, o ruleOptions) func() *rules.Rules {
 			})
 		}
 		return capped
+	}
+}
+
+// withoutSuggestion cuts a "Did you mean …?" off an error's message.
+func withoutSuggestion(err *gqlerror.Error) {
+	if i := strings.Index(err.Message, " Did you mean "); i >= 0 {
+		err.Message = err.Message[:i]
 	}
 }
 

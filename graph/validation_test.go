@@ -26,7 +26,8 @@ func TestRepeatedFieldsAreAnsweredWithACode(t *testing.T) {
 	// heavy load (BenchmarkPreExecution); the guard is for a hang, far above that.
 	for _, tc := range []struct{ name, doc, code string }{
 		{"5,900 __typename", "{" + strings.Repeat(" __typename", 5900) + "}", graph.CodeComplexityLimit},
-		{"1,400 fragments of __typename", pairs.String(), graph.CodeComplexityLimit},
+		// Now refused before parsing, past GRAPHQL_MAX_FRAGMENTS.
+		{"1,400 fragments of __typename", pairs.String(), "GRAPHQL_VALIDATION_FAILED"},
 		{"14,998 unknown fields", "{" + strings.Repeat(" a", 14998) + "}", "GRAPHQL_VALIDATION_FAILED"},
 	} {
 		if got := postWithin(t, h, tc.doc, nil, 2*time.Second); got.firstCode() != tc.code {

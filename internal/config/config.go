@@ -309,6 +309,12 @@ type GraphQL struct {
 	APQTTL time.Duration
 	// MaxTokens bounds the tokens of one document; parsing stops there.
 	MaxTokens int
+	// MaxFragments bounds the fragment definitions of one document (GRAPHQL_MAX_FRAGMENTS),
+	// MaxSpreadTokens the tokens of fragments validation walks through fragment spreads,
+	// each fragment once for every operation and fragment reaching it
+	// (GRAPHQL_MAX_SPREAD_TOKENS); both are checked before the document is parsed.
+	MaxFragments    int
+	MaxSpreadTokens int
 	// MaxStringChars bounds, in characters, every string argument and variable.
 	MaxStringChars int
 	// LoaderWait is how long a dataloader gathers keys before one batched fetch;

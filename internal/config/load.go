@@ -74,6 +74,9 @@ func Load(getenv func(string) string) (Config, error) {
 		LoaderWait:     r.durationOrZero("DATALOADER_WAIT", 2*time.Millisecond),
 		LoaderMaxBatch: r.integer("DATALOADER_MAX_BATCH", 500, 1),
 		FastClaim:      r.boolean("CLAIM_FAST_PATH", true),
+
+		MaxFragments:    r.integer("GRAPHQL_MAX_FRAGMENTS", 100, 1),
+		MaxSpreadTokens: r.integer("GRAPHQL_MAX_SPREAD_TOKENS", 100_000, 1),
 	}
 	c.Paging = Paging{
 		DefaultPageSize: r.integer("PAGE_SIZE_DEFAULT", 10, 1),

@@ -268,6 +268,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		PersistedQueries: s.persistedQueries(),
 		Tracer:           s.tracer,
 		TraceIncoming:    cfg.Tracing.Incoming,
+		MaxFragments:     cfg.GraphQL.MaxFragments,
+		MaxSpreadTokens:  cfg.GraphQL.MaxSpreadTokens,
 	})
 	httpOpts := server.Options{
 		Log:           log,

@@ -45,6 +45,14 @@ func (in VoucherInput) validate() error {
 	case in.PayValue > in.ActualValue:
 		return domain.Errorf(domain.CodeBadUserInput, "payValue must not exceed actualValue")
 	}
+	for _, text := range []struct {
+		field, s  string
+		multiLine bool
+	}{{"title", in.Title, false}, {"subTitle", in.SubTitle, false}, {"rules", in.Rules, true}} {
+		if err := domain.CheckText(text.field, strings.TrimSpace(text.s), text.multiLine); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

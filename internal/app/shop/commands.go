@@ -115,6 +115,9 @@ func apply(s *domain.Shop, in ShopInput) error {
 		if utf8.RuneCountInString(t) > limit {
 			return domain.Errorf(domain.CodeBadUserInput, "%s must be at most %d characters", field, limit)
 		}
+		if err := domain.CheckText(field, t, false); err != nil {
+			return err
+		}
 		*dst = t
 		return nil
 	}

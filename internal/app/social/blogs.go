@@ -122,6 +122,12 @@ func validBlog(in BlogInput) (domain.Blog, error) {
 	case len(in.Images) > maxImages:
 		return domain.Blog{}, domain.Errorf(domain.CodeBadUserInput, "at most %d images", maxImages)
 	}
+	if err := domain.CheckText("title", title, false); err != nil {
+		return domain.Blog{}, err
+	}
+	if err := domain.CheckText("content", content, true); err != nil {
+		return domain.Blog{}, err
+	}
 	images := make([]string, 0, len(in.Images))
 	total := 0
 	for _, img := range in.Images {

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/dealspot/dealspot/internal/domain"
@@ -53,7 +52,7 @@ func (c *CommentCommands) Create(ctx context.Context, a domain.Actor, in Comment
 	if a.UserID <= 0 {
 		return domain.Comment{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
 	}
-	content, err := validText("content", in.Content, maxCommentRunes)
+	content, err := validText("content", in.Content, maxCommentRunes, true)
 	if err != nil {
 		return domain.Comment{}, err
 	}
@@ -199,9 +198,9 @@ func (p *postLimits) allow(ctx context.Context, kind string, userID int64) error
 	return nil
 }
 
-// validText trims s and checks it is 1 to maxRunes characters of valid UTF-8 without
-// control characters other than line breaks and tabs.
-func validText(field, s string, maxRunes int) (string, error) {
+// validText trims s and checks it is 1 to maxRunes characters of valid UTF-8 that
+// domain.CheckText accepts as multi-line or single-line text.
+func validText(field, s string, maxRunes int, multiLine bool) (string, error) {
 	s = strings.TrimSpace(s)
 	switch {
 	case s == "":
@@ -210,8 +209,6 @@ func validText(field, s string, maxRunes int) (string, error) {
 		return "", domain.Errorf(domain.CodeBadUserInput, "%s must be valid UTF-8", field)
 	case utf8.RuneCountInString(s) > maxRunes:
 		return "", domain.Errorf(domain.CodeBadUserInput, "%s must be at most %d characters", field, maxRunes)
-	case strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' }):
-		return "", domain.Errorf(domain.CodeBadUserInput, "%s must not hold control characters", field)
 	}
-	return s, nil
+	return s, domain.CheckText(field, s, multiLine)
 }

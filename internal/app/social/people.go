@@ -127,7 +127,7 @@ func (c *PeopleCommands) UpdateProfile(ctx context.Context, a domain.Actor, in P
 		return domain.User{}, err
 	}
 	if in.NickName != nil {
-		if u.NickName, err = validText("nickName", *in.NickName, maxNickRunes); err != nil {
+		if u.NickName, err = validText("nickName", *in.NickName, maxNickRunes, false); err != nil {
 			return domain.User{}, err
 		}
 	}
@@ -137,7 +137,7 @@ func (c *PeopleCommands) UpdateProfile(ctx context.Context, a domain.Actor, in P
 		}
 		u.Icon = *in.Icon
 	}
-	optional := func(field string, v *string, limit int, into *string) error {
+	optional := func(field string, v *string, limit int, multiLine bool, into *string) error {
 		if v == nil {
 			return nil
 		}
@@ -145,14 +145,14 @@ func (c *PeopleCommands) UpdateProfile(ctx context.Context, a domain.Actor, in P
 			*into = ""
 			return nil
 		}
-		s, err := validText(field, *v, limit)
+		s, err := validText(field, *v, limit, multiLine)
 		*into = s
 		return err
 	}
-	if err := optional("city", in.City, maxCityRunes, &u.City); err != nil {
+	if err := optional("city", in.City, maxCityRunes, false, &u.City); err != nil {
 		return domain.User{}, err
 	}
-	if err := optional("introduction", in.Introduction, maxIntroRunes, &u.Introduction); err != nil {
+	if err := optional("introduction", in.Introduction, maxIntroRunes, true, &u.Introduction); err != nil {
 		return domain.User{}, err
 	}
 	if in.Gender != nil {
