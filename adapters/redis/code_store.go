@@ -22,8 +22,9 @@ var (
 	loginCodeVerifyScript = goredis.NewScript(loginCodeVerifyLua)
 )
 
-// CodeStore keeps login codes (as digests) and their per-phone limits in Redis. All keys
-// of one phone share the hash tag {<phone>}.
+// CodeStore keeps login codes (as digests) and their send limits per (phone, client) pair
+// in Redis: login:{<phone>}:<name>:<client>. All keys of one phone share the hash tag
+// {<phone>}.
 type CodeStore struct {
 	client goredis.UniversalClient
 	now    func() time.Time
@@ -43,20 +44,22 @@ func (s *CodeStore) WithClock(now func() time.Time) *CodeStore {
 	return &c
 }
 
-func loginKeys(phone string, names ...string) []string {
+// loginKeys are the keys of one (phone, client) pair; the client is last, so that any
+// text it holds (an IPv6 network has colons) cannot make two pairs' keys equal.
+func loginKeys(phone, client string, names ...string) []string {
 	keys := make([]string, len(names))
 	for i, n := range names {
-		keys[i] = "login:{" + phone + "}:" + n
+		keys[i] = "login:{" + phone + "}:" + n + ":" + client
 	}
 	return keys
 }
 
 // Issue implements auth.CodeStore.
-func (s *CodeStore) Issue(ctx context.Context, phone, digest string, l auth.SendLimits) (bool, time.Duration, error) {
+func (s *CodeStore) Issue(ctx context.Context, phone, client, digest string, l auth.SendLimits) (bool, time.Duration, error) {
 	if l.CodeTTL <= 0 || l.Window <= 0 || l.Lock <= 0 || l.WindowMax < 1 || l.Interval < 0 || l.Day <= 0 || l.DayMax < 1 {
 		return false, 0, errors.New("issue login code: invalid send limits")
 	}
-	res, err := loginCodeIssueScript.Run(ctx, s.client, loginKeys(phone, "code", "sends", "sendlock"),
+	res, err := loginCodeIssueScript.Run(ctx, s.client, loginKeys(phone, client, "code", "sends", "sendlock"),
 		s.now().UnixMilli(), digest, millis(l.CodeTTL), millis(l.Interval), millis(l.Window),
 		l.WindowMax, millis(l.Lock), eventID(), millis(l.Day), l.DayMax).Int64Slice()
 	if err != nil {
@@ -69,11 +72,11 @@ func (s *CodeStore) Issue(ctx context.Context, phone, digest string, l auth.Send
 }
 
 // Verify implements auth.CodeStore.
-func (s *CodeStore) Verify(ctx context.Context, phone, digest string, l auth.VerifyLimits) (auth.Verdict, error) {
+func (s *CodeStore) Verify(ctx context.Context, phone, client, digest string, l auth.VerifyLimits) (auth.Verdict, error) {
 	if l.MaxWrong < 1 {
 		return auth.CodeRejected, errors.New("verify login code: invalid limits")
 	}
-	res, err := loginCodeVerifyScript.Run(ctx, s.client, loginKeys(phone, "code"),
+	res, err := loginCodeVerifyScript.Run(ctx, s.client, loginKeys(phone, client, "code"),
 		s.now().UnixMilli(), digest, l.MaxWrong).Int64Slice()
 	if err != nil {
 		return auth.CodeRejected, fmt.Errorf("verify login code: %w", err)

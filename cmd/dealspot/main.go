@@ -247,6 +247,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, worker bool
 	log.Info("dealspot serving", slog.String("addr", ln.Addr().String()), slog.String("metrics_addr", metricsAt),
 		slog.Bool("worker", worker), slog.Bool("dev", cfg.Dev), slog.String("database", svc.Store.Dialect()),
 		slog.Bool("embedded_redis", svc.Redis.IsEmbedded()), slog.Bool("ide", cfg.IDE))
+	if cfg.Dev && !worker {
+		warnDevMode(log, ln.Addr().String())
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	metricsErrc := make(chan error, 1)
@@ -273,6 +276,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, worker bool
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// warnDevMode says, where nobody can miss it, that this server hands out login codes:
+// whoever reaches addr can log in as anyone.
+func warnDevMode(log *slog.Logger, addr string) {
+	log.Warn("DEV MODE: login codes are returned by the API (sendLoginCode answers with devCode), "+
+		"so anyone who reaches "+addr+" can log in as anyone; never expose it — set DEALSPOT_DEV=false for a deployment",
+		slog.String("addr", addr), slog.Bool("dev", true))
 }
 
 // admin changes an account on the deployment the configuration names. With the

@@ -118,7 +118,8 @@ func TestUnreachableServicesAreNamedWithoutDriverNoise(t *testing.T) {
 		env     map[string]string
 		setting string
 	}{
-		{"postgres", map[string]string{"DATABASE_URL": "postgres://postgres:hunter2@" + closedAddr(t) + "/x?sslmode=disable"}, "DATABASE_URL"},
+		{"postgres", map[string]string{"DATABASE_URL": "postgres://postgres:hunter2@" + closedAddr(t) + "/x?sslmode=disable",
+			"DEALSPOT_DEV": "true"}, "DATABASE_URL"},
 		{"redis", map[string]string{"REDIS_URL": "redis://:hunter2@" + closedAddr(t) + "/0"}, "REDIS_URL"},
 	}
 	for _, tc := range cases {
@@ -204,13 +205,20 @@ func TestQueueErrorsAreNotWrappedTwice(t *testing.T) {
 // startServing runs serve until the test ends and waits until /healthz answers.
 func startServing(t *testing.T, extra map[string]string) (addr string) {
 	t.Helper()
+	addr, _ = startServingLogged(t, extra)
+	return addr
+}
+
+// startServingLogged is startServing that also hands back the server's log.
+func startServingLogged(t *testing.T, extra map[string]string) (addr string, log *syncBuffer) {
+	t.Helper()
 	addr = closedAddr(t)
 	extra["DEALSPOT_ADDR"] = addr
 	_, getenv := environment(t, extra)
 	ctx, cancel := context.WithCancel(context.Background())
-	var log syncBuffer
+	log = &syncBuffer{}
 	done := make(chan error, 1)
-	go func() { done <- runContext(ctx, []string{"serve"}, getenv, &log) }()
+	go func() { done <- runContext(ctx, []string{"serve"}, getenv, log) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -226,7 +234,7 @@ func startServing(t *testing.T, extra map[string]string) (addr string) {
 		default:
 		}
 		if status(t, "http://"+addr+"/healthz") == http.StatusOK {
-			return addr
+			return addr, log
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("server did not come up:\n%s", log.String())
@@ -269,5 +277,32 @@ func TestMetricsOnTheMainAddressWhenSame(t *testing.T) {
 	addr := startServing(t, map[string]string{"METRICS_ADDR": "same"})
 	if got := status(t, "http://"+addr+"/metrics"); got != http.StatusOK {
 		t.Errorf("GET /metrics on DEALSPOT_ADDR: %d, want 200", got)
+	}
+}
+
+// Dev mode answers with login codes, so it says so at the start, in a warning that names
+// the address it serves on.
+func TestDevModeSaysSoAtTheStart(t *testing.T) {
+	t.Parallel()
+	addr, log := startServingLogged(t, map[string]string{})
+	var banner string
+	for _, line := range strings.Split(log.String(), "\n") {
+		if strings.Contains(line, "level=WARN") && strings.Contains(line, "DEV MODE") {
+			banner = line
+		}
+	}
+	for _, want := range []string{"login codes", "devCode", addr, "DEALSPOT_DEV=false"} {
+		if !strings.Contains(banner, want) {
+			t.Errorf("the dev mode warning %q does not say %q; log:\n%s", banner, want, log.String())
+		}
+	}
+}
+
+func TestNoDevModeWarningOutsideDevMode(t *testing.T) {
+	t.Parallel()
+	_, log := startServingLogged(t, map[string]string{"DEALSPOT_DEV": "false", "JWT_SECRET": strings.Repeat("k", 40),
+		"SMS_WEBHOOK_URL": "https://sms.example/hook", "SMS_WEBHOOK_SECRET": "a-webhook-secret-0123456789"})
+	if strings.Contains(log.String(), "DEV MODE") {
+		t.Errorf("a dev mode warning outside dev mode:\n%s", log.String())
 	}
 }

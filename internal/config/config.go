@@ -51,6 +51,9 @@ type Config struct {
 	JWTSecret string
 	// Dev turns on dev mode: IDE, introspection, login codes in API answers (DEALSPOT_DEV).
 	Dev bool
+	// DevOnPurpose: dev mode was asked for (DEALSPOT_DEV=true), not taken by default. Only
+	// then may it run beside PostgreSQL or admin phones of its own (see validateDevMode).
+	DevOnPurpose bool
 	// Env is "development" or "production" (DEALSPOT_ENV).
 	Env         string
 	AdminPhones []string
@@ -383,6 +386,14 @@ type Payment struct {
 	// (PAYMENT_SIGNATURE_TOLERANCE).
 	SignatureTolerance time.Duration
 }
+
+// DefaultDevAddr is where dev mode listens unless DEALSPOT_ADDR says otherwise: loopback
+// only, since dev mode answers with login codes.
+const DefaultDevAddr = "127.0.0.1:8080"
+
+// DemoPhonePrefix starts the phones of the demo accounts (13800000001–13800000005 are
+// seeded); dev mode by default accepts only these as ADMIN_PHONES.
+const DemoPhonePrefix = "1380000000"
 
 // IsProduction reports whether the process runs in production.
 func (c Config) IsProduction() bool { return c.Env == "production" }

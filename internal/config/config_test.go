@@ -20,7 +20,7 @@ func TestLoadDefaultsAreEmbedded(t *testing.T) {
 	if err != nil {
 		t.Fatalf("defaults should be valid: %v", err)
 	}
-	if c.Addr != ":8080" || c.RedisURL != "embedded" || c.Queue != "memory" {
+	if c.Addr != config.DefaultDevAddr || c.RedisURL != "embedded" || c.Queue != "memory" {
 		t.Errorf("unexpected defaults: addr %q redis %q queue %q", c.Addr, c.RedisURL, c.Queue)
 	}
 	if c.DatabaseURL != "sqlite://data/dealspot.db" {

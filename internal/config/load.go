@@ -12,7 +12,6 @@ import (
 func Load(getenv func(string) string) (Config, error) {
 	r := reader{getenv: getenv}
 	c := Config{
-		Addr:      r.str("DEALSPOT_ADDR", ":8080"),
 		DataDir:   r.str("DEALSPOT_DATA_DIR", "./data"),
 		RedisURL:  r.str("REDIS_URL", "embedded"),
 		Queue:     r.str("QUEUE", QueueMemory),
@@ -28,6 +27,12 @@ func Load(getenv func(string) string) (Config, error) {
 	c.AdminPhones = r.list("ADMIN_PHONES", "")
 	embedded := c.UsesEmbeddedDatabase()
 	c.Dev = r.boolean("DEALSPOT_DEV", c.Env != "production")
+	c.DevOnPurpose = c.Dev && r.str("DEALSPOT_DEV", "") != ""
+	// Dev mode answers with login codes: by default it is reachable from this machine only.
+	c.Addr = r.str("DEALSPOT_ADDR", ":8080")
+	if c.Dev {
+		c.Addr = r.str("DEALSPOT_ADDR", DefaultDevAddr)
+	}
 	c.AllowEmbedded = r.boolean("ALLOW_EMBEDDED", false)
 	c.MetricsAddr = r.str("METRICS_ADDR", "same")
 	if c.MetricsAddr == "same" {

@@ -72,7 +72,7 @@ func TestProductionNeverSeedsUnasked(t *testing.T) {
 		want bool
 	}{
 		{"development on SQLite", nil, true},
-		{"development on PostgreSQL", map[string]string{"DATABASE_URL": "postgres://app@db/dealspot"}, true},
+		{"development on PostgreSQL", map[string]string{"DATABASE_URL": "postgres://app@db/dealspot", "DEALSPOT_DEV": "true"}, true},
 		{"dev mode off on SQLite", map[string]string{
 			"DEALSPOT_DEV": "false", "JWT_SECRET": "a-real-secret-of-enough-length-0123456789",
 			"SMS_WEBHOOK_URL": "https://sms.example/hook", "SMS_WEBHOOK_SECRET": "a-webhook-secret-0123456789",
@@ -130,7 +130,7 @@ func TestMetricsAddressIsChecked(t *testing.T) {
 			t.Errorf("METRICS_ADDR=%s: error %v, want one naming METRICS_ADDR", v, err)
 		}
 	}
-	_, err := config.Load(env(map[string]string{"METRICS_ADDR": ":8080"}))
+	_, err := config.Load(env(map[string]string{"METRICS_ADDR": config.DefaultDevAddr}))
 	if err == nil || !strings.Contains(err.Error(), "METRICS_ADDR") {
 		t.Errorf("METRICS_ADDR equal to DEALSPOT_ADDR: error %v, want one naming METRICS_ADDR", err)
 	}
@@ -145,7 +145,7 @@ func TestPprofAddress(t *testing.T) {
 	if c, err = config.Load(env(map[string]string{"PPROF_ADDR": "127.0.0.1:6060"})); err != nil || c.PprofAddr != "127.0.0.1:6060" {
 		t.Fatalf("PPROF_ADDR=127.0.0.1:6060: %q, %v", c.PprofAddr, err)
 	}
-	for _, v := range []string{"6060", ":8080", "127.0.0.1:9100"} {
+	for _, v := range []string{"6060", config.DefaultDevAddr, "127.0.0.1:9100"} {
 		_, err := config.Load(env(map[string]string{"PPROF_ADDR": v, "METRICS_ADDR": "127.0.0.1:9100"}))
 		if err == nil || !strings.Contains(err.Error(), "PPROF_ADDR") {
 			t.Errorf("PPROF_ADDR=%s: error %v, want one naming PPROF_ADDR", v, err)

@@ -83,6 +83,7 @@ func (c Config) validate() error {
 		}
 	}
 	c.validateSMS(bad)
+	c.validateDevMode(bad)
 	for _, p := range c.AdminPhones {
 		if !phonePattern(p) {
 			bad("ADMIN_PHONES", "%q is not a mainland mobile number", p)
@@ -146,6 +147,45 @@ func (c Config) validateSMS(bad func(name, format string, args ...any)) {
 	}
 	if c.SMS.AttemptTimeout > c.SMS.Timeout {
 		bad("SMS_WEBHOOK_ATTEMPT_TIMEOUT", "must not exceed SMS_WEBHOOK_TIMEOUT (%s)", c.SMS.Timeout)
+	}
+}
+
+// validateDevMode refuses dev mode beside the settings of a deployment. Dev mode returns
+// every login code in the API's answer, and it is the default outside production, so a
+// deployment that forgets DEALSPOT_DEV=false would let anyone log in as anyone, its
+// administrators included. An SMS gateway is refused always (codes meant for real phones
+// would be in the answers too); PostgreSQL and admin phones other than the demo accounts'
+// only in dev mode by default — DEALSPOT_DEV=true asks for dev mode on purpose, as local
+// development and the tests on PostgreSQL do.
+func (c Config) validateDevMode(bad func(name, format string, args ...any)) {
+	if !c.Dev {
+		return
+	}
+	const fix = "set DEALSPOT_DEV=false for a deployment"
+	if c.SMS.WebhookURL != "" {
+		bad("DEALSPOT_DEV", "dev mode returns every login code in the API's answer, so it refuses SMS_WEBHOOK_URL "+
+			"(codes for real phones); %s, or unset SMS_WEBHOOK_URL for development", fix)
+	}
+	if c.DevOnPurpose {
+		return
+	}
+	var why []string
+	if !c.UsesEmbeddedDatabase() {
+		why = append(why, "DATABASE_URL is PostgreSQL")
+	}
+	var admins []string
+	for _, p := range c.AdminPhones {
+		if !strings.HasPrefix(p, DemoPhonePrefix) {
+			admins = append(admins, p)
+		}
+	}
+	if len(admins) > 0 {
+		why = append(why, fmt.Sprintf("ADMIN_PHONES names %s, not a demo account (%sN)", strings.Join(admins, ", "), DemoPhonePrefix))
+	}
+	if len(why) > 0 {
+		bad("DEALSPOT_DEV", "unset, so dev mode is on, and dev mode returns every login code in the API's answer; "+
+			"refused beside a deployment's settings (%s): %s, or DEALSPOT_DEV=true to run dev mode on purpose",
+			strings.Join(why, "; "), fix)
 	}
 }
 

@@ -74,6 +74,7 @@ func startLoggedServer(t *testing.T, env map[string]string) (*httptest.Server, *
 	for k, v := range env {
 		vars[k] = v
 	}
+	testsupport.DevModeOnPurpose(vars)
 	cfg, err := config.Load(func(k string) string { return vars[k] })
 	if err != nil {
 		t.Fatalf("config: %v", err)

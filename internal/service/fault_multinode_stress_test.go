@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -244,7 +245,9 @@ func startProcess(t *testing.T, bin, name string, env map[string]string, args ..
 	t.Helper()
 	addr := freeAddr(t)
 	procEnv := append(os.Environ(), "DEALSPOT_ADDR="+addr, "LOG_LEVEL=warn", "DEALSPOT_DATA_DIR="+t.TempDir())
-	for k, v := range env {
+	vars := map[string]string{}
+	maps.Copy(vars, env)
+	for k, v := range testsupport.DevModeOnPurpose(vars) {
 		procEnv = append(procEnv, k+"="+v)
 	}
 	logFile, err := os.Create(filepath.Join(t.TempDir(), name+".log"))

@@ -111,6 +111,7 @@ func startKillable(t *testing.T, env map[string]string, adminPhone string) (*ser
 			env[k] = v
 		}
 	}
+	testsupport.DevModeOnPurpose(env)
 	addr := freeAddr(t)
 	procEnv := append(os.Environ(), "DEALSPOT_ADDR="+addr)
 	for k, v := range env {

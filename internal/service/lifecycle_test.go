@@ -376,6 +376,7 @@ func TestPaymentCallbackOverHTTP(t *testing.T) {
 		"PAYMENT_SIM_DELAY": "50ms", "PAYMENT_NOTIFY_URL": "http://" + ln.Addr().String() + "/payments/notify",
 		"DEALSPOT_DATA_DIR": t.TempDir(),
 	})
+	testsupport.DevModeOnPurpose(env)
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,7 @@ func startService(t testing.TB, extra map[string]string, opts ...service.Option)
 	for k, v := range extra {
 		vars[k] = v
 	}
+	testsupport.DevModeOnPurpose(vars)
 	cfg, err := config.Load(func(k string) string { return vars[k] })
 	if err != nil {
 		t.Fatalf("config: %v", err)

@@ -40,6 +40,7 @@ func shopCacheConfig(t testing.TB, vars map[string]string) config.Config {
 	for k, v := range vars {
 		all[k] = v
 	}
+	testsupport.DevModeOnPurpose(all)
 	cfg, err := config.Load(func(k string) string { return all[k] })
 	if err != nil {
 		t.Fatalf("config: %v", err)

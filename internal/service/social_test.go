@@ -71,6 +71,7 @@ func startSocial(t *testing.T, env map[string]string, clock *testClock) (*httpte
 	for k, v := range env {
 		vars[k] = v
 	}
+	testsupport.DevModeOnPurpose(vars)
 	cfg, err := config.Load(func(k string) string { return vars[k] })
 	if err != nil {
 		t.Fatalf("config: %v", err)

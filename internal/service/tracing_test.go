@@ -298,6 +298,7 @@ func TestClaimWithUnreachableCollector(t *testing.T) {
 	env := map[string]string{"JWT_SECRET": testSecret, "ADMIN_PHONES": "13910000021", "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint}
 	vars := map[string]string{"DEALSPOT_DATA_DIR": t.TempDir()}
 	maps.Copy(vars, env)
+	testsupport.DevModeOnPurpose(vars)
 	cfg, err := config.Load(func(k string) string { return vars[k] })
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,10 @@
--- Issues a login code to one phone if the phone's send limits allow it.
+-- Issues a login code to one phone for one client (an IP address or network) if the
+-- send limits of that (phone, client) pair allow it; other clients' sends never count.
 -- All times are milliseconds on the caller's clock; key expiries only collect garbage.
 --
--- KEYS[1] login:{<phone>}:code      hash: d = code digest, exp = expiry time, w = wrong guesses
--- KEYS[2] login:{<phone>}:sends     zset: one member per code sent, score = send time
--- KEYS[3] login:{<phone>}:sendlock  string: end of the send lock
+-- KEYS[1] login:{<phone>}:code:<client>      hash: d = code digest, exp = expiry time, w = wrong guesses
+-- KEYS[2] login:{<phone>}:sends:<client>     zset: one member per code sent, score = send time
+-- KEYS[3] login:{<phone>}:sendlock:<client>  string: end of the send lock
 -- ARGV[1] now
 -- ARGV[2] code digest
 -- ARGV[3] code TTL

@@ -1,9 +1,10 @@
--- Checks a login code for one phone: a right code is consumed, a wrong guess counts against
--- the code it was meant for, and the code is discarded at its last allowed wrong guess.
+-- Checks a login code of one (phone, client) pair, for a guess from that client: a right
+-- code is consumed, a wrong guess counts against the code it was meant for, and the code
+-- is discarded at its last allowed wrong guess. Other clients' guesses never reach it.
 -- With no live code nothing is counted: guessing cannot lock a phone out.
 -- All times are milliseconds on the caller's clock; key expiries only collect garbage.
 --
--- KEYS[1] login:{<phone>}:code  hash: d = code digest, exp = expiry time, w = wrong guesses
+-- KEYS[1] login:{<phone>}:code:<client>  hash: d = code digest, exp = expiry time, w = wrong guesses
 -- ARGV[1] now
 -- ARGV[2] digest of the presented code
 -- ARGV[3] wrong guesses that discard the code

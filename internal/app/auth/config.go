@@ -39,7 +39,7 @@ type Config struct {
 	// replace the cached state at once; the TTL only bounds a missed update.
 	AccountCacheTTL time.Duration
 
-	// Send limits login codes per phone.
+	// Send limits login codes per (client IP, phone) pair.
 	Send SendLimits
 	// Verify limits wrong guesses per code.
 	Verify VerifyLimits
@@ -48,9 +48,11 @@ type Config struct {
 	IPLimits bool
 	// SendCodePerIP limits sendLoginCode calls per client IP.
 	SendCodePerIP Limit
-	// LoginPerIP limits login calls per client IP.
-	LoginPerIP Limit
-	// WrongCodesPerIP limits wrong codes per client IP (right codes do not count).
+	// LoginPerIP limits login calls per client IP, and WrongCodesPerIP wrong codes per
+	// client IP (right codes do not count). Past either, a login is still checked — a
+	// right code is never refused — but a wrong guess discards the code it was meant for
+	// and is refused as RATE_LIMITED.
+	LoginPerIP      Limit
 	WrongCodesPerIP Limit
 }
 

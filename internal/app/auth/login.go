@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -12,12 +13,15 @@ import (
 // first login.
 type Login struct{ c *core }
 
-// Handle logs in the owner of phone for a caller at clientIP (empty when unknown).
-// Errors: BAD_USER_INPUT for a malformed phone or code, or a wrong or expired code (a
-// code's last allowed wrong guess discards it, and its owner asks for a new one);
-// RATE_LIMITED with RetryAfterSeconds when a per-IP limit refuses (wrong codes from the
-// address included); FORBIDDEN for a blocked account. Wrong guesses never lock the
-// phone itself, so nobody can lock someone else out.
+// Handle logs in the owner of phone for a caller at clientIP (empty when unknown), with a
+// code that clientIP asked for: a code is checked only against guesses from the client
+// that asked for it, so nobody else's guesses can discard it. Errors: BAD_USER_INPUT for
+// a malformed phone or code, or a wrong or expired code (a code's last allowed wrong guess
+// discards it, and its owner asks for a new one); RATE_LIMITED with RetryAfterSeconds for
+// a wrong code from an address past a per-IP limit (LoginPerIP calls, WrongCodesPerIP
+// wrong codes) — such a guess is still checked, so a right code is never refused, but a
+// wrong one discards the code it was meant for at once; FORBIDDEN for a blocked account.
+// Wrong guesses never lock the phone itself, so nobody can lock someone else out.
 func (h *Login) Handle(ctx context.Context, phone, code, clientIP string) (Session, error) {
 	c := h.c
 	if !ValidPhone(phone) {
@@ -27,21 +31,31 @@ func (h *Login) Handle(ctx context.Context, phone, code, clientIP string) (Sessi
 		return Session{}, badInput("code must be 6 digits")
 	}
 	clientIP = limitKey(clientIP) // an IPv6 client is its /64
-	if err := c.limitIP(ctx, "login", clientIP, c.cfg.LoginPerIP); err != nil {
-		return Session{}, err
-	}
-	refund, err := c.chargeGuess(ctx, clientIP)
+	callsOK, callsRetry, err := c.allowIP(ctx, "login", clientIP, c.cfg.LoginPerIP)
 	if err != nil {
 		return Session{}, err
 	}
-	verdict, err := c.codes.Verify(ctx, phone, c.codeDigest(phone, code), c.cfg.Verify)
+	refund, guessOK, guessRetry, err := c.chargeGuess(ctx, clientIP)
+	if err != nil {
+		return Session{}, err
+	}
+	limits := c.cfg.Verify
+	if !callsOK || !guessOK {
+		// Past a per-address limit the address gets one guess per code: a right code
+		// still logs in (it may be someone else's behind the same proxy), a wrong one
+		// discards the code, so the address can try no more than it asks codes for.
+		limits.MaxWrong = 1
+	}
+	verdict, err := c.codes.Verify(ctx, phone, clientIP, c.codeDigest(phone, code), limits)
 	if err != nil {
 		return Session{}, fmt.Errorf("verify login code: %w", err)
 	}
-	switch verdict {
-	case CodeAccepted:
+	switch {
+	case verdict == CodeAccepted:
 		refund(ctx)
-	case CodeDiscarded:
+	case !callsOK || !guessOK:
+		return Session{}, rateLimited("too many wrong codes or logins from this address; try again later", max(callsRetry, guessRetry))
+	case verdict == CodeDiscarded:
 		return Session{}, badInput("wrong code; that was its last try: ask for a new code")
 	default:
 		return Session{}, badInput("wrong or expired code")
@@ -91,23 +105,25 @@ func newNickName() string {
 
 // chargeGuess counts a code guess from clientIP as wrong before it is checked, so that
 // concurrent guesses cannot slip past the per-IP limit; the returned refund takes it back
-// once the code proved right. Callers without a known address are not limited here.
-func (c *core) chargeGuess(ctx context.Context, clientIP string) (refund func(context.Context), err error) {
+// once the code proved right. ok=false (with how long to wait) when clientIP is past
+// its limit: then nothing was charged. Callers without a known address are not limited.
+func (c *core) chargeGuess(ctx context.Context, clientIP string) (refund func(context.Context), ok bool, retry time.Duration, err error) {
 	// clientIP is already a limit key (limitKey).
+	noRefund := func(context.Context) {}
 	if !c.cfg.IPLimits || clientIP == "" {
-		return func(context.Context) {}, nil
+		return noRefund, true, 0, nil
 	}
 	client := "ip:" + clientIP
 	id, ok, retry, err := c.codes.ChargeGuess(ctx, client, c.cfg.WrongCodesPerIP)
 	if err != nil {
-		return nil, fmt.Errorf("per-IP wrong code limit: %w", err)
+		return nil, false, 0, fmt.Errorf("per-IP wrong code limit: %w", err)
 	}
 	if !ok {
-		return nil, rateLimited("too many wrong codes from this address; try again later", retry)
+		return noRefund, false, retry, nil
 	}
 	return func(ctx context.Context) {
 		// A failed refund costs the address one guess of its allowance, no more: the
 		// login itself goes on.
 		_ = c.codes.RefundGuess(ctx, client, id)
-	}, nil
+	}, true, 0, nil
 }

@@ -35,8 +35,10 @@ type CodeSender interface {
 	Send(ctx context.Context, phone, code string) error
 }
 
-// SendLimits bound how often one phone is sent a login code. The tiers are checked in
-// this order: the lock, the interval, the day, the window.
+// SendLimits bound how often one client (an IP address or network) has login codes sent
+// to one phone. They never count sends by other clients, so nobody can spend someone
+// else's allowance: a phone's owner asking from an address of their own always gets a
+// code. The tiers are checked in this order: the lock, the interval, the day, the window.
 type SendLimits struct {
 	// CodeTTL is how long a code stays valid.
 	CodeTTL time.Duration
@@ -46,7 +48,8 @@ type SendLimits struct {
 	// one Window old still counts).
 	Window    time.Duration
 	WindowMax int
-	// Lock is how long the phone gets no codes after asking beyond WindowMax.
+	// Lock is how long the client gets no codes for the phone after asking beyond
+	// WindowMax.
 	Lock time.Duration
 	// Day and DayMax: at most DayMax codes in any Day (sliding); asking beyond waits until
 	// the oldest of them is Day old, without a lock.
@@ -74,21 +77,24 @@ const (
 	CodeDiscarded
 )
 
-// CodeStore keeps the current login code of each phone and the limits around it: the
-// send limits per phone, the wrong guesses per code, and the wrong guesses per client (an
-// IP address or network). Codes are stored as digests only; Issue and Verify are atomic per
-// phone.
+// CodeStore keeps the login codes and the limits around them. A code belongs to the phone
+// it was sent to and to the client (an IP address or network) that asked for it: only a
+// guess from that client is checked against it, so what one client does — asking for
+// codes, guessing wrong — never replaces, discards or locks a code another client asked
+// for. Each (phone, client) pair has at most one live code, its own send limits and its
+// code's count of wrong guesses; the store also counts wrong guesses per client.
+// Codes are stored as digests only; Issue and Verify are atomic per pair.
 type CodeStore interface {
-	// Issue makes digest the phone's current code (replacing an earlier one and its count
-	// of wrong guesses) and records the send, if l allows a send now. Otherwise it stores
-	// nothing and returns issued=false and how long until a send could succeed. Errors are
+	// Issue makes digest the current code of (phone, client), replacing an earlier one of
+	// the pair and its count of wrong guesses, and records the send, if l allows the pair
+	// a send now. Otherwise it stores nothing and returns issued=false and how long until
+	// a send could succeed. Errors are infrastructure failures only.
+	Issue(ctx context.Context, phone, client, digest string, l SendLimits) (issued bool, retryAfter time.Duration, err error)
+	// Verify consumes the current code of (phone, client) if it equals digest and has not
+	// expired. A wrong digest counts against that code; its l.MaxWrong-th wrong guess
+	// discards it (CodeDiscarded). With no live code nothing is counted. Errors are
 	// infrastructure failures only.
-	Issue(ctx context.Context, phone, digest string, l SendLimits) (issued bool, retryAfter time.Duration, err error)
-	// Verify consumes the phone's current code if it equals digest and has not expired. A
-	// wrong digest counts against the live code; its l.MaxWrong-th wrong guess discards
-	// it (CodeDiscarded). With no live code nothing is counted. Errors are infrastructure
-	// failures only.
-	Verify(ctx context.Context, phone, digest string, l VerifyLimits) (Verdict, error)
+	Verify(ctx context.Context, phone, client, digest string, l VerifyLimits) (Verdict, error)
 	// ChargeGuess counts one code guess by client as wrong before it is checked, unless
 	// client already made l.Max wrong guesses within l.Window: then it records nothing and
 	// returns ok=false and how long until a guess would be allowed. id names the charge

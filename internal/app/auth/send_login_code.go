@@ -17,11 +17,13 @@ type SendCodeResult struct {
 	DevCode string
 }
 
-// SendLoginCode sends a fresh login code to a phone, within the per-phone and per-IP
-// limits.
+// SendLoginCode sends a fresh login code to a phone, within the per-(address, phone) and
+// per-address limits. Nothing is limited per phone alone: that would let anyone lock a
+// phone's owner out by asking for codes in their name.
 type SendLoginCode struct{ c *core }
 
-// Handle sends a code to phone for a caller at clientIP (empty when unknown). Errors:
+// Handle sends a code to phone for a caller at clientIP (empty when unknown); the code is
+// good only for a login from clientIP, and replaces only clientIP's earlier code. Errors:
 // BAD_USER_INPUT for a malformed phone; RATE_LIMITED with RetryAfterSeconds when a limit
 // refuses; FORBIDDEN for a blocked account. Once issued, a code counts against the
 // limits even if delivery fails.
@@ -42,12 +44,12 @@ func (h *SendLoginCode) Handle(ctx context.Context, phone, clientIP string) (Sen
 		return SendCodeResult{}, fmt.Errorf("load user for login code: %w", err)
 	}
 	code := newCode()
-	issued, retry, err := c.codes.Issue(ctx, phone, c.codeDigest(phone, code), c.cfg.Send)
+	issued, retry, err := c.codes.Issue(ctx, phone, clientIP, c.codeDigest(phone, code), c.cfg.Send)
 	if err != nil {
 		return SendCodeResult{}, fmt.Errorf("issue login code: %w", err)
 	}
 	if !issued {
-		return SendCodeResult{}, rateLimited("too many codes asked for this phone; try again later", retry)
+		return SendCodeResult{}, rateLimited("too many codes asked for this phone from this address; try again later", retry)
 	}
 	if err := c.sender.Send(ctx, phone, code); err != nil {
 		return SendCodeResult{}, fmt.Errorf("deliver login code: %w", err)

@@ -268,17 +268,27 @@ func seconds(d time.Duration) int {
 }
 
 // limitIP applies a per-client-IP limit to action. Callers without a known address are
-// not limited here (the per-phone limits still apply).
+// not limited here (the per-(address, phone) limits still apply).
 func (c *core) limitIP(ctx context.Context, action, clientIP string, l Limit) error {
-	if !c.cfg.IPLimits || clientIP == "" {
-		return nil
-	}
-	ok, retry, err := c.limiter.Allow(ctx, "ip:"+action+":"+clientIP, l.Max, l.Window)
+	ok, retry, err := c.allowIP(ctx, action, clientIP, l)
 	if err != nil {
-		return fmt.Errorf("per-IP limit: %w", err)
+		return err
 	}
 	if !ok {
 		return rateLimited("too many requests from this address; try again later", retry)
 	}
 	return nil
+}
+
+// allowIP records one action by clientIP and reports whether it was within l, and if not
+// how long until it would be. Callers without a known address are always within.
+func (c *core) allowIP(ctx context.Context, action, clientIP string, l Limit) (ok bool, retry time.Duration, err error) {
+	if !c.cfg.IPLimits || clientIP == "" {
+		return true, 0, nil
+	}
+	ok, retry, err = c.limiter.Allow(ctx, "ip:"+action+":"+clientIP, l.Max, l.Window)
+	if err != nil {
+		return false, 0, fmt.Errorf("per-IP limit: %w", err)
+	}
+	return ok, retry, nil
 }

@@ -24,6 +24,7 @@ func CodeStoreContract(t *testing.T, newStore func(t *testing.T) auth.CodeStore)
 		{"the last allowed wrong guess discards the code", codesDiscard},
 		{"guesses with no live code count against nothing", codesNoCode},
 		{"guess charges stop at the limit; a refund gives one back", codesCharges},
+		{"each client has its own code and send limits for a phone", codesPerClient},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -36,18 +37,35 @@ func CodeStoreContract(t *testing.T, newStore func(t *testing.T) auth.CodeStore)
 var codeLimits = auth.SendLimits{CodeTTL: 2 * time.Minute, Interval: time.Minute, Window: time.Hour, WindowMax: 5,
 	Lock: time.Hour, Day: 24 * time.Hour, DayMax: 20}
 
+// issue and verify act for client A; issueFrom and verifyFrom for any client.
 func issue(t *testing.T, s auth.CodeStore, phone, digest string, l auth.SendLimits, want bool) time.Duration {
 	t.Helper()
-	issued, retry, err := s.Issue(context.Background(), phone, digest, l)
+	return issueFrom(t, s, phone, clientA, digest, l, want)
+}
+
+func verify(t *testing.T, s auth.CodeStore, phone, digest string, maxWrong int, want auth.Verdict) {
+	t.Helper()
+	verifyFrom(t, s, phone, clientA, digest, maxWrong, want)
+}
+
+// Clients of the contract: an IPv4 address and an IPv6 /64, as the service names them.
+const (
+	clientA = "192.0.2.1"
+	clientB = "2001:db8:1:2::/64"
+)
+
+func issueFrom(t *testing.T, s auth.CodeStore, phone, client, digest string, l auth.SendLimits, want bool) time.Duration {
+	t.Helper()
+	issued, retry, err := s.Issue(context.Background(), phone, client, digest, l)
 	if err != nil || issued != want {
 		t.Fatalf("issue %s to %s: issued %v, %v; want %v", digest, phone, issued, err, want)
 	}
 	return retry
 }
 
-func verify(t *testing.T, s auth.CodeStore, phone, digest string, maxWrong int, want auth.Verdict) {
+func verifyFrom(t *testing.T, s auth.CodeStore, phone, client, digest string, maxWrong int, want auth.Verdict) {
 	t.Helper()
-	got, err := s.Verify(context.Background(), phone, digest, auth.VerifyLimits{MaxWrong: maxWrong})
+	got, err := s.Verify(context.Background(), phone, client, digest, auth.VerifyLimits{MaxWrong: maxWrong})
 	if err != nil || got != want {
 		t.Fatalf("verify %s of %s: %v, %v; want %v", digest, phone, got, err, want)
 	}
@@ -101,6 +119,24 @@ func codesNoCode(t *testing.T, s auth.CodeStore) {
 	issue(t, s, phone, "d1", codeLimits, true)
 	verify(t, s, phone, "wrong", 2, auth.CodeRejected)
 	verify(t, s, phone, "d1", 2, auth.CodeAccepted)
+}
+
+func codesPerClient(t *testing.T, s auth.CodeStore) {
+	phone := newPhone()
+	issueFrom(t, s, phone, clientA, "a1", codeLimits, true)
+	// B's send is not within A's interval, and does not replace A's code.
+	issueFrom(t, s, phone, clientB, "b1", codeLimits, true)
+	issueFrom(t, s, phone, clientB, "b2", codeLimits, false)
+	// A code is checked only against its own client's guesses.
+	verifyFrom(t, s, phone, clientB, "a1", 5, auth.CodeRejected)
+	verifyFrom(t, s, phone, "", "a1", 5, auth.CodeRejected)
+	// B's wrong guesses count against B's code, never against A's.
+	for range 3 { // B's guess of "a1" above was its first wrong one
+		verifyFrom(t, s, phone, clientB, "wrong", 5, auth.CodeRejected)
+	}
+	verifyFrom(t, s, phone, clientB, "wrong", 5, auth.CodeDiscarded)
+	verifyFrom(t, s, phone, clientB, "b1", 5, auth.CodeRejected)
+	verifyFrom(t, s, phone, clientA, "a1", 5, auth.CodeAccepted)
 }
 
 func codesCharges(t *testing.T, s auth.CodeStore) {

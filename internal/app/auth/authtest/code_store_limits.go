@@ -95,7 +95,7 @@ func codesIssueLimits(t *testing.T, newStore func(t *testing.T, now func() time.
 			phone := newPhone()
 			for i, s := range tc.steps {
 				clock.Advance(s.after)
-				issued, retry, err := store.Issue(context.Background(), phone, fmt.Sprint("digest", i), tc.limits)
+				issued, retry, err := store.Issue(context.Background(), phone, "client-a", fmt.Sprint("digest", i), tc.limits)
 				if err != nil {
 					t.Fatalf("step %d: %v", i, err)
 				}
@@ -175,13 +175,13 @@ func codesVerifySteps(t *testing.T, newStore func(t *testing.T, now func() time.
 			for i, s := range tc.steps {
 				clock.Advance(s.after)
 				if s.issue != "" {
-					issued, _, err := store.Issue(ctx, phone, s.issue, sendLimits)
+					issued, _, err := store.Issue(ctx, phone, "client-a", s.issue, sendLimits)
 					if err != nil || !issued {
 						t.Fatalf("step %d: Issue = (%v, %v)", i, issued, err)
 					}
 					continue
 				}
-				v, err := store.Verify(ctx, phone, s.verify, verifyLimits)
+				v, err := store.Verify(ctx, phone, "client-a", s.verify, verifyLimits)
 				if err != nil {
 					t.Fatalf("step %d: %v", i, err)
 				}
@@ -226,7 +226,7 @@ func codesUnderConcurrency(t *testing.T, store auth.CodeStore) {
 		t.Parallel()
 		phone := newPhone()
 		issued := count(n, func(i int) bool {
-			ok, _, err := store.Issue(ctx, phone, fmt.Sprint("digest", i), sendLimits)
+			ok, _, err := store.Issue(ctx, phone, "client-a", fmt.Sprint("digest", i), sendLimits)
 			if err != nil {
 				t.Error(err)
 			}
@@ -239,11 +239,11 @@ func codesUnderConcurrency(t *testing.T, store auth.CodeStore) {
 	t.Run("one login for 50 simultaneous uses of a code", func(t *testing.T) {
 		t.Parallel()
 		phone := newPhone()
-		if ok, _, err := store.Issue(ctx, phone, "right", sendLimits); err != nil || !ok {
+		if ok, _, err := store.Issue(ctx, phone, "client-a", "right", sendLimits); err != nil || !ok {
 			t.Fatalf("Issue = (%v, %v)", ok, err)
 		}
 		accepted := count(n, func(int) bool {
-			v, err := store.Verify(ctx, phone, "right", verifyLimits)
+			v, err := store.Verify(ctx, phone, "client-a", "right", verifyLimits)
 			if err != nil {
 				t.Error(err)
 			}
@@ -256,11 +256,11 @@ func codesUnderConcurrency(t *testing.T, store auth.CodeStore) {
 	t.Run("50 simultaneous wrong codes discard the code once", func(t *testing.T) {
 		t.Parallel()
 		phone := newPhone()
-		if ok, _, err := store.Issue(ctx, phone, "right", sendLimits); err != nil || !ok {
+		if ok, _, err := store.Issue(ctx, phone, "client-a", "right", sendLimits); err != nil || !ok {
 			t.Fatalf("Issue = (%v, %v)", ok, err)
 		}
 		discarded := count(n, func(i int) bool {
-			v, err := store.Verify(ctx, phone, fmt.Sprint("wrong", i), verifyLimits)
+			v, err := store.Verify(ctx, phone, "client-a", fmt.Sprint("wrong", i), verifyLimits)
 			if err != nil {
 				t.Error(err)
 			}
@@ -269,7 +269,7 @@ func codesUnderConcurrency(t *testing.T, store auth.CodeStore) {
 		if discarded != 1 {
 			t.Fatalf("%d guesses discarded the code, want 1", discarded)
 		}
-		if v, _ := store.Verify(ctx, phone, "right", verifyLimits); v != auth.CodeRejected {
+		if v, _ := store.Verify(ctx, phone, "client-a", "right", verifyLimits); v != auth.CodeRejected {
 			t.Fatalf("right code after it was discarded: verdict %v, want rejected", v)
 		}
 	})
@@ -291,10 +291,10 @@ func codesUnderConcurrency(t *testing.T, store auth.CodeStore) {
 
 func codesInvalidLimits(t *testing.T, store auth.CodeStore) {
 	ctx := context.Background()
-	if _, _, err := store.Issue(ctx, newPhone(), "d", auth.SendLimits{}); err == nil {
+	if _, _, err := store.Issue(ctx, newPhone(), "client-a", "d", auth.SendLimits{}); err == nil {
 		t.Error("Issue with zero limits succeeded")
 	}
-	if _, err := store.Verify(ctx, newPhone(), "d", auth.VerifyLimits{}); err == nil {
+	if _, err := store.Verify(ctx, newPhone(), "client-a", "d", auth.VerifyLimits{}); err == nil {
 		t.Error("Verify with zero limits succeeded")
 	}
 	if _, _, _, err := store.ChargeGuess(ctx, "ip:x", auth.Limit{}); err == nil {

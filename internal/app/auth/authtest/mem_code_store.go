@@ -11,7 +11,8 @@ import (
 )
 
 // MemCodeStore is an in-memory auth.CodeStore on a clock of the caller's, with the send
-// limits, wrong-guess counts and per-client charges of the Redis one.
+// limits, wrong-guess counts and per-client charges of the Redis one. Codes and send
+// limits are kept per (phone, client) pair.
 type MemCodeStore struct {
 	now     func() time.Time
 	mu      sync.Mutex
@@ -20,7 +21,7 @@ type MemCodeStore struct {
 	ids     memEventIDs
 }
 
-// memPhone is what the store keeps of one phone; times are milliseconds.
+// memPhone is what the store keeps of one (phone, client) pair; times are milliseconds.
 type memPhone struct {
 	digest      string // "" when there is no code
 	expiresAt   int64
@@ -39,25 +40,28 @@ func NewMemCodeStore(now func() time.Time) *MemCodeStore {
 	return &MemCodeStore{now: now, phones: map[string]*memPhone{}, guesses: map[string]*memWindow{}}
 }
 
-func (s *MemCodeStore) phone(phone string) *memPhone {
-	p := s.phones[phone]
+// pairKey names a (phone, client) pair; a phone never holds the separator.
+func pairKey(phone, client string) string { return phone + "|" + client }
+
+func (s *MemCodeStore) pair(phone, client string) *memPhone {
+	p := s.phones[pairKey(phone, client)]
 	if p == nil {
 		p = &memPhone{}
-		s.phones[phone] = p
+		s.phones[pairKey(phone, client)] = p
 	}
 	return p
 }
 
 // Issue implements auth.CodeStore. The tiers, in order: the lock, the interval, the day
 // (refuses without locking), the window (asking beyond it locks).
-func (s *MemCodeStore) Issue(_ context.Context, phone, digest string, l auth.SendLimits) (bool, time.Duration, error) {
+func (s *MemCodeStore) Issue(_ context.Context, phone, client, digest string, l auth.SendLimits) (bool, time.Duration, error) {
 	if l.CodeTTL <= 0 || l.Window <= 0 || l.Lock <= 0 || l.WindowMax < 1 || l.Interval < 0 || l.Day <= 0 || l.DayMax < 1 {
 		return false, 0, errors.New("issue login code: invalid send limits")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ms := func(d time.Duration) int64 { return d.Milliseconds() }
-	now, p := s.now().UnixMilli(), s.phone(phone)
+	now, p := s.now().UnixMilli(), s.pair(phone, client)
 	if p.lockedUntil > now {
 		return false, time.Duration(p.lockedUntil-now) * time.Millisecond, nil
 	}
@@ -95,13 +99,13 @@ func (s *MemCodeStore) Issue(_ context.Context, phone, digest string, l auth.Sen
 }
 
 // Verify implements auth.CodeStore.
-func (s *MemCodeStore) Verify(_ context.Context, phone, digest string, l auth.VerifyLimits) (auth.Verdict, error) {
+func (s *MemCodeStore) Verify(_ context.Context, phone, client, digest string, l auth.VerifyLimits) (auth.Verdict, error) {
 	if l.MaxWrong < 1 {
 		return auth.CodeRejected, errors.New("verify login code: invalid limits")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.phones[phone]
+	p := s.phones[pairKey(phone, client)]
 	if p == nil || p.digest == "" || p.expiresAt <= s.now().UnixMilli() {
 		return auth.CodeRejected, nil
 	}
