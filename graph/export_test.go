@@ -14,7 +14,7 @@ import (
 func NewTestServer(o Options) http.Handler {
 	cfg := generated.Config{Resolvers: &Resolver{}}
 	cfg.Directives.Auth = authDirective
-	return codedTransportErrors(newServer(generated.NewExecutableSchema(cfg), newWebsocketSessions(nil, o.Websocket), slog.New(slog.DiscardHandler), o))
+	return guardRequests(o.AllowedOrigins, codedTransportErrors(newServer(generated.NewExecutableSchema(cfg), newWebsocketSessions(nil, o.Websocket), slog.New(slog.DiscardHandler), o)))
 }
 
 // Measure validates query against the schema and returns its depth, aliases and
@@ -40,3 +40,6 @@ func RecognisesClaim(query string, o Options) bool {
 	f := newFastClaim(http.NotFoundHandler(), &Resolver{}, schema, slog.New(slog.DiscardHandler), o)
 	return f.classify(query) != notClaim
 }
+
+// NewPersistedQueryLRU is the node's cache of persisted queries, for tests.
+var NewPersistedQueryLRU = newPersistedQueryLRU

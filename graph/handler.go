@@ -55,6 +55,11 @@ type Options struct {
 	// PersistedQueries, if set, is the cache of automatic persisted queries every node
 	// shares; this node keeps QueryCacheSize of them in front of it.
 	PersistedQueries graphql.Cache[string]
+	// APQ bounds the registration of automatic persisted queries.
+	APQ APQOptions
+	// AllowedOrigins are the origins (scheme://host[:port], lower case), besides the
+	// request's own host, whose pages may call the API; any other Origin is refused.
+	AllowedOrigins []string
 	// Tracer, when set, traces queries and mutations (see Tracing); nil: no tracing.
 	Tracer trace.TracerProvider
 	// TraceIncoming is what an operation's span does with the request's traceparent:
@@ -77,7 +82,7 @@ func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 	if o.FastClaim {
 		h = newFastClaim(srv, resolver, schema.Schema(), log, o)
 	}
-	return Authentication(a.Queries.Authenticate, sockets.Middleware(codedTransportErrors(h)))
+	return guardRequests(o.AllowedOrigins, Authentication(a.Queries.Authenticate, sockets.Middleware(codedTransportErrors(h))))
 }
 
 // newServer builds the gqlgen server for schema with every transport, limit and
@@ -104,7 +109,8 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 	// Parsed and validated documents are cached, and clients may send a document's hash
 	// instead of its text (automatic persisted queries).
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](o.QueryCacheSize))
-	srv.Use(extension.AutomaticPersistedQuery{Cache: newPersistedQueries(o.QueryCacheSize, o.PersistedQueries, log)})
+	apq := newPersistedQueries(o.QueryCacheSize, o.APQ.MaxBytes, o.PersistedQueries, log)
+	srv.Use(persistedQueryLookup{cache: apq})
 	if o.Introspection {
 		srv.Use(extension.Introspection{})
 	}
@@ -113,6 +119,7 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 	srv.SetValidationRulesFn(validationRules(schema.Schema(), ruleOptions{
 		maxFields: o.MaxComplexity, suggestions: o.Suggestions, introspection: o.Introspection,
 	}))
+	srv.Use(uploadsOnly{})
 	srv.Use(OperationLimits{
 		MaxDepth: o.MaxDepth, MaxAliases: o.MaxAliases, MaxComplexity: o.MaxComplexity,
 		PageSize: o.PageSize, MaxPageSize: o.MaxPageSize, MaxStringChars: o.MaxStringChars,
@@ -120,6 +127,9 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 	if o.Tracer != nil {
 		srv.Use(Tracing{Tracer: o.Tracer.Tracer(tracerName), Incoming: o.TraceIncoming})
 	}
+	// Last of the operation context mutators: a persisted query is registered only once
+	// everything before it accepted the operation.
+	srv.Use(persistedQueryRegistration{cache: apq, maxBytes: o.APQ.MaxDocumentBytes, limit: newRegistrationLimit(o.APQ)})
 	srv.SetErrorPresenter(ErrorPresenter(log))
 	srv.SetRecoverFunc(RecoverFunc(log))
 	srv.AroundOperations(sockets.AroundOperations)
