@@ -104,7 +104,7 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 	if o.MaxUploadBytes > 0 {
 		// The GraphQL multipart request spec: files beside the operation. A file past
 		// the limit is refused; the use case reads at most the limit and a byte more.
-		srv.AddTransport(transport.MultipartForm{MaxUploadSize: o.MaxUploadBytes + MultipartOverheadBytes, MaxMemory: 4 << 20})
+		srv.AddTransport(multipartTransport{transport.MultipartForm{MaxUploadSize: o.MaxUploadBytes + MultipartOverheadBytes, MaxMemory: 4 << 20}})
 	}
 	// Parsed and validated documents are cached, and clients may send a document's hash
 	// instead of its text (automatic persisted queries).

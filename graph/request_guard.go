@@ -10,6 +10,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -177,3 +178,34 @@ func holdsUpload(v any) bool {
 	}
 	return false
 }
+
+// multipartTransport is gqlgen's multipart transport, except that a map naming a path the
+// operations do not hold — gqlgen panics placing the file there (a nil map, a list index
+// out of range) — is answered 422 BAD_REQUEST instead of a 500.
+type multipartTransport struct{ transport.MultipartForm }
+
+func (m multipartTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	tw := &writeTracker{ResponseWriter: w}
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler || tw.wrote {
+				panic(p)
+			}
+			refuse(w, http.StatusUnprocessableEntity, "the multipart map names a path the operations do not have")
+		}
+	}()
+	m.MultipartForm.Do(tw, r, exec)
+}
+
+// writeTracker notes whether anything of the answer was written.
+type writeTracker struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (t *writeTracker) WriteHeader(code int) { t.wrote = true; t.ResponseWriter.WriteHeader(code) }
+func (t *writeTracker) Write(b []byte) (int, error) {
+	t.wrote = true
+	return t.ResponseWriter.Write(b)
+}
+func (t *writeTracker) Unwrap() http.ResponseWriter { return t.ResponseWriter }

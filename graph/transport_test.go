@@ -135,3 +135,24 @@ func TestGraphQLAnswersAreNotSniffed(t *testing.T) {
 		}
 	}
 }
+
+// A multipart map that names a path the operations do not hold is the client's mistake,
+// not a server error.
+func TestMultipartMapToAMissingPathIsABadRequest(t *testing.T) {
+	t.Parallel()
+	h := uploadServer()
+	for name, ops := range map[string]string{
+		"no variables":     `{"query":"mutation($f: Upload!) { uploadImage(file: $f) { url } }"}`,
+		"variables a list": `{"query":"mutation($f: Upload!) { uploadImage(file: $f) { url } }","variables":{"f":[]}}`,
+		"variables no map": `{"query":"mutation($f: Upload!) { uploadImage(file: $f) { url } }","variables":{"f":"x"}}`,
+	} {
+		mapping := `{"0":["variables.f"]}`
+		if name != "no variables" {
+			mapping = `{"0":["variables.f.3"]}`
+		}
+		got := serve(t, h, multipartRequest(ops, mapping, true))
+		if got.status >= 500 || got.firstCode() != graph.CodeBadRequest {
+			t.Errorf("%s: %d %s, want BAD_REQUEST", name, got.status, got.body)
+		}
+	}
+}
