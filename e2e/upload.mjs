@@ -27,7 +27,7 @@ try {
     }));
     form.append('map', JSON.stringify({ 0: ['variables.f'] }));
     form.append('0', chosen, chosen.name);
-    const res = await fetch('/graphql', { method: 'POST', headers: { Authorization: 'Bearer ' + token }, body: form });
+    const res = await fetch('/graphql', { method: 'POST', headers: { Authorization: 'Bearer ' + token, 'GraphQL-Require-Preflight': '1' }, body: form });
     const body = await res.json();
     if (!body.data || !body.data.uploadImage) return { status: res.status, errors: body.errors };
     const img = new Image();

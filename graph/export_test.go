@@ -17,7 +17,7 @@ import (
 func NewTestServer(o Options) http.Handler {
 	cfg := generated.Config{Resolvers: &Resolver{}}
 	cfg.Directives.Auth = authDirective
-	return codedTransportErrors(newServer(generated.NewExecutableSchema(cfg), newWebsocketSessions(nil, o.Websocket), slog.New(slog.DiscardHandler), o))
+	return guardRequests(o.AllowedOrigins, codedTransportErrors(newServer(generated.NewExecutableSchema(cfg), newWebsocketSessions(nil, o.Websocket), slog.New(slog.DiscardHandler), o)))
 }
 
 // Measure validates query against the schema and returns its depth, aliases and
@@ -70,3 +70,6 @@ func ValidationWork(query string, o Options) (refused bool, visits, tokens int) 
 	core.Walk(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{}}).Schema(), doc, &events)
 	return false, visits, tokens
 }
+
+// NewPersistedQueryLRU is the node's cache of persisted queries, for tests.
+var NewPersistedQueryLRU = newPersistedQueryLRU

@@ -58,6 +58,11 @@ type Options struct {
 	// PersistedQueries, if set, is the cache of automatic persisted queries every node
 	// shares; this node keeps QueryCacheSize of them in front of it.
 	PersistedQueries graphql.Cache[string]
+	// APQ bounds the registration of automatic persisted queries.
+	APQ APQOptions
+	// AllowedOrigins are the origins (scheme://host[:port], lower case), besides the
+	// request's own host, whose pages may call the API; any other Origin is refused.
+	AllowedOrigins []string
 	// Tracer, when set, traces queries and mutations (see Tracing); nil: no tracing.
 	Tracer trace.TracerProvider
 	// TraceIncoming is what an operation's span does with the request's traceparent:
@@ -80,7 +85,7 @@ func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 	if o.FastClaim {
 		h = newFastClaim(srv, resolver, schema.Schema(), log, o)
 	}
-	return Authentication(a.Queries.Authenticate, sockets.Middleware(codedTransportErrors(h)))
+	return guardRequests(o.AllowedOrigins, Authentication(a.Queries.Authenticate, sockets.Middleware(codedTransportErrors(h))))
 }
 
 // newServer builds the gqlgen server for schema with every transport, limit and
@@ -102,12 +107,13 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 	if o.MaxUploadBytes > 0 {
 		// The GraphQL multipart request spec: files beside the operation. A file past
 		// the limit is refused; the use case reads at most the limit and a byte more.
-		srv.AddTransport(transport.MultipartForm{MaxUploadSize: o.MaxUploadBytes + MultipartOverheadBytes, MaxMemory: 4 << 20})
+		srv.AddTransport(multipartTransport{transport.MultipartForm{MaxUploadSize: o.MaxUploadBytes + MultipartOverheadBytes, MaxMemory: 4 << 20}})
 	}
 	// Parsed and validated documents are cached, and clients may send a document's hash
 	// instead of its text (automatic persisted queries).
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](o.QueryCacheSize))
-	srv.Use(extension.AutomaticPersistedQuery{Cache: newPersistedQueries(o.QueryCacheSize, o.PersistedQueries, log)})
+	apq := newPersistedQueries(o.QueryCacheSize, o.APQ.MaxBytes, o.PersistedQueries, log)
+	srv.Use(persistedQueryLookup{cache: apq})
 	srv.Use(FragmentLimits{MaxFragments: o.MaxFragments, MaxSpreadTokens: o.MaxSpreadTokens, MaxTokens: o.MaxTokens})
 	if o.Introspection {
 		srv.Use(extension.Introspection{})
@@ -117,6 +123,7 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 	srv.SetValidationRulesFn(validationRules(schema.Schema(), ruleOptions{
 		maxFields: o.MaxComplexity, suggestions: o.Suggestions, introspection: o.Introspection,
 	}))
+	srv.Use(uploadsOnly{})
 	srv.Use(OperationLimits{
 		MaxDepth: o.MaxDepth, MaxAliases: o.MaxAliases, MaxComplexity: o.MaxComplexity,
 		PageSize: o.PageSize, MaxPageSize: o.MaxPageSize, MaxStringChars: o.MaxStringChars,
@@ -124,6 +131,9 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 	if o.Tracer != nil {
 		srv.Use(Tracing{Tracer: o.Tracer.Tracer(tracerName), Incoming: o.TraceIncoming})
 	}
+	// Last of the operation context mutators: a persisted query is registered only once
+	// everything before it accepted the operation.
+	srv.Use(persistedQueryRegistration{cache: apq, maxBytes: o.APQ.MaxDocumentBytes, limit: newRegistrationLimit(o.APQ)})
 	srv.SetErrorPresenter(ErrorPresenter(log))
 	srv.SetRecoverFunc(RecoverFunc(log))
 	srv.AroundOperations(sockets.AroundOperations)

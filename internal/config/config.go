@@ -310,6 +310,19 @@ type GraphQL struct {
 	// APQTTL is how long an automatic persisted query stays in Redis, shared by every
 	// node, after it was last registered (APQ_TTL; 0: each node keeps its own only).
 	APQTTL time.Duration
+	// APQMaxDocumentBytes bounds the text of a persisted query that is registered; a
+	// longer document runs but is not kept (APQ_MAX_DOCUMENT_BYTES).
+	APQMaxDocumentBytes int
+	// APQRegistrationsPerClient bounds the persisted queries one client address registers
+	// on one node (APQ_REGISTRATIONS_PER_CLIENT; Max 0: off).
+	APQRegistrationsPerClient Rate
+	// APQMaxBytes bounds the persisted-query text each node keeps in process, and the
+	// text (plus a fixed cost per entry) kept in Redis for all nodes; the oldest
+	// registrations go first (APQ_MAX_BYTES).
+	APQMaxBytes int64
+	// AllowedOrigins are the origins, besides the server's own host, whose pages may call
+	// /graphql; a request with any other Origin header is refused (GRAPHQL_ALLOWED_ORIGINS).
+	AllowedOrigins []string
 	// MaxTokens bounds the tokens of one document; parsing stops there.
 	MaxTokens int
 	// MaxFragments bounds the fragment definitions of one document (GRAPHQL_MAX_FRAGMENTS),

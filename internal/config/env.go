@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -87,6 +88,22 @@ func (r *reader) rate(name string, def Rate) Rate {
 		return def
 	}
 	return Rate{Max: n, Window: d}
+}
+
+// origins reads a comma-separated list of web origins (scheme://host[:port], http or
+// https, no path), lower-cased.
+func (r *reader) origins(name string) []string {
+	var out []string
+	for _, v := range r.list(name, "") {
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+			(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+			r.fail(name, "want comma-separated origins such as https://app.example.com, got %q", v)
+			return nil
+		}
+		out = append(out, strings.ToLower(u.Scheme+"://"+u.Host))
+	}
+	return out
 }
 
 // prefixes reads a comma-separated list of CIDRs; a bare address is a network of one.

@@ -12,5 +12,7 @@ func (s *Node) persistedQueries() graphql.Cache[string] {
 	if s.Config.GraphQL.APQTTL <= 0 {
 		return nil
 	}
-	return redisadapter.NewPersistedQueries(s.Redis.Client, s.Config.GraphQL.APQTTL, s.Log)
+	return redisadapter.NewPersistedQueries(s.Redis.Client, redisadapter.PersistedQuerySettings{
+		TTL: s.Config.GraphQL.APQTTL, MaxBytes: s.Config.GraphQL.APQMaxBytes,
+	}, s.Log)
 }

@@ -44,7 +44,7 @@ func TestPersistedQueryRegisteredOnOneNodeRunsOnAnother(t *testing.T) {
 	if len(onB.ShopTypes) != len(onA.ShopTypes) {
 		t.Fatalf("node B answered %+v, node A %+v", onB, onA)
 	}
-	if ttl := svcA.Redis.Client.TTL(context.Background(), "apq:"+hash).Val(); ttl <= 0 || ttl > svcA.Config.GraphQL.APQTTL {
-		t.Errorf("the persisted query's TTL in Redis is %v, want up to APQ_TTL (%v)", ttl, svcA.Config.GraphQL.APQTTL)
+	if ttl := svcA.Redis.Client.TTL(context.Background(), "apq:{apq}:docs").Val(); ttl <= 0 || ttl > svcA.Config.GraphQL.APQTTL {
+		t.Errorf("the persisted queries' TTL in Redis is %v, want up to APQ_TTL (%v)", ttl, svcA.Config.GraphQL.APQTTL)
 	}
 }

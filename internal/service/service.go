@@ -266,10 +266,17 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Observe:          s.Metrics.ObserveOperation,
 		Loaders:          graph.LoaderOptions{Wait: cfg.GraphQL.LoaderWait, MaxBatch: cfg.GraphQL.LoaderMaxBatch},
 		PersistedQueries: s.persistedQueries(),
-		Tracer:           s.tracer,
-		TraceIncoming:    cfg.Tracing.Incoming,
-		MaxFragments:     cfg.GraphQL.MaxFragments,
-		MaxSpreadTokens:  cfg.GraphQL.MaxSpreadTokens,
+		APQ: graph.APQOptions{
+			MaxDocumentBytes:       cfg.GraphQL.APQMaxDocumentBytes,
+			RegistrationsPerClient: cfg.GraphQL.APQRegistrationsPerClient.Max,
+			RegistrationWindow:     cfg.GraphQL.APQRegistrationsPerClient.Window,
+			MaxBytes:               cfg.GraphQL.APQMaxBytes,
+		},
+		AllowedOrigins:  cfg.GraphQL.AllowedOrigins,
+		Tracer:          s.tracer,
+		TraceIncoming:   cfg.Tracing.Incoming,
+		MaxFragments:    cfg.GraphQL.MaxFragments,
+		MaxSpreadTokens: cfg.GraphQL.MaxSpreadTokens,
 	})
 	httpOpts := server.Options{
 		Log:           log,

@@ -49,6 +49,7 @@ func upload(t *testing.T, srv *httptest.Server, token, filename string, data io.
 	}
 	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/graphql", bytes.NewReader(body))
 	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("GraphQL-Require-Preflight", "1")
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
