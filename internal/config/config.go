@@ -99,6 +99,9 @@ type Media struct {
 	// width × height, for a GIF summed over its frames (UPLOAD_MAX_PIXELS).
 	MaxSide   int
 	MaxPixels int64
+	// DecodeBudget bounds the bytes the image decodes running at once in this process
+	// may allocate, each told from its header (MEDIA_DECODE_BUDGET_BYTES).
+	DecodeBudget int64
 	// RatePerUser limits uploads per user (UPLOAD_RATE_PER_USER; Max 0: off).
 	RatePerUser Rate
 }

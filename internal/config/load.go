@@ -182,11 +182,12 @@ func Load(getenv func(string) string) (Config, error) {
 		BlogRate:         r.rate("BLOG_RATE_PER_USER", Rate{Max: 10, Window: time.Hour}),
 	}
 	c.Media = Media{
-		Dir:         r.str("MEDIA_DIR", filepath.Join(c.DataDir, "media")),
-		MaxBytes:    r.integer64("UPLOAD_MAX_BYTES", 10<<20, 1),
-		MaxSide:     r.integer("UPLOAD_MAX_SIDE", 8192, 1),
-		MaxPixels:   r.integer64("UPLOAD_MAX_PIXELS", 40_000_000, 1),
-		RatePerUser: r.rate("UPLOAD_RATE_PER_USER", Rate{Max: 20, Window: time.Hour}),
+		Dir:          r.str("MEDIA_DIR", filepath.Join(c.DataDir, "media")),
+		MaxBytes:     r.integer64("UPLOAD_MAX_BYTES", 10<<20, 1),
+		MaxSide:      r.integer("UPLOAD_MAX_SIDE", 8192, 1),
+		MaxPixels:    r.integer64("UPLOAD_MAX_PIXELS", 40_000_000, 1),
+		DecodeBudget: r.integer64("MEDIA_DECODE_BUDGET_BYTES", 256<<20, 1),
+		RatePerUser:  r.rate("UPLOAD_RATE_PER_USER", Rate{Max: 20, Window: time.Hour}),
 	}
 	if r.str("UPLOAD_RATE_WINDOW", "") != "" {
 		r.fail("UPLOAD_RATE_WINDOW", "not read: the window is part of UPLOAD_RATE_PER_USER (max/window such as 20/1h); unset it")

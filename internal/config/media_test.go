@@ -16,7 +16,7 @@ func TestMediaDefaultsAndOverrides(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := config.Media{Dir: filepath.Join("data", "media"), MaxBytes: 10485760, MaxSide: 8192, MaxPixels: 40_000_000,
-		RatePerUser: config.Rate{Max: 20, Window: time.Hour}}
+		DecodeBudget: 268435456, RatePerUser: config.Rate{Max: 20, Window: time.Hour}}
 	if c.Media != want {
 		t.Fatalf("media defaults %+v, want the documented %+v", c.Media, want)
 	}
@@ -25,12 +25,12 @@ func TestMediaDefaultsAndOverrides(t *testing.T) {
 		t.Fatalf("MEDIA_DIR does not follow DEALSPOT_DATA_DIR: %q %v", c.Media.Dir, err)
 	}
 	c, err = config.Load(env(map[string]string{"MEDIA_DIR": "/srv/media", "UPLOAD_MAX_BYTES": "1048576", "UPLOAD_MAX_SIDE": "4096",
-		"UPLOAD_MAX_PIXELS": "16000000", "UPLOAD_RATE_PER_USER": "5/10m"}))
+		"UPLOAD_MAX_PIXELS": "16000000", "MEDIA_DECODE_BUDGET_BYTES": "1073741824", "UPLOAD_RATE_PER_USER": "5/10m"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Media != (config.Media{Dir: "/srv/media", MaxBytes: 1 << 20, MaxSide: 4096, MaxPixels: 16_000_000,
-		RatePerUser: config.Rate{Max: 5, Window: 10 * time.Minute}}) {
+		DecodeBudget: 1 << 30, RatePerUser: config.Rate{Max: 5, Window: 10 * time.Minute}}) {
 		t.Fatalf("overrides not applied: %+v", c.Media)
 	}
 	c, err = config.Load(env(map[string]string{"UPLOAD_RATE_PER_USER": "off"}))
@@ -42,11 +42,12 @@ func TestMediaDefaultsAndOverrides(t *testing.T) {
 func TestMediaSettingsAreChecked(t *testing.T) {
 	t.Parallel()
 	for name, value := range map[string]string{
-		"UPLOAD_MAX_BYTES":     "0",
-		"UPLOAD_MAX_SIDE":      "-1",
-		"UPLOAD_MAX_PIXELS":    "many",
-		"UPLOAD_RATE_PER_USER": "20",
-		"UPLOAD_RATE_WINDOW":   "1h",
+		"UPLOAD_MAX_BYTES":          "0",
+		"UPLOAD_MAX_SIDE":           "-1",
+		"UPLOAD_MAX_PIXELS":         "many",
+		"MEDIA_DECODE_BUDGET_BYTES": "0",
+		"UPLOAD_RATE_PER_USER":      "20",
+		"UPLOAD_RATE_WINDOW":        "1h",
 	} {
 		_, err := config.Load(env(map[string]string{name: value}))
 		if err == nil || !strings.Contains(err.Error(), name) {

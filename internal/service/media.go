@@ -17,11 +17,12 @@ func (s *Node) startMedia() error {
 		return &settingError{setting: "MEDIA_DIR", msg: err.Error(), err: err}
 	}
 	upload, err := media.New(media.Config{
-		MaxBytes:    cfg.MaxBytes,
-		MaxSide:     cfg.MaxSide,
-		MaxPixels:   cfg.MaxPixels,
-		RatePerUser: cfg.RatePerUser.Max,
-		RateWindow:  cfg.RatePerUser.Window,
+		MaxBytes:     cfg.MaxBytes,
+		MaxSide:      cfg.MaxSide,
+		MaxPixels:    cfg.MaxPixels,
+		DecodeBudget: cfg.DecodeBudget,
+		RatePerUser:  cfg.RatePerUser.Max,
+		RateWindow:   cfg.RatePerUser.Window,
 	}, media.Deps{Store: store, Limiter: redisadapter.NewRateLimiter(s.Redis.Client)})
 	if err != nil {
 		return err

@@ -38,7 +38,7 @@ func (s *memStore) Put(_ context.Context, name, contentType string, data []byte)
 }
 
 // last returns the name and file stored last.
-func (s *memStore) last(t *testing.T) (string, stored) {
+func (s *memStore) last(t testing.TB) (string, stored) {
 	t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -21,6 +21,10 @@ type format struct {
 	layout func(data []byte) (layout, error)
 	// decodeConfig reads the dimensions without decoding the pixels.
 	decodeConfig func(io.Reader) (image.Config, error)
+	// decodedBytes is the memory decoding and re-encoding take at most, told from the
+	// header and the layout before any pixel is decoded: the decoded image and what the
+	// decoder allocates besides it at the same time.
+	decodedBytes func(c image.Config, l layout) int64
 	// reencode decodes data fully and returns the copy to store, without metadata.
 	reencode func(data []byte, l layout) ([]byte, error)
 }
@@ -32,23 +36,31 @@ type layout struct {
 	end int
 	// framePixels is the sum of the frames' areas (GIF).
 	framePixels int64
-	// animated is set for animated WebP, which the decoder cannot read.
-	animated bool
+	// animated is set for animated WebP, which the decoder cannot read; lossless for a
+	// WebP holding a VP8L image.
+	animated, lossless bool
 	// orientation is the EXIF orientation (JPEG; 1–8, 0 when none is given).
 	orientation int
+	// interlaced is set for Adam7 PNGs, transparent for PNGs with a tRNS chunk.
+	interlaced, transparent bool
+	// progressive is set for progressive JPEGs; samples counts a JPEG's samples, all
+	// components together, padded to whole MCUs as the decoder allocates them (0 when
+	// no frame header was found).
+	progressive bool
+	samples     int64
 }
 
 // The accepted formats. Each is read by its own decoder only, so a file is decoded as
 // the format its first bytes were accepted as, never as another.
 var (
 	formatJPEG = &format{name: "JPEG", contentType: "image/jpeg", ext: ".jpg",
-		layout: jpegLayout, decodeConfig: jpeg.DecodeConfig, reencode: reencodeJPEG}
+		layout: jpegLayout, decodeConfig: jpeg.DecodeConfig, decodedBytes: jpegDecodedBytes, reencode: reencodeJPEG}
 	formatPNG = &format{name: "PNG", contentType: "image/png", ext: ".png",
-		layout: pngLayout, decodeConfig: png.DecodeConfig, reencode: reencodePNG}
+		layout: pngLayout, decodeConfig: png.DecodeConfig, decodedBytes: pngDecodedBytes, reencode: reencodePNG}
 	formatGIF = &format{name: "GIF", contentType: "image/gif", ext: ".gif",
-		layout: gifLayout, decodeConfig: gif.DecodeConfig, reencode: reencodeGIF}
+		layout: gifLayout, decodeConfig: gif.DecodeConfig, decodedBytes: gifDecodedBytes, reencode: reencodeGIF}
 	formatWebP = &format{name: "WebP", contentType: "image/webp", ext: ".webp",
-		layout: webpLayout, decodeConfig: webp.DecodeConfig, reencode: reencodeWebP}
+		layout: webpLayout, decodeConfig: webp.DecodeConfig, decodedBytes: webpDecodedBytes, reencode: reencodeWebP}
 )
 
 // sniff returns the format data's magic bytes announce, or nil.

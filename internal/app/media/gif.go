@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"image"
 	"image/gif"
 )
 
@@ -70,6 +71,13 @@ func skipSubBlocks(b []byte, i int) (int, error) {
 		}
 		i += n
 	}
+}
+
+// gifDecodedBytes is what image/gif allocates to decode every frame: a byte a pixel for
+// each (framePixels), and as much as the largest frame, never larger than the logical
+// screen, to put an interlaced frame's rows in order.
+func gifDecodedBytes(c image.Config, l layout) int64 {
+	return l.framePixels + int64(c.Width)*int64(c.Height)
 }
 
 // reencodeGIF decodes every frame and encodes them again: comment, plain-text and

@@ -34,10 +34,41 @@ func encodePNG(t testing.TB, w, h int) []byte {
 	return buf.Bytes()
 }
 
-func encodeJPEG(t testing.TB, w, h int) []byte {
+// gradient16 is a w×h image of 16 bits per channel whose low bytes differ from its
+// high bytes; opaque, it is encoded as 16-bit RGB, otherwise as 16-bit RGBA.
+func gradient16(w, h int, opaque bool) *image.NRGBA64 {
+	m := image.NewNRGBA64(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			c := color.NRGBA64{R: uint16(x * 65535 / w), G: uint16(y * 65535 / h), B: 0x80ff, A: 0xffff}
+			if !opaque {
+				c.A = uint16(0x4000 + (x+y)*0x3fff/(w+h))
+			}
+			m.SetNRGBA64(x, y, c)
+		}
+	}
+	return m
+}
+
+// encodePNGImage is m as a PNG (16-bit images stay 16-bit).
+func encodePNGImage(t testing.TB, m image.Image) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, gradient(w, h), &jpeg.Options{Quality: 95}); err != nil {
+	if err := png.Encode(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func encodeJPEG(t testing.TB, w, h int) []byte {
+	t.Helper()
+	return encodeJPEGImage(t, gradient(w, h))
+}
+
+func encodeJPEGImage(t testing.TB, m image.Image) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, m, &jpeg.Options{Quality: 95}); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -88,12 +119,18 @@ func pngChunk(typ string, data []byte) []byte {
 }
 
 // pngBomb is a well-formed PNG whose header declares w×h RGB pixels and whose image
-// data is a few compressed bytes: decoding it would allocate w×h×3 bytes.
+// data is a few compressed bytes: decoding it would allocate w×h×4 bytes.
 func pngBomb(t *testing.T, w, h uint32) []byte {
+	t.Helper()
+	return pngBombOf(t, w, h, 8, 2) // 8 bits, RGB
+}
+
+// pngBombOf is pngBomb with the given bit depth and colour type (0 grey, 2 RGB, 6 RGBA).
+func pngBombOf(t *testing.T, w, h uint32, depth, colorType byte) []byte {
 	t.Helper()
 	ihdr := binary.BigEndian.AppendUint32(nil, w)
 	ihdr = binary.BigEndian.AppendUint32(ihdr, h)
-	ihdr = append(ihdr, 8, 2, 0, 0, 0) // 8 bits, RGB, deflate, no filter, no interlace
+	ihdr = append(ihdr, depth, colorType, 0, 0, 0) // deflate, no filter, no interlace
 	var z bytes.Buffer
 	zw := zlib.NewWriter(&z)
 	if _, err := zw.Write(make([]byte, 4096)); err != nil {

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"image"
+	"image/color"
 	"image/jpeg"
 )
 
@@ -52,6 +54,10 @@ func jpegLayout(b []byte) (layout, error) {
 		if m == 0xE1 && l.orientation == 0 && bytes.HasPrefix(payload, []byte("Exif\x00\x00")) {
 			l.orientation = tiffOrientation(payload[6:])
 		}
+		if (m == 0xC0 || m == 0xC1 || m == 0xC2) && l.samples == 0 { // SOF: baseline, extended, progressive
+			l.progressive = m == 0xC2
+			l.samples = jpegSamples(payload)
+		}
 		if m != 0xDA { // not SOS
 			continue
 		}
@@ -68,6 +74,51 @@ func jpegLayout(b []byte) (layout, error) {
 			break // a marker: the scan has ended
 		}
 	}
+}
+
+// jpegSamples counts the samples of the components a frame header (SOF payload)
+// declares, each component's plane padded to whole MCUs as image/jpeg allocates it; 0
+// if the header is malformed (the decoder then refuses the image).
+func jpegSamples(sof []byte) int64 {
+	if len(sof) < 6 {
+		return 0
+	}
+	h, w, n := int64(binary.BigEndian.Uint16(sof[1:])), int64(binary.BigEndian.Uint16(sof[3:])), int(sof[5])
+	if n < 1 || len(sof) < 6+3*n {
+		return 0
+	}
+	var hMax, vMax int64 = 1, 1
+	for c := range n {
+		f := sof[6+3*c+1] // sampling factors: horizontal in the high nibble
+		hMax, vMax = max(hMax, int64(f>>4)), max(vMax, int64(f&0x0F))
+	}
+	mcusX, mcusY := (w+8*hMax-1)/(8*hMax), (h+8*vMax-1)/(8*vMax)
+	var samples int64
+	for c := range n {
+		f := sof[6+3*c+1]
+		samples += 8 * int64(f>>4) * mcusX * 8 * int64(f&0x0F) * mcusY
+	}
+	return samples
+}
+
+// jpegDecodedBytes is what image/jpeg allocates to decode: a byte per sample, 4 bytes
+// a pixel more for an RGB or CMYK image (converted into an image of its own), and 4
+// bytes per sample for a progressive image's coefficients, kept until the last scan.
+// When the frame header was not found, every pixel counts 4 samples.
+func jpegDecodedBytes(c image.Config, l layout) int64 {
+	pixels := int64(c.Width) * int64(c.Height)
+	samples := l.samples
+	if samples == 0 {
+		samples = 4 * pixels
+	}
+	n := samples
+	if c.ColorModel == color.RGBAModel || c.ColorModel == color.CMYKModel {
+		n += 4 * pixels
+	}
+	if l.progressive {
+		n += 4 * samples
+	}
+	return n
 }
 
 // tiffOrientation returns the Orientation tag (0x0112) of the first IFD of an EXIF TIFF

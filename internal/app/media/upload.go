@@ -2,8 +2,13 @@
 // the configured size, recognised by their bytes and never by a name or a declared type,
 // stored as a re-encoded copy without their metadata under a random name.
 //
-// An upload is read whole into memory (at most MaxBytes), checked and decoded there;
-// decodes run at most GOMAXPROCS at a time, since one may take MaxPixels × 8 bytes.
+// An upload is read whole into memory (at most MaxBytes), checked and decoded there.
+// Decoding may take far more memory than the upload (an 8000×5000 PNG of 16 bits per
+// channel is 320 MB decoded, from a few hundred KB): every decode is charged what it
+// will allocate, told from the image's header, against one budget (DecodeBudget) that
+// all uploads through one Upload share — the composition root builds one per process.
+// An image whose decode alone exceeds the budget is refused before decoding; others
+// wait for their share, as long as their request lasts.
 package media
 
 import (
@@ -15,9 +20,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"strconv"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -30,6 +36,9 @@ type Config struct {
 	// GIF, the sum over its frames) (UPLOAD_MAX_SIDE, UPLOAD_MAX_PIXELS).
 	MaxSide   int
 	MaxPixels int64
+	// DecodeBudget bounds the bytes the decodes running at once may allocate, as told
+	// from their headers (MEDIA_DECODE_BUDGET_BYTES).
+	DecodeBudget int64
 	// RatePerUser uploads are allowed per user in any RateWindow (UPLOAD_RATE_PER_USER;
 	// 0: no limit).
 	RatePerUser int
@@ -47,8 +56,16 @@ type Deps struct {
 type Upload struct {
 	cfg Config
 	d   Deps
-	// decoding bounds the decodes running at once.
-	decoding chan struct{}
+	// budget holds DecodeBudget bytes; each decode holds its decoded size while it runs.
+	budget *semaphore.Weighted
+	// hooks, set by tests only, are told of each decode.
+	hooks decodeHooks
+}
+
+// decodeHooks are called with the bytes a decode is charged: waiting when it must wait
+// for the budget, start once it has it, just before decoding, and end after.
+type decodeHooks struct {
+	waiting, start, end func(bytes int64)
 }
 
 // New checks cfg and d and returns the use case.
@@ -56,8 +73,9 @@ func New(cfg Config, d Deps) (*Upload, error) {
 	switch {
 	case d.Store == nil:
 		return nil, errors.New("media: missing store")
-	case cfg.MaxBytes < 1 || cfg.MaxSide < 1 || cfg.MaxPixels < 1:
-		return nil, fmt.Errorf("media: size limits must be positive (bytes %d, side %d, pixels %d)", cfg.MaxBytes, cfg.MaxSide, cfg.MaxPixels)
+	case cfg.MaxBytes < 1 || cfg.MaxSide < 1 || cfg.MaxPixels < 1 || cfg.DecodeBudget < 1:
+		return nil, fmt.Errorf("media: size limits must be positive (bytes %d, side %d, pixels %d, decode budget %d)",
+			cfg.MaxBytes, cfg.MaxSide, cfg.MaxPixels, cfg.DecodeBudget)
 	case cfg.MaxBytes == math.MaxInt64:
 		return nil, errors.New("media: MaxBytes must leave room to notice a larger upload")
 	case cfg.RatePerUser < 0:
@@ -65,7 +83,7 @@ func New(cfg Config, d Deps) (*Upload, error) {
 	case cfg.RatePerUser > 0 && (cfg.RateWindow <= 0 || d.Limiter == nil):
 		return nil, errors.New("media: a rate per user needs a positive window and a rate limiter")
 	}
-	return &Upload{cfg: cfg, d: d, decoding: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
+	return &Upload{cfg: cfg, d: d, budget: semaphore.NewWeighted(cfg.DecodeBudget)}, nil
 }
 
 // Handle stores the image read from r on behalf of a and returns where it is served.
@@ -74,8 +92,9 @@ func New(cfg Config, d Deps) (*Upload, error) {
 //
 // Errors: UNAUTHENTICATED without a logged-in user; RATE_LIMITED with RetryAfterSeconds
 // past RatePerUser uploads in RateWindow; BAD_USER_INPUT for anything that is not a
-// well-formed JPEG, PNG, WebP or GIF within the limits; INTERNAL when reading r, the
-// limiter or the store fails.
+// well-formed JPEG, PNG, WebP or GIF within the limits, the decode budget included;
+// ctx's error, wrapped, when ctx ends while waiting for the decode budget; INTERNAL when
+// reading r, the limiter or the store fails.
 func (u *Upload) Handle(ctx context.Context, a domain.Actor, r io.Reader, declaredSize int64) (domain.Image, error) {
 	if !a.Authenticated() {
 		return domain.Image{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
@@ -165,13 +184,19 @@ func (u *Upload) clean(ctx context.Context, data []byte) (cleaned, error) {
 	if int64(cfg.Width)*int64(cfg.Height) > u.cfg.MaxPixels || layout.framePixels > u.cfg.MaxPixels {
 		return cleaned{}, badInput(fmt.Sprintf("image too large: at most %d pixels", u.cfg.MaxPixels))
 	}
-
-	select {
-	case u.decoding <- struct{}{}:
-	case <-ctx.Done():
-		return cleaned{}, fmt.Errorf("wait to decode image: %w", ctx.Err())
+	cost := f.decodedBytes(cfg, layout)
+	if cost > u.cfg.DecodeBudget {
+		return cleaned{}, badInput(fmt.Sprintf("image too large to decode: it needs %s of memory, at most %s",
+			formatBytes(cost, true), formatBytes(u.cfg.DecodeBudget, false)))
 	}
-	defer func() { <-u.decoding }()
+	if err := u.acquire(ctx, cost); err != nil {
+		return cleaned{}, err
+	}
+	defer u.budget.Release(cost)
+	if u.hooks.start != nil {
+		u.hooks.start(cost)
+		defer u.hooks.end(cost)
+	}
 	out, err := f.reencode(data, layout)
 	if err != nil {
 		return cleaned{}, err
@@ -182,6 +207,34 @@ func (u *Upload) clean(ctx context.Context, data []byte) (cleaned, error) {
 		w, h = h, w
 	}
 	return cleaned{format: f, data: out, width: w, height: h}, nil
+}
+
+// acquire takes cost bytes of the decode budget, waiting while ctx lasts; a decode
+// that comes later waits behind one already waiting, so large images are not starved.
+func (u *Upload) acquire(ctx context.Context, cost int64) error {
+	if u.budget.TryAcquire(cost) {
+		return nil
+	}
+	if u.hooks.waiting != nil {
+		u.hooks.waiting(cost)
+	}
+	if err := u.budget.Acquire(ctx, cost); err != nil {
+		return fmt.Errorf("wait for the decode budget: %w", err)
+	}
+	return nil
+}
+
+// formatBytes writes n bytes in MB (MiB) to a tenth, rounded up or down, or in bytes
+// below 1 MB: a need rounded up and a limit rounded down never read the same.
+func formatBytes(n int64, up bool) string {
+	if n < 1<<20 {
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+	round := math.Floor
+	if up {
+		round = math.Ceil
+	}
+	return strconv.FormatFloat(round(float64(n)/(1<<20)*10)/10, 'f', 1, 64) + " MB"
 }
 
 // errNotImage refuses data of no accepted format.

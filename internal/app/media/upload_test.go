@@ -27,7 +27,8 @@ var (
 )
 
 // defaults are the configuration's defaults.
-var defaults = media.Config{MaxBytes: 10 << 20, MaxSide: 8192, MaxPixels: 40_000_000, RatePerUser: 20, RateWindow: time.Hour}
+var defaults = media.Config{MaxBytes: 10 << 20, MaxSide: 8192, MaxPixels: 40_000_000, DecodeBudget: 256 << 20,
+	RatePerUser: 20, RateWindow: time.Hour}
 
 type env struct {
 	upload  *media.Upload
@@ -506,16 +507,17 @@ func TestNewRefusesBadSettings(t *testing.T) {
 	}{
 		"no store":              {defaults, media.Deps{Limiter: &memLimiter{}}},
 		"no limiter for a rate": {defaults, media.Deps{Store: store}},
-		"zero bytes":            {media.Config{MaxSide: 1, MaxPixels: 1}, media.Deps{Store: store}},
-		"zero side":             {media.Config{MaxBytes: 1, MaxPixels: 1}, media.Deps{Store: store}},
-		"zero pixels":           {media.Config{MaxBytes: 1, MaxSide: 1}, media.Deps{Store: store}},
-		"rate without window":   {media.Config{MaxBytes: 1, MaxSide: 1, MaxPixels: 1, RatePerUser: 3}, media.Deps{Store: store, Limiter: &memLimiter{}}},
+		"zero bytes":            {media.Config{MaxSide: 1, MaxPixels: 1, DecodeBudget: 1}, media.Deps{Store: store}},
+		"zero side":             {media.Config{MaxBytes: 1, MaxPixels: 1, DecodeBudget: 1}, media.Deps{Store: store}},
+		"zero pixels":           {media.Config{MaxBytes: 1, MaxSide: 1, DecodeBudget: 1}, media.Deps{Store: store}},
+		"zero decode budget":    {media.Config{MaxBytes: 1, MaxSide: 1, MaxPixels: 1}, media.Deps{Store: store}},
+		"rate without window":   {media.Config{MaxBytes: 1, MaxSide: 1, MaxPixels: 1, DecodeBudget: 1, RatePerUser: 3}, media.Deps{Store: store, Limiter: &memLimiter{}}},
 	} {
 		if _, err := media.New(c.cfg, c.deps); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	if _, err := media.New(media.Config{MaxBytes: 1, MaxSide: 1, MaxPixels: 1}, media.Deps{Store: store}); err != nil {
+	if _, err := media.New(media.Config{MaxBytes: 1, MaxSide: 1, MaxPixels: 1, DecodeBudget: 1}, media.Deps{Store: store}); err != nil {
 		t.Errorf("no rate and no limiter: %v", err)
 	}
 }

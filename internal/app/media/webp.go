@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"image"
+	"image/color"
 
 	"golang.org/x/image/webp"
 )
@@ -73,9 +75,28 @@ func webpLayout(b []byte) (layout, error) {
 			l.animated = l.animated || (len(c.data) > 0 && c.data[0]&vp8xAnimation != 0)
 		case "ANIM", "ANMF":
 			l.animated = true
+		case "VP8L":
+			l.lossless = true
 		}
 	}
 	return l, nil
+}
+
+// webpDecodedBytes is what golang.org/x/image/webp allocates to decode: a lossy image
+// is 4:2:0 YCbCr over whole 16×16 macroblocks (1.5 bytes a pixel); its alpha a byte a
+// pixel, and up to 8 more while compressed alpha is decoded as a lossless image; a
+// lossless image 4 bytes a pixel, twice while a colour-indexing transform is undone.
+func webpDecodedBytes(c image.Config, l layout) int64 {
+	pixels := int64(c.Width) * int64(c.Height)
+	lossy := (int64(c.Width) + 15) / 16 * 16 * ((int64(c.Height) + 15) / 16 * 16) * 3 / 2
+	switch {
+	case l.lossless:
+		return 8 * pixels
+	case c.ColorModel == color.YCbCrModel:
+		return lossy
+	default: // lossy with alpha
+		return lossy + 9*pixels
+	}
 }
 
 // reencodeWebP strips the container to its image chunks (there is no WebP encoder to
