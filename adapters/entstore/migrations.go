@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"ariga.io/atlas/sql/migrate"
@@ -119,13 +120,29 @@ func migrationDir(dia string) (*migrate.MemDir, error) {
 	return dir, nil
 }
 
-// migrationSet is a dialect's files with their hashes.
+// migrationSet is a dialect's files with their hashes and statements.
 type migrationSet struct {
 	files []migrate.File
 	sums  migrate.HashFile
+	stmts map[string][]string // by file name
+}
+
+// migrationSets are read, checked and split into statements once per process: the
+// files are embedded and never change.
+var migrationSets = map[string]func() (migrationSet, error){
+	dialect.Postgres: sync.OnceValues(func() (migrationSet, error) { return readMigrations(dialect.Postgres) }),
+	dialect.SQLite:   sync.OnceValues(func() (migrationSet, error) { return readMigrations(dialect.SQLite) }),
 }
 
 func loadMigrations(dia string) (migrationSet, error) {
+	load, ok := migrationSets[dia]
+	if !ok {
+		return migrationSet{}, fmt.Errorf("no migrations for dialect %q", dia)
+	}
+	return load()
+}
+
+func readMigrations(dia string) (migrationSet, error) {
 	dir, err := migrationDir(dia)
 	if err != nil {
 		return migrationSet{}, err
@@ -138,7 +155,13 @@ func loadMigrations(dia string) (migrationSet, error) {
 	if err != nil {
 		return migrationSet{}, err
 	}
-	return migrationSet{files: files, sums: sums}, nil
+	set := migrationSet{files: files, sums: sums, stmts: map[string][]string{}}
+	for _, f := range files {
+		if set.stmts[f.Name()], err = f.Stmts(); err != nil {
+			return migrationSet{}, fmt.Errorf("read migration %s: %w", f.Name(), err)
+		}
+	}
+	return set, nil
 }
 
 func (m migrationSet) hash(f migrate.File) string {
@@ -360,10 +383,7 @@ func (s *Store) status(ctx context.Context, q execQuerier, set migrationSet) (Mi
 // off while the file runs (the files rebuild tables to change them, as SQLite's manual
 // prescribes) and checked before commit.
 func (s *Store) apply(ctx context.Context, conn *sql.Conn, set migrationSet, f migrate.File) (err error) {
-	stmts, err := f.Stmts()
-	if err != nil {
-		return fmt.Errorf("read migration %s: %w", f.Name(), err)
-	}
+	stmts := set.stmts[f.Name()]
 	if s.dialect == dialect.SQLite {
 		if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = off"); err != nil {
 			return err
@@ -568,11 +588,7 @@ func (s *Store) replay(ctx context.Context, conn *sql.Conn, set migrationSet, fn
 		return err
 	}
 	for i, f := range set.files {
-		stmts, err := f.Stmts()
-		if err != nil {
-			return err
-		}
-		for _, stmt := range stmts {
+		for _, stmt := range set.stmts[f.Name()] {
 			if _, err := q.ExecContext(ctx, stmt); err != nil {
 				return fmt.Errorf("replay migration %s: %w", f.Name(), err)
 			}
