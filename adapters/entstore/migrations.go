@@ -196,9 +196,6 @@ func (s *Store) migrate(ctx context.Context, upTo string) error {
 		if err != nil {
 			return err
 		}
-		if err := s.createRevisionsTable(ctx, conn); err != nil {
-			return err
-		}
 		if st.Unversioned {
 			if err := s.adopt(ctx, conn, set); err != nil {
 				return err
@@ -206,6 +203,8 @@ func (s *Store) migrate(ctx context.Context, upTo string) error {
 			if st, err = s.status(ctx, conn, set); err != nil {
 				return err
 			}
+		} else if err := s.createRevisionsTable(ctx, conn); err != nil {
+			return err
 		}
 		for _, r := range st.Files {
 			if r.Changed {
@@ -523,6 +522,9 @@ func (s *Store) adopt(ctx context.Context, conn *sql.Conn, set migrationSet) err
 		return err
 	}
 	defer func() { _ = tx.Rollback() }()
+	if err := s.createRevisionsTable(ctx, tx); err != nil {
+		return err
+	}
 	for _, f := range set.files[:match+1] {
 		if err := s.record(ctx, tx, set, f, true); err != nil {
 			return err

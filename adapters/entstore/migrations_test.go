@@ -329,6 +329,14 @@ func TestMigrateRefusesSchemaNoVersionBuilds(t *testing.T) {
 		if serr != nil || !st.Unversioned || len(st.Pending()) != len(st.Files) {
 			t.Errorf("after the refusal: status %+v, %v; want nothing recorded", st, serr)
 		}
+		var n int
+		q := "SELECT COUNT(*) FROM sqlite_master WHERE name = ?"
+		if s.Dialect() == dialect.Postgres {
+			q = "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?"
+		}
+		if err := s.DB().QueryRowContext(t.Context(), rebind(s, q), entstore.RevisionsTable).Scan(&n); err != nil || n != 0 {
+			t.Errorf("the refusal left a %s table (%d, %v); want the database untouched", entstore.RevisionsTable, n, err)
+		}
 	})
 }
 
