@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +18,10 @@ import (
 	"ariga.io/atlas/sql/schema"
 	atlassqlite "ariga.io/atlas/sql/sqlite"
 	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	entschema "entgo.io/ent/dialect/sql/schema"
+
+	"github.com/dealspot/dealspot/adapters/entstore/internal/lastunversioned"
 )
 
 // The schema is versioned: migrations/<dialect>/ holds one SQL file per change, in
@@ -491,37 +496,67 @@ func firstLine(stmt string) string {
 // file up to the newest matching state as applied (adopted). Data-only files keep the
 // schema the same, so they are adopted with the schema file before them: the release
 // that built the database ran the same fixes in its own start-up migration.
+//
+// A database no state matches may come from a release between the first and the last
+// unversioned one (each added to the schema with Schema.Create at start, never dropping
+// an index). If every table and column it has is one the last unversioned release knew,
+// it is brought to that release's schema the way that release's start-up would have
+// (plus the indexes it no longer had dropped), in one transaction with the adoption, and
+// matched again; otherwise, or if that does not match either, nothing is changed.
 func (s *Store) adopt(ctx context.Context, conn *sql.Conn, set migrationSet) error {
-	live, err := s.inspectLive(ctx, conn)
+	states, err := s.replay(ctx, conn, set)
 	if err != nil {
 		return err
 	}
-	match, closest := -1, ""
-	err = s.replay(ctx, conn, set, func(i int, drv migrate.Driver, replayed *schema.Schema) error {
-		replayed.Name = live.Name
-		changes, err := drv.SchemaDiff(replayed, live)
-		if err != nil {
-			return fmt.Errorf("compare the database with migration %s: %w", set.files[i].Name(), err)
-		}
-		if len(changes) == 0 {
-			match = i
-		} else {
-			closest = fmt.Sprintf("after %s it differs by %d change(s), the first: %s", set.files[i].Name(), len(changes), describeChange(changes[0]))
-		}
-		return nil
-	})
+	drv, err := s.atlasDriver(conn)
 	if err != nil {
 		return err
 	}
-	if match < 0 {
-		return fmt.Errorf("the database has tables but no %s table, and its schema matches no migration version of this build; "+
-			"it was made by an unreleased or modified build: bring it to a released schema (or start from an empty database) and run `dealspot migrate` again (%s)", RevisionsTable, closest)
+	live, err := inspectLive(ctx, drv)
+	if err != nil {
+		return err
+	}
+	match, closest, err := matchState(drv, set, states, live)
+	if err != nil {
+		return err
+	}
+	if s.dialect == dialect.SQLite {
+		// Schema.Create may rebuild tables; see apply.
+		if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = off"); err != nil {
+			return err
+		}
+		defer func() { _, _ = conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA foreign_keys = on") }()
 	}
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = tx.Rollback() }()
+	if match < 0 && knownToLastUnversioned(live) {
+		if err := s.upgradeLikeLastUnversioned(ctx, tx, live); err != nil {
+			return fmt.Errorf("bring the database to the last unversioned release's schema: %w", err)
+		}
+		txDrv, err := s.atlasDriver(tx)
+		if err != nil {
+			return err
+		}
+		if live, err = inspectLive(ctx, txDrv); err != nil {
+			return err
+		}
+		if match, closest, err = matchState(txDrv, set, states, live); err != nil {
+			return err
+		}
+	}
+	if match < 0 {
+		return fmt.Errorf("the database has tables but no %s table, and its schema matches no migration version of this build; "+
+			"it was made by an unreleased or modified build: bring it to a released schema (a development database can be deleted "+
+			"and made again) and run `dealspot migrate` again; nothing was changed (%s)", RevisionsTable, closest)
+	}
+	if s.dialect == dialect.SQLite {
+		if err := foreignKeyCheck(ctx, tx); err != nil {
+			return err
+		}
+	}
 	if err := s.createRevisionsTable(ctx, tx); err != nil {
 		return err
 	}
@@ -533,12 +568,92 @@ func (s *Store) adopt(ctx context.Context, conn *sql.Conn, set migrationSet) err
 	return tx.Commit()
 }
 
-// inspectLive reads the database's schema, without the revisions table.
-func (s *Store) inspectLive(ctx context.Context, conn *sql.Conn) (*schema.Schema, error) {
-	drv, err := s.atlasDriver(conn)
-	if err != nil {
-		return nil, err
+// matchState returns the index of the newest replayed state equal to live (-1 when none)
+// and, when none, the first difference of the newest state.
+func matchState(drv migrate.Driver, set migrationSet, states []*schema.Schema, live *schema.Schema) (int, string, error) {
+	match, closest := -1, ""
+	for i, st := range states {
+		st.Name = live.Name
+		changes, err := drv.SchemaDiff(st, live)
+		if err != nil {
+			return -1, "", fmt.Errorf("compare the database with migration %s: %w", set.files[i].Name(), err)
+		}
+		if len(changes) == 0 {
+			match = i
+		} else {
+			closest = fmt.Sprintf("after %s it differs by %d change(s), the first: %s", set.files[i].Name(), len(changes), describeChange(changes[0]))
+		}
 	}
+	return match, closest, nil
+}
+
+// knownToLastUnversioned reports whether every table and column of s is one the last
+// unversioned release's schema has.
+func knownToLastUnversioned(s *schema.Schema) bool {
+	tables := map[string]*entschema.Table{}
+	for _, t := range lastunversioned.Tables {
+		tables[t.Name] = t
+	}
+	for _, t := range s.Tables {
+		et, ok := tables[t.Name]
+		if !ok {
+			return false
+		}
+		for _, c := range t.Columns {
+			if !slices.ContainsFunc(et.Columns, func(ec *entschema.Column) bool { return ec.Name == c.Name }) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// lastUnversionedMu serialises ent's Schema.Create on the package-level tables of
+// lastunversioned, which it writes to while it plans.
+var lastUnversionedMu sync.Mutex
+
+// upgradeLikeLastUnversioned runs, in tx, what the last unversioned release ran at start:
+// ent's Schema.Create with its tables, then its data fix (shops without rating sums count
+// their reviews as ratings of their score); and drops the indexes that release's schema
+// no longer had, which Schema.Create left behind.
+func (s *Store) upgradeLikeLastUnversioned(ctx context.Context, tx *sql.Tx, before *schema.Schema) error {
+	lastUnversionedMu.Lock()
+	defer lastUnversionedMu.Unlock()
+	m, err := entschema.NewMigrate(txDriver{entsql.NewDriver(s.dialect, entsql.Conn{ExecQuerier: tx})}, entschema.WithDropIndex(true))
+	if err != nil {
+		return err
+	}
+	if err := m.Create(ctx, lastunversioned.Tables...); err != nil {
+		return err
+	}
+	if shops, ok := before.Table("shops"); ok {
+		if _, had := shops.Column("rating_count"); !had {
+			if _, err := tx.ExecContext(ctx, "UPDATE shops SET rating_count = comments, rating_sum = (score * comments) / 10"); err != nil {
+				return fmt.Errorf("start the shops' rating sums: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// txDriver is an ent driver on an open transaction: ent's migration opens a "transaction"
+// of its own, which runs inside this one.
+type txDriver struct{ *entsql.Driver }
+
+func (d txDriver) Tx(context.Context) (dialect.Tx, error) { return dialect.NopTx(d), nil }
+
+// Query answers ent's check that SQLite enforces foreign keys as if it did: enforcement
+// is off on purpose while tables are rebuilt, and checked with foreign_key_check before
+// the commit (SQLite's documented procedure for altering tables).
+func (d txDriver) Query(ctx context.Context, query string, args, v any) error {
+	if query == "PRAGMA foreign_keys" {
+		query = "SELECT 1"
+	}
+	return d.Driver.Query(ctx, query, args, v)
+}
+
+// inspectLive reads the database's schema, without the revisions table.
+func inspectLive(ctx context.Context, drv migrate.Driver) (*schema.Schema, error) {
 	live, err := drv.InspectSchema(ctx, "", &schema.InspectOptions{Exclude: []string{RevisionsTable}})
 	if err != nil {
 		return nil, fmt.Errorf("inspect the database schema: %w", err)
@@ -553,10 +668,10 @@ func (s *Store) atlasDriver(q schema.ExecQuerier) (migrate.Driver, error) {
 	return atlassqlite.Open(q)
 }
 
-// replay applies the files in order on an empty scratch schema and calls fn with the
-// schema after each: for PostgreSQL a temporary schema inside a transaction that is
-// rolled back, for SQLite a database in memory.
-func (s *Store) replay(ctx context.Context, conn *sql.Conn, set migrationSet, fn func(i int, drv migrate.Driver, replayed *schema.Schema) error) error {
+// replay applies the files in order on an empty scratch schema and returns the schema
+// after each: for PostgreSQL a temporary schema inside a transaction that is rolled
+// back, for SQLite a database in memory.
+func (s *Store) replay(ctx context.Context, conn *sql.Conn, set migrationSet) ([]*schema.Schema, error) {
 	var (
 		q      schema.ExecQuerier
 		scheme string
@@ -564,20 +679,20 @@ func (s *Store) replay(ctx context.Context, conn *sql.Conn, set migrationSet, fn
 	if s.dialect == dialect.Postgres {
 		tx, err := conn.BeginTx(ctx, nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		defer func() { _ = tx.Rollback() }()
 		scheme = fmt.Sprintf("dealspot_adopt_%d", time.Now().UnixNano())
 		for _, stmt := range []string{"CREATE SCHEMA " + scheme, "SET LOCAL search_path TO " + scheme} {
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return fmt.Errorf("prepare a scratch schema to compare with: %w", err)
+				return nil, fmt.Errorf("prepare a scratch schema to compare with: %w", err)
 			}
 		}
 		q = tx
 	} else {
 		db, err := sql.Open("sqlite", ":memory:?_pragma=foreign_keys(0)")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		defer db.Close()
 		db.SetMaxOpenConns(1)
@@ -587,23 +702,22 @@ func (s *Store) replay(ctx context.Context, conn *sql.Conn, set migrationSet, fn
 	}
 	drv, err := s.atlasDriver(q)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for i, f := range set.files {
+	states := make([]*schema.Schema, 0, len(set.files))
+	for _, f := range set.files {
 		for _, stmt := range set.stmts[f.Name()] {
 			if _, err := q.ExecContext(ctx, stmt); err != nil {
-				return fmt.Errorf("replay migration %s: %w", f.Name(), err)
+				return nil, fmt.Errorf("replay migration %s: %w", f.Name(), err)
 			}
 		}
-		replayed, err := drv.InspectSchema(ctx, scheme, nil)
+		st, err := drv.InspectSchema(ctx, scheme, nil)
 		if err != nil {
-			return fmt.Errorf("inspect migration %s: %w", f.Name(), err)
+			return nil, fmt.Errorf("inspect migration %s: %w", f.Name(), err)
 		}
-		if err := fn(i, drv, replayed); err != nil {
-			return err
-		}
+		states = append(states, st)
 	}
-	return nil
+	return states, nil
 }
 
 // describeChange names a schema difference for an operator.
