@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"ariga.io/atlas/sql/migrate"
@@ -134,10 +135,16 @@ func options(dir migrate.Dir, drv *entsql.Driver) []schema.MigrateOption {
 	}
 }
 
+// diffMu serialises diffs: ent writes to the package-level tables of ent/migrate while
+// it plans.
+var diffMu sync.Mutex
+
 // Diff writes into dir the file that brings the replayed files to the ent schema, named
 // name, and updates atlas.sum. It writes nothing when there is no change. drv must be a
 // fresh (empty) dev database.
 func Diff(ctx context.Context, drv *entsql.Driver, dir migrate.Dir, name string) error {
+	diffMu.Lock()
+	defer diffMu.Unlock()
 	m, err := schema.NewMigrate(drv, options(dir, drv)...)
 	if err != nil {
 		return err
