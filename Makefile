@@ -7,7 +7,7 @@ BIN         := bin/dealspot
 # The load test's scenario: see `go run ./cmd/dealspot-bench -h`.
 BENCH_FLAGS ?= --baseline --path sold-out
 
-.PHONY: help run build test test-short lint generate web bench bench-go bench-load tidy clean
+.PHONY: help run build test test-short lint generate migration migration-data migration-hash migration-check web bench bench-go bench-load tidy clean
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -49,6 +49,26 @@ lint: ## go vet, gofmt, staticcheck, errcheck and the dependency direction check
 generate: ## regenerate ent and gqlgen code
 	$(GO) generate ./ent
 	$(GO) tool gqlgen generate
+
+# Versioned migrations (adapters/entstore/migrations/{postgres,sqlite}, Atlas's format with
+# atlas.sum) are written from ent/schema by internal/tools/migrations; no atlas CLI. The
+# PostgreSQL file is computed on a scratch database created (and dropped) on this server.
+MIGRATION_DEV_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+MIGRATIONS        := $(GO) run ./internal/tools/migrations -dev-url '$(MIGRATION_DEV_URL)'
+
+migration: ## after changing ent/schema and `make generate`: write the migration files, e.g. make migration name=add_shop_phone
+	@test -n "$(name)" || { echo "usage: make migration name=<what_changed>"; exit 2; }
+	$(MIGRATIONS) diff $(name)
+
+migration-data: ## write empty migration files to fill in by hand (data fixes), e.g. make migration-data name=fill_shop_phone
+	@test -n "$(name)" || { echo "usage: make migration-data name=<what_it_does>"; exit 2; }
+	$(MIGRATIONS) new $(name)
+
+migration-hash: ## recompute atlas.sum after editing a migration file that was never released
+	$(MIGRATIONS) hash
+
+migration-check: ## fail if the migration files lack a change of ent/schema (also a test: TestMigrationFilesMatchEntSchema)
+	$(MIGRATIONS) check
 
 web: ## rebuild the web app into web/dist (embedded in the server; commit the result)
 	cd web && npm ci --no-audit --no-fund && npm run build

@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -25,10 +24,6 @@ import (
 // migrationLockID names the PostgreSQL advisory lock that serialises migrations and
 // seeding when several servers start at once.
 const migrationLockID = 0x6465616c73706f74 // "dealspot"
-
-// migrateMu makes migrations in one process take turns: ent's schema differ writes to
-// the package-level table definitions in ent/migrate while it plans.
-var migrateMu sync.Mutex
 
 // Store is an open relational database with Dealspot's schema.
 type Store struct {
@@ -156,36 +151,6 @@ func (s *Store) Close() error {
 	return s.client.Close()
 }
 
-// Migrate creates or updates the schema. It only adds (tables, columns, indexes), so it
-// is safe to run on every start; on PostgreSQL concurrent callers take turns.
-func (s *Store) Migrate(ctx context.Context) error {
-	migrateMu.Lock()
-	defer migrateMu.Unlock()
-	return s.exclusively(ctx, func(ctx context.Context) error {
-		hadRatings, err := s.hasColumn(ctx, "shops", "rating_count")
-		if err != nil {
-			return err
-		}
-		if err := s.client.Schema.Create(ctx); err != nil {
-			return fmt.Errorf("migrate %s schema: %w", s.dialect, err)
-		}
-		if !hadRatings {
-			// Shops from before ratings were added up: their reviews so far count as
-			// ratings of their score, so the next note moves the score from there.
-			if _, err := s.db.ExecContext(ctx, "UPDATE shops SET rating_count = comments, rating_sum = (score * comments) / 10"); err != nil {
-				return fmt.Errorf("start the shops' rating sums: %w", err)
-			}
-		}
-		// The one-order-per-user index of databases created before orders could be
-		// canceled covered every status but FAILED, so it would refuse a user's new
-		// order after a canceled one; voucherorder_one_live_flash_order replaces it.
-		if _, err := s.db.ExecContext(ctx, "DROP INDEX IF EXISTS voucherorder_user_id_voucher_id"); err != nil {
-			return fmt.Errorf("drop the old one-order index: %w", err)
-		}
-		return nil
-	})
-}
-
 // exclusively runs fn while holding the PostgreSQL advisory lock, so two servers never
 // migrate or seed at the same moment. SQLite's own database lock is enough there.
 func (s *Store) exclusively(ctx context.Context, fn func(ctx context.Context) error) (err error) {
@@ -209,17 +174,4 @@ func (s *Store) exclusively(ctx context.Context, fn func(ctx context.Context) er
 		}
 	}()
 	return fn(ctx)
-}
-
-// hasColumn reports whether table has column (false when there is no such table yet).
-func (s *Store) hasColumn(ctx context.Context, table, column string) (bool, error) {
-	q := "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = $2"
-	if s.dialect != dialect.Postgres {
-		q = "SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?"
-	}
-	var n int
-	if err := s.db.QueryRowContext(ctx, q, table, column).Scan(&n); err != nil {
-		return false, fmt.Errorf("look for column %s.%s: %w", table, column, err)
-	}
-	return n > 0, nil
 }

@@ -182,33 +182,3 @@ func testFlashSaleBuckets(t *testing.T, s *entstore.Store) {
 	}
 	check("UpdateFlashSale", updated)
 }
-
-// testMigrateAddsBuckets: a database from before buckets existed gains the column, and
-// its sales read back in one bucket.
-func testMigrateAddsBuckets(t *testing.T, s *entstore.Store) {
-	ctx := t.Context()
-	typ := mustShopType(t, s, "美食")
-	sh, err := s.Shops().CreateShop(ctx, domain.Shop{Name: "绿茶", TypeID: typ.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	begin := time.Now().Add(time.Hour)
-	v, err := s.Vouchers().CreateVoucher(ctx, domain.Voucher{ShopID: sh.ID, Title: "t", PayValue: 1, ActualValue: 2,
-		FlashSale: &domain.FlashSale{Stock: 10, BeginTime: begin, EndTime: begin.Add(time.Hour), Buckets: 4}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.DB().ExecContext(ctx, "ALTER TABLE flash_sales DROP COLUMN buckets"); err != nil {
-		t.Fatalf("drop the column to play an older database: %v", err)
-	}
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatalf("migrate: %v", err)
-	}
-	got, err := s.Vouchers().Voucher(ctx, v.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.FlashSale == nil || got.FlashSale.Buckets != 1 {
-		t.Fatalf("after migration: sale %+v, want 1 bucket", got.FlashSale)
-	}
-}

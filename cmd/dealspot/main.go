@@ -2,7 +2,8 @@
 //
 //	dealspot [serve]            run the server (default)
 //	dealspot worker             run only the order consumer (with /healthz and /metrics)
-//	dealspot migrate            create or update the database schema
+//	dealspot migrate            apply the pending migration files to the database
+//	dealspot migrate --status   list the migration files and which the database has applied
 //	dealspot seed               load demo data into an empty database
 //	dealspot admin grant PHONE  make a user ADMIN (creating the user if needed)
 //	dealspot admin block PHONE  block a user and end their sessions (unblock undoes it)
@@ -32,7 +33,7 @@ import (
 	"github.com/dealspot/dealspot/internal/service"
 )
 
-const usage = `usage: dealspot [serve | worker | migrate | seed | admin grant|block|unblock PHONE]
+const usage = `usage: dealspot [serve | worker | migrate [--status] | seed | admin grant|block|unblock PHONE]
 
 Configuration is read from environment variables (DEALSPOT_ADDR, DATABASE_URL,
 REDIS_URL, QUEUE, JWT_SECRET, DEALSPOT_DEV, DEALSPOT_ENV, ADMIN_PHONES, …); see README.md.
@@ -80,12 +81,7 @@ func runContext(ctx context.Context, args []string, getenv func(string) string, 
 		cfg.Seckill.Consume = true
 		return serve(ctx, cfg, log, true)
 	case "migrate":
-		cfg.AutoMigrate = true
-		store, err := service.OpenStore(ctx, cfg, log)
-		if err != nil {
-			return err
-		}
-		return store.Close()
+		return migrate(ctx, cfg, log, args, os.Stdout)
 	case "seed":
 		// The whole service, not just the store: the demo notes, likes and follows are
 		// made through the app, which also writes what Redis derives from them.

@@ -60,8 +60,9 @@ type Config struct {
 	// Seed seeds demo data into an empty database at start (DEALSPOT_SEED; default: on
 	// for the embedded SQLite store and in dev mode).
 	Seed bool
-	// AutoMigrate migrates the schema at start (DEALSPOT_AUTO_MIGRATE; default: on for
-	// the embedded SQLite store and in dev mode).
+	// AutoMigrate applies pending migration files at start (DEALSPOT_AUTO_MIGRATE;
+	// default: on for the embedded SQLite store and in dev mode, never in production).
+	// Off, the node refuses to start on a database whose schema is not up to date.
 	AutoMigrate bool
 	// AllowEmbedded lets production run on the embedded SQLite store and the embedded
 	// Redis (ALLOW_EMBEDDED; default false). Neither survives a lost machine.

@@ -77,6 +77,14 @@ func TestLoadProductionTurnsDevFeaturesOff(t *testing.T) {
 	if c.Dev || c.IDE || c.Introspection || c.Seed || c.AutoMigrate {
 		t.Errorf("production must not enable dev features by default: %+v", c)
 	}
+	// Not even on the embedded store: production changes the schema only when asked.
+	c, err = config.Load(env(production(map[string]string{"DATABASE_URL": "", "ALLOW_EMBEDDED": "true"})))
+	if err != nil || !c.UsesEmbeddedDatabase() || c.AutoMigrate {
+		t.Errorf("production on the embedded store: embedded %v, AutoMigrate %v (%v); want it off", c.UsesEmbeddedDatabase(), c.AutoMigrate, err)
+	}
+	if c, err = config.Load(env(production(map[string]string{"DEALSPOT_AUTO_MIGRATE": "true"}))); err != nil || !c.AutoMigrate {
+		t.Errorf("DEALSPOT_AUTO_MIGRATE=true should be honoured in production: %v %v", c.AutoMigrate, err)
+	}
 	c, err = config.Load(env(production(map[string]string{"GRAPHQL_INTROSPECTION": "true"})))
 	if err != nil || !c.Introspection {
 		t.Errorf("introspection should be switchable on explicitly in production: %v %v", c.Introspection, err)

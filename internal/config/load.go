@@ -44,7 +44,8 @@ func Load(getenv func(string) string) (Config, error) {
 	c.PprofAddr = r.str("PPROF_ADDR", "")
 	// Production never gets demo data unasked, whatever the store.
 	c.Seed = r.boolean("DEALSPOT_SEED", (embedded || c.Dev) && !c.IsProduction())
-	c.AutoMigrate = r.boolean("DEALSPOT_AUTO_MIGRATE", embedded || c.Dev)
+	// Production never changes the schema unasked: `dealspot migrate` does.
+	c.AutoMigrate = r.boolean("DEALSPOT_AUTO_MIGRATE", (embedded || c.Dev) && !c.IsProduction())
 	c.Introspection = r.boolean("GRAPHQL_INTROSPECTION", c.Dev)
 	c.IDE = r.boolean("GRAPHQL_IDE", c.Dev)
 	c.HTTP = HTTP{

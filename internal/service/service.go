@@ -80,21 +80,75 @@ type Node struct {
 // in-process (the load generator).
 func (s *Node) JWTSecret() string { return string(s.jwtSecret) }
 
-// OpenStore opens the relational store and, when the configuration asks for it,
-// migrates the schema.
+// OpenStore opens the relational store and brings its schema to this build's version
+// or checks it is there. With AutoMigrate (dev mode and the embedded store, outside
+// production) it applies the pending migration files; otherwise it never changes the
+// schema and refuses a database that lacks one, saying to run `dealspot migrate`.
 func OpenStore(ctx context.Context, cfg config.Config, log *slog.Logger) (*entstore.Store, error) {
+	store, err := OpenStoreAsIs(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := readySchema(ctx, store, cfg.AutoMigrate, log); err != nil {
+		_ = store.Close()
+		return nil, err
+	}
+	return store, nil
+}
+
+// OpenStoreAsIs opens the relational store without migrating or checking its schema
+// (`dealspot migrate` and its --status).
+func OpenStoreAsIs(ctx context.Context, cfg config.Config) (*entstore.Store, error) {
 	store, err := entstore.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return nil, blame("DATABASE_URL", "the database", urlHost(cfg.DatabaseURL), err)
 	}
-	if cfg.AutoMigrate {
-		if err := store.Migrate(ctx); err != nil {
-			_ = store.Close()
-			return nil, err
-		}
-		log.Info("database schema migrated", slog.String("dialect", store.Dialect()))
-	}
 	return store, nil
+}
+
+func readySchema(ctx context.Context, store *entstore.Store, migrate bool, log *slog.Logger) error {
+	if !migrate {
+		if err := store.CheckMigrated(ctx); err != nil {
+			return fmt.Errorf("database: %w", err)
+		}
+		return nil
+	}
+	return MigrateStore(ctx, store, log)
+}
+
+// MigrateStore applies the store's pending migration files and logs what it did.
+func MigrateStore(ctx context.Context, store *entstore.Store, log *slog.Logger) error {
+	before, err := store.Status(ctx)
+	if err != nil {
+		return fmt.Errorf("database: %w", err)
+	}
+	if err := store.Migrate(ctx); err != nil {
+		return fmt.Errorf("database: migrate the schema: %w", err)
+	}
+	after, err := store.Status(ctx)
+	if err != nil {
+		return fmt.Errorf("database: %w", err)
+	}
+	applied, adopted := 0, 0
+	for i, f := range after.Files {
+		if before.Files[i].Applied.IsZero() && !f.Applied.IsZero() {
+			if f.Adopted {
+				adopted++
+			} else {
+				applied++
+			}
+		}
+	}
+	if adopted > 0 {
+		log.Info("database created before versioned migrations adopted: its schema matched a version, recorded without running anything",
+			slog.Int("adopted", adopted), slog.String("dialect", store.Dialect()))
+	}
+	log.Info("database schema migrated", slog.String("dialect", store.Dialect()),
+		slog.String("version", after.Current()), slog.Int("applied", applied))
+	if len(after.Unknown) > 0 {
+		log.Warn("the database has migrations this build lacks: a newer build migrated it", slog.Any("versions", after.Unknown))
+	}
+	return nil
 }
 
 // New builds every part of Dealspot from cfg. Close releases what it opened.
