@@ -275,7 +275,9 @@ func checkLedger(t *testing.T, svc *service.Node, voucherID int64) {
 func TestPayVersusExpiryHasOneWinner(t *testing.T) {
 	t.Parallel()
 	const n = 100
-	_, svc := startService(t, lifecycleEnv(t, map[string]string{"ORDER_PAY_TIMEOUT": "2s", "ORDER_EXPIRY_INTERVAL": "20ms"}))
+	// The deadline leaves room to start 100 payments one after another on a busy machine
+	// before the first of them passes; the race under test is at the deadline itself.
+	_, svc := startService(t, lifecycleEnv(t, map[string]string{"ORDER_PAY_TIMEOUT": "10s", "ORDER_EXPIRY_INTERVAL": "20ms"}))
 	ctx := context.Background()
 	v, err := svc.App.Commands.FlashSales.CreateFlashSale(ctx, domain.Operator, seckill.FlashSaleInput{
 		VoucherInput: seckill.VoucherInput{ShopID: 1, Title: "race", PayValue: 500, ActualValue: 1000},
