@@ -63,6 +63,11 @@ type Config struct {
 	// AllowEmbedded lets production run on the embedded SQLite store and the embedded
 	// Redis (ALLOW_EMBEDDED; default false). Neither survives a lost machine.
 	AllowEmbedded bool
+	// AllowVolatileQueue lets production run QUEUE=redis on a Redis without AOF
+	// (ALLOW_VOLATILE_QUEUE; default false). The stream then holds the only copy of
+	// accepted claims, and a Redis restart loses those not yet written (they end FAILED
+	// with reason LOST); the node logs a warning at every start.
+	AllowVolatileQueue bool
 	// Introspection and IDE may be turned on explicitly in production.
 	Introspection bool
 	IDE           bool

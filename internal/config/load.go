@@ -29,6 +29,7 @@ func Load(getenv func(string) string) (Config, error) {
 	embedded := c.UsesEmbeddedDatabase()
 	c.Dev = r.boolean("DEALSPOT_DEV", c.Env != "production")
 	c.AllowEmbedded = r.boolean("ALLOW_EMBEDDED", false)
+	c.AllowVolatileQueue = r.boolean("ALLOW_VOLATILE_QUEUE", false)
 	c.MetricsAddr = r.str("METRICS_ADDR", "same")
 	if c.MetricsAddr == "same" {
 		c.MetricsAddr = ""
