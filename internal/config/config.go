@@ -183,6 +183,12 @@ type Seckill struct {
 	// bounds the re-reads running at once per node.
 	StatusRecheck            time.Duration
 	StatusRecheckConcurrency int
+	// AcceptedMax bounds the accepted claims a node remembers until it sees their
+	// orders written, to answer for them when Redis comes back empty
+	// (ACCEPTED_CLAIMS_MAX; default 100,000; 0: none). AcceptedSweep is how often it
+	// looks which are written (ACCEPTED_CLAIMS_SWEEP_INTERVAL; default 1s).
+	AcceptedMax   int
+	AcceptedSweep time.Duration
 	// GateCoalesce batches concurrent gate calls: one script run per sale per batch.
 	GateCoalesce Coalesce
 	// SoldOutMarkTTL is how long a node trusts its own sold-out mark of a sale; it checks

@@ -56,7 +56,12 @@ func (s *Node) watchGeneration() {
 		return err
 	})
 	s.Regen.Register("flash_sales", func(ctx context.Context) error {
-		_, err := s.Ops.Reconciler.LoadSales(ctx)
+		if _, err := s.Ops.Reconciler.LoadSales(ctx); err != nil {
+			return err
+		}
+		// Then the claims this node accepted whose reservations went with Redis: put
+		// back into the reloaded sales (still queued), or recorded LOST (QUEUE=redis).
+		_, err := s.Ops.AcceptedClaims.RedisCameBackEmpty(ctx)
 		return err
 	})
 	if s.Config.RedisGenerationCheck <= 0 {
