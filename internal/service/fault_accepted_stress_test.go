@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/internal/domain"
+	"github.com/dealspot/dealspot/internal/service"
 	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
@@ -22,7 +23,8 @@ import (
 //     yet written are lost with Redis, and each ends FAILED with reason LOST — none is
 //     left without an order.
 //
-// In both, I1–I4 hold once the queue has drained and the reconciler has run.
+// In both, I1–I4 hold once the queue has drained and the reconciler has run. The consumer
+// is slowed down during the flood so that many claims are in flight at each wipe.
 func TestAcceptedClaimsOutliveARedisWipe(t *testing.T) {
 	t.Parallel()
 	for _, queue := range []string{"amqp", "redis"} {
@@ -33,7 +35,23 @@ func TestAcceptedClaimsOutliveARedisWipe(t *testing.T) {
 				"DATABASE_URL": testsupport.PostgresURL(t), "REDIS_URL": testsupport.RedisURL(t),
 				"RECONCILE_INTERVAL": "500ms", "RECONCILE_REPUBLISH_AFTER": "5s", "RECONCILE_FAIL_AFTER": "2m",
 			})
-			_, svc := startService(t, env)
+			// While the flood runs the consumer writes one batch at a time, 20 ms each, so
+			// that thousands of accepted claims are still on their way at each wipe.
+			var (
+				slow    atomic.Bool
+				writing sync.Mutex
+			)
+			slow.Store(true)
+			_, svc := startService(t, env, service.WithOrderHandler(func(next service.OrderHandler) service.OrderHandler {
+				return func(ctx context.Context, claims []domain.Claim) error {
+					if slow.Load() {
+						writing.Lock()
+						time.Sleep(20 * time.Millisecond)
+						writing.Unlock()
+					}
+					return next(ctx, claims)
+				}
+			}))
 			ctx := context.Background()
 			const stock = outageStock
 			sale := newSale(t, svc, stock)
@@ -96,24 +114,38 @@ func TestAcceptedClaimsOutliveARedisWipe(t *testing.T) {
 					}
 				})
 			}
+			var lastWipe time.Time
 			for range 2 {
 				time.Sleep(2 * time.Second)
 				if err := svc.Redis.Client.FlushDB(ctx).Err(); err != nil {
 					t.Fatal(err)
 				}
+				lastWipe = time.Now()
 			}
 			time.Sleep(2 * time.Second)
 			close(stop)
 			wg.Wait()
+			slow.Store(false)
+			// How long after the last wipe every accepted claim has its order (CREATED or
+			// FAILED) in the database.
+			var settled time.Duration
+			for {
+				a, err := svc.Ops.Reconciler.Audit(ctx, sale.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a.Orders.Created+a.Orders.Failed >= int64(len(accepted)) {
+					settled = time.Since(lastWipe)
+					break
+				}
+				if time.Since(lastWipe) > 2*time.Minute {
+					t.Fatalf("2 min after the last wipe, %d of %d accepted claims have an order", a.Orders.Created+a.Orders.Failed, len(accepted))
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
 
 			if n := notFound.Load(); n > 0 {
 				t.Errorf("%d of %d look-ups of claims answered with an order id found no order (null / NOT_FOUND)", n, lookups.Load())
-			}
-			drain(t, svc, sale.ID)
-			reconcileUntilQuiet(t, svc)
-			a := drain(t, svc, sale.ID)
-			for _, bad := range a.Check(stock) {
-				t.Error(bad)
 			}
 			var created, failed, lost int
 			for id, user := range accepted {
@@ -143,11 +175,20 @@ func TestAcceptedClaimsOutliveARedisWipe(t *testing.T) {
 					break
 				}
 			}
+			drain(t, svc, sale.ID)
+			reconcileUntilQuiet(t, svc)
+			a := drain(t, svc, sale.ID)
+			for _, bad := range a.Check(stock) {
+				t.Error(bad)
+			}
+			if refused[domain.CodeInternal] == 0 && (a.Orders.Created != int64(created) || a.Orders.Failed != int64(lost+failed)) {
+				t.Errorf("the sale has %d orders CREATED and %d FAILED; its accepted claims ended %d CREATED, %d FAILED", a.Orders.Created, a.Orders.Failed, created, lost+failed)
+			}
 			if queue != "redis" && lost > 0 {
 				t.Errorf("%d claims recorded LOST with QUEUE=%s, which keeps them", lost, queue)
 			}
-			t.Logf("QUEUE=%s: accepted %d: CREATED %d, FAILED LOST %d, FAILED otherwise %d; lookups %d, not found %d; refusals %v; audit %+v",
-				queue, len(accepted), created, lost, failed, lookups.Load(), notFound.Load(), refused, a)
+			t.Logf("QUEUE=%s: accepted %d: CREATED %d, FAILED LOST %d, FAILED otherwise %d (every one with its order %v after the last wipe); lookups %d, not found %d; refusals %v; audit %+v",
+				queue, len(accepted), created, lost, failed, settled.Round(100*time.Millisecond), lookups.Load(), notFound.Load(), refused, a)
 		})
 	}
 }

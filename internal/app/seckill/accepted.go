@@ -200,20 +200,38 @@ func (a *AcceptedClaims) RedisCameBackEmpty(ctx context.Context) (AcceptedReport
 	for _, id := range written {
 		done[id] = true
 	}
-	var errs []error
+	// A few at a time: after a wipe under load there are thousands, each a few round
+	// trips, and their clients are waiting.
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+		sem  = make(chan struct{}, settleConcurrency)
+	)
 	for _, c := range claims {
 		if done[c.OrderID] {
 			continue
 		}
-		settled, err := a.settleAfterLoss(ctx, c, &rep)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if settled {
-			written = append(written, c.OrderID)
-		}
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			var one AcceptedReport
+			settled, err := a.settleAfterLoss(ctx, c, &one)
+			mu.Lock()
+			defer mu.Unlock()
+			rep.Written += one.Written
+			rep.Kept += one.Kept
+			rep.Restored += one.Restored
+			rep.Unrestored += one.Unrestored
+			rep.Lost += one.Lost
+			if err != nil {
+				errs = append(errs, err)
+			} else if settled {
+				written = append(written, c.OrderID)
+			}
+		})
 	}
+	wg.Wait()
 	rep.Evicted = a.c.accepted.forget(written)
 	if rep.Lost+rep.Restored+rep.Unrestored > 0 {
 		a.c.log.Warn("accepted claims whose reservations redis lost", slog.Int("lost", rep.Lost),
@@ -221,6 +239,9 @@ func (a *AcceptedClaims) RedisCameBackEmpty(ctx context.Context) (AcceptedReport
 	}
 	return rep, errors.Join(errs...)
 }
+
+// settleConcurrency bounds the accepted claims RedisCameBackEmpty settles at once.
+const settleConcurrency = 16
 
 // settleAfterLoss handles one accepted claim not seen written; settled is true when the
 // node may forget it (its order is in the database now, or recorded LOST).
@@ -232,21 +253,30 @@ func (a *AcceptedClaims) settleAfterLoss(ctx context.Context, c domain.Claim, re
 		return false, nil
 	}
 	// Gone from Redis: settled meanwhile (written first), or lost with it.
+	if a.c.cfg.ClaimsInRedis {
+		// Nothing to return in Redis: the reservation, the user's mark and the claim
+		// went with it, and the reloaded sale counts only the orders in the database.
+		// An order written meanwhile stands (FailClaim records FAILED only where there
+		// is none).
+		o, err := a.c.d.Orders.FailClaim(ctx, c, ReasonLost)
+		if err != nil {
+			return false, fmt.Errorf("record lost order %d: %w", c.OrderID, err)
+		}
+		if o.Status != domain.OrderFailed || o.FailReason != ReasonLost || o.UserID != c.UserID {
+			rep.Written++
+			return true, nil
+		}
+		a.c.d.Observer.OrderFailed(FailLost)
+		a.c.publish(ctx, domain.OrderFailed, ReasonLost, c)
+		rep.Lost++
+		return true, nil
+	}
 	switch _, err := a.c.d.Orders.Order(ctx, c.OrderID); {
 	case err == nil:
 		rep.Written++
 		return true, nil
 	case !errors.Is(err, domain.ErrNotFound):
 		return false, fmt.Errorf("read order %d: %w", c.OrderID, err)
-	}
-	if a.c.cfg.ClaimsInRedis {
-		// Nothing to return in Redis: the reservation, the user's mark and the claim
-		// went with it, and the reloaded sale counts only the orders in the database.
-		if err := a.c.fail(ctx, c, Release{}, ReasonLost); err != nil {
-			return false, err
-		}
-		rep.Lost++
-		return true, nil
 	}
 	r := Reservation{OrderID: c.OrderID, UserID: c.UserID, VoucherID: c.VoucherID, At: c.ClaimedAt}
 	verdict, _, err := a.c.d.Gate.Reserve(ctx, r)
