@@ -46,8 +46,12 @@ func (q *OrderQueries) Order(ctx context.Context, userID, orderID int64) (domain
 	}
 	// A reservation is settled only after its order is committed, so an order written
 	// while we looked is in the database now.
-	if o, found, err := q.writtenOrder(ctx, userID, orderID); err != nil || found {
-		return o, found, err
+	switch o, err := q.c.d.Orders.Order(ctx, orderID); {
+	case err == nil:
+		// Written — or the id is another claim's order, which this claim never gets.
+		return o, o.UserID == userID, nil
+	case !errors.Is(err, domain.ErrNotFound):
+		return domain.VoucherOrder{}, false, fmt.Errorf("read order %d: %w", orderID, err)
 	}
 	// Neither written nor reserved: Redis may have lost the reservation of a claim this
 	// node accepted, still on its way (see AcceptedClaims).
