@@ -11290,6 +11290,7 @@ type VoucherOrderMutation struct {
 	use_time        *time.Time
 	canceled_at     *time.Time
 	cancel_reason   *string
+	fail_reason     *string
 	refund_time     *time.Time
 	refund_reason   *string
 	redemption_code *string
@@ -12059,6 +12060,42 @@ func (m *VoucherOrderMutation) ResetCancelReason() {
 	m.cancel_reason = nil
 }
 
+// SetFailReason sets the "fail_reason" field.
+func (m *VoucherOrderMutation) SetFailReason(s string) {
+	m.fail_reason = &s
+}
+
+// FailReason returns the value of the "fail_reason" field in the mutation.
+func (m *VoucherOrderMutation) FailReason() (r string, exists bool) {
+	v := m.fail_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFailReason returns the old "fail_reason" field's value of the VoucherOrder entity.
+// If the VoucherOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherOrderMutation) OldFailReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFailReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFailReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFailReason: %w", err)
+	}
+	return oldValue.FailReason, nil
+}
+
+// ResetFailReason resets all changes to the "fail_reason" field.
+func (m *VoucherOrderMutation) ResetFailReason() {
+	m.fail_reason = nil
+}
+
 // SetRefundTime sets the "refund_time" field.
 func (m *VoucherOrderMutation) SetRefundTime(t time.Time) {
 	m.refund_time = &t
@@ -12227,7 +12264,7 @@ func (m *VoucherOrderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VoucherOrderMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 18)
 	if m.created_at != nil {
 		fields = append(fields, voucherorder.FieldCreatedAt)
 	}
@@ -12269,6 +12306,9 @@ func (m *VoucherOrderMutation) Fields() []string {
 	}
 	if m.cancel_reason != nil {
 		fields = append(fields, voucherorder.FieldCancelReason)
+	}
+	if m.fail_reason != nil {
+		fields = append(fields, voucherorder.FieldFailReason)
 	}
 	if m.refund_time != nil {
 		fields = append(fields, voucherorder.FieldRefundTime)
@@ -12315,6 +12355,8 @@ func (m *VoucherOrderMutation) Field(name string) (ent.Value, bool) {
 		return m.CanceledAt()
 	case voucherorder.FieldCancelReason:
 		return m.CancelReason()
+	case voucherorder.FieldFailReason:
+		return m.FailReason()
 	case voucherorder.FieldRefundTime:
 		return m.RefundTime()
 	case voucherorder.FieldRefundReason:
@@ -12358,6 +12400,8 @@ func (m *VoucherOrderMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldCanceledAt(ctx)
 	case voucherorder.FieldCancelReason:
 		return m.OldCancelReason(ctx)
+	case voucherorder.FieldFailReason:
+		return m.OldFailReason(ctx)
 	case voucherorder.FieldRefundTime:
 		return m.OldRefundTime(ctx)
 	case voucherorder.FieldRefundReason:
@@ -12470,6 +12514,13 @@ func (m *VoucherOrderMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCancelReason(v)
+		return nil
+	case voucherorder.FieldFailReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFailReason(v)
 		return nil
 	case voucherorder.FieldRefundTime:
 		v, ok := value.(time.Time)
@@ -12684,6 +12735,9 @@ func (m *VoucherOrderMutation) ResetField(name string) error {
 		return nil
 	case voucherorder.FieldCancelReason:
 		m.ResetCancelReason()
+		return nil
+	case voucherorder.FieldFailReason:
+		m.ResetFailReason()
 		return nil
 	case voucherorder.FieldRefundTime:
 		m.ResetRefundTime()

@@ -691,14 +691,20 @@ func init() {
 	voucherorder.DefaultCancelReason = voucherorderDescCancelReason.Default.(string)
 	// voucherorder.CancelReasonValidator is a validator for the "cancel_reason" field. It is called by the builders before save.
 	voucherorder.CancelReasonValidator = voucherorderDescCancelReason.Validators[0].(func(string) error)
+	// voucherorderDescFailReason is the schema descriptor for fail_reason field.
+	voucherorderDescFailReason := voucherorderFields[13].Descriptor()
+	// voucherorder.DefaultFailReason holds the default value on creation for the fail_reason field.
+	voucherorder.DefaultFailReason = voucherorderDescFailReason.Default.(string)
+	// voucherorder.FailReasonValidator is a validator for the "fail_reason" field. It is called by the builders before save.
+	voucherorder.FailReasonValidator = voucherorderDescFailReason.Validators[0].(func(string) error)
 	// voucherorderDescRefundReason is the schema descriptor for refund_reason field.
-	voucherorderDescRefundReason := voucherorderFields[14].Descriptor()
+	voucherorderDescRefundReason := voucherorderFields[15].Descriptor()
 	// voucherorder.DefaultRefundReason holds the default value on creation for the refund_reason field.
 	voucherorder.DefaultRefundReason = voucherorderDescRefundReason.Default.(string)
 	// voucherorder.RefundReasonValidator is a validator for the "refund_reason" field. It is called by the builders before save.
 	voucherorder.RefundReasonValidator = voucherorderDescRefundReason.Validators[0].(func(string) error)
 	// voucherorderDescRedemptionCode is the schema descriptor for redemption_code field.
-	voucherorderDescRedemptionCode := voucherorderFields[15].Descriptor()
+	voucherorderDescRedemptionCode := voucherorderFields[16].Descriptor()
 	// voucherorder.RedemptionCodeValidator is a validator for the "redemption_code" field. It is called by the builders before save.
 	voucherorder.RedemptionCodeValidator = voucherorderDescRedemptionCode.Validators[0].(func(string) error)
 	// voucherorderDescID is the schema descriptor for id field.

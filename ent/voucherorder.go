@@ -45,6 +45,8 @@ type VoucherOrder struct {
 	CanceledAt *time.Time `json:"canceled_at,omitempty"`
 	// CancelReason holds the value of the "cancel_reason" field.
 	CancelReason string `json:"cancel_reason,omitempty"`
+	// FailReason holds the value of the "fail_reason" field.
+	FailReason string `json:"fail_reason,omitempty"`
 	// RefundTime holds the value of the "refund_time" field.
 	RefundTime *time.Time `json:"refund_time,omitempty"`
 	// RefundReason holds the value of the "refund_reason" field.
@@ -61,7 +63,7 @@ func (*VoucherOrder) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case voucherorder.FieldID, voucherorder.FieldUserID, voucherorder.FieldVoucherID, voucherorder.FieldShopID, voucherorder.FieldQuantity, voucherorder.FieldAmount:
 			values[i] = new(sql.NullInt64)
-		case voucherorder.FieldKind, voucherorder.FieldStatus, voucherorder.FieldCancelReason, voucherorder.FieldRefundReason, voucherorder.FieldRedemptionCode:
+		case voucherorder.FieldKind, voucherorder.FieldStatus, voucherorder.FieldCancelReason, voucherorder.FieldFailReason, voucherorder.FieldRefundReason, voucherorder.FieldRedemptionCode:
 			values[i] = new(sql.NullString)
 		case voucherorder.FieldCreatedAt, voucherorder.FieldUpdatedAt, voucherorder.FieldPayDeadline, voucherorder.FieldPayTime, voucherorder.FieldUseTime, voucherorder.FieldCanceledAt, voucherorder.FieldRefundTime:
 			values[i] = new(sql.NullTime)
@@ -174,6 +176,12 @@ func (_m *VoucherOrder) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.CancelReason = value.String
 			}
+		case voucherorder.FieldFailReason:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field fail_reason", values[i])
+			} else if value.Valid {
+				_m.FailReason = value.String
+			}
 		case voucherorder.FieldRefundTime:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field refund_time", values[i])
@@ -279,6 +287,9 @@ func (_m *VoucherOrder) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("cancel_reason=")
 	builder.WriteString(_m.CancelReason)
+	builder.WriteString(", ")
+	builder.WriteString("fail_reason=")
+	builder.WriteString(_m.FailReason)
 	builder.WriteString(", ")
 	if v := _m.RefundTime; v != nil {
 		builder.WriteString("refund_time=")

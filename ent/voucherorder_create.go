@@ -202,6 +202,20 @@ func (_c *VoucherOrderCreate) SetNillableCancelReason(v *string) *VoucherOrderCr
 	return _c
 }
 
+// SetFailReason sets the "fail_reason" field.
+func (_c *VoucherOrderCreate) SetFailReason(v string) *VoucherOrderCreate {
+	_c.mutation.SetFailReason(v)
+	return _c
+}
+
+// SetNillableFailReason sets the "fail_reason" field if the given value is not nil.
+func (_c *VoucherOrderCreate) SetNillableFailReason(v *string) *VoucherOrderCreate {
+	if v != nil {
+		_c.SetFailReason(*v)
+	}
+	return _c
+}
+
 // SetRefundTime sets the "refund_time" field.
 func (_c *VoucherOrderCreate) SetRefundTime(v time.Time) *VoucherOrderCreate {
 	_c.mutation.SetRefundTime(v)
@@ -317,6 +331,10 @@ func (_c *VoucherOrderCreate) defaults() {
 		v := voucherorder.DefaultCancelReason
 		_c.mutation.SetCancelReason(v)
 	}
+	if _, ok := _c.mutation.FailReason(); !ok {
+		v := voucherorder.DefaultFailReason
+		_c.mutation.SetFailReason(v)
+	}
 	if _, ok := _c.mutation.RefundReason(); !ok {
 		v := voucherorder.DefaultRefundReason
 		_c.mutation.SetRefundReason(v)
@@ -378,6 +396,14 @@ func (_c *VoucherOrderCreate) check() error {
 	if v, ok := _c.mutation.CancelReason(); ok {
 		if err := voucherorder.CancelReasonValidator(v); err != nil {
 			return &ValidationError{Name: "cancel_reason", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.cancel_reason": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.FailReason(); !ok {
+		return &ValidationError{Name: "fail_reason", err: errors.New(`ent: missing required field "VoucherOrder.fail_reason"`)}
+	}
+	if v, ok := _c.mutation.FailReason(); ok {
+		if err := voucherorder.FailReasonValidator(v); err != nil {
+			return &ValidationError{Name: "fail_reason", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.fail_reason": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.RefundReason(); !ok {
@@ -486,6 +512,10 @@ func (_c *VoucherOrderCreate) createSpec() (*VoucherOrder, *sqlgraph.CreateSpec)
 	if value, ok := _c.mutation.CancelReason(); ok {
 		_spec.SetField(voucherorder.FieldCancelReason, field.TypeString, value)
 		_node.CancelReason = value
+	}
+	if value, ok := _c.mutation.FailReason(); ok {
+		_spec.SetField(voucherorder.FieldFailReason, field.TypeString, value)
+		_node.FailReason = value
 	}
 	if value, ok := _c.mutation.RefundTime(); ok {
 		_spec.SetField(voucherorder.FieldRefundTime, field.TypeTime, value)
@@ -656,6 +686,18 @@ func (u *VoucherOrderUpsert) SetCancelReason(v string) *VoucherOrderUpsert {
 // UpdateCancelReason sets the "cancel_reason" field to the value that was provided on create.
 func (u *VoucherOrderUpsert) UpdateCancelReason() *VoucherOrderUpsert {
 	u.SetExcluded(voucherorder.FieldCancelReason)
+	return u
+}
+
+// SetFailReason sets the "fail_reason" field.
+func (u *VoucherOrderUpsert) SetFailReason(v string) *VoucherOrderUpsert {
+	u.Set(voucherorder.FieldFailReason, v)
+	return u
+}
+
+// UpdateFailReason sets the "fail_reason" field to the value that was provided on create.
+func (u *VoucherOrderUpsert) UpdateFailReason() *VoucherOrderUpsert {
+	u.SetExcluded(voucherorder.FieldFailReason)
 	return u
 }
 
@@ -899,6 +941,20 @@ func (u *VoucherOrderUpsertOne) SetCancelReason(v string) *VoucherOrderUpsertOne
 func (u *VoucherOrderUpsertOne) UpdateCancelReason() *VoucherOrderUpsertOne {
 	return u.Update(func(s *VoucherOrderUpsert) {
 		s.UpdateCancelReason()
+	})
+}
+
+// SetFailReason sets the "fail_reason" field.
+func (u *VoucherOrderUpsertOne) SetFailReason(v string) *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetFailReason(v)
+	})
+}
+
+// UpdateFailReason sets the "fail_reason" field to the value that was provided on create.
+func (u *VoucherOrderUpsertOne) UpdateFailReason() *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdateFailReason()
 	})
 }
 
@@ -1316,6 +1372,20 @@ func (u *VoucherOrderUpsertBulk) SetCancelReason(v string) *VoucherOrderUpsertBu
 func (u *VoucherOrderUpsertBulk) UpdateCancelReason() *VoucherOrderUpsertBulk {
 	return u.Update(func(s *VoucherOrderUpsert) {
 		s.UpdateCancelReason()
+	})
+}
+
+// SetFailReason sets the "fail_reason" field.
+func (u *VoucherOrderUpsertBulk) SetFailReason(v string) *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetFailReason(v)
+	})
+}
+
+// UpdateFailReason sets the "fail_reason" field to the value that was provided on create.
+func (u *VoucherOrderUpsertBulk) UpdateFailReason() *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdateFailReason()
 	})
 }
 

@@ -142,6 +142,20 @@ func (_u *VoucherOrderUpdate) SetNillableCancelReason(v *string) *VoucherOrderUp
 	return _u
 }
 
+// SetFailReason sets the "fail_reason" field.
+func (_u *VoucherOrderUpdate) SetFailReason(v string) *VoucherOrderUpdate {
+	_u.mutation.SetFailReason(v)
+	return _u
+}
+
+// SetNillableFailReason sets the "fail_reason" field if the given value is not nil.
+func (_u *VoucherOrderUpdate) SetNillableFailReason(v *string) *VoucherOrderUpdate {
+	if v != nil {
+		_u.SetFailReason(*v)
+	}
+	return _u
+}
+
 // SetRefundTime sets the "refund_time" field.
 func (_u *VoucherOrderUpdate) SetRefundTime(v time.Time) *VoucherOrderUpdate {
 	_u.mutation.SetRefundTime(v)
@@ -249,6 +263,11 @@ func (_u *VoucherOrderUpdate) check() error {
 			return &ValidationError{Name: "cancel_reason", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.cancel_reason": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.FailReason(); ok {
+		if err := voucherorder.FailReasonValidator(v); err != nil {
+			return &ValidationError{Name: "fail_reason", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.fail_reason": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.RefundReason(); ok {
 		if err := voucherorder.RefundReasonValidator(v); err != nil {
 			return &ValidationError{Name: "refund_reason", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.refund_reason": %w`, err)}
@@ -306,6 +325,9 @@ func (_u *VoucherOrderUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if value, ok := _u.mutation.CancelReason(); ok {
 		_spec.SetField(voucherorder.FieldCancelReason, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.FailReason(); ok {
+		_spec.SetField(voucherorder.FieldFailReason, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.RefundTime(); ok {
 		_spec.SetField(voucherorder.FieldRefundTime, field.TypeTime, value)
@@ -456,6 +478,20 @@ func (_u *VoucherOrderUpdateOne) SetNillableCancelReason(v *string) *VoucherOrde
 	return _u
 }
 
+// SetFailReason sets the "fail_reason" field.
+func (_u *VoucherOrderUpdateOne) SetFailReason(v string) *VoucherOrderUpdateOne {
+	_u.mutation.SetFailReason(v)
+	return _u
+}
+
+// SetNillableFailReason sets the "fail_reason" field if the given value is not nil.
+func (_u *VoucherOrderUpdateOne) SetNillableFailReason(v *string) *VoucherOrderUpdateOne {
+	if v != nil {
+		_u.SetFailReason(*v)
+	}
+	return _u
+}
+
 // SetRefundTime sets the "refund_time" field.
 func (_u *VoucherOrderUpdateOne) SetRefundTime(v time.Time) *VoucherOrderUpdateOne {
 	_u.mutation.SetRefundTime(v)
@@ -576,6 +612,11 @@ func (_u *VoucherOrderUpdateOne) check() error {
 			return &ValidationError{Name: "cancel_reason", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.cancel_reason": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.FailReason(); ok {
+		if err := voucherorder.FailReasonValidator(v); err != nil {
+			return &ValidationError{Name: "fail_reason", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.fail_reason": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.RefundReason(); ok {
 		if err := voucherorder.RefundReasonValidator(v); err != nil {
 			return &ValidationError{Name: "refund_reason", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.refund_reason": %w`, err)}
@@ -650,6 +691,9 @@ func (_u *VoucherOrderUpdateOne) sqlSave(ctx context.Context) (_node *VoucherOrd
 	}
 	if value, ok := _u.mutation.CancelReason(); ok {
 		_spec.SetField(voucherorder.FieldCancelReason, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.FailReason(); ok {
+		_spec.SetField(voucherorder.FieldFailReason, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.RefundTime(); ok {
 		_spec.SetField(voucherorder.FieldRefundTime, field.TypeTime, value)

@@ -147,6 +147,9 @@ func orderToModel(o domain.VoucherOrder, viewerID int64) *model.VoucherOrder {
 		CancelReason: optString(string(o.CancelReason)),
 		RefundReason: optString(o.RefundReason),
 	}
+	if o.Status == domain.OrderFailed {
+		out.FailureReason = optString(o.FailReason)
+	}
 	if o.Status == domain.OrderPaid && viewerID > 0 && viewerID == o.UserID {
 		out.RedemptionCode = optString(o.RedemptionCode)
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
@@ -51,7 +52,7 @@ func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim, payWith
 		} else {
 			var prices map[int64]claimPrice
 			if prices, err = r.prices(ctx, tx, claims); err == nil {
-				inserted, err = r.insertClaims(ctx, tx, claims, domain.OrderCreated, prices, payWithin)
+				inserted, err = r.insertClaims(ctx, tx, claims, domain.OrderCreated, "", prices, payWithin)
 			}
 		}
 		if err != nil {
@@ -168,16 +169,16 @@ func (r *Orders) prices(ctx context.Context, tx *sql.Tx, claims []domain.Claim) 
 // A CREATED order records its voucher's shop and price (prices) and is due for payment
 // payWithin after now (no deadline when payWithin is 0) — or is PAID at once, with a
 // redemption code, when the voucher costs nothing.
-func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.Claim, status domain.OrderStatus, prices map[int64]claimPrice, payWithin time.Duration) (map[int64]orderOwner, error) {
+func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.Claim, status domain.OrderStatus, failReason string, prices map[int64]claimPrice, payWithin time.Duration) (map[int64]orderOwner, error) {
 	inserted := make(map[int64]orderOwner, len(claims))
 	now := time.Now().UTC()
-	const cols = 12
+	const cols = 13
 	// Keep under SQLite's and PostgreSQL's bind-parameter limits.
 	const perStatement = 1000
 	for start := 0; start < len(claims); start += perStatement {
 		part := claims[start:min(start+perStatement, len(claims))]
 		var b strings.Builder
-		b.WriteString("INSERT INTO voucher_orders (id, created_at, updated_at, user_id, voucher_id, status, shop_id, kind, amount, pay_deadline, pay_time, redemption_code) VALUES ")
+		b.WriteString("INSERT INTO voucher_orders (id, created_at, updated_at, user_id, voucher_id, status, shop_id, kind, amount, pay_deadline, pay_time, redemption_code, fail_reason) VALUES ")
 		args := make([]any, 0, len(part)*cols)
 		for i, c := range part {
 			if i > 0 {
@@ -207,7 +208,7 @@ func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.C
 				}
 			}
 			args = append(args, c.OrderID, created, now, c.UserID, c.VoucherID, string(st),
-				price.shopID, string(domain.VoucherFlashSale), price.payValue, deadline, paidAt, code)
+				price.shopID, string(domain.VoucherFlashSale), price.payValue, deadline, paidAt, code, failReason)
 		}
 		b.WriteString(" ON CONFLICT DO NOTHING RETURNING id, user_id, voucher_id, status")
 		rows, err := tx.QueryContext(ctx, b.String(), args...)
@@ -424,19 +425,36 @@ func (r *Orders) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 }
 
 // FailClaim implements seckill.Orders.
-func (r *Orders) FailClaim(ctx context.Context, c domain.Claim) (domain.VoucherOrder, error) {
+func (r *Orders) FailClaim(ctx context.Context, c domain.Claim, reason string) (domain.VoucherOrder, error) {
 	err := r.inTx(ctx, func(tx *sql.Tx) error {
 		prices, err := r.prices(ctx, tx, []domain.Claim{c})
 		if err != nil {
 			return err
 		}
-		_, err = r.insertClaims(ctx, tx, []domain.Claim{c}, domain.OrderFailed, prices, 0)
+		_, err = r.insertClaims(ctx, tx, []domain.Claim{c}, domain.OrderFailed, truncateRunes(reason, 255), prices, 0)
 		return err
 	})
 	if err != nil {
 		return domain.VoucherOrder{}, fmt.Errorf("record failed order %d: %w", c.OrderID, err)
 	}
 	return r.Order(ctx, c.OrderID)
+}
+
+// writtenOrdersChunk bounds the ids of one WrittenOrders query (bind parameters).
+const writtenOrdersChunk = 500
+
+// WrittenOrders implements seckill.Orders.
+func (r *Orders) WrittenOrders(ctx context.Context, ids []int64) ([]int64, error) {
+	var out []int64
+	for start := 0; start < len(ids); start += writtenOrdersChunk {
+		part := ids[start:min(start+writtenOrdersChunk, len(ids))]
+		found, err := r.client.VoucherOrder.Query().Where(voucherorder.IDIn(part...)).IDs(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("look up %d orders: %w", len(part), err)
+		}
+		out = append(out, found...)
+	}
+	return out, nil
 }
 
 // OrdersOfUser implements seckill.Orders.
@@ -537,4 +555,12 @@ func entStatuses(st []domain.OrderStatus) []voucherorder.Status {
 		out[i] = voucherorder.Status(s)
 	}
 	return out
+}
+
+// truncateRunes cuts s to at most n characters (the column's bound).
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
 }

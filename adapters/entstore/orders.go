@@ -78,6 +78,7 @@ func toOrder(o *ent.VoucherOrder) domain.VoucherOrder {
 		CancelReason: domain.CancelReason(o.CancelReason),
 		RefundTime:   o.RefundTime,
 		RefundReason: o.RefundReason,
+		FailReason:   o.FailReason,
 	}
 	if o.RedemptionCode != nil {
 		out.RedemptionCode = *o.RedemptionCode

@@ -49,7 +49,7 @@ func NewFlashSaleMetrics(reg prometheus.Registerer) (*FlashSaleMetrics, error) {
 	}
 	failed, err := register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "dealspot_orders_failed_total",
-		Help: "Orders recorded FAILED, by reason: duplicate, no_stock, poison (dead-lettered), expired (given up by the reconciler), id_taken.",
+		Help: "Orders recorded FAILED, by reason: duplicate, no_stock, poison (dead-lettered), expired (given up by the reconciler), id_taken, lost (lost with Redis before it was written).",
 	}, []string{"reason"}))
 	if err != nil {
 		return nil, err

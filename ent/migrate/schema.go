@@ -428,6 +428,7 @@ var (
 		{Name: "use_time", Type: field.TypeTime, Nullable: true},
 		{Name: "canceled_at", Type: field.TypeTime, Nullable: true},
 		{Name: "cancel_reason", Type: field.TypeString, Size: 32, Default: ""},
+		{Name: "fail_reason", Type: field.TypeString, Size: 255, Default: ""},
 		{Name: "refund_time", Type: field.TypeTime, Nullable: true},
 		{Name: "refund_reason", Type: field.TypeString, Size: 255, Default: ""},
 		{Name: "redemption_code", Type: field.TypeString, Unique: true, Nullable: true, Size: 32},

@@ -80,6 +80,11 @@ func (VoucherOrder) Fields() []ent.Field {
 		field.String("cancel_reason").
 			MaxLen(32).
 			Default(""),
+		// fail_reason says why a FAILED order failed, as its status event said: LOST
+		// for a claim lost with Redis before its order was written, or a description.
+		field.String("fail_reason").
+			MaxLen(255).
+			Default(""),
 		// refund_time is when the order was refunded.
 		field.Time("refund_time").
 			Optional().

@@ -42,6 +42,8 @@ const (
 	FieldCanceledAt = "canceled_at"
 	// FieldCancelReason holds the string denoting the cancel_reason field in the database.
 	FieldCancelReason = "cancel_reason"
+	// FieldFailReason holds the string denoting the fail_reason field in the database.
+	FieldFailReason = "fail_reason"
 	// FieldRefundTime holds the string denoting the refund_time field in the database.
 	FieldRefundTime = "refund_time"
 	// FieldRefundReason holds the string denoting the refund_reason field in the database.
@@ -69,6 +71,7 @@ var Columns = []string{
 	FieldUseTime,
 	FieldCanceledAt,
 	FieldCancelReason,
+	FieldFailReason,
 	FieldRefundTime,
 	FieldRefundReason,
 	FieldRedemptionCode,
@@ -105,6 +108,10 @@ var (
 	DefaultCancelReason string
 	// CancelReasonValidator is a validator for the "cancel_reason" field. It is called by the builders before save.
 	CancelReasonValidator func(string) error
+	// DefaultFailReason holds the default value on creation for the "fail_reason" field.
+	DefaultFailReason string
+	// FailReasonValidator is a validator for the "fail_reason" field. It is called by the builders before save.
+	FailReasonValidator func(string) error
 	// DefaultRefundReason holds the default value on creation for the "refund_reason" field.
 	DefaultRefundReason string
 	// RefundReasonValidator is a validator for the "refund_reason" field. It is called by the builders before save.
@@ -248,6 +255,11 @@ func ByCanceledAt(opts ...sql.OrderTermOption) OrderOption {
 // ByCancelReason orders the results by the cancel_reason field.
 func ByCancelReason(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCancelReason, opts...).ToFunc()
+}
+
+// ByFailReason orders the results by the fail_reason field.
+func ByFailReason(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFailReason, opts...).ToFunc()
 }
 
 // ByRefundTime orders the results by the refund_time field.

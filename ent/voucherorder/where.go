@@ -114,6 +114,11 @@ func CancelReason(v string) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldEQ(FieldCancelReason, v))
 }
 
+// FailReason applies equality check predicate on the "fail_reason" field. It's identical to FailReasonEQ.
+func FailReason(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldFailReason, v))
+}
+
 // RefundTime applies equality check predicate on the "refund_time" field. It's identical to RefundTimeEQ.
 func RefundTime(v time.Time) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldEQ(FieldRefundTime, v))
@@ -712,6 +717,71 @@ func CancelReasonEqualFold(v string) predicate.VoucherOrder {
 // CancelReasonContainsFold applies the ContainsFold predicate on the "cancel_reason" field.
 func CancelReasonContainsFold(v string) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldContainsFold(FieldCancelReason, v))
+}
+
+// FailReasonEQ applies the EQ predicate on the "fail_reason" field.
+func FailReasonEQ(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldFailReason, v))
+}
+
+// FailReasonNEQ applies the NEQ predicate on the "fail_reason" field.
+func FailReasonNEQ(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNEQ(FieldFailReason, v))
+}
+
+// FailReasonIn applies the In predicate on the "fail_reason" field.
+func FailReasonIn(vs ...string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIn(FieldFailReason, vs...))
+}
+
+// FailReasonNotIn applies the NotIn predicate on the "fail_reason" field.
+func FailReasonNotIn(vs ...string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotIn(FieldFailReason, vs...))
+}
+
+// FailReasonGT applies the GT predicate on the "fail_reason" field.
+func FailReasonGT(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGT(FieldFailReason, v))
+}
+
+// FailReasonGTE applies the GTE predicate on the "fail_reason" field.
+func FailReasonGTE(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGTE(FieldFailReason, v))
+}
+
+// FailReasonLT applies the LT predicate on the "fail_reason" field.
+func FailReasonLT(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLT(FieldFailReason, v))
+}
+
+// FailReasonLTE applies the LTE predicate on the "fail_reason" field.
+func FailReasonLTE(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLTE(FieldFailReason, v))
+}
+
+// FailReasonContains applies the Contains predicate on the "fail_reason" field.
+func FailReasonContains(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldContains(FieldFailReason, v))
+}
+
+// FailReasonHasPrefix applies the HasPrefix predicate on the "fail_reason" field.
+func FailReasonHasPrefix(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldHasPrefix(FieldFailReason, v))
+}
+
+// FailReasonHasSuffix applies the HasSuffix predicate on the "fail_reason" field.
+func FailReasonHasSuffix(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldHasSuffix(FieldFailReason, v))
+}
+
+// FailReasonEqualFold applies the EqualFold predicate on the "fail_reason" field.
+func FailReasonEqualFold(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEqualFold(FieldFailReason, v))
+}
+
+// FailReasonContainsFold applies the ContainsFold predicate on the "fail_reason" field.
+func FailReasonContainsFold(v string) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldContainsFold(FieldFailReason, v))
 }
 
 // RefundTimeEQ applies the EQ predicate on the "refund_time" field.

@@ -1021,6 +1021,29 @@ func (ec *executionContext) fieldContext_VoucherOrder_refundReason(_ context.Con
 	return graphql.NewScalarFieldContext("VoucherOrder", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _VoucherOrder_failureReason(ctx context.Context, field graphql.CollectedField, obj *model.VoucherOrder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoucherOrder_failureReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailureReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_VoucherOrder_failureReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoucherOrder", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _VoucherOrder_redemptionCode(ctx context.Context, field graphql.CollectedField, obj *model.VoucherOrder) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1788,6 +1811,11 @@ func (ec *executionContext) _VoucherOrder(ctx context.Context, sel ast.Selection
 			}
 		case "refundReason":
 			out.Values[i] = ec._VoucherOrder_refundReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "failureReason":
+			out.Values[i] = ec._VoucherOrder_failureReason(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

@@ -324,6 +324,7 @@ type ComplexityRoot struct {
 		CancelReason   func(childComplexity int) int
 		CanceledAt     func(childComplexity int) int
 		CreatedAt      func(childComplexity int) int
+		FailureReason  func(childComplexity int) int
 		ID             func(childComplexity int) int
 		Kind           func(childComplexity int) int
 		PaidAt         func(childComplexity int) int
@@ -1885,6 +1886,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VoucherOrder.CreatedAt(childComplexity), true
+	case "VoucherOrder.failureReason":
+		if e.ComplexityRoot.VoucherOrder.FailureReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.FailureReason(childComplexity), true
 	case "VoucherOrder.id":
 		if e.ComplexityRoot.VoucherOrder.ID == nil {
 			break
@@ -2281,6 +2288,12 @@ type VoucherOrder {
   cancelReason: String
   refundedAt: Time
   refundReason: String
+  """
+  FAILED orders: why, as orderStatus's reason said. LOST: the claim was accepted, then
+  lost with Redis (restarted empty without AOF, QUEUE=redis) before its order was
+  written; its unit and the user's slot are free again.
+  """
+  failureReason: String
   "Shown at the shop to use the order: its owner only, PAID orders only."
   redemptionCode: String
 }
@@ -3247,6 +3260,8 @@ func (ec *executionContext) childFields_VoucherOrder(ctx context.Context, field 
 		return ec.fieldContext_VoucherOrder_refundedAt(ctx, field)
 	case "refundReason":
 		return ec.fieldContext_VoucherOrder_refundReason(ctx, field)
+	case "failureReason":
+		return ec.fieldContext_VoucherOrder_failureReason(ctx, field)
 	case "redemptionCode":
 		return ec.fieldContext_VoucherOrder_redemptionCode(ctx, field)
 	}

@@ -426,6 +426,10 @@ type VoucherOrder struct {
 	CancelReason *string    `json:"cancelReason,omitempty"`
 	RefundedAt   *time.Time `json:"refundedAt,omitempty"`
 	RefundReason *string    `json:"refundReason,omitempty"`
+	// FAILED orders: why, as orderStatus's reason said. LOST: the claim was accepted, then
+	// lost with Redis (restarted empty without AOF, QUEUE=redis) before its order was
+	// written; its unit and the user's slot are free again.
+	FailureReason *string `json:"failureReason,omitempty"`
 	// Shown at the shop to use the order: its owner only, PAID orders only.
 	RedemptionCode *string `json:"redemptionCode,omitempty"`
 }

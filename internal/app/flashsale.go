@@ -21,6 +21,8 @@ type FlashSaleQueries struct {
 type FlashSaleOperations struct {
 	OrderWriter *seckill.OrderWriter
 	Reconciler  *seckill.Reconciler
+	// AcceptedClaims settles this node's accepted claims when Redis comes back empty.
+	AcceptedClaims *seckill.AcceptedClaims
 }
 
 // FlashSale sorts the flash sale's use cases into what a client may call and what the
@@ -28,5 +30,5 @@ type FlashSaleOperations struct {
 func FlashSale(s *seckill.Service) (FlashSaleCommands, FlashSaleQueries, FlashSaleOperations) {
 	return FlashSaleCommands{ClaimVoucher: s.ClaimVoucher, FlashSales: s.FlashSales},
 		FlashSaleQueries{Vouchers: s.VouchersOfShop, Orders: s.Orders},
-		FlashSaleOperations{OrderWriter: s.OrderWriter, Reconciler: s.Reconciler}
+		FlashSaleOperations{OrderWriter: s.OrderWriter, Reconciler: s.Reconciler, AcceptedClaims: s.AcceptedClaims}
 }

@@ -67,6 +67,11 @@ type Config struct {
 	// AllowEmbedded lets production run on the embedded SQLite store and the embedded
 	// Redis (ALLOW_EMBEDDED; default false). Neither survives a lost machine.
 	AllowEmbedded bool
+	// AllowVolatileQueue lets production run QUEUE=redis on a Redis without AOF
+	// (ALLOW_VOLATILE_QUEUE; default false). The stream then holds the only copy of
+	// accepted claims, and a Redis restart loses those not yet written (they end FAILED
+	// with reason LOST); the node logs a warning at every start.
+	AllowVolatileQueue bool
 	// Introspection and IDE may be turned on explicitly in production.
 	Introspection bool
 	IDE           bool
@@ -185,6 +190,12 @@ type Seckill struct {
 	// bounds the re-reads running at once per node.
 	StatusRecheck            time.Duration
 	StatusRecheckConcurrency int
+	// AcceptedMax bounds the accepted claims a node remembers until it sees their
+	// orders written, to answer for them when Redis comes back empty
+	// (ACCEPTED_CLAIMS_MAX; default 100,000; 0: none). AcceptedSweep is how often it
+	// looks which are written (ACCEPTED_CLAIMS_SWEEP_INTERVAL; default 1s).
+	AcceptedMax   int
+	AcceptedSweep time.Duration
 	// GateCoalesce batches concurrent gate calls: one script run per sale per batch.
 	GateCoalesce Coalesce
 	// SoldOutMarkTTL is how long a node trusts its own sold-out mark of a sale; it checks

@@ -34,6 +34,7 @@ func Load(getenv func(string) string) (Config, error) {
 		c.Addr = r.str("DEALSPOT_ADDR", DefaultDevAddr)
 	}
 	c.AllowEmbedded = r.boolean("ALLOW_EMBEDDED", false)
+	c.AllowVolatileQueue = r.boolean("ALLOW_VOLATILE_QUEUE", false)
 	c.MetricsAddr = r.str("METRICS_ADDR", "same")
 	if c.MetricsAddr == "same" {
 		c.MetricsAddr = ""
@@ -148,6 +149,8 @@ func Load(getenv func(string) string) (Config, error) {
 		StreamClaimInterval:      r.duration("ORDER_STREAM_CLAIM_INTERVAL", DefaultStreamClaimInterval),
 		StatusRecheck:            r.durationOrZero("ORDER_STATUS_RECHECK", 15*time.Second),
 		StatusRecheckConcurrency: r.integer("ORDER_STATUS_RECHECK_CONCURRENCY", 16, 1),
+		AcceptedMax:              r.integer("ACCEPTED_CLAIMS_MAX", 100_000, 0),
+		AcceptedSweep:            r.duration("ACCEPTED_CLAIMS_SWEEP_INTERVAL", time.Second),
 	}
 	c.Orders = Orders{
 		PayTimeout:         r.duration("ORDER_PAY_TIMEOUT", 15*time.Minute),

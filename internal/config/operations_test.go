@@ -152,3 +152,53 @@ func TestPprofAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestProductionRefusesRedisQueueOnTheEmbeddedRedis: the embedded Redis keeps nothing on
+// disk, so QUEUE=redis on it would lose accepted claims at every restart; production
+// refuses that (before any server is asked, as it is known from the settings alone)
+// unless ALLOW_VOLATILE_QUEUE says the loss is accepted. A real Redis is checked at
+// start (see the service package).
+func TestProductionRefusesRedisQueueOnTheEmbeddedRedis(t *testing.T) {
+	t.Parallel()
+	embedded := map[string]string{"REDIS_URL": "embedded", "ALLOW_EMBEDDED": "true", "QUEUE": "redis"}
+	cases := []struct {
+		name     string
+		env      map[string]string
+		refused  bool
+		volatile bool
+	}{
+		{"redis queue on the embedded redis", production(embedded), true, false},
+		{"explicitly allowed", production(merge(embedded, map[string]string{"ALLOW_VOLATILE_QUEUE": "true"})), false, true},
+		{"memory queue on the embedded redis", production(merge(embedded, map[string]string{"QUEUE": "memory"})), false, false},
+		{"redis queue on a real redis", production(map[string]string{"QUEUE": "redis"}), false, false},
+		{"development", map[string]string{"QUEUE": "redis"}, false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := config.Load(env(tc.env))
+			if tc.refused {
+				if err == nil || !strings.Contains(err.Error(), "QUEUE") || !strings.Contains(err.Error(), "ALLOW_VOLATILE_QUEUE") {
+					t.Fatalf("Load = %v; want an error naming QUEUE and ALLOW_VOLATILE_QUEUE", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if c.AllowVolatileQueue != tc.volatile {
+				t.Errorf("AllowVolatileQueue = %v, want %v", c.AllowVolatileQueue, tc.volatile)
+			}
+		})
+	}
+}
+
+func merge(ms ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range ms {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}

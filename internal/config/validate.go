@@ -81,6 +81,10 @@ func (c Config) validate() error {
 		if c.UsesEmbeddedRedis() && !c.AllowEmbedded {
 			bad("REDIS_URL", "production refuses the embedded Redis; set REDIS_URL=redis://host:port/db (or ALLOW_EMBEDDED=true to accept it)")
 		}
+		if c.UsesEmbeddedRedis() && c.Queue == QueueRedis && !c.AllowVolatileQueue {
+			// A real Redis's persistence is checked when the service starts.
+			bad("QUEUE", "production refuses QUEUE=redis on the embedded Redis, which keeps nothing on disk: a restart loses the accepted claims not yet written; use a Redis with appendonly yes, another queue, or ALLOW_VOLATILE_QUEUE=true to accept the loss")
+		}
 	}
 	c.validateSMS(bad)
 	c.validateDevMode(bad)

@@ -60,6 +60,11 @@ func (s OrderStatus) Valid() bool {
 	return false
 }
 
+// FailLost is the FailReason of an order whose claim was accepted and then lost with
+// Redis before the order was written (QUEUE=redis on a Redis without AOF that came
+// back empty): it never will be, and its unit and the user's slot are free again.
+const FailLost = "LOST"
+
 // CancelReason says why an order was canceled.
 type CancelReason string
 
@@ -95,6 +100,8 @@ type VoucherOrder struct {
 	CancelReason CancelReason
 	RefundTime   *time.Time
 	RefundReason string
+	// FailReason says why a FAILED order failed: FailLost, or a description.
+	FailReason string
 	// RedemptionCode is set once the order is PAID; only its owner may see it.
 	RedemptionCode string
 }

@@ -75,7 +75,7 @@ func TestReconcileRepairsDrift(t *testing.T) {
 	if _, err := svc.Store.Orders().WriteClaims(ctx, []domain.Claim{claim(1), claim(2), claim(6)}, 15*time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Store.Orders().FailClaim(ctx, claim(3)); err != nil {
+	if _, err := svc.Store.Orders().FailClaim(ctx, claim(3), "sold out"); err != nil {
 		t.Fatal(err)
 	}
 	rdb := svc.Redis.Client

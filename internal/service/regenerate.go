@@ -2,6 +2,8 @@ package service
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -54,7 +56,12 @@ func (s *Node) watchGeneration() {
 		return err
 	})
 	s.Regen.Register("flash_sales", func(ctx context.Context) error {
-		_, err := s.Ops.Reconciler.LoadSales(ctx)
+		if _, err := s.Ops.Reconciler.LoadSales(ctx); err != nil {
+			return err
+		}
+		// Then the claims this node accepted whose reservations went with Redis: put
+		// back into the reloaded sales (still queued), or recorded LOST (QUEUE=redis).
+		_, err := s.Ops.AcceptedClaims.RedisCameBackEmpty(ctx)
 		return err
 	})
 	if s.Config.RedisGenerationCheck <= 0 {
@@ -73,11 +80,25 @@ func (s *Node) watchGeneration() {
 // persistenceTimeout bounds the start-up read of Redis's persistence settings.
 const persistenceTimeout = 2 * time.Second
 
-// warnAboutPersistence logs, once at start, what a Redis restart would cost with the
-// configured Redis's persistence.
-func (s *Node) warnAboutPersistence(ctx context.Context) {
+// checkPersistence logs, once at start, what a Redis restart would cost with the
+// configured Redis's persistence. In production it refuses QUEUE=redis on a Redis
+// without AOF (on a cluster, any master without it), or one whose persistence cannot be
+// read, unless ALLOW_VOLATILE_QUEUE accepts the loss; that is then logged at WARN.
+func (s *Node) checkPersistence(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, persistenceTimeout)
 	defer cancel()
+	if s.Config.Queue == config.QueueRedis && s.Config.IsProduction() {
+		p, err := s.Redis.Persistence(ctx)
+		switch {
+		case err == nil && p.AOF:
+		case s.Config.AllowVolatileQueue:
+			s.Log.Warn("ALLOW_VOLATILE_QUEUE=true: QUEUE=redis runs on a Redis without AOF; a Redis restart loses the claims accepted but not yet written (they end FAILED with reason LOST); set appendonly yes on every master")
+		case err != nil:
+			return fmt.Errorf("QUEUE=redis: cannot read Redis's persistence to check that accepted claims survive a restart (%w); production needs appendonly yes, or ALLOW_VOLATILE_QUEUE=true to accept the loss", err)
+		default:
+			return errors.New("QUEUE=redis: Redis reports no AOF (aof_enabled:0 on at least one master), so a Redis restart loses every claim accepted but not yet written; production needs appendonly yes on every master, another QUEUE, or ALLOW_VOLATILE_QUEUE=true to accept the loss")
+		}
+	}
 	switch note, serious := s.persistenceNote(ctx); {
 	case note == "":
 	case serious:
@@ -85,6 +106,7 @@ func (s *Node) warnAboutPersistence(ctx context.Context) {
 	default:
 		s.Log.Info(note)
 	}
+	return nil
 }
 
 // persistenceWarning is /readyz's note on Redis persistence; "" when there is nothing

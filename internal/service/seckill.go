@@ -108,6 +108,8 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 
 		StatusRecheck:            cfg.Seckill.StatusRecheck,
 		StatusRecheckConcurrency: cfg.Seckill.StatusRecheckConcurrency,
+		AcceptedMax:              cfg.Seckill.AcceptedMax,
+		ClaimsInRedis:            q.PublishedByGate(),
 	}, seckill.Deps{
 		Vouchers:       s.Store.Vouchers(),
 		Orders:         s.Store.Orders(),
@@ -143,7 +145,22 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	if cfg.Seckill.ReconcileInterval > 0 {
 		s.startReconciler()
 	}
+	if cfg.Seckill.AcceptedMax > 0 {
+		s.startAcceptedSweeper()
+	}
 	return nil
+}
+
+// startAcceptedSweeper forgets, every ACCEPTED_CLAIMS_SWEEP_INTERVAL until Close, the
+// accepted claims whose orders are written.
+func (s *Node) startAcceptedSweeper() {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.Ops.AcceptedClaims.RunSweeper(ctx, s.Config.Seckill.AcceptedSweep)
+	}()
+	s.closers = append(s.closers, func() error { cancel(); <-done; return nil })
 }
 
 // startReconciler repairs Redis and the database periodically until Close.

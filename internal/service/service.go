@@ -195,7 +195,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err := s.claimGeneration(ctx); err != nil {
 		return nil, err
 	}
-	s.warnAboutPersistence(ctx)
+	if err := s.checkPersistence(ctx); err != nil {
+		return nil, err
+	}
 	cacheMetrics, err := metrics.NewCacheMetrics(s.Metrics.Registry)
 	if err != nil {
 		return nil, err

@@ -165,6 +165,7 @@ func (u *ClaimVoucher) handle(ctx context.Context, span trace.Span, userID, vouc
 	if err := u.enqueue(detached, r); err != nil {
 		return ClaimResult{}, err
 	}
+	u.c.accepted.add(domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: r.VoucherID, ClaimedAt: r.At})
 	return ClaimResult{OrderID: orderID, Status: domain.OrderPending}, nil
 }
 

@@ -4,13 +4,15 @@ import (
 	"io"
 	"log/slog"
 	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // NewOrderQueries returns the order queries alone, on orders, gate and status, for the
 // tests of package seckill_test: following an order needs nothing else of the service.
 func NewOrderQueries(cfg Config, orders Orders, gate StockGate, status StatusBus) *OrderQueries {
 	c := &core{cfg: cfg, d: Deps{Orders: orders, Gate: gate, Status: status}, now: time.Now,
-		log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+		log: slog.New(slog.NewTextHandler(io.Discard, nil)), accepted: newAcceptedClaims(cfg.AcceptedMax)}
 	return &OrderQueries{c: c, rereads: newRereadLimit(cfg.StatusRecheckConcurrency)}
 }
 
@@ -19,4 +21,19 @@ func NewOrderQueriesOnClock(cfg Config, orders Orders, gate StockGate, status St
 	q := NewOrderQueries(cfg, orders, gate, status)
 	q.c.after = after
 	return q
+}
+
+// RememberAccepted adds claims of the given order ids, in that order, to a memory of
+// accepted claims bounded by max, forgets the ids in written, and returns the ids it
+// still remembers (oldest first) and how many it forgot to stay within max.
+func RememberAccepted(max int, ids []int64, written []int64) (kept []int64, evicted int) {
+	a := newAcceptedClaims(max)
+	for _, id := range ids {
+		a.add(domain.Claim{OrderID: id, UserID: id, VoucherID: 1, ClaimedAt: time.Unix(1_700_000_000, 0)})
+	}
+	evicted = a.forget(written)
+	for _, c := range a.snapshot(time.Unix(1_700_000_000, 0)) {
+		kept = append(kept, c.OrderID)
+	}
+	return kept, evicted
 }

@@ -48,7 +48,20 @@ func (q *OrderQueries) Order(ctx context.Context, userID, orderID int64) (domain
 	}
 	// A reservation is settled only after its order is committed, so an order written
 	// while we looked is in the database now.
-	return q.writtenOrder(ctx, userID, orderID)
+	switch o, err := q.c.d.Orders.Order(ctx, orderID); {
+	case err == nil:
+		// Written — or the id is another claim's order, which this claim never gets.
+		return o, o.UserID == userID, nil
+	case !errors.Is(err, domain.ErrNotFound):
+		return domain.VoucherOrder{}, false, fmt.Errorf("read order %d: %w", orderID, err)
+	}
+	// Neither written nor reserved: Redis may have lost the reservation of a claim this
+	// node accepted, still on its way (see AcceptedClaims).
+	if c, ok := q.c.accepted.get(orderID); ok && c.UserID == userID {
+		return domain.VoucherOrder{ID: orderID, UserID: userID, VoucherID: c.VoucherID, Kind: domain.VoucherFlashSale,
+			Quantity: 1, Status: domain.OrderPending, CreatedAt: c.ClaimedAt}, true, nil
+	}
+	return domain.VoucherOrder{}, false, nil
 }
 
 // writtenOrder reads an order from the database; found is false when it is not there or
@@ -157,7 +170,7 @@ func (q *OrderQueries) OrderStatus(ctx context.Context, userID, orderID int64) (
 		return nil, err
 	}
 	out := make(chan domain.OrderEvent, 1)
-	out <- domain.OrderEvent{OrderID: o.ID, UserID: o.UserID, VoucherID: o.VoucherID, Status: o.Status, At: q.c.now()}
+	out <- domain.OrderEvent{OrderID: o.ID, UserID: o.UserID, VoucherID: o.VoucherID, Status: o.Status, Reason: o.FailReason, At: q.c.now()}
 	if o.Status.Final() {
 		cancel()
 		close(out)
@@ -232,7 +245,7 @@ func (q *OrderQueries) reread(ctx context.Context, userID, orderID int64) domain
 	if !found {
 		return domain.OrderEvent{}
 	}
-	return domain.OrderEvent{OrderID: o.ID, UserID: o.UserID, VoucherID: o.VoucherID, Status: o.Status, At: q.c.now()}
+	return domain.OrderEvent{OrderID: o.ID, UserID: o.UserID, VoucherID: o.VoucherID, Status: o.Status, Reason: o.FailReason, At: q.c.now()}
 }
 
 // jitter spreads d over [0.8d, 1.2d), so subscriptions opened together do not re-read

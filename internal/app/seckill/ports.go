@@ -215,11 +215,13 @@ type Orders interface {
 	// redemption code) when the voucher costs nothing. Any error means nothing was
 	// written.
 	WriteClaims(ctx context.Context, claims []domain.Claim, payWithin time.Duration) (BatchResult, error)
-	// FailClaim records c's order as FAILED unless an order with that id exists; it
-	// returns the order as it now stands.
-	FailClaim(ctx context.Context, c domain.Claim) (domain.VoucherOrder, error)
+	// FailClaim records c's order as FAILED, with reason, unless an order with that id
+	// exists; it returns the order as it now stands.
+	FailClaim(ctx context.Context, c domain.Claim, reason string) (domain.VoucherOrder, error)
 	// Order returns one order, or domain.ErrNotFound.
 	Order(ctx context.Context, id int64) (domain.VoucherOrder, error)
+	// WrittenOrders returns those of ids that are orders in the database, in any order.
+	WrittenOrders(ctx context.Context, ids []int64) ([]int64, error)
 	// OrdersOfUser returns up to limit orders of a user with id < before (0: from the
 	// newest), newest first, with a status in statuses (empty: any).
 	OrdersOfUser(ctx context.Context, userID int64, statuses []domain.OrderStatus, before int64, limit int) ([]domain.VoucherOrder, error)
@@ -328,6 +330,7 @@ const (
 	FailPoison                      // the claim was dead-lettered
 	FailExpired                     // the reconciler gave up waiting for the order
 	FailIDTaken                     // the order id belongs to another order
+	FailLost                        // the claim was lost with Redis before it was written
 	failReasons
 )
 
@@ -351,6 +354,8 @@ func (r FailReason) String() string {
 		return "poison"
 	case FailExpired:
 		return "expired"
+	case FailLost:
+		return "lost"
 	default:
 		return "id_taken"
 	}

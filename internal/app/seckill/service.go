@@ -54,6 +54,13 @@ type Config struct {
 	// StatusRecheckConcurrency bounds the re-reads running at once on this node, so a
 	// reconnect with many open subscriptions does not flood the stores (default 16).
 	StatusRecheckConcurrency int
+	// AcceptedMax bounds the accepted claims a node remembers until it sees their orders
+	// written (0: none are remembered; see AcceptedClaims).
+	AcceptedMax int
+	// ClaimsInRedis says that the queue lives in Redis (QUEUE=redis: the gate enqueues
+	// claims in its atomic step), so a Redis that comes back empty lost the claims not
+	// yet written with their reservations.
+	ClaimsInRedis bool
 	// PublishTimeout bounds the gate step of a claim and the publish of an accepted one,
 	// each, which run whatever the client does (default 5s); when a publish outlasts it,
 	// its outcome is unknown and the claim stays reserved for the reconciler.
@@ -107,6 +114,9 @@ type Service struct {
 	OrderWriter *OrderWriter
 	// Reconciler loads sales into Redis and repairs Redis and the database.
 	Reconciler *Reconciler
+	// AcceptedClaims keeps this node's accepted claims visible and settled until their
+	// orders are written, whatever Redis does.
+	AcceptedClaims *AcceptedClaims
 
 	c *core
 }
@@ -121,6 +131,8 @@ type core struct {
 	log     *slog.Logger
 	soldOut *soldOutBoard
 	stopBus func()
+	// accepted are this node's claims answered PENDING and not yet seen written.
+	accepted *acceptedClaims
 }
 
 // New checks deps and starts listening for sold-out announcements; Close stops it.
@@ -161,7 +173,8 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	if cfg.PublishTimeout <= 0 {
 		cfg.PublishTimeout = 5 * time.Second
 	}
-	c := &core{cfg: cfg, d: d, now: d.Now, after: d.After, log: d.Log, soldOut: newSoldOutBoard(cfg.SoldOutMarkTTL, d.Now)}
+	c := &core{cfg: cfg, d: d, now: d.Now, after: d.After, log: d.Log, soldOut: newSoldOutBoard(cfg.SoldOutMarkTTL, d.Now),
+		accepted: newAcceptedClaims(cfg.AcceptedMax)}
 	stop, err := d.SoldOut.Subscribe(context.WithoutCancel(ctx), c.onAnnouncement)
 	if err != nil {
 		return nil, fmt.Errorf("seckill: listen for sold-out announcements: %w", err)
@@ -176,6 +189,7 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 		Orders:         &OrderQueries{c: c, rereads: newRereadLimit(cfg.StatusRecheckConcurrency)},
 		OrderWriter:    &OrderWriter{c: c},
 		Reconciler:     &Reconciler{c: c},
+		AcceptedClaims: &AcceptedClaims{c: c},
 		c:              c,
 	}, nil
 }

@@ -15,6 +15,8 @@ const (
 	ReasonPoison    = "the order could not be written"
 	ReasonExpired   = "the order was not written in time"
 	ReasonIDTaken   = "the order id belongs to another order"
+	// ReasonLost: the claim was lost with Redis before its order was written.
+	ReasonLost = domain.FailLost
 )
 
 // OrderWriter writes the orders of queued claims: the queue consumer's handler and its
@@ -102,7 +104,7 @@ func (w *OrderWriter) FailClaim(ctx context.Context, c domain.Claim, reason stri
 }
 
 func (s *core) fail(ctx context.Context, c domain.Claim, rel Release, reason string) error {
-	o, err := s.d.Orders.FailClaim(ctx, c)
+	o, err := s.d.Orders.FailClaim(ctx, c, reason)
 	if err != nil {
 		return fmt.Errorf("record failed order %d: %w", c.OrderID, err)
 	}
@@ -160,6 +162,8 @@ func failReasonOf(reason string) FailReason {
 		return FailExpired
 	case ReasonIDTaken:
 		return FailIDTaken
+	case ReasonLost:
+		return FailLost
 	default:
 		return FailPoison
 	}

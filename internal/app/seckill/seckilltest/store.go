@@ -328,20 +328,37 @@ func ordersFail(t *testing.T, s Store) {
 	v := s.sale(t, 5)
 	written, lost := claim(v, newID()), claim(v, newID())
 	s.write(t, written)
-	o, err := s.Orders.FailClaim(ctx, written)
+	o, err := s.Orders.FailClaim(ctx, written, "sold out")
 	if err != nil || o.ID != written.OrderID || o.Status != domain.OrderCreated {
 		t.Fatalf("fail claim of a written order: %+v, %v; want it as it stands (CREATED)", o, err)
 	}
 	s.wantOrder(t, written, domain.OrderCreated)
-	o, err = s.Orders.FailClaim(ctx, lost)
+	if o.FailReason != "" {
+		t.Errorf("a written order carries the reason it was not failed for: %q", o.FailReason)
+	}
+	o, err = s.Orders.FailClaim(ctx, lost, domain.FailLost)
 	if err != nil || o.ID != lost.OrderID || o.UserID != lost.UserID || o.VoucherID != v.ID || o.Status != domain.OrderFailed {
 		t.Fatalf("fail claim: %+v, %v; want a FAILED order", o, err)
 	}
+	if o.FailReason != domain.FailLost {
+		t.Errorf("failed order's reason = %q, want %q", o.FailReason, domain.FailLost)
+	}
 	s.wantOrder(t, lost, domain.OrderFailed)
-	if o, err := s.Orders.FailClaim(ctx, lost); err != nil || o.Status != domain.OrderFailed {
-		t.Fatalf("fail claim again: %+v, %v", o, err)
+	if o, err := s.Orders.Order(ctx, lost.OrderID); err != nil || o.FailReason != domain.FailLost {
+		t.Errorf("failed order read back: %+v, %v; want reason %q", o, err, domain.FailLost)
+	}
+	if o, err := s.Orders.FailClaim(ctx, lost, "sold out"); err != nil || o.Status != domain.OrderFailed || o.FailReason != domain.FailLost {
+		t.Fatalf("fail claim again: %+v, %v; want it as it stands (FAILED, %s)", o, err, domain.FailLost)
 	}
 	s.wantStock(t, v, 4)
+	unknown := newID()
+	got, err := s.Orders.WrittenOrders(ctx, []int64{written.OrderID, unknown, lost.OrderID})
+	slices.Sort(got)
+	want := []int64{written.OrderID, lost.OrderID}
+	slices.Sort(want)
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("written orders among %d, %d (unknown), %d: %v, %v; want %v", written.OrderID, unknown, lost.OrderID, got, err, want)
+	}
 	// A FAILED order holds nothing: its user may claim again.
 	again := claim(v, lost.UserID)
 	res := s.write(t, again)
@@ -386,7 +403,7 @@ func ordersCounts(t *testing.T, s Store) {
 	a, b := claim(v, newID()), claim(v, newID())
 	s.write(t, a, b)
 	failed := claim(v, newID())
-	if _, err := s.Orders.FailClaim(ctx, failed); err != nil {
+	if _, err := s.Orders.FailClaim(ctx, failed, "sold out"); err != nil {
 		t.Fatal(err)
 	}
 	holders, err := s.Orders.LiveHolders(ctx, v.ID, false)
