@@ -145,7 +145,7 @@ func (g *Gate) batchArgs(calls []*reserveCall) ([]string, []any) {
 	keys = append(keys, k.stock, k.users, k.pending, k.window)
 	if g.cfg.ClaimStream != nil {
 		streamed = 1
-		keys = append(keys, g.cfg.ClaimStream(k.route))
+		keys = append(keys, g.claimStream(k))
 	}
 	args := make([]any, 0, 5+5*len(calls))
 	args = append(args, len(calls), streamed, first.RateLimit.Max, first.RateLimit.Window.Milliseconds(), first.VoucherID)

@@ -149,6 +149,11 @@ func (g *Gate) bucketKeys(voucherID int64, b int) saleKeys {
 		voucher: v, name: name, bucket: b, route: route}
 }
 
+// claimStream is the stream the claims of k's sale (or bucket) are XADDed to: the one
+// of the shard holding k (k.route), which for bucket b > 0 is where placeBuckets put the
+// bucket. The scripts and the publish span both name it here.
+func (g *Gate) claimStream(k saleKeys) string { return g.cfg.ClaimStream(k.route) }
+
 // pendingKey is shard k's hash of reservations by order id.
 func pendingKey(k int) string { return "seckill:" + claimwire.TagOfShard(k) + ":pending" }
 
@@ -171,7 +176,6 @@ func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (_ seckill.Ve
 		return 0, 0, err
 	}
 	bucket := bucketOf(r.UserID, buckets)
-	route := r.VoucherID + int64(bucket)
 	var (
 		payload, metadata []byte
 		pub               trace.Span
@@ -179,7 +183,7 @@ func (g *Gate) Reserve(ctx context.Context, r seckill.Reservation) (_ seckill.Ve
 	if g.cfg.ClaimStream != nil {
 		payload = claimwire.EncodeClaim(domain.Claim{OrderID: r.OrderID, UserID: r.UserID, VoucherID: r.VoucherID, ClaimedAt: r.At})
 		if span != nil {
-			stream := g.cfg.ClaimStream(route)
+			stream := g.claimStream(g.bucketKeys(r.VoucherID, bucket))
 			var pctx context.Context
 			pctx, pub = childSpan(ctx, stream+" publish", trace.SpanKindProducer)
 			defer func() { endSpan(pub, err) }()
@@ -223,7 +227,7 @@ func (g *Gate) reserveOne(ctx context.Context, r seckill.Reservation, bucket int
 	k := g.bucketKeys(r.VoucherID, bucket)
 	keys := []string{k.stock, k.users, k.pending, k.window, k.prefix + "rate:" + strconv.FormatInt(r.UserID, 10)}
 	if payload != nil {
-		keys = append(keys, g.cfg.ClaimStream(k.route))
+		keys = append(keys, g.claimStream(k))
 	}
 	args := []any{r.UserID, strconv.FormatInt(r.OrderID, 10), r.At.UnixMilli(), payload, r.RateLimit.Max, r.RateLimit.Window.Milliseconds(), r.VoucherID, metadata}
 	reply, err := seckillReserveScript.Run(ctx, g.client, keys, args...).Result()

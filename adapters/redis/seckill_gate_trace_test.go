@@ -9,6 +9,7 @@ import (
 	"github.com/vmihailenco/msgpack"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/adapters/redis"
@@ -74,6 +75,80 @@ func TestGateCarriesTheClaimsTraceIntoTheStream(t *testing.T) {
 		}
 		if got := entries[1].Values["metadata"]; got != "" {
 			t.Errorf("untraced entry's metadata %q, want empty", got)
+		}
+	})
+}
+
+// A claim in bucket b > 0 of a split sale is XADDed to the stream of the shard its
+// bucket was placed on (by slot, not the sale's shard + b), and its publish span names
+// that stream: the span and the entry agree. Claim by claim and coalesced.
+func TestGatePublishSpanNamesTheSplitBucketsStream(t *testing.T) {
+	t.Parallel()
+	const shards = 16
+	eachGateMode(t, redis.Coalescing{Window: 200 * time.Microsecond, Max: 8}, func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing) {
+		ctx := context.Background()
+		base := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
+		stream := func(id int64) string { return fmt.Sprintf("orders-test:%s:%d", claimwire.ShardTag(id, shards), base) }
+		t.Cleanup(func() {
+			for k := range int64(shards) {
+				conn.Client.Del(context.Background(), stream(k))
+			}
+		})
+		gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: shards, Coalesce: coalesce, ClaimStream: stream})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A sale whose bucket 1 is not on the shard after the sale's own.
+		voucher := base + 1
+		for redis.PlaceBuckets(gate, claimwire.Shard(voucher, shards), 2)[1] == claimwire.Shard(voucher+1, shards) {
+			voucher++
+		}
+		placed := redis.PlaceBuckets(gate, claimwire.Shard(voucher, shards), 2)[1]
+		now := time.Now()
+		if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, Buckets: 2, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+			t.Fatal(err)
+		}
+		user := usersOf(1, 1, 2, base)[0]
+		recorder := tracetest.NewSpanRecorder()
+		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(recorder))
+		traced, claim := tp.Tracer("test").Start(ctx, "claim")
+		order := base*1000 + 1
+		if v, _, err := gate.Reserve(traced, seckill.Reservation{OrderID: order, UserID: user, VoucherID: voucher, At: now, Buckets: 2}); err != nil || v != seckill.Accepted {
+			t.Fatalf("claim: %v %v", v, err)
+		}
+		claim.End()
+
+		// The stream the claim's entry actually went to.
+		var written []string
+		for k := range int64(shards) {
+			entries, err := conn.Client.XRange(ctx, stream(k), "-", "+").Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) > 0 {
+				written = append(written, stream(k))
+			}
+		}
+		if len(written) != 1 || written[0] != stream(int64(placed)) {
+			t.Fatalf("entries in streams %v, want one in bucket 1's shard stream %q", written, stream(int64(placed)))
+		}
+		var publish sdktrace.ReadOnlySpan
+		for _, s := range recorder.Ended() {
+			if s.SpanKind() == trace.SpanKindProducer {
+				publish = s
+			}
+		}
+		if publish == nil {
+			t.Fatalf("no publish span among %d spans", len(recorder.Ended()))
+		}
+		var dest string
+		for _, a := range publish.Attributes() {
+			if a.Key == "messaging.destination.name" {
+				dest = a.Value.AsString()
+			}
+		}
+		if dest != written[0] || publish.Name() != written[0]+" publish" {
+			t.Errorf("publish span %q names stream %q, the entry is in %q", publish.Name(), dest, written[0])
 		}
 	})
 }
