@@ -29,15 +29,19 @@ func (rec *Reconciler) Audit(ctx context.Context, voucherID int64) (Audit, error
 // auditing stores without a running Service (a load tool against a remote server).
 func ReadAudit(ctx context.Context, gate StockGate, orders Orders, voucherID int64) (Audit, error) {
 	a := Audit{VoucherID: voucherID}
-	var err error
-	if a.RedisStock, a.RedisLoaded, err = gate.Stock(ctx, voucherID); err != nil {
-		return Audit{}, err
-	}
+	// Reservations first: a claim settles (its order written, or its unit and slot
+	// given back) before its reservation goes, so once none is pending every read after
+	// this one sees those claims settled. Read the other way round, a claim failing
+	// between the two reads left a stock without its returned unit beside no pending
+	// claim, and a drained sale looked unbalanced.
 	res, err := gate.Reservations(ctx, voucherID)
 	if err != nil {
 		return Audit{}, err
 	}
 	a.Pending = len(res)
+	if a.RedisStock, a.RedisLoaded, err = gate.Stock(ctx, voucherID); err != nil {
+		return Audit{}, err
+	}
 	holders, err := gate.Holders(ctx, voucherID)
 	if err != nil {
 		return Audit{}, err
