@@ -76,7 +76,12 @@ func guardRequests(allowed []string, next http.Handler) http.Handler {
 				return
 			}
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestKindKey{}, kind)))
+		if kind != kindOther {
+			// kindOther is what requestKindFrom answers for a context without a kind: a
+			// JSON POST, every claim among them, goes on without a copy of its request.
+			r = r.WithContext(context.WithValue(r.Context(), requestKindKey{}, kind))
+		}
+		next.ServeHTTP(w, r)
 	})
 }
 
