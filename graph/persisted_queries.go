@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
-	"net/netip"
 	"sync"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/reqmeta"
 )
 
@@ -237,15 +237,5 @@ func badRequest(message string) *gqlerror.Error {
 // found (TRUSTED_PROXIES and X-Forwarded-For), an IPv6 client by its /64 as the login
 // limits count it (one subscriber usually holds a whole /64).
 func clientAddress(ctx context.Context) string {
-	ip := reqmeta.From(ctx).ClientIP
-	a, err := netip.ParseAddr(ip)
-	if err != nil {
-		return ip
-	}
-	a = a.Unmap().WithZone("")
-	if a.Is4() {
-		return a.String()
-	}
-	p, _ := a.Prefix(64)
-	return p.String()
+	return auth.ClientKey(reqmeta.From(ctx).ClientIP)
 }

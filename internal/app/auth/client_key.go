@@ -2,11 +2,11 @@ package auth
 
 import "net/netip"
 
-// limitKey is the identity per-IP limits count a client by: its IPv4 address, or the /64
+// ClientKey is the identity per-address limits count a client by: its IPv4 address, or the /64
 // network of its IPv6 address. One subscriber usually holds a whole /64, so counting
 // single IPv6 addresses would let one client take a fresh address for every request.
 // Anything that is not an address is used as it is.
-func limitKey(clientIP string) string {
+func ClientKey(clientIP string) string {
 	a, err := netip.ParseAddr(clientIP)
 	if err != nil {
 		return clientIP

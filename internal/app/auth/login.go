@@ -30,7 +30,7 @@ func (h *Login) Handle(ctx context.Context, phone, code, clientIP string) (Sessi
 	if !validCode(code) {
 		return Session{}, badInput("code must be 6 digits")
 	}
-	clientIP = limitKey(clientIP) // an IPv6 client is its /64
+	clientIP = ClientKey(clientIP) // an IPv6 client is its /64
 	callsOK, callsRetry, err := c.allowIP(ctx, "login", clientIP, c.cfg.LoginPerIP)
 	if err != nil {
 		return Session{}, err
@@ -108,7 +108,7 @@ func newNickName() string {
 // once the code proved right. ok=false (with how long to wait) when clientIP is past
 // its limit: then nothing was charged. Callers without a known address are not limited.
 func (c *core) chargeGuess(ctx context.Context, clientIP string) (refund func(context.Context), ok bool, retry time.Duration, err error) {
-	// clientIP is already a limit key (limitKey).
+	// clientIP is already a limit key (ClientKey).
 	noRefund := func(context.Context) {}
 	if !c.cfg.IPLimits || clientIP == "" {
 		return noRefund, true, 0, nil

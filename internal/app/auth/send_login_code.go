@@ -32,7 +32,7 @@ func (h *SendLoginCode) Handle(ctx context.Context, phone, clientIP string) (Sen
 	if !ValidPhone(phone) {
 		return SendCodeResult{}, badInput("phone must be a mainland China mobile number")
 	}
-	clientIP = limitKey(clientIP) // an IPv6 client is its /64
+	clientIP = ClientKey(clientIP) // an IPv6 client is its /64
 	if err := c.limitIP(ctx, "send-login-code", clientIP, c.cfg.SendCodePerIP); err != nil {
 		return SendCodeResult{}, err
 	}
