@@ -7,7 +7,7 @@ import (
 
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -78,7 +78,7 @@ func commentToModel(c domain.Comment) *model.Comment {
 	return out
 }
 
-func commentConnection(page social.CommentPage) *model.CommentConnection {
+func commentConnection(page notes.CommentPage) *model.CommentConnection {
 	es, info := edges(page.Comments, page.HasNextPage,
 		func(_ int, c domain.Comment) string { return encodeCursor(commentCursor, c.ID) },
 		func(cur string, c domain.Comment) model.CommentEdge {
@@ -116,7 +116,7 @@ func (r *Resolver) commentsEdge(ctx context.Context, blogID, parentID int64, fir
 	if err != nil {
 		return nil, err
 	}
-	page := social.CommentPage{Comments: list}
+	page := notes.CommentPage{Comments: list}
 	if len(list) > size {
 		page.Comments, page.HasNextPage = list[:size], true
 	}

@@ -4,7 +4,8 @@ import (
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/app/shop"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/follows"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -56,10 +57,10 @@ func orderConnection(orders []domain.VoucherOrder, hasNext bool, viewerID int64)
 }
 
 // blogConnection maps a page of blogs; cursor gives each blog's cursor.
-func blogConnection(page social.BlogPage, p auth.Principal, cursor func(domain.Blog) string) *model.BlogConnection {
+func blogConnection(page notes.BlogPage, p auth.Principal, cursor func(domain.Blog) string) *model.BlogConnection {
 	es, info := edges(page.Blogs, page.HasNextPage,
-		func(_ int, v social.BlogView) string { return cursor(v.Blog) },
-		func(c string, v social.BlogView) model.BlogEdge {
+		func(_ int, v notes.BlogView) string { return cursor(v.Blog) },
+		func(c string, v notes.BlogView) model.BlogEdge {
 			return model.BlogEdge{Cursor: c, Node: blogToModel(v)}
 		})
 	return &model.BlogConnection{Edges: es, PageInfo: info}
@@ -68,12 +69,12 @@ func blogConnection(page social.BlogPage, p auth.Principal, cursor func(domain.B
 // feedConnection maps a page of the feed. Its endCursor is the page's End, not the last
 // item's cursor: entries whose blog is gone may end a page (End is then past them, and
 // possibly set when no item is left).
-func feedConnection(page social.FeedPage, p auth.Principal) *model.FeedConnection {
+func feedConnection(page follows.FeedPage, p auth.Principal) *model.FeedConnection {
 	es, info := edges(page.Items, page.HasNextPage,
-		func(_ int, it social.FeedItem) string {
+		func(_ int, it follows.FeedItem) string {
 			return encodePair(feedCursor, it.Cursor.Max, int64(it.Cursor.Offset))
 		},
-		func(c string, it social.FeedItem) model.FeedEdge {
+		func(c string, it follows.FeedItem) model.FeedEdge {
 			return model.FeedEdge{Cursor: c, Node: blogToModel(it.Blog)}
 		})
 	info.EndCursor = nil

@@ -5,7 +5,8 @@ import (
 
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/auth"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
+	"github.com/dealspot/dealspot/internal/app/social/signins"
 	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/reqmeta"
 )
@@ -18,11 +19,11 @@ func viewer(ctx context.Context) auth.Principal {
 
 // socialViewer is the reader as the social use cases see it: a user id and the client's
 // address.
-func socialViewer(ctx context.Context) social.Viewer {
-	return social.Viewer{UserID: viewer(ctx).UserID, ClientIP: reqmeta.From(ctx).ClientIP}
+func socialViewer(ctx context.Context) notes.Viewer {
+	return notes.Viewer{UserID: viewer(ctx).UserID, ClientIP: reqmeta.From(ctx).ClientIP}
 }
 
-func blogToModel(v social.BlogView) *model.Blog {
+func blogToModel(v notes.BlogView) *model.Blog {
 	images := v.Blog.Images
 	if images == nil {
 		images = []string{}
@@ -51,7 +52,7 @@ func usersToModel(users []domain.User, p auth.Principal) []model.User {
 	return out
 }
 
-func signInToModel(s social.SignInStatus) *model.SignInStatus {
+func signInToModel(s signins.SignInStatus) *model.SignInStatus {
 	return &model.SignInStatus{Month: s.Month, SignedDays: s.SignedDays, ConsecutiveDays: s.ConsecutiveDays}
 }
 

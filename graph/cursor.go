@@ -6,7 +6,8 @@ import (
 	"strconv"
 
 	"github.com/dealspot/dealspot/internal/app/shop"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/follows"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -82,22 +83,22 @@ func decodePair(kind string, raw *string, lo, hi [2]int64) (a, b int64, ok bool,
 }
 
 // decodeHotCursor reads a hot-blogs position: likes (an int32 in the store) and blog id.
-func decodeHotCursor(raw *string) (*social.HotPosition, error) {
+func decodeHotCursor(raw *string) (*notes.HotPosition, error) {
 	liked, id, ok, err := decodePair(hotCursor, raw, [2]int64{0, 1}, [2]int64{math.MaxInt32, math.MaxInt64})
 	if err != nil || !ok {
 		return nil, err
 	}
-	return &social.HotPosition{Liked: int(liked), ID: id}, nil
+	return &notes.HotPosition{Liked: int(liked), ID: id}, nil
 }
 
 // decodeFeedCursor reads a feed position: the last score (ms; exact in a float64) and
 // how many entries of that score were seen (the app bounds it by the inbox size).
-func decodeFeedCursor(raw *string) (*social.FeedCursor, error) {
+func decodeFeedCursor(raw *string) (*follows.FeedCursor, error) {
 	max, offset, ok, err := decodePair(feedCursor, raw, [2]int64{0, 1}, [2]int64{1 << 53, math.MaxInt32})
 	if err != nil || !ok {
 		return nil, err
 	}
-	return &social.FeedCursor{Max: max, Offset: int(offset)}, nil
+	return &follows.FeedCursor{Max: max, Offset: int(offset)}, nil
 }
 
 func hotBlogCursor(b domain.Blog) string { return encodePair(hotCursor, int64(b.Liked), b.ID) }

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/dealspot/dealspot/graph/model"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -113,7 +113,7 @@ func (r *Resolver) blogsEdge(ctx context.Context, byShop bool, id string, first 
 		return nil, err
 	}
 	p := viewer(ctx)
-	var page social.BlogPage
+	var page notes.BlogPage
 	switch {
 	case before > 0 && byShop:
 		page, err = r.App.Queries.Blogs.BlogsOfShop(ctx, p.UserID, pid, deref(first), before)
@@ -128,7 +128,7 @@ func (r *Resolver) blogsEdge(ctx context.Context, byShop bool, id string, first 
 		if byShop {
 			loader = r.load(ctx).shopBlogs
 		}
-		var views []social.BlogView
+		var views []notes.BlogView
 		if views, err = loader.Load(ctx, blogPageKey{pid, size}); err == nil {
 			page.Blogs = views
 			if len(views) > size {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/dealspot/dealspot/internal/app"
 	"github.com/dealspot/dealspot/internal/app/seckill"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -39,8 +39,8 @@ type loaders struct {
 	// followedByMe tells, per user, whether the caller follows them.
 	followedByMe *dataloadgen.Loader[int64, bool]
 	// shopBlogs and userBlogs load first pages of notes.
-	shopBlogs *dataloadgen.Loader[blogPageKey, []social.BlogView]
-	userBlogs *dataloadgen.Loader[blogPageKey, []social.BlogView]
+	shopBlogs *dataloadgen.Loader[blogPageKey, []notes.BlogView]
+	userBlogs *dataloadgen.Loader[blogPageKey, []notes.BlogView]
 	// blogComments and replies load first pages of comments.
 	blogComments *dataloadgen.Loader[firstPageKey, []domain.Comment]
 	replies      *dataloadgen.Loader[firstPageKey, []domain.Comment]
@@ -162,13 +162,13 @@ type blogPageKey struct {
 
 // blogPages loads first pages of notes of shops (byShop) or authors, those of one size
 // with one query.
-func blogPages(a *app.Application, byShop bool, opts []dataloadgen.Option) *dataloadgen.Loader[blogPageKey, []social.BlogView] {
-	return dataloadgen.NewLoader(func(ctx context.Context, keys []blogPageKey) ([][]social.BlogView, []error) {
+func blogPages(a *app.Application, byShop bool, opts []dataloadgen.Option) *dataloadgen.Loader[blogPageKey, []notes.BlogView] {
+	return dataloadgen.NewLoader(func(ctx context.Context, keys []blogPageKey) ([][]notes.BlogView, []error) {
 		bySize := map[int][]int64{}
 		for _, k := range keys {
 			bySize[k.first] = append(bySize[k.first], k.id)
 		}
-		pages := map[blogPageKey][]social.BlogView{}
+		pages := map[blogPageKey][]notes.BlogView{}
 		for first, ids := range bySize {
 			m, err := a.Queries.Blogs.FirstPages(ctx, viewer(ctx).UserID, byShop, ids, first)
 			if err != nil {
@@ -178,7 +178,7 @@ func blogPages(a *app.Application, byShop bool, opts []dataloadgen.Option) *data
 				pages[blogPageKey{id, first}] = m[id]
 			}
 		}
-		out := make([][]social.BlogView, len(keys))
+		out := make([][]notes.BlogView, len(keys))
 		for i, k := range keys {
 			out[i] = pages[k]
 		}

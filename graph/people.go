@@ -6,7 +6,7 @@ import (
 	"github.com/vikstrous/dataloadgen"
 
 	"github.com/dealspot/dealspot/graph/model"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/people"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -44,7 +44,7 @@ func (r *Resolver) userCount(ctx context.Context, obj *model.User, pick func(*lo
 
 // followConnection maps a page of follow relations; node is the follower (followers)
 // or the followed user (following), each read through the users loader.
-func (r *Resolver) followConnection(ctx context.Context, page social.FollowPage, followers bool) (*model.UserConnection, error) {
+func (r *Resolver) followConnection(ctx context.Context, page people.FollowPage, followers bool) (*model.UserConnection, error) {
 	es := make([]model.UserEdge, len(page.Follows))
 	for i, f := range page.Follows {
 		who := f.FollowUserID
@@ -97,8 +97,8 @@ func (r *Resolver) follows(ctx context.Context, userID string, first *int, after
 }
 
 // profileInput maps the GraphQL input.
-func profileInput(in model.UpdateProfileInput) social.ProfileInput {
-	out := social.ProfileInput{
+func profileInput(in model.UpdateProfileInput) people.ProfileInput {
+	out := people.ProfileInput{
 		NickName: in.NickName, Icon: in.Icon, City: in.City, Introduction: in.Introduction,
 		ClearBirthday: in.ClearBirthday != nil && *in.ClearBirthday,
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/dealspot/dealspot/graph/generated"
 	"github.com/dealspot/dealspot/graph/model"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 )
 
 func (r *blogResolver) Author(ctx context.Context, obj *model.Blog) (*model.User, error) {
@@ -69,7 +69,7 @@ func (r *mutationResolver) CreateComment(ctx context.Context, blogID string, con
 	if err != nil {
 		return nil, err
 	}
-	c, err := r.App.Commands.Comments.Create(ctx, actor(p), social.CommentInput{BlogID: bid, Content: content, ReplyTo: reply})
+	c, err := r.App.Commands.Comments.Create(ctx, actor(p), notes.CommentInput{BlogID: bid, Content: content, ReplyTo: reply})
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func (r *mutationResolver) UpdateBlog(ctx context.Context, id string, input mode
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.App.Commands.Blogs.UpdateBlog(ctx, actor(p), bid, social.BlogUpdate{Title: input.Title, Content: input.Content, Images: sliceOrNil(input.Images), Rating: input.Rating})
+	v, err := r.App.Commands.Blogs.UpdateBlog(ctx, actor(p), bid, notes.BlogUpdate{Title: input.Title, Content: input.Content, Images: sliceOrNil(input.Images), Rating: input.Rating})
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +137,7 @@ func (r *mutationResolver) CreateBlog(ctx context.Context, input model.CreateBlo
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.App.Commands.Blogs.CreateBlog(ctx, p.UserID, social.BlogInput{
+	v, err := r.App.Commands.Blogs.CreateBlog(ctx, p.UserID, notes.BlogInput{
 		ShopID: shopID, Title: input.Title, Content: input.Content, Images: input.Images, Rating: deref(input.Rating),
 	})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/dealspot/dealspot/ent/bloglike"
 	"github.com/dealspot/dealspot/ent/comment"
 	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -145,7 +146,7 @@ func (r *Blogs) BlogStamps(ctx context.Context, userID int64, limit int) ([]doma
 
 // HotBlogs returns up to limit blogs ordered by likes, then id, both descending,
 // strictly after the position after (nil: from the top).
-func (r *Blogs) HotBlogs(ctx context.Context, after *social.HotPosition, limit int) ([]domain.Blog, error) {
+func (r *Blogs) HotBlogs(ctx context.Context, after *notes.HotPosition, limit int) ([]domain.Blog, error) {
 	q := r.client.Blog.Query()
 	if after != nil {
 		q.Where(blog.Or(

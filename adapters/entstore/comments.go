@@ -10,7 +10,7 @@ import (
 
 	"entgo.io/ent/dialect"
 
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -20,7 +20,7 @@ import (
 // the counts exact.
 type Comments struct{ o *Orders }
 
-var _ social.Comments = (*Comments)(nil)
+var _ notes.Comments = (*Comments)(nil)
 
 // Comments returns the comment store.
 func (s *Store) Comments() *Comments { return &Comments{o: s.Orders()} }
@@ -42,7 +42,7 @@ func (r *Comments) forUpdate() string {
 	return ""
 }
 
-// CreateComment implements social.Comments.
+// CreateComment implements notes.Comments.
 func (r *Comments) CreateComment(ctx context.Context, c domain.Comment) (domain.Comment, error) {
 	at := c.CreatedAt.UTC()
 	if c.CreatedAt.IsZero() {
@@ -90,7 +90,7 @@ func (r *Comments) CreateComment(ctx context.Context, c domain.Comment) (domain.
 	return created, nil
 }
 
-// Comment implements social.Comments.
+// Comment implements notes.Comments.
 func (r *Comments) Comment(ctx context.Context, id int64) (domain.Comment, error) {
 	a := &args{o: r.o}
 	c, err := scanComment(r.o.db.QueryRowContext(ctx, "SELECT "+commentColumns+" FROM comments WHERE id = "+a.p(id), a.vals...))
@@ -103,7 +103,7 @@ func (r *Comments) Comment(ctx context.Context, id int64) (domain.Comment, error
 	return c, nil
 }
 
-// DeleteComment implements social.Comments.
+// DeleteComment implements notes.Comments.
 func (r *Comments) DeleteComment(ctx context.Context, id int64) (int, error) {
 	var deleted int
 	err := r.o.inTx(ctx, func(tx *sql.Tx) error {
@@ -148,7 +148,7 @@ func (r *Comments) DeleteComment(ctx context.Context, id int64) (int, error) {
 	return deleted, nil
 }
 
-// Comments implements social.Comments.
+// Comments implements notes.Comments.
 func (r *Comments) Comments(ctx context.Context, blogID, parentID int64, newestFirst bool, after int64, limit int) ([]domain.Comment, error) {
 	a := &args{o: r.o}
 	q := "SELECT " + commentColumns + " FROM comments WHERE blog_id = " + a.p(blogID) + " AND parent_id = " + a.p(parentID)
@@ -165,12 +165,12 @@ func (r *Comments) Comments(ctx context.Context, blogID, parentID int64, newestF
 	return r.list(ctx, q+order+" LIMIT "+a.p(limit), a.vals)
 }
 
-// FirstComments implements social.Comments.
+// FirstComments implements notes.Comments.
 func (r *Comments) FirstComments(ctx context.Context, blogIDs []int64, newestFirst bool, limit int) (map[int64][]domain.Comment, error) {
 	return r.firsts(ctx, "blog_id", "parent_id = 0 AND blog_id", blogIDs, newestFirst, limit)
 }
 
-// FirstReplies implements social.Comments.
+// FirstReplies implements notes.Comments.
 func (r *Comments) FirstReplies(ctx context.Context, parentIDs []int64, limit int) (map[int64][]domain.Comment, error) {
 	return r.firsts(ctx, "parent_id", "parent_id", parentIDs, false, limit)
 }

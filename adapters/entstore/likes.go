@@ -12,7 +12,7 @@ import (
 	"github.com/dealspot/dealspot/ent"
 	"github.com/dealspot/dealspot/ent/blog"
 	"github.com/dealspot/dealspot/ent/bloglike"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/likes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -24,20 +24,20 @@ type Likes struct {
 	dialect string
 }
 
-var _ social.LikeStore = (*Likes)(nil)
+var _ likes.LikeStore = (*Likes)(nil)
 
 // Likes returns the like repository.
 func (s *Store) Likes() *Likes { return &Likes{client: s.client, dialect: s.dialect} }
 
-// Toggle implements social.LikeStore. One transaction locks the blog's row (PostgreSQL:
+// Toggle implements likes.LikeStore. One transaction locks the blog's row (PostgreSQL:
 // SELECT … FOR UPDATE; SQLite: the database's write lock, taken at BEGIN IMMEDIATE), so
 // the toggles of one blog take turns: it deletes the user's like or inserts it, counts
 // the blog's likes and stores the count with the next version.
-func (r *Likes) Toggle(ctx context.Context, blogID, userID int64, at time.Time) (social.LikeChange, error) {
+func (r *Likes) Toggle(ctx context.Context, blogID, userID int64, at time.Time) (likes.LikeChange, error) {
 	if userID <= 0 {
-		return social.LikeChange{}, domain.Errorf(domain.CodeBadUserInput, "a like needs a user")
+		return likes.LikeChange{}, domain.Errorf(domain.CodeBadUserInput, "a like needs a user")
 	}
-	var c social.LikeChange
+	var c likes.LikeChange
 	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
 		q := tx.Blog.Query().Where(blog.ID(blogID)).Select(blog.FieldID, blog.FieldLikedSeq)
 		if r.dialect == dialect.Postgres {
@@ -68,7 +68,7 @@ func (r *Likes) Toggle(ctx context.Context, blogID, userID int64, at time.Time) 
 		return nil
 	})
 	if err != nil {
-		return social.LikeChange{}, fmt.Errorf("toggle like of blog %d: %w", blogID, err)
+		return likes.LikeChange{}, fmt.Errorf("toggle like of blog %d: %w", blogID, err)
 	}
 	return c, nil
 }
@@ -76,10 +76,10 @@ func (r *Likes) Toggle(ctx context.Context, blogID, userID int64, at time.Time) 
 // importBatch is how many likes one INSERT of Import carries.
 const importBatch = 1000
 
-// Import implements social.LikeStore in one transaction that locks the blog's row like
+// Import implements likes.LikeStore in one transaction that locks the blog's row like
 // Toggle: INSERT … ON CONFLICT DO NOTHING in batches, then the count and the next
 // version.
-func (r *Likes) Import(ctx context.Context, blogID int64, likes []social.Like) (int, error) {
+func (r *Likes) Import(ctx context.Context, blogID int64, likes []likes.Like) (int, error) {
 	var added int
 	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
 		q := tx.Blog.Query().Where(blog.ID(blogID)).Select(blog.FieldID, blog.FieldLikedSeq)
@@ -128,36 +128,36 @@ func (r *Likes) Import(ctx context.Context, blogID int64, likes []social.Like) (
 	return added, nil
 }
 
-// BlogLikes implements social.LikeStore: the version and the likes are read in one
+// BlogLikes implements likes.LikeStore: the version and the likes are read in one
 // transaction (REPEATABLE READ on PostgreSQL; SQLite's transactions see one snapshot).
 // Errors: domain.ErrNotFound for an unknown blog.
-func (r *Likes) BlogLikes(ctx context.Context, blogID int64) (social.BlogLikes, error) {
+func (r *Likes) BlogLikes(ctx context.Context, blogID int64) (likes.BlogLikes, error) {
 	var opts *sql.TxOptions
 	if r.dialect == dialect.Postgres {
 		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
 	}
 	tx, err := r.client.BeginTx(ctx, opts)
 	if err != nil {
-		return social.BlogLikes{}, fmt.Errorf("begin transaction: %w", err)
+		return likes.BlogLikes{}, fmt.Errorf("begin transaction: %w", err)
 	}
 	defer func() { _ = tx.Rollback() }()
 	b, err := tx.Blog.Query().Where(blog.ID(blogID)).Select(blog.FieldID, blog.FieldLikedSeq).Only(ctx)
 	if err != nil {
-		return social.BlogLikes{}, fmt.Errorf("load likes of blog %d: %w", blogID, notFound(err, "blog"))
+		return likes.BlogLikes{}, fmt.Errorf("load likes of blog %d: %w", blogID, notFound(err, "blog"))
 	}
 	rows, err := tx.BlogLike.Query().
 		Where(bloglike.BlogID(blogID)).
 		Order(bloglike.ByLikedAt(), bloglike.ByUserID()).
 		All(ctx)
 	if err != nil {
-		return social.BlogLikes{}, fmt.Errorf("load likes of blog %d: %w", blogID, err)
+		return likes.BlogLikes{}, fmt.Errorf("load likes of blog %d: %w", blogID, err)
 	}
-	out := social.BlogLikes{Version: b.LikedSeq, Likes: make([]social.Like, len(rows))}
+	out := likes.BlogLikes{Version: b.LikedSeq, Likes: make([]likes.Like, len(rows))}
 	for i, l := range rows {
-		out.Likes[i] = social.Like{UserID: l.UserID, At: l.LikedAt}
+		out.Likes[i] = likes.Like{UserID: l.UserID, At: l.LikedAt}
 	}
 	if err := tx.Commit(); err != nil && !errors.Is(err, sql.ErrTxDone) {
-		return social.BlogLikes{}, fmt.Errorf("load likes of blog %d: %w", blogID, err)
+		return likes.BlogLikes{}, fmt.Errorf("load likes of blog %d: %w", blogID, err)
 	}
 	return out, nil
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/dealspot/dealspot/ent/shoptype"
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/internal/app/shop"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -22,7 +22,7 @@ type Shops struct {
 }
 
 var _ shop.Repository = (*Shops)(nil)
-var _ social.Shops = (*Shops)(nil)
+var _ notes.Shops = (*Shops)(nil)
 
 // Shops returns the shop repository.
 func (s *Store) Shops() *Shops { return &Shops{client: s.client, dialect: s.dialect} }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/dealspot/dealspot/ent"
 	"github.com/dealspot/dealspot/ent/signin"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/signins"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -19,7 +19,7 @@ type SignIns struct {
 	client *ent.Client
 }
 
-var _ social.SignInStore = (*SignIns)(nil)
+var _ signins.SignInStore = (*SignIns)(nil)
 
 // SignIns returns the sign-in repository.
 func (s *Store) SignIns() *SignIns { return &SignIns{client: s.client} }
@@ -27,7 +27,7 @@ func (s *Store) SignIns() *SignIns { return &SignIns{client: s.client} }
 // signInMonth is the month column's value for t's calendar month: yyyymm.
 func signInMonth(t time.Time) int { return t.Year()*100 + int(t.Month()) }
 
-// Sign implements social.SignInStore with Merge, then reads the row back.
+// Sign implements signins.SignInStore with Merge, then reads the row back.
 func (r *SignIns) Sign(ctx context.Context, userID int64, day time.Time) (uint32, error) {
 	if err := r.Merge(ctx, userID, day, 1<<(day.Day()-1)); err != nil {
 		return 0, err
@@ -35,7 +35,7 @@ func (r *SignIns) Sign(ctx context.Context, userID int64, day time.Time) (uint32
 	return r.Month(ctx, userID, day)
 }
 
-// Merge implements social.SignInStore: one INSERT … ON CONFLICT DO UPDATE SET days =
+// Merge implements signins.SignInStore: one INSERT … ON CONFLICT DO UPDATE SET days =
 // days | mask (the same statement on SQLite and PostgreSQL), so concurrent sign-ins of
 // one user never lose a day.
 func (r *SignIns) Merge(ctx context.Context, userID int64, month time.Time, mask uint32) error {
@@ -60,7 +60,7 @@ func (r *SignIns) Merge(ctx context.Context, userID int64, month time.Time, mask
 	return nil
 }
 
-// Month implements social.SignInStore.
+// Month implements signins.SignInStore.
 func (r *SignIns) Month(ctx context.Context, userID int64, month time.Time) (uint32, error) {
 	days, err := r.client.SignIn.Query().
 		Where(signin.UserID(userID), signin.Month(signInMonth(month))).

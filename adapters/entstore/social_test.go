@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/adapters/entstore"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/testsupport"
 )
@@ -143,7 +143,7 @@ func testHotBlogs(t *testing.T, s *entstore.Store) {
 	want := []int64{ids[4], ids[2], ids[6], ids[3], ids[0], ids[5], ids[1]}
 	for _, size := range []int{1, 2, 3, 10} {
 		var got []int64
-		var after *social.HotPosition
+		var after *notes.HotPosition
 		for range 20 {
 			page, err := s.Blogs().HotBlogs(ctx, after, size)
 			if err != nil {
@@ -151,7 +151,7 @@ func testHotBlogs(t *testing.T, s *entstore.Store) {
 			}
 			for _, b := range page {
 				got = append(got, b.ID)
-				after = &social.HotPosition{Liked: b.Liked, ID: b.ID}
+				after = &notes.HotPosition{Liked: b.Liked, ID: b.ID}
 			}
 			if len(page) < size {
 				break

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/adapters/entstore"
-	"github.com/dealspot/dealspot/internal/app/social"
+	sociallikes "github.com/dealspot/dealspot/internal/app/social/likes"
 	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/testsupport"
 )
@@ -88,7 +88,7 @@ func testLikeToggleConcurrent(t *testing.T, s *entstore.Store) {
 	var (
 		wg      sync.WaitGroup
 		mu      sync.Mutex
-		changes []social.LikeChange
+		changes []sociallikes.LikeChange
 		errs    []error
 	)
 	for u := int64(1); u <= users; u++ {
@@ -107,7 +107,7 @@ func testLikeToggleConcurrent(t *testing.T, s *entstore.Store) {
 	}
 	// Three clicks each: every user likes it. Versions are consecutive, each change's
 	// count is the count after it, and the last one is the stored count.
-	slices.SortFunc(changes, func(a, b social.LikeChange) int { return int(a.Version - b.Version) })
+	slices.SortFunc(changes, func(a, b sociallikes.LikeChange) int { return int(a.Version - b.Version) })
 	for i := 1; i < len(changes); i++ {
 		if changes[i].Version != changes[i-1].Version+1 {
 			t.Fatalf("versions %d then %d", changes[i-1].Version, changes[i].Version)
@@ -195,9 +195,9 @@ func testLikeImport(t *testing.T, s *entstore.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	legacy := []social.Like{{UserID: 7, At: at.Add(-time.Hour)}, {UserID: 8, At: at.Add(time.Second)}}
+	legacy := []sociallikes.Like{{UserID: 7, At: at.Add(-time.Hour)}, {UserID: 8, At: at.Add(time.Second)}}
 	for i := range 1500 {
-		legacy = append(legacy, social.Like{UserID: int64(100 + i), At: at.Add(time.Minute)})
+		legacy = append(legacy, sociallikes.Like{UserID: int64(100 + i), At: at.Add(time.Minute)})
 	}
 	n, err := likes.Import(ctx, b.ID, legacy)
 	if err != nil || n != len(legacy)-1 {

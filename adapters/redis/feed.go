@@ -11,7 +11,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/follows"
 )
 
 // Inboxes keeps each user's feed inbox in a ZSET (feed:<userId>): members are blog ids
@@ -29,7 +29,7 @@ type Inboxes struct {
 	max    int
 }
 
-var _ social.Inboxes = (*Inboxes)(nil)
+var _ follows.Inboxes = (*Inboxes)(nil)
 
 // NewInboxes returns the inboxes on client; each keeps its newest max entries.
 func NewInboxes(client goredis.UniversalClient, max int) (*Inboxes, error) {
@@ -49,8 +49,8 @@ func inboxFilledKey(userID int64) string { return "{" + inboxKey(userID) + "}:fi
 // pushBatch is how many inboxes one pipeline writes.
 const pushBatch = 500
 
-// Push implements social.Inboxes: per inbox, ZADD then trim to the newest max entries.
-func (in *Inboxes) Push(ctx context.Context, userIDs []int64, e social.FeedEntry) error {
+// Push implements follows.Inboxes: per inbox, ZADD then trim to the newest max entries.
+func (in *Inboxes) Push(ctx context.Context, userIDs []int64, e follows.FeedEntry) error {
 	member := goredis.Z{Score: float64(e.Score), Member: inboxMember(e.BlogID)}
 	for start := 0; start < len(userIDs); start += pushBatch {
 		batch := userIDs[start:min(start+pushBatch, len(userIDs))]
@@ -68,8 +68,8 @@ func (in *Inboxes) Push(ctx context.Context, userIDs []int64, e social.FeedEntry
 	return nil
 }
 
-// Add implements social.Inboxes.
-func (in *Inboxes) Add(ctx context.Context, userID int64, entries []social.FeedEntry) error {
+// Add implements follows.Inboxes.
+func (in *Inboxes) Add(ctx context.Context, userID int64, entries []follows.FeedEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}
@@ -92,7 +92,7 @@ func (in *Inboxes) Add(ctx context.Context, userID int64, entries []social.FeedE
 // filledValue marks an inbox filled; any other value of the mark is a refill's token.
 const filledValue = "filled"
 
-// Filled implements social.Inboxes.
+// Filled implements follows.Inboxes.
 func (in *Inboxes) Filled(ctx context.Context, userID int64) (bool, error) {
 	v, err := in.client.Get(ctx, inboxFilledKey(userID)).Result()
 	if errors.Is(err, goredis.Nil) {
@@ -104,7 +104,7 @@ func (in *Inboxes) Filled(ctx context.Context, userID int64) (bool, error) {
 	return v == filledValue, nil
 }
 
-// BeginRefill implements social.Inboxes: it sets the mark to a token of this refill, so
+// BeginRefill implements follows.Inboxes: it sets the mark to a token of this refill, so
 // that Refill can tell whether Redis lost its data meanwhile.
 func (in *Inboxes) BeginRefill(ctx context.Context, userID int64) (string, error) {
 	token := rand.Text()
@@ -120,9 +120,9 @@ var (
 	feedRefillScript = goredis.NewScript(feedRefillLua)
 )
 
-// Refill implements social.Inboxes in one script (the inbox and its mark share a hash
+// Refill implements follows.Inboxes in one script (the inbox and its mark share a hash
 // slot).
-func (in *Inboxes) Refill(ctx context.Context, userID int64, token string, entries []social.FeedEntry) (bool, error) {
+func (in *Inboxes) Refill(ctx context.Context, userID int64, token string, entries []follows.FeedEntry) (bool, error) {
 	args := make([]any, 0, 2+2*len(entries))
 	args = append(args, token, in.max)
 	for _, e := range entries {
@@ -135,7 +135,7 @@ func (in *Inboxes) Refill(ctx context.Context, userID int64, token string, entri
 	return n == 1, nil
 }
 
-// Remove implements social.Inboxes.
+// Remove implements follows.Inboxes.
 func (in *Inboxes) Remove(ctx context.Context, userID int64, blogIDs []int64) error {
 	if len(blogIDs) == 0 {
 		return nil
@@ -150,8 +150,8 @@ func (in *Inboxes) Remove(ctx context.Context, userID int64, blogIDs []int64) er
 	return nil
 }
 
-// Page implements social.Inboxes with ZREVRANGEBYSCORE max -inf WITHSCORES LIMIT.
-func (in *Inboxes) Page(ctx context.Context, userID int64, max *int64, offset, limit int) ([]social.FeedEntry, error) {
+// Page implements follows.Inboxes with ZREVRANGEBYSCORE max -inf WITHSCORES LIMIT.
+func (in *Inboxes) Page(ctx context.Context, userID int64, max *int64, offset, limit int) ([]follows.FeedEntry, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
@@ -165,14 +165,14 @@ func (in *Inboxes) Page(ctx context.Context, userID int64, max *int64, offset, l
 	if err != nil {
 		return nil, fmt.Errorf("read inbox of user %d: %w", userID, err)
 	}
-	out := make([]social.FeedEntry, 0, len(zs))
+	out := make([]follows.FeedEntry, 0, len(zs))
 	for _, z := range zs {
 		s, _ := z.Member.(string)
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || math.IsNaN(z.Score) {
 			continue
 		}
-		out = append(out, social.FeedEntry{BlogID: id, Score: int64(z.Score)})
+		out = append(out, follows.FeedEntry{BlogID: id, Score: int64(z.Score)})
 	}
 	return out, nil
 }

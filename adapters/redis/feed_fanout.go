@@ -15,7 +15,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/follows"
 )
 
 // FanoutConfig tunes the fan-out stream. Zero values take the defaults.
@@ -47,7 +47,7 @@ type FanoutStream struct {
 	log      *slog.Logger
 }
 
-var _ social.FanoutQueue = (*FanoutStream)(nil)
+var _ follows.FanoutQueue = (*FanoutStream)(nil)
 
 // NewFanoutStream returns the fan-out queue on client.
 func NewFanoutStream(client goredis.UniversalClient, cfg FanoutConfig, log *slog.Logger) *FanoutStream {
@@ -79,8 +79,8 @@ func NewFanoutStream(client goredis.UniversalClient, cfg FanoutConfig, log *slog
 	return &FanoutStream{client: client, cfg: cfg, consumer: consumer, log: log}
 }
 
-// Enqueue implements social.FanoutQueue.
-func (f *FanoutStream) Enqueue(ctx context.Context, job social.FanoutJob) error {
+// Enqueue implements follows.FanoutQueue.
+func (f *FanoutStream) Enqueue(ctx context.Context, job follows.FanoutJob) error {
 	err := f.client.XAdd(ctx, &goredis.XAddArgs{
 		Stream: f.cfg.Stream,
 		MaxLen: f.cfg.MaxLen,
@@ -93,8 +93,8 @@ func (f *FanoutStream) Enqueue(ctx context.Context, job social.FanoutJob) error 
 	return nil
 }
 
-// Consume implements social.FanoutQueue. It returns nil when ctx ends.
-func (f *FanoutStream) Consume(ctx context.Context, handle func(ctx context.Context, job social.FanoutJob) error) error {
+// Consume implements follows.FanoutQueue. It returns nil when ctx ends.
+func (f *FanoutStream) Consume(ctx context.Context, handle func(ctx context.Context, job follows.FanoutJob) error) error {
 	if err := f.ensureGroup(ctx); err != nil {
 		return err
 	}
@@ -165,7 +165,7 @@ const takeOverBatch = 100
 // delivered MaxDeliveries times. One script decides and claims, so a job never becomes
 // idle between the check of its deliveries and its claim (it would run once more than
 // allowed), and two nodes never take over the same job at once.
-func (f *FanoutStream) takeOver(ctx context.Context, handle func(ctx context.Context, job social.FanoutJob) error) {
+func (f *FanoutStream) takeOver(ctx context.Context, handle func(ctx context.Context, job follows.FanoutJob) error) {
 	res, err := fanoutTakeOverScript.Run(ctx, f.client, []string{f.cfg.Stream},
 		f.cfg.Group, f.consumer, millis(f.cfg.ClaimIdle), f.cfg.MaxDeliveries, takeOverBatch).Slice()
 	if err != nil {
@@ -226,7 +226,7 @@ func parseTakeOver(res []any) ([]goredis.XMessage, []droppedJob, error) {
 }
 
 // handle runs one job and acknowledges it when it succeeded (or can never succeed).
-func (f *FanoutStream) handle(ctx context.Context, m goredis.XMessage, handle func(ctx context.Context, job social.FanoutJob) error) {
+func (f *FanoutStream) handle(ctx context.Context, m goredis.XMessage, handle func(ctx context.Context, job follows.FanoutJob) error) {
 	job, err := parseFanoutJob(m.Values)
 	if err != nil {
 		f.log.Error("dropping a malformed fan-out job", slog.String("message_id", m.ID), slog.Any("error", err))
@@ -240,7 +240,7 @@ func (f *FanoutStream) handle(ctx context.Context, m goredis.XMessage, handle fu
 	}
 }
 
-func parseFanoutJob(values map[string]any) (social.FanoutJob, error) {
+func parseFanoutJob(values map[string]any) (follows.FanoutJob, error) {
 	num := func(k string) (int64, error) {
 		s, _ := values[k].(string)
 		n, err := strconv.ParseInt(s, 10, 64)
@@ -253,7 +253,7 @@ func parseFanoutJob(values map[string]any) (social.FanoutJob, error) {
 	author, err2 := num("author")
 	at, err3 := num("at")
 	if err := errors.Join(err1, err2, err3); err != nil {
-		return social.FanoutJob{}, err
+		return follows.FanoutJob{}, err
 	}
-	return social.FanoutJob{BlogID: blog, AuthorID: author, At: time.UnixMilli(at)}, nil
+	return follows.FanoutJob{BlogID: blog, AuthorID: author, At: time.UnixMilli(at)}, nil
 }

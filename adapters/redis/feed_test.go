@@ -15,11 +15,11 @@ import (
 
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/follows"
 )
 
-func entry(blogID, score int64) social.FeedEntry {
-	return social.FeedEntry{BlogID: blogID, Score: score}
+func entry(blogID, score int64) follows.FeedEntry {
+	return follows.FeedEntry{BlogID: blogID, Score: score}
 }
 
 func TestInboxOrdersEqualScoresByIDAndPagesByOffset(t *testing.T) {
@@ -31,7 +31,7 @@ func TestInboxOrdersEqualScoresByIDAndPagesByOffset(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Ids chosen so that plain decimal strings would sort differently (9 > 10).
-		entries := []social.FeedEntry{
+		entries := []follows.FeedEntry{
 			{BlogID: 9, Score: 1000}, {BlogID: 10, Score: 1000}, {BlogID: 100, Score: 1000},
 			{BlogID: 2, Score: 2000}, {BlogID: 11, Score: 500},
 		}
@@ -48,7 +48,7 @@ func TestInboxOrdersEqualScoresByIDAndPagesByOffset(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []social.FeedEntry{entry(2, 2000), entry(100, 1000), entry(10, 1000), entry(9, 1000), entry(11, 500)}
+		want := []follows.FeedEntry{entry(2, 2000), entry(100, 1000), entry(10, 1000), entry(9, 1000), entry(11, 500)}
 		if !slices.Equal(all, want) {
 			t.Fatalf("inbox = %v, want %v", all, want)
 		}
@@ -64,7 +64,7 @@ func TestInboxOrdersEqualScoresByIDAndPagesByOffset(t *testing.T) {
 			t.Fatal(err)
 		}
 		rest, _ := in.Page(ctx, 2, nil, 0, 10)
-		if !slices.Equal(rest, []social.FeedEntry{entry(2, 2000), entry(100, 1000), entry(9, 1000)}) {
+		if !slices.Equal(rest, []follows.FeedEntry{entry(2, 2000), entry(100, 1000), entry(9, 1000)}) {
 			t.Fatalf("after Remove: %v", rest)
 		}
 	})
@@ -79,11 +79,11 @@ func TestInboxKeepsTheNewestEntries(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := int64(1); i <= 8; i++ {
-			if err := in.Push(ctx, []int64{7}, social.FeedEntry{BlogID: i, Score: 1000 + i}); err != nil {
+			if err := in.Push(ctx, []int64{7}, follows.FeedEntry{BlogID: i, Score: 1000 + i}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := in.Add(ctx, 7, []social.FeedEntry{{BlogID: 20, Score: 1}, {BlogID: 21, Score: 5000}}); err != nil {
+		if err := in.Add(ctx, 7, []follows.FeedEntry{{BlogID: 20, Score: 1}, {BlogID: 21, Score: 5000}}); err != nil {
 			t.Fatal(err)
 		}
 		got, _ := in.Page(ctx, 7, nil, 0, 100)
@@ -106,11 +106,11 @@ func TestInboxPushReachesManyInboxes(t *testing.T) {
 		for i := range users {
 			users[i] = int64(i + 1)
 		}
-		if err := in.Push(ctx, users, social.FeedEntry{BlogID: 99, Score: 42}); err != nil {
+		if err := in.Push(ctx, users, follows.FeedEntry{BlogID: 99, Score: 42}); err != nil {
 			t.Fatal(err)
 		}
 		for _, u := range []int64{1, 500, 501, 1234} {
-			if got, _ := in.Page(ctx, u, nil, 0, 10); !slices.Equal(got, []social.FeedEntry{entry(99, 42)}) {
+			if got, _ := in.Page(ctx, u, nil, 0, 10); !slices.Equal(got, []follows.FeedEntry{entry(99, 42)}) {
 				t.Fatalf("inbox of %d = %v", u, got)
 			}
 		}
@@ -128,7 +128,7 @@ func TestFanoutStreamDeliversAtLeastOnce(t *testing.T) {
 		producer := redis.NewFanoutStream(conn.Client, cfg, log)
 		at := time.UnixMilli(1_900_000_000_000)
 		for _, id := range []int64{1, 2, 3} {
-			if err := producer.Enqueue(ctx, social.FanoutJob{BlogID: id, AuthorID: 7, At: at}); err != nil {
+			if err := producer.Enqueue(ctx, follows.FanoutJob{BlogID: id, AuthorID: 7, At: at}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -139,7 +139,7 @@ func TestFanoutStreamDeliversAtLeastOnce(t *testing.T) {
 			attempts = map[int64]int{}
 			calls    atomic.Int64
 		)
-		handle := func(_ context.Context, j social.FanoutJob) error {
+		handle := func(_ context.Context, j follows.FanoutJob) error {
 			calls.Add(1)
 			mu.Lock()
 			defer mu.Unlock()
@@ -248,7 +248,7 @@ func TestFanoutStreamNeverRunsAJobPastMaxDeliveries(t *testing.T) {
 			for n := 0; ; n++ {
 				stream := fmt.Sprintf("feed:fanout:limit:%d:%d", delivered, n)
 				producer := redis.NewFanoutStream(conn.Client, redis.FanoutConfig{Stream: stream}, log)
-				if err := producer.Enqueue(ctx, social.FanoutJob{BlogID: 5, AuthorID: 7, At: time.UnixMilli(1_900_000_000_000)}); err != nil {
+				if err := producer.Enqueue(ctx, follows.FanoutJob{BlogID: 5, AuthorID: 7, At: time.UnixMilli(1_900_000_000_000)}); err != nil {
 					t.Fatal(err)
 				}
 				// A node read it and died; it had been delivered `delivered` times.
@@ -267,7 +267,7 @@ func TestFanoutStreamNeverRunsAJobPastMaxDeliveries(t *testing.T) {
 				}
 
 				runs := 0
-				handle := func(_ context.Context, j social.FanoutJob) error {
+				handle := func(_ context.Context, j follows.FanoutJob) error {
 					if j.BlogID != 5 || j.AuthorID != 7 {
 						t.Errorf("job %+v lost its fields", j)
 					}
@@ -364,7 +364,7 @@ func TestInboxRefillMarksItFilledUntilRedisLosesIt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		refill := func(userID int64, entries []social.FeedEntry) bool {
+		refill := func(userID int64, entries []follows.FeedEntry) bool {
 			t.Helper()
 			token, err := in.BeginRefill(ctx, userID)
 			if err != nil {
@@ -386,14 +386,14 @@ func TestInboxRefillMarksItFilledUntilRedisLosesIt(t *testing.T) {
 		if ok, err := in.Filled(ctx, 9); err != nil || ok {
 			t.Fatalf("Filled after a push only = %v, %v; want false", ok, err)
 		}
-		if !refill(9, []social.FeedEntry{entry(2, 200), entry(3, 300), entry(4, 50), entry(5, 400)}) {
+		if !refill(9, []follows.FeedEntry{entry(2, 200), entry(3, 300), entry(4, 50), entry(5, 400)}) {
 			t.Fatal("Refill did not mark the inbox")
 		}
 		if ok, err := in.Filled(ctx, 9); err != nil || !ok {
 			t.Fatalf("Filled after Refill = %v, %v; want true", ok, err)
 		}
 		got, _ := in.Page(ctx, 9, nil, 0, 10)
-		if want := []social.FeedEntry{entry(5, 400), entry(3, 300), entry(2, 200)}; !slices.Equal(got, want) {
+		if want := []follows.FeedEntry{entry(5, 400), entry(3, 300), entry(2, 200)}; !slices.Equal(got, want) {
 			t.Fatalf("refilled inbox = %v, want the 3 newest %v", got, want)
 		}
 		// A user following nobody is filled with nothing.
@@ -410,7 +410,7 @@ func TestInboxRefillMarksItFilledUntilRedisLosesIt(t *testing.T) {
 		// are added, but the inbox stays unmarked so the next read refills it again.
 		token, _ := in.BeginRefill(ctx, 11)
 		redistest.Flush(t, conn)
-		if marked, err := in.Refill(ctx, 11, token, []social.FeedEntry{entry(6, 600)}); err != nil || marked {
+		if marked, err := in.Refill(ctx, 11, token, []follows.FeedEntry{entry(6, 600)}); err != nil || marked {
 			t.Fatalf("Refill across a wipe = %v, %v; want not marked", marked, err)
 		}
 		if ok, _ := in.Filled(ctx, 11); ok {
@@ -419,10 +419,10 @@ func TestInboxRefillMarksItFilledUntilRedisLosesIt(t *testing.T) {
 		// Two refills at once: the later one marks it.
 		first, _ := in.BeginRefill(ctx, 12)
 		second, _ := in.BeginRefill(ctx, 12)
-		if marked, _ := in.Refill(ctx, 12, first, []social.FeedEntry{entry(7, 700)}); marked {
+		if marked, _ := in.Refill(ctx, 12, first, []follows.FeedEntry{entry(7, 700)}); marked {
 			t.Fatal("a refill overtaken by a later one marked the inbox")
 		}
-		if marked, _ := in.Refill(ctx, 12, second, []social.FeedEntry{entry(7, 700)}); !marked {
+		if marked, _ := in.Refill(ctx, 12, second, []follows.FeedEntry{entry(7, 700)}); !marked {
 			t.Fatal("the later refill did not mark the inbox")
 		}
 	})

@@ -7,7 +7,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/follows"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -21,14 +21,14 @@ type FollowSets struct {
 	client goredis.UniversalClient
 }
 
-var _ social.FollowMirror = (*FollowSets)(nil)
+var _ follows.FollowMirror = (*FollowSets)(nil)
 
 // NewFollowSets returns the follow mirror on client.
 func NewFollowSets(client goredis.UniversalClient) *FollowSets { return &FollowSets{client: client} }
 
 func followsKey(userID int64) string { return "follows:" + strconv.FormatInt(userID, 10) }
 
-// Add implements social.FollowMirror.
+// Add implements follows.FollowMirror.
 func (f *FollowSets) Add(ctx context.Context, userID, targetID int64) error {
 	if err := f.client.SAdd(ctx, followsKey(userID), targetID).Err(); err != nil {
 		return fmt.Errorf("mirror follow: %w", err)
@@ -36,7 +36,7 @@ func (f *FollowSets) Add(ctx context.Context, userID, targetID int64) error {
 	return nil
 }
 
-// Remove implements social.FollowMirror.
+// Remove implements follows.FollowMirror.
 func (f *FollowSets) Remove(ctx context.Context, userID, targetID int64) error {
 	if err := f.client.SRem(ctx, followsKey(userID), targetID).Err(); err != nil {
 		return fmt.Errorf("mirror unfollow: %w", err)
@@ -44,7 +44,7 @@ func (f *FollowSets) Remove(ctx context.Context, userID, targetID int64) error {
 	return nil
 }
 
-// Contains implements social.FollowMirror.
+// Contains implements follows.FollowMirror.
 func (f *FollowSets) Contains(ctx context.Context, userID, targetID int64) (bool, error) {
 	ok, err := f.client.SIsMember(ctx, followsKey(userID), targetID).Result()
 	if err != nil {
@@ -53,7 +53,7 @@ func (f *FollowSets) Contains(ctx context.Context, userID, targetID int64) (bool
 	return ok, nil
 }
 
-// FollowsMany implements social.FollowMirror with one SMISMEMBER.
+// FollowsMany implements follows.FollowMirror with one SMISMEMBER.
 func (f *FollowSets) FollowsMany(ctx context.Context, userID int64, targetIDs []int64) ([]bool, error) {
 	if len(targetIDs) == 0 {
 		return nil, nil
@@ -69,7 +69,7 @@ func (f *FollowSets) FollowsMany(ctx context.Context, userID int64, targetIDs []
 	return out, nil
 }
 
-// Common implements social.FollowMirror with SINTER. On Redis Cluster the two sets live
+// Common implements follows.FollowMirror with SINTER. On Redis Cluster the two sets live
 // in different slots, so there the intersection is taken here instead.
 func (f *FollowSets) Common(ctx context.Context, a, b int64) ([]int64, error) {
 	if _, cluster := f.client.(*goredis.ClusterClient); !cluster {
@@ -99,7 +99,7 @@ func (f *FollowSets) Common(ctx context.Context, a, b int64) ([]int64, error) {
 	return parseIDs(common), nil
 }
 
-// Loaded implements social.FollowMirror.
+// Loaded implements follows.FollowMirror.
 func (f *FollowSets) Loaded(ctx context.Context) (bool, error) {
 	n, err := f.client.Exists(ctx, followMirrorMarker).Result()
 	if err != nil {
@@ -108,7 +108,7 @@ func (f *FollowSets) Loaded(ctx context.Context) (bool, error) {
 	return n == 1, nil
 }
 
-// AddAll implements social.FollowMirror in one pipeline.
+// AddAll implements follows.FollowMirror in one pipeline.
 func (f *FollowSets) AddAll(ctx context.Context, follows []domain.Follow) error {
 	if len(follows) == 0 {
 		return nil
@@ -129,7 +129,7 @@ func (f *FollowSets) AddAll(ctx context.Context, follows []domain.Follow) error 
 	return nil
 }
 
-// MarkLoaded implements social.FollowMirror.
+// MarkLoaded implements follows.FollowMirror.
 func (f *FollowSets) MarkLoaded(ctx context.Context) error {
 	if err := f.client.Set(ctx, followMirrorMarker, "1", 0).Err(); err != nil {
 		return fmt.Errorf("mark follow mirror loaded: %w", err)

@@ -11,7 +11,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/likes"
 )
 
 var (
@@ -27,12 +27,12 @@ var (
 // Likes caches each blog's likers in a ZSET (blog:liked:{<blogId>}, member user id, score
 // like time in ms) beside the version of the blog's likes it holds
 // (blog:liked:{<blogId>}:v). A blog without the version key is not cached; one with it
-// and no ZSET has no likes. The database is the source of truth (social.LikeStore).
+// and no ZSET has no likes. The database is the source of truth (likes.LikeStore).
 type Likes struct {
 	client goredis.UniversalClient
 }
 
-var _ social.Likes = (*Likes)(nil)
+var _ likes.Likes = (*Likes)(nil)
 
 // NewLikes returns the like cache on client.
 func NewLikes(client goredis.UniversalClient) *Likes { return &Likes{client: client} }
@@ -41,8 +41,8 @@ func likesKey(blogID int64) string { return "blog:liked:{" + strconv.FormatInt(b
 
 func likesVersionKey(blogID int64) string { return likesKey(blogID) + ":v" }
 
-// Apply implements social.Likes with one script.
-func (l *Likes) Apply(ctx context.Context, blogID, userID int64, c social.LikeChange) (bool, error) {
+// Apply implements likes.Likes with one script.
+func (l *Likes) Apply(ctx context.Context, blogID, userID int64, c likes.LikeChange) (bool, error) {
 	liked := 0
 	if c.Liked {
 		liked = 1
@@ -55,8 +55,8 @@ func (l *Likes) Apply(ctx context.Context, blogID, userID int64, c social.LikeCh
 	return n == 1, nil
 }
 
-// Load implements social.Likes with one script.
-func (l *Likes) Load(ctx context.Context, blogID int64, likes social.BlogLikes) error {
+// Load implements likes.Likes with one script.
+func (l *Likes) Load(ctx context.Context, blogID int64, likes likes.BlogLikes) error {
 	args := make([]any, 0, 1+2*len(likes.Likes))
 	args = append(args, strconv.FormatInt(likes.Version, 10))
 	for _, like := range likes.Likes {
@@ -69,7 +69,7 @@ func (l *Likes) Load(ctx context.Context, blogID int64, likes social.BlogLikes) 
 	return nil
 }
 
-// Forget implements social.Likes.
+// Forget implements likes.Likes.
 func (l *Likes) Forget(ctx context.Context, blogID int64) error {
 	if err := l.client.Del(ctx, likesVersionKey(blogID), likesKey(blogID)).Err(); err != nil {
 		return fmt.Errorf("drop cached likes of blog %d: %w", blogID, err)
@@ -77,7 +77,7 @@ func (l *Likes) Forget(ctx context.Context, blogID int64) error {
 	return nil
 }
 
-// LikedBy implements social.Likes with one pipelined EXISTS and ZSCORE per blog.
+// LikedBy implements likes.Likes with one pipelined EXISTS and ZSCORE per blog.
 func (l *Likes) LikedBy(ctx context.Context, userID int64, blogIDs []int64) (liked, cached []bool, err error) {
 	if len(blogIDs) == 0 {
 		return nil, nil, nil
@@ -111,7 +111,7 @@ func (l *Likes) LikedBy(ctx context.Context, userID int64, blogIDs []int64) (lik
 	return liked, cached, nil
 }
 
-// Likers implements social.Likes: EXISTS and ZRANGE in one transaction.
+// Likers implements likes.Likes: EXISTS and ZRANGE in one transaction.
 func (l *Likes) Likers(ctx context.Context, blogID int64, limit int) ([]int64, bool, error) {
 	if limit <= 0 {
 		return nil, true, nil
@@ -138,9 +138,9 @@ func (l *Likes) Likers(ctx context.Context, blogID int64, limit int) ([]int64, b
 // been handed to Legacy's caller.
 const likesLegacyDone = "blog:liked:legacy-imported"
 
-// Legacy implements social.Likes: SCAN for like sets without a version key, unless a
+// Legacy implements likes.Likes: SCAN for like sets without a version key, unless a
 // marker says an earlier call handed them all over.
-func (l *Likes) Legacy(ctx context.Context, fn func(blogID int64, likes []social.Like) error) error {
+func (l *Likes) Legacy(ctx context.Context, fn func(blogID int64, likes []likes.Like) error) error {
 	done, err := l.client.Exists(ctx, likesLegacyDone).Result()
 	if err != nil || done == 1 {
 		return err
@@ -168,14 +168,14 @@ func (l *Likes) Legacy(ctx context.Context, fn func(blogID int64, likes []social
 			failed = fmt.Errorf("read likes of blog %d: %w", blogID, err)
 			return failed
 		}
-		likes := make([]social.Like, 0, len(members))
+		set := make([]likes.Like, 0, len(members))
 		for _, m := range members {
 			s, _ := m.Member.(string)
 			if id, err := strconv.ParseInt(s, 10, 64); err == nil && id > 0 {
-				likes = append(likes, social.Like{UserID: id, At: time.UnixMilli(int64(m.Score))})
+				set = append(set, likes.Like{UserID: id, At: time.UnixMilli(int64(m.Score))})
 			}
 		}
-		if err := fn(blogID, likes); err != nil {
+		if err := fn(blogID, set); err != nil {
 			failed = err
 			return err
 		}

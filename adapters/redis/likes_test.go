@@ -11,7 +11,7 @@ import (
 
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
-	"github.com/dealspot/dealspot/internal/app/social"
+	sociallikes "github.com/dealspot/dealspot/internal/app/social/likes"
 )
 
 func TestLikeCacheTellsNotCachedFromNoLikes(t *testing.T) {
@@ -23,7 +23,7 @@ func TestLikeCacheTellsNotCachedFromNoLikes(t *testing.T) {
 		if err != nil || cached || len(ids) != 0 {
 			t.Fatalf("likers of a blog never cached = %v, %v, %v; want not cached", ids, cached, err)
 		}
-		if err := likes.Load(ctx, 1, social.BlogLikes{Version: 4}); err != nil {
+		if err := likes.Load(ctx, 1, sociallikes.BlogLikes{Version: 4}); err != nil {
 			t.Fatal(err)
 		}
 		ids, cached, err = likes.Likers(ctx, 1, 5)
@@ -49,7 +49,7 @@ func TestLikeCacheAppliesChangesInOrderOnly(t *testing.T) {
 		ctx := context.Background()
 		likes := redis.NewLikes(conn.Client)
 		at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
-		apply := func(user int64, c social.LikeChange) bool {
+		apply := func(user int64, c sociallikes.LikeChange) bool {
 			t.Helper()
 			ok, err := likes.Apply(ctx, 3, user, c)
 			if err != nil {
@@ -58,50 +58,50 @@ func TestLikeCacheAppliesChangesInOrderOnly(t *testing.T) {
 			return ok
 		}
 		// Not cached: nothing to apply to.
-		if apply(7, social.LikeChange{Liked: true, Count: 1, Version: 1, At: at}) {
+		if apply(7, sociallikes.LikeChange{Liked: true, Count: 1, Version: 1, At: at}) {
 			t.Fatal("a change applied to a blog not cached")
 		}
 		// A version as large as the microsecond numbers stored before keeps its digits.
 		const base = int64(1_893_553_445_000_000)
-		if err := likes.Load(ctx, 3, social.BlogLikes{Version: base, Likes: []social.Like{{UserID: 9, At: at}}}); err != nil {
+		if err := likes.Load(ctx, 3, sociallikes.BlogLikes{Version: base, Likes: []sociallikes.Like{{UserID: 9, At: at}}}); err != nil {
 			t.Fatal(err)
 		}
-		if !apply(7, social.LikeChange{Liked: true, Count: 2, Version: base + 1, At: at.Add(time.Second)}) {
+		if !apply(7, sociallikes.LikeChange{Liked: true, Count: 2, Version: base + 1, At: at.Add(time.Second)}) {
 			t.Fatal("the next change was not applied")
 		}
 		// The change after next arrives first: refused, nothing changes.
-		if apply(9, social.LikeChange{Liked: false, Count: 1, Version: base + 3}) {
+		if apply(9, sociallikes.LikeChange{Liked: false, Count: 1, Version: base + 3}) {
 			t.Fatal("a change applied over a missing one")
 		}
 		// An old change (a load brought it already) is taken as done, and changes nothing.
-		if !apply(8, social.LikeChange{Liked: true, Count: 3, Version: base}) {
+		if !apply(8, sociallikes.LikeChange{Liked: true, Count: 3, Version: base}) {
 			t.Fatal("an old change was not taken as done")
 		}
 		if ids, _, _ := likes.Likers(ctx, 3, 10); fmt.Sprint(ids) != "[9 7]" {
 			t.Fatalf("likers = %v, want [9 7]", ids)
 		}
-		if !apply(9, social.LikeChange{Liked: false, Count: 1, Version: base + 2}) {
+		if !apply(9, sociallikes.LikeChange{Liked: false, Count: 1, Version: base + 2}) {
 			t.Fatal("an unlike in order was not applied")
 		}
 		if ids, _, _ := likes.Likers(ctx, 3, 10); fmt.Sprint(ids) != "[7]" {
 			t.Fatalf("likers after the unlike = %v, want [7]", ids)
 		}
 		// A slow load of an older version does not undo later changes.
-		if err := likes.Load(ctx, 3, social.BlogLikes{Version: base + 1, Likes: []social.Like{{UserID: 9, At: at}, {UserID: 7, At: at}}}); err != nil {
+		if err := likes.Load(ctx, 3, sociallikes.BlogLikes{Version: base + 1, Likes: []sociallikes.Like{{UserID: 9, At: at}, {UserID: 7, At: at}}}); err != nil {
 			t.Fatal(err)
 		}
 		if n, _ := likes.Count(ctx, 3); n != 1 {
 			t.Fatalf("an old load changed the cache: %d likers", n)
 		}
 		// A newer load replaces the cache.
-		if err := likes.Load(ctx, 3, social.BlogLikes{Version: base + 5, Likes: []social.Like{{UserID: 4, At: at}, {UserID: 5, At: at}}}); err != nil {
+		if err := likes.Load(ctx, 3, sociallikes.BlogLikes{Version: base + 5, Likes: []sociallikes.Like{{UserID: 4, At: at}, {UserID: 5, At: at}}}); err != nil {
 			t.Fatal(err)
 		}
 		liked, _, err := likes.LikedBy(ctx, 7, []int64{3})
 		if err != nil || liked[0] {
 			t.Fatalf("after a newer load user 7 likes = %v, %v; want false", liked, err)
 		}
-		if !apply(6, social.LikeChange{Liked: true, Count: 3, Version: base + 6, At: at}) {
+		if !apply(6, sociallikes.LikeChange{Liked: true, Count: 3, Version: base + 6, At: at}) {
 			t.Fatal("the change after a load was not applied")
 		}
 		if n, _ := likes.Count(ctx, 3); n != 3 {
@@ -117,11 +117,11 @@ func TestLikersComeInLikeOrder(t *testing.T) {
 		likes := redis.NewLikes(conn.Client)
 		at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 		order := []int64{30, 4, 17, 200, 9, 55, 1}
-		if err := likes.Load(ctx, 5, social.BlogLikes{Version: 0}); err != nil {
+		if err := likes.Load(ctx, 5, sociallikes.BlogLikes{Version: 0}); err != nil {
 			t.Fatal(err)
 		}
 		for i, u := range order {
-			c := social.LikeChange{Liked: true, Count: i + 1, Version: int64(i + 1), At: at.Add(time.Duration(i) * time.Second)}
+			c := sociallikes.LikeChange{Liked: true, Count: i + 1, Version: int64(i + 1), At: at.Add(time.Duration(i) * time.Second)}
 			if ok, err := likes.Apply(ctx, 5, u, c); err != nil || !ok {
 				t.Fatalf("apply %d: %v, %v", i, ok, err)
 			}
@@ -141,14 +141,14 @@ func TestLikersComeInLikeOrder(t *testing.T) {
 		}
 		check("applied one by one", 1, 5, 7, 20)
 		// Loaded at once (more than one ZADD batch), the order is the same.
-		var all []social.Like
+		var all []sociallikes.Like
 		for i, u := range order {
-			all = append(all, social.Like{UserID: u, At: at.Add(time.Duration(i) * time.Second)})
+			all = append(all, sociallikes.Like{UserID: u, At: at.Add(time.Duration(i) * time.Second)})
 		}
 		for i := range 1200 {
-			all = append(all, social.Like{UserID: int64(10_000 + i), At: at.Add(time.Hour)})
+			all = append(all, sociallikes.Like{UserID: int64(10_000 + i), At: at.Add(time.Hour)})
 		}
-		if err := likes.Load(ctx, 5, social.BlogLikes{Version: 100, Likes: all}); err != nil {
+		if err := likes.Load(ctx, 5, sociallikes.BlogLikes{Version: 100, Likes: all}); err != nil {
 			t.Fatal(err)
 		}
 		check("loaded", 1, 5, 7)
@@ -169,15 +169,15 @@ func TestLegacyLikeSetsAreHandedOverOnce(t *testing.T) {
 		c.ZAdd(ctx, "blog:liked:{4}", goredisZ(1000, "7"), goredisZ(2000, "3"))
 		c.Set(ctx, "blog:liked:{4}:seq", "99", 0)
 		c.ZAdd(ctx, "blog:liked:{12}", goredisZ(5000, "8"))
-		if err := likes.Load(ctx, 6, social.BlogLikes{Version: 1, Likes: []social.Like{{UserID: 1, At: time.UnixMilli(1)}}}); err != nil {
+		if err := likes.Load(ctx, 6, sociallikes.BlogLikes{Version: 1, Likes: []sociallikes.Like{{UserID: 1, At: time.UnixMilli(1)}}}); err != nil {
 			t.Fatal(err)
 		}
-		got := map[int64][]social.Like{}
-		collect := func(blogID int64, ls []social.Like) error { got[blogID] = ls; return nil }
+		got := map[int64][]sociallikes.Like{}
+		collect := func(blogID int64, ls []sociallikes.Like) error { got[blogID] = ls; return nil }
 		if err := likes.Legacy(ctx, collect); err != nil {
 			t.Fatal(err)
 		}
-		want := map[int64][]social.Like{
+		want := map[int64][]sociallikes.Like{
 			4:  {{UserID: 7, At: time.UnixMilli(1000)}, {UserID: 3, At: time.UnixMilli(2000)}},
 			12: {{UserID: 8, At: time.UnixMilli(5000)}},
 		}

@@ -10,14 +10,14 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/signins"
 )
 
 // SignIns caches one bitmap per user per month (sign:<userId>:<yyyyMM>): bit d-1 is day
 // d. A cached month is always at least 4 bytes long, so a missing key (GETRANGE answers
 // "") is a month not cached, told apart from a month with no sign-ins (4 zero bytes).
 // Every cached month expires ttl after it was last written; the database
-// (social.SignInStore) is the source of truth. A month is read whole with GETRANGE and
+// (signins.SignInStore) is the source of truth. A month is read whole with GETRANGE and
 // decoded here, which works the same on the embedded server (no BITFIELD) and on real
 // Redis.
 type SignIns struct {
@@ -25,7 +25,7 @@ type SignIns struct {
 	ttl    time.Duration
 }
 
-var _ social.SignIns = (*SignIns)(nil)
+var _ signins.SignIns = (*SignIns)(nil)
 
 // NewSignIns returns the sign-in cache on client; cached months expire after ttl.
 func NewSignIns(client goredis.UniversalClient, ttl time.Duration) (*SignIns, error) {
@@ -42,7 +42,7 @@ func signKey(userID int64, month time.Time) string {
 // emptyMonth is a cached month without sign-ins.
 const emptyMonth = "\x00\x00\x00\x00"
 
-// Merge implements social.SignIns in one transaction: the month is created empty when
+// Merge implements signins.SignIns in one transaction: the month is created empty when
 // missing (SET NX), each day of mask is set with SETBIT, and the TTL renewed.
 func (s *SignIns) Merge(ctx context.Context, userID int64, month time.Time, mask uint32) error {
 	key := signKey(userID, month)
@@ -62,7 +62,7 @@ func (s *SignIns) Merge(ctx context.Context, userID int64, month time.Time, mask
 	return nil
 }
 
-// Month implements social.SignIns.
+// Month implements signins.SignIns.
 func (s *SignIns) Month(ctx context.Context, userID int64, month time.Time) (uint32, bool, error) {
 	bits, err := s.client.GetRange(ctx, signKey(userID, month), 0, 3).Result()
 	if err != nil && !errors.Is(err, goredis.Nil) {
@@ -78,7 +78,7 @@ func (s *SignIns) Month(ctx context.Context, userID int64, month time.Time) (uin
 // been handed to Legacy's caller.
 const signInsLegacyDone = "sign:legacy-imported"
 
-// Legacy implements social.SignIns: SCAN for months without a TTL (every month this
+// Legacy implements signins.SignIns: SCAN for months without a TTL (every month this
 // version caches has one), unless a marker says an earlier call handed them all over. A
 // month handed over gets the TTL of a cached month.
 func (s *SignIns) Legacy(ctx context.Context, fn func(userID int64, month time.Time, mask uint32) error) error {

@@ -10,7 +10,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/visitors"
 )
 
 var (
@@ -27,7 +27,7 @@ type Visitors struct {
 	retention time.Duration
 }
 
-var _ social.Visitors = (*Visitors)(nil)
+var _ visitors.Visitors = (*Visitors)(nil)
 
 // NewVisitors returns the visitor counts on client; each day's count is kept for
 // retention after its last visit.
@@ -53,7 +53,7 @@ func visitorKey(shopID int64, day time.Time) string {
 // recordBatch is how many visitors one PFADD carries.
 const recordBatch = 1000
 
-// Record implements social.Visitors: PFADD in batches, then the day's expiry, in one
+// Record implements visitors.Visitors: PFADD in batches, then the day's expiry, in one
 // pipeline.
 func (v *Visitors) Record(ctx context.Context, day time.Time, shopID int64, visitors []string) error {
 	if len(visitors) == 0 {
@@ -78,7 +78,7 @@ func (v *Visitors) Record(ctx context.Context, day time.Time, shopID int64, visi
 	return nil
 }
 
-// Count implements social.Visitors: PFCOUNT for one day; for several, the union through a
+// Count implements visitors.Visitors: PFCOUNT for one day; for several, the union through a
 // scratch key in one script.
 func (v *Visitors) Count(ctx context.Context, days []time.Time, shopID int64) (int64, error) {
 	switch len(days) {

@@ -1,43 +1,51 @@
 package app
 
-import "github.com/dealspot/dealspot/internal/app/social"
+import (
+	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/follows"
+	"github.com/dealspot/dealspot/internal/app/social/likes"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
+	"github.com/dealspot/dealspot/internal/app/social/people"
+	"github.com/dealspot/dealspot/internal/app/social/signins"
+	"github.com/dealspot/dealspot/internal/app/social/visitors"
+)
 
 // SocialCommands are the social use cases that change state.
 type SocialCommands struct {
-	Blogs   *social.BlogCommands
-	Likes   *social.LikeCommands
-	Follows *social.FollowCommands
-	SignIns *social.SignInCommands
+	Blogs   *notes.BlogCommands
+	Likes   *likes.LikeCommands
+	Follows *follows.FollowCommands
+	SignIns *signins.SignInCommands
 	// Comments writes comments on notes.
-	Comments *social.CommentCommands
+	Comments *notes.CommentCommands
 	// Profiles changes the caller's profile.
-	Profiles *social.PeopleCommands
+	Profiles *people.PeopleCommands
 }
 
 // SocialQueries read blogs, follows, feeds, sign-ins and visitors.
 type SocialQueries struct {
-	Blogs    *social.BlogQueries
-	Likes    *social.LikeQueries
-	Follows  *social.FollowQueries
-	Feed     *social.FeedQueries
-	SignIns  *social.SignInQueries
-	Visitors *social.VisitorQueries
+	Blogs    *notes.BlogQueries
+	Likes    *likes.LikeQueries
+	Follows  *follows.FollowQueries
+	Feed     *follows.FeedQueries
+	SignIns  *signins.SignInQueries
+	Visitors *visitors.VisitorQueries
 	// People reads users as other users see them.
-	People *social.PeopleQueries
+	People *people.PeopleQueries
 	// Comments reads comments on notes.
-	Comments *social.CommentQueries
+	Comments *notes.CommentQueries
 }
 
 // SocialOperations are the fan-out worker, the rebuilders and the legacy imports.
 type SocialOperations struct {
 	// FeedFanout handles the fan-out queue's jobs.
-	FeedFanout *social.FanoutWorker
+	FeedFanout *follows.FanoutWorker
 	// FollowMirror fills the Redis mirror of follows (LoadFollows, RebuildFollows).
-	FollowMirror *social.FollowLoader
+	FollowMirror *follows.FollowLoader
 	// LegacyFacts copies likes and sign-ins only Redis held into the database.
 	LegacyFacts *social.LegacyImport
 	// Visits counts views and writes the buffered counts (FlushVisits).
-	Visits *social.Visits
+	Visits *visitors.Visits
 }
 
 // Social splits the social use cases into what a client may call and what the

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/dealspot/dealspot/adapters/entstore"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -36,7 +36,7 @@ func (s *Node) seedDemoSocial(ctx context.Context) error {
 		if b.Shop >= len(shops.Shops) {
 			continue
 		}
-		view, err := s.App.Commands.Blogs.CreateBlog(ctx, ids[b.Author], social.BlogInput{
+		view, err := s.App.Commands.Blogs.CreateBlog(ctx, ids[b.Author], notes.BlogInput{
 			ShopID: shops.Shops[b.Shop].ID, Title: b.Title, Content: b.Content, Rating: b.Rating,
 		})
 		if err != nil {
@@ -44,7 +44,7 @@ func (s *Node) seedDemoSocial(ctx context.Context) error {
 		}
 		var made []int64
 		for _, c := range b.Comments {
-			in := social.CommentInput{BlogID: view.Blog.ID, Content: c.Content}
+			in := notes.CommentInput{BlogID: view.Blog.ID, Content: c.Content}
 			if c.ReplyTo > 0 {
 				in.ReplyTo = made[c.ReplyTo-1]
 			}

@@ -15,7 +15,8 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/internal/app/shop"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/follows"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/service"
 	"github.com/dealspot/dealspot/internal/testsupport"
@@ -70,7 +71,7 @@ func startSocialTraffic(svc *service.Node, stop <-chan struct{}) *socialTraffic 
 			case <-time.After(50 * time.Millisecond):
 			}
 			author := int64(2 + i%2)
-			b, err := svc.App.Commands.Blogs.CreateBlog(ctx, author, social.BlogInput{ShopID: 1, Title: fmt.Sprintf("wipe %d", i), Content: "written under traffic"})
+			b, err := svc.App.Commands.Blogs.CreateBlog(ctx, author, notes.BlogInput{ShopID: 1, Title: fmt.Sprintf("wipe %d", i), Content: "written under traffic"})
 			if err != nil {
 				tr.errs.Add(1)
 				continue
@@ -87,7 +88,7 @@ func startSocialTraffic(svc *service.Node, stop <-chan struct{}) *socialTraffic 
 // wholeFeed pages through a user's whole feed.
 func wholeFeed(svc *service.Node, userID int64) ([]int64, error) {
 	var ids []int64
-	var after *social.FeedCursor
+	var after *follows.FeedCursor
 	for range 1000 {
 		p, err := svc.App.Queries.Feed.Page(context.Background(), userID, 100, after)
 		if err != nil {

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/dealspot/dealspot/adapters/entstore"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/service"
 	"github.com/dealspot/dealspot/internal/testsupport"
@@ -40,7 +40,7 @@ func statements(t *testing.T, svc *service.Node, query string) (int64, json.RawM
 }
 
 // seedNotes creates users and their notes about the seeded shops.
-func seedNotes(t *testing.T, svc *service.Node, users, notes int) {
+func seedNotes(t *testing.T, svc *service.Node, users, count int) {
 	t.Helper()
 	ctx := context.Background()
 	ids := make([]int64, users)
@@ -51,8 +51,8 @@ func seedNotes(t *testing.T, svc *service.Node, users, notes int) {
 		}
 		ids[i] = u.ID
 	}
-	for i := range notes {
-		v, err := svc.App.Commands.Blogs.CreateBlog(ctx, ids[i%users], social.BlogInput{
+	for i := range count {
+		v, err := svc.App.Commands.Blogs.CreateBlog(ctx, ids[i%users], notes.BlogInput{
 			ShopID: int64(i%10 + 1), Title: fmt.Sprintf("note %d", i), Content: "good", Images: []string{"/imgs/a.jpg"},
 		})
 		if err != nil {
@@ -62,7 +62,7 @@ func seedNotes(t *testing.T, svc *service.Node, users, notes int) {
 		var first int64
 		for j := range 4 {
 			c, err := svc.App.Commands.Comments.Create(ctx, domain.Actor{UserID: ids[(i+j+1)%users]},
-				social.CommentInput{BlogID: v.Blog.ID, Content: fmt.Sprintf("comment %d", j)})
+				notes.CommentInput{BlogID: v.Blog.ID, Content: fmt.Sprintf("comment %d", j)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +71,7 @@ func seedNotes(t *testing.T, svc *service.Node, users, notes int) {
 			}
 		}
 		if _, err := svc.App.Commands.Comments.Create(ctx, domain.Actor{UserID: ids[i%users]},
-			social.CommentInput{BlogID: v.Blog.ID, Content: "thanks", ReplyTo: first}); err != nil {
+			notes.CommentInput{BlogID: v.Blog.ID, Content: "thanks", ReplyTo: first}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -200,7 +200,7 @@ func TestScreensCostConstantStatements(t *testing.T) {
 	}
 	note, author := page.Blogs[0].Blog.ID, page.Blogs[0].Blog.UserID
 	for i := range 60 {
-		if _, err := svc.App.Commands.Comments.Create(ctx, domain.Actor{UserID: author}, social.CommentInput{BlogID: note, Content: fmt.Sprint("more ", i)}); err != nil {
+		if _, err := svc.App.Commands.Comments.Create(ctx, domain.Actor{UserID: author}, notes.CommentInput{BlogID: note, Content: fmt.Sprint("more ", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}

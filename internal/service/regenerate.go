@@ -44,7 +44,7 @@ func (s *Node) claimGeneration(ctx context.Context) error {
 // Rebuilt eagerly here: the nearby index (one pass over the shops), the follow mirror
 // (one pass over the follows) and the live flash sales (LoadSales leaves loaded sales
 // alone and reloads lost ones from the database). Feed inboxes are refilled lazily, per
-// user at their next feed read (see social.FeedQueries.Page): an eager pass would read every
+// user at their next feed read (see follows.FeedQueries.Page): an eager pass would read every
 // user's followed authors at once, mostly for users who are not reading.
 func (s *Node) watchGeneration() {
 	s.Regen.Register("nearby_index", func(ctx context.Context) error {

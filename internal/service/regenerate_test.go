@@ -15,7 +15,7 @@ import (
 
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/shop"
-	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/service"
 	"github.com/dealspot/dealspot/internal/testsupport"
@@ -110,7 +110,7 @@ func TestRedisComingBackEmptyIsRepairedWithoutARestart(t *testing.T) {
 			// The demo data: user 1 follows 2 and 3, so does user 4. Users 2 and 3 write.
 			var blogs []int64
 			for _, author := range []int64{2, 3} {
-				b, err := svc.App.Commands.Blogs.CreateBlog(ctx, author, social.BlogInput{ShopID: 1, Title: "regen", Content: "a note written before the wipe"})
+				b, err := svc.App.Commands.Blogs.CreateBlog(ctx, author, notes.BlogInput{ShopID: 1, Title: "regen", Content: "a note written before the wipe"})
 				if err != nil {
 					t.Fatal(err)
 				}

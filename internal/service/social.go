@@ -11,6 +11,7 @@ import (
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/app"
 	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -53,8 +54,8 @@ func (s *Node) newSocial(o options) (socialParts, error) {
 		FollowBackfill:   cfg.Social.FollowBackfill,
 		CommonFollowsMax: cfg.Social.CommonFollowsMax,
 		MaxVisitorDays:   cfg.Social.VisitorMaxDays,
-		CommentRate:      social.Rate(cfg.Social.CommentRate),
-		BlogRate:         social.Rate(cfg.Social.BlogRate),
+		CommentRate:      notes.Rate(cfg.Social.CommentRate),
+		BlogRate:         notes.Rate(cfg.Social.BlogRate),
 	}, social.Deps{
 		Blogs:    s.Store.Blogs(),
 		Follows:  s.Store.Follows(),

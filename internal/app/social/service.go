@@ -1,3 +1,12 @@
+// Package social assembles the community side of Dealspot from one package per job:
+// notes ("blogs") about shops and their comments (notes), likes (likes), follows and
+// the feed of followed authors' notes (follows), users as others see them (people),
+// daily sign-ins (signins) and unique-visitor counts (visitors). The relational store
+// keeps every fact a user created — blogs, likes, follows, sign-ins — and Redis caches
+// each on the structure that fits it; visitor counts are derived analytics and live in
+// Redis only. New checks the settings and the adapters once and wires the packages to
+// one another: a note's readers' likes come from likes, its push into feeds from
+// follows, its views are counted by visitors.
 package social
 
 import (
@@ -6,6 +15,12 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/social/follows"
+	"github.com/dealspot/dealspot/internal/app/social/likes"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
+	"github.com/dealspot/dealspot/internal/app/social/people"
+	"github.com/dealspot/dealspot/internal/app/social/signins"
+	"github.com/dealspot/dealspot/internal/app/social/visitors"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -32,8 +47,8 @@ type Config struct {
 	// VisitFlush is how often buffered visits are written (default 100ms).
 	// CommentRate and BlogRate bound how often one user comments and publishes notes
 	// (Max 0: no limit).
-	CommentRate Rate
-	BlogRate    Rate
+	CommentRate notes.Rate
+	BlogRate    notes.Rate
 	VisitFlush  time.Duration
 }
 
@@ -42,52 +57,50 @@ type Deps struct {
 	Blogs    Blogs
 	Follows  Follows
 	Users    Users
-	Shops    Shops
-	Likes    Likes
-	Mirror   FollowMirror
-	Inboxes  Inboxes
-	Fanout   FanoutQueue
-	SignIns  SignIns
-	Visitors Visitors
+	Shops    notes.Shops
+	Likes    likes.Likes
+	Mirror   follows.FollowMirror
+	Inboxes  follows.Inboxes
+	Fanout   follows.FanoutQueue
+	SignIns  signins.SignIns
+	Visitors visitors.Visitors
 	Log      *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 
 	// LikeStore keeps likes and SignInStore sign-ins; Likes and SignIns cache them.
-	LikeStore   LikeStore
-	SignInStore SignInStore
+	LikeStore   likes.LikeStore
+	SignInStore signins.SignInStore
 	// Comments keeps comments; Limiter bounds how often users post (nil: no limit).
-	Comments Comments
-	Limiter  RateLimiter
+	Comments notes.Comments
+	Limiter  notes.RateLimiter
 	// ShopCache is told when a shop's reviews changed (nil: nothing caches shops).
-	ShopCache ShopInvalidator
+	ShopCache notes.ShopInvalidator
 }
 
 // Service gathers the social use cases. The commands and queries are what a client may
 // call; FeedFanout, FollowMirror, LegacyFacts and Visits are run by the server itself.
 type Service struct {
-	BlogCommands    *BlogCommands
-	Blogs           *BlogQueries
-	LikeCommands    *LikeCommands
-	Likes           *LikeQueries
-	FollowCommands  *FollowCommands
-	Follows         *FollowQueries
-	Feed            *FeedQueries
-	SignInCommands  *SignInCommands
-	SignIns         *SignInQueries
-	Visitors        *VisitorQueries
-	People          *PeopleQueries
-	PeopleCommands  *PeopleCommands
-	CommentCommands *CommentCommands
-	Comments        *CommentQueries
+	BlogCommands    *notes.BlogCommands
+	Blogs           *notes.BlogQueries
+	LikeCommands    *likes.LikeCommands
+	Likes           *likes.LikeQueries
+	FollowCommands  *follows.FollowCommands
+	Follows         *follows.FollowQueries
+	Feed            *follows.FeedQueries
+	SignInCommands  *signins.SignInCommands
+	SignIns         *signins.SignInQueries
+	Visitors        *visitors.VisitorQueries
+	People          *people.PeopleQueries
+	PeopleCommands  *people.PeopleCommands
+	CommentCommands *notes.CommentCommands
+	Comments        *notes.CommentQueries
 
-	FeedFanout   *FanoutWorker
-	FollowMirror *FollowLoader
+	FeedFanout   *follows.FanoutWorker
+	FollowMirror *follows.FollowLoader
 	LegacyFacts  *LegacyImport
 	// Visits counts views of shops and blogs (shop.ViewCounter) and writes them.
-	Visits *Visits
-
-	visits *visitBuffer
+	Visits *visitors.Visits
 }
 
 // New checks cfg and deps, builds the use cases and starts the background writer of
@@ -119,59 +132,45 @@ func New(cfg Config, d Deps) (*Service, error) {
 	if cfg.VisitFlush <= 0 {
 		cfg.VisitFlush = 100 * time.Millisecond
 	}
-	cal := calendar{now: d.Now, loc: cfg.Location}
-	likes := newLikeLoader(d.Likes, d.LikeStore, d.Log)
-	h := &hydrator{likes: likes}
-	buf := startVisitBuffer(d.Visitors, cfg.Location, cfg.VisitFlush, d.Log)
-	visits := &Visits{buffer: buf, cal: cal}
-	limits := &postLimits{limiter: d.Limiter, rates: map[string]Rate{"comment": cfg.CommentRate, "note": cfg.BlogRate}}
+	vis := visitors.New(visitors.Config{Location: cfg.Location, MaxDays: cfg.MaxVisitorDays, Flush: cfg.VisitFlush},
+		visitors.Deps{Visitors: d.Visitors, Now: d.Now, Log: d.Log})
+	lk := likes.New(cfg.Likers, likes.Deps{Store: d.LikeStore, Cache: d.Likes, Blogs: d.Blogs, Users: d.Users, Log: d.Log, Now: d.Now})
+	fl := follows.New(follows.Config{
+		Pages: cfg.Pages, InboxMax: cfg.InboxMax, SyncFanoutMax: cfg.SyncFanoutMax,
+		FollowBackfill: cfg.FollowBackfill, CommonFollowsMax: cfg.CommonFollowsMax,
+	}, follows.Deps{
+		Follows: d.Follows, Mirror: d.Mirror, Users: d.Users, Blogs: d.Blogs, Inboxes: d.Inboxes, Fanout: d.Fanout,
+		Views: notes.NewViews(lk.Loader), Log: d.Log,
+	})
+	nt := notes.New(notes.Config{Pages: cfg.Pages, CommentRate: cfg.CommentRate, BlogRate: cfg.BlogRate}, notes.Deps{
+		Blogs: d.Blogs, Comments: d.Comments, Shops: d.Shops, Likes: lk.Loader, Publisher: fl.Publisher,
+		Visits: vis.Visits, Limiter: d.Limiter, ShopCache: d.ShopCache, Now: d.Now, Log: d.Log,
+	})
+	si := signins.New(signins.Deps{Store: d.SignInStore, Cache: d.SignIns, Location: cfg.Location, Now: d.Now, Log: d.Log})
+	pp := people.New(cfg.Pages, people.Deps{Users: d.Users, Follows: d.Follows, Blogs: d.Blogs, Now: d.Now})
 	return &Service{
-		BlogCommands: &BlogCommands{
-			blogs: d.Blogs, shops: d.Shops, follows: d.Follows, inboxes: d.Inboxes, fanout: d.Fanout,
-			hydrate: h, syncFanoutMax: cfg.SyncFanoutMax, now: d.Now, log: d.Log, limits: limits,
-			shopCache: d.ShopCache,
-		},
-		CommentCommands: &CommentCommands{comments: d.Comments, limits: limits},
-		Comments:        &CommentQueries{comments: d.Comments, pages: cfg.Pages},
-		Blogs:           &BlogQueries{blogs: d.Blogs, hydrate: h, visits: visits, pages: cfg.Pages},
-		LikeCommands:    &LikeCommands{blogs: d.Blogs, likes: likes, hydrate: h, now: d.Now},
-		Likes:           &LikeQueries{likes: likes, users: d.Users, limits: cfg.Likers},
-		FollowCommands: &FollowCommands{
-			users: d.Users, follows: d.Follows, mirror: d.Mirror, blogs: d.Blogs, inboxes: d.Inboxes,
-			backfillMax: cfg.FollowBackfill, inboxMax: cfg.InboxMax, log: d.Log,
-		},
-		Follows: &FollowQueries{mirror: d.Mirror, users: d.Users, commonMax: cfg.CommonFollowsMax},
-		Feed: &FeedQueries{
-			inboxes: d.Inboxes, follows: d.Follows, blogs: d.Blogs, hydrate: h,
-			pages: cfg.Pages, inboxMax: cfg.InboxMax, log: d.Log,
-		},
-		SignInCommands: &SignInCommands{store: d.SignInStore, cache: d.SignIns, cal: cal, log: d.Log},
-		SignIns:        &SignInQueries{store: d.SignInStore, cache: d.SignIns, cal: cal, log: d.Log},
-		Visitors:       &VisitorQueries{visitors: d.Visitors, maxDays: cfg.MaxVisitorDays},
-		People:         &PeopleQueries{users: d.Users, follows: d.Follows, blogs: d.Blogs, pages: cfg.Pages},
-		PeopleCommands: &PeopleCommands{users: d.Users, now: d.Now},
-		FeedFanout:     &FanoutWorker{follows: d.Follows, inboxes: d.Inboxes},
-		FollowMirror:   &FollowLoader{follows: d.Follows, mirror: d.Mirror},
-		LegacyFacts: &LegacyImport{
-			likes: d.Likes, likeStore: d.LikeStore, signIns: d.SignIns, signInStore: d.SignInStore,
-		},
-		Visits: visits,
-		visits: buf,
+		BlogCommands:    nt.BlogCommands,
+		Blogs:           nt.Blogs,
+		CommentCommands: nt.CommentCommands,
+		Comments:        nt.Comments,
+		LikeCommands:    lk.Commands,
+		Likes:           lk.Queries,
+		FollowCommands:  fl.Commands,
+		Follows:         fl.Queries,
+		Feed:            fl.Feed,
+		SignInCommands:  si.Commands,
+		SignIns:         si.Queries,
+		Visitors:        vis.Queries,
+		People:          pp.Queries,
+		PeopleCommands:  pp.Commands,
+		FeedFanout:      fl.Fanout,
+		FollowMirror:    fl.Loader,
+		LegacyFacts:     &LegacyImport{likes: lk.Legacy, signIns: si.Legacy},
+		Visits:          vis.Visits,
 	}, nil
 }
 
 // Close stops the background work, after one last attempt at pending writes.
 func (s *Service) Close() {
-	s.visits.stop()
-}
-
-// calendar tells the current day in the configured time zone.
-type calendar struct {
-	now func() time.Time
-	loc *time.Location
-}
-
-// today is the current calendar day in the configured time zone.
-func (c calendar) today() time.Time {
-	return c.now().In(c.loc)
+	s.Visits.Close()
 }

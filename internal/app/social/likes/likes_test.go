@@ -1,4 +1,4 @@
-package social
+package likes
 
 import (
 	"context"
@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-// likeCache is an in-memory social.Likes with the versioned semantics of the Redis one.
+// likeCache is an in-memory Likes with the versioned semantics of the Redis one.
 type likeCache struct {
 	mu      sync.Mutex
 	cached  bool
@@ -82,7 +83,7 @@ func (c *likeCache) Forget(context.Context, int64) error {
 	return nil
 }
 
-// likeStore is an in-memory social.LikeStore of one blog whose reads can be held.
+// likeStore is an in-memory LikeStore of one blog whose reads can be held.
 type likeStore struct {
 	mu      sync.Mutex
 	version int64
@@ -142,16 +143,15 @@ func (someUsers) UsersByIDs(_ context.Context, ids []int64) ([]domain.User, erro
 type likesUnderTest struct {
 	*LikeCommands
 	*LikeQueries
-	*likeLoader
+	*Loader
 }
 
 func likesService(store *likeStore, cache *likeCache) likesUnderTest {
-	loader := newLikeLoader(cache, store, slog.New(slog.DiscardHandler))
-	h := &hydrator{likes: loader}
+	loader := NewLoader(cache, store, slog.New(slog.DiscardHandler))
 	return likesUnderTest{
-		LikeCommands: &LikeCommands{blogs: oneBlog{}, likes: loader, hydrate: h, now: time.Now},
+		LikeCommands: &LikeCommands{blogs: oneBlog{}, likes: loader, now: time.Now},
 		LikeQueries:  &LikeQueries{likes: loader, users: someUsers{}, limits: domain.PageLimits{Default: 5, Max: 50}},
-		likeLoader:   loader,
+		Loader:       loader,
 	}
 }
 
@@ -184,7 +184,7 @@ func TestALikeDoesNotJoinALoadStartedBeforeIt(t *testing.T) {
 	}()
 	<-started // the reader holds the snapshot of version 1
 
-	likeDone := make(chan BlogView)
+	likeDone := make(chan notes.BlogView)
 	go func() {
 		v, err := s.LikeBlog(ctx, 8, 3)
 		if err != nil {
@@ -192,7 +192,7 @@ func TestALikeDoesNotJoinALoadStartedBeforeIt(t *testing.T) {
 		}
 		likeDone <- v
 	}()
-	var view BlogView
+	var view notes.BlogView
 	select {
 	case view = <-likeDone:
 	case <-time.After(time.Minute):
@@ -238,7 +238,7 @@ func TestReadersOfAnUncachedBlogShareOneLoad(t *testing.T) {
 	<-started
 	for range readers - 1 {
 		wg.Go(func() {
-			liked, err := s.likedBy(ctx, 9, []int64{3, 3})
+			liked, err := s.LikedBy(ctx, 9, []int64{3, 3})
 			if err != nil {
 				t.Error(err)
 			}

@@ -1,4 +1,4 @@
-package social
+package notes
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package social
+package signins
 
 import (
 	"context"

@@ -1,84 +1,11 @@
-package social
+package visitors
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"strconv"
 	"sync"
 	"time"
-
-	"github.com/dealspot/dealspot/internal/domain"
 )
-
-// Visits counts views of shops and blogs as today's visitors, site-wide and per shop.
-// It implements shop.ViewCounter.
-type Visits struct {
-	buffer *visitBuffer
-	cal    calendar
-}
-
-// CountView counts a view by a user (userID > 0), or else by an anonymous client at
-// clientIP, as one of today's visitors site-wide and, when shopID > 0, of that shop. A
-// view by nobody known (no user, no address) is not counted. Visits are buffered and
-// written in batches (every VisitFlush), so reads that count them wait for no Redis
-// round trip; counting never fails a read.
-func (v *Visits) CountView(_ context.Context, userID int64, clientIP string, shopID int64) {
-	visitor := visitorID(userID, clientIP)
-	if visitor == "" || shopID < 0 {
-		return
-	}
-	v.buffer.add(v.cal.today(), shopID, visitor)
-}
-
-// visitorID is who a view is counted as: the user when logged in ("u:<id>"), else the
-// client's address ("ip:<address>"); "" when neither is known.
-func visitorID(userID int64, clientIP string) string {
-	switch {
-	case userID > 0:
-		return "u:" + strconv.FormatInt(userID, 10)
-	case clientIP != "":
-		return "ip:" + clientIP
-	}
-	return ""
-}
-
-// FlushVisits writes the buffered visits now.
-func (v *Visits) FlushVisits(ctx context.Context) error {
-	return v.buffer.flush(ctx)
-}
-
-// VisitorQueries count unique visitors.
-type VisitorQueries struct {
-	visitors Visitors
-	maxDays  int
-}
-
-// UniqueVisitors estimates the distinct visitors from one calendar day to another (both
-// included; only their year, month and day count), site-wide (shopID 0) or of one shop.
-// The estimate is a HyperLogLog's: within about 1% for large counts. Errors:
-// BAD_USER_INPUT for a reversed or too long range.
-func (q *VisitorQueries) UniqueVisitors(ctx context.Context, from, to time.Time, shopID int64) (int64, error) {
-	from = time.Date(from.Year(), from.Month(), from.Day(), 0, 0, 0, 0, time.UTC)
-	to = time.Date(to.Year(), to.Month(), to.Day(), 0, 0, 0, 0, time.UTC)
-	switch {
-	case shopID < 0:
-		return 0, domain.Errorf(domain.CodeBadUserInput, "shopId must be a positive id")
-	case to.Before(from):
-		return 0, domain.Errorf(domain.CodeBadUserInput, "from must not be after to")
-	case to.Sub(from).Hours()/24+1 > float64(q.maxDays):
-		return 0, domain.Errorf(domain.CodeBadUserInput, "the range may span at most %d days", q.maxDays)
-	}
-	var days []time.Time
-	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
-		days = append(days, d)
-	}
-	n, err := q.visitors.Count(ctx, days, shopID)
-	if err != nil {
-		return 0, fmt.Errorf("count visitors: %w", err)
-	}
-	return n, nil
-}
 
 // visitKey names one HyperLogLog: a day, site-wide (shop 0) or of a shop.
 type visitKey struct {

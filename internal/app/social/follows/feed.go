@@ -1,4 +1,4 @@
-package social
+package follows
 
 import (
 	"cmp"
@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -20,7 +21,7 @@ type FeedCursor struct {
 
 // FeedItem is one blog of a feed page with the position right after it.
 type FeedItem struct {
-	Blog   BlogView
+	Blog   notes.BlogView
 	Cursor FeedCursor
 }
 
@@ -39,7 +40,7 @@ type FeedQueries struct {
 	inboxes  Inboxes
 	follows  Follows
 	blogs    Blogs
-	hydrate  *hydrator
+	views    *notes.Views
 	pages    domain.PageLimits
 	inboxMax int
 	log      *slog.Logger
@@ -86,12 +87,12 @@ func (q *FeedQueries) Page(ctx context.Context, userID int64, first int, after *
 	if err != nil {
 		return FeedPage{}, fmt.Errorf("load feed blogs: %w", err)
 	}
-	views, err := q.hydrate.views(ctx, userID, blogs, nil)
+	views, err := q.views.Of(ctx, userID, blogs)
 	if err != nil {
 		return FeedPage{}, err
 	}
 	// Entries whose blog is gone are skipped, but still count for the cursors.
-	byID := make(map[int64]BlogView, len(views))
+	byID := make(map[int64]notes.BlogView, len(views))
 	for _, v := range views {
 		byID[v.Blog.ID] = v
 	}
