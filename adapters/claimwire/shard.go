@@ -1,23 +1,16 @@
 package claimwire
 
-import (
-	"strconv"
-
-	"github.com/dealspot/dealspot/internal/config"
-)
-
-// DefaultShards is the shard count that a count of zero or less stands for: the
-// service's default (SECKILL_SHARDS).
-const DefaultShards = config.DefaultSeckillShards
+import "strconv"
 
 // streamPrefix starts the name of every shard's order stream.
 const streamPrefix = "orders:"
 
-// Shard returns the shard of a voucher: voucherID mod shards, never negative
-// (DefaultShards when shards ≤ 0).
+// Shard returns the shard of a voucher: voucherID mod shards, never negative. shards is
+// the setting the gate and the queue were given (SECKILL_SHARDS), which both refuse
+// below 1; Shard panics on a count below 1.
 func Shard(voucherID int64, shards int) int {
-	if shards <= 0 {
-		shards = DefaultShards
+	if shards < 1 {
+		panic("claimwire: shard count below 1")
 	}
 	k := voucherID % int64(shards)
 	if k < 0 {

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
-
-	"github.com/dealspot/dealspot/internal/config"
 )
 
 // Backend names accepted in Config.Backend.
@@ -18,26 +16,22 @@ const (
 	BackendAMQP   = "amqp"
 )
 
-// Defaults applied by Config.WithDefaults. Those of settings the service configures
-// (SECKILL_SHARDS, ORDER_BATCH_SIZE, …) are the service's own defaults, defined in
-// internal/config; the others belong to the queue alone.
+// Defaults applied by Config.WithDefaults to the settings that belong to the queue
+// alone. The settings the service configures (Shards, BatchSize, BatchWait, Workers,
+// MaxRetries, ClaimIdle: SECKILL_SHARDS, ORDER_BATCH_SIZE, …) have no default here: the
+// composition root passes them, their defaults are internal/config's, and Validate
+// refuses a configuration that leaves them unset.
 const (
-	DefaultShards               = config.DefaultSeckillShards
 	DefaultGroup                = "dealspot-orders"
-	DefaultBatchSize            = config.DefaultOrderBatchSize
-	DefaultBatchWait            = config.DefaultOrderBatchWait
-	DefaultMaxRetries           = config.DefaultOrderMaxRetries
 	DefaultRetryInitialInterval = 100 * time.Millisecond
 	DefaultRetryMaxInterval     = 10 * time.Second
-	DefaultClaimIdle            = config.DefaultStreamClaimIdle
-	DefaultClaimInterval        = config.DefaultStreamClaimInterval
 	DefaultDrainTimeout         = 10 * time.Second
 	DefaultKafkaPartitions      = 16
 	DefaultAMQPConsumers        = 32
-	DefaultWorkers              = config.DefaultOrderWorkers
 )
 
-// Config selects and tunes the order queue.
+// Config selects and tunes the order queue: plain settings, filled by the composition
+// root (internal/service) from the service's configuration.
 type Config struct {
 	// Backend is "memory" (in-process, the embedded default), "redis" (Redis Streams),
 	// "kafka" or "amqp".
@@ -49,7 +43,7 @@ type Config struct {
 	Namespace string
 
 	// Shards is the number of Redis order streams, orders:{s0} … orders:{s<Shards-1>}.
-	// It must equal the shard count the gate script uses.
+	// It must equal the shard count the gate script uses. Required by the redis backend.
 	Shards int
 
 	// Group is the consumer group (Redis Streams, Kafka).
@@ -67,16 +61,16 @@ type Config struct {
 	// AMQPURL is the amqp:// URL of the broker.
 	AMQPURL string
 
-	// BatchSize is the most claims handed to one handle call.
+	// BatchSize is the most claims handed to one handle call. Required.
 	BatchSize int
-	// BatchWait is how long a batch that is not full waits for more claims.
+	// BatchWait is how long a batch that is not full waits for more claims. Required.
 	BatchWait time.Duration
-	// Workers is how many batches may be handled at the same time.
+	// Workers is how many batches may be handled at the same time. Required.
 	Workers int
 
 	// MaxRetries is how often a failing batch is retried before its claims are retried
 	// one by one, and how often a claim failing on its own is retried before it is
-	// dead-lettered.
+	// dead-lettered. Required.
 	MaxRetries int
 	// RetryInitialInterval is the first back-off; it doubles on every retry.
 	RetryInitialInterval time.Duration
@@ -90,12 +84,13 @@ type Config struct {
 	Consumers int
 
 	// ClaimIdle is how long a Redis stream entry may stay unacknowledged with a consumer
-	// that no longer refreshes it before another consumer takes it over.
+	// that no longer refreshes it before another consumer takes it over. Required by the
+	// redis backend.
 	ClaimIdle time.Duration
 	// ClaimInterval is how often a Redis consumer refreshes the entries it holds (so
 	// they never look idle while it lives) and takes over idle entries of others, as
-	// many as there are, in one pass. Keep it well below ClaimIdle; the default is the
-	// lesser of DefaultClaimInterval and ClaimIdle/3.
+	// many as there are, in one pass. Keep it well below ClaimIdle; unset, it is
+	// ClaimIdle/3.
 	ClaimInterval time.Duration
 
 	// DrainTimeout bounds a graceful stop: how long the batches in hand may take to
@@ -109,31 +104,17 @@ type Config struct {
 	Tracer trace.TracerProvider
 }
 
-// WithDefaults returns the configuration with every unset field set to its default.
+// WithDefaults returns the configuration with every unset setting that has a default
+// (those the queue alone tunes) set to it.
 func (c Config) WithDefaults() Config {
 	if c.Backend == "" {
 		c.Backend = BackendMemory
-	}
-	if c.Shards <= 0 {
-		c.Shards = DefaultShards
 	}
 	if c.Group == "" {
 		c.Group = DefaultGroup
 	}
 	if c.KafkaPartitions <= 0 {
 		c.KafkaPartitions = DefaultKafkaPartitions
-	}
-	if c.BatchSize <= 0 {
-		c.BatchSize = DefaultBatchSize
-	}
-	if c.BatchWait <= 0 {
-		c.BatchWait = DefaultBatchWait
-	}
-	if c.Workers <= 0 {
-		c.Workers = DefaultWorkers
-	}
-	if c.MaxRetries <= 0 {
-		c.MaxRetries = DefaultMaxRetries
 	}
 	if c.RetryInitialInterval <= 0 {
 		c.RetryInitialInterval = DefaultRetryInitialInterval
@@ -150,11 +131,8 @@ func (c Config) WithDefaults() Config {
 			c.Consumers = DefaultAMQPConsumers
 		}
 	}
-	if c.ClaimIdle <= 0 {
-		c.ClaimIdle = DefaultClaimIdle
-	}
 	if c.ClaimInterval <= 0 {
-		c.ClaimInterval = min(DefaultClaimInterval, c.ClaimIdle/3)
+		c.ClaimInterval = c.ClaimIdle / 3
 	}
 	if c.DrainTimeout <= 0 {
 		c.DrainTimeout = DefaultDrainTimeout
@@ -162,10 +140,28 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
-// Validate reports a configuration that cannot work.
+// Validate reports a configuration that cannot work, among them one that leaves a
+// required setting unset.
 func (c Config) Validate() error {
+	switch {
+	case c.BatchSize < 1:
+		return errors.New("queue: BatchSize must be at least 1")
+	case c.BatchWait <= 0:
+		return errors.New("queue: BatchWait must be positive")
+	case c.Workers < 1:
+		return errors.New("queue: Workers must be at least 1")
+	case c.MaxRetries < 1:
+		return errors.New("queue: MaxRetries must be at least 1")
+	}
 	switch c.Backend {
-	case BackendMemory, BackendRedis:
+	case BackendMemory:
+	case BackendRedis:
+		if c.Shards < 1 {
+			return errors.New("queue: redis backend needs Shards of at least 1")
+		}
+		if c.ClaimIdle <= 0 {
+			return errors.New("queue: redis backend needs a positive ClaimIdle")
+		}
 	case BackendKafka:
 		if len(c.KafkaBrokers) == 0 {
 			return errors.New("queue: kafka backend needs at least one broker")

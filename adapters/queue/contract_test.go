@@ -50,11 +50,17 @@ func testLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 }
 
-// testConfig is a configuration with short retry intervals for backend.
+// testConfig is a configuration with short retry intervals for backend; the settings
+// the service configures are those of its default configuration but for MaxRetries and
+// ClaimIdle.
 func testConfig(t *testing.T, backend string) queue.Config {
 	return queue.Config{
 		Backend:              backend,
 		Namespace:            namespace(t),
+		Shards:               16,
+		BatchSize:            256,
+		BatchWait:            5 * time.Millisecond,
+		Workers:              2,
 		MaxRetries:           3,
 		RetryInitialInterval: 5 * time.Millisecond,
 		RetryMaxInterval:     100 * time.Millisecond,

@@ -79,7 +79,7 @@ func TestQueueLifecycle(t *testing.T) {
 
 	t.Run("the redis backend needs a connection", func(t *testing.T) {
 		t.Parallel()
-		if _, err := queue.Open(context.Background(), queue.Config{Backend: queue.BackendRedis}, nil, nil); err == nil {
+		if _, err := queue.Open(context.Background(), testConfig(t, queue.BackendRedis), nil, nil); err == nil {
 			t.Fatal("opened without a connection")
 		}
 	})

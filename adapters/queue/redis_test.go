@@ -57,7 +57,7 @@ func TestRedisStreamsBackend(t *testing.T) {
 			startConsuming(t, q, rec)
 			// An order id above 2^53 travels as a string; claimedAt is what cjson prints.
 			const orderID = "9007199254740993"
-			stream := cfg.Namespace + claimwire.StreamForVoucher(7, queue.DefaultShards)
+			stream := cfg.Namespace + claimwire.StreamForVoucher(7, cfg.Shards)
 			gateXAdd(t, conn.Client, stream, orderID,
 				`{"orderId":"9007199254740993","userId":"42","voucherId":"7","claimedAt":1760000000123}`)
 			waitUntil(t, 10*time.Second, func() bool { return rec.handledCount() == 1 },
@@ -83,8 +83,8 @@ func TestRedisStreamsBackend(t *testing.T) {
 			// A consumer reads everything and dies without acknowledging.
 			ctx := context.Background()
 			read := 0
-			for k := range queue.DefaultShards {
-				stream := cfg.Namespace + claimwire.StreamForVoucher(int64(k), queue.DefaultShards)
+			for k := range cfg.Shards {
+				stream := cfg.Namespace + claimwire.StreamForVoucher(int64(k), cfg.Shards)
 				res, err := conn.Client.XReadGroup(ctx, &goredis.XReadGroupArgs{
 					Group: queue.DefaultGroup, Consumer: "died", Streams: []string{stream, ">"}, Count: 100, Block: -1,
 				}).Result()
@@ -104,8 +104,8 @@ func TestRedisStreamsBackend(t *testing.T) {
 				func() string { return fmt.Sprintf("%d of %d taken over and handled", rec.handledCount(), len(claims)) })
 			waitUntil(t, 5*time.Second, func() bool {
 				total := int64(0)
-				for k := range queue.DefaultShards {
-					stream := cfg.Namespace + claimwire.StreamForVoucher(int64(k), queue.DefaultShards)
+				for k := range cfg.Shards {
+					stream := cfg.Namespace + claimwire.StreamForVoucher(int64(k), cfg.Shards)
 					p, err := conn.Client.XPending(ctx, stream, queue.DefaultGroup).Result()
 					if err != nil {
 						return false
@@ -129,7 +129,7 @@ func TestRedisStreamsBackend(t *testing.T) {
 			}
 			publishAll(t, q, claims, 4)
 			ctx := context.Background()
-			stream := cfg.Namespace + claimwire.StreamForVoucher(7, queue.DefaultShards)
+			stream := cfg.Namespace + claimwire.StreamForVoucher(7, cfg.Shards)
 			res, err := conn.Client.XReadGroup(ctx, &goredis.XReadGroupArgs{
 				Group: queue.DefaultGroup, Consumer: "died", Streams: []string{stream, ">"}, Count: 1000, Block: -1,
 			}).Result()
@@ -154,7 +154,7 @@ func TestRedisStreamsBackend(t *testing.T) {
 			q := openQueue(t, cfg, conn)
 			rec := newRecorder()
 			startConsuming(t, q, rec)
-			stream := cfg.Namespace + claimwire.StreamForVoucher(3, queue.DefaultShards)
+			stream := cfg.Namespace + claimwire.StreamForVoucher(3, cfg.Shards)
 			gateXAdd(t, conn.Client, stream, "17", `{"orderId":"17","userId":"oops"}`)
 			// Not even Watermill's fields.
 			if err := conn.Client.XAdd(context.Background(), &goredis.XAddArgs{

@@ -20,8 +20,8 @@ import (
 // streamsPending counts the group's pending entries over every shard stream.
 func streamsPending(conn *redis.Conn, cfg queue.Config) (int64, error) {
 	total := int64(0)
-	for k := range queue.DefaultShards {
-		stream := cfg.Namespace + claimwire.StreamForVoucher(int64(k), queue.DefaultShards)
+	for k := range cfg.Shards {
+		stream := cfg.Namespace + claimwire.StreamForVoucher(int64(k), cfg.Shards)
 		p, err := conn.Client.XPending(context.Background(), stream, queue.DefaultGroup).Result()
 		if err != nil {
 			return 0, err
@@ -61,7 +61,7 @@ func TestStrandedStreamEntriesAreAllTakenOver(t *testing.T) {
 	ctx := context.Background()
 	read := 0
 	for v := int64(1); v <= 4; v++ {
-		stream := cfg.Namespace + claimwire.StreamForVoucher(v, queue.DefaultShards)
+		stream := cfg.Namespace + claimwire.StreamForVoucher(v, cfg.Shards)
 		res, err := conn.Client.XReadGroup(ctx, &goredis.XReadGroupArgs{
 			Group: queue.DefaultGroup, Consumer: "died", Streams: []string{stream, ">"}, Count: 10_000, Block: -1,
 		}).Result()

@@ -203,7 +203,9 @@ func TestLoadOrderStreamAndStatusDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	sk := c.Seckill
-	if sk.StreamClaimIdle != 5*time.Second || sk.StreamClaimInterval != time.Second ||
+	if sk.Shards != 16 || sk.BatchSize != 256 || sk.BatchWait != 5*time.Millisecond ||
+		sk.Workers != 2 || sk.MaxRetries != 5 ||
+		sk.StreamClaimIdle != 5*time.Second || sk.StreamClaimInterval != time.Second ||
 		sk.StatusRecheck != 15*time.Second || sk.StatusRecheckConcurrency != 16 {
 		t.Errorf("defaults differ from the README: %+v", sk)
 	}

@@ -3,8 +3,8 @@ package config
 import "time"
 
 // Defaults of the flash-sale settings that the order queue and the claim gate share.
-// They are defined here only: adapters/queue applies the same values to a queue
-// configuration that leaves them unset, and adapters/claimwire to a shard count of zero.
+// They are defined here only: internal/service passes the settings to the adapters
+// (queue.Config, redis.GateConfig), which hold no copy and refuse them unset.
 const (
 	DefaultSeckillShards       = 16                   // SECKILL_SHARDS
 	DefaultOrderBatchSize      = 256                  // ORDER_BATCH_SIZE

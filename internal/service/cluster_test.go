@@ -9,6 +9,7 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/dealspot/dealspot/adapters/claimwire"
+	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
@@ -110,7 +111,7 @@ func stockKeys(sales []string) []string {
 	var keys []string
 	for _, s := range sales {
 		vid, _ := strconv.ParseInt(s, 10, 64)
-		keys = append(keys, "seckill:"+claimwire.ShardTag(vid, 0)+":stock:"+s)
+		keys = append(keys, "seckill:"+claimwire.ShardTag(vid, config.DefaultSeckillShards)+":stock:"+s)
 	}
 	return keys
 }

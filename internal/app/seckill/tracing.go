@@ -5,7 +5,7 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/dealspot/dealspot/internal/app/tracespan"
+	"github.com/dealspot/dealspot/internal/tracespan"
 )
 
 const tracerName = "github.com/dealspot/dealspot/internal/app/seckill"

@@ -1,8 +1,10 @@
 // Command archcheck fails when an import points the wrong way (see DESIGN.md §1):
 // domain imports only the standard library; app imports domain, other app packages and
 // a short list of pure libraries; graph never imports adapters; adapters never import
-// graph, the server, the composition root or another adapter; only cmd/ and
-// internal/service import adapters. Test code is held to rules of its own (testViolation):
+// graph, the server, the composition root or another adapter, and from internal/ only
+// domain, the app packages whose ports they implement, the read cache and the libraries
+// (never internal/config: the composition root hands them settings structs); only cmd/
+// and internal/service import adapters. Test code is held to rules of its own (testViolation):
 // the layers stay apart in tests too, and test helpers are for tests only.
 package main
 
@@ -12,6 +14,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 )
 
@@ -30,6 +33,35 @@ var appLibraries = []string{
 	"go.opentelemetry.io/otel/codes",
 }
 
+// libraries are packages of this module below the layers: every layer may import them,
+// as it may the pure libraries above, and they import nothing but the standard library
+// and those (tracespan: the spans of a claim's hops, over the OpenTelemetry API, for the
+// use cases and the adapters alike).
+var libraries = []string{"internal/tracespan"}
+
+// isPureLibrary reports whether imp is one of appLibraries.
+func isPureLibrary(imp string) bool {
+	for _, lib := range appLibraries {
+		if strings.HasPrefix(imp, lib) || imp == strings.TrimSuffix(lib, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// appHelpers are the app packages that declare no port: the assembled Application
+// (internal/app itself, this path only) and the use cases' helpers. An adapter imports
+// an app package for the ports it implements and the types they speak in, so never one
+// of these. A helper package added under internal/app goes on this list. (The contract
+// packages' shared contracttest is a test helper: adapter tests may use it, production
+// code may not, by the test helper rule.)
+var appHelpers = []string{"internal/app", "internal/app/batchread"}
+
+// adapterInternals are the packages under internal/ an adapter may import, besides the
+// app packages that are not helpers and the libraries: the domain, and the read cache,
+// infrastructure the cache adapters plug into (localcache, redis, metrics).
+var adapterInternals = []string{"internal/domain", "internal/readcache"}
+
 // exception is one import the rules refuse but the tree still has, for now.
 type exception struct {
 	from string // module-relative
@@ -46,15 +78,6 @@ var temporary = []exception{}
 // agree on (the claim message the gate writes and the queue reads). A shared package is
 // itself an adapter, so it imports no other.
 var shared = []string{"adapters/claimwire"}
-
-func isShared(path string) bool {
-	for _, p := range shared {
-		if under(path, p) {
-			return true
-		}
-	}
-	return false
-}
 
 type pkg struct {
 	ImportPath   string
@@ -119,6 +142,11 @@ func isStd(imp string) bool { return !strings.Contains(strings.SplitN(imp, "/", 
 
 // under reports whether path is dir or inside it.
 func under(path, dir string) bool { return path == dir || strings.HasPrefix(path, dir+"/") }
+
+// underAny reports whether path is one of dirs or inside one.
+func underAny(path string, dirs []string) bool {
+	return slices.ContainsFunc(dirs, func(dir string) bool { return under(path, dir) })
+}
 
 // adapterRoot returns "adapters/X" for a path under adapters/X, "" otherwise.
 func adapterRoot(path string) string {
@@ -192,14 +220,14 @@ func layerViolation(from, imp string) string {
 		if !isStd(imp) && !(own && under(to, "internal/domain")) {
 			return "domain may import only the standard library"
 		}
-	case under(from, "internal/app"):
-		if isStd(imp) || (own && (under(to, "internal/domain") || under(to, "internal/app"))) {
-			return ""
+	case underAny(from, libraries):
+		if !isStd(imp) && !isPureLibrary(imp) && !(own && underAny(to, libraries)) {
+			return "a library may import only the standard library and pure libraries"
 		}
-		for _, lib := range appLibraries {
-			if strings.HasPrefix(imp, lib) || imp == strings.TrimSuffix(lib, "/") {
-				return ""
-			}
+	case under(from, "internal/app"):
+		if isStd(imp) || isPureLibrary(imp) ||
+			(own && (under(to, "internal/domain") || under(to, "internal/app") || underAny(to, libraries))) {
+			return ""
 		}
 		return "app may import only domain, app and pure libraries"
 	case under(from, "graph"):
@@ -211,8 +239,18 @@ func layerViolation(from, imp string) string {
 			under(to, "internal/server") || under(to, "cmd")) {
 			return "adapters must not depend on transports or the composition root"
 		}
-		if own && under(to, "adapters") && adapterRoot(to) != adapterRoot(from) && !isShared(to) {
+		if own && under(to, "adapters") && adapterRoot(to) != adapterRoot(from) && !underAny(to, shared) {
 			return "an adapter may import only its own packages and the shared formats, not another adapter"
+		}
+		if own && under(to, "internal/config") {
+			return "an adapter takes a settings struct the composition root fills; only internal/service reads internal/config"
+		}
+		if own && slices.Contains(appHelpers, to) {
+			return "an adapter imports app packages for the ports it implements, not the application or its helpers"
+		}
+		if own && under(to, "internal") && !under(to, "internal/app") && !underAny(to, libraries) &&
+			!underAny(to, adapterInternals) && !isTestHelper(to) { // test helpers: see violation, testViolation
+			return "an adapter imports from internal/ only domain, app ports, the read cache and the libraries"
 		}
 	}
 	if own && under(to, "adapters") && !under(from, "adapters") &&

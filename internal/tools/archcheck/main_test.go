@@ -30,6 +30,15 @@ func TestVerdicts(t *testing.T) {
 		{name: "app refuses the global tracing entry point", from: "internal/app/seckill", imp: "go.opentelemetry.io/otel", refused: true},
 		{name: "app refuses graph", from: "internal/app/auth", imp: m + "graph", refused: true},
 		{name: "app refuses a name that only starts like domain", from: "internal/app/auth", imp: m + "internal/domainx", refused: true},
+		{name: "app imports a library", from: "internal/app/seckill", imp: m + "internal/tracespan"},
+		{name: "app refuses the configuration", from: "internal/app/seckill", imp: m + "internal/config", refused: true},
+
+		// libraries: below the layers, the standard library and pure libraries only.
+		{name: "library imports the standard library", from: "internal/tracespan", imp: "context"},
+		{name: "library imports a pure library", from: "internal/tracespan", imp: "go.opentelemetry.io/otel/codes"},
+		{name: "library refuses domain", from: "internal/tracespan", imp: m + "internal/domain", refused: true},
+		{name: "library refuses app", from: "internal/tracespan", imp: m + "internal/app/seckill", refused: true},
+		{name: "library refuses the tracing SDK", from: "internal/tracespan", imp: "go.opentelemetry.io/otel/sdk/trace", refused: true},
 
 		// graph: never adapters.
 		{name: "graph imports app", from: "graph", imp: m + "internal/app/auth"},
@@ -45,6 +54,17 @@ func TestVerdicts(t *testing.T) {
 		{name: "adapter refuses the composition root", from: "adapters/entstore", imp: m + "internal/service", refused: true},
 		{name: "adapter refuses the server", from: "adapters/redis", imp: m + "internal/server", refused: true},
 		{name: "adapter refuses cmd", from: "adapters/redis", imp: m + "cmd/dealspot", refused: true},
+
+		// adapters → internal/: domain, app ports, the read cache and the libraries; their
+		// settings come from the composition root, never from internal/config.
+		{name: "adapter imports a library", from: "adapters/queue", imp: m + "internal/tracespan"},
+		{name: "adapter refuses the configuration", from: "adapters/queue", imp: m + "internal/config", refused: true},
+		{name: "shared format refuses the configuration", from: "adapters/claimwire", imp: m + "internal/config", refused: true},
+		{name: "adapter refuses the application", from: "adapters/redis", imp: m + "internal/app", refused: true},
+		{name: "adapter refuses an app helper", from: "adapters/entstore", imp: m + "internal/app/batchread", refused: true},
+		{name: "adapter refuses another internal package", from: "adapters/redis", imp: m + "internal/reqmeta", refused: true},
+		{name: "adapter refuses the tools", from: "adapters/entstore", imp: m + "internal/tools/migrations", refused: true},
+		{name: "adapter refuses a name that only starts like the read cache", from: "adapters/redis", imp: m + "internal/readcachex", refused: true},
 
 		// adapter → adapter: only an adapter's own packages.
 		{name: "adapter imports its own subpackage", from: "adapters/queue", imp: m + "adapters/queue/redisstream"},
@@ -92,6 +112,10 @@ func TestVerdicts(t *testing.T) {
 		{name: "adapter test wires another adapter", test: true, from: "adapters/queue", imp: m + "adapters/redis"},
 		{name: "adapter test refuses the composition root", test: true, from: "adapters/queue", imp: m + "internal/service", refused: true},
 		{name: "adapter test refuses the composition root", test: true, from: "adapters/redis", imp: m + "internal/service", refused: true},
+		{name: "adapter test refuses the configuration", test: true, from: "adapters/queue", imp: m + "internal/config", refused: true},
+		{name: "adapter test refuses an app helper", test: true, from: "adapters/entstore", imp: m + "internal/app/batchread", refused: true},
+		{name: "adapter test imports the contracts' shared helper", test: true, from: "adapters/entstore", imp: m + "internal/app/contracttest"},
+		{name: "production refuses the contracts' shared helper", from: "adapters/entstore", imp: m + "internal/app/contracttest", refused: true},
 		{name: "graph test refuses an adapter's test helper", test: true, from: "graph", imp: m + "adapters/redis/redistest", refused: true},
 		{name: "graph test refuses an adapter", test: true, from: "graph", imp: m + "adapters/redis", refused: true},
 		{name: "graph test imports testsupport", test: true, from: "graph", imp: m + "internal/testsupport"},

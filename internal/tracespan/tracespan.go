@@ -1,6 +1,10 @@
 // Package tracespan starts the spans of a claim's hops below its root: each hop starts
 // one only when the context already carries a recorded span, so a node with tracing off
 // starts and allocates nothing on the claim path.
+//
+// It is a library over the OpenTelemetry API and, like that API, sits below the layers:
+// the use cases (internal/app/seckill) and the adapters (redis, queue) both use it, and
+// it imports nothing but the standard library and the API (archcheck holds it there).
 package tracespan
 
 import (
