@@ -173,7 +173,7 @@ func connectRemote(ctx context.Context, sc scenario, getenv func(string) string)
 	t.sessions = store.Sessions()
 	shards := sc.Shards
 	if shards == 0 {
-		shards = 16
+		shards = config.DefaultSeckillShards
 		if cfg, err := config.Load(devModeOnPurpose(getenv)); err == nil {
 			shards = cfg.Seckill.Shards
 		}
