@@ -108,7 +108,7 @@ func OpenStoreAsIs(ctx context.Context, cfg config.Config) (*entstore.Store, err
 
 func readySchema(ctx context.Context, store *entstore.Store, migrate bool, log *slog.Logger) error {
 	if !migrate {
-		if err := store.CheckMigrated(ctx); err != nil {
+		if err := store.Migrations().CheckMigrated(ctx); err != nil {
 			return fmt.Errorf("database: %w", err)
 		}
 		return nil
@@ -118,14 +118,15 @@ func readySchema(ctx context.Context, store *entstore.Store, migrate bool, log *
 
 // MigrateStore applies the store's pending migration files and logs what it did.
 func MigrateStore(ctx context.Context, store *entstore.Store, log *slog.Logger) error {
-	before, err := store.Status(ctx)
+	migrations := store.Migrations()
+	before, err := migrations.Status(ctx)
 	if err != nil {
 		return fmt.Errorf("database: %w", err)
 	}
-	if err := store.Migrate(ctx); err != nil {
+	if err := migrations.Migrate(ctx); err != nil {
 		return fmt.Errorf("database: migrate the schema: %w", err)
 	}
-	after, err := store.Status(ctx)
+	after, err := migrations.Status(ctx)
 	if err != nil {
 		return fmt.Errorf("database: %w", err)
 	}
