@@ -37,7 +37,7 @@ test-short: ## the default tests only, without the long fault scenarios
 # staticcheck runs its default checks; errcheck skips generated code and tests, and
 # the calls listed in internal/tools/lint/errcheck-excludes.txt. Both are pinned as go
 # tools in go.mod.
-lint: ## go vet, gofmt, staticcheck, errcheck and the dependency direction check (archcheck)
+lint: ## go vet, gofmt, staticcheck, errcheck and archcheck (dependency direction, methods per type)
 	$(GO) vet $(PKG)
 	$(GO) vet -tags stress ./internal/service/ ./adapters/...
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^ent/' ) 2>/dev/null); \

@@ -174,6 +174,17 @@ func (m migrationSet) hash(f migrate.File) string {
 	return h
 }
 
+// Migrations brings a database's schema to this build's version and says where it
+// stands: the versioned migration files, applied, adopted and checked.
+type Migrations struct {
+	db      *sql.DB
+	dialect string
+}
+
+// Migrations returns the store's schema migrations (`dealspot migrate`, and the start-up
+// that migrates or checks the schema).
+func (s *Store) Migrations() *Migrations { return &Migrations{db: s.db, dialect: s.dialect} }
+
 // Migrate brings the schema to this build's latest version by applying the migration
 // files the database lacks, each in one transaction together with its revision row.
 // A database created before versioned migrations (tables but no revisions) is adopted
@@ -183,32 +194,32 @@ func (m migrationSet) hash(f migrate.File) string {
 // callers (every server and `dealspot migrate`), so each file is applied once; on
 // SQLite, the single writer, each file's transaction checks again that the file is not
 // yet applied.
-func (s *Store) Migrate(ctx context.Context) error { return s.migrate(ctx, "") }
+func (m *Migrations) Migrate(ctx context.Context) error { return m.migrate(ctx, "") }
 
 // migrate is Migrate stopping after version upTo ("": the latest).
-func (s *Store) migrate(ctx context.Context, upTo string) error {
-	set, err := loadMigrations(s.dialect)
+func (m *Migrations) migrate(ctx context.Context, upTo string) error {
+	set, err := loadMigrations(m.dialect)
 	if err != nil {
 		return err
 	}
-	conn, err := s.db.Conn(ctx)
+	conn, err := m.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("reserve connection for migrations: %w", err)
 	}
 	defer conn.Close()
-	return s.withLock(ctx, conn, func() error {
-		st, err := s.status(ctx, conn, set)
+	return m.withLock(ctx, conn, func() error {
+		st, err := m.status(ctx, conn, set)
 		if err != nil {
 			return err
 		}
 		if st.Unversioned {
-			if err := s.adopt(ctx, conn, set); err != nil {
+			if err := m.adopt(ctx, conn, set); err != nil {
 				return err
 			}
-			if st, err = s.status(ctx, conn, set); err != nil {
+			if st, err = m.status(ctx, conn, set); err != nil {
 				return err
 			}
-		} else if err := s.createRevisionsTable(ctx, conn); err != nil {
+		} else if err := m.createRevisionsTable(ctx, conn); err != nil {
 			return err
 		}
 		for _, r := range st.Files {
@@ -223,7 +234,7 @@ func (s *Store) migrate(ctx context.Context, upTo string) error {
 			if !st.Files[i].Applied.IsZero() {
 				continue
 			}
-			if err := s.apply(ctx, conn, set, f); err != nil {
+			if err := m.apply(ctx, conn, set, f); err != nil {
 				return err
 			}
 		}
@@ -232,24 +243,24 @@ func (s *Store) migrate(ctx context.Context, upTo string) error {
 }
 
 // Status reports which of this build's migration files the database has applied.
-func (s *Store) Status(ctx context.Context) (MigrationStatus, error) {
-	set, err := loadMigrations(s.dialect)
+func (m *Migrations) Status(ctx context.Context) (MigrationStatus, error) {
+	set, err := loadMigrations(m.dialect)
 	if err != nil {
 		return MigrationStatus{}, err
 	}
-	conn, err := s.db.Conn(ctx)
+	conn, err := m.db.Conn(ctx)
 	if err != nil {
 		return MigrationStatus{}, fmt.Errorf("reserve connection: %w", err)
 	}
 	defer conn.Close()
-	return s.status(ctx, conn, set)
+	return m.status(ctx, conn, set)
 }
 
 // CheckMigrated returns nil when the database has every migration file of this build
 // applied, and an error wrapping ErrSchemaOutOfDate that says what is missing
 // otherwise. Versions applied by a newer build are allowed: its files only add.
-func (s *Store) CheckMigrated(ctx context.Context) error {
-	st, err := s.Status(ctx)
+func (m *Migrations) CheckMigrated(ctx context.Context) error {
+	st, err := m.Status(ctx)
 	if err != nil {
 		return err
 	}
@@ -270,8 +281,8 @@ func (s *Store) CheckMigrated(ctx context.Context) error {
 
 // withLock runs fn holding the migration advisory lock on conn (PostgreSQL); SQLite
 // needs none.
-func (s *Store) withLock(ctx context.Context, conn *sql.Conn, fn func() error) (err error) {
-	if s.dialect != dialect.Postgres {
+func (m *Migrations) withLock(ctx context.Context, conn *sql.Conn, fn func() error) (err error) {
+	if m.dialect != dialect.Postgres {
 		return fn()
 	}
 	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", int64(migrationLockID)); err != nil {
@@ -287,7 +298,7 @@ func (s *Store) withLock(ctx context.Context, conn *sql.Conn, fn func() error) (
 	return fn()
 }
 
-func (s *Store) createRevisionsTable(ctx context.Context, q execQuerier) error {
+func (m *Migrations) createRevisionsTable(ctx context.Context, q execQuerier) error {
 	ddl := "CREATE TABLE IF NOT EXISTS " + RevisionsTable + ` (version varchar(32) NOT NULL PRIMARY KEY,
 		description varchar(255) NOT NULL, hash varchar(64) NOT NULL, applied_at varchar(40) NOT NULL,
 		adopted boolean NOT NULL DEFAULT false)`
@@ -304,9 +315,9 @@ type execQuerier interface {
 }
 
 // tables lists the tables of the connected schema.
-func (s *Store) tables(ctx context.Context, q execQuerier) ([]string, error) {
+func (m *Migrations) tables(ctx context.Context, q execQuerier) ([]string, error) {
 	query := "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
-	if s.dialect != dialect.Postgres {
+	if m.dialect != dialect.Postgres {
 		query = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
 	}
 	rows, err := q.QueryContext(ctx, query)
@@ -331,9 +342,9 @@ type appliedRevision struct {
 	adopted bool
 }
 
-func (s *Store) status(ctx context.Context, q execQuerier, set migrationSet) (MigrationStatus, error) {
-	st := MigrationStatus{Dialect: s.dialect}
-	tables, err := s.tables(ctx, q)
+func (m *Migrations) status(ctx context.Context, q execQuerier, set migrationSet) (MigrationStatus, error) {
+	st := MigrationStatus{Dialect: m.dialect}
+	tables, err := m.tables(ctx, q)
 	if err != nil {
 		return st, err
 	}
@@ -386,9 +397,9 @@ func (s *Store) status(ctx context.Context, q execQuerier, set migrationSet) (Mi
 // apply runs one file and records it, in one transaction. On SQLite, foreign keys are
 // off while the file runs (the files rebuild tables to change them, as SQLite's manual
 // prescribes) and checked before commit.
-func (s *Store) apply(ctx context.Context, conn *sql.Conn, set migrationSet, f migrate.File) (err error) {
+func (m *Migrations) apply(ctx context.Context, conn *sql.Conn, set migrationSet, f migrate.File) (err error) {
 	stmts := set.stmts[f.Name()]
-	if s.dialect == dialect.SQLite {
+	if m.dialect == dialect.SQLite {
 		if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = off"); err != nil {
 			return err
 		}
@@ -409,7 +420,7 @@ func (s *Store) apply(ctx context.Context, conn *sql.Conn, set migrationSet, f m
 	}()
 	// Another process may have applied it meanwhile (SQLite takes no advisory lock).
 	var n int
-	if err := tx.QueryRowContext(ctx, s.rebind("SELECT COUNT(*) FROM "+RevisionsTable+" WHERE version = ?"), f.Version()).Scan(&n); err != nil {
+	if err := tx.QueryRowContext(ctx, m.rebind("SELECT COUNT(*) FROM "+RevisionsTable+" WHERE version = ?"), f.Version()).Scan(&n); err != nil {
 		return fmt.Errorf("migration %s: %w", f.Name(), err)
 	}
 	if n > 0 {
@@ -420,12 +431,12 @@ func (s *Store) apply(ctx context.Context, conn *sql.Conn, set migrationSet, f m
 			return fmt.Errorf("migration %s failed (nothing of it was applied): %w\nstatement: %s", f.Name(), err, firstLine(stmt))
 		}
 	}
-	if s.dialect == dialect.SQLite {
+	if m.dialect == dialect.SQLite {
 		if err := foreignKeyCheck(ctx, tx); err != nil {
 			return fmt.Errorf("migration %s: %w", f.Name(), err)
 		}
 	}
-	if err := s.record(ctx, tx, set, f, false); err != nil {
+	if err := m.record(ctx, tx, set, f, false); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -434,8 +445,8 @@ func (s *Store) apply(ctx context.Context, conn *sql.Conn, set migrationSet, f m
 	return nil
 }
 
-func (s *Store) record(ctx context.Context, q execQuerier, set migrationSet, f migrate.File, adopted bool) error {
-	_, err := q.ExecContext(ctx, s.rebind("INSERT INTO "+RevisionsTable+" (version, description, hash, applied_at, adopted) VALUES (?, ?, ?, ?, ?)"),
+func (m *Migrations) record(ctx context.Context, q execQuerier, set migrationSet, f migrate.File, adopted bool) error {
+	_, err := q.ExecContext(ctx, m.rebind("INSERT INTO "+RevisionsTable+" (version, description, hash, applied_at, adopted) VALUES (?, ?, ?, ?, ?)"),
 		f.Version(), f.Desc(), set.hash(f), time.Now().UTC().Format(time.RFC3339Nano), adopted)
 	if err != nil {
 		return fmt.Errorf("record migration %s: %w", f.Name(), err)
@@ -444,8 +455,8 @@ func (s *Store) record(ctx context.Context, q execQuerier, set migrationSet, f m
 }
 
 // rebind turns ? placeholders into PostgreSQL's $n.
-func (s *Store) rebind(q string) string {
-	if s.dialect != dialect.Postgres {
+func (m *Migrations) rebind(q string) string {
+	if m.dialect != dialect.Postgres {
 		return q
 	}
 	var b strings.Builder
@@ -503,12 +514,12 @@ func firstLine(stmt string) string {
 // it is brought to that release's schema the way that release's start-up would have
 // (plus the indexes it no longer had dropped), in one transaction with the adoption, and
 // matched again; otherwise, or if that does not match either, nothing is changed.
-func (s *Store) adopt(ctx context.Context, conn *sql.Conn, set migrationSet) error {
-	states, err := s.replay(ctx, conn, set)
+func (m *Migrations) adopt(ctx context.Context, conn *sql.Conn, set migrationSet) error {
+	states, err := m.replay(ctx, conn, set)
 	if err != nil {
 		return err
 	}
-	drv, err := s.atlasDriver(conn)
+	drv, err := m.atlasDriver(conn)
 	if err != nil {
 		return err
 	}
@@ -520,7 +531,7 @@ func (s *Store) adopt(ctx context.Context, conn *sql.Conn, set migrationSet) err
 	if err != nil {
 		return err
 	}
-	if s.dialect == dialect.SQLite {
+	if m.dialect == dialect.SQLite {
 		// Schema.Create may rebuild tables; see apply.
 		if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = off"); err != nil {
 			return err
@@ -533,10 +544,10 @@ func (s *Store) adopt(ctx context.Context, conn *sql.Conn, set migrationSet) err
 	}
 	defer func() { _ = tx.Rollback() }()
 	if match < 0 && knownToLastUnversioned(live) {
-		if err := s.upgradeLikeLastUnversioned(ctx, tx, live); err != nil {
+		if err := m.upgradeLikeLastUnversioned(ctx, tx, live); err != nil {
 			return fmt.Errorf("bring the database to the last unversioned release's schema: %w", err)
 		}
-		txDrv, err := s.atlasDriver(tx)
+		txDrv, err := m.atlasDriver(tx)
 		if err != nil {
 			return err
 		}
@@ -552,16 +563,16 @@ func (s *Store) adopt(ctx context.Context, conn *sql.Conn, set migrationSet) err
 			"it was made by an unreleased or modified build: bring it to a released schema (a development database can be deleted "+
 			"and made again) and run `dealspot migrate` again; nothing was changed (%s)", RevisionsTable, closest)
 	}
-	if s.dialect == dialect.SQLite {
+	if m.dialect == dialect.SQLite {
 		if err := foreignKeyCheck(ctx, tx); err != nil {
 			return err
 		}
 	}
-	if err := s.createRevisionsTable(ctx, tx); err != nil {
+	if err := m.createRevisionsTable(ctx, tx); err != nil {
 		return err
 	}
 	for _, f := range set.files[:match+1] {
-		if err := s.record(ctx, tx, set, f, true); err != nil {
+		if err := m.record(ctx, tx, set, f, true); err != nil {
 			return err
 		}
 	}
@@ -616,14 +627,14 @@ var lastUnversionedMu sync.Mutex
 // ent's Schema.Create with its tables, then its data fix (shops without rating sums count
 // their reviews as ratings of their score); and drops the indexes that release's schema
 // no longer had, which Schema.Create left behind.
-func (s *Store) upgradeLikeLastUnversioned(ctx context.Context, tx *sql.Tx, before *schema.Schema) error {
+func (m *Migrations) upgradeLikeLastUnversioned(ctx context.Context, tx *sql.Tx, before *schema.Schema) error {
 	lastUnversionedMu.Lock()
 	defer lastUnversionedMu.Unlock()
-	m, err := entschema.NewMigrate(txDriver{entsql.NewDriver(s.dialect, entsql.Conn{ExecQuerier: tx})}, entschema.WithDropIndex(true))
+	mig, err := entschema.NewMigrate(txDriver{entsql.NewDriver(m.dialect, entsql.Conn{ExecQuerier: tx})}, entschema.WithDropIndex(true))
 	if err != nil {
 		return err
 	}
-	if err := m.Create(ctx, lastunversioned.Tables...); err != nil {
+	if err := mig.Create(ctx, lastunversioned.Tables...); err != nil {
 		return err
 	}
 	if shops, ok := before.Table("shops"); ok {
@@ -661,8 +672,8 @@ func inspectLive(ctx context.Context, drv migrate.Driver) (*schema.Schema, error
 	return live, nil
 }
 
-func (s *Store) atlasDriver(q schema.ExecQuerier) (migrate.Driver, error) {
-	if s.dialect == dialect.Postgres {
+func (m *Migrations) atlasDriver(q schema.ExecQuerier) (migrate.Driver, error) {
+	if m.dialect == dialect.Postgres {
 		return atlaspg.Open(q)
 	}
 	return atlassqlite.Open(q)
@@ -671,12 +682,12 @@ func (s *Store) atlasDriver(q schema.ExecQuerier) (migrate.Driver, error) {
 // replay applies the files in order on an empty scratch schema and returns the schema
 // after each: for PostgreSQL a temporary schema inside a transaction that is rolled
 // back, for SQLite a database in memory.
-func (s *Store) replay(ctx context.Context, conn *sql.Conn, set migrationSet) ([]*schema.Schema, error) {
+func (m *Migrations) replay(ctx context.Context, conn *sql.Conn, set migrationSet) ([]*schema.Schema, error) {
 	var (
 		q      schema.ExecQuerier
 		scheme string
 	)
-	if s.dialect == dialect.Postgres {
+	if m.dialect == dialect.Postgres {
 		tx, err := conn.BeginTx(ctx, nil)
 		if err != nil {
 			return nil, err
@@ -700,7 +711,7 @@ func (s *Store) replay(ctx context.Context, conn *sql.Conn, set migrationSet) ([
 		db.SetConnMaxLifetime(0)
 		q = db
 	}
-	drv, err := s.atlasDriver(q)
+	drv, err := m.atlasDriver(q)
 	if err != nil {
 		return nil, err
 	}

@@ -192,7 +192,7 @@ func headSchema(t *testing.T, like *entstore.Store) *entstore.Store {
 		url = testsupport.PostgresURL(t)
 	}
 	s := openStore(t, url)
-	if err := s.Migrate(t.Context()); err != nil {
+	if err := s.Migrations().Migrate(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -203,17 +203,17 @@ func TestMigrateUpgradesFirstRelease(t *testing.T) {
 	everyDatabase(t, func(t *testing.T, url string) {
 		s := openStore(t, url)
 		ctx := t.Context()
-		if err := s.MigrateUpTo(ctx, firstReleaseVersion); err != nil {
+		if err := s.Migrations().MigrateUpTo(ctx, firstReleaseVersion); err != nil {
 			t.Fatalf("migrate to the first release: %v", err)
 		}
 		d := insertFirstReleaseData(t, s)
-		if err := s.CheckMigrated(ctx); !errors.Is(err, entstore.ErrSchemaOutOfDate) {
+		if err := s.Migrations().CheckMigrated(ctx); !errors.Is(err, entstore.ErrSchemaOutOfDate) {
 			t.Fatalf("CheckMigrated at the first release = %v, want ErrSchemaOutOfDate", err)
 		}
-		if err := s.Migrate(ctx); err != nil {
+		if err := s.Migrations().Migrate(ctx); err != nil {
 			t.Fatalf("migrate to the latest version: %v", err)
 		}
-		if err := s.CheckMigrated(ctx); err != nil {
+		if err := s.Migrations().CheckMigrated(ctx); err != nil {
 			t.Fatalf("CheckMigrated after migrating: %v", err)
 		}
 		checkFirstReleaseData(t, s, d)
@@ -249,20 +249,20 @@ func TestMigrateAdoptsFirstReleaseDatabase(t *testing.T) {
 		ctx := t.Context()
 		createLikeOldReleases(t, s, firstrelease.Tables...)
 		d := insertFirstReleaseData(t, s)
-		st, err := s.Status(ctx)
+		st, err := s.Migrations().Status(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !st.Unversioned || len(st.Pending()) != len(st.Files) {
 			t.Fatalf("status of an unversioned database = %+v", st)
 		}
-		if err := s.CheckMigrated(ctx); !errors.Is(err, entstore.ErrSchemaOutOfDate) || !strings.Contains(err.Error(), "dealspot migrate") {
+		if err := s.Migrations().CheckMigrated(ctx); !errors.Is(err, entstore.ErrSchemaOutOfDate) || !strings.Contains(err.Error(), "dealspot migrate") {
 			t.Fatalf("CheckMigrated = %v, want ErrSchemaOutOfDate naming dealspot migrate", err)
 		}
-		if err := s.Migrate(ctx); err != nil {
+		if err := s.Migrations().Migrate(ctx); err != nil {
 			t.Fatalf("migrate: %v", err)
 		}
-		if st, err = s.Status(ctx); err != nil {
+		if st, err = s.Migrations().Status(ctx); err != nil {
 			t.Fatal(err)
 		}
 		for i, f := range st.Files {
@@ -292,10 +292,10 @@ func TestMigrateAdoptsLastUnversionedDatabase(t *testing.T) {
 		}
 		sh := insertID(t, s, `INSERT INTO shops (created_at, updated_at, name, longitude, latitude, comments, score, rating_sum, rating_count, type_id)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, time.Now(), time.Now(), "老店", 120.0, 30.0, 5, 40, 7, 2, typ.ID)
-		if err := s.Migrate(ctx); err != nil {
+		if err := s.Migrations().Migrate(ctx); err != nil {
 			t.Fatalf("migrate: %v", err)
 		}
-		st, err := s.Status(ctx)
+		st, err := s.Migrations().Status(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -307,7 +307,7 @@ func TestMigrateAdoptsLastUnversionedDatabase(t *testing.T) {
 		if count != 2 || sum != 7 {
 			t.Errorf("rating count %d sum %d after adoption, want 2 and 7 (untouched)", count, sum)
 		}
-		if err := s.CheckMigrated(ctx); err != nil {
+		if err := s.Migrations().CheckMigrated(ctx); err != nil {
 			t.Errorf("CheckMigrated after adoption: %v", err)
 		}
 	})
@@ -326,10 +326,10 @@ func TestMigrateAdoptsDatabaseOfAnIntermediateRelease(t *testing.T) {
 		createLikeOldReleases(t, s, firstrelease.Tables...)
 		d := insertFirstReleaseData(t, s)
 		createLikeOldReleases(t, s, entmigrate.SessionsTable, entmigrate.SessionTokensTable)
-		if err := s.Migrate(ctx); err != nil {
+		if err := s.Migrations().Migrate(ctx); err != nil {
 			t.Fatalf("migrate: %v", err)
 		}
-		st, err := s.Status(ctx)
+		st, err := s.Migrations().Status(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -347,11 +347,11 @@ func TestMigrateRefusesSchemaNoVersionBuilds(t *testing.T) {
 		s := openStore(t, url)
 		// A table Dealspot has, with a column no release had.
 		exec(t, s, "CREATE TABLE shops (id integer PRIMARY KEY, name varchar(20), loyalty_points integer)")
-		err := s.Migrate(t.Context())
+		err := s.Migrations().Migrate(t.Context())
 		if err == nil || !strings.Contains(err.Error(), "matches no migration version") {
 			t.Fatalf("Migrate = %v, want a refusal: the schema matches no version", err)
 		}
-		st, serr := s.Status(t.Context())
+		st, serr := s.Migrations().Status(t.Context())
 		if serr != nil || !st.Unversioned || len(st.Pending()) != len(st.Files) {
 			t.Errorf("after the refusal: status %+v, %v; want nothing recorded", st, serr)
 		}
@@ -380,7 +380,7 @@ func TestMigrateConcurrentRunsApplyOnce(t *testing.T) {
 		defer cancel()
 		errs := make(chan error, runs)
 		for _, s := range stores {
-			go func() { errs <- s.Migrate(ctx) }()
+			go func() { errs <- s.Migrations().Migrate(ctx) }()
 		}
 		for range runs {
 			if err := <-errs; err != nil {
@@ -391,7 +391,7 @@ func TestMigrateConcurrentRunsApplyOnce(t *testing.T) {
 		if err := stores[0].DB().QueryRowContext(ctx, "SELECT COUNT(*) FROM "+entstore.RevisionsTable).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
-		st, err := stores[0].Status(ctx)
+		st, err := stores[0].Migrations().Status(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -404,14 +404,14 @@ func TestMigrateConcurrentRunsApplyOnce(t *testing.T) {
 func TestCheckMigratedOnAnEmptyDatabase(t *testing.T) {
 	t.Parallel()
 	s := openStore(t, "sqlite::memory:")
-	err := s.CheckMigrated(t.Context())
+	err := s.Migrations().CheckMigrated(t.Context())
 	if !errors.Is(err, entstore.ErrSchemaOutOfDate) || !strings.Contains(err.Error(), "dealspot migrate") {
 		t.Fatalf("CheckMigrated on an empty database = %v", err)
 	}
-	if err := s.Migrate(t.Context()); err != nil {
+	if err := s.Migrations().Migrate(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CheckMigrated(t.Context()); err != nil {
+	if err := s.Migrations().CheckMigrated(t.Context()); err != nil {
 		t.Fatalf("after Migrate: %v", err)
 	}
 }

@@ -35,7 +35,7 @@ type Store struct {
 }
 
 // Open connects to the database named by databaseURL (see ParseURL) and checks that it
-// answers. It does not migrate; call Migrate.
+// answers. It does not migrate; call Migrations().Migrate.
 //
 // SQLite files are opened in WAL mode with foreign keys on, a 5 s busy timeout and
 // BEGIN IMMEDIATE transactions, so writers queue on the database lock instead of failing

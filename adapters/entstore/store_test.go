@@ -59,7 +59,7 @@ func openMigrated(t *testing.T, url string) *entstore.Store {
 			t.Errorf("close: %v", err)
 		}
 	})
-	if err := s.Migrate(ctx); err != nil {
+	if err := s.Migrations().Migrate(ctx); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
 	return s
@@ -143,7 +143,7 @@ func testMigrateIdempotent(t *testing.T, s *entstore.Store) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if err := s.Migrate(ctx); err != nil {
+		if err := s.Migrations().Migrate(ctx); err != nil {
 			t.Fatalf("migrate again: %v", err)
 		}
 	}

@@ -32,7 +32,7 @@ func migrate(ctx context.Context, cfg config.Config, log *slog.Logger, args []st
 	if !*status {
 		return service.MigrateStore(ctx, store, log)
 	}
-	st, err := store.Status(ctx)
+	st, err := store.Migrations().Status(ctx)
 	if err != nil {
 		return fmt.Errorf("database: %w", err)
 	}

@@ -30,7 +30,7 @@ func (s *Node) startLifecycle(gate *redisadapter.Gate, ids seckill.IDGenerator, 
 	}
 	simCfg := simpay.Config{Secret: secret, Delay: cfg.Payment.SimDelay, Log: s.Log, NotifyURL: cfg.Payment.NotifyURL}
 	if simCfg.NotifyURL == "" {
-		simCfg.NotifyURLFunc = s.ownNotifyURL
+		simCfg.NotifyURLFunc = func() string { return ownNotifyURL(cfg.Addr) }
 	}
 	provider, err := simpay.New(simCfg)
 	if err != nil {
@@ -72,10 +72,10 @@ func (s *Node) startLifecycle(gate *redisadapter.Gate, ids seckill.IDGenerator, 
 	return nil
 }
 
-// ownNotifyURL is this server's own /payments/notify, where the simulated provider posts
-// when PAYMENT_NOTIFY_URL is not set.
-func (s *Node) ownNotifyURL() string {
-	host, port, err := net.SplitHostPort(s.Config.Addr)
+// ownNotifyURL is the /payments/notify of the server listening on addr (this one's),
+// where the simulated provider posts when PAYMENT_NOTIFY_URL is not set.
+func ownNotifyURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return "http://127.0.0.1:8080" + server.PaymentNotifyPath
 	}

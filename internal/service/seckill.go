@@ -7,9 +7,9 @@ import (
 	"log/slog"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/dealspot/dealspot/adapters/entstore"
 	"github.com/dealspot/dealspot/adapters/metrics"
 	"github.com/dealspot/dealspot/adapters/queue"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
@@ -49,7 +49,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	}
 	s.Queue = q
 	s.closers = append(s.closers, q.Close)
-	if err := s.registerQueueMetrics(q); err != nil {
+	if err := registerQueueMetrics(s.Metrics.Registry, q); err != nil {
 		return err
 	}
 	observer, err := metrics.NewFlashSaleMetrics(s.Metrics.Registry)
@@ -57,7 +57,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		return err
 	}
 
-	gateCfg := redisadapter.GateConfig{Shards: cfg.Seckill.Shards, Coalesce: s.coalescing(cfg.Seckill.GateCoalesce, "gate"),
+	gateCfg := redisadapter.GateConfig{Shards: cfg.Seckill.Shards, Coalesce: coalescing(s.batchSizes, cfg.Seckill.GateCoalesce, "gate"),
 		BucketsOf: func(ctx context.Context, voucherID int64) (int, error) {
 			v, err := s.Store.Vouchers().Voucher(ctx, voucherID)
 			switch {
@@ -75,7 +75,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	if err != nil {
 		return err
 	}
-	ids, err := s.orderIDs(ctx, o.idsNow)
+	ids, err := orderIDs(ctx, s.Store, s.Log, o.idsNow)
 	if err != nil {
 		return err
 	}
@@ -138,72 +138,26 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		return fmt.Errorf("load flash sales into redis: %w", err)
 	}
 	s.Log.Info("flash sales ready", slog.Int("loaded_into_redis", n), slog.String("queue", cfg.Queue))
-	s.orderHandler = o.handler(s.Ops.OrderWriter.ProcessClaims)
+	s.sale = newSaleWorkers(cfg.Seckill, s.Log, q, s.Ops.FlashSaleOperations, o)
 	if cfg.Seckill.Consume {
 		s.StartConsumer()
 	}
 	if cfg.Seckill.ReconcileInterval > 0 {
-		s.startReconciler()
+		s.closers = append(s.closers, s.sale.startReconciler())
 	}
 	if cfg.Seckill.AcceptedMax > 0 {
-		s.startAcceptedSweeper()
+		s.closers = append(s.closers, s.sale.startAcceptedSweeper())
 	}
 	return nil
 }
 
-// startAcceptedSweeper forgets, every ACCEPTED_CLAIMS_SWEEP_INTERVAL until Close, the
-// accepted claims whose orders are written.
-func (s *Node) startAcceptedSweeper() {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.Ops.AcceptedClaims.RunSweeper(ctx, s.Config.Seckill.AcceptedSweep)
-	}()
-	s.closers = append(s.closers, func() error { cancel(); <-done; return nil })
-}
-
-// startReconciler repairs Redis and the database periodically until Close.
-func (s *Node) startReconciler() {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.Ops.Reconciler.RunReconciler(ctx, s.Config.Seckill.ReconcileInterval, s.ReconcileConfig())
-	}()
-	s.closers = append(s.closers, func() error { cancel(); <-done; return nil })
-}
-
 // ReconcileConfig is the reconciler's configuration.
-func (s *Node) ReconcileConfig() seckill.ReconcileConfig {
-	return seckill.ReconcileConfig{
-		RepublishAfter: s.Config.Seckill.RepublishAfter,
-		FailAfter:      s.Config.Seckill.FailAfter,
-		TransferAfter:  s.Config.Seckill.TransferAfter,
-		Lookback:       s.Config.Seckill.ReconcileLookback,
-	}
-}
+func (s *Node) ReconcileConfig() seckill.ReconcileConfig { return reconcileConfig(s.Config.Seckill) }
 
 // StartConsumer runs the order consumer until Close.
 func (s *Node) StartConsumer() {
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		err := s.Queue.Consume(ctx, s.orderHandler, func(ctx context.Context, c domain.Claim, cause error) {
-			s.Log.Error("order dead-lettered", slog.Int64("order_id", c.OrderID), slog.Any("cause", cause))
-			if err := s.Ops.OrderWriter.FailClaim(ctx, c, ""); err != nil {
-				s.Log.Error("cannot fail a dead-lettered order; the reconciler will", slog.Int64("order_id", c.OrderID), slog.Any("error", err))
-			}
-		})
-		if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, queue.ErrClosed) {
-			s.Log.Error("order consumer stopped", slog.Any("error", err))
-		}
-	}()
 	// Stop consuming (finishing the batch in hand) before the queue and stores close.
-	s.closers = append(s.closers, func() error { cancel(); wg.Wait(); return nil })
-	s.Log.Info("order consumer started")
+	s.closers = append(s.closers, s.sale.startConsumer())
 }
 
 // enqueuedByGate is the claim path's publisher where the gate enqueues accepted claims in
@@ -226,9 +180,9 @@ func (r voucherReadCache) VoucherChanged(ctx context.Context, id int64) error { 
 
 // orderIDs returns this process's order-id generator, its node part taken from the
 // database's count of process starts (so ids never depend on what Redis remembers).
-func (s *Node) orderIDs(ctx context.Context, now func() time.Time) (*seckill.OrderIDs, error) {
+func orderIDs(ctx context.Context, store *entstore.Store, log *slog.Logger, now func() time.Time) (*seckill.OrderIDs, error) {
 	host, _ := os.Hostname()
-	start, err := s.Store.StartOrderIDNode(ctx, host)
+	start, err := store.StartOrderIDNode(ctx, host)
 	if err != nil {
 		return nil, err
 	}
@@ -236,6 +190,6 @@ func (s *Node) orderIDs(ctx context.Context, now func() time.Time) (*seckill.Ord
 	if err != nil {
 		return nil, err
 	}
-	s.Log.Info("order ids", slog.Int64("process_start", start), slog.Int64("node", node))
+	log.Info("order ids", slog.Int64("process_start", start), slog.Int64("node", node))
 	return seckill.NewOrderIDs(node, now)
 }

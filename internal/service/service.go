@@ -59,8 +59,9 @@ type Node struct {
 	// Handler and OpsHandler then leave it out.
 	MetricsHandler http.Handler
 
-	orderHandler OrderHandler
-	closers      []func() error
+	// sale runs the flash sale's order consumer, reconciler and sweeper.
+	sale    *saleWorkers
+	closers []func() error
 	// tracer traces claims (nil: tracing off).
 	tracer trace.TracerProvider
 	// shopInvalidator drops changed shops from the cache (nil when nothing caches them).
@@ -69,8 +70,6 @@ type Node struct {
 	promote shop.MerchantPromoter
 	// paymentNotify serves the payment provider's notifications.
 	paymentNotify http.Handler
-	// media serves the uploaded images.
-	media http.Handler
 	// jwtSecret is the secret access tokens are signed with (JWT_SECRET, or dev mode's
 	// kept random secret).
 	jwtSecret []byte
@@ -108,7 +107,7 @@ func OpenStoreAsIs(ctx context.Context, cfg config.Config) (*entstore.Store, err
 
 func readySchema(ctx context.Context, store *entstore.Store, migrate bool, log *slog.Logger) error {
 	if !migrate {
-		if err := store.CheckMigrated(ctx); err != nil {
+		if err := store.Migrations().CheckMigrated(ctx); err != nil {
 			return fmt.Errorf("database: %w", err)
 		}
 		return nil
@@ -118,14 +117,15 @@ func readySchema(ctx context.Context, store *entstore.Store, migrate bool, log *
 
 // MigrateStore applies the store's pending migration files and logs what it did.
 func MigrateStore(ctx context.Context, store *entstore.Store, log *slog.Logger) error {
-	before, err := store.Status(ctx)
+	migrations := store.Migrations()
+	before, err := migrations.Status(ctx)
 	if err != nil {
 		return fmt.Errorf("database: %w", err)
 	}
-	if err := store.Migrate(ctx); err != nil {
+	if err := migrations.Migrate(ctx); err != nil {
 		return fmt.Errorf("database: migrate the schema: %w", err)
 	}
-	after, err := store.Status(ctx)
+	after, err := migrations.Status(ctx)
 	if err != nil {
 		return fmt.Errorf("database: %w", err)
 	}
@@ -189,13 +189,16 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if s.batchSizes, err = metrics.NewBatchSizes(s.Metrics.Registry); err != nil {
 		return nil, err
 	}
-	if err := s.registerPoolMetrics(); err != nil {
+	if err := registerPoolMetrics(s.Metrics.Registry, s.Store, s.Redis); err != nil {
 		return nil, err
 	}
-	if err := s.claimGeneration(ctx); err != nil {
+	generation, err := claimGeneration(ctx, s.Metrics.Registry, s.Redis, cfg.RedisGenerationCheck, log)
+	if err != nil {
 		return nil, err
 	}
-	if err := s.checkPersistence(ctx); err != nil {
+	s.Regen = generation.regen
+	persistence := newRedisPersistence(s.Redis, cfg, log)
+	if err := persistence.check(ctx); err != nil {
 		return nil, err
 	}
 	cacheMetrics, err := metrics.NewCacheMetrics(s.Metrics.Registry)
@@ -211,7 +214,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		s.closers = append(s.closers, func() error { tc.Close(); return nil })
 		tokens = metrics.NewCountedTokens(tc, cacheMetrics)
 	}
-	sessionChecks := s.coalescing(cfg.Auth.SessionCoalesce, "session_check")
+	sessionChecks := coalescing(s.batchSizes, cfg.Auth.SessionCoalesce, "session_check")
 	if s.jwtSecret, err = jwtSecret(cfg); err != nil {
 		return nil, err
 	}
@@ -221,7 +224,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err != nil {
 		return nil, err
 	}
-	if err := s.importLegacySessions(ctx); err != nil {
+	if err := importLegacySessions(ctx, s.Redis, s.Store, log); err != nil {
 		return nil, err
 	}
 
@@ -233,9 +236,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 
 	pageLimits := domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize}
 	o := newOptions(opts)
-	if s.tracer, err = s.startTracing(o); err != nil {
+	var stopTracing func() error
+	if s.tracer, stopTracing, err = startTracing(o, cfg.Tracing, log); err != nil {
 		return nil, err
 	}
+	s.closers = append(s.closers, stopTracing)
 	soc, err := s.newSocial(o)
 	if err != nil {
 		return nil, err
@@ -285,15 +290,17 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err := s.startSocial(ctx, soc); err != nil {
 		return nil, err
 	}
-	if err := s.startMedia(); err != nil {
+	upload, mediaHandler, err := newMedia(cfg.Media, s.Redis)
+	if err != nil {
 		return nil, err
 	}
+	s.App.Commands.UploadImage = upload
 	if s.Seeded {
 		if err := s.seedDemoSocial(ctx); err != nil {
 			return nil, err
 		}
 	}
-	s.watchGeneration()
+	s.closers = append(s.closers, generation.watch(s.Ops))
 
 	gql := graph.NewHandler(s.App, log, graph.Options{
 		MaxDepth:       cfg.GraphQL.MaxDepth,
@@ -321,7 +328,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		},
 		Observe:          s.Metrics.ObserveOperation,
 		Loaders:          graph.LoaderOptions{Wait: cfg.GraphQL.LoaderWait, MaxBatch: cfg.GraphQL.LoaderMaxBatch},
-		PersistedQueries: s.persistedQueries(),
+		PersistedQueries: persistedQueries(cfg.GraphQL, s.Redis, log),
 		APQ: graph.APQOptions{
 			MaxDocumentBytes:       cfg.GraphQL.APQMaxDocumentBytes,
 			RegistrationsPerClient: cfg.GraphQL.APQRegistrationsPerClient.Max,
@@ -338,7 +345,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Log:           log,
 		GraphQL:       gql,
 		PaymentNotify: s.paymentNotify,
-		Media:         s.media,
+		Media:         mediaHandler,
 		App:           web.Handler(),
 		Metrics:       s.Metrics,
 		IDE:           cfg.IDE,
@@ -354,7 +361,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 			"database": s.Store.Ping,
 			"redis":    func(ctx context.Context) error { return s.Redis.Client.Ping(ctx).Err() },
 		},
-		Warnings: map[string]server.Warning{"redis_persistence": s.persistenceWarning},
+		Warnings: map[string]server.Warning{"redis_persistence": persistence.warning},
 	}
 	s.Handler = server.NewHandler(httpOpts)
 	httpOpts.GraphQL, httpOpts.PaymentNotify, httpOpts.Media = nil, nil, nil
@@ -418,9 +425,9 @@ func (c *caches) close() error {
 	return errors.Join(errs...)
 }
 
-// coalescing is c for a Redis batcher named name, its batch sizes observed.
-func (s *Node) coalescing(c config.Coalesce, name string) redisadapter.Coalescing {
-	return redisadapter.Coalescing{Window: c.Window, Max: c.Max, Observe: s.batchSizes.For(name)}
+// coalescing is c for a Redis batcher named name, its batch sizes observed in sizes.
+func coalescing(sizes *metrics.BatchSizes, c config.Coalesce, name string) redisadapter.Coalescing {
+	return redisadapter.Coalescing{Window: c.Window, Max: c.Max, Observe: sizes.For(name)}
 }
 
 // EmbeddedRedisFile is where a process running the embedded Redis publishes its address
@@ -472,16 +479,16 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 // importLegacySessions copies into the database the login sessions an earlier version
 // kept only in Redis, so the deployment logs nobody out. A session that cannot be read or
 // stored is logged and left out; only a failed scan stops the start.
-func (s *Node) importLegacySessions(ctx context.Context) error {
-	n, err := auth.ImportLegacySessions(ctx, redisadapter.NewSessionCache(s.Redis.Client), s.Store.Sessions(),
+func importLegacySessions(ctx context.Context, rc *redisadapter.Conn, store *entstore.Store, log *slog.Logger) error {
+	n, err := auth.ImportLegacySessions(ctx, redisadapter.NewSessionCache(rc.Client), store.Sessions(),
 		func(key string, err error) {
-			s.Log.Warn("session only Redis held not copied into the database", slog.String("key", key), slog.Any("error", err))
+			log.Warn("session only Redis held not copied into the database", slog.String("key", key), slog.Any("error", err))
 		})
 	if err != nil {
 		return err
 	}
 	if n > 0 {
-		s.Log.Info("sessions only Redis held copied into the database", slog.Int("sessions", n))
+		log.Info("sessions only Redis held copied into the database", slog.Int("sessions", n))
 	}
 	return nil
 }
@@ -509,6 +516,9 @@ func newCodeSender(cfg config.Config, log *slog.Logger) (auth.CodeSender, error)
 	}
 	return sender, nil
 }
+
+// nothingToStop is the stop of a part that started nothing.
+func nothingToStop() error { return nil }
 
 // Close releases stores in the reverse order of opening.
 func (s *Node) Close() error {

@@ -7,6 +7,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/dealspot/dealspot/adapters/tracing"
+	"github.com/dealspot/dealspot/internal/config"
 )
 
 // tracingShutdownTimeout bounds how long a stopping node waits to send its last spans.
@@ -21,26 +22,26 @@ func WithTracerProvider(tp trace.TracerProvider) Option {
 // startTracing returns the tracer provider claims are traced into: the one given by
 // WithTracerProvider, else an OTLP/HTTP exporter when the configuration names an
 // endpoint, else nil (tracing off: no span is started anywhere). An exporting provider
-// sends its last spans when the node closes, after the order consumer has stopped.
-func (s *Node) startTracing(o options) (trace.TracerProvider, error) {
+// sends its last spans at stop, which the node calls when it closes, after the order
+// consumer has stopped.
+func startTracing(o options, cfg config.Tracing, log *slog.Logger) (_ trace.TracerProvider, stop func() error, _ error) {
 	if o.tracer != nil {
-		return o.tracer, nil
+		return o.tracer, nothingToStop, nil
 	}
-	cfg := s.Config.Tracing
 	if !cfg.On() {
-		return nil, nil
+		return nil, nothingToStop, nil
 	}
 	p, err := tracing.New(tracing.Config{Endpoint: cfg.Endpoint, SampleRatio: cfg.SampleRatio, ServiceName: cfg.ServiceName,
-		OnError: func(err error) { s.Log.Warn("tracing", slog.Any("error", err)) }})
+		OnError: func(err error) { log.Warn("tracing", slog.Any("error", err)) }})
 	if err != nil {
-		return nil, blame("OTEL_EXPORTER_OTLP_ENDPOINT", "the trace collector", urlHost(cfg.Endpoint), err)
+		return nil, nil, blame("OTEL_EXPORTER_OTLP_ENDPOINT", "the trace collector", urlHost(cfg.Endpoint), err)
 	}
-	s.closers = append(s.closers, func() error {
+	stop = func() error {
 		if err := p.Shutdown(tracingShutdownTimeout); err != nil {
-			s.Log.Warn("spans not sent at stop", slog.Any("error", err))
+			log.Warn("spans not sent at stop", slog.Any("error", err))
 		}
 		return nil
-	})
-	s.Log.Info("tracing on", slog.String("endpoint", urlHost(cfg.Endpoint)), slog.Float64("sample_ratio", cfg.SampleRatio))
-	return p, nil
+	}
+	log.Info("tracing on", slog.String("endpoint", urlHost(cfg.Endpoint)), slog.Float64("sample_ratio", cfg.SampleRatio))
+	return p, stop, nil
 }
