@@ -19,6 +19,8 @@ type options struct {
 	wrapPublisher func(seckill.ClaimPublisher) seckill.ClaimPublisher
 	wrapHandler   func(OrderHandler) OrderHandler
 	wrapGate      func(seckill.StockGate) seckill.StockGate
+	wrapLoader    func(seckill.SaleLoader) seckill.SaleLoader
+	wrapInspector func(seckill.GateInspector) seckill.GateInspector
 	wrapIDs       func(seckill.IDGenerator) seckill.IDGenerator
 	socialNow     func() time.Time // see WithSocialClock
 	idsNow        func() time.Time // see WithOrderIDClock
@@ -63,10 +65,21 @@ func WithShopRepository(wrap func(shop.Repository) shop.Repository) Option {
 	return func(o *options) { o.wrapShops = wrap }
 }
 
-// WithStockGate wraps the flash sale's Redis gate, e.g. to count or fail its calls in
-// tests.
+// WithStockGate wraps the claim's part of the flash sale's Redis gate, e.g. to count or
+// fail its calls in tests.
 func WithStockGate(wrap func(seckill.StockGate) seckill.StockGate) Option {
 	return func(o *options) { o.wrapGate = wrap }
+}
+
+// WithSaleLoader wraps the part of the flash sale's Redis gate that loads sales.
+func WithSaleLoader(wrap func(seckill.SaleLoader) seckill.SaleLoader) Option {
+	return func(o *options) { o.wrapLoader = wrap }
+}
+
+// WithGateInspector wraps the part of the flash sale's Redis gate that reads and repairs
+// sales (the sold-out board's reads among them).
+func WithGateInspector(wrap func(seckill.GateInspector) seckill.GateInspector) Option {
+	return func(o *options) { o.wrapInspector = wrap }
 }
 
 // WithOrderIDs wraps the flash sale's order-id generator, e.g. to repeat an id in tests.
@@ -94,6 +107,22 @@ func (o options) gate(g seckill.StockGate) seckill.StockGate {
 		return g
 	}
 	return o.wrapGate(g)
+}
+
+// loader returns the sale loader the flash sale uses.
+func (o options) loader(l seckill.SaleLoader) seckill.SaleLoader {
+	if o.wrapLoader == nil {
+		return l
+	}
+	return o.wrapLoader(l)
+}
+
+// inspector returns the gate inspector the flash sale uses.
+func (o options) inspector(i seckill.GateInspector) seckill.GateInspector {
+	if o.wrapInspector == nil {
+		return i
+	}
+	return o.wrapInspector(i)
 }
 
 func newOptions(opts []Option) options {
