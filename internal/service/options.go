@@ -101,28 +101,13 @@ func (o options) ids(g seckill.IDGenerator) seckill.IDGenerator {
 	return o.wrapIDs(g)
 }
 
-// gate returns the gate the flash sale uses.
-func (o options) gate(g seckill.StockGate) seckill.StockGate {
-	if o.wrapGate == nil {
-		return g
+// wrapped returns wrap(v), or v when no wrap was asked for: the flash sale's gate parts
+// as a test's With… option wraps them.
+func wrapped[T any](wrap func(T) T, v T) T {
+	if wrap == nil {
+		return v
 	}
-	return o.wrapGate(g)
-}
-
-// loader returns the sale loader the flash sale uses.
-func (o options) loader(l seckill.SaleLoader) seckill.SaleLoader {
-	if o.wrapLoader == nil {
-		return l
-	}
-	return o.wrapLoader(l)
-}
-
-// inspector returns the gate inspector the flash sale uses.
-func (o options) inspector(i seckill.GateInspector) seckill.GateInspector {
-	if o.wrapInspector == nil {
-		return i
-	}
-	return o.wrapInspector(i)
+	return wrap(v)
 }
 
 func newOptions(opts []Option) options {

@@ -113,9 +113,9 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	}, seckill.Deps{
 		Vouchers:       s.Store.Vouchers(),
 		Orders:         s.Store.Orders(),
-		Gate:           o.gate(gate.Gate),
-		Loader:         o.loader(gate.Loader),
-		Inspector:      o.inspector(gate.Inspector),
+		Gate:           wrapped[seckill.StockGate](o.wrapGate, gate.Gate),
+		Loader:         wrapped[seckill.SaleLoader](o.wrapLoader, gate.Loader),
+		Inspector:      wrapped[seckill.GateInspector](o.wrapInspector, gate.Inspector),
 		Publisher:      publisher,
 		Republisher:    republisher,
 		IDs:            o.ids(ids),
