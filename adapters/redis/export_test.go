@@ -10,9 +10,9 @@ var BucketOf = bucketOf
 
 // TakeUnits runs the first half of a transfer between two buckets of a split sale and
 // stops there, as a node dying between the two halves would; it returns the units taken.
-func TakeUnits(ctx context.Context, g *Gate, voucherID int64, from, to int, id string, at time.Time) (int64, error) {
-	k := g.bucketKeys(voucherID, from)
-	res, err := seckillTakeScript.Run(ctx, g.client, []string{k.stock, k.meta(), k.xfer()}, id, to, at.UnixMilli()).Slice()
+func TakeUnits(ctx context.Context, g SaleGate, voucherID int64, from, to int, id string, at time.Time) (int64, error) {
+	k := g.Gate.ks.bucketKeys(voucherID, from)
+	res, err := seckillTakeScript.Run(ctx, g.Gate.ks.client, []string{k.stock, k.meta(), k.xfer()}, id, to, at.UnixMilli()).Slice()
 	if err != nil {
 		return 0, err
 	}
@@ -21,10 +21,10 @@ func TakeUnits(ctx context.Context, g *Gate, voucherID int64, from, to int, id s
 }
 
 // DropBucket deletes one bucket's state, as a Redis master restarted empty does.
-func DropBucket(ctx context.Context, g *Gate, voucherID int64, b int) error {
-	k := g.bucketKeys(voucherID, b)
+func DropBucket(ctx context.Context, g SaleGate, voucherID int64, b int) error {
+	k := g.Gate.ks.bucketKeys(voucherID, b)
 	for _, key := range []string{k.stock, k.users, k.window, k.gen, k.meta(), k.xfer(), k.given(), k.pending} {
-		if err := g.client.Del(ctx, key).Err(); err != nil {
+		if err := g.Gate.ks.client.Del(ctx, key).Err(); err != nil {
 			return err
 		}
 	}
@@ -32,4 +32,4 @@ func DropBucket(ctx context.Context, g *Gate, voucherID int64, b int) error {
 }
 
 // PlaceBuckets is the gate's placement of a sale's buckets on shards.
-func PlaceBuckets(g *Gate, home, n int) []int { return g.placeBuckets(home, n) }
+func PlaceBuckets(g SaleGate, home, n int) []int { return g.Gate.ks.placeBuckets(home, n) }

@@ -88,7 +88,7 @@ func (b *reserveBatcher) flush(batch []*reserveCall) {
 		s.calls = append(s.calls, call)
 	}
 	hash := seckillReserveBatchScript.Hash()
-	_, _ = b.g.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+	_, _ = b.g.ks.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
 		for _, s := range sales {
 			s.keys, s.args = b.g.batchArgs(s.calls)
 			cmdArgs := make([]any, 0, 3+len(s.keys)+len(s.args))
@@ -105,7 +105,7 @@ func (b *reserveBatcher) flush(batch []*reserveCall) {
 	for _, s := range sales {
 		reply, err := s.cmd.Result()
 		if err != nil && isNoScript(err) {
-			reply, err = seckillReserveBatchScript.Run(ctx, b.g.client, s.keys, s.args...).Result()
+			reply, err = seckillReserveBatchScript.Run(ctx, b.g.ks.client, s.keys, s.args...).Result()
 		}
 		s.settle(reply, err)
 	}
@@ -139,13 +139,13 @@ func (s *saleBatch) settle(reply any, err error) {
 // limit).
 func (g *Gate) batchArgs(calls []*reserveCall) ([]string, []any) {
 	first := calls[0].r
-	k := g.bucketKeys(first.VoucherID, calls[0].bucket)
+	k := g.ks.bucketKeys(first.VoucherID, calls[0].bucket)
 	streamed := 0
 	keys := make([]string, 0, 5+len(calls))
 	keys = append(keys, k.stock, k.users, k.pending, k.window)
-	if g.cfg.ClaimStream != nil {
+	if g.ks.cfg.ClaimStream != nil {
 		streamed = 1
-		keys = append(keys, g.claimStream(k))
+		keys = append(keys, g.ks.claimStream(k))
 	}
 	args := make([]any, 0, 5+5*len(calls))
 	args = append(args, len(calls), streamed, first.RateLimit.Max, first.RateLimit.Window.Milliseconds(), first.VoucherID)

@@ -32,13 +32,13 @@ func BenchmarkGateReserve(b *testing.B) {
 		window time.Duration
 	}{{"per-call", 0}, {"coalesced", 200 * time.Microsecond}} {
 		b.Run(mode.name, func(b *testing.B) {
-			gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 16, Coalesce: redis.Coalescing{Window: mode.window, Max: 64}})
+			gate, err := redis.NewSaleGate(conn.Client, redis.GateConfig{Shards: 16, Coalesce: redis.Coalescing{Window: mode.window, Max: 64}})
 			if err != nil {
 				b.Fatal(err)
 			}
 			ctx := context.Background()
 			const voucher = 7
-			if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 1 << 40,
+			if _, err := gate.Loader.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 1 << 40,
 				BeginTime: time.Now().Add(-time.Hour), EndTime: time.Now().Add(time.Hour)}, true); err != nil {
 				b.Fatal(err)
 			}
@@ -50,7 +50,7 @@ func BenchmarkGateReserve(b *testing.B) {
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					id := ids.Add(1)
-					v, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: id, UserID: id, VoucherID: voucher, At: time.Now()})
+					v, _, err := gate.Gate.Reserve(ctx, seckill.Reservation{OrderID: id, UserID: id, VoucherID: voucher, At: time.Now()})
 					if err != nil || v != seckill.Accepted {
 						b.Errorf("reserve: %v %v", v, err)
 						return

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/adapters/redis"
-	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/seckill/seckilltest"
 )
 
@@ -14,12 +13,12 @@ import (
 func TestGateContract(t *testing.T) {
 	t.Parallel()
 	eachGateMode(t, redis.Coalescing{Window: 200 * time.Microsecond, Max: 8}, func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing) {
-		seckilltest.StockGateContract(t, func(t *testing.T) seckill.StockGate {
-			g, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce})
+		seckilltest.StockGateContract(t, func(t *testing.T) seckilltest.GateParts {
+			g, err := redis.NewSaleGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce})
 			if err != nil {
 				t.Fatal(err)
 			}
-			return g
+			return seckilltest.GateParts{Gate: g.Gate, Loader: g.Loader, Inspector: g.Inspector}
 		})
 	})
 }
@@ -29,13 +28,13 @@ func TestGateContract(t *testing.T) {
 func TestGateContractSplitSales(t *testing.T) {
 	t.Parallel()
 	eachGateMode(t, redis.Coalescing{Window: 200 * time.Microsecond, Max: 8}, func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing) {
-		seckilltest.SplitStockGateContract(t, func(t *testing.T) seckill.StockGate {
-			g, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce,
+		seckilltest.SplitStockGateContract(t, func(t *testing.T) seckilltest.GateParts {
+			g, err := redis.NewSaleGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce,
 				BucketsOf: func(context.Context, int64) (int, error) { return 3, nil }})
 			if err != nil {
 				t.Fatal(err)
 			}
-			return g
+			return seckilltest.GateParts{Gate: g.Gate, Loader: g.Loader, Inspector: g.Inspector}
 		})
 	})
 }

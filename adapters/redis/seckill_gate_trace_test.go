@@ -29,23 +29,23 @@ func TestGateCarriesTheClaimsTraceIntoTheStream(t *testing.T) {
 		// The stream shares the sale's hash tag, as the queue's shard streams do.
 		streamKey := fmt.Sprintf("orders-test:%s:%d", claimwire.ShardTag(voucher, 4), voucher)
 		t.Cleanup(func() { conn.Client.Del(context.Background(), streamKey) })
-		gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce,
+		gate, err := redis.NewSaleGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce,
 			ClaimStream: func(int64) string { return streamKey }})
 		if err != nil {
 			t.Fatal(err)
 		}
 		now := time.Now()
-		if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+		if _, err := gate.Loader.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
 			t.Fatal(err)
 		}
 		recorder := tracetest.NewSpanRecorder()
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(recorder))
 		traced, claim := tp.Tracer("test").Start(ctx, "claim")
-		if v, _, err := gate.Reserve(traced, seckill.Reservation{OrderID: base*1000 + 1, UserID: base + 1, VoucherID: voucher, At: now}); err != nil || v != seckill.Accepted {
+		if v, _, err := gate.Gate.Reserve(traced, seckill.Reservation{OrderID: base*1000 + 1, UserID: base + 1, VoucherID: voucher, At: now}); err != nil || v != seckill.Accepted {
 			t.Fatalf("traced claim: %v %v", v, err)
 		}
 		claim.End()
-		if v, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: base*1000 + 2, UserID: base + 2, VoucherID: voucher, At: now}); err != nil || v != seckill.Accepted {
+		if v, _, err := gate.Gate.Reserve(ctx, seckill.Reservation{OrderID: base*1000 + 2, UserID: base + 2, VoucherID: voucher, At: now}); err != nil || v != seckill.Accepted {
 			t.Fatalf("untraced claim: %v %v", v, err)
 		}
 
@@ -94,7 +94,7 @@ func TestGatePublishSpanNamesTheSplitBucketsStream(t *testing.T) {
 				conn.Client.Del(context.Background(), stream(k))
 			}
 		})
-		gate, err := redis.NewGate(conn.Client, redis.GateConfig{Shards: shards, Coalesce: coalesce, ClaimStream: stream})
+		gate, err := redis.NewSaleGate(conn.Client, redis.GateConfig{Shards: shards, Coalesce: coalesce, ClaimStream: stream})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestGatePublishSpanNamesTheSplitBucketsStream(t *testing.T) {
 		}
 		placed := redis.PlaceBuckets(gate, claimwire.Shard(voucher, shards), 2)[1]
 		now := time.Now()
-		if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, Buckets: 2, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+		if _, err := gate.Loader.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, Buckets: 2, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
 			t.Fatal(err)
 		}
 		user := usersOf(1, 1, 2, base)[0]
@@ -113,7 +113,7 @@ func TestGatePublishSpanNamesTheSplitBucketsStream(t *testing.T) {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(recorder))
 		traced, claim := tp.Tracer("test").Start(ctx, "claim")
 		order := base*1000 + 1
-		if v, _, err := gate.Reserve(traced, seckill.Reservation{OrderID: order, UserID: user, VoucherID: voucher, At: now, Buckets: 2}); err != nil || v != seckill.Accepted {
+		if v, _, err := gate.Gate.Reserve(traced, seckill.Reservation{OrderID: order, UserID: user, VoucherID: voucher, At: now, Buckets: 2}); err != nil || v != seckill.Accepted {
 			t.Fatalf("claim: %v %v", v, err)
 		}
 		claim.End()

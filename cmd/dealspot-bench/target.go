@@ -178,13 +178,13 @@ func connectRemote(ctx context.Context, sc scenario, getenv func(string) string)
 			shards = cfg.Seckill.Shards
 		}
 	}
-	gate, err := redisadapter.NewGate(conn.Client, redisadapter.GateConfig{Shards: shards})
+	gate, err := redisadapter.NewSaleGate(conn.Client, redisadapter.GateConfig{Shards: shards})
 	if err != nil {
 		return nil, err
 	}
 	written := store.Orders()
 	t.audit = func(ctx context.Context, voucherID int64) (seckill.Audit, error) {
-		return seckill.ReadAudit(ctx, gate, written, voucherID)
+		return seckill.ReadAudit(ctx, gate.Inspector, written, voucherID)
 	}
 	t.ledger = store.Lifecycle().Ledger
 	t.backends = fmt.Sprintf("%s, redis %s/%d", store.Dialect(), conn.Addr, conn.DB)

@@ -20,7 +20,7 @@ import (
 // startLifecycle builds what follows the claim — buying, paying (through the simulated
 // provider), canceling, refunding, redeeming — and starts the expiry sweep and the
 // refund retries.
-func (s *Node) startLifecycle(gate *redisadapter.Gate, ids seckill.IDGenerator, status orders.StatusPublisher, soldOut orders.SaleReopener) error {
+func (s *Node) startLifecycle(gate redisadapter.SaleGate, ids seckill.IDGenerator, status orders.StatusPublisher, soldOut orders.SaleReopener) error {
 	cfg := s.Config
 	secret := []byte(cfg.Payment.WebhookSecret)
 	if len(secret) == 0 {
@@ -47,7 +47,7 @@ func (s *Node) startLifecycle(gate *redisadapter.Gate, ids seckill.IDGenerator, 
 		StatsInterval:       cfg.Orders.StatsInterval,
 		Pages:               domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
 	}, orders.Deps{
-		Store: s.Store.Lifecycle(), Vouchers: s.Store.Vouchers(), Shops: s.Store.Shops(), Units: gate, Gauge: gate,
+		Store: s.Store.Lifecycle(), Vouchers: s.Store.Vouchers(), Shops: s.Store.Shops(), Units: gate.Returns, Gauge: gate.Inspector,
 		Provider: provider, Status: status, Reopen: soldOut, IDs: ids, Log: s.Log,
 	})
 	if err != nil {

@@ -19,6 +19,8 @@ type options struct {
 	wrapPublisher func(seckill.ClaimPublisher) seckill.ClaimPublisher
 	wrapHandler   func(OrderHandler) OrderHandler
 	wrapGate      func(seckill.StockGate) seckill.StockGate
+	wrapLoader    func(seckill.SaleLoader) seckill.SaleLoader
+	wrapInspector func(seckill.GateInspector) seckill.GateInspector
 	wrapIDs       func(seckill.IDGenerator) seckill.IDGenerator
 	socialNow     func() time.Time // see WithSocialClock
 	idsNow        func() time.Time // see WithOrderIDClock
@@ -63,10 +65,21 @@ func WithShopRepository(wrap func(shop.Repository) shop.Repository) Option {
 	return func(o *options) { o.wrapShops = wrap }
 }
 
-// WithStockGate wraps the flash sale's Redis gate, e.g. to count or fail its calls in
-// tests.
+// WithStockGate wraps the claim's part of the flash sale's Redis gate, e.g. to count or
+// fail its calls in tests.
 func WithStockGate(wrap func(seckill.StockGate) seckill.StockGate) Option {
 	return func(o *options) { o.wrapGate = wrap }
+}
+
+// WithSaleLoader wraps the part of the flash sale's Redis gate that loads sales.
+func WithSaleLoader(wrap func(seckill.SaleLoader) seckill.SaleLoader) Option {
+	return func(o *options) { o.wrapLoader = wrap }
+}
+
+// WithGateInspector wraps the part of the flash sale's Redis gate that reads and repairs
+// sales (the sold-out board's reads among them).
+func WithGateInspector(wrap func(seckill.GateInspector) seckill.GateInspector) Option {
+	return func(o *options) { o.wrapInspector = wrap }
 }
 
 // WithOrderIDs wraps the flash sale's order-id generator, e.g. to repeat an id in tests.
@@ -88,12 +101,13 @@ func (o options) ids(g seckill.IDGenerator) seckill.IDGenerator {
 	return o.wrapIDs(g)
 }
 
-// gate returns the gate the flash sale uses.
-func (o options) gate(g seckill.StockGate) seckill.StockGate {
-	if o.wrapGate == nil {
-		return g
+// wrapped returns wrap(v), or v when no wrap was asked for: the flash sale's gate parts
+// as a test's With… option wraps them.
+func wrapped[T any](wrap func(T) T, v T) T {
+	if wrap == nil {
+		return v
 	}
-	return o.wrapGate(g)
+	return wrap(v)
 }
 
 func newOptions(opts []Option) options {

@@ -17,6 +17,7 @@ import (
 // bucketsGate records the bucket counts the flash sale hands the gate, by voucher id.
 type bucketsGate struct {
 	seckill.StockGate
+	seckill.SaleLoader
 	mu       sync.Mutex
 	loads    map[int64][]int
 	reserves map[int64][]int
@@ -26,7 +27,7 @@ func (g *bucketsGate) Load(ctx context.Context, s seckill.SaleState, replace boo
 	g.mu.Lock()
 	g.loads[s.VoucherID] = append(g.loads[s.VoucherID], s.Buckets)
 	g.mu.Unlock()
-	return g.StockGate.Load(ctx, s, replace)
+	return g.SaleLoader.Load(ctx, s, replace)
 }
 
 func (g *bucketsGate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verdict, int64, error) {
@@ -65,6 +66,9 @@ func TestFlashSaleBuckets(t *testing.T) {
 			gate := &bucketsGate{loads: map[int64][]int{}, reserves: map[int64][]int{}}
 			srv, _ := startService(t, env, service.WithStockGate(func(g seckill.StockGate) seckill.StockGate {
 				gate.StockGate = g
+				return gate
+			}), service.WithSaleLoader(func(l seckill.SaleLoader) seckill.SaleLoader {
+				gate.SaleLoader = l
 				return gate
 			}))
 			anon := client(srv)

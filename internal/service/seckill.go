@@ -71,7 +71,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	if q.PublishedByGate() {
 		gateCfg.ClaimStream = q.ClaimStream
 	}
-	gate, err := redisadapter.NewGate(s.Redis.Client, gateCfg)
+	gate, err := redisadapter.NewSaleGate(s.Redis.Client, gateCfg)
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,9 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	}, seckill.Deps{
 		Vouchers:       s.Store.Vouchers(),
 		Orders:         s.Store.Orders(),
-		Gate:           o.gate(gate),
+		Gate:           wrapped[seckill.StockGate](o.wrapGate, gate.Gate),
+		Loader:         wrapped[seckill.SaleLoader](o.wrapLoader, gate.Loader),
+		Inspector:      wrapped[seckill.GateInspector](o.wrapInspector, gate.Inspector),
 		Publisher:      publisher,
 		Republisher:    republisher,
 		IDs:            o.ids(ids),

@@ -12,9 +12,11 @@ import (
 	"github.com/dealspot/dealspot/internal/service"
 )
 
-// countingGate counts the gate calls the sold-out path might make.
+// countingGate counts the gate calls the sold-out path might make: the claim's and the
+// inspector's.
 type countingGate struct {
 	seckill.StockGate
+	seckill.GateInspector
 	reserves, holders, stocks atomic.Int64
 }
 
@@ -25,12 +27,12 @@ func (g *countingGate) Reserve(ctx context.Context, r seckill.Reservation) (seck
 
 func (g *countingGate) Holders(ctx context.Context, voucherID int64) ([]int64, error) {
 	g.holders.Add(1)
-	return g.StockGate.Holders(ctx, voucherID)
+	return g.GateInspector.Holders(ctx, voucherID)
 }
 
 func (g *countingGate) Stock(ctx context.Context, voucherID int64) (int64, bool, error) {
 	g.stocks.Add(1)
-	return g.StockGate.Stock(ctx, voucherID)
+	return g.GateInspector.Stock(ctx, voucherID)
 }
 
 // Once a sale sells out, a flood of claims is answered from this node's mark: a burst of
@@ -46,6 +48,10 @@ func TestSoldOutFloodStaysOffRedis(t *testing.T) {
 	_, svc := startService(t, map[string]string{"CLAIM_RATE_PER_USER": "off", "SOLD_OUT_MARK_TTL": ttl.String()},
 		service.WithStockGate(func(g seckill.StockGate) seckill.StockGate {
 			gate.StockGate = g
+			return gate
+		}),
+		service.WithGateInspector(func(i seckill.GateInspector) seckill.GateInspector {
+			gate.GateInspector = i
 			return gate
 		}))
 	ctx := context.Background()

@@ -11,7 +11,7 @@ import (
 // is pending until the audit's first read of the gate, when it fails and gives its unit
 // and slot back in one step, as the gate's drop does.
 type failingMidAudit struct {
-	seckill.StockGate
+	seckill.GateInspector
 	reads  int
 	failed bool
 }

@@ -233,7 +233,7 @@ func (u *ClaimVoucher) refreshSoldOut(voucherID int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	gen := u.c.soldOut.generation(voucherID)
-	stock, loaded, err := u.c.d.Gate.Stock(ctx, voucherID)
+	stock, loaded, err := u.c.d.Inspector.Stock(ctx, voucherID)
 	switch {
 	case err != nil:
 		u.c.log.Warn("cannot check a sold-out mark", slog.Int64("voucher_id", voucherID), slog.Any("error", err))

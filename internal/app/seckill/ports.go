@@ -65,7 +65,9 @@ type Release struct {
 	Slot bool
 }
 
-// StockGate decides claims atomically in Redis.
+// StockGate decides claims atomically in Redis: it holds a unit for a claim until its
+// order is written (settled) or given up (dropped). Loading a sale into the gate is
+// SaleLoader's job, reading and repairing it GateInspector's.
 type StockGate interface {
 	// Reserve checks the user's claim rate, the window, the user and the stock, and if
 	// all pass takes one unit, marks the user and records the reservation — one atomic
@@ -77,35 +79,43 @@ type StockGate interface {
 	Drop(ctx context.Context, voucherID, orderID int64, rel Release) (bool, error)
 	// Settle removes the reservations of orders that are now written.
 	Settle(ctx context.Context, voucherID int64, orderIDs []int64) error
-	// Load writes a sale's state. With replace false it does nothing when the sale is
-	// already loaded (returns false).
-	Load(ctx context.Context, s SaleState, replace bool) (bool, error)
 	// Pending returns a reservation still waiting for its order, found by the order id
 	// alone at a cost that does not grow with the number of sales.
 	Pending(ctx context.Context, orderID int64) (Reservation, bool, error)
-	// Reservations lists the sale's pending reservations.
-	Reservations(ctx context.Context, voucherID int64) ([]Reservation, error)
 	// PendingOfUser lists the user's reservations still waiting for their orders,
 	// across every sale, newest first.
 	PendingOfUser(ctx context.Context, userID int64) ([]Reservation, error)
-	// Stock returns the stock left in Redis; false when the sale is not loaded.
-	Stock(ctx context.Context, voucherID int64) (int64, bool, error)
-	// Holders lists the users marked as holding the voucher.
-	Holders(ctx context.Context, voucherID int64) ([]int64, error)
+}
+
+// SaleLoader writes sales into the gate.
+type SaleLoader interface {
+	// Load writes a sale's state. With replace false it does nothing when the sale is
+	// already loaded (returns false).
+	Load(ctx context.Context, s SaleState, replace bool) (bool, error)
 	// SetWindow changes a loaded sale's window, leaving its stock and holders alone.
 	SetWindow(ctx context.Context, voucherID int64, begin, end time.Time) error
-	// Snapshot reads a sale's state in one atomic step; Loaded is false when Redis holds
-	// no stock for it.
-	Snapshot(ctx context.Context, voucherID int64) (GateSnapshot, error)
-	// Repair applies r in one atomic step unless a reservation of the sale was dropped,
-	// or the sale loaded or repaired, since r.Version was read (false then: read again).
-	Repair(ctx context.Context, r GateRepair) (bool, error)
 	// CompleteTransfers finishes the moves of units between the buckets of a sale split
 	// into buckets that were started before before and not known finished (a node that
 	// died between taking units from one bucket and giving them to another leaves them
 	// in neither); it returns how many it finished. Nothing to do for a sale in one
 	// bucket.
 	CompleteTransfers(ctx context.Context, voucherID int64, before time.Time) (int, error)
+}
+
+// GateInspector reads a sale's state in the gate and repairs it.
+type GateInspector interface {
+	// Reservations lists the sale's pending reservations.
+	Reservations(ctx context.Context, voucherID int64) ([]Reservation, error)
+	// Stock returns the stock left in Redis; false when the sale is not loaded.
+	Stock(ctx context.Context, voucherID int64) (int64, bool, error)
+	// Holders lists the users marked as holding the voucher.
+	Holders(ctx context.Context, voucherID int64) ([]int64, error)
+	// Snapshot reads a sale's state in one atomic step; Loaded is false when Redis holds
+	// no stock for it.
+	Snapshot(ctx context.Context, voucherID int64) (GateSnapshot, error)
+	// Repair applies r in one atomic step unless a reservation of the sale was dropped,
+	// or the sale loaded or repaired, since r.Version was read (false then: read again).
+	Repair(ctx context.Context, r GateRepair) (bool, error)
 }
 
 // GateSnapshot is a sale's state in Redis at one instant.

@@ -87,7 +87,7 @@ func (rec *Reconciler) Reconcile(ctx context.Context, rc ReconcileConfig) (Recon
 			if transferAfter <= 0 {
 				transferAfter = 5 * time.Second
 			}
-			n, err := rec.c.d.Gate.CompleteTransfers(ctx, v.ID, now.Add(-transferAfter))
+			n, err := rec.c.d.Loader.CompleteTransfers(ctx, v.ID, now.Add(-transferAfter))
 			rep.TransfersCompleted += n
 			if err != nil {
 				errs = append(errs, err)
@@ -103,7 +103,7 @@ func (rec *Reconciler) Reconcile(ctx context.Context, rc ReconcileConfig) (Recon
 }
 
 func (rec *Reconciler) repairReservations(ctx context.Context, voucherID int64, now time.Time, rc ReconcileConfig, rep *ReconcileReport) error {
-	reservations, err := rec.c.d.Gate.Reservations(ctx, voucherID)
+	reservations, err := rec.c.d.Inspector.Reservations(ctx, voucherID)
 	if err != nil {
 		return err
 	}

@@ -9,21 +9,41 @@ import (
 	"github.com/dealspot/dealspot/internal/app/seckill"
 )
 
-// StockGateContract is what every seckill.StockGate must do, as its doc comments say.
-// newGate returns a gate; gates of one test may share their server.
-func StockGateContract(t *testing.T, newGate func(t *testing.T) seckill.StockGate) {
+// GateParts are the parts of one gate: the claim's, the loader and the inspector. The
+// contract holds them together, as the suite loads through one part what it claims
+// through another.
+type GateParts struct {
+	Gate      seckill.StockGate
+	Loader    seckill.SaleLoader
+	Inspector seckill.GateInspector
+}
+
+// WholeGate is one value implementing every part of a gate (a fake), as GateParts.
+type WholeGate interface {
+	seckill.StockGate
+	seckill.SaleLoader
+	seckill.GateInspector
+}
+
+// PartsOf returns g as every part of a gate.
+func PartsOf(g WholeGate) GateParts { return GateParts{Gate: g, Loader: g, Inspector: g} }
+
+// StockGateContract is what every seckill.StockGate, with the seckill.SaleLoader and
+// seckill.GateInspector of its gate, must do, as their doc comments say. newGate returns
+// a gate's parts; gates of one test may share their server.
+func StockGateContract(t *testing.T, newGate func(t *testing.T) GateParts) {
 	t.Helper()
 	stockGateContract(t, newGate, false)
 }
 
 // SplitStockGateContract is StockGateContract for a gate that splits every sale into
 // buckets: the same, except that Reserve's stock left is its bucket's.
-func SplitStockGateContract(t *testing.T, newGate func(t *testing.T) seckill.StockGate) {
+func SplitStockGateContract(t *testing.T, newGate func(t *testing.T) GateParts) {
 	t.Helper()
 	stockGateContract(t, newGate, true)
 }
 
-func stockGateContract(t *testing.T, newGate func(t *testing.T) seckill.StockGate, split bool) {
+func stockGateContract(t *testing.T, newGate func(t *testing.T) GateParts, split bool) {
 	t.Helper()
 	for _, c := range []struct {
 		name string
@@ -42,13 +62,17 @@ func stockGateContract(t *testing.T, newGate func(t *testing.T) seckill.StockGat
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			c.run(t, gateCase{StockGate: newGate(t), ctx: context.Background(), now: time.Now().Truncate(time.Millisecond), split: split})
+			parts := newGate(t)
+			c.run(t, gateCase{StockGate: parts.Gate, SaleLoader: parts.Loader, GateInspector: parts.Inspector,
+				ctx: context.Background(), now: time.Now().Truncate(time.Millisecond), split: split})
 		})
 	}
 }
 
 type gateCase struct {
 	seckill.StockGate
+	seckill.SaleLoader
+	seckill.GateInspector
 	ctx context.Context
 	now time.Time
 	// split: the gate splits sales into buckets.
