@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -70,8 +71,9 @@ type Config struct {
 // Deps are the adapters the flash sale needs.
 type Deps struct {
 	Vouchers Vouchers
-	Orders   Orders
-	Gate     StockGate
+	// Orders is the order package's store: claims are written, failed and read there.
+	Orders orders.OrderStore
+	Gate   StockGate
 	// Publisher enqueues the claims ClaimVoucher accepts. Where the gate enqueues them
 	// itself (in Reserve), it is a publisher that does nothing.
 	Publisher ClaimPublisher

@@ -1,0 +1,21 @@
+package orderstest_test
+
+import (
+	"testing"
+
+	"github.com/dealspot/dealspot/internal/app/orders/orderstest"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// The in-memory store meets the contract the relational one does.
+func TestMemoryMeetsTheOrderStoreContract(t *testing.T) {
+	t.Parallel()
+	m := orderstest.NewMemory()
+	shopID := int64(7)
+	orderstest.OrderStoreContract(t, func(*testing.T) orderstest.Store {
+		return orderstest.Store{Orders: m, Voucher: func(_ *testing.T, v domain.Voucher) domain.Voucher {
+			v.ShopID = shopID
+			return m.AddVoucher(v)
+		}}
+	})
+}
