@@ -55,15 +55,6 @@ func writeClaims(t *testing.T, s *entstore.Store, v domain.Voucher, base int64, 
 	return ids
 }
 
-func stockOf(t *testing.T, s *entstore.Store, voucherID int64) int64 {
-	t.Helper()
-	n, err := s.Orders().SaleStock(t.Context(), voucherID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 func testSettlePayment(t *testing.T, s *entstore.Store) {
 	ctx := t.Context()
 	l, o := s.Payments(), s.Orders()

@@ -251,7 +251,9 @@ func (m *Memory) OrdersOfShop(_ context.Context, shopID int64, statuses []domain
 }
 
 // released reports whether s is the status of an order that gave its unit back.
-func released(s domain.OrderStatus) bool { return s == domain.OrderCanceled || s == domain.OrderRefunded }
+func released(s domain.OrderStatus) bool {
+	return s == domain.OrderCanceled || s == domain.OrderRefunded
+}
 
 // LiveHolders implements orders.OrderStore.
 func (m *Memory) LiveHolders(_ context.Context, voucherID int64, withReleased bool) ([]int64, error) {
