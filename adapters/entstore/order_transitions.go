@@ -174,9 +174,5 @@ func (r *Orders) ExpireDue(ctx context.Context, now time.Time, limit int) ([]dom
 	if err != nil {
 		return nil, fmt.Errorf("read expired orders: %w", err)
 	}
-	out := make([]domain.VoucherOrder, len(rows))
-	for i, o := range rows {
-		out[i] = toOrder(o)
-	}
-	return out, nil
+	return toOrders(rows), nil
 }

@@ -124,11 +124,7 @@ func (r *Orders) page(ctx context.Context, whose predicate.VoucherOrder, statuse
 	if err != nil {
 		return nil, err
 	}
-	out := make([]domain.VoucherOrder, len(rows))
-	for i, o := range rows {
-		out[i] = toOrder(o)
-	}
-	return out, nil
+	return toOrders(rows), nil
 }
 
 // LiveHolders implements orders.OrderStore.
@@ -220,6 +216,15 @@ func entStatuses(st []domain.OrderStatus) []voucherorder.Status {
 	out := make([]voucherorder.Status, len(st))
 	for i, s := range st {
 		out[i] = voucherorder.Status(s)
+	}
+	return out
+}
+
+// toOrders maps order rows with toOrder.
+func toOrders(rows []*ent.VoucherOrder) []domain.VoucherOrder {
+	out := make([]domain.VoucherOrder, len(rows))
+	for i, o := range rows {
+		out[i] = toOrder(o)
 	}
 	return out
 }
