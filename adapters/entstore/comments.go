@@ -18,12 +18,12 @@ import (
 // each that also moves the blog's comment count (and a top-level comment's reply count)
 // under the row locks of the rows it changes, so concurrent comments and deletes leave
 // the counts exact.
-type Comments struct{ o *Orders }
+type Comments struct{ o *rawSQL }
 
 var _ notes.Comments = (*Comments)(nil)
 
 // Comments returns the comment store.
-func (s *Store) Comments() *Comments { return &Comments{o: s.Orders()} }
+func (s *Store) Comments() *Comments { return &Comments{o: s.raw()} }
 
 const commentColumns = "id, blog_id, user_id, parent_id, reply_to_user_id, content, replies, created_at"
 

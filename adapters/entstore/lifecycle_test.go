@@ -1,7 +1,6 @@
 package entstore_test
 
 import (
-	"sync"
 	"testing"
 	"time"
 
@@ -10,15 +9,13 @@ import (
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-func TestLifecycle(t *testing.T) {
+// The payments and the ledger on every database. (The orders' transitions, expiry and
+// writes are the order store's contract: TestOrderStoreContract.)
+func TestPayments(t *testing.T) {
 	t.Parallel()
 	onEveryStore(t, func(t *testing.T, open func(t *testing.T) *entstore.Store) {
 		runCases(t, open, []storeCase{
-			{"written orders record shop, price and deadline; free ones are paid", testWrittenOrderFields},
-			{"cancel returns the unit once; one of racing transitions wins", testTransitionsAndStock},
-			{"expire cancels due orders once across concurrent sweeps", testExpireDue},
 			{"payment settlement: paid, again, refund due, failed", testSettlePayment},
-			{"a canceled order lets its user claim the sale again", testReclaimAfterCancel},
 			{"the ledger counts what breaks I6 and I7", testLedger},
 		})
 	})
@@ -58,170 +55,9 @@ func writeClaims(t *testing.T, s *entstore.Store, v domain.Voucher, base int64, 
 	return ids
 }
 
-func stockOf(t *testing.T, s *entstore.Store, voucherID int64) int64 {
-	t.Helper()
-	n, err := s.Orders().SaleStock(t.Context(), voucherID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-func testWrittenOrderFields(t *testing.T, s *entstore.Store) {
-	ctx := t.Context()
-	paid := lifecycleSale(t, s, 5, 990)
-	free := lifecycleSale(t, s, 5, 0)
-	before := time.Now()
-	res, err := s.Orders().WriteClaims(ctx, []domain.Claim{
-		{OrderID: 11, UserID: 1, VoucherID: paid.ID, ClaimedAt: time.Now()},
-		{OrderID: 12, UserID: 1, VoucherID: free.ID, ClaimedAt: time.Now()},
-	}, 10*time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Status[11] != domain.OrderCreated || res.Status[12] != domain.OrderPaid {
-		t.Fatalf("statuses %v, want 11 CREATED and 12 PAID", res.Status)
-	}
-	o, err := s.Lifecycle().Order(ctx, 11)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o.ShopID != paid.ShopID || o.Amount != 990 || o.Kind != domain.VoucherFlashSale || o.Quantity != 1 ||
-		o.PayDeadline == nil || o.PayDeadline.Before(before.Add(10*time.Minute-time.Second)) || o.RedemptionCode != "" {
-		t.Errorf("written order %+v", o)
-	}
-	f, err := s.Lifecycle().Order(ctx, 12)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f.Status != domain.OrderPaid || f.PayTime == nil || len(f.RedemptionCode) != domain.RedemptionCodeLen || f.PayDeadline != nil {
-		t.Errorf("free order %+v", f)
-	}
-	if byCode, err := s.Lifecycle().OrderByCode(ctx, f.RedemptionCode); err != nil || byCode.ID != 12 {
-		t.Errorf("order by code: %+v, %v", byCode, err)
-	}
-}
-
-func testTransitionsAndStock(t *testing.T, s *entstore.Store) {
-	ctx := t.Context()
-	v := lifecycleSale(t, s, 3, 500)
-	ids := writeClaims(t, s, v, 100, 3, time.Hour)
-	if got := stockOf(t, s, v.ID); got != 0 {
-		t.Fatalf("stock after 3 orders %d", got)
-	}
-	// Cancel and pay race on one order, 20 times over: exactly one wins.
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	wins := map[domain.OrderStatus]int{}
-	for i := range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			tr := orders.Transition{OrderID: ids[0], From: []domain.OrderStatus{domain.OrderCreated}, At: time.Now()}
-			if i%2 == 0 {
-				tr.To, tr.CancelReason, tr.ReturnUnit = domain.OrderCanceled, domain.CancelByBuyer, true
-			} else {
-				tr.To, tr.RedemptionCode = domain.OrderPaid, domain.NewRedemptionCode()
-			}
-			_, changed, err := s.Lifecycle().Transition(ctx, tr)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			if changed {
-				mu.Lock()
-				wins[tr.To]++
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	if wins[domain.OrderCanceled]+wins[domain.OrderPaid] != 1 {
-		t.Fatalf("wins %v, want exactly one", wins)
-	}
-	o, err := s.Lifecycle().Order(ctx, ids[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantStock := int64(0)
-	if o.Status == domain.OrderCanceled {
-		wantStock = 1
-		if o.CancelReason != domain.CancelByBuyer || o.CanceledAt == nil || o.PayTime != nil {
-			t.Errorf("canceled order %+v", o)
-		}
-	}
-	if got := stockOf(t, s, v.ID); got != wantStock {
-		t.Errorf("stock %d after the race ended %s, want %d", got, o.Status, wantStock)
-	}
-	// A refused transition returns the order as it stands and nothing else.
-	got, changed, err := s.Lifecycle().Transition(ctx, orders.Transition{OrderID: ids[1], From: []domain.OrderStatus{domain.OrderPaid},
-		To: domain.OrderRefunded, At: time.Now(), ReturnUnit: true})
-	if err != nil || changed || got.Status != domain.OrderCreated {
-		t.Errorf("refund of a CREATED order: %+v changed %v, %v", got, changed, err)
-	}
-	if got := stockOf(t, s, v.ID); got != wantStock {
-		t.Errorf("a refused transition changed the stock to %d", got)
-	}
-	if _, _, err := s.Lifecycle().Transition(ctx, orders.Transition{OrderID: 999999, From: []domain.OrderStatus{domain.OrderCreated}, To: domain.OrderPaid}); err == nil {
-		t.Error("transition of an unknown order: no error")
-	}
-}
-
-func testExpireDue(t *testing.T, s *entstore.Store) {
-	ctx := t.Context()
-	const n = 300
-	v := lifecycleSale(t, s, n, 100)
-	writeClaims(t, s, v, 1000, n, time.Millisecond)
-	notDue := lifecycleSale(t, s, 1, 100)
-	writeClaims(t, s, notDue, 5000, 1, time.Hour)
-	time.Sleep(10 * time.Millisecond)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	seen := map[int64]int{}
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				got, err := s.Lifecycle().ExpireDue(ctx, time.Now(), 25)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				mu.Lock()
-				for _, o := range got {
-					seen[o.ID]++
-					if o.Status != domain.OrderCanceled || o.CancelReason != domain.CancelTimeout {
-						t.Errorf("expired order %+v", o)
-					}
-				}
-				mu.Unlock()
-				if len(got) == 0 {
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if len(seen) != n {
-		t.Errorf("expired %d orders, want %d", len(seen), n)
-	}
-	for id, k := range seen {
-		if k != 1 {
-			t.Errorf("order %d expired %d times", id, k)
-		}
-	}
-	if got := stockOf(t, s, v.ID); got != n {
-		t.Errorf("stock after expiry %d, want %d back", got, n)
-	}
-	if got := stockOf(t, s, notDue.ID); got != 0 {
-		t.Errorf("an order not due was expired (stock %d)", got)
-	}
-}
-
 func testSettlePayment(t *testing.T, s *entstore.Store) {
 	ctx := t.Context()
-	l := s.Lifecycle()
+	l, o := s.Payments(), s.Orders()
 	v := lifecycleSale(t, s, 3, 700)
 	ids := writeClaims(t, s, v, 200, 3, time.Hour)
 	pay := func(orderID, paymentID int64) domain.Payment {
@@ -246,12 +82,12 @@ func testSettlePayment(t *testing.T, s *entstore.Store) {
 	if outcomes[orders.SettledPaid] != 1 || outcomes[orders.SettledAgain] != 9 {
 		t.Errorf("ten notifications: %v", outcomes)
 	}
-	if o, _ := l.Order(ctx, ids[0]); o.Status != domain.OrderPaid || o.RedemptionCode == "" {
+	if o, _ := o.Order(ctx, ids[0]); o.Status != domain.OrderPaid || o.RedemptionCode == "" {
 		t.Errorf("paid order %+v", o)
 	}
 	// Paid after its order was canceled: the money is owed back.
 	p2 := pay(ids[1], 9003)
-	if _, changed, err := l.Transition(ctx, orders.Transition{OrderID: ids[1], From: []domain.OrderStatus{domain.OrderCreated},
+	if _, changed, err := o.Transition(ctx, orders.Transition{OrderID: ids[1], From: []domain.OrderStatus{domain.OrderCreated},
 		To: domain.OrderCanceled, CancelReason: domain.CancelTimeout, At: time.Now(), ReturnUnit: true}); err != nil || !changed {
 		t.Fatal(changed, err)
 	}
@@ -274,46 +110,24 @@ func testSettlePayment(t *testing.T, s *entstore.Store) {
 	if st, err := l.SettlePayment(ctx, p3.ID, false, time.Now(), ""); err != nil || st.Outcome != orders.SettledFailed || st.Order.Status != domain.OrderCreated {
 		t.Errorf("failed payment: %+v, %v", st, err)
 	}
-	counts, _, err := l.CountByStatus(ctx, v.ID, time.Now().Add(-time.Hour))
+	counts, _, err := o.CountByStatus(ctx, v.ID, time.Now().Add(-time.Hour))
 	if err != nil || counts[domain.OrderPaid] != 1 || counts[domain.OrderCanceled] != 1 || counts[domain.OrderCreated] != 1 {
 		t.Errorf("counts %v, %v", counts, err)
 	}
-	shopOrders, err := l.OrdersOfShop(ctx, v.ShopID, []domain.OrderStatus{domain.OrderPaid, domain.OrderCanceled}, 0, 10)
+	shopOrders, err := o.OrdersOfShop(ctx, v.ShopID, []domain.OrderStatus{domain.OrderPaid, domain.OrderCanceled}, 0, 10)
 	if err != nil || len(shopOrders) != 2 || shopOrders[0].ID < shopOrders[1].ID {
 		t.Errorf("shop orders %+v, %v", shopOrders, err)
 	}
 }
 
-func testReclaimAfterCancel(t *testing.T, s *entstore.Store) {
-	ctx := t.Context()
-	v := lifecycleSale(t, s, 2, 100)
-	ids := writeClaims(t, s, v, 300, 1, time.Hour)
-	if _, changed, err := s.Lifecycle().Transition(ctx, orders.Transition{OrderID: ids[0], From: []domain.OrderStatus{domain.OrderCreated},
-		To: domain.OrderCanceled, CancelReason: domain.CancelByBuyer, At: time.Now(), ReturnUnit: true}); err != nil || !changed {
-		t.Fatal(changed, err)
-	}
-	res, err := s.Orders().WriteClaims(ctx, []domain.Claim{{OrderID: 400, UserID: 1, VoucherID: v.ID, ClaimedAt: time.Now()}}, time.Hour)
-	if err != nil || len(res.Created) != 1 {
-		t.Fatalf("second claim after a cancel: %+v, %v", res, err)
-	}
-	holders, err := s.Orders().LiveHolders(ctx, v.ID, false)
-	if err != nil || len(holders) != 1 {
-		t.Errorf("holders %v, %v", holders, err)
-	}
-	c, err := s.Orders().CountOrders(ctx, v.ID)
-	if err != nil || c.Created != 1 || c.Released != 1 || c.LiveUsers != 1 {
-		t.Errorf("counts %+v, %v", c, err)
-	}
-}
-
 func testLedger(t *testing.T, s *entstore.Store) {
 	ctx := t.Context()
-	l := s.Lifecycle()
+	l, o := s.Payments(), s.Orders()
 	v := lifecycleSale(t, s, 6, 990)
 	ids := writeClaims(t, s, v, 400, 5, time.Hour)
 	move := func(id int64, from, to domain.OrderStatus, m *orders.PaymentMove) {
 		t.Helper()
-		if _, changed, err := l.Transition(ctx, orders.Transition{OrderID: id, From: []domain.OrderStatus{from}, To: to,
+		if _, changed, err := o.Transition(ctx, orders.Transition{OrderID: id, From: []domain.OrderStatus{from}, To: to,
 			At: time.Now(), CancelReason: domain.CancelByBuyer, ReturnUnit: true, Payment: m}); err != nil || !changed {
 			t.Fatalf("order %d %s → %s: changed %v, %v", id, from, to, changed, err)
 		}

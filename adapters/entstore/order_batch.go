@@ -5,41 +5,30 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"entgo.io/ent/dialect"
-	entsql "entgo.io/ent/dialect/sql"
 	"github.com/lib/pq"
 
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/voucher"
-	"github.com/dealspot/dealspot/ent/voucherorder"
-	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-// param is the i-th (1-based) bind parameter in the dialect's syntax.
-func (r *Orders) param(i int) string {
-	if r.dialect == dialect.Postgres {
-		return "$" + strconv.Itoa(i)
-	}
-	return "?"
-}
-
-// WriteClaims implements seckill.Orders: one transaction inserts the batch's orders
+// WriteClaims implements orders.OrderStore: one transaction inserts the batch's orders
 // (INSERT … ON CONFLICT DO NOTHING RETURNING, so redelivered claims and second claims of
 // one user insert nothing), takes each voucher's new orders off its database stock with
 // a guard that keeps stock ≥ 0, and sorts every claim into Created, Duplicate, NoStock or
 // IDTaken. A row counts as a claim's order only when its id, user and voucher all match
 // the claim: a row with the claim's id but another user or voucher is someone else's
 // order (an id handed out twice) and the claim is IDTaken, never Created.
-func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim, payWithin time.Duration) (seckill.BatchResult, error) {
-	var res seckill.BatchResult
-	err := r.inTx(ctx, func(tx *sql.Tx) error {
-		res = seckill.BatchResult{Status: make(map[int64]domain.OrderStatus, len(claims))}
+func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim, payWithin time.Duration) (orders.BatchResult, error) {
+	var res orders.BatchResult
+	err := r.raw.inTx(ctx, func(tx *sql.Tx) error {
+		res = orders.BatchResult{Status: make(map[int64]domain.OrderStatus, len(claims))}
 		// stockTaken holds the vouchers whose new orders the insert already took off
 		// the stock (PostgreSQL's one statement); the others go through takeStock.
 		var (
@@ -47,12 +36,12 @@ func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim, payWith
 			stockTaken map[int64]bool
 			err        error
 		)
-		if r.dialect == dialect.Postgres {
+		if r.raw.dialect == dialect.Postgres {
 			inserted, stockTaken, err = r.insertClaimsTakingStock(ctx, tx, claims, payWithin)
 		} else {
 			var prices map[int64]claimPrice
 			if prices, err = r.prices(ctx, tx, claims); err == nil {
-				inserted, err = r.insertClaims(ctx, tx, claims, domain.OrderCreated, "", prices, payWithin)
+				inserted, err = r.insertClaims(ctx, tx, claims, domain.OrderPending, "", prices, payWithin)
 			}
 		}
 		if err != nil {
@@ -119,7 +108,7 @@ func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim, payWith
 		return nil
 	})
 	if err != nil {
-		return seckill.BatchResult{}, fmt.Errorf("write %d claims: %w", len(claims), err)
+		return orders.BatchResult{}, fmt.Errorf("write %d claims: %w", len(claims), err)
 	}
 	return res, nil
 }
@@ -142,7 +131,7 @@ func (r *Orders) prices(ctx context.Context, tx *sql.Tx, claims []domain.Claim) 
 		if !seen[c.VoucherID] {
 			seen[c.VoucherID] = true
 			ids = append(ids, c.VoucherID)
-			ph = append(ph, r.param(len(ids)))
+			ph = append(ph, r.raw.param(len(ids)))
 		}
 	}
 	out := make(map[int64]claimPrice, len(ids))
@@ -166,9 +155,10 @@ func (r *Orders) prices(ctx context.Context, tx *sql.Tx, claims []domain.Claim) 
 }
 
 // insertClaims inserts claims with status and returns the rows actually inserted by id.
-// A CREATED order records its voucher's shop and price (prices) and is due for payment
-// payWithin after now (no deadline when payWithin is 0) — or is PAID at once, with a
-// redemption code, when the voucher costs nothing.
+// Every order records its voucher's shop and price (prices). With status PENDING the
+// domain's write action decides how each is written: CREATED, due for payment payWithin
+// after now (no deadline when payWithin is 0), or PAID at once, with a redemption code,
+// when the voucher costs nothing.
 func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.Claim, status domain.OrderStatus, failReason string, prices map[int64]claimPrice, payWithin time.Duration) (map[int64]orderOwner, error) {
 	inserted := make(map[int64]orderOwner, len(claims))
 	now := time.Now().UTC()
@@ -190,7 +180,7 @@ func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.C
 				if k > 1 {
 					b.WriteString(", ")
 				}
-				b.WriteString(r.param(n + k))
+				b.WriteString(r.raw.param(n + k))
 			}
 			b.WriteByte(')')
 			created := c.ClaimedAt.UTC()
@@ -199,10 +189,11 @@ func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.C
 			}
 			st, price := status, prices[c.VoucherID]
 			var deadline, paidAt, code any
-			if status == domain.OrderCreated {
+			if status == domain.OrderPending {
+				st, _ = domain.VoucherOrder{Status: status, Amount: price.payValue}.Written()
 				switch {
-				case price.payValue == 0:
-					st, paidAt, code = domain.OrderPaid, now, domain.NewRedemptionCode()
+				case st == domain.OrderPaid:
+					paidAt, code = now, domain.NewRedemptionCode()
 				case payWithin > 0:
 					deadline = now.Add(payWithin)
 				}
@@ -238,10 +229,12 @@ func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.C
 
 // claimsTakingStockSQL inserts a batch of claims and takes their new orders off their
 // sales' stock in one statement. The claims come as one array per column (unnest), so
-// the statement's text and its seven parameters are the same whatever the batch size:
+// the statement's text and its nine parameters are the same whatever the batch size:
 // cheap to encode, parse and plan, and far from the bind-parameter limit. Each order
-// copies its voucher's shop and price; a voucher that costs nothing makes it PAID at
-// once with the claim's redemption code. ON CONFLICT DO NOTHING skips a redelivered
+// copies its voucher's shop and price and is written in the status the domain gives its
+// price (domain.WriteAction: $8 for a voucher that costs nothing, $9 for any other); a
+// PAID one records the time and the claim's redemption code, a CREATED one its pay
+// deadline. ON CONFLICT DO NOTHING skips a redelivered
 // claim and a second live order of one user; RETURNING names the rows that went in, and
 // for each whether its voucher's stock covered every new order of the batch: the UPDATE
 // is guarded (stock >= n), so when it does not, nothing is taken and takeStock sorts
@@ -249,7 +242,8 @@ func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.C
 //
 // $1 order ids, $2 user ids, $3 voucher ids, $4 claim times (µs since the Unix epoch,
 // exact where a timestamp array would be parsed from text), $5 redemption codes, $6 now,
-// $7 the pay deadline (NULL for none).
+// $7 the pay deadline (NULL for none), $8 and $9 the statuses of a new order that costs
+// nothing and of one that does.
 const claimsTakingStockSQL = `WITH claim AS (
 	SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[])
 		WITH ORDINALITY AS c (id, user_id, voucher_id, claimed_us, code, n)
@@ -257,12 +251,12 @@ const claimsTakingStockSQL = `WITH claim AS (
 	INSERT INTO voucher_orders AS o (id, created_at, updated_at, user_id, voucher_id, status,
 		shop_id, kind, amount, pay_deadline, pay_time, redemption_code)
 	SELECT c.id, timestamptz 'epoch' + c.claimed_us * interval '1 microsecond', $6::timestamptz, c.user_id, c.voucher_id,
-		CASE WHEN COALESCE(v.pay_value, 0) = 0 THEN 'PAID' ELSE 'CREATED' END,
-		COALESCE(v.shop_id, 0), 'FLASH_SALE', COALESCE(v.pay_value, 0),
-		CASE WHEN COALESCE(v.pay_value, 0) <> 0 THEN $7::timestamptz END,
-		CASE WHEN COALESCE(v.pay_value, 0) = 0 THEN $6::timestamptz END,
-		CASE WHEN COALESCE(v.pay_value, 0) = 0 THEN c.code END
-	FROM claim c LEFT JOIN vouchers v ON v.id = c.voucher_id
+		w.status, COALESCE(v.shop_id, 0), 'FLASH_SALE', COALESCE(v.pay_value, 0),
+		CASE WHEN w.status = $9 THEN $7::timestamptz END,
+		CASE WHEN w.status = $8 THEN $6::timestamptz END,
+		CASE WHEN w.status = $8 THEN c.code END
+	FROM claim c LEFT JOIN vouchers v ON v.id = c.voucher_id,
+		LATERAL (SELECT CASE WHEN COALESCE(v.pay_value, 0) = 0 THEN $8::text ELSE $9::text END AS status) w
 	ORDER BY c.n
 	ON CONFLICT DO NOTHING
 	RETURNING o.id, o.user_id, o.voucher_id, o.status
@@ -274,6 +268,13 @@ const claimsTakingStockSQL = `WITH claim AS (
 )
 SELECT ins.id, ins.user_id, ins.voucher_id, ins.status, took.id IS NOT NULL
 FROM ins LEFT JOIN took ON took.id = ins.voucher_id`
+
+// writtenFree and writtenPriced are the statuses the domain writes a new order of a
+// voucher that costs nothing and of one that does in ($8 and $9 of claimsTakingStockSQL).
+var (
+	writtenFree   = string(domain.MoveOf(domain.WriteAction(0)).To)
+	writtenPriced = string(domain.MoveOf(domain.WriteAction(1)).To)
+)
 
 // insertClaimsTakingStock runs claimsTakingStockSQL (PostgreSQL): it returns the rows
 // inserted by id, as insertClaims does, and the vouchers whose new orders it took off
@@ -302,7 +303,8 @@ func (r *Orders) insertClaimsTakingStock(ctx context.Context, tx *sql.Tx, claims
 		deadline = now.Add(payWithin)
 	}
 	rows, err := tx.QueryContext(ctx, claimsTakingStockSQL,
-		pq.Array(ids), pq.Array(users), pq.Array(vouchers), pq.Array(times), pq.Array(codes), now, deadline)
+		pq.Array(ids), pq.Array(users), pq.Array(vouchers), pq.Array(times), pq.Array(codes), now, deadline,
+		writtenFree, writtenPriced)
 	if err != nil {
 		return nil, nil, fmt.Errorf("insert orders: %w", err)
 	}
@@ -342,7 +344,7 @@ func (r *Orders) takeStock(ctx context.Context, tx *sql.Tx, voucherID int64, cs 
 			return nil, fmt.Errorf("take stock of voucher %d: it kept changing", voucherID)
 		}
 		res, err := tx.ExecContext(ctx,
-			"UPDATE flash_sales SET stock = stock - "+r.param(1)+", updated_at = "+r.param(2)+" WHERE id = "+r.param(3)+" AND stock >= "+r.param(4),
+			"UPDATE flash_sales SET stock = stock - "+r.raw.param(1)+", updated_at = "+r.raw.param(2)+" WHERE id = "+r.raw.param(3)+" AND stock >= "+r.raw.param(4),
 			take, time.Now().UTC(), voucherID, take)
 		if err != nil {
 			return nil, fmt.Errorf("take stock of voucher %d: %w", voucherID, err)
@@ -351,7 +353,7 @@ func (r *Orders) takeStock(ctx context.Context, tx *sql.Tx, voucherID int64, cs 
 			break
 		}
 		var stock int
-		err = tx.QueryRowContext(ctx, "SELECT stock FROM flash_sales WHERE id = "+r.param(1), voucherID).Scan(&stock)
+		err = tx.QueryRowContext(ctx, "SELECT stock FROM flash_sales WHERE id = "+r.raw.param(1), voucherID).Scan(&stock)
 		if errors.Is(err, sql.ErrNoRows) {
 			stock = 0 // not a flash sale: nothing to take from
 		} else if err != nil {
@@ -363,7 +365,7 @@ func (r *Orders) takeStock(ctx context.Context, tx *sql.Tx, voucherID int64, cs 
 	}
 	short := cs[take:]
 	for _, c := range short {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM voucher_orders WHERE id = "+r.param(1), c.OrderID); err != nil {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM voucher_orders WHERE id = "+r.raw.param(1), c.OrderID); err != nil {
 			return nil, fmt.Errorf("undo order %d: %w", c.OrderID, err)
 		}
 	}
@@ -378,7 +380,7 @@ func (r *Orders) existingOrders(ctx context.Context, tx *sql.Tx, ids []int64) (m
 		ph := make([]string, len(part))
 		args := make([]any, len(part))
 		for i, id := range part {
-			ph[i], args[i] = r.param(i+1), id
+			ph[i], args[i] = r.raw.param(i+1), id
 		}
 		rows, err := tx.QueryContext(ctx, "SELECT id, user_id, voucher_id, status FROM voucher_orders WHERE id IN ("+strings.Join(ph, ", ")+")", args...)
 		if err != nil {
@@ -405,28 +407,9 @@ func (r *Orders) existingOrders(ctx context.Context, tx *sql.Tx, ids []int64) (m
 	return out, nil
 }
 
-func (r *Orders) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	var tx *sql.Tx
-	err := retryBusy(ctx, func() (err error) {
-		tx, err = r.db.BeginTx(ctx, nil)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
-}
-
-// FailClaim implements seckill.Orders.
+// FailClaim implements orders.OrderStore.
 func (r *Orders) FailClaim(ctx context.Context, c domain.Claim, reason string) (domain.VoucherOrder, error) {
-	err := r.inTx(ctx, func(tx *sql.Tx) error {
+	err := r.raw.inTx(ctx, func(tx *sql.Tx) error {
 		prices, err := r.prices(ctx, tx, []domain.Claim{c})
 		if err != nil {
 			return err
@@ -438,72 +421,6 @@ func (r *Orders) FailClaim(ctx context.Context, c domain.Claim, reason string) (
 		return domain.VoucherOrder{}, fmt.Errorf("record failed order %d: %w", c.OrderID, err)
 	}
 	return r.Order(ctx, c.OrderID)
-}
-
-// writtenOrdersChunk bounds the ids of one WrittenOrders query (bind parameters).
-const writtenOrdersChunk = 500
-
-// WrittenOrders implements seckill.Orders.
-func (r *Orders) WrittenOrders(ctx context.Context, ids []int64) ([]int64, error) {
-	var out []int64
-	for start := 0; start < len(ids); start += writtenOrdersChunk {
-		part := ids[start:min(start+writtenOrdersChunk, len(ids))]
-		found, err := r.client.VoucherOrder.Query().Where(voucherorder.IDIn(part...)).IDs(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("look up %d orders: %w", len(part), err)
-		}
-		out = append(out, found...)
-	}
-	return out, nil
-}
-
-// OrdersOfUser implements seckill.Orders.
-func (r *Orders) OrdersOfUser(ctx context.Context, userID int64, statuses []domain.OrderStatus, before int64, limit int) ([]domain.VoucherOrder, error) {
-	q := r.client.VoucherOrder.Query().Where(voucherorder.UserID(userID))
-	if len(statuses) > 0 {
-		q.Where(voucherorder.StatusIn(entStatuses(statuses)...))
-	}
-	if before > 0 {
-		q.Where(voucherorder.IDLT(before))
-	}
-	rows, err := q.Order(voucherorder.ByID(entsql.OrderDesc())).Limit(limit).All(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list orders of user %d: %w", userID, err)
-	}
-	out := make([]domain.VoucherOrder, len(rows))
-	for i, o := range rows {
-		out[i] = toOrder(o)
-	}
-	return out, nil
-}
-
-// LiveHolders implements seckill.Orders.
-func (r *Orders) LiveHolders(ctx context.Context, voucherID int64, withReleased bool) ([]int64, error) {
-	var rows []struct {
-		UserID int64 `json:"user_id"`
-	}
-	err := r.client.VoucherOrder.Query().
-		Where(voucherorder.VoucherID(voucherID), voucherorder.StatusIn(entStatuses(holdingStatuses(withReleased))...)).
-		Unique(true).
-		Select(voucherorder.FieldUserID).
-		Scan(ctx, &rows)
-	if err != nil {
-		return nil, fmt.Errorf("list holders of voucher %d: %w", voucherID, err)
-	}
-	ids := make([]int64, len(rows))
-	for i, row := range rows {
-		ids[i] = row.UserID
-	}
-	return ids, nil
-}
-
-// SaleStock implements seckill.Orders.
-func (r *Orders) SaleStock(ctx context.Context, voucherID int64) (int64, error) {
-	fs, err := r.client.FlashSale.Get(ctx, voucherID)
-	if err != nil {
-		return 0, fmt.Errorf("read stock of voucher %d: %w", voucherID, notFound(err, "flash sale"))
-	}
-	return int64(fs.Stock), nil
 }
 
 // FlashSalesEndingAfter implements seckill.Vouchers.
@@ -521,40 +438,6 @@ func (r *Vouchers) FlashSalesEndingAfter(ctx context.Context, t time.Time) ([]do
 		out[i] = toVoucher(v)
 	}
 	return out, nil
-}
-
-// CountOrders implements seckill.Orders.
-func (r *Orders) CountOrders(ctx context.Context, voucherID int64) (seckill.OrderCounts, error) {
-	var c seckill.OrderCounts
-	err := r.db.QueryRowContext(ctx, `SELECT
-		COUNT(CASE WHEN status IN ('PENDING', 'CREATED', 'PAID', 'USED') THEN 1 END),
-		COUNT(CASE WHEN status = 'FAILED' THEN 1 END),
-		COUNT(DISTINCT CASE WHEN status IN ('PENDING', 'CREATED', 'PAID', 'USED') THEN user_id END),
-		COUNT(CASE WHEN status IN ('CANCELED', 'REFUNDED') THEN 1 END)
-		FROM voucher_orders WHERE voucher_id = `+r.param(1), voucherID).Scan(&c.Created, &c.Failed, &c.LiveUsers, &c.Released)
-	if err != nil {
-		return seckill.OrderCounts{}, fmt.Errorf("count orders of voucher %d: %w", voucherID, err)
-	}
-	return c, nil
-}
-
-// holdingStatuses are the statuses whose orders make their user a holder of the sale:
-// those that hold a unit and, withReleased, those that gave it back.
-func holdingStatuses(withReleased bool) []domain.OrderStatus {
-	st := []domain.OrderStatus{domain.OrderPending, domain.OrderCreated, domain.OrderPaid, domain.OrderUsed}
-	if withReleased {
-		st = append(st, domain.OrderCanceled, domain.OrderRefunded)
-	}
-	return st
-}
-
-// entStatuses converts order statuses to ent's.
-func entStatuses(st []domain.OrderStatus) []voucherorder.Status {
-	out := make([]voucherorder.Status, len(st))
-	for i, s := range st {
-		out[i] = voucherorder.Status(s)
-	}
-	return out
 }
 
 // truncateRunes cuts s to at most n characters (the column's bound).

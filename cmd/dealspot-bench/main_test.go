@@ -120,7 +120,7 @@ func TestRefusesBadFlags(t *testing.T) {
 // I7, so a PASS means something.
 func TestAfterClaimChecksFail(t *testing.T) {
 	t.Parallel()
-	sound := seckill.Audit{RedisLoaded: true, RedisStock: 4, DBStock: 4, Orders: seckill.OrderCounts{Created: 6, LiveUsers: 6}}
+	sound := seckill.Audit{RedisLoaded: true, RedisStock: 4, DBStock: 4, Orders: orders.OrderCounts{Created: 6, LiveUsers: 6}}
 	out := &afterClaimJSON{Orders: 10, Outcomes: map[string]int{"USED": 2}, SecondRedeems: 2, SecondRedeemsRefused: 2}
 	failed := func(checks []check) []string {
 		var names []string

@@ -136,7 +136,7 @@ func startInProcess(ctx context.Context, sc scenario, getenv func(string) string
 	t.sessions = svc.Store.Sessions()
 	t.cache = redisadapter.NewSessionCache(svc.Redis.Client)
 	t.audit = svc.Ops.Reconciler.Audit
-	t.ledger = svc.Store.Lifecycle().Ledger
+	t.ledger = svc.Store.Payments().Ledger
 	return t, nil
 }
 
@@ -186,7 +186,7 @@ func connectRemote(ctx context.Context, sc scenario, getenv func(string) string)
 	t.audit = func(ctx context.Context, voucherID int64) (seckill.Audit, error) {
 		return seckill.ReadAudit(ctx, gate.Inspector, written, voucherID)
 	}
-	t.ledger = store.Lifecycle().Ledger
+	t.ledger = store.Payments().Ledger
 	t.backends = fmt.Sprintf("%s, redis %s/%d", store.Dialect(), conn.Addr, conn.DB)
 	if conn.IsCluster() {
 		t.backends = fmt.Sprintf("%s, redis cluster %s", store.Dialect(), conn.Addr)

@@ -11,6 +11,8 @@ import (
 //	   │          │          └──▶ REFUNDED
 //	   ▼          └──▶ CANCELED (by the buyer, or the payment deadline passed)
 //	 FAILED
+//
+// The moves between them are one table, OrderMoves (order_state.go).
 type OrderStatus string
 
 // Order statuses.

@@ -77,7 +77,7 @@ func TestServerKilledMidExpiryLosesAndDoublesNothing(t *testing.T) {
 	for _, id := range accepted {
 		var oid int64
 		fmt.Sscan(id, &oid)
-		o, err := svc.Store.Lifecycle().Order(ctx, oid)
+		o, err := svc.Store.Orders().Order(ctx, oid)
 		if err != nil || o.Status != domain.OrderCanceled || o.CancelReason != domain.CancelTimeout {
 			t.Errorf("order %s after the kills: %+v %v", id, o, err)
 		}

@@ -47,7 +47,7 @@ func (s *Node) startLifecycle(gate redisadapter.SaleGate, ids seckill.IDGenerato
 		StatsInterval:       cfg.Orders.StatsInterval,
 		Pages:               domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
 	}, orders.Deps{
-		Store: s.Store.Lifecycle(), Vouchers: s.Store.Vouchers(), Shops: s.Store.Shops(), Units: gate.Returns, Gauge: gate.Inspector,
+		Orders: s.Store.Orders(), Payments: s.Store.Payments(), Vouchers: s.Store.Vouchers(), Shops: s.Store.Shops(), Units: gate.Returns, Gauge: gate.Inspector,
 		Provider: provider, Status: status, Reopen: soldOut, IDs: ids, Log: s.Log,
 	})
 	if err != nil {

@@ -54,7 +54,7 @@ func pay(ctx context.Context, svc *service.Node, userID, orderID int64) (domain.
 		return p, err
 	}
 	// The expiry may have won the race: the payment is then refunded.
-	o, err := svc.Store.Lifecycle().Order(ctx, orderID)
+	o, err := svc.Store.Orders().Order(ctx, orderID)
 	if err != nil {
 		return p, err
 	}
@@ -255,7 +255,7 @@ func checkLedger(t *testing.T, svc *service.Node, voucherID int64) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		led, err := svc.Store.Lifecycle().Ledger(context.Background(), voucherID)
+		led, err := svc.Store.Payments().Ledger(context.Background(), voucherID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,7 +332,7 @@ func TestPayVersusExpiryHasOneWinner(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := svc.Store.Lifecycle().Payment(ctx, s.payment.ID)
+		p, err := svc.Store.Payments().Payment(ctx, s.payment.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -432,7 +432,7 @@ func TestPaymentCallbackOverHTTP(t *testing.T) {
 	if err != nil || ref.Status != domain.OrderRefunded || ref.RefundTime == nil || ref.RefundReason != "plans changed" {
 		t.Fatalf("refund: %+v, %v", ref, err)
 	}
-	if paid, err := svc.Store.Lifecycle().Payment(ctx, p.ID); err != nil || paid.Status != domain.PaymentRefunded || paid.RefundedAt == nil {
+	if paid, err := svc.Store.Payments().Payment(ctx, p.ID); err != nil || paid.Status != domain.PaymentRefunded || paid.RefundedAt == nil {
 		t.Errorf("payment after the refund: %+v, %v", paid, err)
 	}
 	if _, err := svc.App.Commands.RequestRefund.Handle(ctx, user(7), o.ID, ""); domain.ErrorCode(err) != domain.CodeConflict {

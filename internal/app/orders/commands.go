@@ -43,14 +43,17 @@ func (u *BuyVoucher) Handle(ctx context.Context, a domain.Actor, voucherID int64
 	}
 	now := u.c.now()
 	o := domain.VoucherOrder{ID: id, UserID: a.UserID, VoucherID: v.ID, ShopID: v.ShopID, Kind: domain.VoucherNormal,
-		Quantity: quantity, Amount: v.PayValue * int64(quantity), Status: domain.OrderCreated, CreatedAt: now}
-	if o.Amount == 0 {
-		o.Status, o.PayTime, o.RedemptionCode = domain.OrderPaid, &now, domain.NewRedemptionCode()
+		Quantity: quantity, Amount: v.PayValue * int64(quantity), Status: domain.OrderPending, CreatedAt: now}
+	if o.Status, err = o.Written(); err != nil {
+		return domain.VoucherOrder{}, err
+	}
+	if o.Status == domain.OrderPaid {
+		o.PayTime, o.RedemptionCode = &now, domain.NewRedemptionCode()
 	} else {
 		deadline := now.Add(u.c.cfg.PayTimeout)
 		o.PayDeadline = &deadline
 	}
-	return u.c.d.Store.CreateOrder(ctx, o)
+	return u.c.d.Orders.CreateOrder(ctx, o)
 }
 
 // PayOrder starts paying an order through the payment provider.
@@ -65,8 +68,8 @@ func (u *PayOrder) Handle(ctx context.Context, a domain.Actor, orderID int64) (d
 	if err != nil {
 		return domain.Payment{}, err
 	}
-	if o.Status != domain.OrderCreated {
-		return domain.Payment{}, conflict(o, "pay")
+	if _, err := o.Pay(); err != nil {
+		return domain.Payment{}, err
 	}
 	if o.PayDeadline != nil && !u.c.now().Before(*o.PayDeadline) {
 		return domain.Payment{}, domain.StatusConflict(o.Status, "the order's pay deadline passed")
@@ -75,7 +78,7 @@ func (u *PayOrder) Handle(ctx context.Context, a domain.Actor, orderID int64) (d
 	if err != nil {
 		return domain.Payment{}, fmt.Errorf("payment id: %w", err)
 	}
-	p, created, err := u.c.d.Store.CreatePayment(ctx, domain.Payment{ID: id, OrderID: o.ID, UserID: o.UserID, Amount: o.Amount,
+	p, created, err := u.c.d.Payments.CreatePayment(ctx, domain.Payment{ID: id, OrderID: o.ID, UserID: o.UserID, Amount: o.Amount,
 		Provider: u.c.d.Provider.Name(), CreatedAt: u.c.now()})
 	if err != nil {
 		return domain.Payment{}, fmt.Errorf("create payment: %w", err)
@@ -89,7 +92,7 @@ func (u *PayOrder) Handle(ctx context.Context, a domain.Actor, orderID int64) (d
 	if err != nil {
 		return domain.Payment{}, fmt.Errorf("create payment at the provider: %w", err)
 	}
-	if err := u.c.d.Store.SetProviderRef(ctx, p.ID, ref); err != nil {
+	if err := u.c.d.Payments.SetProviderRef(ctx, p.ID, ref); err != nil {
 		return domain.Payment{}, err
 	}
 	p.ProviderRef = ref
@@ -103,7 +106,7 @@ type PaymentNotifications struct{ c *core }
 // A success for an order that no longer awaits payment is refunded. Errors: NOT_FOUND for
 // an unknown payment; BAD_USER_INPUT when the amount differs from the payment's.
 func (u *PaymentNotifications) Notify(ctx context.Context, n Notification) error {
-	p, err := u.c.d.Store.Payment(ctx, n.PaymentID)
+	p, err := u.c.d.Payments.Payment(ctx, n.PaymentID)
 	if errors.Is(err, domain.ErrNotFound) {
 		return domain.Errorf(domain.CodeNotFound, "no payment %d", n.PaymentID)
 	}
@@ -119,7 +122,7 @@ func (u *PaymentNotifications) Notify(ctx context.Context, n Notification) error
 	if at.IsZero() {
 		at = u.c.now()
 	}
-	st, err := u.c.d.Store.SettlePayment(ctx, p.ID, n.Succeeded, at, domain.NewRedemptionCode())
+	st, err := u.c.d.Payments.SettlePayment(ctx, p.ID, n.Succeeded, at, domain.NewRedemptionCode())
 	if err != nil {
 		return err
 	}
@@ -145,7 +148,7 @@ func (c *core) refund(ctx context.Context, p domain.Payment, reason string) {
 		c.log.Warn("refund not sent; it will be retried", slog.Int64("payment_id", p.ID), slog.Any("error", err))
 		return
 	}
-	if _, err := c.d.Store.MarkRefunded(ctx, p.ID, c.now()); err != nil {
+	if _, err := c.d.Payments.MarkRefunded(ctx, p.ID, c.now()); err != nil {
 		c.log.Warn("refund sent but not recorded; it will be retried", slog.Int64("payment_id", p.ID), slog.Any("error", err))
 	}
 }
@@ -160,16 +163,17 @@ func (u *CancelOrder) Handle(ctx context.Context, a domain.Actor, orderID int64)
 	if err != nil {
 		return domain.VoucherOrder{}, err
 	}
-	if o.Status != domain.OrderCreated {
-		return domain.VoucherOrder{}, conflict(o, "cancel")
+	if _, err := o.Cancel(); err != nil {
+		return domain.VoucherOrder{}, err
 	}
-	after, changed, err := u.c.d.Store.Transition(ctx, Transition{OrderID: o.ID, From: []domain.OrderStatus{domain.OrderCreated},
-		To: domain.OrderCanceled, At: u.c.now(), CancelReason: domain.CancelByBuyer, ReturnUnit: true})
+	t := Move(domain.OrderCancel, o.ID, u.c.now())
+	t.CancelReason = domain.CancelByBuyer
+	after, changed, err := u.c.d.Orders.Transition(ctx, t)
 	if err != nil {
 		return domain.VoucherOrder{}, err
 	}
 	if !changed {
-		return domain.VoucherOrder{}, conflict(after, "cancel")
+		return domain.VoucherOrder{}, refused(after, domain.OrderCancel)
 	}
 	u.c.returnUnits(ctx, after.VoucherID, []domain.VoucherOrder{after})
 	u.c.publish(ctx, after, string(domain.CancelByBuyer))
@@ -187,18 +191,18 @@ func (u *RequestRefund) Handle(ctx context.Context, a domain.Actor, orderID int6
 	if err != nil {
 		return domain.VoucherOrder{}, err
 	}
-	if o.Status != domain.OrderPaid {
-		return domain.VoucherOrder{}, conflict(o, "refund")
+	if _, err := o.Refund(); err != nil {
+		return domain.VoucherOrder{}, err
 	}
 	if len([]rune(reason)) > 255 {
 		return domain.VoucherOrder{}, domain.Errorf(domain.CodeBadUserInput, "reason: at most 255 characters")
 	}
-	payments, err := u.c.d.Store.PaymentsOfOrder(ctx, o.ID)
+	payments, err := u.c.d.Payments.PaymentsOfOrder(ctx, o.ID)
 	if err != nil {
 		return domain.VoucherOrder{}, err
 	}
-	t := Transition{OrderID: o.ID, From: []domain.OrderStatus{domain.OrderPaid}, To: domain.OrderRefunded, At: u.c.now(),
-		RefundReason: reason, ReturnUnit: true}
+	t := Move(domain.OrderRefund, o.ID, u.c.now())
+	t.RefundReason = reason
 	var paid *domain.Payment
 	for i := range payments {
 		if payments[i].Status == domain.PaymentSucceeded {
@@ -208,12 +212,12 @@ func (u *RequestRefund) Handle(ctx context.Context, a domain.Actor, orderID int6
 			break
 		}
 	}
-	after, changed, err := u.c.d.Store.Transition(ctx, t)
+	after, changed, err := u.c.d.Orders.Transition(ctx, t)
 	if err != nil {
 		return domain.VoucherOrder{}, err
 	}
 	if !changed {
-		return domain.VoucherOrder{}, conflict(after, "refund")
+		return domain.VoucherOrder{}, refused(after, domain.OrderRefund)
 	}
 	if paid != nil {
 		p := *paid
@@ -239,7 +243,7 @@ func (u *RedeemOrder) Handle(ctx context.Context, a domain.Actor, code string) (
 	if len(code) != domain.RedemptionCodeLen {
 		return domain.VoucherOrder{}, domain.Errorf(domain.CodeNotFound, "no such redemption code")
 	}
-	o, err := u.c.d.Store.OrderByCode(ctx, code)
+	o, err := u.c.d.Orders.OrderByCode(ctx, code)
 	if errors.Is(err, domain.ErrNotFound) {
 		return domain.VoucherOrder{}, domain.Errorf(domain.CodeNotFound, "no such redemption code")
 	}
@@ -253,13 +257,12 @@ func (u *RedeemOrder) Handle(ctx context.Context, a domain.Actor, code string) (
 	if !a.CanRunShop(owner) {
 		return domain.VoucherOrder{}, domain.Errorf(domain.CodeNotFound, "no such redemption code")
 	}
-	after, changed, err := u.c.d.Store.Transition(ctx, Transition{OrderID: o.ID, From: []domain.OrderStatus{domain.OrderPaid},
-		To: domain.OrderUsed, At: u.c.now()})
+	after, changed, err := u.c.d.Orders.Transition(ctx, Move(domain.OrderRedeem, o.ID, u.c.now()))
 	if err != nil {
 		return domain.VoucherOrder{}, err
 	}
 	if !changed {
-		return domain.VoucherOrder{}, conflict(after, "redeem")
+		return domain.VoucherOrder{}, refused(after, domain.OrderRedeem)
 	}
 	u.c.publish(ctx, after, "")
 	return after, nil

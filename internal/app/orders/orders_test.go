@@ -14,7 +14,7 @@ import (
 // fakes implement the ports these tests reach; a call to any other method panics (the
 // embedded nil interfaces), which fails the test.
 type fakeStore struct {
-	orders.Store
+	orders.OrderStore
 	mu      sync.Mutex
 	created []domain.VoucherOrder
 	byCode  map[string]domain.VoucherOrder
@@ -100,6 +100,7 @@ type seqIDs struct{ n int64 }
 func (s *seqIDs) NextID(context.Context) (int64, error) { s.n++; return s.n, nil }
 
 type noUnits struct{ orders.UnitReturner }
+type noPayments struct{ orders.PaymentStore }
 type noProvider struct{ orders.PaymentProvider }
 
 var now = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -112,7 +113,7 @@ func newService(t *testing.T, cfg orders.Config, store *fakeStore, vouchers fake
 func newServiceAt(t *testing.T, cfg orders.Config, store *fakeStore, vouchers fakeVouchers, shops fakeShops, clock func() time.Time) *orders.Service {
 	t.Helper()
 	cfg.Pages = domain.PageLimits{Default: 10, Max: 100}
-	svc, err := orders.New(cfg, orders.Deps{Store: store, Vouchers: vouchers, Shops: shops, Units: noUnits{}, Gauge: fakeGauge{},
+	svc, err := orders.New(cfg, orders.Deps{Orders: store, Payments: noPayments{}, Vouchers: vouchers, Shops: shops, Units: noUnits{}, Gauge: fakeGauge{},
 		Provider: noProvider{}, Status: quiet{}, Reopen: noReopen{}, IDs: &seqIDs{}, Now: clock})
 	if err != nil {
 		t.Fatal(err)

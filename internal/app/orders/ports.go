@@ -7,37 +7,6 @@ import (
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-// Transition moves one order from one of From to To, in one conditional step
-// (UPDATE … WHERE id = ? AND status IN From): of two transitions racing on an order,
-// exactly one wins.
-type Transition struct {
-	OrderID int64
-	From    []domain.OrderStatus
-	To      domain.OrderStatus
-	At      time.Time
-	// CancelReason is recorded on a move to CANCELED.
-	CancelReason domain.CancelReason
-	// RefundReason is recorded on a move to REFUNDED.
-	RefundReason string
-	// RedemptionCode is recorded on a move to PAID.
-	RedemptionCode string
-	// ReturnUnit gives a FLASH_SALE order's unit back to its sale's database stock in
-	// the same transaction (moves to CANCELED and REFUNDED). Ignored for NORMAL orders.
-	ReturnUnit bool
-	// Payment, when set, is moved in the same transaction: see PaymentMove.
-	Payment *PaymentMove
-}
-
-// PaymentMove changes a payment's status alongside an order's transition, in the same
-// transaction and only if the order's transition wins.
-type PaymentMove struct {
-	PaymentID int64
-	From      []domain.PaymentStatus
-	To        domain.PaymentStatus
-	// Reason is recorded as the payment's refund reason.
-	Reason string
-}
-
 // Outcome of a payment notification applied to the store.
 type SettleOutcome int
 
@@ -63,31 +32,10 @@ type Settlement struct {
 	Order   domain.VoucherOrder
 }
 
-// Store holds orders after the claim, and their payments. Every change is one
-// transaction; concurrent callers on several nodes never both win a transition.
-type Store interface {
-	// CreateOrder stores a new NORMAL voucher order as given (CREATED with a pay
-	// deadline, or PAID with a redemption code when its amount is 0).
-	CreateOrder(ctx context.Context, o domain.VoucherOrder) (domain.VoucherOrder, error)
-	// Order returns one order, or domain.ErrNotFound.
-	Order(ctx context.Context, id int64) (domain.VoucherOrder, error)
-	// OrderByCode returns the order with that redemption code, or domain.ErrNotFound.
-	OrderByCode(ctx context.Context, code string) (domain.VoucherOrder, error)
-	// Transition applies t. changed is false (and the order returned as it stands) when
-	// its status is not in t.From; domain.ErrNotFound when there is no such order.
-	Transition(ctx context.Context, t Transition) (o domain.VoucherOrder, changed bool, err error)
-	// ExpireDue cancels (reason TIMEOUT, at now) up to limit CREATED orders whose pay
-	// deadline is at or before now, returning their FLASH_SALE units to their sales'
-	// database stock, in one transaction, and returns the orders it canceled. Callers on
-	// several nodes at once cancel disjoint orders (no order twice).
-	ExpireDue(ctx context.Context, now time.Time, limit int) ([]domain.VoucherOrder, error)
-	// OrdersOfShop returns up to limit orders of the shop with id < before (0: from the
-	// newest), newest first, with a status in statuses (empty: any).
-	OrdersOfShop(ctx context.Context, shopID int64, statuses []domain.OrderStatus, before int64, limit int) ([]domain.VoucherOrder, error)
-	// CountByStatus counts a voucher's written orders by status, and those created at
-	// or after since (for the claim rate).
-	CountByStatus(ctx context.Context, voucherID int64, since time.Time) (counts map[domain.OrderStatus]int64, recent int64, err error)
-
+// PaymentStore holds the payments of orders: their own rows, each moved in one
+// transaction with the order it pays when it settles (through the order store's
+// transitions, so the order's moves stay the domain's table).
+type PaymentStore interface {
 	// CreatePayment stores p (PENDING) for its order, unless the order already has a
 	// PENDING payment: then that one is returned and created is false.
 	CreatePayment(ctx context.Context, p domain.Payment) (stored domain.Payment, created bool, err error)
@@ -98,10 +46,10 @@ type Store interface {
 	// PaymentsOfOrder lists an order's payments, oldest first.
 	PaymentsOfOrder(ctx context.Context, orderID int64) ([]domain.Payment, error)
 	// SettlePayment applies a provider's verdict on a PENDING payment in one
-	// transaction: succeeded → the payment SUCCEEDED and its order CREATED → PAID (with
-	// code, at) — or, when the order is no longer CREATED, the payment REFUND_PENDING;
-	// failed → the payment FAILED. A payment no longer PENDING is left alone
-	// (SettledAgain). domain.ErrNotFound for an unknown payment.
+	// transaction: succeeded → the payment SUCCEEDED and its order paid (domain.OrderPay,
+	// with code, at) — or, when the order may no longer be paid, the payment
+	// REFUND_PENDING; failed → the payment FAILED. A payment no longer PENDING is left
+	// alone (SettledAgain). domain.ErrNotFound for an unknown payment.
 	SettlePayment(ctx context.Context, paymentID int64, succeeded bool, at time.Time, code string) (Settlement, error)
 	// RefundsDue lists up to limit REFUND_PENDING payments, oldest first.
 	RefundsDue(ctx context.Context, limit int) ([]domain.Payment, error)

@@ -48,7 +48,7 @@ func (q *ShopOrders) Page(ctx context.Context, a domain.Actor, shopID int64, sta
 	if err != nil {
 		return OrderPage{}, err
 	}
-	os, err := q.c.d.Store.OrdersOfShop(ctx, shopID, statuses, before, size+1)
+	os, err := q.c.d.Orders.OrdersOfShop(ctx, shopID, statuses, before, size+1)
 	if err != nil {
 		return OrderPage{}, fmt.Errorf("list orders of shop %d: %w", shopID, err)
 	}
@@ -119,7 +119,7 @@ func (q *SaleStats) read(ctx context.Context, v domain.Voucher) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	counts, recent, err := q.c.d.Store.CountByStatus(ctx, v.ID, now.Add(-rateWindow))
+	counts, recent, err := q.c.d.Orders.CountByStatus(ctx, v.ID, now.Add(-rateWindow))
 	if err != nil {
 		return Stats{}, err
 	}

@@ -7,7 +7,9 @@
 //	   ▼          └──▶ CANCELED (by the buyer, or the payment deadline passed)
 //	 FAILED
 //
-// PENDING and FAILED belong to the flash sale's claim path (package seckill); this
+// The moves are the domain's transition table (domain.OrderMoves); the rows live
+// behind one port, OrderStore, which the flash sale's claim path (package seckill)
+// writes its claims through too. PENDING and FAILED belong to that claim path; this
 // package moves orders on from CREATED. Every move is one conditional transition in the
 // store, so racing moves have one winner. A canceled or refunded flash-sale order gives
 // its unit back to the sale's database stock in the same transaction, then to the gate
@@ -53,7 +55,8 @@ type Config struct {
 
 // Deps are the adapters the lifecycle needs.
 type Deps struct {
-	Store    Store
+	Orders   OrderStore
+	Payments PaymentStore
 	Vouchers Vouchers
 	Shops    Shops
 	Units    UnitReturner
@@ -91,7 +94,7 @@ type core struct {
 
 // New checks deps and builds the use cases.
 func New(cfg Config, d Deps) (*Service, error) {
-	if d.Store == nil || d.Vouchers == nil || d.Shops == nil || d.Units == nil || d.Gauge == nil || d.Provider == nil ||
+	if d.Orders == nil || d.Payments == nil || d.Vouchers == nil || d.Shops == nil || d.Units == nil || d.Gauge == nil || d.Provider == nil ||
 		d.Status == nil || d.Reopen == nil || d.IDs == nil {
 		return nil, errors.New("orders: missing dependency")
 	}
@@ -146,7 +149,7 @@ func (c *core) ownOrder(ctx context.Context, a domain.Actor, id int64) (domain.V
 	if id <= 0 {
 		return domain.VoucherOrder{}, domain.Errorf(domain.CodeNotFound, "no such order")
 	}
-	o, err := c.d.Store.Order(ctx, id)
+	o, err := c.d.Orders.Order(ctx, id)
 	if errors.Is(err, domain.ErrNotFound) || (err == nil && o.UserID != a.UserID) {
 		return domain.VoucherOrder{}, domain.Errorf(domain.CodeNotFound, "no such order")
 	}
@@ -188,7 +191,8 @@ func (c *core) returnUnits(ctx context.Context, voucherID int64, released []doma
 	}
 }
 
-// conflict is the CONFLICT of a transition o's status does not allow.
-func conflict(o domain.VoucherOrder, what string) error {
-	return domain.StatusConflict(o.Status, "cannot %s an order that is %s", what, o.Status)
+// refused is the CONFLICT of action a on o, whose status a does not start from (a
+// transition that did not win).
+func refused(o domain.VoucherOrder, a domain.OrderAction) error {
+	return domain.MoveRefused(o.Status, a)
 }

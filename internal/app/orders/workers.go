@@ -16,7 +16,7 @@ type Expirer struct{ c *core }
 func (w *Expirer) RunOnce(ctx context.Context) (int, error) {
 	total := 0
 	for {
-		expired, err := w.c.d.Store.ExpireDue(ctx, w.c.now(), w.c.cfg.ExpiryBatch)
+		expired, err := w.c.d.Orders.ExpireDue(ctx, w.c.now(), w.c.cfg.ExpiryBatch)
 		if err != nil {
 			return total, err
 		}
@@ -56,7 +56,7 @@ const refundBatch = 100
 
 // RunOnce sends the owed refunds and returns how many the provider confirmed.
 func (w *RefundWorker) RunOnce(ctx context.Context) (int, error) {
-	due, err := w.c.d.Store.RefundsDue(ctx, refundBatch)
+	due, err := w.c.d.Payments.RefundsDue(ctx, refundBatch)
 	if err != nil {
 		return 0, err
 	}
@@ -70,7 +70,7 @@ func (w *RefundWorker) RunOnce(ctx context.Context) (int, error) {
 			w.c.log.Warn("refund not sent; it will be retried", slog.Int64("payment_id", p.ID), slog.Any("error", err))
 			continue
 		}
-		if ok, err := w.c.d.Store.MarkRefunded(ctx, p.ID, w.c.now()); err != nil {
+		if ok, err := w.c.d.Payments.MarkRefunded(ctx, p.ID, w.c.now()); err != nil {
 			return n, err
 		} else if ok {
 			n++

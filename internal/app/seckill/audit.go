@@ -3,6 +3,8 @@ package seckill
 import (
 	"context"
 	"fmt"
+
+	"github.com/dealspot/dealspot/internal/app/orders"
 )
 
 // Audit is a sale's bookkeeping in Redis and in the database, for checking the flash
@@ -17,7 +19,7 @@ type Audit struct {
 	// RedisHolders counts the users the gate has marked.
 	RedisHolders int
 	DBStock      int64
-	Orders       OrderCounts
+	Orders       orders.OrderCounts
 }
 
 // Audit reads a sale's bookkeeping.
@@ -27,7 +29,7 @@ func (rec *Reconciler) Audit(ctx context.Context, voucherID int64) (Audit, error
 
 // ReadAudit reads a sale's bookkeeping straight from the gate and the order store, for
 // auditing stores without a running Service (a load tool against a remote server).
-func ReadAudit(ctx context.Context, gate GateInspector, orders Orders, voucherID int64) (Audit, error) {
+func ReadAudit(ctx context.Context, gate GateInspector, store orders.OrderStore, voucherID int64) (Audit, error) {
 	a := Audit{VoucherID: voucherID}
 	// Reservations first: a claim settles (its order written, or its unit and slot
 	// given back) before its reservation goes, so once none is pending every read after
@@ -47,10 +49,10 @@ func ReadAudit(ctx context.Context, gate GateInspector, orders Orders, voucherID
 		return Audit{}, err
 	}
 	a.RedisHolders = len(holders)
-	if a.DBStock, err = orders.SaleStock(ctx, voucherID); err != nil {
+	if a.DBStock, err = store.SaleStock(ctx, voucherID); err != nil {
 		return Audit{}, fmt.Errorf("audit sale %d: %w", voucherID, err)
 	}
-	if a.Orders, err = orders.CountOrders(ctx, voucherID); err != nil {
+	if a.Orders, err = store.CountOrders(ctx, voucherID); err != nil {
 		return Audit{}, err
 	}
 	return a, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 )
 
@@ -47,11 +48,11 @@ func (g *failingMidAudit) Holders(context.Context, int64) ([]int64, error) {
 	return []int64{1, 2}, nil
 }
 
-type oneOrder struct{ seckill.Orders }
+type oneOrder struct{ orders.OrderStore }
 
 func (oneOrder) SaleStock(context.Context, int64) (int64, error) { return 4, nil }
-func (oneOrder) CountOrders(context.Context, int64) (seckill.OrderCounts, error) {
-	return seckill.OrderCounts{Created: 1, LiveUsers: 1, Failed: 1}, nil
+func (oneOrder) CountOrders(context.Context, int64) (orders.OrderCounts, error) {
+	return orders.OrderCounts{Created: 1, LiveUsers: 1, Failed: 1}, nil
 }
 
 // An audit that finds no claim pending is balanced, also when a claim fails while the

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/seckill/seckilltest"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -15,7 +16,7 @@ import (
 // statusWorld is the order's state as order(id) sees it: a reservation in the gate until
 // the order is written. Only the methods OrderStatus uses are implemented.
 type statusWorld struct {
-	seckill.Orders
+	orders.OrderStore
 	seckill.StockGate
 
 	mu       sync.Mutex

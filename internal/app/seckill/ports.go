@@ -199,64 +199,6 @@ type Vouchers interface {
 	UpdateFlashSale(ctx context.Context, voucherID int64, update func(v domain.Voucher, fs *domain.FlashSale) error) (domain.Voucher, error)
 }
 
-// BatchResult is what writing a batch of claims did.
-type BatchResult struct {
-	// Created are the claims whose orders now exist (new or written before).
-	Created []domain.Claim
-	// Duplicate are claims of users who already hold another live order of the voucher.
-	Duplicate []domain.Claim
-	// NoStock are claims the database stock could not cover.
-	NoStock []domain.Claim
-	// IDTaken are claims whose order id belongs to an order of another user or voucher
-	// (an id handed out twice): that order is not theirs, and nothing was written.
-	IDTaken []domain.Claim
-	// Status is, for each claim in Created (by order id), its order's status as it
-	// stands: CREATED, PAID for a voucher that costs nothing, or a later status for a
-	// claim delivered again after its order moved on.
-	Status map[int64]domain.OrderStatus
-}
-
-// Orders reads and writes voucher orders.
-type Orders interface {
-	// WriteClaims writes the orders of claims in one transaction: orders that exist are
-	// left as they are, each voucher's database stock goes down by the orders added and
-	// never below zero. A new order records its voucher's shop and price (amount); it is
-	// CREATED with a pay deadline payWithin after it is written, or PAID (with a
-	// redemption code) when the voucher costs nothing. Any error means nothing was
-	// written.
-	WriteClaims(ctx context.Context, claims []domain.Claim, payWithin time.Duration) (BatchResult, error)
-	// FailClaim records c's order as FAILED, with reason, unless an order with that id
-	// exists; it returns the order as it now stands.
-	FailClaim(ctx context.Context, c domain.Claim, reason string) (domain.VoucherOrder, error)
-	// Order returns one order, or domain.ErrNotFound.
-	Order(ctx context.Context, id int64) (domain.VoucherOrder, error)
-	// WrittenOrders returns those of ids that are orders in the database, in any order.
-	WrittenOrders(ctx context.Context, ids []int64) ([]int64, error)
-	// OrdersOfUser returns up to limit orders of a user with id < before (0: from the
-	// newest), newest first, with a status in statuses (empty: any).
-	OrdersOfUser(ctx context.Context, userID int64, statuses []domain.OrderStatus, before int64, limit int) ([]domain.VoucherOrder, error)
-	// LiveHolders lists the users holding an order of the voucher that holds a unit
-	// (PENDING, CREATED, PAID, USED); withReleased adds the users of CANCELED and
-	// REFUNDED orders (when a user may not claim a sale again after giving it back).
-	LiveHolders(ctx context.Context, voucherID int64, withReleased bool) ([]int64, error)
-	// SaleStock returns the flash sale's stock in the database.
-	SaleStock(ctx context.Context, voucherID int64) (int64, error)
-	// CountOrders counts the voucher's orders that hold a unit, the failed and the
-	// released ones, and the distinct users holding a unit.
-	CountOrders(ctx context.Context, voucherID int64) (OrderCounts, error)
-}
-
-// OrderCounts summarises a voucher's orders.
-type OrderCounts struct {
-	// Created counts the orders that hold a unit: CREATED, PAID or USED (I5).
-	Created int64
-	Failed  int64
-	// LiveUsers is the number of distinct users holding such an order.
-	LiveUsers int64
-	// Released counts the CANCELED and REFUNDED orders, whose units went back.
-	Released int64
-}
-
 // StatusBus carries order events to every server node.
 type StatusBus interface {
 	// Publish sends events to every node.

@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -70,7 +71,8 @@ type Config struct {
 // Deps are the adapters the flash sale needs.
 type Deps struct {
 	Vouchers Vouchers
-	Orders   Orders
+	// Orders is the order package's store: claims are written, failed and read there.
+	Orders orders.OrderStore
 	// Gate decides claims, Loader loads sales into it, Inspector reads and repairs them:
 	// one gate's parts (redis.NewSaleGate).
 	Gate      StockGate

@@ -1,0 +1,333 @@
+package orderstest
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/app/orders"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// writeUsers writes one claim of sale v per new user and checks they are created; it
+// returns the claims.
+func (s Store) writeUsers(t *testing.T, v domain.Voucher, users int, payWithin time.Duration) []domain.Claim {
+	t.Helper()
+	claims := make([]domain.Claim, users)
+	for i := range claims {
+		claims[i] = domain.Claim{OrderID: newID(), UserID: newID(), VoucherID: v.ID, ClaimedAt: time.Now()}
+	}
+	res, err := s.Orders.WriteClaims(context.Background(), claims, payWithin)
+	if err != nil || len(res.Created) != users {
+		t.Fatalf("write %d claims: created %d, %v", users, len(res.Created), err)
+	}
+	return claims
+}
+
+func (s Store) stockOf(t *testing.T, v domain.Voucher) int64 {
+	t.Helper()
+	n, err := s.Orders.SaleStock(context.Background(), v.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func (s Store) order(t *testing.T, id int64) domain.VoucherOrder {
+	t.Helper()
+	o, err := s.Orders.Order(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+func ordersWrittenFields(t *testing.T, s Store) {
+	ctx := context.Background()
+	paid := s.pricedSale(t, 5, 990)
+	free := s.pricedSale(t, 5, 0)
+	user := newID()
+	priced, gift := claim(paid, user), claim(free, user)
+	before := time.Now()
+	res, err := s.Orders.WriteClaims(ctx, []domain.Claim{priced, gift}, 10*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status[priced.OrderID] != domain.OrderCreated || res.Status[gift.OrderID] != domain.OrderPaid {
+		t.Fatalf("statuses %v, want %d CREATED and %d PAID", res.Status, priced.OrderID, gift.OrderID)
+	}
+	o := s.order(t, priced.OrderID)
+	if o.ShopID != paid.ShopID || o.Amount != 990 || o.Kind != domain.VoucherFlashSale || o.Quantity != 1 ||
+		o.PayDeadline == nil || o.PayDeadline.Before(before.Add(10*time.Minute-time.Second)) || o.RedemptionCode != "" {
+		t.Errorf("written order %+v", o)
+	}
+	f := s.order(t, gift.OrderID)
+	if f.Status != domain.OrderPaid || f.PayTime == nil || len(f.RedemptionCode) != domain.RedemptionCodeLen || f.PayDeadline != nil {
+		t.Errorf("free order %+v", f)
+	}
+	if byCode, err := s.Orders.OrderByCode(ctx, f.RedemptionCode); err != nil || byCode.ID != gift.OrderID {
+		t.Errorf("order by code: %+v, %v", byCode, err)
+	}
+	if _, err := s.Orders.OrderByCode(ctx, "0000NOSUCH00"); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("order by an unknown code: %v, want domain.ErrNotFound", err)
+	}
+}
+
+func ordersCreate(t *testing.T, s Store) {
+	ctx := context.Background()
+	v := s.sale(t, 5)
+	user, other := newID(), newID()
+	first := domain.VoucherOrder{ID: newID(), UserID: user, VoucherID: v.ID, Status: domain.OrderCreated}
+	if _, err := s.Orders.CreateOrder(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	dup := domain.VoucherOrder{ID: newID(), UserID: user, VoucherID: v.ID, Status: domain.OrderCreated}
+	if _, err := s.Orders.CreateOrder(ctx, dup); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("same user and voucher: err = %v, want CONFLICT", err)
+	}
+	if _, err := s.Orders.CreateOrder(ctx, domain.VoucherOrder{ID: newID(), UserID: other, VoucherID: v.ID, Status: domain.OrderCreated}); err != nil {
+		t.Fatalf("another user: %v", err)
+	}
+	otherVoucher := domain.VoucherOrder{ID: newID(), UserID: user, VoucherID: s.sale(t, 1).ID}
+	if _, err := s.Orders.CreateOrder(ctx, otherVoucher); err != nil {
+		t.Fatalf("another voucher: %v", err)
+	}
+	if _, err := s.Orders.CreateOrder(ctx, domain.VoucherOrder{ID: first.ID, UserID: newID(), VoucherID: v.ID}); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("reused id: err = %v, want CONFLICT", err)
+	}
+	got := s.order(t, first.ID)
+	if got.ID != first.ID || got.UserID != user || got.VoucherID != v.ID || got.Status != domain.OrderCreated ||
+		got.CreatedAt.IsZero() || got.PayTime != nil || got.UseTime != nil || got.RefundTime != nil {
+		t.Fatalf("order = %+v", got)
+	}
+	if got := s.order(t, otherVoucher.ID); got.Status != domain.OrderCreated {
+		t.Fatalf("default status: %+v", got)
+	}
+	if _, err := s.Orders.Order(ctx, dup.ID); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("rejected order: err = %v, want NOT_FOUND", err)
+	}
+	// A purchase of a normal voucher is stored as given; one buyer may buy it again.
+	normal := s.Voucher(t, domain.Voucher{Title: "normal", PayValue: 0, ActualValue: 2, Kind: domain.VoucherNormal, Status: domain.VoucherOnSale})
+	paid := time.Now().Add(-time.Minute).Truncate(time.Microsecond)
+	for range 2 {
+		bought := domain.VoucherOrder{ID: newID(), UserID: user, VoucherID: normal.ID, ShopID: normal.ShopID, Kind: domain.VoucherNormal,
+			Quantity: 3, Status: domain.OrderPaid, PayTime: &paid, RedemptionCode: domain.NewRedemptionCode()}
+		stored, err := s.Orders.CreateOrder(ctx, bought)
+		if err != nil || stored.ID != bought.ID || stored.Kind != domain.VoucherNormal || stored.Quantity != 3 || stored.ShopID != normal.ShopID ||
+			stored.Status != domain.OrderPaid || stored.PayTime == nil || !stored.PayTime.Equal(paid) || stored.RedemptionCode != bought.RedemptionCode {
+			t.Fatalf("purchase %+v stored as %+v, %v", bought, stored, err)
+		}
+	}
+	if _, err := s.Orders.CreateOrder(ctx, domain.VoucherOrder{ID: newID(), UserID: newID(), VoucherID: v.ID, Status: "LOST"}); !errors.Is(err, domain.ErrBadInput) {
+		t.Fatalf("unknown status: err = %v, want BAD_USER_INPUT", err)
+	}
+	if _, err := s.Orders.CreateOrder(ctx, domain.VoucherOrder{UserID: newID(), VoucherID: v.ID}); !errors.Is(err, domain.ErrBadInput) {
+		t.Fatalf("no id: err = %v, want BAD_USER_INPUT", err)
+	}
+}
+
+func ordersTransitions(t *testing.T, s Store) {
+	ctx := context.Background()
+	v := s.pricedSale(t, 3, 500)
+	cs := s.writeUsers(t, v, 3, time.Hour)
+	if got := s.stockOf(t, v); got != 0 {
+		t.Fatalf("stock after 3 orders %d", got)
+	}
+	// Cancel and pay race on one order, 20 times over: exactly one wins.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	wins := map[domain.OrderStatus]int{}
+	for i := range 20 {
+		wg.Go(func() {
+			tr := orders.Move(domain.OrderPay, cs[0].OrderID, time.Now())
+			tr.RedemptionCode = domain.NewRedemptionCode()
+			if i%2 == 0 {
+				tr = orders.Move(domain.OrderCancel, cs[0].OrderID, time.Now())
+				tr.CancelReason = domain.CancelByBuyer
+			}
+			_, changed, err := s.Orders.Transition(ctx, tr)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if changed {
+				mu.Lock()
+				wins[tr.To]++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if wins[domain.OrderCanceled]+wins[domain.OrderPaid] != 1 {
+		t.Fatalf("wins %v, want exactly one", wins)
+	}
+	o := s.order(t, cs[0].OrderID)
+	wantStock := int64(0)
+	if o.Status == domain.OrderCanceled {
+		wantStock = 1
+		if o.CancelReason != domain.CancelByBuyer || o.CanceledAt == nil || o.PayTime != nil {
+			t.Errorf("canceled order %+v", o)
+		}
+	} else if o.PayTime == nil || len(o.RedemptionCode) != domain.RedemptionCodeLen {
+		t.Errorf("paid order %+v", o)
+	}
+	if got := s.stockOf(t, v); got != wantStock {
+		t.Errorf("stock %d after the race ended %s, want %d", got, o.Status, wantStock)
+	}
+	// A refused transition returns the order as it stands and nothing else.
+	got, changed, err := s.Orders.Transition(ctx, orders.Move(domain.OrderRefund, cs[1].OrderID, time.Now()))
+	if err != nil || changed || got.Status != domain.OrderCreated {
+		t.Errorf("refund of a CREATED order: %+v changed %v, %v", got, changed, err)
+	}
+	if got := s.stockOf(t, v); got != wantStock {
+		t.Errorf("a refused transition changed the stock to %d", got)
+	}
+	// Paid, redeemed, and then never refunded; paid and refunded, the unit back once.
+	step := func(a domain.OrderAction, id int64, want bool) domain.VoucherOrder {
+		t.Helper()
+		tr := orders.Move(a, id, time.Now())
+		tr.RedemptionCode, tr.RefundReason = domain.NewRedemptionCode(), "changed my mind"
+		got, changed, err := s.Orders.Transition(ctx, tr)
+		if err != nil || changed != want {
+			t.Fatalf("%s order %d: %+v changed %v, %v; want changed %v", a, id, got, changed, err, want)
+		}
+		return got
+	}
+	step(domain.OrderPay, cs[1].OrderID, true)
+	if used := step(domain.OrderRedeem, cs[1].OrderID, true); used.Status != domain.OrderUsed || used.UseTime == nil {
+		t.Errorf("redeemed order %+v", used)
+	}
+	step(domain.OrderRefund, cs[1].OrderID, false)
+	step(domain.OrderPay, cs[2].OrderID, true)
+	if r := step(domain.OrderRefund, cs[2].OrderID, true); r.Status != domain.OrderRefunded || r.RefundTime == nil || r.RefundReason != "changed my mind" {
+		t.Errorf("refunded order %+v", r)
+	}
+	step(domain.OrderRefund, cs[2].OrderID, false)
+	if got := s.stockOf(t, v); got != wantStock+1 {
+		t.Errorf("stock %d after a refund, want %d", got, wantStock+1)
+	}
+	if _, _, err := s.Orders.Transition(ctx, orders.Move(domain.OrderPay, newID(), time.Now())); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("transition of an unknown order: %v, want domain.ErrNotFound", err)
+	}
+}
+
+func ordersExpire(t *testing.T, s Store) {
+	ctx := context.Background()
+	const n = 300
+	v := s.pricedSale(t, n, 100)
+	s.writeUsers(t, v, n, time.Millisecond)
+	notDue := s.pricedSale(t, 1, 100)
+	s.writeUsers(t, notDue, 1, time.Hour)
+	time.Sleep(10 * time.Millisecond)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	seen := map[int64]int{}
+	for range 8 {
+		wg.Go(func() {
+			for {
+				got, err := s.Orders.ExpireDue(ctx, time.Now(), 25)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				for _, o := range got {
+					if o.Status != domain.OrderCanceled || o.CancelReason != domain.CancelTimeout {
+						t.Errorf("expired order %+v", o)
+					}
+					if o.VoucherID == v.ID {
+						seen[o.ID]++
+					}
+				}
+				mu.Unlock()
+				if len(got) == 0 {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if len(seen) != n {
+		t.Errorf("expired %d orders, want %d", len(seen), n)
+	}
+	for id, k := range seen {
+		if k != 1 {
+			t.Errorf("order %d expired %d times", id, k)
+		}
+	}
+	if got := s.stockOf(t, v); got != n {
+		t.Errorf("stock after expiry %d, want %d back", got, n)
+	}
+	if got := s.stockOf(t, notDue); got != 0 {
+		t.Errorf("an order not due was expired (stock %d)", got)
+	}
+	if got, err := s.Orders.ExpireDue(ctx, time.Now(), 0); err != nil || len(got) != 0 {
+		t.Errorf("expire none: %v, %v", got, err)
+	}
+}
+
+func ordersOfShop(t *testing.T, s Store) {
+	ctx := context.Background()
+	v := s.pricedSale(t, 3, 700)
+	since := time.Now().Add(-time.Hour)
+	cs := s.writeUsers(t, v, 3, time.Hour)
+	pay := orders.Move(domain.OrderPay, cs[0].OrderID, time.Now())
+	pay.RedemptionCode = domain.NewRedemptionCode()
+	cancel := orders.Move(domain.OrderCancel, cs[1].OrderID, time.Now())
+	cancel.CancelReason = domain.CancelTimeout
+	for _, tr := range []orders.Transition{pay, cancel} {
+		if _, changed, err := s.Orders.Transition(ctx, tr); err != nil || !changed {
+			t.Fatal(changed, err)
+		}
+	}
+	counts, recent, err := s.Orders.CountByStatus(ctx, v.ID, since)
+	if err != nil || counts[domain.OrderPaid] != 1 || counts[domain.OrderCanceled] != 1 || counts[domain.OrderCreated] != 1 || recent != 3 {
+		t.Errorf("counts %v, recent %d, %v", counts, recent, err)
+	}
+	if _, recent, err := s.Orders.CountByStatus(ctx, v.ID, time.Now().Add(time.Hour)); err != nil || recent != 0 {
+		t.Errorf("recent since an hour ahead: %d, %v", recent, err)
+	}
+	shopOrders, err := s.Orders.OrdersOfShop(ctx, v.ShopID, []domain.OrderStatus{domain.OrderPaid, domain.OrderCanceled}, 0, 10)
+	if err != nil || len(shopOrders) != 2 || shopOrders[0].ID < shopOrders[1].ID {
+		t.Errorf("shop orders %+v, %v", shopOrders, err)
+	}
+	all, err := s.Orders.OrdersOfShop(ctx, v.ShopID, nil, 0, 10)
+	if err != nil || len(all) < 3 {
+		t.Fatalf("all shop orders %+v, %v", all, err)
+	}
+	for _, o := range all {
+		if o.ShopID != v.ShopID {
+			t.Fatalf("orders of shop %d include %+v", v.ShopID, o)
+		}
+	}
+	if page, err := s.Orders.OrdersOfShop(ctx, v.ShopID, nil, all[0].ID, 1); err != nil || len(page) != 1 || page[0].ID != all[1].ID {
+		t.Errorf("the page before %d: %+v, %v; want %d", all[0].ID, page, err, all[1].ID)
+	}
+}
+
+func ordersReclaim(t *testing.T, s Store) {
+	ctx := context.Background()
+	v := s.pricedSale(t, 2, 100)
+	first := s.writeUsers(t, v, 1, time.Hour)[0]
+	cancel := orders.Move(domain.OrderCancel, first.OrderID, time.Now())
+	cancel.CancelReason = domain.CancelByBuyer
+	if _, changed, err := s.Orders.Transition(ctx, cancel); err != nil || !changed {
+		t.Fatal(changed, err)
+	}
+	res, err := s.Orders.WriteClaims(ctx, []domain.Claim{{OrderID: newID(), UserID: first.UserID, VoucherID: v.ID, ClaimedAt: time.Now()}}, time.Hour)
+	if err != nil || len(res.Created) != 1 {
+		t.Fatalf("second claim after a cancel: %+v, %v", res, err)
+	}
+	if holders, err := s.Orders.LiveHolders(ctx, v.ID, false); err != nil || len(holders) != 1 {
+		t.Errorf("holders %v, %v", holders, err)
+	}
+	if holders, err := s.Orders.LiveHolders(ctx, v.ID, true); err != nil || len(holders) != 1 || holders[0] != first.UserID {
+		t.Errorf("holders with the released %v, %v", holders, err)
+	}
+	c, err := s.Orders.CountOrders(ctx, v.ID)
+	if err != nil || c.Created != 1 || c.Released != 1 || c.LiveUsers != 1 {
+		t.Errorf("counts %+v, %v", c, err)
+	}
+}

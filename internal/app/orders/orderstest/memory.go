@@ -1,0 +1,381 @@
+package orderstest
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dealspot/dealspot/internal/app/orders"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// Memory is an in-memory orders.OrderStore: the order rows and the vouchers they are
+// of (price, shop and a flash sale's stock), behind one lock, so every call is one
+// atomic step as a transaction is. It holds no payments: a Transition that moves one
+// is refused.
+type Memory struct {
+	mu       sync.Mutex
+	orders   map[int64]domain.VoucherOrder
+	vouchers map[int64]domain.Voucher
+}
+
+var _ orders.OrderStore = (*Memory)(nil)
+
+// NewMemory returns an empty store.
+func NewMemory() *Memory {
+	return &Memory{orders: map[int64]domain.VoucherOrder{}, vouchers: map[int64]domain.Voucher{}}
+}
+
+// AddVoucher stores v under a new id (its flash sale's stock is what WriteClaims takes
+// from) and returns it.
+func (m *Memory) AddVoucher(v domain.Voucher) domain.Voucher {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v.ID = newID()
+	if v.FlashSale != nil {
+		fs := *v.FlashSale
+		fs.VoucherID = v.ID
+		v.FlashSale = &fs
+	}
+	m.vouchers[v.ID] = v
+	return v
+}
+
+// liveFlash reports whether o is a flash-sale order that holds its user's one slot of
+// the sale (the relational store's partial unique index).
+func liveFlash(o domain.VoucherOrder) bool {
+	return o.Kind == domain.VoucherFlashSale && o.Status.HoldsUnit()
+}
+
+// insert adds o unless its id is taken or it is a second live flash-sale order of its
+// user; it reports whether it went in.
+func (m *Memory) insert(o domain.VoucherOrder) bool {
+	if _, taken := m.orders[o.ID]; taken {
+		return false
+	}
+	if liveFlash(o) {
+		for _, x := range m.orders {
+			if liveFlash(x) && x.UserID == o.UserID && x.VoucherID == o.VoucherID {
+				return false
+			}
+		}
+	}
+	m.orders[o.ID] = o
+	return true
+}
+
+// newClaimOrder is c's order as the writer writes it, in status st (PENDING: as the
+// domain's write action says).
+func (m *Memory) newClaimOrder(c domain.Claim, st domain.OrderStatus, now time.Time, payWithin time.Duration) domain.VoucherOrder {
+	v := m.vouchers[c.VoucherID]
+	created := c.ClaimedAt
+	if created.IsZero() {
+		created = now
+	}
+	o := domain.VoucherOrder{ID: c.OrderID, UserID: c.UserID, VoucherID: c.VoucherID, ShopID: v.ShopID, Kind: domain.VoucherFlashSale,
+		Quantity: 1, Amount: v.PayValue, Status: st, CreatedAt: created}
+	if st != domain.OrderPending {
+		return o
+	}
+	o.Status, _ = o.Written()
+	switch {
+	case o.Status == domain.OrderPaid:
+		o.PayTime, o.RedemptionCode = &now, domain.NewRedemptionCode()
+	case payWithin > 0:
+		deadline := now.Add(payWithin)
+		o.PayDeadline = &deadline
+	}
+	return o
+}
+
+// stock is a pointer to the voucher's flash-sale stock (nil: not a flash sale).
+func (m *Memory) stock(voucherID int64) *int {
+	if v, ok := m.vouchers[voucherID]; ok && v.FlashSale != nil {
+		return &v.FlashSale.Stock
+	}
+	return nil
+}
+
+// WriteClaims implements orders.OrderStore.
+func (m *Memory) WriteClaims(_ context.Context, claims []domain.Claim, payWithin time.Duration) (orders.BatchResult, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := time.Now()
+	res := orders.BatchResult{Status: map[int64]domain.OrderStatus{}}
+	inserted := map[int64]bool{}
+	newByVoucher := map[int64][]domain.Claim{}
+	for _, c := range claims {
+		if m.insert(m.newClaimOrder(c, domain.OrderPending, now, payWithin)) {
+			inserted[c.OrderID] = true
+			newByVoucher[c.VoucherID] = append(newByVoucher[c.VoucherID], c)
+		}
+	}
+	noStock := map[int64]domain.Claim{}
+	for vid, cs := range newByVoucher {
+		left := 0
+		if st := m.stock(vid); st != nil {
+			left = *st
+			*st -= min(left, len(cs))
+		}
+		for _, c := range cs[min(left, len(cs)):] {
+			noStock[c.OrderID] = c
+			delete(m.orders, c.OrderID)
+		}
+	}
+	mine := func(c domain.Claim) (domain.VoucherOrder, bool) {
+		o, ok := m.orders[c.OrderID]
+		return o, ok && o.UserID == c.UserID && o.VoucherID == c.VoucherID
+	}
+	for _, c := range claims {
+		o, ok := mine(c)
+		_, taken := m.orders[c.OrderID]
+		switch {
+		case noStock[c.OrderID].UserID == c.UserID && noStock[c.OrderID].VoucherID == c.VoucherID && inserted[c.OrderID]:
+			res.NoStock = append(res.NoStock, c)
+		case ok && o.Status != domain.OrderFailed:
+			res.Created = append(res.Created, c)
+			res.Status[c.OrderID] = o.Status
+		case ok:
+			res.Duplicate = append(res.Duplicate, c)
+		case taken:
+			res.IDTaken = append(res.IDTaken, c)
+		default:
+			res.Duplicate = append(res.Duplicate, c)
+		}
+	}
+	return res, nil
+}
+
+// FailClaim implements orders.OrderStore.
+func (m *Memory) FailClaim(_ context.Context, c domain.Claim, reason string) (domain.VoucherOrder, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	o := m.newClaimOrder(c, domain.OrderFailed, time.Now(), 0)
+	if utf8.RuneCountInString(reason) > 255 {
+		reason = string([]rune(reason)[:255])
+	}
+	o.FailReason = reason
+	m.insert(o)
+	return m.orders[c.OrderID], nil
+}
+
+// CreateOrder implements orders.OrderStore.
+func (m *Memory) CreateOrder(_ context.Context, o domain.VoucherOrder) (domain.VoucherOrder, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if o.ID <= 0 {
+		return domain.VoucherOrder{}, domain.Errorf(domain.CodeBadUserInput, "order id must be positive")
+	}
+	if o.Status == "" {
+		o.Status = domain.OrderCreated
+	}
+	if !o.Status.Valid() {
+		return domain.VoucherOrder{}, domain.Errorf(domain.CodeBadUserInput, "unknown order status %q", o.Status)
+	}
+	if o.Kind == "" {
+		o.Kind = domain.VoucherFlashSale
+	}
+	o.Quantity = max(o.Quantity, 1)
+	if o.CreatedAt.IsZero() {
+		o.CreatedAt = time.Now()
+	}
+	if !m.insert(o) {
+		return domain.VoucherOrder{}, domain.Errorf(domain.CodeConflict, "order already exists")
+	}
+	return o, nil
+}
+
+// Order implements orders.OrderStore.
+func (m *Memory) Order(_ context.Context, id int64) (domain.VoucherOrder, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	o, ok := m.orders[id]
+	if !ok {
+		return domain.VoucherOrder{}, domain.ErrNotFound
+	}
+	return o, nil
+}
+
+// OrderByCode implements orders.OrderStore.
+func (m *Memory) OrderByCode(_ context.Context, code string) (domain.VoucherOrder, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, o := range m.orders {
+		if code != "" && o.RedemptionCode == code {
+			return o, nil
+		}
+	}
+	return domain.VoucherOrder{}, domain.ErrNotFound
+}
+
+// WrittenOrders implements orders.OrderStore.
+func (m *Memory) WrittenOrders(_ context.Context, ids []int64) ([]int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []int64
+	for _, id := range ids {
+		if _, ok := m.orders[id]; ok {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// page lists up to limit orders that keep says to, with id < before (0: any) and a
+// status in statuses (empty: any), newest first.
+func (m *Memory) page(keep func(domain.VoucherOrder) bool, statuses []domain.OrderStatus, before int64, limit int) []domain.VoucherOrder {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []domain.VoucherOrder
+	for _, o := range m.orders {
+		if keep(o) && (before <= 0 || o.ID < before) && (len(statuses) == 0 || slices.Contains(statuses, o.Status)) {
+			out = append(out, o)
+		}
+	}
+	slices.SortFunc(out, func(a, b domain.VoucherOrder) int { return cmp.Compare(b.ID, a.ID) })
+	return out[:min(len(out), max(limit, 0))]
+}
+
+// OrdersOfUser implements orders.OrderStore.
+func (m *Memory) OrdersOfUser(_ context.Context, userID int64, statuses []domain.OrderStatus, before int64, limit int) ([]domain.VoucherOrder, error) {
+	return m.page(func(o domain.VoucherOrder) bool { return o.UserID == userID }, statuses, before, limit), nil
+}
+
+// OrdersOfShop implements orders.OrderStore.
+func (m *Memory) OrdersOfShop(_ context.Context, shopID int64, statuses []domain.OrderStatus, before int64, limit int) ([]domain.VoucherOrder, error) {
+	return m.page(func(o domain.VoucherOrder) bool { return o.ShopID == shopID }, statuses, before, limit), nil
+}
+
+// released reports whether s is the status of an order that gave its unit back.
+func released(s domain.OrderStatus) bool {
+	return s == domain.OrderCanceled || s == domain.OrderRefunded
+}
+
+// LiveHolders implements orders.OrderStore.
+func (m *Memory) LiveHolders(_ context.Context, voucherID int64, withReleased bool) ([]int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []int64
+	for _, o := range m.orders {
+		if o.VoucherID == voucherID && (o.Status.HoldsUnit() || (withReleased && released(o.Status))) && !slices.Contains(out, o.UserID) {
+			out = append(out, o.UserID)
+		}
+	}
+	return out, nil
+}
+
+// SaleStock implements orders.OrderStore.
+func (m *Memory) SaleStock(_ context.Context, voucherID int64) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := m.stock(voucherID)
+	if st == nil {
+		return 0, domain.ErrNotFound
+	}
+	return int64(*st), nil
+}
+
+// CountOrders implements orders.OrderStore.
+func (m *Memory) CountOrders(_ context.Context, voucherID int64) (orders.OrderCounts, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var c orders.OrderCounts
+	users := map[int64]bool{}
+	for _, o := range m.orders {
+		switch {
+		case o.VoucherID != voucherID:
+		case o.Status.HoldsUnit():
+			c.Created++
+			users[o.UserID] = true
+		case o.Status == domain.OrderFailed:
+			c.Failed++
+		case released(o.Status):
+			c.Released++
+		}
+	}
+	c.LiveUsers = int64(len(users))
+	return c, nil
+}
+
+// CountByStatus implements orders.OrderStore.
+func (m *Memory) CountByStatus(_ context.Context, voucherID int64, since time.Time) (map[domain.OrderStatus]int64, int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	counts := map[domain.OrderStatus]int64{}
+	var recent int64
+	for _, o := range m.orders {
+		if o.VoucherID == voucherID {
+			counts[o.Status]++
+			if !o.CreatedAt.Before(since) {
+				recent++
+			}
+		}
+	}
+	return counts, recent, nil
+}
+
+// move applies t to o (whose status is in t.From), giving a flash sale's unit back
+// when t says so.
+func (m *Memory) move(o domain.VoucherOrder, t orders.Transition) domain.VoucherOrder {
+	at := t.At
+	o.Status = t.To
+	switch t.To {
+	case domain.OrderPaid:
+		o.PayTime, o.RedemptionCode = &at, t.RedemptionCode
+	case domain.OrderUsed:
+		o.UseTime = &at
+	case domain.OrderCanceled:
+		o.CanceledAt, o.CancelReason = &at, t.CancelReason
+	case domain.OrderRefunded:
+		o.RefundTime, o.RefundReason = &at, t.RefundReason
+	}
+	if st := m.stock(o.VoucherID); t.ReturnUnit && o.Kind == domain.VoucherFlashSale && !t.To.HoldsUnit() && st != nil {
+		*st += o.Quantity
+	}
+	m.orders[o.ID] = o
+	return o
+}
+
+// Transition implements orders.OrderStore.
+func (m *Memory) Transition(_ context.Context, t orders.Transition) (domain.VoucherOrder, bool, error) {
+	if len(t.From) == 0 {
+		return domain.VoucherOrder{}, false, errors.New("transition: no status to move from")
+	}
+	if t.Payment != nil {
+		return domain.VoucherOrder{}, false, errors.New("transition: the memory store holds no payments")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	o, ok := m.orders[t.OrderID]
+	if !ok {
+		return domain.VoucherOrder{}, false, domain.ErrNotFound
+	}
+	if !slices.Contains(t.From, o.Status) {
+		return o, false, nil
+	}
+	return m.move(o, t), true, nil
+}
+
+// ExpireDue implements orders.OrderStore.
+func (m *Memory) ExpireDue(_ context.Context, now time.Time, limit int) ([]domain.VoucherOrder, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	expire := domain.MoveOf(domain.OrderExpire)
+	var due []domain.VoucherOrder
+	for _, o := range m.orders {
+		if expire.Allows(o.Status) && o.PayDeadline != nil && !o.PayDeadline.After(now) {
+			due = append(due, o)
+		}
+	}
+	slices.SortFunc(due, func(a, b domain.VoucherOrder) int { return a.PayDeadline.Compare(*b.PayDeadline) })
+	due = due[:min(len(due), max(limit, 0))]
+	t := orders.Transition{From: expire.From, To: expire.To, At: now, CancelReason: domain.CancelTimeout, ReturnUnit: expire.ReturnsUnit()}
+	for i, o := range due {
+		due[i] = m.move(o, t)
+	}
+	return due, nil
+}
