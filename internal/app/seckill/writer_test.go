@@ -92,6 +92,8 @@ type (
 	noShops       struct{ seckill.ShopOwners }
 	noCache       struct{ seckill.VoucherReader }
 	noInvalidator struct{ seckill.VoucherInvalidator }
+	noLoader      struct{ seckill.SaleLoader }
+	noInspector   struct{ seckill.GateInspector }
 )
 
 // failingWrites is an order store whose batch writes fail.
@@ -117,7 +119,7 @@ func newWriterWorld(t *testing.T, store orders.OrderStore) *writerWorld {
 		w.store = m
 	}
 	svc, err := seckill.New(t.Context(), seckill.Config{MaxStock: 100, Pages: domain.PageLimits{Default: 10, Max: 100}}, seckill.Deps{
-		Vouchers: noVouchers{}, Orders: store, Gate: w.gate, Publisher: noPublisher{}, Republisher: noPublisher{}, IDs: noIDs{},
+		Vouchers: noVouchers{}, Orders: store, Gate: w.gate, Loader: noLoader{}, Inspector: noInspector{}, Publisher: noPublisher{}, Republisher: noPublisher{}, IDs: noIDs{},
 		Status: w.bus, SoldOut: w.soldOut, Shops: noShops{}, VoucherCache: noCache{}, VoucherChanges: noInvalidator{},
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
