@@ -58,7 +58,9 @@ type MemClaimQueue struct {
 var _ seckill.ClaimPublisher = (*MemClaimQueue)(nil)
 
 // NewMemClaimQueue returns an empty queue.
-func NewMemClaimQueue() *MemClaimQueue { return &MemClaimQueue{received: make(chan domain.Claim, 1024)} }
+func NewMemClaimQueue() *MemClaimQueue {
+	return &MemClaimQueue{received: make(chan domain.Claim, 1024)}
+}
 
 // PublishClaim implements seckill.ClaimPublisher. A failed publish keeps nothing.
 func (q *MemClaimQueue) PublishClaim(ctx context.Context, c domain.Claim) error {
