@@ -28,3 +28,13 @@ func TestMemGeoIndexContract(t *testing.T) {
 	t.Parallel()
 	shoptest.GeoIndexContract(t, func(*testing.T) shop.GeoIndex { return shoptest.NewMemGeoIndex() })
 }
+
+func TestMemShopCacheContract(t *testing.T) {
+	t.Parallel()
+	shoptest.ShopCacheContract(t, func(*testing.T) shoptest.ShopCache { return shoptest.NewMemShopCache() })
+}
+
+func TestMemShopTypeCacheContract(t *testing.T) {
+	t.Parallel()
+	shoptest.ShopTypeCacheContract(t, func(*testing.T) shop.ShopTypeCache { return shoptest.NewMemShopTypeCache() })
+}
