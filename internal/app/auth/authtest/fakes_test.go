@@ -42,3 +42,16 @@ func TestMemRateLimiterContract(t *testing.T) {
 		return authtest.NewMemRateLimiter(now)
 	})
 }
+
+func TestMemSenderContract(t *testing.T) {
+	t.Parallel()
+	authtest.CodeSenderContract(t, func(*testing.T) (auth.CodeSender, func() []authtest.Delivery) {
+		s := &authtest.MemSender{}
+		return s, s.Delivered
+	})
+}
+
+func TestMemTokensContract(t *testing.T) {
+	t.Parallel()
+	authtest.VerifiedTokensContract(t, func(*testing.T) auth.VerifiedTokens { return &authtest.MemTokens{} })
+}
