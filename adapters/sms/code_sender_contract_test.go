@@ -19,8 +19,8 @@ type loggedCodes struct {
 }
 
 func (h *loggedCodes) Enabled(context.Context, slog.Level) bool { return true }
-func (h *loggedCodes) WithAttrs([]slog.Attr) slog.Handler      { return h }
-func (h *loggedCodes) WithGroup(string) slog.Handler           { return h }
+func (h *loggedCodes) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *loggedCodes) WithGroup(string) slog.Handler            { return h }
 
 func (h *loggedCodes) Handle(_ context.Context, r slog.Record) error {
 	var d authtest.Delivery
