@@ -55,3 +55,8 @@ func TestMemTokensContract(t *testing.T) {
 	t.Parallel()
 	authtest.VerifiedTokensContract(t, func(*testing.T) auth.VerifiedTokens { return &authtest.MemTokens{} })
 }
+
+func TestMemRecordsImportsContract(t *testing.T) {
+	t.Parallel()
+	authtest.SessionImportsContract(t, func(*testing.T) authtest.SessionImporter { return authtest.NewMemRecords() })
+}
