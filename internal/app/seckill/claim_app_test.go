@@ -140,16 +140,6 @@ func (o *appOrders) setStock(voucherID, stock int64) {
 	o.stock[voucherID] = stock
 }
 
-// appShops says that shop 1 is run by user 1.
-type appShops struct{}
-
-func (appShops) ShopOwner(_ context.Context, shopID int64) (int64, error) {
-	if shopID != 1 {
-		return 0, domain.ErrNotFound
-	}
-	return 1, nil
-}
-
 // countedClaims is an observer counting the answered claims by outcome.
 type countedClaims struct {
 	seckill.NopObserver
@@ -219,7 +209,7 @@ func newFlashSale(t *testing.T, cfg seckill.Config) *flashSale {
 	cfg.Pages = domain.PageLimits{Default: 10, Max: 50}
 	cache := seckilltest.NewMemVoucherCache()
 	svc, err := seckill.New(context.Background(), cfg, seckill.Deps{Vouchers: f.vouchers, Orders: f.orders, Gate: f.gate,
-		Publisher: f.queue, Republisher: f.requeue, IDs: f.ids, Status: f.status, SoldOut: f.soldOut, Shops: appShops{},
+		Publisher: f.queue, Republisher: f.requeue, IDs: f.ids, Status: f.status, SoldOut: f.soldOut, Shops: seckilltest.NewMemShopOwners(),
 		VoucherCache: cache, VoucherChanges: cache, Observer: f.observed, Now: f.clock.Now,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {

@@ -66,3 +66,13 @@ func TestMemClaimQueueContract(t *testing.T) {
 		return q, q.Received()
 	})
 }
+
+func TestMemShopOwnersContract(t *testing.T) {
+	t.Parallel()
+	seckilltest.ShopOwnersContract(t, func(*testing.T) seckilltest.Shops {
+		s := seckilltest.NewMemShopOwners()
+		s.SetOwner(1, 42)
+		s.SetOwner(2, 0)
+		return seckilltest.Shops{Owners: s, Owned: 1, Unowned: 2, Owner: 42}
+	})
+}
