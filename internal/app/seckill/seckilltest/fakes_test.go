@@ -76,3 +76,8 @@ func TestMemShopOwnersContract(t *testing.T) {
 		return seckilltest.Shops{Owners: s, Owned: 1, Unowned: 2, Owner: 42}
 	})
 }
+
+// Not parallel: ObserverContract measures allocations.
+func TestNopObserverContract(t *testing.T) {
+	seckilltest.ObserverContract(t, func(*testing.T) seckill.Observer { return seckill.NopObserver{} })
+}
