@@ -37,22 +37,22 @@ func VoucherCacheContract(t *testing.T, newCache func(t *testing.T) VoucherCache
 	}
 }
 
-// counted is a load that counts its calls and answers v (found when v.ID is set).
-type counted struct {
+// countedLoad is a load that counts its calls and answers v (found when v.ID is set).
+type countedLoad struct {
 	mu    sync.Mutex
 	calls int
 	v     domain.Voucher
 	err   error
 }
 
-func (l *counted) load(context.Context) (domain.Voucher, bool, error) {
+func (l *countedLoad) load(context.Context) (domain.Voucher, bool, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.calls++
 	return l.v, l.v.ID != 0 && l.err == nil, l.err
 }
 
-func (l *counted) wantCalls(t *testing.T, want int) {
+func (l *countedLoad) wantCalls(t *testing.T, want int) {
 	t.Helper()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -61,7 +61,7 @@ func (l *counted) wantCalls(t *testing.T, want int) {
 	}
 }
 
-func getVoucher(t *testing.T, c VoucherCache, id int64, l *counted) (domain.Voucher, bool) {
+func getVoucher(t *testing.T, c VoucherCache, id int64, l *countedLoad) (domain.Voucher, bool) {
 	t.Helper()
 	v, found, err := c.Get(context.Background(), id, l.load)
 	if err != nil {
@@ -72,7 +72,7 @@ func getVoucher(t *testing.T, c VoucherCache, id int64, l *counted) (domain.Vouc
 
 func voucherCacheLoadsOnce(t *testing.T, c VoucherCache) {
 	id := newID()
-	l := &counted{v: domain.Voucher{ID: id, ShopID: 7, Title: "sale", Kind: domain.VoucherFlashSale, Status: domain.VoucherOnSale,
+	l := &countedLoad{v: domain.Voucher{ID: id, ShopID: 7, Title: "sale", Kind: domain.VoucherFlashSale, Status: domain.VoucherOnSale,
 		FlashSale: &domain.FlashSale{VoucherID: id, Stock: 3}}}
 	for range 3 {
 		if v, found := getVoucher(t, c, id, l); !found || v.ID != id || v.Title != "sale" || v.FlashSale == nil || v.FlashSale.Stock != 3 {
@@ -80,7 +80,7 @@ func voucherCacheLoadsOnce(t *testing.T, c VoucherCache) {
 		}
 	}
 	l.wantCalls(t, 1)
-	missing, none := newID(), &counted{}
+	missing, none := newID(), &countedLoad{}
 	for range 2 {
 		if v, found := getVoucher(t, c, missing, none); found {
 			t.Fatalf("get of an unknown voucher = %+v, want not found", v)
@@ -92,7 +92,7 @@ func voucherCacheLoadsOnce(t *testing.T, c VoucherCache) {
 func voucherCacheError(t *testing.T, c VoucherCache) {
 	id := newID()
 	broken := errors.New("database down")
-	l := &counted{err: broken}
+	l := &countedLoad{err: broken}
 	if _, _, err := c.Get(context.Background(), id, l.load); !errors.Is(err, broken) {
 		t.Fatalf("get with a failing load: %v, want its error", err)
 	}
@@ -105,7 +105,7 @@ func voucherCacheError(t *testing.T, c VoucherCache) {
 
 func voucherCacheChanged(t *testing.T, c VoucherCache) {
 	id := newID()
-	l := &counted{v: domain.Voucher{ID: id, Title: "old"}}
+	l := &countedLoad{v: domain.Voucher{ID: id, Title: "old"}}
 	getVoucher(t, c, id, l)
 	l.v.Title = "new"
 	if err := c.VoucherChanged(context.Background(), id); err != nil {
@@ -142,7 +142,7 @@ func (c *MemVoucherCache) Get(ctx context.Context, id int64, load func(ctx conte
 	a, ok := c.answers[id]
 	c.mu.Unlock()
 	if ok {
-		return clone(a.v), a.found, nil
+		return cloneVoucher(a.v), a.found, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return domain.Voucher{}, false, err
@@ -152,7 +152,7 @@ func (c *MemVoucherCache) Get(ctx context.Context, id int64, load func(ctx conte
 		return domain.Voucher{}, false, err
 	}
 	c.mu.Lock()
-	c.answers[id] = memVoucherAnswer{clone(v), found}
+	c.answers[id] = memVoucherAnswer{cloneVoucher(v), found}
 	c.mu.Unlock()
 	return v, found, nil
 }

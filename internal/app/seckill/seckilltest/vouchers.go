@@ -31,8 +31,8 @@ func NewMemVouchers(shopIDs ...int64) *MemVouchers {
 	return s
 }
 
-// clone copies v so that no caller shares its flash sale with the store.
-func clone(v domain.Voucher) domain.Voucher {
+// cloneVoucher copies v so that no caller shares its flash sale with the store.
+func cloneVoucher(v domain.Voucher) domain.Voucher {
 	if v.FlashSale != nil {
 		fs := *v.FlashSale
 		v.FlashSale = &fs
@@ -67,14 +67,14 @@ func (s *MemVouchers) CreateVoucher(_ context.Context, v domain.Voucher) (domain
 		return domain.Voucher{}, domain.Errorf(domain.CodeBadUserInput, "unknown shop")
 	}
 	s.lastID++
-	v = clone(v)
+	v = cloneVoucher(v)
 	v.ID = s.lastID
 	if v.FlashSale != nil {
 		v.FlashSale.VoucherID = v.ID
 		v.FlashSale.Buckets = max(1, v.FlashSale.Buckets)
 	}
 	s.vouchers[v.ID] = v
-	return clone(v), nil
+	return cloneVoucher(v), nil
 }
 
 // Voucher implements seckill.Vouchers.
@@ -85,7 +85,7 @@ func (s *MemVouchers) Voucher(_ context.Context, id int64) (domain.Voucher, erro
 	if !ok {
 		return domain.Voucher{}, fmt.Errorf("voucher %d: %w", id, domain.ErrNotFound)
 	}
-	return clone(v), nil
+	return cloneVoucher(v), nil
 }
 
 // list returns the vouchers keep accepts, by id.
@@ -93,7 +93,7 @@ func (s *MemVouchers) list(keep func(domain.Voucher) bool) []domain.Voucher {
 	var out []domain.Voucher
 	for _, id := range slices.Sorted(maps.Keys(s.vouchers)) {
 		if v := s.vouchers[id]; keep(v) {
-			out = append(out, clone(v))
+			out = append(out, cloneVoucher(v))
 		}
 	}
 	return out
@@ -134,11 +134,11 @@ func (s *MemVouchers) UpdateFlashSale(_ context.Context, voucherID int64, update
 		return domain.Voucher{}, fmt.Errorf("flash sale %d: %w", voucherID, domain.ErrNotFound)
 	}
 	fs := *v.FlashSale
-	if err := update(clone(v), &fs); err != nil {
+	if err := update(cloneVoucher(v), &fs); err != nil {
 		return domain.Voucher{}, err
 	}
 	v.FlashSale = &domain.FlashSale{VoucherID: voucherID, Stock: fs.Stock, BeginTime: fs.BeginTime, EndTime: fs.EndTime,
 		Buckets: v.FlashSale.Buckets}
 	s.vouchers[voucherID] = v
-	return clone(v), nil
+	return cloneVoucher(v), nil
 }
