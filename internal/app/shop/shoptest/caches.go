@@ -3,10 +3,12 @@ package shoptest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
 
+	"github.com/dealspot/dealspot/internal/app/contracttest"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -19,23 +21,23 @@ type ShopCache interface {
 }
 
 // ShopCacheContract is what every shop.ShopCache with its shop.Invalidator must do, as
-// their doc comments say. newCache returns a cache; caches of one test may share their
-// server.
+// their doc comments say (see contracttest.ByIDCacheContract); a shop comes back whole.
+// newCache returns a cache; caches of one test may share their server.
 func ShopCacheContract(t *testing.T, newCache func(t *testing.T) ShopCache) {
 	t.Helper()
-	for _, c := range []struct {
-		name string
-		run  func(t *testing.T, c ShopCache)
-	}{
-		{"a miss loads once and the answer is cached, not found included", shopCacheLoadsOnce},
-		{"a load's error is returned and not cached", shopCacheError},
-		{"a changed shop is loaded again", shopCacheChanged},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			c.run(t, newCache(t))
-		})
-	}
+	contracttest.ByIDCacheContract(t, func(t *testing.T) contracttest.ByIDCache[domain.Shop] {
+		c := newCache(t)
+		return contracttest.ByIDCache[domain.Shop]{Get: func(ctx context.Context, id int64, load contracttest.Load[domain.Shop]) (domain.Shop, bool, error) {
+			return c.Get(ctx, id, load)
+		}, Changed: c.ShopChanged}
+	}, func(id int64, label string) domain.Shop {
+		return domain.Shop{ID: id, Name: label, TypeID: 3, Longitude: 120.1, Latitude: 30.2, Score: 45}
+	}, func(s domain.Shop) string {
+		if s.TypeID != 3 || s.Longitude != 120.1 || s.Latitude != 30.2 || s.Score != 45 {
+			return fmt.Sprintf("%q, not whole: %+v", s.Name, s)
+		}
+		return s.Name
+	})
 }
 
 // ShopTypeCacheContract is what every shop.ShopTypeCache must do: load the list on a
@@ -69,129 +71,26 @@ func ShopTypeCacheContract(t *testing.T, newCache func(t *testing.T) shop.ShopTy
 	})
 }
 
-// countedShop is a load that counts its calls and answers s (found when s.ID is set).
-type countedShop struct {
-	mu    sync.Mutex
-	calls int
-	s     domain.Shop
-	err   error
-}
-
-func (l *countedShop) load(context.Context) (domain.Shop, bool, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.calls++
-	return l.s, l.s.ID != 0 && l.err == nil, l.err
-}
-
-func (l *countedShop) wantCalls(t *testing.T, want int) {
-	t.Helper()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.calls != want {
-		t.Fatalf("load called %d times, want %d", l.calls, want)
-	}
-}
-
-func getShop(t *testing.T, c ShopCache, id int64, l *countedShop) (domain.Shop, bool) {
-	t.Helper()
-	s, found, err := c.Get(context.Background(), id, l.load)
-	if err != nil {
-		t.Fatalf("get %d: %v", id, err)
-	}
-	return s, found
-}
-
-func shopCacheLoadsOnce(t *testing.T, c ShopCache) {
-	id := newID()
-	l := &countedShop{s: domain.Shop{ID: id, Name: "noodles", TypeID: 3, Longitude: 120.1, Latitude: 30.2, Score: 45}}
-	for range 3 {
-		if s, found := getShop(t, c, id, l); !found || s.ID != id || s.Name != "noodles" || s.Score != 45 || s.Longitude != 120.1 {
-			t.Fatalf("get %d = %+v (found %v), want the loaded shop", id, s, found)
-		}
-	}
-	l.wantCalls(t, 1)
-	missing, none := newID(), &countedShop{}
-	for range 2 {
-		if s, found := getShop(t, c, missing, none); found {
-			t.Fatalf("get of an unknown shop = %+v, want not found", s)
-		}
-	}
-	none.wantCalls(t, 1)
-}
-
-func shopCacheError(t *testing.T, c ShopCache) {
-	id := newID()
-	broken := errors.New("database down")
-	l := &countedShop{err: broken}
-	if _, _, err := c.Get(context.Background(), id, l.load); !errors.Is(err, broken) {
-		t.Fatalf("get with a failing load: %v, want its error", err)
-	}
-	l.err, l.s = nil, domain.Shop{ID: id, Name: "back"}
-	if s, found := getShop(t, c, id, l); !found || s.Name != "back" {
-		t.Fatalf("get after a failed load = %+v (found %v), want the shop loaded again", s, found)
-	}
-	l.wantCalls(t, 2)
-}
-
-func shopCacheChanged(t *testing.T, c ShopCache) {
-	id := newID()
-	l := &countedShop{s: domain.Shop{ID: id, Name: "old"}}
-	getShop(t, c, id, l)
-	l.s.Name = "new"
-	if err := c.ShopChanged(context.Background(), id); err != nil {
-		t.Fatalf("shop changed: %v", err)
-	}
-	if s, found := getShop(t, c, id, l); !found || s.Name != "new" {
-		t.Fatalf("get after a change = %+v (found %v), want the new shop", s, found)
-	}
-	l.wantCalls(t, 2)
-}
-
 // MemShopCache is an in-memory shop.ShopCache and shop.Invalidator: a map of answers,
-// "not found" included, until the shop changes.
+// "not found" included, until the shop changes. It remembers the changes it was told.
 type MemShopCache struct {
+	*contracttest.MemByIDCache[domain.Shop]
 	mu      sync.Mutex
-	answers map[int64]memShopAnswer
 	changed []int64
-}
-
-type memShopAnswer struct {
-	s     domain.Shop
-	found bool
 }
 
 var _ ShopCache = (*MemShopCache)(nil)
 
 // NewMemShopCache returns an empty cache.
-func NewMemShopCache() *MemShopCache { return &MemShopCache{answers: map[int64]memShopAnswer{}} }
-
-// Get implements shop.ShopCache.
-func (c *MemShopCache) Get(ctx context.Context, id int64, load func(ctx context.Context) (domain.Shop, bool, error)) (domain.Shop, bool, error) {
-	c.mu.Lock()
-	a, ok := c.answers[id]
-	c.mu.Unlock()
-	if ok {
-		return a.s, a.found, nil
-	}
-	if err := ctx.Err(); err != nil {
-		return domain.Shop{}, false, err
-	}
-	s, found, err := load(ctx)
-	if err != nil {
-		return domain.Shop{}, false, err
-	}
-	c.mu.Lock()
-	c.answers[id] = memShopAnswer{s, found}
-	c.mu.Unlock()
-	return s, found, nil
+func NewMemShopCache() *MemShopCache {
+	return &MemShopCache{MemByIDCache: contracttest.NewMemByIDCache[domain.Shop](nil)}
 }
 
 // ShopChanged implements shop.Invalidator.
 func (c *MemShopCache) ShopChanged(_ context.Context, id int64) error {
+	c.Forget(id)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.answers, id)
 	c.changed = append(c.changed, id)
 	return nil
 }
