@@ -1,10 +1,7 @@
 package queue_test
 
 import (
-	"context"
-	"errors"
 	"testing"
-	"time"
 
 	"github.com/dealspot/dealspot/adapters/queue"
 	"github.com/dealspot/dealspot/adapters/redis"
@@ -15,35 +12,22 @@ import (
 	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
-// claimsReceived consumes q and hands every claim its handler gets to the channel it
-// returns, until the test ends.
+// claimsReceived consumes q until the test ends and hands every claim its handler gets
+// to the channel it returns.
 func claimsReceived(t *testing.T, q *queue.Queue) <-chan domain.Claim {
 	t.Helper()
 	received := make(chan domain.Claim, 1024)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- q.Consume(ctx, func(_ context.Context, claims []domain.Claim) error {
-			for _, c := range claims {
-				select {
-				case received <- c:
-				default:
-				}
+	rec := newRecorder()
+	rec.fail = func(claims []domain.Claim) error {
+		for _, c := range claims {
+			select {
+			case received <- c:
+			default:
 			}
-			return nil
-		}, func(context.Context, domain.Claim, error) {})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil && !errors.Is(err, queue.ErrClosed) {
-				t.Errorf("consume: %v", err)
-			}
-		case <-time.After(30 * time.Second):
-			t.Errorf("Consume did not return after its context ended")
 		}
-	})
+		return nil
+	}
+	startConsuming(t, q, rec)
 	return received
 }
 

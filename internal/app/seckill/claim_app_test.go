@@ -315,6 +315,17 @@ func (f *flashSale) wantPublished(t *testing.T, q *seckilltest.MemClaimQueue, or
 	return claims
 }
 
+// follow subscribes to the order's status events until the test ends.
+func (f *flashSale) follow(t *testing.T, order int64) <-chan domain.OrderEvent {
+	t.Helper()
+	events, cancel, err := f.status.Subscribe(context.Background(), order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cancel)
+	return events
+}
+
 // eventually waits a few seconds for cond, which background work makes true.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -360,11 +371,7 @@ func TestClaimAcceptedIsQueuedAndWritten(t *testing.T) {
 		t.Fatalf("%d claims counted accepted, want 1", n)
 	}
 
-	events, cancel, err := f.status.Subscribe(context.Background(), order)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
+	events := f.follow(t, order)
 	if err := f.OrderWriter.ProcessClaims(context.Background(), claims); err != nil {
 		t.Fatalf("process claims: %v", err)
 	}
@@ -562,11 +569,7 @@ func TestReconcileRepublishesAndFailsStaleReservations(t *testing.T) {
 
 	// Young reservations wait, except one whose order is written: the drift repair
 	// settles it and tells its followers.
-	written2, cancel2, err := f.status.Subscribe(ctx, settled)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel2()
+	written2 := f.follow(t, settled)
 	rep, err := f.Reconciler.Reconcile(ctx, rc)
 	if err != nil || rep.Republished != 0 || rep.Failed != 0 || rep.Settled != 1 {
 		t.Fatalf("first pass: %+v, %v; want the written order's reservation settled, nothing else", rep, err)
@@ -583,11 +586,7 @@ func TestReconcileRepublishesAndFailsStaleReservations(t *testing.T) {
 	}
 	f.wantReservations(t, v, stale)
 
-	events, cancel, err := f.status.Subscribe(ctx, stale)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
+	events := f.follow(t, stale)
 	f.clock.Advance(10 * time.Minute)
 	rep, err = f.Reconciler.Reconcile(ctx, rc)
 	if err != nil || rep.Failed != 1 {
@@ -640,15 +639,7 @@ func TestOrderWriterFailsDuplicateAndUnstockedClaims(t *testing.T) {
 	f.orders.setStock(v, 1)
 	dup, ok, short := f.accept(t, 9, v), f.accept(t, 7, v), f.accept(t, 8, v)
 	f.wantGate(t, v, 2, 7, 8, 9)
-	follow := func(order int64) <-chan domain.OrderEvent {
-		events, cancel, err := f.status.Subscribe(ctx, order)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(cancel)
-		return events
-	}
-	dupEvents, okEvents, shortEvents := follow(dup), follow(ok), follow(short)
+	dupEvents, okEvents, shortEvents := f.follow(t, dup), f.follow(t, ok), f.follow(t, short)
 	if err := f.OrderWriter.ProcessClaims(ctx, f.wantPublished(t, f.queue, dup, ok, short)); err != nil {
 		t.Fatalf("process claims: %v", err)
 	}
