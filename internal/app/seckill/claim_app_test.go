@@ -315,6 +315,14 @@ func (f *flashSale) wantPublished(t *testing.T, q *seckilltest.MemClaimQueue, or
 	return claims
 }
 
+// wantCounted wants n claims counted with outcome o.
+func (f *flashSale) wantCounted(t *testing.T, o seckill.ClaimOutcome, n int) {
+	t.Helper()
+	if got := f.observed.count(o); got != n {
+		t.Fatalf("%d claims counted %s, want %d", got, o, n)
+	}
+}
+
 // follow subscribes to the order's status events until the test ends.
 func (f *flashSale) follow(t *testing.T, order int64) <-chan domain.OrderEvent {
 	t.Helper()
@@ -367,9 +375,7 @@ func TestClaimAcceptedIsQueuedAndWritten(t *testing.T) {
 	if c := claims[0]; c.UserID != 7 || c.VoucherID != v || !c.ClaimedAt.Equal(f.clock.Now()) {
 		t.Fatalf("queued claim %+v, want user 7's of voucher %d at the clock's now", c, v)
 	}
-	if n := f.observed.count(seckill.ClaimAccepted); n != 1 {
-		t.Fatalf("%d claims counted accepted, want 1", n)
-	}
+	f.wantCounted(t, seckill.ClaimAccepted, 1)
 
 	events := f.follow(t, order)
 	if err := f.OrderWriter.ProcessClaims(context.Background(), claims); err != nil {
@@ -400,9 +406,7 @@ func TestClaimAlreadyClaimed(t *testing.T) {
 	f.refuse(t, 7, v, domain.CodeAlreadyClaimed)
 	f.wantGate(t, v, 4, 7)
 	f.wantPublished(t, f.queue, order)
-	if n := f.observed.count(seckill.ClaimAlreadyClaimed); n != 1 {
-		t.Fatalf("%d claims counted already claimed, want 1", n)
-	}
+	f.wantCounted(t, seckill.ClaimAlreadyClaimed, 1)
 }
 
 // The claim that meets an empty gate is answered SOLD_OUT and announces it to every node;
@@ -450,9 +454,8 @@ func TestClaimOutsideTheWindow(t *testing.T) {
 	f.clock.Advance(time.Minute)
 	f.accept(t, 7, later)
 	f.wantGate(t, later, 4, 7)
-	if f.observed.count(seckill.ClaimNotStarted) != 1 || f.observed.count(seckill.ClaimEnded) != 1 {
-		t.Fatalf("%d claims counted not started and %d ended, want one each", f.observed.count(seckill.ClaimNotStarted), f.observed.count(seckill.ClaimEnded))
-	}
+	f.wantCounted(t, seckill.ClaimNotStarted, 1)
+	f.wantCounted(t, seckill.ClaimEnded, 1)
 }
 
 // Claims beyond the per-user limit, and beyond the node's global bucket, are answered
@@ -481,9 +484,7 @@ func TestClaimRateLimited(t *testing.T) {
 		f.accept(t, 7, v)
 		f.refuse(t, 8, v, domain.CodeRateLimited)
 		f.wantGate(t, v, 4, 7)
-		if n := f.observed.count(seckill.ClaimRateLimited); n != 1 {
-			t.Fatalf("%d claims counted rate limited, want 1", n)
-		}
+		f.wantCounted(t, seckill.ClaimRateLimited, 1)
 	})
 }
 
@@ -502,9 +503,7 @@ func TestClaimRefused(t *testing.T) {
 	}
 	f.refuse(t, 7, normal.ID, domain.CodeBadUserInput)
 	f.wantGate(t, v, 5)
-	if n := f.observed.count(seckill.ClaimRefused); n != 4 {
-		t.Fatalf("%d claims counted refused, want 4", n)
-	}
+	f.wantCounted(t, seckill.ClaimRefused, 4)
 }
 
 // A sale the gate lost is loaded again from the database by the claim that finds it
