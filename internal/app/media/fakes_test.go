@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/dealspot/dealspot/internal/app/media"
+	"github.com/dealspot/dealspot/internal/app/media/mediatest"
 )
 
 // memStore is an in-memory media.Store.
@@ -104,4 +106,18 @@ func (r *countingReader) Read(p []byte) (int, error) {
 	clear(p[k:])
 	r.read += int64(len(p))
 	return len(p), nil
+}
+
+// The in-memory store meets the contract of the one on disk.
+func TestMemStoreContract(t *testing.T) {
+	t.Parallel()
+	mediatest.StoreContract(t, func(*testing.T) mediatest.Store {
+		s := &memStore{}
+		return mediatest.Store{Store: s, Read: func(_ *testing.T, url string) ([]byte, string, bool) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			f, ok := s.files[strings.TrimPrefix(url, "/media/")]
+			return f.data, f.contentType, ok
+		}}
+	})
 }

@@ -42,3 +42,32 @@ func TestMemRateLimiterContract(t *testing.T) {
 		return authtest.NewMemRateLimiter(now)
 	})
 }
+
+func TestMemSenderContract(t *testing.T) {
+	t.Parallel()
+	authtest.CodeSenderContract(t, func(*testing.T) (auth.CodeSender, func() []authtest.Delivery) {
+		s := &authtest.MemSender{}
+		return s, s.Delivered
+	})
+}
+
+func TestMemTokensContract(t *testing.T) {
+	t.Parallel()
+	authtest.VerifiedTokensContract(t, func(*testing.T) auth.VerifiedTokens { return &authtest.MemTokens{} })
+}
+
+func TestMemRecordsImportsContract(t *testing.T) {
+	t.Parallel()
+	authtest.SessionImportsContract(t, func(*testing.T) authtest.SessionImporter { return authtest.NewMemRecords() })
+}
+
+func TestMemLegacySessionsContract(t *testing.T) {
+	t.Parallel()
+	authtest.LegacySessionsContract(t, func(*testing.T) authtest.LegacyStore {
+		m := &authtest.MemLegacySessions{}
+		return authtest.LegacyStore{LegacySessions: m, Leave: func(_ *testing.T, userID int64, familyID string, ttl time.Duration, tokens ...string) {
+			m.Leave(auth.LegacyFamily{UserID: userID, FamilyID: familyID, TokenHash: tokens[len(tokens)-1],
+				Spent: tokens[:len(tokens)-1], ExpiresAt: time.Now().Add(ttl)})
+		}}
+	})
+}
