@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/internal/app/contracttest"
+	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/seckill/seckilltest"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -26,7 +27,7 @@ import (
 // vouchers, whose flash sales hold the database stock, as in the database. Its other
 // methods are not implemented.
 type appOrders struct {
-	seckill.Orders
+	orders.OrderStore
 	vouchers *seckilltest.MemVouchers
 
 	mu     sync.Mutex
@@ -56,10 +57,10 @@ func holdsUnit(s domain.OrderStatus) bool {
 	return s == domain.OrderPending || s == domain.OrderCreated || s == domain.OrderPaid || s == domain.OrderUsed
 }
 
-func (o *appOrders) WriteClaims(_ context.Context, claims []domain.Claim, _ time.Duration) (seckill.BatchResult, error) {
+func (o *appOrders) WriteClaims(_ context.Context, claims []domain.Claim, _ time.Duration) (orders.BatchResult, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	res := seckill.BatchResult{Status: map[int64]domain.OrderStatus{}}
+	res := orders.BatchResult{Status: map[int64]domain.OrderStatus{}}
 	for _, c := range claims {
 		if old, ok := o.orders[c.OrderID]; ok {
 			if old.UserID != c.UserID || old.VoucherID != c.VoucherID {
@@ -149,10 +150,10 @@ func (o *appOrders) SaleStock(ctx context.Context, voucherID int64) (int64, erro
 	return int64(v.FlashSale.Stock), nil
 }
 
-func (o *appOrders) CountOrders(_ context.Context, voucherID int64) (seckill.OrderCounts, error) {
+func (o *appOrders) CountOrders(_ context.Context, voucherID int64) (orders.OrderCounts, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	var n seckill.OrderCounts
+	var n orders.OrderCounts
 	users := map[int64]bool{}
 	for _, x := range o.orders {
 		switch {
@@ -252,7 +253,7 @@ func newFlashSale(t *testing.T, cfg seckill.Config) *flashSale {
 	cfg.MaxStock = 1000
 	cfg.Pages = domain.PageLimits{Default: 10, Max: 50}
 	cache := seckilltest.NewMemVoucherCache()
-	svc, err := seckill.New(context.Background(), cfg, seckill.Deps{Vouchers: f.vouchers, Orders: f.orders, Gate: f.gate,
+	svc, err := seckill.New(context.Background(), cfg, seckill.Deps{Vouchers: f.vouchers, Orders: f.orders, Gate: f.gate, Loader: f.gate, Inspector: f.gate,
 		Publisher: f.queue, Republisher: f.requeue, IDs: f.ids, Status: f.status, SoldOut: f.soldOut, Shops: f.shops,
 		VoucherCache: cache, VoucherChanges: cache, Observer: f.observed, Now: f.clock.Now,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})

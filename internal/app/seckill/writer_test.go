@@ -131,7 +131,7 @@ func newWriterWorld(t *testing.T, store orders.OrderStore) *writerWorld {
 	return w
 }
 
-func flashSale(m *orderstest.Memory, stock int, payValue int64) domain.Voucher {
+func memorySale(m *orderstest.Memory, stock int, payValue int64) domain.Voucher {
 	return m.AddVoucher(domain.Voucher{ShopID: 1, Title: "sale", PayValue: payValue, Kind: domain.VoucherFlashSale,
 		Status: domain.VoucherOnSale, FlashSale: &domain.FlashSale{Stock: stock}})
 }
@@ -145,7 +145,7 @@ func TestProcessClaimsWritesSettlesAndFails(t *testing.T) {
 	m := orderstest.NewMemory()
 	w := newWriterWorld(t, m)
 	ctx := context.Background()
-	sale, free := flashSale(m, 3, 990), flashSale(m, 2, 0)
+	sale, free := memorySale(m, 3, 990), memorySale(m, 2, 0)
 	claim := func(id, user int64, v domain.Voucher) domain.Claim {
 		return domain.Claim{OrderID: id, UserID: user, VoucherID: v.ID, ClaimedAt: time.Now()}
 	}
@@ -242,7 +242,7 @@ func TestProcessClaimsFailedWriteChangesNothing(t *testing.T) {
 	t.Parallel()
 	m := orderstest.NewMemory()
 	w := newWriterWorld(t, failingWrites{m})
-	sale := flashSale(m, 3, 990)
+	sale := memorySale(m, 3, 990)
 	err := w.writer.ProcessClaims(context.Background(), []domain.Claim{{OrderID: 1, UserID: 1, VoucherID: sale.ID, ClaimedAt: time.Now()}})
 	if err == nil {
 		t.Fatal("a failed write: no error")
