@@ -22,7 +22,7 @@ type LoadMany[V any] func(ctx context.Context, ids []int64) (map[int64]V, error)
 // answered by the cache or found missing. A load the cache makes later (a background
 // refresh) loads its id alone.
 func Through[V any](ctx context.Context, ids []int64, get Get[V], loadMany LoadMany[V]) (map[int64]V, error) {
-	ids = unique(ids)
+	ids = UniqueIDs(ids)
 	out := make(map[int64]V, len(ids))
 	if len(ids) == 0 {
 		return out, nil
@@ -105,7 +105,9 @@ func loadOne[V any](ctx context.Context, loadMany LoadMany[V], id int64) (V, boo
 	return v, ok, err
 }
 
-func unique(ids []int64) []int64 {
+// UniqueIDs returns ids without repeats, in first-seen order: what a batch look-up asks
+// the store for.
+func UniqueIDs(ids []int64) []int64 {
 	seen := make(map[int64]bool, len(ids))
 	out := make([]int64, 0, len(ids))
 	for _, id := range ids {

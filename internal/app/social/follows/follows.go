@@ -7,7 +7,7 @@ import (
 	"log/slog"
 	"slices"
 
-	"github.com/dealspot/dealspot/internal/app/social/notes"
+	"github.com/dealspot/dealspot/internal/app/batchread"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -129,7 +129,7 @@ func (q *FollowQueries) FollowedBy(ctx context.Context, userID int64, targetIDs 
 	if userID <= 0 || len(targetIDs) == 0 {
 		return out, nil
 	}
-	ids := notes.UniqueIDs(targetIDs)
+	ids := batchread.UniqueIDs(targetIDs)
 	follows, err := q.mirror.FollowsMany(ctx, userID, ids)
 	if err != nil {
 		return nil, fmt.Errorf("is following: %w", err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/dealspot/dealspot/internal/app/batchread"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -113,12 +114,12 @@ func (q *BlogQueries) FirstPages(ctx context.Context, viewerID int64, byShop boo
 	if err != nil {
 		return nil, err
 	}
-	m, err := q.blogs.FirstBlogs(ctx, byShop, UniqueIDs(ids), size+1)
+	m, err := q.blogs.FirstBlogs(ctx, byShop, batchread.UniqueIDs(ids), size+1)
 	if err != nil {
 		return nil, err
 	}
 	var all []domain.Blog
-	for _, id := range UniqueIDs(ids) {
+	for _, id := range batchread.UniqueIDs(ids) {
 		all = append(all, m[id]...)
 	}
 	views, err := q.views.Of(ctx, viewerID, all)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/dealspot/dealspot/internal/app/batchread"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -52,7 +53,7 @@ func (q *CommentQueries) FirstComments(ctx context.Context, blogIDs []int64, new
 	if err != nil {
 		return nil, err
 	}
-	m, err := q.comments.FirstComments(ctx, UniqueIDs(blogIDs), newestFirst, size+1)
+	m, err := q.comments.FirstComments(ctx, batchread.UniqueIDs(blogIDs), newestFirst, size+1)
 	if err != nil {
 		return nil, fmt.Errorf("first comments of %d notes: %w", len(blogIDs), err)
 	}
@@ -66,7 +67,7 @@ func (q *CommentQueries) FirstReplies(ctx context.Context, parentIDs []int64, fi
 	if err != nil {
 		return nil, err
 	}
-	m, err := q.comments.FirstReplies(ctx, UniqueIDs(parentIDs), size+1)
+	m, err := q.comments.FirstReplies(ctx, batchread.UniqueIDs(parentIDs), size+1)
 	if err != nil {
 		return nil, fmt.Errorf("first replies of %d comments: %w", len(parentIDs), err)
 	}

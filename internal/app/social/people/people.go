@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dealspot/dealspot/internal/app/social/notes"
+	"github.com/dealspot/dealspot/internal/app/batchread"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -18,7 +18,7 @@ type PeopleQueries struct {
 
 // ByIDs returns the users with ids (unknown ones left out) with one query.
 func (q *PeopleQueries) ByIDs(ctx context.Context, ids []int64) (map[int64]domain.User, error) {
-	users, err := q.users.UsersByIDs(ctx, notes.UniqueIDs(ids))
+	users, err := q.users.UsersByIDs(ctx, batchread.UniqueIDs(ids))
 	if err != nil {
 		return nil, fmt.Errorf("load users: %w", err)
 	}
@@ -32,17 +32,17 @@ func (q *PeopleQueries) ByIDs(ctx context.Context, ids []int64) (map[int64]domai
 // FollowerCounts, FollowingCounts and BlogCounts count, for each of ids, with one query
 // each; a user without any is missing from the map (a count of 0).
 func (q *PeopleQueries) FollowerCounts(ctx context.Context, ids []int64) (map[int64]int, error) {
-	return q.follows.FollowerCounts(ctx, notes.UniqueIDs(ids))
+	return q.follows.FollowerCounts(ctx, batchread.UniqueIDs(ids))
 }
 
 // FollowingCounts: see FollowerCounts.
 func (q *PeopleQueries) FollowingCounts(ctx context.Context, ids []int64) (map[int64]int, error) {
-	return q.follows.FollowingCounts(ctx, notes.UniqueIDs(ids))
+	return q.follows.FollowingCounts(ctx, batchread.UniqueIDs(ids))
 }
 
 // BlogCounts: see FollowerCounts.
 func (q *PeopleQueries) BlogCounts(ctx context.Context, ids []int64) (map[int64]int, error) {
-	return q.blogs.BlogCounts(ctx, notes.UniqueIDs(ids))
+	return q.blogs.BlogCounts(ctx, batchread.UniqueIDs(ids))
 }
 
 // FollowPage is one page of follow relations, newest first.
