@@ -28,7 +28,7 @@ func (s *Store) Vouchers() *Vouchers { return &Vouchers{client: s.client, dialec
 // An empty status means ON_SALE; a flash sale's Buckets below 1 means one bucket. An
 // unknown shop is a BAD_USER_INPUT error.
 func (r *Vouchers) CreateVoucher(ctx context.Context, v domain.Voucher) (domain.Voucher, error) {
-	if err := normalizeVoucher(&v); err != nil {
+	if err := v.Normalize(); err != nil {
 		return domain.Voucher{}, err
 	}
 	var out domain.Voucher
@@ -91,30 +91,6 @@ func (r *Vouchers) VouchersOfShops(ctx context.Context, shopIDs []int64) (map[in
 		out[v.ShopID] = append(out[v.ShopID], toVoucher(v))
 	}
 	return out, nil
-}
-
-// normalizeVoucher fills defaults and rejects a kind that disagrees with FlashSale.
-func normalizeVoucher(v *domain.Voucher) error {
-	switch {
-	case v.Kind == "" && v.FlashSale != nil:
-		v.Kind = domain.VoucherFlashSale
-	case v.Kind == "":
-		v.Kind = domain.VoucherNormal
-	case v.Kind == domain.VoucherFlashSale && v.FlashSale == nil:
-		return domain.Errorf(domain.CodeBadUserInput, "a flash-sale voucher needs its stock and time window")
-	case v.Kind == domain.VoucherNormal && v.FlashSale != nil:
-		return domain.Errorf(domain.CodeBadUserInput, "a normal voucher has no flash sale")
-	case v.Kind != domain.VoucherNormal && v.Kind != domain.VoucherFlashSale:
-		return domain.Errorf(domain.CodeBadUserInput, "unknown voucher kind %q", v.Kind)
-	}
-	switch v.Status {
-	case "":
-		v.Status = domain.VoucherOnSale
-	case domain.VoucherOnSale, domain.VoucherOffSale:
-	default:
-		return domain.Errorf(domain.CodeBadUserInput, "unknown voucher status %q", v.Status)
-	}
-	return nil
 }
 
 // createVoucher writes a normalised voucher and its flash sale with client, which the

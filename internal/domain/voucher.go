@@ -47,3 +47,29 @@ type FlashSale struct {
 	// shard of its own (0 or 1: one part, on the voucher's shard). Set at creation.
 	Buckets int
 }
+
+// Normalize fills a new voucher's defaults (its kind from FlashSale, ON_SALE) and
+// refuses a kind that disagrees with FlashSale or an unknown kind or status
+// (BAD_USER_INPUT): what every store checks before it writes one.
+func (v *Voucher) Normalize() error {
+	switch {
+	case v.Kind == "" && v.FlashSale != nil:
+		v.Kind = VoucherFlashSale
+	case v.Kind == "":
+		v.Kind = VoucherNormal
+	case v.Kind == VoucherFlashSale && v.FlashSale == nil:
+		return Errorf(CodeBadUserInput, "a flash-sale voucher needs its stock and time window")
+	case v.Kind == VoucherNormal && v.FlashSale != nil:
+		return Errorf(CodeBadUserInput, "a normal voucher has no flash sale")
+	case v.Kind != VoucherNormal && v.Kind != VoucherFlashSale:
+		return Errorf(CodeBadUserInput, "unknown voucher kind %q", v.Kind)
+	}
+	switch v.Status {
+	case "":
+		v.Status = VoucherOnSale
+	case VoucherOnSale, VoucherOffSale:
+	default:
+		return Errorf(CodeBadUserInput, "unknown voucher status %q", v.Status)
+	}
+	return nil
+}

@@ -42,24 +42,8 @@ func cloneVoucher(v domain.Voucher) domain.Voucher {
 
 // CreateVoucher implements seckill.Vouchers.
 func (s *MemVouchers) CreateVoucher(_ context.Context, v domain.Voucher) (domain.Voucher, error) {
-	switch {
-	case v.Kind == "" && v.FlashSale != nil:
-		v.Kind = domain.VoucherFlashSale
-	case v.Kind == "":
-		v.Kind = domain.VoucherNormal
-	case v.Kind == domain.VoucherFlashSale && v.FlashSale == nil:
-		return domain.Voucher{}, domain.Errorf(domain.CodeBadUserInput, "a flash-sale voucher needs its stock and time window")
-	case v.Kind == domain.VoucherNormal && v.FlashSale != nil:
-		return domain.Voucher{}, domain.Errorf(domain.CodeBadUserInput, "a normal voucher has no flash sale")
-	case v.Kind != domain.VoucherNormal && v.Kind != domain.VoucherFlashSale:
-		return domain.Voucher{}, domain.Errorf(domain.CodeBadUserInput, "unknown voucher kind %q", v.Kind)
-	}
-	switch v.Status {
-	case "":
-		v.Status = domain.VoucherOnSale
-	case domain.VoucherOnSale, domain.VoucherOffSale:
-	default:
-		return domain.Voucher{}, domain.Errorf(domain.CodeBadUserInput, "unknown voucher status %q", v.Status)
+	if err := v.Normalize(); err != nil {
+		return domain.Voucher{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
