@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/contracttest"
 	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -23,20 +24,12 @@ type PaymentStore struct {
 // lists every payment owed back, so cases must not share payments.
 func PaymentStoreContract(t *testing.T, newStore func(t *testing.T) PaymentStore) {
 	t.Helper()
-	for _, c := range []struct {
-		name string
-		run  func(t *testing.T, s PaymentStore)
-	}{
-		{"payment settlement: paid, again, refund due, failed", paymentsSettle},
-		{"the ledger counts what breaks I6 and I7", paymentsLedger},
-		{"payments are read back by id and by order; unknown ones are not found", paymentsRead},
-		{"a transition moves its payment only when the order's move wins", paymentsMoveWithOrder},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			c.run(t, newStore(t))
-		})
-	}
+	contracttest.RunCases(t, newStore,
+		contracttest.Case[PaymentStore]{Name: "payment settlement: paid, again, refund due, failed", Run: paymentsSettle},
+		contracttest.Case[PaymentStore]{Name: "the ledger counts what breaks I6 and I7", Run: paymentsLedger},
+		contracttest.Case[PaymentStore]{Name: "payments are read back by id and by order; unknown ones are not found", Run: paymentsRead},
+		contracttest.Case[PaymentStore]{Name: "a transition moves its payment only when the order's move wins", Run: paymentsMoveWithOrder},
+	)
 }
 
 // open creates a PENDING payment of amount for order o and checks it is new.
