@@ -8,7 +8,7 @@ import (
 	"github.com/dealspot/dealspot/internal/app/auth/authtest"
 )
 
-// The users and the session records meet the auth contracts on every database.
+// The users, the session records and the session imports meet the auth contracts on every database.
 func TestAuthContracts(t *testing.T) {
 	t.Parallel()
 	onEveryStore(t, func(t *testing.T, open func(t *testing.T) *entstore.Store) {
@@ -20,10 +20,15 @@ func TestAuthContracts(t *testing.T) {
 			t.Parallel()
 			authtest.SessionRecordsContract(t, func(t *testing.T) auth.SessionRecords { return open(t).Sessions() })
 		})
+		t.Run("session imports", func(t *testing.T) {
+			t.Parallel()
+			authtest.SessionImportsContract(t, func(t *testing.T) authtest.ImportStore { return open(t).Sessions() })
+		})
 	})
 }
 
 var (
 	_ auth.Users          = (*entstore.Users)(nil)
 	_ auth.SessionRecords = (*entstore.Sessions)(nil)
+	_ auth.SessionImports = (*entstore.Sessions)(nil)
 )

@@ -32,22 +32,37 @@ func TestSeckillContracts(t *testing.T) {
 	})
 }
 
+// orderStore is the order store of s, its vouchers under a new shop of s.
+func orderStore(t *testing.T, s *entstore.Store) orderstest.Store {
+	t.Helper()
+	shopID := newShop(t, s).ID
+	return orderstest.Store{Orders: s.Orders(), Voucher: func(t *testing.T, v domain.Voucher) domain.Voucher {
+		t.Helper()
+		v.ShopID = shopID
+		stored, err := s.Vouchers().CreateVoucher(t.Context(), v)
+		if err != nil {
+			t.Fatalf("create voucher: %v", err)
+		}
+		return stored
+	}}
+}
+
 // The one order store meets its contract on every database.
 func TestOrderStoreContract(t *testing.T) {
 	t.Parallel()
 	onEveryStore(t, func(t *testing.T, open func(t *testing.T) *entstore.Store) {
-		orderstest.OrderStoreContract(t, func(t *testing.T) orderstest.Store {
+		orderstest.OrderStoreContract(t, func(t *testing.T) orderstest.Store { return orderStore(t, open(t)) })
+	})
+}
+
+// The payments and their ledger meet their contract on every database, each case on a
+// database of its own.
+func TestPaymentStoreContract(t *testing.T) {
+	t.Parallel()
+	onEveryStore(t, func(t *testing.T, open func(t *testing.T) *entstore.Store) {
+		orderstest.PaymentStoreContract(t, func(t *testing.T) orderstest.PaymentStore {
 			s := open(t)
-			shopID := newShop(t, s).ID
-			return orderstest.Store{Orders: s.Orders(), Voucher: func(t *testing.T, v domain.Voucher) domain.Voucher {
-				t.Helper()
-				v.ShopID = shopID
-				stored, err := s.Vouchers().CreateVoucher(t.Context(), v)
-				if err != nil {
-					t.Fatalf("create voucher: %v", err)
-				}
-				return stored
-			}}
+			return orderstest.PaymentStore{Store: orderStore(t, s), Payments: s.Payments(), Ledger: s.Payments()}
 		})
 	})
 }

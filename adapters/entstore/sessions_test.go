@@ -30,7 +30,6 @@ var sessionCases = []storeCase{
 	{"revoking all of a user's sessions", onSessions(testSessionRevokeAll)},
 	{"expired sessions are deleted", onSessions(testSessionDeleteExpired)},
 	{"a minted session is live until its TTL", onSessions(testSessionMinted)},
-	{"a family copied from an earlier version", onSessions(testSessionImport)},
 }
 
 // onSessions runs a case on the store's session repository.
@@ -231,44 +230,5 @@ func testSessionMinted(t *testing.T, s *entstore.Sessions) {
 	}
 	if live, _, _ := s.Family(ctx, 5, "minted", now.Add(time.Hour+time.Second)); live {
 		t.Fatal("minted session live after its TTL")
-	}
-}
-
-func testSessionImport(t *testing.T, s *entstore.Sessions) {
-	ctx := context.Background()
-	f := auth.LegacyFamily{UserID: 6, FamilyID: "old", TokenHash: "t2", Spent: []string{"t0", "t1"}, ExpiresAt: t0.Add(time.Hour)}
-	if ok, err := s.ImportFamily(ctx, f); err != nil || !ok {
-		t.Fatalf("import: %v, %v; want stored", ok, err)
-	}
-	if live, exp, err := s.Family(ctx, 6, "old", t0); err != nil || !live || !exp.Equal(t0.Add(time.Hour)) {
-		t.Fatalf("imported family: live %v until %v, %v", live, exp, err)
-	}
-	// Imported again, after a rotation: left alone.
-	if rot, err := s.RotateFamily(ctx, 6, "old", "t2", "t3", t0, t0.Add(sessionTTL)); err != nil || rot != auth.RefreshRotated {
-		t.Fatalf("rotate the imported current token: %v, %v", rot, err)
-	}
-	if ok, err := s.ImportFamily(ctx, f); err != nil || ok {
-		t.Fatalf("second import: %v, %v; want left alone", ok, err)
-	}
-	if rot, err := s.RotateFamily(ctx, 6, "old", "t3", "t4", t0, t0.Add(sessionTTL)); err != nil || rot != auth.RefreshRotated {
-		t.Fatalf("the token rotated after the import no longer current: %v, %v", rot, err)
-	}
-	// A spent token copied from the earlier version ends the family.
-	if rot, err := s.RotateFamily(ctx, 6, "old", "t0", "t9", t0, t0.Add(sessionTTL)); err != nil || rot != auth.RefreshReused {
-		t.Fatalf("imported spent token: %v, %v; want reused", rot, err)
-	}
-	if live, _, err := s.Family(ctx, 6, "old", t0); err != nil || live {
-		t.Fatalf("family after reuse: live %v, %v", live, err)
-	}
-	// Many spent tokens go in batches.
-	many := auth.LegacyFamily{UserID: 7, FamilyID: "many", TokenHash: "cur", ExpiresAt: t0.Add(time.Hour)}
-	for i := range 2500 {
-		many.Spent = append(many.Spent, fmt.Sprintf("s%d", i))
-	}
-	if ok, err := s.ImportFamily(ctx, many); err != nil || !ok {
-		t.Fatalf("import with many spent tokens: %v, %v", ok, err)
-	}
-	if rot, err := s.RotateFamily(ctx, 7, "many", "s2499", "x", t0, t0.Add(sessionTTL)); err != nil || rot != auth.RefreshReused {
-		t.Fatalf("last spent token of many: %v, %v; want reused", rot, err)
 	}
 }

@@ -1,6 +1,7 @@
 // Package contracttest holds what the contract suites of the app's ports (authtest,
-// seckilltest …) share: ids that keep cases apart on a shared server, and a settable
-// clock for stores that take time from the caller.
+// seckilltest …) share: ids that keep cases apart on a shared server, a settable clock
+// for stores that take time from the caller, and the runner of a suite's cases
+// (RunCases).
 package contracttest
 
 import (

@@ -205,7 +205,7 @@ func (m *MemTokens) Stats() (hits int, ttls []time.Duration) {
 	return m.hits, append([]time.Duration(nil), m.ttls...)
 }
 
-// MemRecords is an in-memory auth.SessionRecords. down makes every call fail, as a
+// MemRecords is an in-memory auth.SessionRecords (and auth.SessionImports). down makes every call fail, as a
 // database that is out of reach; reads counts Family calls.
 type MemRecords struct {
 	mu       sync.Mutex
@@ -283,6 +283,25 @@ func (m *MemRecords) RotateFamily(_ context.Context, userID int64, familyID, old
 		return auth.RefreshReused, nil
 	}
 	return auth.RefreshUnknown, nil
+}
+
+// ImportFamily implements auth.SessionImports: f goes in as a live family with its
+// spent tokens, unless a family with its id is stored.
+func (m *MemRecords) ImportFamily(_ context.Context, f auth.LegacyFamily) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.down {
+		return false, ErrDown
+	}
+	if _, ok := m.families[f.FamilyID]; ok {
+		return false, nil
+	}
+	spent := make(map[string]bool, len(f.Spent))
+	for _, h := range f.Spent {
+		spent[h] = true
+	}
+	m.families[f.FamilyID] = &memFamily{user: f.UserID, current: f.TokenHash, spent: spent, expiresAt: f.ExpiresAt}
+	return true, nil
 }
 
 // Family implements auth.SessionRecords.
@@ -415,6 +434,7 @@ var (
 	_ auth.CodeSender     = (*MemSender)(nil)
 	_ auth.VerifiedTokens = (*MemTokens)(nil)
 	_ auth.SessionRecords = (*MemRecords)(nil)
+	_ auth.SessionImports = (*MemRecords)(nil)
 	_ auth.LegacySessions = LegacyFamilies{}
 	_ auth.SessionImports = FamilyImports{}
 )

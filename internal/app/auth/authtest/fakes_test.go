@@ -19,6 +19,11 @@ func TestMemRecordsContract(t *testing.T) {
 	authtest.SessionRecordsContract(t, func(*testing.T) auth.SessionRecords { return authtest.NewMemRecords() })
 }
 
+func TestMemRecordsImportsContract(t *testing.T) {
+	t.Parallel()
+	authtest.SessionImportsContract(t, func(*testing.T) authtest.ImportStore { return authtest.NewMemRecords() })
+}
+
 func TestMemCodeStoreContract(t *testing.T) {
 	t.Parallel()
 	authtest.CodeStoreContract(t, func(*testing.T) auth.CodeStore { return authtest.NewMemCodeStore(nil) })
@@ -54,11 +59,6 @@ func TestMemSenderContract(t *testing.T) {
 func TestMemTokensContract(t *testing.T) {
 	t.Parallel()
 	authtest.VerifiedTokensContract(t, func(*testing.T) auth.VerifiedTokens { return &authtest.MemTokens{} })
-}
-
-func TestMemRecordsImportsContract(t *testing.T) {
-	t.Parallel()
-	authtest.SessionImportsContract(t, func(*testing.T) authtest.SessionImporter { return authtest.NewMemRecords() })
 }
 
 func TestMemLegacySessionsContract(t *testing.T) {

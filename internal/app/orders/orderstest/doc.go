@@ -1,8 +1,10 @@
-// Package orderstest holds the contract of the order store (orders.OrderStore): a suite
-// every adapter of the port runs, and the in-memory fake that passes it too, so that the
-// fake cannot drift from the real thing and app-level tests can run on it.
+// Package orderstest holds the contracts of the order store (orders.OrderStore) and of
+// the payment store (orders.PaymentStore, with its orders.LedgerReader): suites every
+// adapter of the ports runs, and the in-memory fakes that pass them too (Memory, and
+// MemoryPayments over its orders), so that the fakes cannot drift from the real thing
+// and app-level tests can run on them.
 //
-// The contract takes a constructor, called once per case, and runs its cases in
+// Each contract takes a constructor, called once per case, and runs its cases in
 // parallel; adapters on a shared server get distinct ids in every case.
 package orderstest
 

@@ -13,21 +13,23 @@ import (
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-// Memory is an in-memory orders.OrderStore: the order rows and the vouchers they are
-// of (price, shop and a flash sale's stock), behind one lock, so every call is one
-// atomic step as a transaction is. It holds no payments: a Transition that moves one
-// is refused.
+// Memory is an in-memory orders.OrderStore: the order rows, the vouchers they are of
+// (price, shop and a flash sale's stock) and the orders' payments, behind one lock, so
+// every call is one atomic step as a transaction is. A Transition moves the payment it
+// names (orders.PaymentMove) when the order's move wins; the payments themselves are
+// reached through NewMemoryPayments.
 type Memory struct {
 	mu       sync.Mutex
 	orders   map[int64]domain.VoucherOrder
 	vouchers map[int64]domain.Voucher
+	payments map[int64]domain.Payment
 }
 
 var _ orders.OrderStore = (*Memory)(nil)
 
 // NewMemory returns an empty store.
 func NewMemory() *Memory {
-	return &Memory{orders: map[int64]domain.VoucherOrder{}, vouchers: map[int64]domain.Voucher{}}
+	return &Memory{orders: map[int64]domain.VoucherOrder{}, vouchers: map[int64]domain.Voucher{}, payments: map[int64]domain.Payment{}}
 }
 
 // AddVoucher stores v under a new id (its flash sale's stock is what WriteClaims takes
@@ -319,7 +321,7 @@ func (m *Memory) CountByStatus(_ context.Context, voucherID int64, since time.Ti
 }
 
 // move applies t to o (whose status is in t.From), giving a flash sale's unit back
-// when t says so.
+// when t says so and moving the payment t names (if its status is in the move's From).
 func (m *Memory) move(o domain.VoucherOrder, t orders.Transition) domain.VoucherOrder {
 	at := t.At
 	o.Status = t.To
@@ -336,6 +338,15 @@ func (m *Memory) move(o domain.VoucherOrder, t orders.Transition) domain.Voucher
 	if st := m.stock(o.VoucherID); t.ReturnUnit && o.Kind == domain.VoucherFlashSale && !t.To.HoldsUnit() && st != nil {
 		*st += o.Quantity
 	}
+	if pm := t.Payment; pm != nil {
+		if p, ok := m.payments[pm.PaymentID]; ok && slices.Contains(pm.From, p.Status) {
+			p.Status = pm.To
+			if pm.Reason != "" {
+				p.RefundReason = pm.Reason
+			}
+			m.payments[p.ID] = p
+		}
+	}
 	m.orders[o.ID] = o
 	return o
 }
@@ -344,9 +355,6 @@ func (m *Memory) move(o domain.VoucherOrder, t orders.Transition) domain.Voucher
 func (m *Memory) Transition(_ context.Context, t orders.Transition) (domain.VoucherOrder, bool, error) {
 	if len(t.From) == 0 {
 		return domain.VoucherOrder{}, false, errors.New("transition: no status to move from")
-	}
-	if t.Payment != nil {
-		return domain.VoucherOrder{}, false, errors.New("transition: the memory store holds no payments")
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()

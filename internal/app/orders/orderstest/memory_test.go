@@ -12,12 +12,32 @@ import (
 func TestMemoryMeetsTheOrderStoreContract(t *testing.T) {
 	t.Parallel()
 	m := orderstest.NewMemory()
-	var shops atomic.Int64
 	orderstest.OrderStoreContract(t, func(*testing.T) orderstest.Store {
-		shopID := shops.Add(1) // a shop of each case's own
+		shopID := newShopID()
 		return orderstest.Store{Orders: m, Voucher: func(_ *testing.T, v domain.Voucher) domain.Voucher {
 			v.ShopID = shopID
 			return m.AddVoucher(v)
 		}}
 	})
 }
+
+// The in-memory payments meet the contract the relational ones do.
+func TestMemoryMeetsThePaymentStoreContract(t *testing.T) {
+	t.Parallel()
+	orderstest.PaymentStoreContract(t, func(*testing.T) orderstest.PaymentStore {
+		m := orderstest.NewMemory() // a store of the case's own
+		payments := orderstest.NewMemoryPayments(m)
+		shopID := newShopID()
+		return orderstest.PaymentStore{Payments: payments, Ledger: payments, Store: orderstest.Store{Orders: m,
+			Voucher: func(_ *testing.T, v domain.Voucher) domain.Voucher {
+				v.ShopID = shopID
+				return m.AddVoucher(v)
+			}}}
+	})
+}
+
+// shops numbers the shops the cases' vouchers belong to.
+var shops atomic.Int64
+
+// newShopID returns a shop of the case's own.
+func newShopID() int64 { return shops.Add(1) }

@@ -1,0 +1,566 @@
+package orders_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/app/contracttest"
+	"github.com/dealspot/dealspot/internal/app/orders"
+	"github.com/dealspot/dealspot/internal/app/orders/orderstest"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// An order's life on the in-memory stores of orderstest (held to the stores' contracts),
+// with fakes that record what the use cases tell the gate, the payment provider and the
+// orderStatus subscribers.
+
+// lifecycle is the orders service on the in-memory stores, and what it told the fakes.
+type lifecycle struct {
+	*orders.Service
+	store    *orderstest.Memory
+	payStore *orderstest.MemoryPayments
+	vouchers fakeVouchers
+	gate     *gateFake
+	provider *fakeProvider
+	status   *statusLog
+	// skew moves the service's clock ahead of the wall clock (the in-memory store dates
+	// a claim's pay deadline by the wall clock).
+	mu   sync.Mutex
+	skew time.Duration
+}
+
+// newLifecycle builds the service on fresh in-memory stores; shops says who runs which
+// shop. It is the one place these tests build orders.Deps.
+func newLifecycle(t *testing.T, cfg orders.Config, shops fakeShops) *lifecycle {
+	t.Helper()
+	store := orderstest.NewMemory()
+	l := &lifecycle{store: store, payStore: orderstest.NewMemoryPayments(store), vouchers: fakeVouchers{},
+		gate:     &gateFake{returned: map[int64]orders.ReturnedUnit{}, voucher: map[int64]int64{}, reopened: map[int64]int{}},
+		provider: &fakeProvider{refunded: map[int64]string{}}, status: &statusLog{}}
+	cfg.Pages = domain.PageLimits{Default: 10, Max: 100}
+	svc, err := orders.New(cfg, orders.Deps{Orders: store, Payments: l.payStore, Vouchers: l.vouchers, Shops: shops,
+		Units: l.gate, Gauge: l.gate, Reopen: l.gate, Provider: l.provider, Status: l.status, IDs: &seqIDs{}, Log: slog.New(slog.DiscardHandler),
+		Now: l.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Service = svc
+	return l
+}
+
+// now is the service's clock.
+func (l *lifecycle) now() time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return time.Now().Add(l.skew)
+}
+
+// advance moves the service's clock forward by d.
+func (l *lifecycle) advance(d time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.skew += d
+}
+
+// voucher stores v (on sale, in shop 9 unless it names one) and returns it with its id.
+func (l *lifecycle) voucher(v domain.Voucher) domain.Voucher {
+	if v.ShopID == 0 {
+		v.ShopID = 9
+	}
+	v.Status = domain.VoucherOnSale
+	v = l.store.AddVoucher(v)
+	l.vouchers[v.ID] = v
+	return v
+}
+
+// flashSale stores a flash sale of stock units at payValue.
+func (l *lifecycle) flashSale(stock int, payValue int64) domain.Voucher {
+	return l.voucher(domain.Voucher{Kind: domain.VoucherFlashSale, PayValue: payValue, FlashSale: &domain.FlashSale{Stock: stock}})
+}
+
+// claim writes user's accepted claim of sale v, as the claim path does, its payment due
+// within payWithin, and returns its order.
+func (l *lifecycle) claim(t *testing.T, v domain.Voucher, user int64, payWithin time.Duration) domain.VoucherOrder {
+	t.Helper()
+	c := domain.Claim{OrderID: contracttest.NewID(), UserID: user, VoucherID: v.ID, ClaimedAt: time.Now()}
+	if res, err := l.store.WriteClaims(context.Background(), []domain.Claim{c}, payWithin); err != nil || len(res.Created) != 1 {
+		t.Fatalf("write claim: %+v, %v", res, err)
+	}
+	return l.order(t, c.OrderID)
+}
+
+// read returns what get reads under id, failing the test on an error.
+func read[T any](t *testing.T, get func(context.Context, int64) (T, error), id int64) T {
+	t.Helper()
+	v, err := get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func (l *lifecycle) order(t *testing.T, id int64) domain.VoucherOrder {
+	t.Helper()
+	return read(t, l.store.Order, id)
+}
+
+func (l *lifecycle) payment(t *testing.T, id int64) domain.Payment {
+	t.Helper()
+	return read(t, l.payStore.Payment, id)
+}
+
+// paid pays order o of buyer: a payment at the provider, then its success notified.
+func (l *lifecycle) paid(t *testing.T, buyer domain.Actor, o domain.VoucherOrder) domain.Payment {
+	t.Helper()
+	ctx := context.Background()
+	p, err := l.Pay.Handle(ctx, buyer, o.ID)
+	if err != nil {
+		t.Fatalf("pay order %d: %v", o.ID, err)
+	}
+	if err := l.Payments.Notify(ctx, orders.Notification{PaymentID: p.ID, ProviderRef: p.ProviderRef, Succeeded: true, Amount: o.Amount}); err != nil {
+		t.Fatalf("notify payment %d: %v", p.ID, err)
+	}
+	return l.payment(t, p.ID)
+}
+
+// wantLedger checks that sale v's orders and payments break no invariant and are settled.
+func (l *lifecycle) wantLedger(t *testing.T, v domain.Voucher) {
+	t.Helper()
+	led, err := l.payStore.Ledger(context.Background(), v.ID)
+	if err != nil || len(led.Check()) > 0 || !led.Settled() {
+		t.Errorf("ledger of %d: %+v (%q), %v; want it sound and settled", v.ID, led, led.Check(), err)
+	}
+}
+
+// gateFake is the flash-sale gate: it takes every unit given back, once per order,
+// reads fixed numbers, and records the sales announced as having stock again.
+type gateFake struct {
+	mu       sync.Mutex
+	returned map[int64]orders.ReturnedUnit // by order id
+	voucher  map[int64]int64               // order id → sale
+	freeSlot []bool
+	reopened map[int64]int // sale → times announced open again
+}
+
+func (g *gateFake) ReturnUnits(_ context.Context, voucherID int64, units []orders.ReturnedUnit, freeSlot bool) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n := 0
+	for _, u := range units {
+		if _, done := g.returned[u.OrderID]; !done {
+			g.returned[u.OrderID], g.voucher[u.OrderID] = u, voucherID
+			n++
+		}
+	}
+	g.freeSlot = append(g.freeSlot, freeSlot)
+	return n, nil
+}
+
+func (g *gateFake) Stock(context.Context, int64) (int64, bool, error)  { return 0, false, nil }
+func (g *gateFake) PendingCount(context.Context, int64) (int64, error) { return 0, nil }
+
+// Publish records a sale announced as sold out again (soldOut) or open.
+func (g *gateFake) Publish(_ context.Context, voucherID int64, soldOut bool) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !soldOut {
+		g.reopened[voucherID]++
+	}
+	return nil
+}
+
+// wantReturned checks the units given back to the gate: exactly those of os.
+func (g *gateFake) wantReturned(t *testing.T, os ...domain.VoucherOrder) {
+	t.Helper()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.returned) != len(os) {
+		t.Fatalf("units back in the gate: %+v, want those of %d orders", g.returned, len(os))
+	}
+	for _, o := range os {
+		if u, ok := g.returned[o.ID]; !ok || u.UserID != o.UserID || g.voucher[o.ID] != o.VoucherID {
+			t.Errorf("order %d's unit back in the gate: %+v (sale %d), %v; want user %d, sale %d", o.ID, u, g.voucher[o.ID], ok, o.UserID, o.VoucherID)
+		}
+	}
+}
+
+// fakeProvider collects every payment at once; it refunds unless refusing.
+type fakeProvider struct {
+	mu       sync.Mutex
+	created  []int64
+	refunded map[int64]string // payment id → reason
+	refusing bool
+}
+
+func (*fakeProvider) Name() string { return "sim" }
+
+func (f *fakeProvider) CreatePayment(_ context.Context, p domain.Payment) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.created = append(f.created, p.ID)
+	return "sim-ref", nil
+}
+
+func (f *fakeProvider) Refund(_ context.Context, p domain.Payment, reason string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.refusing {
+		return errors.New("the provider is down")
+	}
+	f.refunded[p.ID] = reason
+	return nil
+}
+
+func (f *fakeProvider) refuse(on bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.refusing = on
+}
+
+// statusLog records the orderStatus events.
+type statusLog struct {
+	mu     sync.Mutex
+	events []domain.OrderEvent
+}
+
+func (s *statusLog) Publish(_ context.Context, es ...domain.OrderEvent) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.events = append(s.events, es...)
+	return nil
+}
+
+// want checks the events of order id: one per status given, in order, as "STATUS" or
+// "STATUS/reason".
+func (s *statusLog) want(t *testing.T, id int64, want ...string) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var got []string
+	for _, e := range s.events {
+		if e.OrderID == id {
+			got = append(got, strings.TrimSuffix(string(e.Status)+"/"+e.Reason, "/"))
+		}
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("events of order %d: %v, want %v", id, got, want)
+	}
+}
+
+// wantConflict checks that err is a CONFLICT naming the order's current status.
+func wantConflict(t *testing.T, what string, err error, status domain.OrderStatus) {
+	t.Helper()
+	var e *domain.Error
+	if domain.ErrorCode(err) != domain.CodeConflict || !asError(err, &e) || e.CurrentStatus != string(status) {
+		t.Errorf("%s: %v, want CONFLICT with current status %s", what, err, status)
+	}
+}
+
+func wantCode(t *testing.T, what string, err error, code domain.Code) {
+	t.Helper()
+	if domain.ErrorCode(err) != code {
+		t.Errorf("%s: %v, want %s", what, err, code)
+	}
+}
+
+var (
+	buyer    = domain.Actor{UserID: 5, Role: domain.RoleUser}
+	stranger = domain.Actor{UserID: 6, Role: domain.RoleUser}
+	merchant = domain.Actor{UserID: 70, Role: domain.RoleMerchant} // runs shop 9
+)
+
+// Paying: one payment however often the buyer pays, the order PAID with a code on the
+// provider's word, a repeated word changing nothing.
+func TestPayOnTheMemoryStores(t *testing.T) {
+	ctx := context.Background()
+	l := newLifecycle(t, orders.Config{PayTimeout: 10 * time.Minute}, fakeShops{9: 70})
+	v := l.voucher(domain.Voucher{Kind: domain.VoucherNormal, PayValue: 1250})
+	o, err := l.Buy.Handle(ctx, buyer, v.ID, 2)
+	if err != nil || o.Status != domain.OrderCreated || o.Amount != 2500 {
+		t.Fatalf("buy: %+v, %v", o, err)
+	}
+	p, err := l.Pay.Handle(ctx, buyer, o.ID)
+	if err != nil || p.OrderID != o.ID || p.Amount != 2500 || p.Status != domain.PaymentPending || p.ProviderRef != "sim-ref" || p.Provider != "sim" {
+		t.Fatalf("pay: %+v, %v", p, err)
+	}
+	if again, err := l.Pay.Handle(ctx, buyer, o.ID); err != nil || again.ID != p.ID {
+		t.Errorf("pay again: %+v, %v; want payment %d back", again, err, p.ID)
+	}
+	if len(l.provider.created) != 1 {
+		t.Errorf("payments asked of the provider: %v, want one", l.provider.created)
+	}
+	if _, err := l.Pay.Handle(ctx, stranger, o.ID); domain.ErrorCode(err) != domain.CodeNotFound {
+		t.Errorf("paying another's order: %v, want NOT_FOUND", err)
+	}
+	wantCode(t, "a notification of the wrong amount", l.Payments.Notify(ctx, orders.Notification{PaymentID: p.ID, Succeeded: true, Amount: 1}), domain.CodeBadUserInput)
+	wantCode(t, "a notification of an unknown payment", l.Payments.Notify(ctx, orders.Notification{PaymentID: 999_999, Succeeded: true, Amount: 2500}), domain.CodeNotFound)
+	if got := l.order(t, o.ID); got.Status != domain.OrderCreated {
+		t.Fatalf("order after refused notifications: %+v", got)
+	}
+	l.status.want(t, o.ID)
+
+	notify := orders.Notification{PaymentID: p.ID, ProviderRef: p.ProviderRef, Succeeded: true, Amount: 2500}
+	if err := l.Payments.Notify(ctx, notify); err != nil {
+		t.Fatal(err)
+	}
+	paid := l.order(t, o.ID)
+	if paid.Status != domain.OrderPaid || len(paid.RedemptionCode) != domain.RedemptionCodeLen || paid.PayTime == nil {
+		t.Fatalf("order after the payment succeeded: %+v", paid)
+	}
+	if got := l.payment(t, p.ID); got.Status != domain.PaymentSucceeded || got.PaidAt == nil {
+		t.Errorf("payment after it succeeded: %+v", got)
+	}
+	if err := l.Payments.Notify(ctx, notify); err != nil {
+		t.Fatalf("the same notification again: %v", err)
+	}
+	if again := l.order(t, o.ID); again.Status != domain.OrderPaid || again.RedemptionCode != paid.RedemptionCode || !again.PayTime.Equal(*paid.PayTime) {
+		t.Errorf("order after a repeated notification: %+v, want it as it was: %+v", again, paid)
+	}
+	l.status.want(t, o.ID, "PAID")
+	_, err = l.Pay.Handle(ctx, buyer, o.ID)
+	wantConflict(t, "paying a PAID order", err, domain.OrderPaid)
+	if len(l.provider.refunded) != 0 {
+		t.Errorf("refunds: %v, want none", l.provider.refunded)
+	}
+	l.wantLedger(t, v)
+}
+
+// A payment that succeeds after its order was canceled is refunded; a refund the
+// provider refuses stays owed until the refund worker sends it.
+func TestLatePaymentIsRefunded(t *testing.T) {
+	ctx := context.Background()
+	for _, refusing := range []bool{false, true} {
+		l := newLifecycle(t, orders.Config{}, fakeShops{9: 70})
+		v := l.voucher(domain.Voucher{Kind: domain.VoucherNormal, PayValue: 800})
+		o, err := l.Buy.Handle(ctx, buyer, v.ID, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := l.Pay.Handle(ctx, buyer, o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, err := l.Cancel.Handle(ctx, buyer, o.ID); err != nil || c.Status != domain.OrderCanceled || c.CancelReason != domain.CancelByBuyer {
+			t.Fatalf("cancel: %+v, %v", c, err)
+		}
+		l.provider.refuse(refusing)
+		if err := l.Payments.Notify(ctx, orders.Notification{PaymentID: p.ID, Succeeded: true, Amount: 800}); err != nil {
+			t.Fatal(err)
+		}
+		if got := l.order(t, o.ID); got.Status != domain.OrderCanceled || got.PayTime != nil || got.RedemptionCode != "" {
+			t.Errorf("canceled order after a late payment: %+v", got)
+		}
+		l.status.want(t, o.ID, "CANCELED/BUYER")
+		l.gate.wantReturned(t) // a normal voucher has no unit in the gate
+		if refusing {
+			if got := l.payment(t, p.ID); got.Status != domain.PaymentRefundPending {
+				t.Fatalf("late payment whose refund the provider refused: %+v, want REFUND_PENDING", got)
+			}
+			if n, err := l.Refunds.RunOnce(ctx); err != nil || n != 0 {
+				t.Errorf("refund pass while the provider refuses: %d, %v", n, err)
+			}
+			l.provider.refuse(false)
+			if n, err := l.Refunds.RunOnce(ctx); err != nil || n != 1 {
+				t.Errorf("refund pass: %d, %v; want 1", n, err)
+			}
+		}
+		if got := l.payment(t, p.ID); got.Status != domain.PaymentRefunded || got.RefundedAt == nil {
+			t.Errorf("late payment (provider refusing first: %v): %+v, want REFUNDED", refusing, got)
+		}
+		if reason, ok := l.provider.refunded[p.ID]; !ok || reason == "" {
+			t.Errorf("refunds at the provider: %v, want payment %d's with a reason", l.provider.refunded, p.ID)
+		}
+		if n, err := l.Refunds.RunOnce(ctx); err != nil || n != 0 {
+			t.Errorf("refund pass with nothing owed: %d, %v", n, err)
+		}
+		l.wantLedger(t, v)
+	}
+}
+
+// Canceling a flash sale's order gives its unit back: to the database stock, once to
+// the gate (with the user's slot when the sale allows a second claim), and reopens the
+// sale.
+func TestCancelGivesTheUnitBack(t *testing.T) {
+	ctx := context.Background()
+	l := newLifecycle(t, orders.Config{ReclaimAfterCancel: true}, fakeShops{9: 70})
+	v := l.flashSale(2, 500)
+	o := l.claim(t, v, buyer.UserID, time.Hour)
+	if n, _ := l.store.SaleStock(ctx, v.ID); n != 1 {
+		t.Fatalf("stock after a claim %d, want 1", n)
+	}
+	_, err := l.Cancel.Handle(ctx, stranger, o.ID)
+	wantCode(t, "canceling another's order", err, domain.CodeNotFound)
+	_, err = l.Cancel.Handle(ctx, domain.Actor{}, o.ID)
+	wantCode(t, "canceling anonymously", err, domain.CodeUnauthenticated)
+	c, err := l.Cancel.Handle(ctx, buyer, o.ID)
+	if err != nil || c.Status != domain.OrderCanceled || c.CancelReason != domain.CancelByBuyer || c.CanceledAt == nil {
+		t.Fatalf("cancel: %+v, %v", c, err)
+	}
+	if n, _ := l.store.SaleStock(ctx, v.ID); n != 2 {
+		t.Errorf("stock after the cancel %d, want 2", n)
+	}
+	l.gate.wantReturned(t, o)
+	if len(l.gate.freeSlot) != 1 || !l.gate.freeSlot[0] {
+		t.Errorf("slot freed with the unit: %v, want true (ReclaimAfterCancel)", l.gate.freeSlot)
+	}
+	if len(l.gate.reopened) != 1 || l.gate.reopened[v.ID] != 1 {
+		t.Errorf("sales reopened %v, want %d once", l.gate.reopened, v.ID)
+	}
+	_, err = l.Cancel.Handle(ctx, buyer, o.ID)
+	wantConflict(t, "canceling twice", err, domain.OrderCanceled)
+	if n, _ := l.store.SaleStock(ctx, v.ID); n != 2 || l.gate.reopened[v.ID] != 1 {
+		t.Errorf("a second cancel changed the stock to %d or reopened the sale again (%v)", n, l.gate.reopened)
+	}
+	l.status.want(t, o.ID, "CANCELED/BUYER")
+	_, err = l.Pay.Handle(ctx, buyer, o.ID)
+	wantConflict(t, "paying a canceled order", err, domain.OrderCanceled)
+}
+
+// A refund moves a PAID order to REFUNDED, its payment's money back through the
+// provider, a flash sale's unit back to the sale; only a PAID order is refunded.
+func TestRefundOnTheMemoryStores(t *testing.T) {
+	ctx := context.Background()
+	l := newLifecycle(t, orders.Config{}, fakeShops{9: 70})
+	v := l.flashSale(3, 500)
+	o := l.claim(t, v, buyer.UserID, time.Hour)
+	waiting := l.claim(t, v, stranger.UserID, time.Hour)
+	p := l.paid(t, buyer, o)
+	_, err := l.Refund.Handle(ctx, buyer, o.ID, strings.Repeat("x", 256))
+	wantCode(t, "a reason of 256 characters", err, domain.CodeBadUserInput)
+	_, err = l.Refund.Handle(ctx, stranger, o.ID, "")
+	wantCode(t, "refunding another's order", err, domain.CodeNotFound)
+	_, err = l.Refund.Handle(ctx, stranger, waiting.ID, "")
+	wantConflict(t, "refunding an unpaid order", err, domain.OrderCreated)
+	l.gate.wantReturned(t)
+
+	r, err := l.Refund.Handle(ctx, buyer, o.ID, "changed my mind")
+	if err != nil || r.Status != domain.OrderRefunded || r.RefundReason != "changed my mind" || r.RefundTime == nil {
+		t.Fatalf("refund: %+v, %v", r, err)
+	}
+	if got := l.payment(t, p.ID); got.Status != domain.PaymentRefunded || got.RefundReason != "changed my mind" {
+		t.Errorf("refunded order's payment %+v, want REFUNDED with the reason", got)
+	}
+	if l.provider.refunded[p.ID] != "changed my mind" {
+		t.Errorf("refunds at the provider %v", l.provider.refunded)
+	}
+	if n, _ := l.store.SaleStock(ctx, v.ID); n != 2 {
+		t.Errorf("stock after the refund %d, want 2", n)
+	}
+	l.gate.wantReturned(t, o)
+	_, err = l.Refund.Handle(ctx, buyer, o.ID, "")
+	wantConflict(t, "refunding twice", err, domain.OrderRefunded)
+	l.status.want(t, o.ID, "PAID", "REFUNDED")
+
+	// A free order has no payment to give back and no unit in a flash sale.
+	free := l.voucher(domain.Voucher{Kind: domain.VoucherNormal})
+	g, err := l.Buy.Handle(ctx, buyer, free.ID, 1)
+	if err != nil || g.Status != domain.OrderPaid {
+		t.Fatalf("buy a free voucher: %+v, %v", g, err)
+	}
+	if r, err := l.Refund.Handle(ctx, buyer, g.ID, ""); err != nil || r.Status != domain.OrderRefunded {
+		t.Errorf("refund of a free order: %+v, %v", r, err)
+	}
+	if len(l.provider.refunded) != 1 {
+		t.Errorf("refunds at the provider %v, want only the paid order's", l.provider.refunded)
+	}
+	l.gate.wantReturned(t, o)
+	l.wantLedger(t, v)
+	l.wantLedger(t, free)
+}
+
+// A redemption code is redeemed once, by whoever runs the order's shop.
+func TestRedeemOnTheMemoryStores(t *testing.T) {
+	ctx := context.Background()
+	l := newLifecycle(t, orders.Config{}, fakeShops{9: 70, 10: 80})
+	v := l.voucher(domain.Voucher{Kind: domain.VoucherNormal, PayValue: 300})
+	o, err := l.Buy.Handle(ctx, buyer, v.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.paid(t, buyer, o)
+	code := l.order(t, o.ID).RedemptionCode
+	for _, c := range []struct {
+		name string
+		a    domain.Actor
+		code string
+		want domain.Code
+	}{
+		{"anonymous", domain.Actor{}, code, domain.CodeUnauthenticated},
+		{"the buyer", buyer, code, domain.CodeNotFound},
+		{"the merchant of another shop", domain.Actor{UserID: 80, Role: domain.RoleMerchant}, code, domain.CodeNotFound},
+		{"a code of the wrong length", merchant, code[1:], domain.CodeNotFound},
+		{"an unknown code", merchant, strings.Repeat("0", domain.RedemptionCodeLen), domain.CodeNotFound},
+	} {
+		_, err := l.Redeem.Handle(ctx, c.a, c.code)
+		wantCode(t, c.name, err, c.want)
+	}
+	if got := l.order(t, o.ID); got.Status != domain.OrderPaid {
+		t.Fatalf("refused redemptions moved the order: %+v", got)
+	}
+	used, err := l.Redeem.Handle(ctx, merchant, " "+strings.ToLower(code)+" ")
+	if err != nil || used.Status != domain.OrderUsed || used.UseTime == nil || used.ID != o.ID {
+		t.Fatalf("redeemed by the shop's merchant: %+v, %v", used, err)
+	}
+	_, err = l.Redeem.Handle(ctx, domain.Actor{UserID: 1, Role: domain.RoleAdmin}, code)
+	wantConflict(t, "redeeming twice", err, domain.OrderUsed)
+	_, err = l.Refund.Handle(ctx, buyer, o.ID, "")
+	wantConflict(t, "refunding a used order", err, domain.OrderUsed)
+	l.status.want(t, o.ID, "PAID", "USED")
+	l.wantLedger(t, v)
+}
+
+// The expiry sweep cancels the orders whose pay deadline passed, batch by batch, gives
+// a flash sale's units back, and leaves every other order alone.
+func TestExpirySweep(t *testing.T) {
+	ctx := context.Background()
+	l := newLifecycle(t, orders.Config{PayTimeout: 10 * time.Minute, ExpiryBatch: 1}, fakeShops{9: 70})
+	sale := l.flashSale(3, 500)
+	normal := l.voucher(domain.Voucher{Kind: domain.VoucherNormal, PayValue: 200})
+	claimed := l.claim(t, sale, buyer.UserID, 10*time.Minute)
+	notDue := l.claim(t, sale, stranger.UserID, 2*time.Hour)
+	bought, err := l.Buy.Handle(ctx, buyer, normal.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paid, err := l.Buy.Handle(ctx, buyer, normal.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.paid(t, buyer, paid)
+	if n, err := l.Expirer.RunOnce(ctx); err != nil || n != 0 {
+		t.Fatalf("sweep before any deadline: %d, %v", n, err)
+	}
+
+	l.advance(11 * time.Minute)
+	_, err = l.Pay.Handle(ctx, buyer, bought.ID)
+	wantConflict(t, "paying after the deadline, before the sweep", err, domain.OrderCreated)
+	if n, err := l.Expirer.RunOnce(ctx); err != nil || n != 2 {
+		t.Fatalf("sweep after two deadlines, one order a batch: %d, %v; want 2", n, err)
+	}
+	for _, o := range []domain.VoucherOrder{claimed, bought} {
+		if got := l.order(t, o.ID); got.Status != domain.OrderCanceled || got.CancelReason != domain.CancelTimeout || got.CanceledAt == nil {
+			t.Errorf("expired order %+v", got)
+		}
+		l.status.want(t, o.ID, "CANCELED/TIMEOUT")
+	}
+	if got := l.order(t, notDue.ID); got.Status != domain.OrderCreated {
+		t.Errorf("order not due: %+v, want it CREATED", got)
+	}
+	if got := l.order(t, paid.ID); got.Status != domain.OrderPaid {
+		t.Errorf("paid order after the sweep: %+v, want it PAID", got)
+	}
+	if n, _ := l.store.SaleStock(ctx, sale.ID); n != 2 {
+		t.Errorf("stock after the sweep %d, want 2", n)
+	}
+	l.gate.wantReturned(t, claimed)
+	if n, err := l.Expirer.RunOnce(ctx); err != nil || n != 0 {
+		t.Errorf("a second sweep: %d, %v; want nothing", n, err)
+	}
+	l.wantLedger(t, sale)
+	l.wantLedger(t, normal)
+}
