@@ -32,13 +32,6 @@ func (in *GateInspector) Reservations(ctx context.Context, voucherID int64) ([]s
 	return in.ks.reservations(ctx, voucherID)
 }
 
-// PendingCount implements seckill.GateInspector: it counts the sale's reservations (a scan
-// of its shard's reservations, which hold only claims whose orders are not written yet).
-func (in *GateInspector) PendingCount(ctx context.Context, voucherID int64) (int64, error) {
-	rs, err := in.ks.reservations(ctx, voucherID)
-	return int64(len(rs)), err
-}
-
 // Stock implements seckill.GateInspector: the sum of the buckets' stock (units in flight
 // between two buckets left out); the sale is loaded when every bucket is.
 func (in *GateInspector) Stock(ctx context.Context, voucherID int64) (int64, bool, error) {

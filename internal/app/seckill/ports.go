@@ -123,9 +123,6 @@ type UnitReturner interface {
 type GateInspector interface {
 	// Reservations lists the sale's pending reservations.
 	Reservations(ctx context.Context, voucherID int64) ([]Reservation, error)
-	// PendingCount counts the sale's reservations (accepted claims whose orders are not
-	// written yet) without listing them.
-	PendingCount(ctx context.Context, voucherID int64) (int64, error)
 	// Stock returns the stock left in Redis; false when the sale is not loaded.
 	Stock(ctx context.Context, voucherID int64) (int64, bool, error)
 	// Holders lists the users marked as holding the voucher.

@@ -75,15 +75,16 @@ func (u *SaleUnits) ReturnUnits(ctx context.Context, voucherID int64, released [
 	return u.c.giveBack(ctx, voucherID, unitsBack{Orders: units, FreeSlot: freeSlot})
 }
 
-// Live implements orders.Sales with the gate's stock and pending reservations.
+// Live implements orders.Sales with the gate's stock and its count of the sale's
+// reservations (which hold only claims whose orders are not written yet).
 func (u *SaleUnits) Live(ctx context.Context, voucherID int64) (orders.LiveSale, error) {
 	stock, loaded, err := u.c.d.Inspector.Stock(ctx, voucherID)
 	if err != nil {
 		return orders.LiveSale{}, err
 	}
-	pending, err := u.c.d.Inspector.PendingCount(ctx, voucherID)
+	pending, err := u.c.d.Inspector.Reservations(ctx, voucherID)
 	if err != nil {
 		return orders.LiveSale{}, err
 	}
-	return orders.LiveSale{Stock: stock, Loaded: loaded, Pending: pending}, nil
+	return orders.LiveSale{Stock: stock, Loaded: loaded, Pending: int64(len(pending))}, nil
 }

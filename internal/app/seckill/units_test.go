@@ -70,10 +70,10 @@ func (g *unitsGate) Stock(context.Context, int64) (int64, bool, error) {
 	return g.stock, true, nil
 }
 
-func (g *unitsGate) PendingCount(context.Context, int64) (int64, error) {
+func (g *unitsGate) Reservations(context.Context, int64) ([]seckill.Reservation, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.pending, nil
+	return make([]seckill.Reservation, g.pending), nil
 }
 
 func (g *unitsGate) Holders(context.Context, int64) ([]int64, error) { return nil, nil }
