@@ -84,33 +84,11 @@ func (g *unitsGate) reserved() int {
 	return g.reserves
 }
 
-// unitsBus records the sold-out announcements.
-type unitsBus struct {
-	mu        sync.Mutex
-	announced []bool
-}
-
-func (b *unitsBus) Publish(_ context.Context, _ int64, soldOut bool) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.announced = append(b.announced, soldOut)
-	return nil
-}
-
-func (b *unitsBus) Subscribe(context.Context, func(int64, bool)) (func(), error) {
-	return func() {}, nil
-}
-
-func (b *unitsBus) reopened() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	n := 0
-	for _, soldOut := range b.announced {
-		if !soldOut {
-			n++
-		}
-	}
-	return n
+// reopenedCount is how often the sale was announced open again.
+func (s *writerSoldOut) reopenedCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.reopened)
 }
 
 // openSale is the voucher cache holding one flash sale, open now.
@@ -134,7 +112,7 @@ func (quietStatus) Publish(context.Context, ...domain.OrderEvent) error { return
 
 const unitsSale = 7
 
-func newUnitsService(t *testing.T, gate *unitsGate, bus *unitsBus) *seckill.Service {
+func newUnitsService(t *testing.T, gate *unitsGate, bus *writerSoldOut) *seckill.Service {
 	t.Helper()
 	now := time.Now()
 	sale := openSale{domain.Voucher{ID: unitsSale, ShopID: 1, Kind: domain.VoucherFlashSale, Status: domain.VoucherOnSale,
@@ -178,7 +156,7 @@ func soldOutHere(t *testing.T, svc *seckill.Service, gate *unitsGate) {
 func TestSaleUnitsReturnReopensSoldOutSale(t *testing.T) {
 	t.Parallel()
 	gate := &unitsGate{returned: map[int64]bool{}}
-	bus := &unitsBus{}
+	bus := &writerSoldOut{}
 	svc := newUnitsService(t, gate, bus)
 	soldOutHere(t, svc, gate)
 
@@ -200,7 +178,7 @@ func TestSaleUnitsReturnReopensSoldOutSale(t *testing.T) {
 	if !slices.Equal(gate.freeSlot, []bool{true, true}) {
 		t.Errorf("freeSlot passed to the gate %v, want true each time", gate.freeSlot)
 	}
-	if got := bus.reopened(); got != 1 {
+	if got := bus.reopenedCount(); got != 1 {
 		t.Errorf("sale announced open again %d times, want 1 (not for the return that gave nothing)", got)
 	}
 
@@ -219,7 +197,7 @@ func TestSaleUnitsReturnReopensSoldOutSale(t *testing.T) {
 func TestSaleUnitsReturnNothingOrFailing(t *testing.T) {
 	t.Parallel()
 	gate := &unitsGate{returned: map[int64]bool{}}
-	bus := &unitsBus{}
+	bus := &writerSoldOut{}
 	svc := newUnitsService(t, gate, bus)
 	ctx := context.Background()
 	normal := []domain.VoucherOrder{{ID: 11, UserID: 6, VoucherID: unitsSale, Kind: domain.VoucherNormal}}
@@ -237,7 +215,7 @@ func TestSaleUnitsReturnNothingOrFailing(t *testing.T) {
 	if !slices.Equal(gate.freeSlot, []bool{false}) {
 		t.Errorf("freeSlot passed to the gate %v, want false", gate.freeSlot)
 	}
-	if got := bus.reopened(); got != 0 {
+	if got := bus.reopenedCount(); got != 0 {
 		t.Errorf("sale announced open again %d times after a failed return, want 0", got)
 	}
 }
@@ -246,7 +224,7 @@ func TestSaleUnitsReturnNothingOrFailing(t *testing.T) {
 func TestSaleUnitsLive(t *testing.T) {
 	t.Parallel()
 	gate := &unitsGate{stock: 3, pending: 2}
-	svc := newUnitsService(t, gate, &unitsBus{})
+	svc := newUnitsService(t, gate, &writerSoldOut{})
 	live, err := svc.Units.Live(context.Background(), unitsSale)
 	if err != nil {
 		t.Fatal(err)
