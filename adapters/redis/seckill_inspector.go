@@ -20,8 +20,8 @@ var (
 )
 
 // GateInspector is the SaleGate's part that reads a sale's state and repairs it
-// (seckill.GateInspector, and orders.SaleGauge for the order lifecycle's sale stats):
-// the audit, the drift check and the sold-out board read through it.
+// (seckill.GateInspector): the audit, the drift check, the sold-out board and the
+// sale's live numbers read through it.
 type GateInspector struct {
 	ks *saleKeyspace
 }
@@ -30,13 +30,6 @@ type GateInspector struct {
 // the sale's reservations (and the sale's legacy hash).
 func (in *GateInspector) Reservations(ctx context.Context, voucherID int64) ([]seckill.Reservation, error) {
 	return in.ks.reservations(ctx, voucherID)
-}
-
-// PendingCount implements orders.SaleGauge: it counts the sale's reservations (a scan
-// of its shard's reservations, which hold only claims whose orders are not written yet).
-func (in *GateInspector) PendingCount(ctx context.Context, voucherID int64) (int64, error) {
-	rs, err := in.ks.reservations(ctx, voucherID)
-	return int64(len(rs)), err
 }
 
 // Stock implements seckill.GateInspector: the sum of the buckets' stock (units in flight

@@ -8,7 +8,6 @@ import (
 
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/redis/redistest"
-	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 )
 
@@ -48,7 +47,7 @@ func TestGateReturnUnits(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				n, err := gate.Returns.ReturnUnits(ctx, v, []orders.ReturnedUnit{{OrderID: 1, UserID: 10}}, true)
+				n, err := gate.Returns.ReturnUnits(ctx, v, []seckill.ReturnedUnit{{OrderID: 1, UserID: 10}}, true)
 				if err != nil {
 					t.Error(err)
 				}
@@ -65,7 +64,7 @@ func TestGateReturnUnits(t *testing.T) {
 			t.Fatalf("stock %d (loaded %v, %v) after one return, want 1", stock, ok, err)
 		}
 		// Order 2 refunded with the slot kept: its user stays refused.
-		if n, err := gate.Returns.ReturnUnits(ctx, v, []orders.ReturnedUnit{{OrderID: 2, UserID: 20}}, false); err != nil || n != 1 {
+		if n, err := gate.Returns.ReturnUnits(ctx, v, []seckill.ReturnedUnit{{OrderID: 2, UserID: 20}}, false); err != nil || n != 1 {
 			t.Fatalf("return order 2: %d, %v", n, err)
 		}
 		if got := reserve(4, 20); got != seckill.AlreadyClaimed {
@@ -77,11 +76,11 @@ func TestGateReturnUnits(t *testing.T) {
 		if got := reserve(6, 30); got != seckill.Accepted {
 			t.Errorf("user 30 claiming a returned unit: verdict %v, want accepted", got)
 		}
-		if pending, err := gate.Inspector.PendingCount(ctx, v); err != nil || pending != 2 {
-			t.Errorf("pending %d, %v; want the 2 new reservations", pending, err)
+		if pending, err := gate.Inspector.Reservations(ctx, v); err != nil || len(pending) != 2 {
+			t.Errorf("pending %d, %v; want the 2 new reservations", len(pending), err)
 		}
 		// A sale the gate does not hold is left alone.
-		if n, err := gate.Returns.ReturnUnits(ctx, v+1, []orders.ReturnedUnit{{OrderID: 9, UserID: 9}}, true); err != nil || n != 0 {
+		if n, err := gate.Returns.ReturnUnits(ctx, v+1, []seckill.ReturnedUnit{{OrderID: 9, UserID: 9}}, true); err != nil || n != 0 {
 			t.Errorf("return to a sale not loaded: %d, %v", n, err)
 		}
 	})

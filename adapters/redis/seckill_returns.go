@@ -8,7 +8,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/dealspot/dealspot/internal/app/orders"
+	"github.com/dealspot/dealspot/internal/app/seckill"
 )
 
 var (
@@ -18,16 +18,16 @@ var (
 )
 
 // UnitReturner is the SaleGate's part that gives the units of canceled and refunded
-// orders back to their sale (orders.UnitReturner).
+// orders back to their sale (seckill.UnitReturner).
 type UnitReturner struct {
 	ks *saleKeyspace
 }
 
-// ReturnUnits implements orders.UnitReturner with seckill_return.lua, each unit to its
+// ReturnUnits implements seckill.UnitReturner with seckill_return.lua, each unit to its
 // user's bucket: a per-bucket set of the orders whose unit came back makes a second call
 // (or a retried one) return nothing, as a user's bucket never changes. The set lives as
 // long as the sale's other keys.
-func (u *UnitReturner) ReturnUnits(ctx context.Context, voucherID int64, units []orders.ReturnedUnit, freeSlot bool) (int, error) {
+func (u *UnitReturner) ReturnUnits(ctx context.Context, voucherID int64, units []seckill.ReturnedUnit, freeSlot bool) (int, error) {
 	if len(units) == 0 {
 		return 0, nil
 	}

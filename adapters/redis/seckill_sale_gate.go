@@ -7,7 +7,6 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/dealspot/dealspot/adapters/claimwire"
-	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 )
 
@@ -36,8 +35,7 @@ type SaleGate struct {
 	Gate *Gate
 	// Loader writes sales into Redis and finishes the transfers between buckets.
 	Loader *SaleLoader
-	// Inspector reads a sale's state (its live numbers for the order lifecycle too) and
-	// repairs it.
+	// Inspector reads a sale's state (its live numbers too) and repairs it.
 	Inspector *GateInspector
 	// Returns gives the units of canceled and refunded orders back.
 	Returns *UnitReturner
@@ -47,8 +45,7 @@ var (
 	_ seckill.StockGate     = (*Gate)(nil)
 	_ seckill.SaleLoader    = (*SaleLoader)(nil)
 	_ seckill.GateInspector = (*GateInspector)(nil)
-	_ orders.UnitReturner   = (*UnitReturner)(nil)
-	_ orders.SaleGauge      = (*GateInspector)(nil)
+	_ seckill.UnitReturner  = (*UnitReturner)(nil)
 )
 
 // NewSaleGate returns the parts of the gate on client.

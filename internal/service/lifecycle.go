@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/dealspot/dealspot/adapters/payment/simpay"
-	redisadapter "github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/app"
 	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/seckill"
@@ -19,8 +18,9 @@ import (
 
 // startLifecycle builds what follows the claim — buying, paying (through the simulated
 // provider), canceling, refunding, redeeming — and starts the expiry sweep and the
-// refund retries.
-func (s *Node) startLifecycle(gate redisadapter.SaleGate, ids seckill.IDGenerator, status orders.StatusPublisher, soldOut orders.SaleReopener) error {
+// refund retries. Units of released flash-sale orders go back through sales, the flash
+// sale's (so startSeckill calls it once the flash sale is built).
+func (s *Node) startLifecycle(sales orders.Sales, ids seckill.IDGenerator, status orders.StatusPublisher) error {
 	cfg := s.Config
 	secret := []byte(cfg.Payment.WebhookSecret)
 	if len(secret) == 0 {
@@ -47,8 +47,8 @@ func (s *Node) startLifecycle(gate redisadapter.SaleGate, ids seckill.IDGenerato
 		StatsInterval:       cfg.Orders.StatsInterval,
 		Pages:               domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
 	}, orders.Deps{
-		Orders: s.Store.Orders(), Payments: s.Store.Payments(), Vouchers: s.Store.Vouchers(), Shops: s.Store.Shops(), Units: gate.Returns, Gauge: gate.Inspector,
-		Provider: provider, Status: status, Reopen: soldOut, IDs: ids, Log: s.Log,
+		Orders: s.Store.Orders(), Payments: s.Store.Payments(), Vouchers: s.Store.Vouchers(), Shops: s.Store.Shops(), Sales: sales,
+		Provider: provider, Status: status, IDs: ids, Log: s.Log,
 	})
 	if err != nil {
 		return err

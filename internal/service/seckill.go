@@ -116,6 +116,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		Gate:           wrapped[seckill.StockGate](o.wrapGate, gate.Gate),
 		Loader:         wrapped[seckill.SaleLoader](o.wrapLoader, gate.Loader),
 		Inspector:      wrapped[seckill.GateInspector](o.wrapInspector, gate.Inspector),
+		Returns:        gate.Returns,
 		Publisher:      publisher,
 		Republisher:    republisher,
 		IDs:            o.ids(ids),
@@ -132,7 +133,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	}
 	s.closers = append(s.closers, func() error { svc.Close(); return nil })
 	s.App.Commands.FlashSaleCommands, s.App.Queries.FlashSaleQueries, s.Ops.FlashSaleOperations = app.FlashSale(svc)
-	if err := s.startLifecycle(gate, o.ids(ids), status, soldOut); err != nil {
+	if err := s.startLifecycle(svc.Units, o.ids(ids), status); err != nil {
 		return err
 	}
 	n, err := s.Ops.Reconciler.LoadSales(ctx)

@@ -82,24 +82,22 @@ func (f fakeShops) ShopOwner(_ context.Context, id int64) (int64, error) {
 	return owner, nil
 }
 
-type fakeGauge struct{ orders.SaleGauge }
+// fakeSales reads every sale as live with 7 units left and 2 claims pending; no test
+// here gives units back.
+type fakeSales struct{ orders.Sales }
 
-func (fakeGauge) Stock(context.Context, int64) (int64, bool, error)  { return 7, true, nil }
-func (fakeGauge) PendingCount(context.Context, int64) (int64, error) { return 2, nil }
+func (fakeSales) Live(context.Context, int64) (orders.LiveSale, error) {
+	return orders.LiveSale{Stock: 7, Loaded: true, Pending: 2}, nil
+}
 
 type quiet struct{}
 
 func (quiet) Publish(context.Context, ...domain.OrderEvent) error { return nil }
 
-type noReopen struct{}
-
-func (noReopen) Publish(context.Context, int64, bool) error { return nil }
-
 type seqIDs struct{ n int64 }
 
 func (s *seqIDs) NextID(context.Context) (int64, error) { s.n++; return s.n, nil }
 
-type noUnits struct{ orders.UnitReturner }
 type noPayments struct{ orders.PaymentStore }
 type noProvider struct{ orders.PaymentProvider }
 
@@ -113,8 +111,8 @@ func newService(t *testing.T, cfg orders.Config, store *fakeStore, vouchers fake
 func newServiceAt(t *testing.T, cfg orders.Config, store *fakeStore, vouchers fakeVouchers, shops fakeShops, clock func() time.Time) *orders.Service {
 	t.Helper()
 	cfg.Pages = domain.PageLimits{Default: 10, Max: 100}
-	svc, err := orders.New(cfg, orders.Deps{Orders: store, Payments: noPayments{}, Vouchers: vouchers, Shops: shops, Units: noUnits{}, Gauge: fakeGauge{},
-		Provider: noProvider{}, Status: quiet{}, Reopen: noReopen{}, IDs: &seqIDs{}, Now: clock})
+	svc, err := orders.New(cfg, orders.Deps{Orders: store, Payments: noPayments{}, Vouchers: vouchers, Shops: shops, Sales: fakeSales{},
+		Provider: noProvider{}, Status: quiet{}, IDs: &seqIDs{}, Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,28 +58,28 @@ type PaymentStore interface {
 	MarkRefunded(ctx context.Context, paymentID int64, at time.Time) (bool, error)
 }
 
-// ReturnedUnit is one order's unit of a flash sale going back to the sale.
-type ReturnedUnit struct {
-	OrderID int64
-	UserID  int64
+// Sales is the flash sale's side of its orders: the sale's stock lives there (package
+// seckill implements it), and this package never reaches the stock itself.
+type Sales interface {
+	// ReturnUnits gives the units of released (canceled or refunded) orders of one sale
+	// back to it — at most once per order id however often it is called; orders that
+	// are not flash-sale ones give nothing back — and, when freeSlot, lets each order's
+	// user claim the sale again. A sale that got units back is open again on every node.
+	// It returns how many units went back now; an error means some may not have (the
+	// database has them already; the flash sale's reconciler repairs the rest).
+	ReturnUnits(ctx context.Context, voucherID int64, released []domain.VoucherOrder, freeSlot bool) (int, error)
+	// Live reads a sale's live numbers.
+	Live(ctx context.Context, voucherID int64) (LiveSale, error)
 }
 
-// UnitReturner gives the units of canceled and refunded flash-sale orders back to their
-// sale in the flash-sale gate (Redis), so other people can claim them.
-type UnitReturner interface {
-	// ReturnUnits adds one unit per order to the sale's stock — at most once per order
-	// id however often it is called — and, when freeSlot, lets each order's user claim
-	// the sale again. A sale the gate does not hold is left alone (it is loaded from the
-	// database, which already has the units). It returns how many units went back now.
-	ReturnUnits(ctx context.Context, voucherID int64, units []ReturnedUnit, freeSlot bool) (int, error)
-}
-
-// SaleGauge reads a flash sale's live numbers from the gate.
-type SaleGauge interface {
-	// Stock returns the stock left in the gate; false when the sale is not loaded.
-	Stock(ctx context.Context, voucherID int64) (int64, bool, error)
-	// PendingCount counts the sale's accepted claims whose orders are not written yet.
-	PendingCount(ctx context.Context, voucherID int64) (int64, error)
+// LiveSale is a flash sale's live numbers.
+type LiveSale struct {
+	// Stock is the stock left; Loaded is false when the sale's stock is not live (then
+	// the database's count stands).
+	Stock  int64
+	Loaded bool
+	// Pending counts the sale's accepted claims whose orders are not written yet.
+	Pending int64
 }
 
 // PaymentProvider collects and refunds money. Its verdict on a payment arrives later as
@@ -110,11 +110,6 @@ type Notification struct {
 // subscriptions listen).
 type StatusPublisher interface {
 	Publish(ctx context.Context, events ...domain.OrderEvent) error
-}
-
-// SaleReopener tells every node that a sold-out sale has stock again.
-type SaleReopener interface {
-	Publish(ctx context.Context, voucherID int64, soldOut bool) error
 }
 
 // Vouchers reads vouchers.

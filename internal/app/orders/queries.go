@@ -110,15 +110,14 @@ func (q *SaleStats) sale(ctx context.Context, a domain.Actor, voucherID int64) (
 func (q *SaleStats) read(ctx context.Context, v domain.Voucher) (Stats, error) {
 	now := q.c.now()
 	s := Stats{VoucherID: v.ID, At: now, Remaining: int64(v.FlashSale.Stock)}
-	if n, ok, err := q.c.d.Gauge.Stock(ctx, v.ID); err != nil {
-		return Stats{}, err
-	} else if ok {
-		s.Remaining = n
-	}
-	pending, err := q.c.d.Gauge.PendingCount(ctx, v.ID)
+	live, err := q.c.d.Sales.Live(ctx, v.ID)
 	if err != nil {
 		return Stats{}, err
 	}
+	if live.Loaded {
+		s.Remaining = live.Stock
+	}
+	pending := live.Pending
 	counts, recent, err := q.c.d.Orders.CountByStatus(ctx, v.ID, now.Add(-rateWindow))
 	if err != nil {
 		return Stats{}, err

@@ -12,9 +12,9 @@
 // writes its claims through too. PENDING and FAILED belong to that claim path; this
 // package moves orders on from CREATED. Every move is one conditional transition in the
 // store, so racing moves have one winner. A canceled or refunded flash-sale order gives
-// its unit back to the sale's database stock in the same transaction, then to the gate
-// (Redis), at most once per order; the seckill reconciler repairs the gate should a node
-// die in between.
+// its unit back to the sale's database stock in the same transaction, then to the sale's
+// live stock through the flash sale (port Sales, package seckill), at most once per
+// order; the seckill reconciler repairs the gate should a node die in between.
 //
 // The expiry is a database sweep: the pay deadline lives in the order row, and every
 // ExpiryInterval each node cancels the due orders in batches (the store makes
@@ -59,11 +59,10 @@ type Deps struct {
 	Payments PaymentStore
 	Vouchers Vouchers
 	Shops    Shops
-	Units    UnitReturner
-	Gauge    SaleGauge
+	// Sales is the flash sale's stock: units of released orders go back through it.
+	Sales    Sales
 	Provider PaymentProvider
 	Status   StatusPublisher
-	Reopen   SaleReopener
 	IDs      IDGenerator
 	Log      *slog.Logger
 	// Now is the clock; nil means time.Now.
@@ -94,8 +93,8 @@ type core struct {
 
 // New checks deps and builds the use cases.
 func New(cfg Config, d Deps) (*Service, error) {
-	if d.Orders == nil || d.Payments == nil || d.Vouchers == nil || d.Shops == nil || d.Units == nil || d.Gauge == nil || d.Provider == nil ||
-		d.Status == nil || d.Reopen == nil || d.IDs == nil {
+	if d.Orders == nil || d.Payments == nil || d.Vouchers == nil || d.Shops == nil || d.Sales == nil || d.Provider == nil ||
+		d.Status == nil || d.IDs == nil {
 		return nil, errors.New("orders: missing dependency")
 	}
 	if err := cfg.Pages.Validate(); err != nil {
@@ -164,30 +163,13 @@ func (c *core) publish(ctx context.Context, o domain.VoucherOrder, reason string
 	}
 }
 
-// returnUnits gives the units of released flash-sale orders of one sale back to the gate
-// and reopens the sale on every node. Failures are logged: the database already has the
-// units, and the reconciler's drift repair brings the gate in line.
+// returnUnits gives the units of released flash-sale orders of one sale back to the
+// sale, which reopens it on every node. A failure is logged: the database already has
+// the units, and the reconciler's drift repair brings the gate in line.
 func (c *core) returnUnits(ctx context.Context, voucherID int64, released []domain.VoucherOrder) {
-	units := make([]ReturnedUnit, 0, len(released))
-	for _, o := range released {
-		if o.Kind == domain.VoucherFlashSale {
-			units = append(units, ReturnedUnit{OrderID: o.ID, UserID: o.UserID})
-		}
-	}
-	if len(units) == 0 {
-		return
-	}
-	ctx = context.WithoutCancel(ctx)
-	n, err := c.d.Units.ReturnUnits(ctx, voucherID, units, c.cfg.ReclaimAfterCancel)
-	if err != nil {
+	if _, err := c.d.Sales.ReturnUnits(context.WithoutCancel(ctx), voucherID, released, c.cfg.ReclaimAfterCancel); err != nil {
 		c.log.Warn("cannot return units to the gate; the reconciler will", slog.Int64("voucher_id", voucherID),
-			slog.Int("units", len(units)), slog.Any("error", err))
-		return
-	}
-	if n > 0 {
-		if err := c.d.Reopen.Publish(ctx, voucherID, false); err != nil {
-			c.log.Warn("cannot announce a sale's stock came back", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
-		}
+			slog.Int("orders", len(released)), slog.Any("error", err))
 	}
 }
 

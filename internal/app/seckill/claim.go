@@ -209,12 +209,10 @@ func rateLimited(msg string, wait time.Duration) error {
 // reservation later.
 func (u *ClaimVoucher) undo(ctx context.Context, r Reservation, cause error) {
 	ctx = context.WithoutCancel(ctx)
-	if _, err := u.c.d.Gate.Drop(ctx, r.VoucherID, r.OrderID, Release{Stock: true, Slot: true}); err != nil {
+	if _, err := u.c.giveBack(ctx, r.VoucherID, unitsBack{Drop: r.OrderID, Release: Release{Stock: true, Slot: true}}); err != nil {
 		u.c.log.Error("cannot undo a reservation whose claim was not enqueued",
 			slog.Int64("order_id", r.OrderID), slog.Any("publish_error", cause), slog.Any("error", err))
-		return
 	}
-	u.c.stockBack(ctx, r.VoucherID)
 }
 
 // announceSoldOut tells every node that the sale sold out and marks it here. Of the
@@ -242,13 +240,5 @@ func (u *ClaimVoucher) refreshSoldOut(voucherID int64) {
 		u.c.soldOut.stockBack(voucherID)
 	default:
 		u.c.markSoldOut(ctx, voucherID, gen)
-	}
-}
-
-// stockBack tells every node that a sale has stock again.
-func (s *core) stockBack(ctx context.Context, voucherID int64) {
-	s.soldOut.stockBack(voucherID)
-	if err := s.d.SoldOut.Publish(context.WithoutCancel(ctx), voucherID, false); err != nil {
-		s.log.Warn("cannot announce returned stock", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
 	}
 }

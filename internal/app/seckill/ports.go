@@ -102,6 +102,23 @@ type SaleLoader interface {
 	CompleteTransfers(ctx context.Context, voucherID int64, before time.Time) (int, error)
 }
 
+// ReturnedUnit is the unit of a written order, canceled or refunded, going back to its
+// sale.
+type ReturnedUnit struct {
+	OrderID int64
+	UserID  int64
+}
+
+// UnitReturner gives the units of canceled and refunded orders back to their sale in the
+// gate, so other people can claim them.
+type UnitReturner interface {
+	// ReturnUnits adds one unit per order to the sale's stock — at most once per order
+	// id however often it is called — and, when freeSlot, lets each order's user claim
+	// the sale again. A sale the gate does not hold is left alone (it is loaded from the
+	// database, which already has the units). It returns how many units went back now.
+	ReturnUnits(ctx context.Context, voucherID int64, units []ReturnedUnit, freeSlot bool) (int, error)
+}
+
 // GateInspector reads a sale's state in the gate and repairs it.
 type GateInspector interface {
 	// Reservations lists the sale's pending reservations.

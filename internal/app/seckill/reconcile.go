@@ -123,11 +123,10 @@ func (rec *Reconciler) repairReservations(ctx context.Context, voucherID int64, 
 			}
 			rep.Failed++
 		case err == nil && o.Status == domain.OrderFailed:
-			if dropped, err := rec.c.d.Gate.Drop(ctx, voucherID, r.OrderID, Release{Stock: true, Slot: true}); err != nil {
+			if n, err := rec.c.giveBack(ctx, voucherID, unitsBack{Drop: r.OrderID, Release: Release{Stock: true, Slot: true}}); err != nil {
 				return err
-			} else if dropped {
+			} else if n > 0 {
 				rep.Released++
-				rec.c.stockBack(ctx, voucherID)
 			}
 		case err == nil:
 			if err := rec.c.d.Gate.Settle(ctx, voucherID, []int64{r.OrderID}); err != nil {

@@ -74,10 +74,13 @@ type Deps struct {
 	// Orders is the order package's store: claims are written, failed and read there.
 	Orders orders.OrderStore
 	// Gate decides claims, Loader loads sales into it, Inspector reads and repairs them:
-	// one gate's parts (redis.NewSaleGate).
+	// one gate's parts (redis.NewSaleGate), as is Returns.
 	Gate      StockGate
 	Loader    SaleLoader
 	Inspector GateInspector
+	// Returns gives the units of canceled and refunded orders back to the gate (the
+	// gate's part for that); SaleUnits is how the order lifecycle reaches it.
+	Returns UnitReturner
 	// Publisher enqueues the claims ClaimVoucher accepts. Where the gate enqueues them
 	// itself (in Reserve), it is a publisher that does nothing.
 	Publisher ClaimPublisher
@@ -123,6 +126,9 @@ type Service struct {
 	// AcceptedClaims keeps this node's accepted claims visible and settled until their
 	// orders are written, whatever Redis does.
 	AcceptedClaims *AcceptedClaims
+	// Units takes back the units of canceled and refunded orders and reads a sale's live
+	// numbers, for the order lifecycle (orders.Sales).
+	Units *SaleUnits
 
 	c *core
 }
@@ -144,7 +150,7 @@ type core struct {
 // New checks deps and starts listening for sold-out announcements; Close stops it.
 func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	switch {
-	case d.Vouchers == nil, d.Orders == nil, d.Gate == nil, d.Loader == nil, d.Inspector == nil, d.Publisher == nil, d.Republisher == nil, d.IDs == nil,
+	case d.Vouchers == nil, d.Orders == nil, d.Gate == nil, d.Loader == nil, d.Inspector == nil, d.Returns == nil, d.Publisher == nil, d.Republisher == nil, d.IDs == nil,
 		d.Status == nil, d.SoldOut == nil, d.VoucherCache == nil, d.VoucherChanges == nil, d.Shops == nil:
 		return nil, errors.New("seckill: missing dependency")
 	case cfg.ClaimsPerUser > 0 && cfg.ClaimWindow <= 0:
@@ -196,6 +202,7 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 		OrderWriter:    &OrderWriter{c: c},
 		Reconciler:     &Reconciler{c: c},
 		AcceptedClaims: &AcceptedClaims{c: c},
+		Units:          &SaleUnits{c: c},
 		c:              c,
 	}, nil
 }

@@ -121,12 +121,8 @@ func (s *core) fail(ctx context.Context, c domain.Claim, rel Release, reason str
 		s.publish(ctx, o.Status, "", c)
 		return nil
 	}
-	dropped, err := s.d.Gate.Drop(ctx, c.VoucherID, c.OrderID, rel)
-	if err != nil {
+	if _, err := s.giveBack(ctx, c.VoucherID, unitsBack{Drop: c.OrderID, Release: rel}); err != nil {
 		return fmt.Errorf("return stock of failed order %d: %w", c.OrderID, err)
-	}
-	if dropped && rel.Stock {
-		s.stockBack(ctx, c.VoucherID)
 	}
 	s.d.Observer.OrderFailed(failReasonOf(reason))
 	s.log.Warn("order failed", slog.Int64("order_id", c.OrderID), slog.Int64("voucher_id", c.VoucherID), slog.String("reason", reason))

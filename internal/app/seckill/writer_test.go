@@ -94,6 +94,7 @@ type (
 	noInvalidator struct{ seckill.VoucherInvalidator }
 	noLoader      struct{ seckill.SaleLoader }
 	noInspector   struct{ seckill.GateInspector }
+	noReturns     struct{ seckill.UnitReturner }
 )
 
 // failingWrites is an order store whose batch writes fail.
@@ -119,7 +120,7 @@ func newWriterWorld(t *testing.T, store orders.OrderStore) *writerWorld {
 		w.store = m
 	}
 	svc, err := seckill.New(t.Context(), seckill.Config{MaxStock: 100, Pages: domain.PageLimits{Default: 10, Max: 100}}, seckill.Deps{
-		Vouchers: noVouchers{}, Orders: store, Gate: w.gate, Loader: noLoader{}, Inspector: noInspector{}, Publisher: noPublisher{}, Republisher: noPublisher{}, IDs: noIDs{},
+		Vouchers: noVouchers{}, Orders: store, Gate: w.gate, Loader: noLoader{}, Inspector: noInspector{}, Returns: noReturns{}, Publisher: noPublisher{}, Republisher: noPublisher{}, IDs: noIDs{},
 		Status: w.bus, SoldOut: w.soldOut, Shops: noShops{}, VoucherCache: noCache{}, VoucherChanges: noInvalidator{},
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})

@@ -1,0 +1,235 @@
+package seckill_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/app/orders"
+	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// unitsGate is one sale's stock in a gate: claims take units, returned orders give
+// theirs back at most once per order id. Every other call panics (the embedded nil
+// interfaces).
+type unitsGate struct {
+	seckill.StockGate
+	seckill.GateInspector
+	mu       sync.Mutex
+	stock    int64
+	pending  int64
+	reserves int
+	// returned are the orders whose unit came back; returnCalls counts the calls.
+	returned    map[int64]bool
+	returnCalls int
+	freeSlot    []bool
+	// fail makes ReturnUnits fail (the gate cannot be reached).
+	fail error
+}
+
+func (g *unitsGate) Reserve(_ context.Context, r seckill.Reservation) (seckill.Verdict, int64, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.reserves++
+	if g.stock == 0 {
+		return seckill.SoldOut, 0, nil
+	}
+	g.stock--
+	return seckill.Accepted, g.stock, nil
+}
+
+func (g *unitsGate) ReturnUnits(_ context.Context, _ int64, units []seckill.ReturnedUnit, freeSlot bool) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.returnCalls++
+	g.freeSlot = append(g.freeSlot, freeSlot)
+	if g.fail != nil {
+		return 0, g.fail
+	}
+	n := 0
+	for _, u := range units {
+		if !g.returned[u.OrderID] {
+			g.returned[u.OrderID] = true
+			g.stock++
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (g *unitsGate) Stock(context.Context, int64) (int64, bool, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.stock, true, nil
+}
+
+func (g *unitsGate) Reservations(context.Context, int64) ([]seckill.Reservation, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return make([]seckill.Reservation, g.pending), nil
+}
+
+func (g *unitsGate) Holders(context.Context, int64) ([]int64, error) { return nil, nil }
+
+func (g *unitsGate) reserved() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.reserves
+}
+
+// reopenedCount is how often the sale was announced open again.
+func (s *writerSoldOut) reopenedCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.reopened)
+}
+
+// openSale is the voucher cache holding one flash sale, open now.
+type openSale struct{ v domain.Voucher }
+
+func (s openSale) Get(context.Context, int64, func(context.Context) (domain.Voucher, bool, error)) (domain.Voucher, bool, error) {
+	return s.v, true, nil
+}
+
+type unitsIDs struct{ n atomic.Int64 }
+
+func (i *unitsIDs) NextID(context.Context) (int64, error) { return 1000 + i.n.Add(1), nil }
+
+type queued struct{}
+
+func (queued) PublishClaim(context.Context, domain.Claim) error { return nil }
+
+type quietStatus struct{ seckill.StatusBus }
+
+func (quietStatus) Publish(context.Context, ...domain.OrderEvent) error { return nil }
+
+const unitsSale = 7
+
+func newUnitsService(t *testing.T, gate *unitsGate, bus *writerSoldOut) *seckill.Service {
+	t.Helper()
+	now := time.Now()
+	sale := openSale{domain.Voucher{ID: unitsSale, ShopID: 1, Kind: domain.VoucherFlashSale, Status: domain.VoucherOnSale,
+		FlashSale: &domain.FlashSale{Stock: 1, BeginTime: now.Add(-time.Hour), EndTime: now.Add(time.Hour)}}}
+	svc, err := seckill.New(t.Context(), seckill.Config{MaxStock: 100, Pages: domain.PageLimits{Default: 10, Max: 100}}, seckill.Deps{
+		Vouchers: noVouchers{}, Orders: struct{ orders.OrderStore }{}, Gate: gate, Loader: noLoader{}, Inspector: gate, Returns: gate,
+		Publisher: queued{}, Republisher: queued{}, IDs: &unitsIDs{}, Status: quietStatus{}, SoldOut: bus, Shops: noShops{},
+		VoucherCache: sale, VoucherChanges: noInvalidator{}, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(svc.Close)
+	return svc
+}
+
+// soldOutHere claims until a claim is answered SOLD_OUT from this node's board, without
+// reaching the gate.
+func soldOutHere(t *testing.T, svc *seckill.Service, gate *unitsGate) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for user := int64(100); time.Now().Before(deadline); user++ {
+		before := gate.reserved()
+		_, err := svc.ClaimVoucher.Handle(context.Background(), user, unitsSale)
+		if !errors.Is(err, domain.ErrSoldOut) {
+			t.Fatalf("claim on a sold-out sale: %v, want SOLD_OUT", err)
+		}
+		if gate.reserved() == before {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("the sold-out sale never got its mark on this node's board")
+}
+
+// The units of canceled and refunded orders go back through the flash sale: a flash-sale
+// order's unit reaches the gate once however often it is returned (an order of a normal
+// voucher gives nothing), the user's slot is freed as asked, and a sold-out sale opens
+// again — on this node's board, where the next claim reaches the gate and wins the
+// unit, and on every node through the sold-out bus, once.
+func TestSaleUnitsReturnReopensSoldOutSale(t *testing.T) {
+	t.Parallel()
+	gate := &unitsGate{returned: map[int64]bool{}}
+	bus := &writerSoldOut{}
+	svc := newUnitsService(t, gate, bus)
+	soldOutHere(t, svc, gate)
+
+	released := []domain.VoucherOrder{
+		{ID: 10, UserID: 5, VoucherID: unitsSale, Kind: domain.VoucherFlashSale, Status: domain.OrderCanceled},
+		{ID: 11, UserID: 6, VoucherID: unitsSale, Kind: domain.VoucherNormal, Status: domain.OrderCanceled},
+	}
+	ctx := context.Background()
+	n, err := svc.Units.ReturnUnits(ctx, unitsSale, released, true)
+	if err != nil || n != 1 {
+		t.Fatalf("ReturnUnits = %d, %v; want 1 unit back", n, err)
+	}
+	if n, err := svc.Units.ReturnUnits(ctx, unitsSale, released, true); err != nil || n != 0 {
+		t.Fatalf("ReturnUnits again = %d, %v; want nothing back", n, err)
+	}
+	if gate.stock != 1 || len(gate.returned) != 1 || !gate.returned[10] {
+		t.Errorf("gate holds %d units, returned %v; want the flash-sale order's unit once", gate.stock, gate.returned)
+	}
+	if !slices.Equal(gate.freeSlot, []bool{true, true}) {
+		t.Errorf("freeSlot passed to the gate %v, want true each time", gate.freeSlot)
+	}
+	if got := bus.reopenedCount(); got != 1 {
+		t.Errorf("sale announced open again %d times, want 1 (not for the return that gave nothing)", got)
+	}
+
+	before := gate.reserved()
+	res, err := svc.ClaimVoucher.Handle(ctx, 999, unitsSale)
+	if err != nil || res.Status != domain.OrderPending {
+		t.Fatalf("claim of the returned unit: %+v, %v; want PENDING", res, err)
+	}
+	if gate.reserved() != before+1 {
+		t.Error("the claim after the return was answered without the gate: the board still had the sale sold out")
+	}
+}
+
+// Returned orders that hold no flash-sale unit never reach the gate; a gate that cannot
+// be reached fails the return and opens nothing.
+func TestSaleUnitsReturnNothingOrFailing(t *testing.T) {
+	t.Parallel()
+	gate := &unitsGate{returned: map[int64]bool{}}
+	bus := &writerSoldOut{}
+	svc := newUnitsService(t, gate, bus)
+	ctx := context.Background()
+	normal := []domain.VoucherOrder{{ID: 11, UserID: 6, VoucherID: unitsSale, Kind: domain.VoucherNormal}}
+	if n, err := svc.Units.ReturnUnits(ctx, unitsSale, normal, false); err != nil || n != 0 {
+		t.Fatalf("ReturnUnits of a normal order = %d, %v; want 0, nil", n, err)
+	}
+	if gate.returnCalls != 0 {
+		t.Errorf("the gate was asked %d times for orders without a unit", gate.returnCalls)
+	}
+	gate.fail = errors.New("redis gone")
+	flash := []domain.VoucherOrder{{ID: 10, UserID: 5, VoucherID: unitsSale, Kind: domain.VoucherFlashSale}}
+	if _, err := svc.Units.ReturnUnits(ctx, unitsSale, flash, false); !errors.Is(err, gate.fail) {
+		t.Errorf("ReturnUnits with the gate gone: %v, want its error", err)
+	}
+	if !slices.Equal(gate.freeSlot, []bool{false}) {
+		t.Errorf("freeSlot passed to the gate %v, want false", gate.freeSlot)
+	}
+	if got := bus.reopenedCount(); got != 0 {
+		t.Errorf("sale announced open again %d times after a failed return, want 0", got)
+	}
+}
+
+// Live reads the sale's stock and pending claims from the gate.
+func TestSaleUnitsLive(t *testing.T) {
+	t.Parallel()
+	gate := &unitsGate{stock: 3, pending: 2}
+	svc := newUnitsService(t, gate, &writerSoldOut{})
+	live, err := svc.Units.Live(context.Background(), unitsSale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (orders.LiveSale{Stock: 3, Loaded: true, Pending: 2}); live != want {
+		t.Errorf("Live = %+v, want %+v", live, want)
+	}
+}
