@@ -40,11 +40,11 @@ func newLifecycle(t *testing.T, cfg orders.Config, shops fakeShops) *lifecycle {
 	t.Helper()
 	store := orderstest.NewMemory()
 	l := &lifecycle{store: store, payStore: orderstest.NewMemoryPayments(store), vouchers: fakeVouchers{},
-		gate:     &gateFake{returned: map[int64]orders.ReturnedUnit{}, voucher: map[int64]int64{}, reopened: map[int64]int{}},
+		gate:     &gateFake{returned: map[int64]domain.VoucherOrder{}, voucher: map[int64]int64{}, reopened: map[int64]int{}},
 		provider: &fakeProvider{refunded: map[int64]string{}}, status: &statusLog{}}
 	cfg.Pages = domain.PageLimits{Default: 10, Max: 100}
 	svc, err := orders.New(cfg, orders.Deps{Orders: store, Payments: l.payStore, Vouchers: l.vouchers, Shops: shops,
-		Units: l.gate, Gauge: l.gate, Reopen: l.gate, Provider: l.provider, Status: l.status, IDs: &seqIDs{}, Log: slog.New(slog.DiscardHandler),
+		Sales: l.gate, Provider: l.provider, Status: l.status, IDs: &seqIDs{}, Log: slog.New(slog.DiscardHandler),
 		Now: l.now})
 	if err != nil {
 		t.Fatal(err)
@@ -137,41 +137,38 @@ func (l *lifecycle) wantLedger(t *testing.T, v domain.Voucher) {
 	}
 }
 
-// gateFake is the flash-sale gate: it takes every unit given back, once per order,
-// reads fixed numbers, and records the sales announced as having stock again.
+// gateFake is the flash sale (orders.Sales): it takes every flash-sale unit given back,
+// once per order, reads fixed numbers, and records the sales opened again.
 type gateFake struct {
 	mu       sync.Mutex
-	returned map[int64]orders.ReturnedUnit // by order id
+	returned map[int64]domain.VoucherOrder // by order id
 	voucher  map[int64]int64               // order id → sale
 	freeSlot []bool
 	reopened map[int64]int // sale → times announced open again
 }
 
-func (g *gateFake) ReturnUnits(_ context.Context, voucherID int64, units []orders.ReturnedUnit, freeSlot bool) (int, error) {
+func (g *gateFake) ReturnUnits(_ context.Context, voucherID int64, released []domain.VoucherOrder, freeSlot bool) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	n := 0
-	for _, u := range units {
-		if _, done := g.returned[u.OrderID]; !done {
-			g.returned[u.OrderID], g.voucher[u.OrderID] = u, voucherID
+	for _, o := range released {
+		if o.Kind != domain.VoucherFlashSale {
+			continue
+		}
+		if _, done := g.returned[o.ID]; !done {
+			g.returned[o.ID], g.voucher[o.ID] = o, voucherID
 			n++
 		}
 	}
 	g.freeSlot = append(g.freeSlot, freeSlot)
+	if n > 0 {
+		g.reopened[voucherID]++
+	}
 	return n, nil
 }
 
-func (g *gateFake) Stock(context.Context, int64) (int64, bool, error)  { return 0, false, nil }
-func (g *gateFake) PendingCount(context.Context, int64) (int64, error) { return 0, nil }
-
-// Publish records a sale announced as sold out again (soldOut) or open.
-func (g *gateFake) Publish(_ context.Context, voucherID int64, soldOut bool) error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if !soldOut {
-		g.reopened[voucherID]++
-	}
-	return nil
+func (g *gateFake) Live(context.Context, int64) (orders.LiveSale, error) {
+	return orders.LiveSale{}, nil
 }
 
 // wantReturned checks the units given back to the gate: exactly those of os.

@@ -30,6 +30,8 @@ type memSale struct {
 	begin, end time.Time
 	holders    map[int64]struct{}
 	version    int64
+	// returned are the orders whose unit came back (ReturnUnits).
+	returned map[int64]struct{}
 }
 
 type memClaim struct {
@@ -37,7 +39,10 @@ type memClaim struct {
 	at      time.Time
 }
 
-var _ seckill.StockGate = (*MemStockGate)(nil)
+var (
+	_ seckill.StockGate    = (*MemStockGate)(nil)
+	_ seckill.UnitReturner = (*MemStockGate)(nil)
+)
 
 // NewMemStockGate returns a gate that holds no sale.
 func NewMemStockGate() *MemStockGate {
@@ -122,6 +127,36 @@ func (g *MemStockGate) Drop(_ context.Context, voucherID, orderID int64, rel sec
 		s.version++
 	}
 	return true, nil
+}
+
+// ReturnUnits implements seckill.UnitReturner: once per order id, and only to a loaded
+// sale, as the Redis gate does.
+func (g *MemStockGate) ReturnUnits(_ context.Context, voucherID int64, units []seckill.ReturnedUnit, freeSlot bool) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s := g.sales[voucherID]
+	if s == nil || !s.loaded {
+		return 0, nil
+	}
+	if s.returned == nil {
+		s.returned = map[int64]struct{}{}
+	}
+	n := 0
+	for _, u := range units {
+		if _, again := s.returned[u.OrderID]; again {
+			continue
+		}
+		s.returned[u.OrderID] = struct{}{}
+		s.stock++
+		if freeSlot {
+			delete(s.holders, u.UserID)
+		}
+		n++
+	}
+	if n > 0 {
+		s.version++
+	}
+	return n, nil
 }
 
 // Settle implements seckill.StockGate.
