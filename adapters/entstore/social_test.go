@@ -14,8 +14,8 @@ import (
 	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
-// The blog and follow repositories meet the same contract on every backend; each case
-// gets a database of its own, as in runSuite.
+// The blog repository meets the same contract on every backend (the follows: see
+// social_contract_test.go); each case gets a database of its own, as in runSuite.
 
 func TestSQLiteSocial(t *testing.T) {
 	t.Parallel()
@@ -34,8 +34,6 @@ var socialCases = []storeCase{
 	{"hot blogs page by likes then id", testHotBlogs},
 	{"like counts only move forward in sequence", testSetLiked},
 	{"concurrent like-count writes keep the newest", testSetLikedConcurrent},
-	{"follows are unique and page by follower", testFollows},
-	{"concurrent follows of one pair: exactly one creates", testFollowConcurrent},
 }
 
 func newBlog(t *testing.T, s *entstore.Store, userID int64, title string, at time.Time) domain.Blog {
@@ -217,87 +215,5 @@ func testSetLikedConcurrent(t *testing.T, s *entstore.Store) {
 	got, _ := s.Blogs().Blog(t.Context(), b.ID)
 	if got.Liked != 50 {
 		t.Fatalf("liked = %d after concurrent writes, want the newest (50)", got.Liked)
-	}
-}
-
-func testFollows(t *testing.T, s *entstore.Store) {
-	ctx := t.Context()
-	f := s.Follows()
-	follow := func(u, target int64, want bool) {
-		t.Helper()
-		created, err := f.Follow(ctx, u, target)
-		if err != nil || created != want {
-			t.Fatalf("Follow(%d, %d) = %v, %v; want %v", u, target, created, err, want)
-		}
-	}
-	for u := int64(1); u <= 7; u++ {
-		follow(u+10, 100, true)
-	}
-	follow(11, 100, false)
-	follow(11, 200, true)
-	if _, err := f.Follow(ctx, 5, 5); !errors.Is(err, domain.ErrBadInput) {
-		t.Fatalf("following oneself: err = %v, want BAD_USER_INPUT", err)
-	}
-	var followers []int64
-	after := int64(0)
-	for {
-		page, err := f.FollowerIDs(ctx, 100, after, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		followers = append(followers, page...)
-		if len(page) < 3 {
-			break
-		}
-		after = page[len(page)-1]
-	}
-	if fmt.Sprint(followers) != "[11 12 13 14 15 16 17]" {
-		t.Fatalf("followers of 100 = %v", followers)
-	}
-	if removed, err := f.Unfollow(ctx, 13, 100); err != nil || !removed {
-		t.Fatalf("Unfollow = %v, %v", removed, err)
-	}
-	if removed, err := f.Unfollow(ctx, 13, 100); err != nil || removed {
-		t.Fatalf("second Unfollow = %v, %v; want false", removed, err)
-	}
-	all, err := f.Follows(ctx, 0, 100)
-	if err != nil || len(all) != 7 {
-		t.Fatalf("Follows = %d rows, %v; want 7", len(all), err)
-	}
-	rest, _ := f.Follows(ctx, all[2].ID, 100)
-	if len(rest) != 4 || rest[0].ID <= all[2].ID {
-		t.Fatalf("Follows after %d = %+v", all[2].ID, rest)
-	}
-	if following, err := f.FollowingIDs(ctx, 11, 0, 10); err != nil || fmt.Sprint(following) != "[100 200]" {
-		t.Fatalf("FollowingIDs(11) = %v, %v; want [100 200]", following, err)
-	}
-	if following, _ := f.FollowingIDs(ctx, 11, 100, 1); fmt.Sprint(following) != "[200]" {
-		t.Fatalf("FollowingIDs(11) after 100 = %v, want [200]", following)
-	}
-}
-
-func testFollowConcurrent(t *testing.T, s *entstore.Store) {
-	var (
-		wg      sync.WaitGroup
-		mu      sync.Mutex
-		created int
-		errs    []error
-	)
-	for range 8 {
-		wg.Go(func() {
-			ok, err := s.Follows().Follow(t.Context(), 1, 2)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				errs = append(errs, err)
-			}
-			if ok {
-				created++
-			}
-		})
-	}
-	wg.Wait()
-	if created != 1 || len(errs) > 0 {
-		t.Fatalf("%d follows created, errors %v; want exactly one and none", created, errs)
 	}
 }
