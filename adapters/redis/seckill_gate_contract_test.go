@@ -18,7 +18,7 @@ func TestGateContract(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return seckilltest.GateParts{Gate: g.Gate, Loader: g.Loader, Inspector: g.Inspector}
+			return seckilltest.GateParts{Gate: g.Gate, Loader: g.Loader, Inspector: g.Inspector, Returns: g.Returns}
 		})
 	})
 }
@@ -34,7 +34,7 @@ func TestGateContractSplitSales(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return seckilltest.GateParts{Gate: g.Gate, Loader: g.Loader, Inspector: g.Inspector}
+			return seckilltest.GateParts{Gate: g.Gate, Loader: g.Loader, Inspector: g.Inspector, Returns: g.Returns}
 		})
 	})
 }

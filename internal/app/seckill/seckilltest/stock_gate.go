@@ -3,19 +3,22 @@ package seckilltest
 import (
 	"context"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/dealspot/dealspot/internal/app/seckill"
 )
 
-// GateParts are the parts of one gate: the claim's, the loader and the inspector. The
-// contract holds them together, as the suite loads through one part what it claims
-// through another.
+// GateParts are the parts of one gate: the claim's, the loader, the inspector and the
+// unit returner. The contract holds them together, as the suite loads through one part
+// what it claims through another.
 type GateParts struct {
 	Gate      seckill.StockGate
 	Loader    seckill.SaleLoader
 	Inspector seckill.GateInspector
+	Returns   seckill.UnitReturner
 }
 
 // WholeGate is one value implementing every part of a gate (a fake), as GateParts.
@@ -23,13 +26,14 @@ type WholeGate interface {
 	seckill.StockGate
 	seckill.SaleLoader
 	seckill.GateInspector
+	seckill.UnitReturner
 }
 
 // PartsOf returns g as every part of a gate.
-func PartsOf(g WholeGate) GateParts { return GateParts{Gate: g, Loader: g, Inspector: g} }
+func PartsOf(g WholeGate) GateParts { return GateParts{Gate: g, Loader: g, Inspector: g, Returns: g} }
 
-// StockGateContract is what every seckill.StockGate, with the seckill.SaleLoader and
-// seckill.GateInspector of its gate, must do, as their doc comments say. newGate returns
+// StockGateContract is what every seckill.StockGate, with the seckill.SaleLoader,
+// seckill.GateInspector and seckill.UnitReturner of its gate, must do, as their doc comments say. newGate returns
 // a gate's parts; gates of one test may share their server.
 func StockGateContract(t *testing.T, newGate func(t *testing.T) GateParts) {
 	t.Helper()
@@ -59,11 +63,12 @@ func stockGateContract(t *testing.T, newGate func(t *testing.T) GateParts, split
 		{"set window moves the window and keeps stock and holders", gateSetWindow},
 		{"snapshot reads the sale; an unloaded sale is not loaded", gateSnapshot},
 		{"repair applies only to the snapshot it was computed from", gateRepair},
+		{"units of released orders go back once per order; a freed slot lets the user claim again", gateReturnUnits},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			parts := newGate(t)
-			c.run(t, gateCase{StockGate: parts.Gate, SaleLoader: parts.Loader, GateInspector: parts.Inspector,
+			c.run(t, gateCase{StockGate: parts.Gate, SaleLoader: parts.Loader, GateInspector: parts.Inspector, UnitReturner: parts.Returns,
 				ctx: context.Background(), now: time.Now().Truncate(time.Millisecond), split: split})
 		})
 	}
@@ -73,6 +78,7 @@ type gateCase struct {
 	seckill.StockGate
 	seckill.SaleLoader
 	seckill.GateInspector
+	seckill.UnitReturner
 	ctx context.Context
 	now time.Time
 	// split: the gate splits sales into buckets.
@@ -399,4 +405,48 @@ func gateRepair(t *testing.T, g gateCase) {
 	cur, _ = g.Snapshot(g.ctx, v)
 	repair(seckill.GateRepair{Version: cur.Version, Versions: cur.Versions, StockDelta: -100}, true)
 	g.wantStock(t, v, 0)
+}
+
+// gateReturnUnits: units of canceled orders go back once per order, however often (and
+// however concurrently) they are returned; freeing the slot lets the user claim again;
+// a sale the gate does not hold is left alone.
+func gateReturnUnits(t *testing.T, g gateCase) {
+	v := g.open(t, 2)
+	u1, u2, u3 := newID(), newID(), newID()
+	o1, o2 := g.reserve(t, v, u1, seckill.Accepted), g.reserve(t, v, u2, seckill.Accepted)
+	g.reserve(t, v, u3, seckill.SoldOut)
+	if err := g.Settle(g.ctx, v, []int64{o1, o2}); err != nil {
+		t.Fatal(err)
+	}
+	// Order 1 canceled (slot freed), returned from 20 goroutines at once.
+	var wg sync.WaitGroup
+	var total atomic.Int64
+	for range 20 {
+		wg.Go(func() {
+			n, err := g.ReturnUnits(g.ctx, v, []seckill.ReturnedUnit{{OrderID: o1, UserID: u1}}, true)
+			if err != nil {
+				t.Error(err)
+			}
+			total.Add(int64(n))
+		})
+	}
+	wg.Wait()
+	if total.Load() != 1 {
+		t.Fatalf("order 1's unit came back %d times", total.Load())
+	}
+	g.wantStock(t, v, 1)
+	// Order 2 refunded with the slot kept: its user stays refused.
+	if n, err := g.ReturnUnits(g.ctx, v, []seckill.ReturnedUnit{{OrderID: o2, UserID: u2}}, false); err != nil || n != 1 {
+		t.Fatalf("return order 2: %d, %v", n, err)
+	}
+	g.reserve(t, v, u2, seckill.AlreadyClaimed)
+	g.reserve(t, v, u1, seckill.Accepted)
+	g.reserve(t, v, u3, seckill.Accepted)
+	if pending, err := g.Reservations(g.ctx, v); err != nil || len(pending) != 2 {
+		t.Errorf("pending %d, %v; want the 2 new reservations", len(pending), err)
+	}
+	// A sale the gate does not hold is left alone.
+	if n, err := g.ReturnUnits(g.ctx, newID(), []seckill.ReturnedUnit{{OrderID: newID(), UserID: newID()}}, true); err != nil || n != 0 {
+		t.Errorf("return to a sale not loaded: %d, %v", n, err)
+	}
 }
