@@ -1,0 +1,30 @@
+package socialtest_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/app/social/signins"
+	"github.com/dealspot/dealspot/internal/app/social/socialtest"
+)
+
+// The sign-in fakes meet the contracts of the adapters they stand for.
+func TestMemSignInStoreContract(t *testing.T) {
+	t.Parallel()
+	socialtest.SignInStoreContract(t, func(*testing.T) signins.SignInStore { return socialtest.NewMemSignInStore() })
+}
+
+func TestMemSignInCacheContract(t *testing.T) {
+	t.Parallel()
+	socialtest.SignInCacheContract(t, func(*testing.T) signins.SignIns { return socialtest.NewMemSignIns() })
+}
+
+func TestMemSignInLegacyContract(t *testing.T) {
+	t.Parallel()
+	socialtest.SignInLegacyContract(t, func(*testing.T) socialtest.LegacySignIns {
+		m := socialtest.NewMemSignIns()
+		return socialtest.LegacySignIns{SignIns: m, Leave: func(_ *testing.T, userID int64, month time.Time, mask uint32) {
+			m.Leave(userID, month, mask)
+		}}
+	})
+}
