@@ -6,9 +6,10 @@ import (
 
 	"github.com/dealspot/dealspot/internal/app/social/signins"
 	"github.com/dealspot/dealspot/internal/app/social/socialtest"
+	"github.com/dealspot/dealspot/internal/app/social/visitors"
 )
 
-// The sign-in fakes meet the contracts of the adapters they stand for.
+// The fakes the social tests run on meet the contracts of the adapters they stand for.
 func TestMemSignInStoreContract(t *testing.T) {
 	t.Parallel()
 	socialtest.SignInStoreContract(t, func(*testing.T) signins.SignInStore { return socialtest.NewMemSignInStore() })
@@ -27,4 +28,9 @@ func TestMemSignInLegacyContract(t *testing.T) {
 			m.Leave(userID, month, mask)
 		}}
 	})
+}
+
+func TestMemVisitorsContract(t *testing.T) {
+	t.Parallel()
+	socialtest.VisitorsContract(t, func(*testing.T) visitors.Visitors { return socialtest.NewMemVisitors() })
 }
