@@ -34,3 +34,11 @@ func TestMemVisitorsContract(t *testing.T) {
 	t.Parallel()
 	socialtest.VisitorsContract(t, func(*testing.T) visitors.Visitors { return socialtest.NewMemVisitors() })
 }
+
+func TestMemCommentsContract(t *testing.T) {
+	t.Parallel()
+	socialtest.CommentsContract(t, func(*testing.T) socialtest.CommentStore {
+		blogs := socialtest.NewMemBlogs()
+		return socialtest.CommentStore{Comments: blogs.Comments(), Blogs: blogs}
+	})
+}
