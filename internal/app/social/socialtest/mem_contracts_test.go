@@ -42,3 +42,15 @@ func TestMemCommentsContract(t *testing.T) {
 		return socialtest.CommentStore{Comments: blogs.Comments(), Blogs: blogs}
 	})
 }
+
+func TestMemBlogsContract(t *testing.T) {
+	t.Parallel()
+	socialtest.BlogsContract(t, func(*testing.T) socialtest.BlogStore {
+		blogs := socialtest.NewMemBlogs()
+		return socialtest.BlogStore{Blogs: blogs, Like: func(t *testing.T, id int64, liked int) {
+			if !blogs.SetLiked(id, liked) {
+				t.Fatalf("no blog %d to like", id)
+			}
+		}}
+	})
+}
