@@ -1,14 +1,17 @@
 package entstore_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/dealspot/dealspot/adapters/entstore"
+	"github.com/dealspot/dealspot/internal/app/contracttest"
 	"github.com/dealspot/dealspot/internal/app/social/signins"
 	"github.com/dealspot/dealspot/internal/app/social/socialtest"
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
-// The sign-ins, the blogs and the comments meet the social contracts on every database.
+// The sign-ins, the blogs, the comments and the users as people meet the social contracts on every database.
 func TestSocialContracts(t *testing.T) {
 	t.Parallel()
 	onEveryStore(t, func(t *testing.T, open func(t *testing.T) *entstore.Store) {
@@ -24,6 +27,19 @@ func TestSocialContracts(t *testing.T) {
 					if ok, err := blogs.SetLiked(t.Context(), id, liked, 1); err != nil || !ok {
 						t.Fatalf("SetLiked = %v, %v", ok, err)
 					}
+				}}
+			})
+		})
+		t.Run("people", func(t *testing.T) {
+			t.Parallel()
+			socialtest.PeopleUsersContract(t, func(t *testing.T) socialtest.PeopleUsers {
+				users := open(t).Users()
+				return socialtest.PeopleUsers{Users: users, NewUser: func(t *testing.T, nickName string) domain.User {
+					u, err := users.CreateUser(t.Context(), domain.User{Phone: fmt.Sprintf("139%08d", contracttest.NewID()%1e8), NickName: nickName})
+					if err != nil {
+						t.Fatal(err)
+					}
+					return u
 				}}
 			})
 		})

@@ -1,12 +1,15 @@
 package socialtest_test
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/contracttest"
 	"github.com/dealspot/dealspot/internal/app/social/signins"
 	"github.com/dealspot/dealspot/internal/app/social/socialtest"
 	"github.com/dealspot/dealspot/internal/app/social/visitors"
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // The fakes the social tests run on meet the contracts of the adapters they stand for.
@@ -51,6 +54,16 @@ func TestMemBlogsContract(t *testing.T) {
 			if !blogs.SetLiked(id, liked) {
 				t.Fatalf("no blog %d to like", id)
 			}
+		}}
+	})
+}
+
+func TestMemProfilesContract(t *testing.T) {
+	t.Parallel()
+	socialtest.PeopleUsersContract(t, func(*testing.T) socialtest.PeopleUsers {
+		m := socialtest.NewMemProfiles()
+		return socialtest.PeopleUsers{Users: m, NewUser: func(_ *testing.T, nickName string) domain.User {
+			return m.Add(domain.User{Phone: "138" + strconv.FormatInt(contracttest.NewID()%1e8, 10), NickName: nickName, Role: domain.RoleUser})
 		}}
 	})
 }
