@@ -81,13 +81,14 @@ func (m *MemBlogs) CreateBlog(_ context.Context, b domain.Blog) (domain.Blog, er
 
 // Blog implements notes.Blogs.
 func (m *MemBlogs) Blog(_ context.Context, id int64) (domain.Blog, error) {
-	return memGet(m.n, m.n.blogs, id, copyBlog)
+	return memGet(&m.n.mu, m.n.blogs, id, copyBlog)
 }
 
-// memGet returns what rows hold under id, through copy, or domain.ErrNotFound.
-func memGet[V any](n *memNotes, rows map[int64]V, id int64, copy func(V) V) (V, error) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
+// memGet returns what rows hold under id, through copy, or domain.ErrNotFound; mu
+// guards rows.
+func memGet[V any](mu *sync.Mutex, rows map[int64]V, id int64, copy func(V) V) (V, error) {
+	mu.Lock()
+	defer mu.Unlock()
 	v, ok := rows[id]
 	if !ok {
 		var zero V

@@ -45,7 +45,7 @@ func (m *MemComments) CreateComment(_ context.Context, c domain.Comment) (domain
 
 // Comment implements notes.Comments.
 func (m *MemComments) Comment(_ context.Context, id int64) (domain.Comment, error) {
-	return memGet(m.n, m.n.comments, id, func(c domain.Comment) domain.Comment { return c })
+	return memGet(&m.n.mu, m.n.comments, id, func(c domain.Comment) domain.Comment { return c })
 }
 
 // DeleteComment implements notes.Comments.

@@ -49,13 +49,7 @@ func (m *MemProfiles) Add(u domain.User) domain.User {
 
 // User implements people.Users.
 func (m *MemProfiles) User(_ context.Context, id int64) (domain.User, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	u, ok := m.users[id]
-	if !ok {
-		return domain.User{}, domain.ErrNotFound
-	}
-	return copyUser(u), nil
+	return memGet(&m.mu, m.users, id, copyUser)
 }
 
 // UsersByIDs implements people.Users.
