@@ -11,7 +11,8 @@ import (
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-// The sign-ins, the blogs, the comments and the users as people meet the social contracts on every database.
+// The sign-ins, the blogs, the comments, and the users, follows and blog counts as
+// the people package reads them meet the social contracts on every database.
 func TestSocialContracts(t *testing.T) {
 	t.Parallel()
 	onEveryStore(t, func(t *testing.T, open func(t *testing.T) *entstore.Store) {
@@ -30,7 +31,7 @@ func TestSocialContracts(t *testing.T) {
 				}}
 			})
 		})
-		t.Run("people", func(t *testing.T) {
+		t.Run("people's users", func(t *testing.T) {
 			t.Parallel()
 			socialtest.PeopleUsersContract(t, func(t *testing.T) socialtest.PeopleUsers {
 				users := open(t).Users()
@@ -41,6 +42,24 @@ func TestSocialContracts(t *testing.T) {
 					}
 					return u
 				}}
+			})
+		})
+		t.Run("people's follows", func(t *testing.T) {
+			t.Parallel()
+			socialtest.PeopleFollowsContract(t, func(t *testing.T) socialtest.PeopleFollows {
+				follows := open(t).Follows()
+				return socialtest.PeopleFollows{Follows: follows, Follow: func(t *testing.T, userID, targetID int64) {
+					if created, err := follows.Follow(t.Context(), userID, targetID); err != nil || !created {
+						t.Fatalf("Follow(%d, %d) = %v, %v", userID, targetID, created, err)
+					}
+				}}
+			})
+		})
+		t.Run("people's blogs", func(t *testing.T) {
+			t.Parallel()
+			socialtest.PeopleBlogsContract(t, func(t *testing.T) socialtest.PeopleBlogs {
+				blogs := open(t).Blogs()
+				return socialtest.PeopleBlogs{Blogs: blogs, NewBlog: socialtest.BlogWriter(blogs)}
 			})
 		})
 		t.Run("comments", func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/internal/app/social/notes"
+	"github.com/dealspot/dealspot/internal/app/social/people"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -22,10 +23,13 @@ type memNotes struct {
 	lastNote int64
 }
 
-// MemBlogs is an in-memory notes.Blogs. Its Comments share its blogs.
+// MemBlogs is an in-memory notes.Blogs and people.Blogs. Its Comments share its blogs.
 type MemBlogs struct{ n *memNotes }
 
-var _ notes.Blogs = (*MemBlogs)(nil)
+var (
+	_ notes.Blogs  = (*MemBlogs)(nil)
+	_ people.Blogs = (*MemBlogs)(nil)
+)
 
 // NewMemBlogs returns a store without blogs.
 func NewMemBlogs() *MemBlogs {
@@ -199,4 +203,17 @@ func (m *MemBlogs) DeleteBlog(_ context.Context, id int64) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// BlogCounts implements people.Blogs.
+func (m *MemBlogs) BlogCounts(_ context.Context, userIDs []int64) (map[int64]int, error) {
+	m.n.mu.Lock()
+	defer m.n.mu.Unlock()
+	out := make(map[int64]int, len(userIDs))
+	for _, b := range m.n.blogs {
+		if slices.Contains(userIDs, b.UserID) {
+			out[b.UserID]++
+		}
+	}
+	return out, nil
 }

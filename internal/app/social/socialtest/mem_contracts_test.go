@@ -67,3 +67,19 @@ func TestMemProfilesContract(t *testing.T) {
 		}}
 	})
 }
+
+func TestMemFollowersContract(t *testing.T) {
+	t.Parallel()
+	socialtest.PeopleFollowsContract(t, func(*testing.T) socialtest.PeopleFollows {
+		m := &socialtest.MemFollowers{}
+		return socialtest.PeopleFollows{Follows: m, Follow: func(_ *testing.T, userID, targetID int64) { m.Follow(userID, targetID) }}
+	})
+}
+
+func TestMemBlogCountsContract(t *testing.T) {
+	t.Parallel()
+	socialtest.PeopleBlogsContract(t, func(*testing.T) socialtest.PeopleBlogs {
+		m := socialtest.NewMemBlogs()
+		return socialtest.PeopleBlogs{Blogs: m, NewBlog: socialtest.BlogWriter(m)}
+	})
+}
