@@ -12,8 +12,9 @@ import (
 )
 
 // The sign-ins, the blogs, the comments, and the users, follows and blog counts as
-// the people package reads them meet the social contracts on every database.
-func TestSocialContracts(t *testing.T) {
+// the people package reads them meet the social contracts on every database (the
+// follows and the likes have suites of their own).
+func TestSocialStoreContracts(t *testing.T) {
 	t.Parallel()
 	onEveryStore(t, func(t *testing.T, open func(t *testing.T) *entstore.Store) {
 		t.Run("sign-ins", func(t *testing.T) {
