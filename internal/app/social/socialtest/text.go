@@ -1,5 +1,3 @@
-// Package socialtest holds what the tests of the social packages share: the text that
-// no field a user writes may hold.
 package socialtest
 
 // HostileText holds characters no user-facing text may carry: a control character and

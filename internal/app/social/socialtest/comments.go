@@ -1,4 +1,4 @@
-package entstore_test
+package socialtest
 
 import (
 	"errors"
@@ -6,40 +6,56 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dealspot/dealspot/adapters/entstore"
+	"github.com/dealspot/dealspot/internal/app/contracttest"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
-	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
-func TestSQLiteComments(t *testing.T) {
-	t.Parallel()
-	runCases(t, openSQLite, commentCases)
+// CommentStore is a comment store and the blogs its comments are on, whose comment
+// counts it keeps.
+type CommentStore struct {
+	notes.Comments
+	Blogs notes.Blogs
 }
 
-func TestPostgresComments(t *testing.T) {
-	t.Parallel()
-	testsupport.Require(t, testsupport.EnvPostgres)
-	runCases(t, openPostgres, commentCases)
-}
-
-var commentCases = []storeCase{
-	{"comments and replies page, count and delete", testCommentsPaging},
-	{"concurrent comments, replies and deletes keep the counts exact", testCommentsConcurrent},
-}
-
-func commentCount(t *testing.T, s *entstore.Store, blogID int64) int {
+// CommentsContract is what every notes.Comments must do, as its doc comments say:
+// comments and replies page both ways, come first per blog and per parent, are refused
+// on a blog or parent that is gone, take their replies with them when deleted, and keep
+// the blog's and the parent's counts exact under concurrent comments and deletes.
+// newStore returns a store (stores of one test may share their database).
+func CommentsContract(t *testing.T, newStore func(t *testing.T) CommentStore) {
 	t.Helper()
-	b, err := s.Blogs().Blog(t.Context(), blogID)
+	contracttest.RunCases(t, newStore,
+		contracttest.Case[CommentStore]{Name: "comments and replies page, count and delete", Run: commentsPaging},
+		contracttest.Case[CommentStore]{Name: "concurrent comments, replies and deletes keep the counts exact", Run: commentsConcurrent},
+	)
+}
+
+// newNote stores a blog of a user of its own, titled title.
+func newNote(t *testing.T, blogs notes.Blogs, title string) domain.Blog {
+	t.Helper()
+	b, err := blogs.CreateBlog(t.Context(), domain.Blog{
+		ShopID: 1, UserID: contracttest.NewID(), Title: title, Content: "content of " + title, CreatedAt: time.Now(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func (s CommentStore) count(t *testing.T, blogID int64) int {
+	t.Helper()
+	b, err := s.Blogs.Blog(t.Context(), blogID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b.Comments
 }
 
-func testCommentsPaging(t *testing.T, s *entstore.Store) {
+func commentsPaging(t *testing.T, s CommentStore) {
 	ctx := t.Context()
-	c := s.Comments()
-	b1, b2 := newBlog(t, s, 1, "one", time.Now()), newBlog(t, s, 1, "two", time.Now())
+	c := s.Comments
+	b1, b2 := newNote(t, s.Blogs, "one"), newNote(t, s.Blogs, "two")
 	var top []domain.Comment
 	for i := range 4 {
 		cm, err := c.CreateComment(ctx, domain.Comment{BlogID: b1.ID, UserID: int64(i + 1), Content: "nice"})
@@ -58,7 +74,7 @@ func testCommentsPaging(t *testing.T, s *entstore.Store) {
 	if _, err := c.CreateComment(ctx, domain.Comment{BlogID: 1 << 40, UserID: 9, Content: "no blog"}); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("a comment on no blog: %v, want not found", err)
 	}
-	if n := commentCount(t, s, b1.ID); n != 5 {
+	if n := s.count(t, b1.ID); n != 5 {
 		t.Errorf("blog count %d, want 5 (4 comments, 1 reply)", n)
 	}
 	page, err := c.Comments(ctx, b1.ID, 0, false, top[1].ID, 2)
@@ -68,6 +84,10 @@ func testCommentsPaging(t *testing.T, s *entstore.Store) {
 	page, err = c.Comments(ctx, b1.ID, 0, true, 0, 2)
 	if err != nil || len(page) != 2 || page[0].ID != top[3].ID {
 		t.Errorf("newest first: %+v, %v", page, err)
+	}
+	page, err = c.Comments(ctx, b1.ID, 0, true, top[2].ID, 10)
+	if err != nil || len(page) != 2 || page[0].ID != top[1].ID || page[1].ID != top[0].ID {
+		t.Errorf("newest first before the third: %+v, %v", page, err)
 	}
 	firsts, err := c.FirstComments(ctx, []int64{b1.ID, b2.ID}, false, 3)
 	if err != nil || len(firsts[b1.ID]) != 3 || firsts[b1.ID][0].ID != top[0].ID || len(firsts[b2.ID]) != 0 {
@@ -87,24 +107,25 @@ func testCommentsPaging(t *testing.T, s *entstore.Store) {
 	if n, err := c.DeleteComment(ctx, top[0].ID); err != nil || n != 0 {
 		t.Errorf("delete again: %d, %v", n, err)
 	}
-	if n := commentCount(t, s, b1.ID); n != 3 {
+	if _, err := c.Comment(ctx, reply.ID); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("a deleted reply: %v, want not found", err)
+	}
+	if n := s.count(t, b1.ID); n != 3 {
 		t.Errorf("blog count %d after the delete, want 3", n)
 	}
 }
 
-func testCommentsConcurrent(t *testing.T, s *entstore.Store) {
+func commentsConcurrent(t *testing.T, s CommentStore) {
 	ctx := t.Context()
-	c := s.Comments()
-	b := newBlog(t, s, 1, "busy", time.Now())
+	c := s.Comments
+	b := newNote(t, s.Blogs, "busy")
 	parent, err := c.CreateComment(ctx, domain.Comment{BlogID: b.ID, UserID: 1, Content: "first"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
 	for i := range 40 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			cm := domain.Comment{BlogID: b.ID, UserID: int64(i + 2), Content: "hi"}
 			if i%2 == 1 {
 				cm.ParentID = parent.ID
@@ -119,7 +140,7 @@ func testCommentsConcurrent(t *testing.T, s *entstore.Store) {
 					t.Error(err)
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	all, err := c.Comments(ctx, b.ID, 0, false, 0, 1000)
@@ -131,7 +152,7 @@ func testCommentsConcurrent(t *testing.T, s *entstore.Store) {
 		t.Fatal(err)
 	}
 	// 1 parent + 20 top-level (10 deleted) + 20 replies.
-	if got, want := commentCount(t, s, b.ID), len(all)+len(replies); got != want || want != 31 {
+	if got, want := s.count(t, b.ID), len(all)+len(replies); got != want || want != 31 {
 		t.Errorf("blog counts %d comments, %d rows (want 31)", got, want)
 	}
 	p, err := c.Comment(ctx, parent.ID)

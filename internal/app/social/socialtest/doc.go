@@ -1,0 +1,4 @@
+// Package socialtest holds what the tests of the social packages share: the text that no
+// field a user writes may hold, the contract suites of the social ports (run on their
+// adapters and on the in-memory fakes here) and those fakes.
+package socialtest
