@@ -205,38 +205,79 @@ func TestQueueErrorsAreNotWrappedTwice(t *testing.T) {
 // startServing runs serve until the test ends and waits until /healthz answers.
 func startServing(t *testing.T, extra map[string]string) (addr string) {
 	t.Helper()
-	addr, _ = startServingLogged(t, extra)
+	addr, _, _ = startServingLogged(t, extra)
 	return addr
 }
 
-// startServingLogged is startServing that also hands back the server's log.
-func startServingLogged(t *testing.T, extra map[string]string) (addr string, log *syncBuffer) {
+// freeAddr in a setting passed to startServingLogged stands for a loopback address that
+// is free when the server starts; the settings handed back name the one it got.
+const freeAddr = "<free loopback address>"
+
+// startServingLogged is startServing that also hands back the server's log and the
+// settings it ran with. A port found free can be taken by another process's outgoing
+// connection before serve binds it; serve then refuses to start, and the start is tried
+// again on fresh addresses, a few times.
+func startServingLogged(t *testing.T, extra map[string]string) (addr string, log *syncBuffer, settings map[string]string) {
 	t.Helper()
-	addr = closedAddr(t)
-	extra["DEALSPOT_ADDR"] = addr
-	_, getenv := environment(t, extra)
+	for attempt := 1; ; attempt++ {
+		settings = make(map[string]string, len(extra)+1)
+		taken := map[string]bool{}
+		fresh := func() string {
+			for {
+				if a := closedAddr(t); !taken[a] {
+					taken[a] = true
+					return a
+				}
+			}
+		}
+		for k, v := range extra {
+			if v == freeAddr {
+				v = fresh()
+			}
+			settings[k] = v
+		}
+		addr = fresh()
+		settings["DEALSPOT_ADDR"] = addr
+		var err error
+		log, err = serveUntilHealthy(t, settings)
+		if err == nil {
+			return addr, log, settings
+		}
+		if !strings.Contains(err.Error(), "already in use") || attempt == 5 {
+			t.Fatalf("serve stopped early: %v\n%s", err, log.String())
+		}
+	}
+}
+
+// serveUntilHealthy starts serve with the settings and waits until /healthz answers; an
+// error is serve's own, when it stopped before answering.
+func serveUntilHealthy(t *testing.T, settings map[string]string) (*syncBuffer, error) {
+	t.Helper()
+	_, getenv := environment(t, settings)
 	ctx, cancel := context.WithCancel(context.Background())
-	log = &syncBuffer{}
+	log := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() { done <- runContext(ctx, []string{"serve"}, getenv, log) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve ended with %v\n%s", err, log.String())
-		}
-	})
 	deadline := time.Now().Add(time.Minute)
 	for {
 		select {
 		case err := <-done:
-			done <- err
-			t.Fatalf("serve stopped early: %v\n%s", err, log.String())
+			cancel()
+			return log, err
 		default:
 		}
-		if status(t, "http://"+addr+"/healthz") == http.StatusOK {
-			return addr, log
+		if status(t, "http://"+settings["DEALSPOT_ADDR"]+"/healthz") == http.StatusOK {
+			t.Cleanup(func() {
+				cancel()
+				if err := <-done; err != nil {
+					t.Errorf("serve ended with %v\n%s", err, log.String())
+				}
+			})
+			return log, nil
 		}
 		if time.Now().After(deadline) {
+			cancel()
+			<-done
 			t.Fatalf("server did not come up:\n%s", log.String())
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -259,8 +300,8 @@ func status(t *testing.T, url string) int {
 
 func TestMetricsOnTheirOwnAddress(t *testing.T) {
 	t.Parallel()
-	metricsAddr := closedAddr(t)
-	addr := startServing(t, map[string]string{"METRICS_ADDR": metricsAddr})
+	addr, _, settings := startServingLogged(t, map[string]string{"METRICS_ADDR": freeAddr})
+	metricsAddr := settings["METRICS_ADDR"]
 	if got := status(t, "http://"+metricsAddr+"/metrics"); got != http.StatusOK {
 		t.Errorf("GET /metrics on METRICS_ADDR: %d, want 200", got)
 	}
@@ -284,7 +325,7 @@ func TestMetricsOnTheMainAddressWhenSame(t *testing.T) {
 // the address it serves on.
 func TestDevModeSaysSoAtTheStart(t *testing.T) {
 	t.Parallel()
-	addr, log := startServingLogged(t, map[string]string{})
+	addr, log, _ := startServingLogged(t, map[string]string{})
 	var banner string
 	for _, line := range strings.Split(log.String(), "\n") {
 		if strings.Contains(line, "level=WARN") && strings.Contains(line, "DEV MODE") {
@@ -300,7 +341,7 @@ func TestDevModeSaysSoAtTheStart(t *testing.T) {
 
 func TestNoDevModeWarningOutsideDevMode(t *testing.T) {
 	t.Parallel()
-	_, log := startServingLogged(t, map[string]string{"DEALSPOT_DEV": "false", "JWT_SECRET": strings.Repeat("k", 40),
+	_, log, _ := startServingLogged(t, map[string]string{"DEALSPOT_DEV": "false", "JWT_SECRET": strings.Repeat("k", 40),
 		"SMS_WEBHOOK_URL": "https://sms.example/hook", "SMS_WEBHOOK_SECRET": "a-webhook-secret-0123456789"})
 	if strings.Contains(log.String(), "DEV MODE") {
 		t.Errorf("a dev mode warning outside dev mode:\n%s", log.String())
