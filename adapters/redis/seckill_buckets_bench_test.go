@@ -74,7 +74,7 @@ func benchSplitSale(b *testing.B, conn *redis.Conn, pids []int, window time.Dura
 			voucher = v
 		}
 	}
-	if _, err := gate.Loader.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 1 << 40, Buckets: buckets,
+	if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 1 << 40, Buckets: buckets,
 		BeginTime: time.Now().Add(-time.Hour), EndTime: time.Now().Add(time.Hour)}, true); err != nil {
 		b.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func benchSplitSale(b *testing.B, conn *redis.Conn, pids []int, window time.Dura
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			id := ids.Add(1)
-			v, _, err := gate.Gate.Reserve(ctx, seckill.Reservation{OrderID: id, UserID: id, VoucherID: voucher, At: time.Now(), Buckets: buckets})
+			v, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: id, UserID: id, VoucherID: voucher, At: time.Now(), Buckets: buckets})
 			if err != nil || v != seckill.Accepted {
 				b.Errorf("reserve: %v %v", v, err)
 				return
@@ -104,7 +104,7 @@ func benchSplitSale(b *testing.B, conn *redis.Conn, pids []int, window time.Dura
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "claims/s")
 	b.ReportMetric(float64(busiest.Microseconds())/float64(b.N), "busiest-master-µs/claim")
 	// The claims are accepted: the buckets' stock fell by b.N in all.
-	if n, ok, err := gate.Inspector.Stock(ctx, voucher); err != nil || !ok || n != 1<<40-int64(b.N) {
+	if n, ok, err := gate.Stock(ctx, voucher); err != nil || !ok || n != 1<<40-int64(b.N) {
 		b.Fatalf("stock %d (%v, %v) after %d claims", n, ok, err, b.N)
 	}
 }

@@ -18,7 +18,7 @@ func splitSale(t *testing.T, gate redis.SaleGate, stock int64, buckets int) int6
 	t.Helper()
 	v := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
 	now := time.Now()
-	if _, err := gate.Loader.Load(context.Background(), seckill.SaleState{VoucherID: v, Stock: stock, Buckets: buckets,
+	if _, err := gate.Load(context.Background(), seckill.SaleState{VoucherID: v, Stock: stock, Buckets: buckets,
 		BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestSplitSaleSellsExactlyItsStock(t *testing.T) {
 							defer wg.Done()
 							r := seckill.Reservation{OrderID: orderID.Add(1), UserID: u, VoucherID: v, At: time.Now(), Buckets: buckets,
 								RateLimit: seckill.RateLimit{Max: 10, Window: time.Second}}
-							verdict, _, err := gate.Gate.Reserve(ctx, r)
+							verdict, _, err := gate.Reserve(ctx, r)
 							if err != nil {
 								t.Errorf("reserve: %v", err)
 								return
@@ -93,13 +93,13 @@ func TestSplitSaleSellsExactlyItsStock(t *testing.T) {
 					verdicts[seckill.Accepted]+verdicts[seckill.SoldOut]+verdicts[seckill.AlreadyClaimed] != 2*len(users) {
 					t.Fatalf("verdicts %v, %d holders; want %d accepted by %d users, the rest sold out or already claimed", verdicts, len(holders), stock, stock)
 				}
-				if n, ok, err := gate.Inspector.Stock(ctx, v); err != nil || !ok || n != 0 {
+				if n, ok, err := gate.Stock(ctx, v); err != nil || !ok || n != 0 {
 					t.Errorf("stock %d (%v, %v), want 0", n, ok, err)
 				}
-				if snap, err := gate.Inspector.Snapshot(ctx, v); err != nil || !snap.Loaded || snap.Stock != 0 || len(snap.Reservations) != stock || len(snap.Versions) != buckets {
+				if snap, err := gate.Snapshot(ctx, v); err != nil || !snap.Loaded || snap.Stock != 0 || len(snap.Reservations) != stock || len(snap.Versions) != buckets {
 					t.Errorf("snapshot: stock %d, %d reservations, versions %v (%v); want 0, %d, one per bucket", snap.Stock, len(snap.Reservations), snap.Versions, err, stock)
 				}
-				if hs, err := gate.Inspector.Holders(ctx, v); err != nil || len(hs) != stock {
+				if hs, err := gate.Holders(ctx, v); err != nil || len(hs) != stock {
 					t.Errorf("%d holders (%v), want %d", len(hs), err, stock)
 				}
 				// Each bucket's accepted claims are on its shard's stream, none twice, and the
@@ -119,7 +119,7 @@ func TestSplitSaleSellsExactlyItsStock(t *testing.T) {
 				if streamed != stock || c.bucket < 0 && shards != buckets {
 					t.Errorf("%d claims on the streams of %d shards, want %d on %d", streamed, shards, stock, buckets)
 				}
-				if n, err := gate.Loader.CompleteTransfers(ctx, v, time.Now().Add(time.Hour)); err != nil || n != 0 {
+				if n, err := gate.CompleteTransfers(ctx, v, time.Now().Add(time.Hour)); err != nil || n != 0 {
 					t.Errorf("transfers left unfinished: %d (%v), want 0", n, err)
 				}
 			})
@@ -143,21 +143,21 @@ func TestSplitSaleStrandedTransferIsCompleted(t *testing.T) {
 		if n, err := redis.TakeUnits(ctx, gate, v, 1, 0, "stranded", at); err != nil || n != 3 {
 			t.Fatalf("take: %d, %v; want 3 (half of 5, rounded up)", n, err)
 		}
-		if n, _, err := gate.Inspector.Stock(ctx, v); err != nil || n != 7 {
+		if n, _, err := gate.Stock(ctx, v); err != nil || n != 7 {
 			t.Fatalf("stock with 3 units in flight: %d (%v), want 7", n, err)
 		}
-		if snap, err := gate.Inspector.Snapshot(ctx, v); err != nil || snap.Stock != 10 {
+		if snap, err := gate.Snapshot(ctx, v); err != nil || snap.Stock != 10 {
 			t.Fatalf("snapshot stock %d (%v), want 10: units in flight are the sale's", snap.Stock, err)
 		}
-		if n, err := gate.Loader.CompleteTransfers(ctx, v, at); err != nil || n != 0 {
+		if n, err := gate.CompleteTransfers(ctx, v, at); err != nil || n != 0 {
 			t.Fatalf("complete transfers not older than the cut: %d, %v; want 0", n, err)
 		}
 		for range 2 {
-			if _, err := gate.Loader.CompleteTransfers(ctx, v, at.Add(time.Second)); err != nil {
+			if _, err := gate.CompleteTransfers(ctx, v, at.Add(time.Second)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if n, _, err := gate.Inspector.Stock(ctx, v); err != nil || n != 10 {
+		if n, _, err := gate.Stock(ctx, v); err != nil || n != 10 {
 			t.Fatalf("stock after completing the transfer (twice): %d (%v), want 10", n, err)
 		}
 		users := usersOf(11, 1, 2, v) // all in the bucket the units left
@@ -166,7 +166,7 @@ func TestSplitSaleStrandedTransferIsCompleted(t *testing.T) {
 			if i == 10 {
 				want = seckill.SoldOut
 			}
-			if got, _, err := gate.Gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + int64(i), UserID: u, VoucherID: v, At: time.Now(), Buckets: 2}); err != nil || got != want {
+			if got, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + int64(i), UserID: u, VoucherID: v, At: time.Now(), Buckets: 2}); err != nil || got != want {
 				t.Fatalf("claim %d: %v, %v; want %v", i, got, err, want)
 			}
 		}
@@ -189,13 +189,13 @@ func TestSplitSaleTransferAcrossReloadIsRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		now := time.Now()
-		if _, err := gate.Loader.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 4, Buckets: 2, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+		if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 4, Buckets: 2, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := gate.Loader.CompleteTransfers(ctx, v, at.Add(time.Second)); err != nil {
+		if _, err := gate.CompleteTransfers(ctx, v, at.Add(time.Second)); err != nil {
 			t.Fatal(err)
 		}
-		if n, _, err := gate.Inspector.Stock(ctx, v); err != nil || n != 4 {
+		if n, _, err := gate.Stock(ctx, v); err != nil || n != 4 {
 			t.Fatalf("stock %d (%v), want the 4 loaded", n, err)
 		}
 	})
@@ -216,32 +216,32 @@ func TestSplitSaleWithALostBucketIsLoadedAgain(t *testing.T) {
 		a, b := usersOf(1, 0, 3, v)[0], usersOf(1, 1, 3, v)[0]
 		lost := usersOf(1, 2, 3, v)[0]
 		for i, u := range []int64{a, b} {
-			if got, _, err := gate.Gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + int64(i), UserID: u, VoucherID: v, At: time.Now(), Buckets: 3}); err != nil || got != seckill.Accepted {
+			if got, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + int64(i), UserID: u, VoucherID: v, At: time.Now(), Buckets: 3}); err != nil || got != seckill.Accepted {
 				t.Fatalf("claim: %v, %v", got, err)
 			}
 		}
 		if err := redis.DropBucket(ctx, gate, v, 2); err != nil {
 			t.Fatal(err)
 		}
-		if got, _, err := gate.Gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + 5, UserID: lost, VoucherID: v, At: time.Now(), Buckets: 3}); err != nil || got != seckill.NotLoaded {
+		if got, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + 5, UserID: lost, VoucherID: v, At: time.Now(), Buckets: 3}); err != nil || got != seckill.NotLoaded {
 			t.Fatalf("claim in the lost bucket: %v, %v; want not loaded", got, err)
 		}
-		if _, ok, err := gate.Inspector.Stock(ctx, v); err != nil || ok {
+		if _, ok, err := gate.Stock(ctx, v); err != nil || ok {
 			t.Fatalf("stock of a sale with a bucket lost: loaded %v (%v), want not loaded", ok, err)
 		}
 		now := time.Now()
 		state := seckill.SaleState{VoucherID: v, Stock: 9, Buckets: 3, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}
-		if ok, err := gate.Loader.Load(ctx, state, false); err != nil || !ok {
+		if ok, err := gate.Load(ctx, state, false); err != nil || !ok {
 			t.Fatalf("load: %v, %v; want loaded", ok, err)
 		}
-		if ok, err := gate.Loader.Load(ctx, state, false); err != nil || ok {
+		if ok, err := gate.Load(ctx, state, false); err != nil || ok {
 			t.Fatalf("load again: %v, %v; want left alone", ok, err)
 		}
-		if n, ok, err := gate.Inspector.Stock(ctx, v); err != nil || !ok || n != 7 {
+		if n, ok, err := gate.Stock(ctx, v); err != nil || !ok || n != 7 {
 			t.Fatalf("stock %d (%v, %v), want 9 less the 2 reservations still waiting", n, ok, err)
 		}
 		for _, u := range []int64{a, b} {
-			if got, _, err := gate.Gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + 10 + u%7, UserID: u, VoucherID: v, At: time.Now(), Buckets: 3}); err != nil || got != seckill.AlreadyClaimed {
+			if got, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + 10 + u%7, UserID: u, VoucherID: v, At: time.Now(), Buckets: 3}); err != nil || got != seckill.AlreadyClaimed {
 				t.Fatalf("user %d claims again: %v, %v; want already claimed", u, got, err)
 			}
 		}
@@ -304,7 +304,7 @@ func TestSplitSaleLoadedByManyNodesAtOnce(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				ok, err := gate.Loader.Load(ctx, state, false)
+				ok, err := gate.Load(ctx, state, false)
 				if err != nil {
 					t.Errorf("load: %v", err)
 				}
@@ -323,7 +323,7 @@ func TestSplitSaleLoadedByManyNodesAtOnce(t *testing.T) {
 		}
 		replaced := state
 		replaced.Stock = 9
-		if ok, err := gate.Loader.Load(ctx, replaced, true); err != nil || !ok {
+		if ok, err := gate.Load(ctx, replaced, true); err != nil || !ok {
 			t.Fatalf("replacing load: %v, %v", ok, err)
 		}
 		for i, u := range usersOf(10, 2, 3, v) {
@@ -331,7 +331,7 @@ func TestSplitSaleLoadedByManyNodesAtOnce(t *testing.T) {
 			if i == 9 {
 				want = seckill.SoldOut
 			}
-			if got, _, err := gate.Gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + int64(i), UserID: u, VoucherID: v, At: time.Now(), Buckets: 3}); err != nil || got != want {
+			if got, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + int64(i), UserID: u, VoucherID: v, At: time.Now(), Buckets: 3}); err != nil || got != want {
 				t.Fatalf("claim %d: %v, %v; want %v", i, got, err, want)
 			}
 		}

@@ -38,7 +38,7 @@ func BenchmarkGateReserve(b *testing.B) {
 			}
 			ctx := context.Background()
 			const voucher = 7
-			if _, err := gate.Loader.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 1 << 40,
+			if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 1 << 40,
 				BeginTime: time.Now().Add(-time.Hour), EndTime: time.Now().Add(time.Hour)}, true); err != nil {
 				b.Fatal(err)
 			}
@@ -50,7 +50,7 @@ func BenchmarkGateReserve(b *testing.B) {
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					id := ids.Add(1)
-					v, _, err := gate.Gate.Reserve(ctx, seckill.Reservation{OrderID: id, UserID: id, VoucherID: voucher, At: time.Now()})
+					v, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: id, UserID: id, VoucherID: voucher, At: time.Now()})
 					if err != nil || v != seckill.Accepted {
 						b.Errorf("reserve: %v %v", v, err)
 						return

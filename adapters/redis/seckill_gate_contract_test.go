@@ -6,19 +6,20 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/seckill/seckilltest"
 )
 
-// The gate meets the StockGate contract claim by claim and coalesced, on every Redis.
+// The gate meets the SaleStock contract claim by claim and coalesced, on every Redis.
 func TestGateContract(t *testing.T) {
 	t.Parallel()
 	eachGateMode(t, redis.Coalescing{Window: 200 * time.Microsecond, Max: 8}, func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing) {
-		seckilltest.StockGateContract(t, func(t *testing.T) seckilltest.GateParts {
+		seckilltest.SaleStockContract(t, func(t *testing.T) seckill.SaleStock {
 			g, err := redis.NewSaleGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce})
 			if err != nil {
 				t.Fatal(err)
 			}
-			return seckilltest.GateParts{Gate: g.Gate, Loader: g.Loader, Inspector: g.Inspector, Returns: g.Returns}
+			return g
 		})
 	})
 }
@@ -28,13 +29,13 @@ func TestGateContract(t *testing.T) {
 func TestGateContractSplitSales(t *testing.T) {
 	t.Parallel()
 	eachGateMode(t, redis.Coalescing{Window: 200 * time.Microsecond, Max: 8}, func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing) {
-		seckilltest.SplitStockGateContract(t, func(t *testing.T) seckilltest.GateParts {
+		seckilltest.SplitSaleStockContract(t, func(t *testing.T) seckill.SaleStock {
 			g, err := redis.NewSaleGate(conn.Client, redis.GateConfig{Shards: 4, Coalesce: coalesce,
 				BucketsOf: func(context.Context, int64) (int, error) { return 3, nil }})
 			if err != nil {
 				t.Fatal(err)
 			}
-			return seckilltest.GateParts{Gate: g.Gate, Loader: g.Loader, Inspector: g.Inspector, Returns: g.Returns}
+			return g
 		})
 	})
 }

@@ -51,11 +51,11 @@ func TestGateReserveUnderConcurrency(t *testing.T) {
 		later, unknown := base+3, base+4
 		now := time.Now()
 		for _, v := range live {
-			if _, err := gate.Loader.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 30, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+			if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 30, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := gate.Loader.Load(ctx, seckill.SaleState{VoucherID: later, Stock: 5, BeginTime: now.Add(time.Hour), EndTime: now.Add(2 * time.Hour)}, true); err != nil {
+		if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: later, Stock: 5, BeginTime: now.Add(time.Hour), EndTime: now.Add(2 * time.Hour)}, true); err != nil {
 			t.Fatal(err)
 		}
 		const users = 100
@@ -78,7 +78,7 @@ func TestGateReserveUnderConcurrency(t *testing.T) {
 						defer wg.Done()
 						r := seckill.Reservation{OrderID: orderID.Add(1), UserID: u, VoucherID: v, At: time.Now(),
 							RateLimit: seckill.RateLimit{Max: 10, Window: time.Second}}
-						verdict, _, err := gate.Gate.Reserve(ctx, r)
+						verdict, _, err := gate.Reserve(ctx, r)
 						if err != nil {
 							t.Errorf("reserve: %v", err)
 							return
@@ -99,13 +99,13 @@ func TestGateReserveUnderConcurrency(t *testing.T) {
 			if got[seckill.Accepted] != 30 || len(holders[v]) != 30 || got[seckill.Accepted]+got[seckill.SoldOut]+got[seckill.AlreadyClaimed] != 2*users {
 				t.Errorf("sale %d: verdicts %v, %d holders; want 30 accepted by 30 users, the rest sold out or already claimed", v, got, len(holders[v]))
 			}
-			if stock, ok, err := gate.Inspector.Stock(ctx, v); err != nil || !ok || stock != 0 {
+			if stock, ok, err := gate.Stock(ctx, v); err != nil || !ok || stock != 0 {
 				t.Errorf("sale %d: stock %d (%v, %v), want 0", v, stock, ok, err)
 			}
-			if hs, err := gate.Inspector.Holders(ctx, v); err != nil || len(hs) != 30 {
+			if hs, err := gate.Holders(ctx, v); err != nil || len(hs) != 30 {
 				t.Errorf("sale %d: %d holders (%v), want 30", v, len(hs), err)
 			}
-			if rs, err := gate.Inspector.Reservations(ctx, v); err != nil || len(rs) != 30 {
+			if rs, err := gate.Reservations(ctx, v); err != nil || len(rs) != 30 {
 				t.Errorf("sale %d: %d reservations (%v), want 30", v, len(rs), err)
 			}
 			if n, err := conn.Client.XLen(ctx, stream(v)).Result(); err != nil || n != 30 {
@@ -135,7 +135,7 @@ func TestGateRateLimitInsideTheScript(t *testing.T) {
 				t.Fatal(err)
 			}
 			now := time.Now()
-			if _, err := gate.Loader.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 100, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+			if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 100, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
 				t.Fatal(err)
 			}
 			// The limit is per user per sale shard: a user of its own for each round.
@@ -146,7 +146,7 @@ func TestGateRateLimitInsideTheScript(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					verdict, wait, err := gate.Gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + int64(i), UserID: user, VoucherID: v, At: now,
+					verdict, wait, err := gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + int64(i), UserID: user, VoucherID: v, At: now,
 						RateLimit: seckill.RateLimit{Max: 3, Window: 10 * time.Second}})
 					switch {
 					case err != nil:
@@ -183,7 +183,7 @@ func TestGateCoalescedSurvivesScriptFlushAndReportsOutages(t *testing.T) {
 			t.Fatal(err)
 		}
 		now := time.Now()
-		if _, err := gate.Loader.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 100, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+		if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 100, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
 			t.Fatal(err)
 		}
 		if err := conn.Client.ScriptFlush(ctx).Err(); err != nil {
@@ -194,14 +194,14 @@ func TestGateCoalescedSurvivesScriptFlushAndReportsOutages(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				verdict, _, err := gate.Gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + u, UserID: u + 1, VoucherID: v, At: time.Now()})
+				verdict, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: v*100 + u, UserID: u + 1, VoucherID: v, At: time.Now()})
 				if err != nil || verdict != seckill.Accepted {
 					t.Errorf("claim after SCRIPT FLUSH: %v, %v", verdict, err)
 				}
 			}()
 		}
 		wg.Wait()
-		if stock, _, err := gate.Inspector.Stock(ctx, v); err != nil || stock != 80 {
+		if stock, _, err := gate.Stock(ctx, v); err != nil || stock != 80 {
 			t.Errorf("stock %d (%v), want 80", stock, err)
 		}
 
@@ -215,7 +215,7 @@ func TestGateCoalescedSurvivesScriptFlushAndReportsOutages(t *testing.T) {
 		errs := make(chan error, 10)
 		for u := range int64(10) {
 			go func() {
-				_, _, err := broken.Gate.Reserve(ctx, seckill.Reservation{OrderID: u + 1, UserID: u + 1, VoucherID: v, At: time.Now()})
+				_, _, err := broken.Reserve(ctx, seckill.Reservation{OrderID: u + 1, UserID: u + 1, VoucherID: v, At: time.Now()})
 				errs <- err
 			}()
 		}
@@ -246,44 +246,44 @@ func TestGatePendingByOrderID(t *testing.T) {
 			base := time.Now().UnixNano()%1_000_000*100 + gateSales.Add(1)*10
 			now := time.Now()
 			for v := base + 1; v <= base+3; v++ {
-				if _, err := gate.Loader.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 5, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+				if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: v, Stock: 5, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
 					t.Fatal(err)
 				}
 			}
 			orders := map[int64]int64{} // order id -> voucher
 			for i, v := range []int64{base + 1, base + 2, base + 3} {
 				id := base*1000 + int64(i)
-				if verdict, _, err := gate.Gate.Reserve(ctx, seckill.Reservation{OrderID: id, UserID: 42, VoucherID: v, At: now}); err != nil || verdict != seckill.Accepted {
+				if verdict, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: id, UserID: 42, VoucherID: v, At: now}); err != nil || verdict != seckill.Accepted {
 					t.Fatalf("reserve: %v %v", verdict, err)
 				}
 				orders[id] = v
 			}
 			for id, v := range orders {
-				r, ok, err := gate.Gate.Pending(ctx, id)
+				r, ok, err := gate.Pending(ctx, id)
 				if err != nil || !ok || r.VoucherID != v || r.UserID != 42 || r.OrderID != id || r.At.UnixMilli() != now.UnixMilli() {
 					t.Fatalf("pending %d: %+v %v %v", id, r, ok, err)
 				}
 			}
-			if _, ok, err := gate.Gate.Pending(ctx, base*1000+99); err != nil || ok {
+			if _, ok, err := gate.Pending(ctx, base*1000+99); err != nil || ok {
 				t.Fatalf("unknown order: %v %v", ok, err)
 			}
-			if err := gate.Gate.Settle(ctx, base+1, []int64{base * 1000}); err != nil {
+			if err := gate.Settle(ctx, base+1, []int64{base * 1000}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := gate.Gate.Drop(ctx, base+2, base*1000+1, seckill.Release{Stock: true, Slot: true}); err != nil {
+			if _, err := gate.Drop(ctx, base+2, base*1000+1, seckill.Release{Stock: true, Slot: true}); err != nil {
 				t.Fatal(err)
 			}
 			for id, want := range map[int64]bool{base * 1000: false, base*1000 + 1: false, base*1000 + 2: true} {
-				if _, ok, err := gate.Gate.Pending(ctx, id); err != nil || ok != want {
+				if _, ok, err := gate.Pending(ctx, id); err != nil || ok != want {
 					t.Fatalf("order %d after settle/drop: pending %v (want %v), %v", id, ok, want, err)
 				}
 			}
 			// A sale's reservations are listed from the shared shard hash, without its
 			// neighbours', and a drop names the right sale or does nothing.
-			if rs, err := gate.Inspector.Reservations(ctx, base+3); err != nil || len(rs) != 1 || rs[0].OrderID != base*1000+2 {
+			if rs, err := gate.Reservations(ctx, base+3); err != nil || len(rs) != 1 || rs[0].OrderID != base*1000+2 {
 				t.Fatalf("reservations of sale 3: %+v %v", rs, err)
 			}
-			if dropped, err := gate.Gate.Drop(ctx, base+1, base*1000+2, seckill.Release{Stock: true}); err != nil || dropped {
+			if dropped, err := gate.Drop(ctx, base+1, base*1000+2, seckill.Release{Stock: true}); err != nil || dropped {
 				t.Fatalf("drop through another sale: %v %v", dropped, err)
 			}
 			// A reservation kept in the sale's own hash, as before the shard hash, is
@@ -292,14 +292,14 @@ func TestGatePendingByOrderID(t *testing.T) {
 			if err := conn.Client.HSet(ctx, legacy, fmt.Sprint(base*1000+50), fmt.Sprintf("43:%d", now.UnixMilli())).Err(); err != nil {
 				t.Fatal(err)
 			}
-			if rs, err := gate.Inspector.Reservations(ctx, base+3); err != nil || len(rs) != 2 {
+			if rs, err := gate.Reservations(ctx, base+3); err != nil || len(rs) != 2 {
 				t.Fatalf("reservations with a legacy one: %+v %v", rs, err)
 			}
-			stock, _, _ := gate.Inspector.Stock(ctx, base+3)
-			if dropped, err := gate.Gate.Drop(ctx, base+3, base*1000+50, seckill.Release{Stock: true, Slot: true}); err != nil || !dropped {
+			stock, _, _ := gate.Stock(ctx, base+3)
+			if dropped, err := gate.Drop(ctx, base+3, base*1000+50, seckill.Release{Stock: true, Slot: true}); err != nil || !dropped {
 				t.Fatalf("drop legacy: %v %v", dropped, err)
 			}
-			if after, _, _ := gate.Inspector.Stock(ctx, base+3); after != stock+1 {
+			if after, _, _ := gate.Stock(ctx, base+3); after != stock+1 {
 				t.Fatalf("legacy drop gave back %d units, want 1", after-stock)
 			}
 		}
@@ -334,26 +334,26 @@ func TestGateReserveRetriedClaimIsIdempotent(t *testing.T) {
 				}
 				t.Cleanup(func() { conn.Client.Del(context.Background(), streamKey) })
 				now := time.Now()
-				if _, err := gate.Loader.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+				if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
 					t.Fatal(err)
 				}
 				user := base // the rate limit is per user and outlives the test
 				claim := seckill.Reservation{OrderID: base*1000 + 7, UserID: user, VoucherID: voucher, At: now, RateLimit: c.limit}
-				first, n1, err := gate.Gate.Reserve(ctx, claim)
+				first, n1, err := gate.Reserve(ctx, claim)
 				if err != nil || first != seckill.Accepted || n1 != 4 {
 					t.Fatalf("first call: %v %d %v", first, n1, err)
 				}
-				retry, n2, err := gate.Gate.Reserve(ctx, claim)
+				retry, n2, err := gate.Reserve(ctx, claim)
 				if err != nil || retry != seckill.Accepted || n2 != 4 {
 					t.Fatalf("retried call: %v %d %v, want accepted with 4 left as the first call", retry, n2, err)
 				}
-				if stock, _, err := gate.Inspector.Stock(ctx, voucher); err != nil || stock != 4 {
+				if stock, _, err := gate.Stock(ctx, voucher); err != nil || stock != 4 {
 					t.Fatalf("stock %d after a retried claim, want 4 (%v)", stock, err)
 				}
-				if hs, err := gate.Inspector.Holders(ctx, voucher); err != nil || len(hs) != 1 || hs[0] != user {
+				if hs, err := gate.Holders(ctx, voucher); err != nil || len(hs) != 1 || hs[0] != user {
 					t.Fatalf("holders %v (%v), want [%d]", hs, err, user)
 				}
-				if rs, err := gate.Inspector.Reservations(ctx, voucher); err != nil || len(rs) != 1 || rs[0].OrderID != claim.OrderID {
+				if rs, err := gate.Reservations(ctx, voucher); err != nil || len(rs) != 1 || rs[0].OrderID != claim.OrderID {
 					t.Fatalf("reservations %+v (%v), want one for order %d", rs, err, claim.OrderID)
 				}
 				if streamed {
@@ -365,7 +365,7 @@ func TestGateReserveRetriedClaimIsIdempotent(t *testing.T) {
 				other := claim
 				other.OrderID++
 				other.RateLimit = seckill.RateLimit{}
-				if v, _, err := gate.Gate.Reserve(ctx, other); err != nil || v != seckill.AlreadyClaimed {
+				if v, _, err := gate.Reserve(ctx, other); err != nil || v != seckill.AlreadyClaimed {
 					t.Fatalf("another claim of the holder: %v %v, want already claimed", v, err)
 				}
 			})

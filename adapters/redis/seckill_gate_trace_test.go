@@ -35,17 +35,17 @@ func TestGateCarriesTheClaimsTraceIntoTheStream(t *testing.T) {
 			t.Fatal(err)
 		}
 		now := time.Now()
-		if _, err := gate.Loader.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+		if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
 			t.Fatal(err)
 		}
 		recorder := tracetest.NewSpanRecorder()
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(recorder))
 		traced, claim := tp.Tracer("test").Start(ctx, "claim")
-		if v, _, err := gate.Gate.Reserve(traced, seckill.Reservation{OrderID: base*1000 + 1, UserID: base + 1, VoucherID: voucher, At: now}); err != nil || v != seckill.Accepted {
+		if v, _, err := gate.Reserve(traced, seckill.Reservation{OrderID: base*1000 + 1, UserID: base + 1, VoucherID: voucher, At: now}); err != nil || v != seckill.Accepted {
 			t.Fatalf("traced claim: %v %v", v, err)
 		}
 		claim.End()
-		if v, _, err := gate.Gate.Reserve(ctx, seckill.Reservation{OrderID: base*1000 + 2, UserID: base + 2, VoucherID: voucher, At: now}); err != nil || v != seckill.Accepted {
+		if v, _, err := gate.Reserve(ctx, seckill.Reservation{OrderID: base*1000 + 2, UserID: base + 2, VoucherID: voucher, At: now}); err != nil || v != seckill.Accepted {
 			t.Fatalf("untraced claim: %v %v", v, err)
 		}
 
@@ -105,7 +105,7 @@ func TestGatePublishSpanNamesTheSplitBucketsStream(t *testing.T) {
 		}
 		placed := redis.PlaceBuckets(gate, claimwire.Shard(voucher, shards), 2)[1]
 		now := time.Now()
-		if _, err := gate.Loader.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, Buckets: 2, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
+		if _, err := gate.Load(ctx, seckill.SaleState{VoucherID: voucher, Stock: 5, Buckets: 2, BeginTime: now.Add(-time.Minute), EndTime: now.Add(time.Hour)}, true); err != nil {
 			t.Fatal(err)
 		}
 		user := usersOf(1, 1, 2, base)[0]
@@ -113,7 +113,7 @@ func TestGatePublishSpanNamesTheSplitBucketsStream(t *testing.T) {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(recorder))
 		traced, claim := tp.Tracer("test").Start(ctx, "claim")
 		order := base*1000 + 1
-		if v, _, err := gate.Gate.Reserve(traced, seckill.Reservation{OrderID: order, UserID: user, VoucherID: voucher, At: now, Buckets: 2}); err != nil || v != seckill.Accepted {
+		if v, _, err := gate.Reserve(traced, seckill.Reservation{OrderID: order, UserID: user, VoucherID: voucher, At: now, Buckets: 2}); err != nil || v != seckill.Accepted {
 			t.Fatalf("claim: %v %v", v, err)
 		}
 		claim.End()

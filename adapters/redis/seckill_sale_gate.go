@@ -27,28 +27,24 @@ type GateConfig struct {
 	BucketsOf func(ctx context.Context, voucherID int64) (int, error)
 }
 
-// SaleGate is a flash sale's stock in Redis, one part per job, all on one keyspace (one
-// Lua script per decision, every key of a sale under its shard's hash tag so the scripts
-// run unchanged on Redis Cluster). The parts share what they learn of each sale's buckets.
+// SaleGate is a flash sale's stock in Redis (seckill.SaleStock), one part per job, all
+// on one keyspace (one Lua script per decision, every key of a sale under its shard's
+// hash tag so the scripts run unchanged on Redis Cluster). The parts share what they
+// learn of each sale's buckets; their methods, promoted, are the port's intents.
 type SaleGate struct {
 	// Gate decides claims: reserve, drop, settle, and the reservations still waiting.
-	Gate *Gate
-	// Loader writes sales into Redis and finishes the transfers between buckets.
-	Loader *SaleLoader
-	// Inspector reads a sale's state (its live numbers too) and repairs it.
-	Inspector *GateInspector
-	// Returns gives the units of canceled and refunded orders back.
-	Returns *UnitReturner
+	*Gate
+	// SaleLoader writes sales into Redis and finishes the transfers between buckets.
+	*SaleLoader
+	// GateInspector reads a sale's state (its live numbers too) and repairs it.
+	*GateInspector
+	// UnitReturner gives the units of canceled and refunded orders back.
+	*UnitReturner
 }
 
-var (
-	_ seckill.StockGate     = (*Gate)(nil)
-	_ seckill.SaleLoader    = (*SaleLoader)(nil)
-	_ seckill.GateInspector = (*GateInspector)(nil)
-	_ seckill.UnitReturner  = (*UnitReturner)(nil)
-)
+var _ seckill.SaleStock = SaleGate{}
 
-// NewSaleGate returns the parts of the gate on client.
+// NewSaleGate returns the sale stock on client, its parts on one keyspace.
 func NewSaleGate(client goredis.UniversalClient, cfg GateConfig) (SaleGate, error) {
 	if cfg.Shards < 1 {
 		return SaleGate{}, errors.New("seckill gate: shards must be at least 1")
@@ -61,5 +57,5 @@ func NewSaleGate(client goredis.UniversalClient, cfg GateConfig) (SaleGate, erro
 	if cfg.Coalesce.On() {
 		g.batcher = newReserveBatcher(g, cfg.Coalesce)
 	}
-	return SaleGate{Gate: g, Loader: &SaleLoader{ks: ks}, Inspector: &GateInspector{ks: ks}, Returns: &UnitReturner{ks: ks}}, nil
+	return SaleGate{Gate: g, SaleLoader: &SaleLoader{ks: ks}, GateInspector: &GateInspector{ks: ks}, UnitReturner: &UnitReturner{ks: ks}}, nil
 }

@@ -184,7 +184,7 @@ func connectRemote(ctx context.Context, sc scenario, getenv func(string) string)
 	}
 	written := store.Orders()
 	t.audit = func(ctx context.Context, voucherID int64) (seckill.Audit, error) {
-		return seckill.ReadAudit(ctx, gate.Inspector, written, voucherID)
+		return seckill.ReadAudit(ctx, gate, written, voucherID)
 	}
 	t.ledger = store.Payments().Ledger
 	t.backends = fmt.Sprintf("%s, redis %s/%d", store.Dialect(), conn.Addr, conn.DB)

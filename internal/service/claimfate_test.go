@@ -137,7 +137,7 @@ func TestRefusedPublishIsUndone(t *testing.T) {
 
 // cancellingGate cancels the client's request as the gate step begins.
 type cancellingGate struct {
-	seckill.StockGate
+	seckill.SaleStock
 	mu     sync.Mutex
 	cancel context.CancelFunc
 }
@@ -148,7 +148,7 @@ func (g *cancellingGate) Reserve(ctx context.Context, r seckill.Reservation) (se
 		g.cancel()
 	}
 	g.mu.Unlock()
-	return g.StockGate.Reserve(ctx, r)
+	return g.SaleStock.Reserve(ctx, r)
 }
 
 // A client that gives up while Redis decides its claim does not leave a reservation
@@ -156,8 +156,8 @@ func (g *cancellingGate) Reserve(ctx context.Context, r seckill.Reservation) (se
 func TestClientCancellingDuringTheGateStep(t *testing.T) {
 	t.Parallel()
 	gate := &cancellingGate{}
-	_, svc := startService(t, claimFateEnv(t), service.WithStockGate(func(g seckill.StockGate) seckill.StockGate {
-		gate.StockGate = g
+	_, svc := startService(t, claimFateEnv(t), service.WithSaleStock(func(g seckill.SaleStock) seckill.SaleStock {
+		gate.SaleStock = g
 		return gate
 	}))
 	const stock = 3

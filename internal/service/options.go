@@ -18,9 +18,7 @@ type options struct {
 	wrapShops     func(shop.Repository) shop.Repository
 	wrapPublisher func(seckill.ClaimPublisher) seckill.ClaimPublisher
 	wrapHandler   func(OrderHandler) OrderHandler
-	wrapGate      func(seckill.StockGate) seckill.StockGate
-	wrapLoader    func(seckill.SaleLoader) seckill.SaleLoader
-	wrapInspector func(seckill.GateInspector) seckill.GateInspector
+	wrapStock     func(seckill.SaleStock) seckill.SaleStock
 	wrapIDs       func(seckill.IDGenerator) seckill.IDGenerator
 	socialNow     func() time.Time // see WithSocialClock
 	idsNow        func() time.Time // see WithOrderIDClock
@@ -65,21 +63,18 @@ func WithShopRepository(wrap func(shop.Repository) shop.Repository) Option {
 	return func(o *options) { o.wrapShops = wrap }
 }
 
-// WithStockGate wraps the claim's part of the flash sale's Redis gate, e.g. to count or
-// fail its calls in tests.
-func WithStockGate(wrap func(seckill.StockGate) seckill.StockGate) Option {
-	return func(o *options) { o.wrapGate = wrap }
+// WithSaleStock wraps the flash sale's stock in Redis (the claim's gate, the loads, the
+// returned units, the reads and repairs), e.g. to count or fail its calls in tests.
+func WithSaleStock(wrap func(seckill.SaleStock) seckill.SaleStock) Option {
+	return func(o *options) { o.wrapStock = wrap }
 }
 
-// WithSaleLoader wraps the part of the flash sale's Redis gate that loads sales.
-func WithSaleLoader(wrap func(seckill.SaleLoader) seckill.SaleLoader) Option {
-	return func(o *options) { o.wrapLoader = wrap }
-}
-
-// WithGateInspector wraps the part of the flash sale's Redis gate that reads and repairs
-// sales (the sold-out board's reads among them).
-func WithGateInspector(wrap func(seckill.GateInspector) seckill.GateInspector) Option {
-	return func(o *options) { o.wrapInspector = wrap }
+// saleStock returns the sale stock the flash sale uses.
+func (o options) saleStock(s seckill.SaleStock) seckill.SaleStock {
+	if o.wrapStock == nil {
+		return s
+	}
+	return o.wrapStock(s)
 }
 
 // WithOrderIDs wraps the flash sale's order-id generator, e.g. to repeat an id in tests.
@@ -99,15 +94,6 @@ func (o options) ids(g seckill.IDGenerator) seckill.IDGenerator {
 		return g
 	}
 	return o.wrapIDs(g)
-}
-
-// wrapped returns wrap(v), or v when no wrap was asked for: the flash sale's gate parts
-// as a test's With… option wraps them.
-func wrapped[T any](wrap func(T) T, v T) T {
-	if wrap == nil {
-		return v
-	}
-	return wrap(v)
 }
 
 func newOptions(opts []Option) options {

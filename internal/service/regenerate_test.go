@@ -26,12 +26,12 @@ const generationKey = "dealspot:generation"
 
 // notLoadedGate counts the gate's NotLoaded verdicts.
 type notLoadedGate struct {
-	seckill.StockGate
+	seckill.SaleStock
 	notLoaded atomic.Int64
 }
 
 func (g *notLoadedGate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verdict, int64, error) {
-	v, n, err := g.StockGate.Reserve(ctx, r)
+	v, n, err := g.SaleStock.Reserve(ctx, r)
 	if err == nil && v == seckill.NotLoaded {
 		g.notLoaded.Add(1)
 	}
@@ -102,8 +102,8 @@ func TestRedisComingBackEmptyIsRepairedWithoutARestart(t *testing.T) {
 				env["REDIS_URL"] = testsupport.RedisURL(t)
 			}
 			gate := &notLoadedGate{}
-			srv, svc := startService(t, env, service.WithStockGate(func(g seckill.StockGate) seckill.StockGate {
-				gate.StockGate = g
+			srv, svc := startService(t, env, service.WithSaleStock(func(g seckill.SaleStock) seckill.SaleStock {
+				gate.SaleStock = g
 				return gate
 			}))
 			ctx := context.Background()

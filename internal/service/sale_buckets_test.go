@@ -16,8 +16,7 @@ import (
 
 // bucketsGate records the bucket counts the flash sale hands the gate, by voucher id.
 type bucketsGate struct {
-	seckill.StockGate
-	seckill.SaleLoader
+	seckill.SaleStock
 	mu       sync.Mutex
 	loads    map[int64][]int
 	reserves map[int64][]int
@@ -27,14 +26,14 @@ func (g *bucketsGate) Load(ctx context.Context, s seckill.SaleState, replace boo
 	g.mu.Lock()
 	g.loads[s.VoucherID] = append(g.loads[s.VoucherID], s.Buckets)
 	g.mu.Unlock()
-	return g.SaleLoader.Load(ctx, s, replace)
+	return g.SaleStock.Load(ctx, s, replace)
 }
 
 func (g *bucketsGate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verdict, int64, error) {
 	g.mu.Lock()
 	g.reserves[r.VoucherID] = append(g.reserves[r.VoucherID], r.Buckets)
 	g.mu.Unlock()
-	return g.StockGate.Reserve(ctx, r)
+	return g.SaleStock.Reserve(ctx, r)
 }
 
 // seen lists the bucket counts the gate was handed for voucher id (as a GraphQL id).
@@ -64,11 +63,8 @@ func TestFlashSaleBuckets(t *testing.T) {
 				env["DATABASE_URL"] = testsupport.PostgresURL(t)
 			}
 			gate := &bucketsGate{loads: map[int64][]int{}, reserves: map[int64][]int{}}
-			srv, _ := startService(t, env, service.WithStockGate(func(g seckill.StockGate) seckill.StockGate {
-				gate.StockGate = g
-				return gate
-			}), service.WithSaleLoader(func(l seckill.SaleLoader) seckill.SaleLoader {
-				gate.SaleLoader = l
+			srv, _ := startService(t, env, service.WithSaleStock(func(g seckill.SaleStock) seckill.SaleStock {
+				gate.SaleStock = g
 				return gate
 			}))
 			anon := client(srv)

@@ -113,10 +113,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	}, seckill.Deps{
 		Vouchers:       s.Store.Vouchers(),
 		Orders:         s.Store.Orders(),
-		Gate:           wrapped[seckill.StockGate](o.wrapGate, gate.Gate),
-		Loader:         wrapped[seckill.SaleLoader](o.wrapLoader, gate.Loader),
-		Inspector:      wrapped[seckill.GateInspector](o.wrapInspector, gate.Inspector),
-		Returns:        gate.Returns,
+		Stock:          o.saleStock(gate),
 		Publisher:      publisher,
 		Republisher:    republisher,
 		IDs:            o.ids(ids),

@@ -15,24 +15,23 @@ import (
 // countingGate counts the gate calls the sold-out path might make: the claim's and the
 // inspector's.
 type countingGate struct {
-	seckill.StockGate
-	seckill.GateInspector
+	seckill.SaleStock
 	reserves, holders, stocks atomic.Int64
 }
 
 func (g *countingGate) Reserve(ctx context.Context, r seckill.Reservation) (seckill.Verdict, int64, error) {
 	g.reserves.Add(1)
-	return g.StockGate.Reserve(ctx, r)
+	return g.SaleStock.Reserve(ctx, r)
 }
 
 func (g *countingGate) Holders(ctx context.Context, voucherID int64) ([]int64, error) {
 	g.holders.Add(1)
-	return g.GateInspector.Holders(ctx, voucherID)
+	return g.SaleStock.Holders(ctx, voucherID)
 }
 
 func (g *countingGate) Stock(ctx context.Context, voucherID int64) (int64, bool, error) {
 	g.stocks.Add(1)
-	return g.GateInspector.Stock(ctx, voucherID)
+	return g.SaleStock.Stock(ctx, voucherID)
 }
 
 // Once a sale sells out, a flood of claims is answered from this node's mark: a burst of
@@ -46,12 +45,8 @@ func TestSoldOutFloodStaysOffRedis(t *testing.T) {
 	// a loaded machine.
 	const ttl = 5 * time.Second
 	_, svc := startService(t, map[string]string{"CLAIM_RATE_PER_USER": "off", "SOLD_OUT_MARK_TTL": ttl.String()},
-		service.WithStockGate(func(g seckill.StockGate) seckill.StockGate {
-			gate.StockGate = g
-			return gate
-		}),
-		service.WithGateInspector(func(i seckill.GateInspector) seckill.GateInspector {
-			gate.GateInspector = i
+		service.WithSaleStock(func(g seckill.SaleStock) seckill.SaleStock {
+			gate.SaleStock = g
 			return gate
 		}))
 	ctx := context.Background()

@@ -246,7 +246,7 @@ const settleConcurrency = 16
 // settleAfterLoss handles one accepted claim not seen written; settled is true when the
 // node may forget it (its order is in the database now, or recorded LOST).
 func (a *AcceptedClaims) settleAfterLoss(ctx context.Context, c domain.Claim, rep *AcceptedReport) (settled bool, err error) {
-	if _, ok, err := a.c.d.Gate.Pending(ctx, c.OrderID); err != nil {
+	if _, ok, err := a.c.d.Stock.Pending(ctx, c.OrderID); err != nil {
 		return false, fmt.Errorf("look up reservation of order %d: %w", c.OrderID, err)
 	} else if ok {
 		rep.Kept++
@@ -279,13 +279,13 @@ func (a *AcceptedClaims) settleAfterLoss(ctx context.Context, c domain.Claim, re
 		return false, fmt.Errorf("read order %d: %w", c.OrderID, err)
 	}
 	r := Reservation{OrderID: c.OrderID, UserID: c.UserID, VoucherID: c.VoucherID, At: c.ClaimedAt}
-	verdict, _, err := a.c.d.Gate.Reserve(ctx, r)
+	verdict, _, err := a.c.d.Stock.Reserve(ctx, r)
 	if err == nil && verdict == NotLoaded {
 		var v domain.Voucher
 		var found bool
 		if v, found, err = a.c.voucher(ctx, c.VoucherID); err == nil && found {
 			if _, err = a.c.loadSale(ctx, v, false); err == nil {
-				verdict, _, err = a.c.d.Gate.Reserve(ctx, r)
+				verdict, _, err = a.c.d.Stock.Reserve(ctx, r)
 			}
 		}
 	}

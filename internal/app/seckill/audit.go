@@ -24,12 +24,12 @@ type Audit struct {
 
 // Audit reads a sale's bookkeeping.
 func (rec *Reconciler) Audit(ctx context.Context, voucherID int64) (Audit, error) {
-	return ReadAudit(ctx, rec.c.d.Inspector, rec.c.d.Orders, voucherID)
+	return ReadAudit(ctx, rec.c.d.Stock, rec.c.d.Orders, voucherID)
 }
 
 // ReadAudit reads a sale's bookkeeping straight from the gate and the order store, for
 // auditing stores without a running Service (a load tool against a remote server).
-func ReadAudit(ctx context.Context, gate GateInspector, store orders.OrderStore, voucherID int64) (Audit, error) {
+func ReadAudit(ctx context.Context, gate SaleStock, store orders.OrderStore, voucherID int64) (Audit, error) {
 	a := Audit{VoucherID: voucherID}
 	// Reservations first: a claim settles (its order written, or its unit and slot
 	// given back) before its reservation goes, so once none is pending every read after

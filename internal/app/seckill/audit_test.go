@@ -12,7 +12,7 @@ import (
 // is pending until the audit's first read of the gate, when it fails and gives its unit
 // and slot back in one step, as the gate's drop does.
 type failingMidAudit struct {
-	seckill.GateInspector
+	seckill.SaleStock
 	reads  int
 	failed bool
 }

@@ -136,11 +136,11 @@ func (u *ClaimVoucher) handle(ctx context.Context, span trace.Span, userID, vouc
 	}
 	r := Reservation{OrderID: orderID, UserID: userID, VoucherID: voucherID, At: now,
 		RateLimit: RateLimit{Max: u.c.cfg.ClaimsPerUser, Window: u.c.cfg.ClaimWindow}, Buckets: v.FlashSale.Buckets}
-	verdict, n, err := u.c.d.Gate.Reserve(ctx, r)
+	verdict, n, err := u.c.d.Stock.Reserve(ctx, r)
 	if err == nil && verdict == NotLoaded {
 		// Redis lost the sale (or never had it): put it back from the database, once.
 		if _, err = u.c.loadSale(ctx, v, false); err == nil {
-			verdict, n, err = u.c.d.Gate.Reserve(ctx, r)
+			verdict, n, err = u.c.d.Stock.Reserve(ctx, r)
 		}
 	}
 	if err != nil {
@@ -231,7 +231,7 @@ func (u *ClaimVoucher) refreshSoldOut(voucherID int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	gen := u.c.soldOut.generation(voucherID)
-	stock, loaded, err := u.c.d.Inspector.Stock(ctx, voucherID)
+	stock, loaded, err := u.c.d.Stock.Stock(ctx, voucherID)
 	switch {
 	case err != nil:
 		u.c.log.Warn("cannot check a sold-out mark", slog.Int64("voucher_id", voucherID), slog.Any("error", err))

@@ -52,7 +52,7 @@ func (rec *Reconciler) repairDriftOnce(ctx context.Context, voucherID int64, rep
 	if err != nil {
 		return false, err
 	}
-	snap, err := rec.c.d.Inspector.Snapshot(ctx, voucherID)
+	snap, err := rec.c.d.Stock.Snapshot(ctx, voucherID)
 	if err != nil {
 		return false, err
 	}
@@ -84,7 +84,7 @@ func (rec *Reconciler) repairDriftOnce(ctx context.Context, voucherID int64, rep
 		return true, nil
 	}
 	drift.VoucherID = voucherID
-	applied, err := rec.c.d.Inspector.Repair(ctx, drift.GateRepair)
+	applied, err := rec.c.d.Stock.Repair(ctx, drift.GateRepair)
 	if err != nil || !applied {
 		return false, err
 	}

@@ -11,14 +11,14 @@ import (
 
 // NewOrderQueries returns the order queries alone, on orders, gate and status, for the
 // tests of package seckill_test: following an order needs nothing else of the service.
-func NewOrderQueries(cfg Config, store orders.OrderStore, gate StockGate, status StatusBus) *OrderQueries {
-	c := &core{cfg: cfg, d: Deps{Orders: store, Gate: gate, Status: status}, now: time.Now,
+func NewOrderQueries(cfg Config, store orders.OrderStore, gate SaleStock, status StatusBus) *OrderQueries {
+	c := &core{cfg: cfg, d: Deps{Orders: store, Stock: gate, Status: status}, now: time.Now,
 		log: slog.New(slog.NewTextHandler(io.Discard, nil)), accepted: newAcceptedClaims(cfg.AcceptedMax)}
 	return &OrderQueries{c: c, rereads: newRereadLimit(cfg.StatusRecheckConcurrency)}
 }
 
 // NewOrderQueriesOnClock is NewOrderQueries whose periodic re-reads wait on after.
-func NewOrderQueriesOnClock(cfg Config, store orders.OrderStore, gate StockGate, status StatusBus, after func(time.Duration) <-chan time.Time) *OrderQueries {
+func NewOrderQueriesOnClock(cfg Config, store orders.OrderStore, gate SaleStock, status StatusBus, after func(time.Duration) <-chan time.Time) *OrderQueries {
 	q := NewOrderQueries(cfg, store, gate, status)
 	q.c.after = after
 	return q

@@ -253,7 +253,7 @@ func newFlashSale(t *testing.T, cfg seckill.Config) *flashSale {
 	cfg.MaxStock = 1000
 	cfg.Pages = domain.PageLimits{Default: 10, Max: 50}
 	cache := seckilltest.NewMemVoucherCache()
-	svc, err := seckill.New(context.Background(), cfg, seckill.Deps{Vouchers: f.vouchers, Orders: f.orders, Gate: f.gate, Loader: f.gate, Inspector: f.gate, Returns: f.gate,
+	svc, err := seckill.New(context.Background(), cfg, seckill.Deps{Vouchers: f.vouchers, Orders: f.orders, Stock: f.gate,
 		Publisher: f.queue, Republisher: f.requeue, IDs: f.ids, Status: f.status, SoldOut: f.soldOut, Shops: f.shops,
 		VoucherCache: cache, VoucherChanges: cache, Observer: f.observed, Now: f.clock.Now,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})

@@ -36,7 +36,7 @@ func (q *OrderQueries) Order(ctx context.Context, userID, orderID int64) (domain
 		return o, found, err
 	}
 	// Not written yet: look for its reservation.
-	r, ok, err := q.c.d.Gate.Pending(ctx, orderID)
+	r, ok, err := q.c.d.Stock.Pending(ctx, orderID)
 	if err != nil {
 		return domain.VoucherOrder{}, false, err
 	}
@@ -101,7 +101,7 @@ func (q *OrderQueries) MyOrders(ctx context.Context, userID int64, statuses []do
 	}
 	var pending []domain.VoucherOrder
 	if len(statuses) == 0 || slices.Contains(statuses, domain.OrderPending) {
-		rs, err := q.c.d.Gate.PendingOfUser(ctx, userID)
+		rs, err := q.c.d.Stock.PendingOfUser(ctx, userID)
 		if err != nil {
 			return OrderPage{}, fmt.Errorf("list pending orders: %w", err)
 		}

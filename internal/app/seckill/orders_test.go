@@ -13,11 +13,15 @@ import (
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
+// saleStock is seckill.SaleStock embedded under a name that leaves the order store's
+// SaleStock method visible.
+type saleStock = seckill.SaleStock
+
 // statusWorld is the order's state as order(id) sees it: a reservation in the gate until
 // the order is written. Only the methods OrderStatus uses are implemented.
 type statusWorld struct {
 	orders.OrderStore
-	seckill.StockGate
+	saleStock
 
 	mu       sync.Mutex
 	order    *domain.VoucherOrder

@@ -65,10 +65,21 @@ type Release struct {
 	Slot bool
 }
 
-// StockGate decides claims atomically in Redis: it holds a unit for a claim until its
-// order is written (settled) or given up (dropped). Loading a sale into the gate is
-// SaleLoader's job, reading and repairing it GateInspector's.
-type StockGate interface {
+// ReturnedUnit is the unit of a written order, canceled or refunded, going back to its
+// sale.
+type ReturnedUnit struct {
+	OrderID int64
+	UserID  int64
+}
+
+// SaleStock is the one port to a sale's stock (in Redis: redis.NewSaleGate), grouped by
+// intent: claim — reserve, drop, settle, pending; load — load, window, transfers; return;
+// inspect and repair — snapshot, stock, holders, reservations, repair. It decides claims
+// atomically: it holds a unit for a claim until its order is written (settled) or given
+// up (dropped).
+type SaleStock interface {
+	// Claim.
+
 	// Reserve checks the user's claim rate, the window, the user and the stock, and if
 	// all pass takes one unit, marks the user and records the reservation — one atomic
 	// step; where the queue is fed by the gate it also enqueues the claim in that step.
@@ -85,10 +96,9 @@ type StockGate interface {
 	// PendingOfUser lists the user's reservations still waiting for their orders,
 	// across every sale, newest first.
 	PendingOfUser(ctx context.Context, userID int64) ([]Reservation, error)
-}
 
-// SaleLoader writes sales into the gate.
-type SaleLoader interface {
+	// Load.
+
 	// Load writes a sale's state. With replace false it does nothing when the sale is
 	// already loaded (returns false).
 	Load(ctx context.Context, s SaleState, replace bool) (bool, error)
@@ -100,36 +110,27 @@ type SaleLoader interface {
 	// in neither); it returns how many it finished. Nothing to do for a sale in one
 	// bucket.
 	CompleteTransfers(ctx context.Context, voucherID int64, before time.Time) (int, error)
-}
 
-// ReturnedUnit is the unit of a written order, canceled or refunded, going back to its
-// sale.
-type ReturnedUnit struct {
-	OrderID int64
-	UserID  int64
-}
+	// Return.
 
-// UnitReturner gives the units of canceled and refunded orders back to their sale in the
-// gate, so other people can claim them.
-type UnitReturner interface {
-	// ReturnUnits adds one unit per order to the sale's stock — at most once per order
-	// id however often it is called — and, when freeSlot, lets each order's user claim
-	// the sale again. A sale the gate does not hold is left alone (it is loaded from the
-	// database, which already has the units). It returns how many units went back now.
+	// ReturnUnits gives the units of canceled and refunded orders back: it adds one unit
+	// per order to the sale's stock — at most once per order id however often it is
+	// called — and, when freeSlot, lets each order's user claim the sale again. A sale
+	// the gate does not hold is left alone (it is loaded from the database, which
+	// already has the units). It returns how many units went back now.
 	ReturnUnits(ctx context.Context, voucherID int64, units []ReturnedUnit, freeSlot bool) (int, error)
-}
 
-// GateInspector reads a sale's state in the gate and repairs it.
-type GateInspector interface {
-	// Reservations lists the sale's pending reservations.
-	Reservations(ctx context.Context, voucherID int64) ([]Reservation, error)
+	// Inspect and repair.
+
+	// Snapshot reads a sale's state in one atomic step; Loaded is false when Redis holds
+	// no stock for it.
+	Snapshot(ctx context.Context, voucherID int64) (GateSnapshot, error)
 	// Stock returns the stock left in Redis; false when the sale is not loaded.
 	Stock(ctx context.Context, voucherID int64) (int64, bool, error)
 	// Holders lists the users marked as holding the voucher.
 	Holders(ctx context.Context, voucherID int64) ([]int64, error)
-	// Snapshot reads a sale's state in one atomic step; Loaded is false when Redis holds
-	// no stock for it.
-	Snapshot(ctx context.Context, voucherID int64) (GateSnapshot, error)
+	// Reservations lists the sale's pending reservations.
+	Reservations(ctx context.Context, voucherID int64) ([]Reservation, error)
 	// Repair applies r in one atomic step unless a reservation of the sale was dropped,
 	// or the sale loaded or repaired, since r.Version was read (false then: read again).
 	Repair(ctx context.Context, r GateRepair) (bool, error)

@@ -87,7 +87,7 @@ func (rec *Reconciler) Reconcile(ctx context.Context, rc ReconcileConfig) (Recon
 			if transferAfter <= 0 {
 				transferAfter = 5 * time.Second
 			}
-			n, err := rec.c.d.Loader.CompleteTransfers(ctx, v.ID, now.Add(-transferAfter))
+			n, err := rec.c.d.Stock.CompleteTransfers(ctx, v.ID, now.Add(-transferAfter))
 			rep.TransfersCompleted += n
 			if err != nil {
 				errs = append(errs, err)
@@ -103,7 +103,7 @@ func (rec *Reconciler) Reconcile(ctx context.Context, rc ReconcileConfig) (Recon
 }
 
 func (rec *Reconciler) repairReservations(ctx context.Context, voucherID int64, now time.Time, rc ReconcileConfig, rep *ReconcileReport) error {
-	reservations, err := rec.c.d.Inspector.Reservations(ctx, voucherID)
+	reservations, err := rec.c.d.Stock.Reservations(ctx, voucherID)
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func (rec *Reconciler) repairReservations(ctx context.Context, voucherID int64, 
 				rep.Released++
 			}
 		case err == nil:
-			if err := rec.c.d.Gate.Settle(ctx, voucherID, []int64{r.OrderID}); err != nil {
+			if err := rec.c.d.Stock.Settle(ctx, voucherID, []int64{r.OrderID}); err != nil {
 				return err
 			}
 			rep.Settled++

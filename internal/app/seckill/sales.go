@@ -220,7 +220,7 @@ func (f *FlashSales) UpdateFlashSale(ctx context.Context, a domain.Actor, vouche
 		// Not begun and no orders: nothing in Redis to keep.
 		_, err = f.c.loadSale(ctx, out, true)
 	} else {
-		err = f.c.d.Loader.SetWindow(ctx, voucherID, fs.BeginTime, fs.EndTime)
+		err = f.c.d.Stock.SetWindow(ctx, voucherID, fs.BeginTime, fs.EndTime)
 	}
 	if err != nil {
 		return VoucherView{}, fmt.Errorf("update sale in redis: %w", err)

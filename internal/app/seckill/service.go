@@ -73,14 +73,10 @@ type Deps struct {
 	Vouchers Vouchers
 	// Orders is the order package's store: claims are written, failed and read there.
 	Orders orders.OrderStore
-	// Gate decides claims, Loader loads sales into it, Inspector reads and repairs them:
-	// one gate's parts (redis.NewSaleGate), as is Returns.
-	Gate      StockGate
-	Loader    SaleLoader
-	Inspector GateInspector
-	// Returns gives the units of canceled and refunded orders back to the gate (the
-	// gate's part for that); SaleUnits is how the order lifecycle reaches it.
-	Returns UnitReturner
+	// Stock is the sales' stock (redis.NewSaleGate): it decides claims, loads sales,
+	// takes back the units of canceled and refunded orders (SaleUnits is how the order
+	// lifecycle reaches it) and reads and repairs sales.
+	Stock SaleStock
 	// Publisher enqueues the claims ClaimVoucher accepts. Where the gate enqueues them
 	// itself (in Reserve), it is a publisher that does nothing.
 	Publisher ClaimPublisher
@@ -150,7 +146,7 @@ type core struct {
 // New checks deps and starts listening for sold-out announcements; Close stops it.
 func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	switch {
-	case d.Vouchers == nil, d.Orders == nil, d.Gate == nil, d.Loader == nil, d.Inspector == nil, d.Returns == nil, d.Publisher == nil, d.Republisher == nil, d.IDs == nil,
+	case d.Vouchers == nil, d.Orders == nil, d.Stock == nil, d.Publisher == nil, d.Republisher == nil, d.IDs == nil,
 		d.Status == nil, d.SoldOut == nil, d.VoucherCache == nil, d.VoucherChanges == nil, d.Shops == nil:
 		return nil, errors.New("seckill: missing dependency")
 	case cfg.ClaimsPerUser > 0 && cfg.ClaimWindow <= 0:
@@ -252,7 +248,7 @@ func (s *core) loadSale(ctx context.Context, v domain.Voucher, replace bool) (bo
 	if err != nil {
 		return false, fmt.Errorf("read sale %d: %w", v.ID, err)
 	}
-	ok, err := s.d.Loader.Load(ctx, st, replace)
+	ok, err := s.d.Stock.Load(ctx, st, replace)
 	if err != nil {
 		return false, err
 	}
@@ -297,7 +293,7 @@ func (s *core) markInBackground(ctx context.Context, voucherID int64, announce b
 func (s *core) markSoldOut(ctx context.Context, voucherID int64, gen uint64) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	holders, err := s.d.Inspector.Holders(ctx, voucherID)
+	holders, err := s.d.Stock.Holders(ctx, voucherID)
 	if err != nil {
 		s.log.Warn("cannot read holders of a sold-out sale; claims keep reaching redis", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
 		return

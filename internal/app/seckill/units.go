@@ -26,11 +26,11 @@ func (s *core) giveBack(ctx context.Context, voucherID int64, b unitsBack) (int,
 	var n int
 	if b.Orders != nil {
 		var err error
-		if n, err = s.d.Returns.ReturnUnits(ctx, voucherID, b.Orders, b.FreeSlot); err != nil {
+		if n, err = s.d.Stock.ReturnUnits(ctx, voucherID, b.Orders, b.FreeSlot); err != nil {
 			return 0, err
 		}
 	} else {
-		dropped, err := s.d.Gate.Drop(ctx, voucherID, b.Drop, b.Release)
+		dropped, err := s.d.Stock.Drop(ctx, voucherID, b.Drop, b.Release)
 		if err != nil {
 			return 0, err
 		}
@@ -78,11 +78,11 @@ func (u *SaleUnits) ReturnUnits(ctx context.Context, voucherID int64, released [
 // Live implements orders.Sales with the gate's stock and its count of the sale's
 // reservations (which hold only claims whose orders are not written yet).
 func (u *SaleUnits) Live(ctx context.Context, voucherID int64) (orders.LiveSale, error) {
-	stock, loaded, err := u.c.d.Inspector.Stock(ctx, voucherID)
+	stock, loaded, err := u.c.d.Stock.Stock(ctx, voucherID)
 	if err != nil {
 		return orders.LiveSale{}, err
 	}
-	pending, err := u.c.d.Inspector.Reservations(ctx, voucherID)
+	pending, err := u.c.d.Stock.Reservations(ctx, voucherID)
 	if err != nil {
 		return orders.LiveSale{}, err
 	}

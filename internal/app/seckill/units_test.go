@@ -18,10 +18,9 @@ import (
 
 // unitsGate is one sale's stock in a gate: claims take units, returned orders give
 // theirs back at most once per order id. Every other call panics (the embedded nil
-// interfaces).
+// interface).
 type unitsGate struct {
-	seckill.StockGate
-	seckill.GateInspector
+	seckill.SaleStock
 	mu       sync.Mutex
 	stock    int64
 	pending  int64
@@ -118,7 +117,7 @@ func newUnitsService(t *testing.T, gate *unitsGate, bus *writerSoldOut) *seckill
 	sale := openSale{domain.Voucher{ID: unitsSale, ShopID: 1, Kind: domain.VoucherFlashSale, Status: domain.VoucherOnSale,
 		FlashSale: &domain.FlashSale{Stock: 1, BeginTime: now.Add(-time.Hour), EndTime: now.Add(time.Hour)}}}
 	svc, err := seckill.New(t.Context(), seckill.Config{MaxStock: 100, Pages: domain.PageLimits{Default: 10, Max: 100}}, seckill.Deps{
-		Vouchers: noVouchers{}, Orders: struct{ orders.OrderStore }{}, Gate: gate, Loader: noLoader{}, Inspector: gate, Returns: gate,
+		Vouchers: noVouchers{}, Orders: struct{ orders.OrderStore }{}, Stock: gate,
 		Publisher: queued{}, Republisher: queued{}, IDs: &unitsIDs{}, Status: quietStatus{}, SoldOut: bus, Shops: noShops{},
 		VoucherCache: sale, VoucherChanges: noInvalidator{}, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})

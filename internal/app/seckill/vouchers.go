@@ -60,7 +60,7 @@ func (s *core) view(ctx context.Context, v domain.Voucher) VoucherView {
 		return out
 	}
 	out.Remaining = int64(v.FlashSale.Stock)
-	if n, ok, err := s.d.Inspector.Stock(ctx, v.ID); err == nil && ok {
+	if n, ok, err := s.d.Stock.Stock(ctx, v.ID); err == nil && ok {
 		out.Remaining = n
 	}
 	return out

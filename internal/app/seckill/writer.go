@@ -47,7 +47,7 @@ func (w *OrderWriter) ProcessClaims(ctx context.Context, claims []domain.Claim) 
 	go func() {
 		defer close(settled)
 		for vid, ids := range byVoucher {
-			if err := w.c.d.Gate.Settle(ctx, vid, ids); err != nil {
+			if err := w.c.d.Stock.Settle(ctx, vid, ids); err != nil {
 				// The reconciler settles reservations whose orders exist.
 				w.c.log.Warn("cannot settle reservations", slog.Int64("voucher_id", vid), slog.Any("error", err))
 			}
@@ -115,7 +115,7 @@ func (s *core) fail(ctx context.Context, c domain.Claim, rel Release, reason str
 	}
 	if o.Status != domain.OrderFailed {
 		// Written after all: it stands.
-		if err := s.d.Gate.Settle(ctx, c.VoucherID, []int64{c.OrderID}); err != nil {
+		if err := s.d.Stock.Settle(ctx, c.VoucherID, []int64{c.OrderID}); err != nil {
 			s.log.Warn("cannot settle reservation", slog.Int64("order_id", c.OrderID), slog.Any("error", err))
 		}
 		s.publish(ctx, o.Status, "", c)

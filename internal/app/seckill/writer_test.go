@@ -19,7 +19,7 @@ import (
 // writerGate records what the order writer tells the gate; any other call panics (the
 // embedded nil interface).
 type writerGate struct {
-	seckill.StockGate
+	seckill.SaleStock
 	mu      sync.Mutex
 	settled map[int64][]int64
 	dropped map[int64]seckill.Release
@@ -92,9 +92,6 @@ type (
 	noShops       struct{ seckill.ShopOwners }
 	noCache       struct{ seckill.VoucherReader }
 	noInvalidator struct{ seckill.VoucherInvalidator }
-	noLoader      struct{ seckill.SaleLoader }
-	noInspector   struct{ seckill.GateInspector }
-	noReturns     struct{ seckill.UnitReturner }
 )
 
 // failingWrites is an order store whose batch writes fail.
@@ -120,7 +117,7 @@ func newWriterWorld(t *testing.T, store orders.OrderStore) *writerWorld {
 		w.store = m
 	}
 	svc, err := seckill.New(t.Context(), seckill.Config{MaxStock: 100, Pages: domain.PageLimits{Default: 10, Max: 100}}, seckill.Deps{
-		Vouchers: noVouchers{}, Orders: store, Gate: w.gate, Loader: noLoader{}, Inspector: noInspector{}, Returns: noReturns{}, Publisher: noPublisher{}, Republisher: noPublisher{}, IDs: noIDs{},
+		Vouchers: noVouchers{}, Orders: store, Stock: w.gate, Publisher: noPublisher{}, Republisher: noPublisher{}, IDs: noIDs{},
 		Status: w.bus, SoldOut: w.soldOut, Shops: noShops{}, VoucherCache: noCache{}, VoucherChanges: noInvalidator{},
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})

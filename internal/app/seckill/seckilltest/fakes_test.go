@@ -12,7 +12,7 @@ import (
 // The fakes the use-case tests run on meet the contracts of the adapters they stand for.
 func TestMemStockGateContract(t *testing.T) {
 	t.Parallel()
-	seckilltest.StockGateContract(t, func(*testing.T) seckilltest.GateParts { return seckilltest.PartsOf(seckilltest.NewMemStockGate()) })
+	seckilltest.SaleStockContract(t, func(*testing.T) seckill.SaleStock { return seckilltest.NewMemStockGate() })
 }
 
 func TestMemSoldOutBusContract(t *testing.T) {

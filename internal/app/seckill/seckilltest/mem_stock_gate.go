@@ -10,7 +10,7 @@ import (
 	"github.com/dealspot/dealspot/internal/app/seckill"
 )
 
-// MemStockGate is an in-memory seckill.StockGate that keeps every sale in one bucket.
+// MemStockGate is an in-memory seckill.SaleStock that keeps every sale in one bucket.
 // Like the Redis gate it decides each reservation in one step (here under one lock),
 // counts each user's claims in one sliding window across every sale, keeps reservations
 // through a reload, and versions a sale by its drops, loads and repairs.
@@ -39,17 +39,14 @@ type memClaim struct {
 	at      time.Time
 }
 
-var (
-	_ seckill.StockGate    = (*MemStockGate)(nil)
-	_ seckill.UnitReturner = (*MemStockGate)(nil)
-)
+var _ seckill.SaleStock = (*MemStockGate)(nil)
 
 // NewMemStockGate returns a gate that holds no sale.
 func NewMemStockGate() *MemStockGate {
 	return &MemStockGate{sales: map[int64]*memSale{}, pending: map[int64]seckill.Reservation{}, claims: map[int64][]memClaim{}}
 }
 
-// Reserve implements seckill.StockGate. Like the Redis gate it is idempotent per order
+// Reserve implements seckill.SaleStock. Like the Redis gate it is idempotent per order
 // id: a claim asked again after it was accepted is accepted again and takes nothing more.
 func (g *MemStockGate) Reserve(_ context.Context, r seckill.Reservation) (seckill.Verdict, int64, error) {
 	g.mu.Lock()
@@ -108,7 +105,7 @@ func (g *MemStockGate) stockOf(voucherID int64) int64 {
 	return 0
 }
 
-// Drop implements seckill.StockGate.
+// Drop implements seckill.SaleStock.
 func (g *MemStockGate) Drop(_ context.Context, voucherID, orderID int64, rel seckill.Release) (bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -129,7 +126,7 @@ func (g *MemStockGate) Drop(_ context.Context, voucherID, orderID int64, rel sec
 	return true, nil
 }
 
-// ReturnUnits implements seckill.UnitReturner: once per order id, and only to a loaded
+// ReturnUnits implements seckill.SaleStock: once per order id, and only to a loaded
 // sale, as the Redis gate does.
 func (g *MemStockGate) ReturnUnits(_ context.Context, voucherID int64, units []seckill.ReturnedUnit, freeSlot bool) (int, error) {
 	g.mu.Lock()
@@ -159,7 +156,7 @@ func (g *MemStockGate) ReturnUnits(_ context.Context, voucherID int64, units []s
 	return n, nil
 }
 
-// Settle implements seckill.StockGate.
+// Settle implements seckill.SaleStock.
 func (g *MemStockGate) Settle(_ context.Context, voucherID int64, orderIDs []int64) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -171,7 +168,7 @@ func (g *MemStockGate) Settle(_ context.Context, voucherID int64, orderIDs []int
 	return nil
 }
 
-// Load implements seckill.StockGate. Reservations stay through a load, as in Redis.
+// Load implements seckill.SaleStock. Reservations stay through a load, as in Redis.
 func (g *MemStockGate) Load(_ context.Context, st seckill.SaleState, replace bool) (bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -192,7 +189,7 @@ func (g *MemStockGate) Load(_ context.Context, st seckill.SaleState, replace boo
 	return true, nil
 }
 
-// Pending implements seckill.StockGate.
+// Pending implements seckill.SaleStock.
 func (g *MemStockGate) Pending(_ context.Context, orderID int64) (seckill.Reservation, bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -200,14 +197,14 @@ func (g *MemStockGate) Pending(_ context.Context, orderID int64) (seckill.Reserv
 	return p, ok, nil
 }
 
-// Reservations implements seckill.StockGate, by order id.
+// Reservations implements seckill.SaleStock, by order id.
 func (g *MemStockGate) Reservations(_ context.Context, voucherID int64) ([]seckill.Reservation, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.reservations(func(r seckill.Reservation) bool { return r.VoucherID == voucherID }), nil
 }
 
-// PendingOfUser implements seckill.StockGate.
+// PendingOfUser implements seckill.SaleStock.
 func (g *MemStockGate) PendingOfUser(_ context.Context, userID int64) ([]seckill.Reservation, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -228,7 +225,7 @@ func (g *MemStockGate) reservations(keep func(seckill.Reservation) bool) []secki
 	return out
 }
 
-// Stock implements seckill.StockGate.
+// Stock implements seckill.SaleStock.
 func (g *MemStockGate) Stock(_ context.Context, voucherID int64) (int64, bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -239,7 +236,7 @@ func (g *MemStockGate) Stock(_ context.Context, voucherID int64) (int64, bool, e
 	return s.stock, true, nil
 }
 
-// Holders implements seckill.StockGate.
+// Holders implements seckill.SaleStock.
 func (g *MemStockGate) Holders(_ context.Context, voucherID int64) ([]int64, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -259,7 +256,7 @@ func (g *MemStockGate) holders(voucherID int64) []int64 {
 	return out
 }
 
-// SetWindow implements seckill.StockGate. A sale not loaded stays not loaded.
+// SetWindow implements seckill.SaleStock. A sale not loaded stays not loaded.
 func (g *MemStockGate) SetWindow(_ context.Context, voucherID int64, begin, end time.Time) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -272,7 +269,7 @@ func (g *MemStockGate) SetWindow(_ context.Context, voucherID int64, begin, end 
 	return nil
 }
 
-// Snapshot implements seckill.StockGate.
+// Snapshot implements seckill.SaleStock.
 func (g *MemStockGate) Snapshot(_ context.Context, voucherID int64) (seckill.GateSnapshot, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -284,7 +281,7 @@ func (g *MemStockGate) Snapshot(_ context.Context, voucherID int64) (seckill.Gat
 		Reservations: g.reservations(func(r seckill.Reservation) bool { return r.VoucherID == voucherID })}, nil
 }
 
-// Repair implements seckill.StockGate.
+// Repair implements seckill.SaleStock.
 func (g *MemStockGate) Repair(_ context.Context, r seckill.GateRepair) (bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -308,7 +305,7 @@ func (g *MemStockGate) Repair(_ context.Context, r seckill.GateRepair) (bool, er
 	return true, nil
 }
 
-// CompleteTransfers implements seckill.StockGate: a sale in one bucket has no transfers.
+// CompleteTransfers implements seckill.SaleStock: a sale in one bucket has no transfers.
 func (g *MemStockGate) CompleteTransfers(context.Context, int64, time.Time) (int, error) {
 	return 0, nil
 }

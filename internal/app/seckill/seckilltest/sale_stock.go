@@ -11,43 +11,22 @@ import (
 	"github.com/dealspot/dealspot/internal/app/seckill"
 )
 
-// GateParts are the parts of one gate: the claim's, the loader, the inspector and the
-// unit returner. The contract holds them together, as the suite loads through one part
-// what it claims through another.
-type GateParts struct {
-	Gate      seckill.StockGate
-	Loader    seckill.SaleLoader
-	Inspector seckill.GateInspector
-	Returns   seckill.UnitReturner
-}
-
-// WholeGate is one value implementing every part of a gate (a fake), as GateParts.
-type WholeGate interface {
-	seckill.StockGate
-	seckill.SaleLoader
-	seckill.GateInspector
-	seckill.UnitReturner
-}
-
-// PartsOf returns g as every part of a gate.
-func PartsOf(g WholeGate) GateParts { return GateParts{Gate: g, Loader: g, Inspector: g, Returns: g} }
-
-// StockGateContract is what every seckill.StockGate, with the seckill.SaleLoader,
-// seckill.GateInspector and seckill.UnitReturner of its gate, must do, as their doc comments say. newGate returns
-// a gate's parts; gates of one test may share their server.
-func StockGateContract(t *testing.T, newGate func(t *testing.T) GateParts) {
+// SaleStockContract is what every seckill.SaleStock must do, as its doc comments say:
+// claim, load, return, inspect and repair, each case through the one port. newStock
+// returns a fresh one; those of one test may share their server.
+func SaleStockContract(t *testing.T, newStock func(t *testing.T) seckill.SaleStock) {
 	t.Helper()
-	stockGateContract(t, newGate, false)
+	saleStockContract(t, newStock, false)
 }
 
-// SplitStockGateContract is StockGateContract for a gate that splits every sale into
-// buckets: the same, except that Reserve's stock left is its bucket's.
-func SplitStockGateContract(t *testing.T, newGate func(t *testing.T) GateParts) {
+// SplitSaleStockContract is SaleStockContract for a sale stock that splits every sale
+// into buckets: the same, except that Reserve's stock left is its bucket's.
+func SplitSaleStockContract(t *testing.T, newStock func(t *testing.T) seckill.SaleStock) {
 	t.Helper()
-	stockGateContract(t, newGate, true)
+	saleStockContract(t, newStock, true)
 }
 
-func stockGateContract(t *testing.T, newGate func(t *testing.T) GateParts, split bool) {
+func saleStockContract(t *testing.T, newStock func(t *testing.T) seckill.SaleStock, split bool) {
 	t.Helper()
 	for _, c := range []struct {
 		name string
@@ -67,18 +46,13 @@ func stockGateContract(t *testing.T, newGate func(t *testing.T) GateParts, split
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			parts := newGate(t)
-			c.run(t, gateCase{StockGate: parts.Gate, SaleLoader: parts.Loader, GateInspector: parts.Inspector, UnitReturner: parts.Returns,
-				ctx: context.Background(), now: time.Now().Truncate(time.Millisecond), split: split})
+			c.run(t, gateCase{SaleStock: newStock(t), ctx: context.Background(), now: time.Now().Truncate(time.Millisecond), split: split})
 		})
 	}
 }
 
 type gateCase struct {
-	seckill.StockGate
-	seckill.SaleLoader
-	seckill.GateInspector
-	seckill.UnitReturner
+	seckill.SaleStock
 	ctx context.Context
 	now time.Time
 	// split: the gate splits sales into buckets.
