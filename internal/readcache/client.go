@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -157,6 +158,24 @@ func (c *Client[V]) Get(ctx context.Context, id string, load Loader[V]) (value V
 // until Invalidate.
 func (c *Client[V]) GetHot(ctx context.Context, id string, load Loader[V]) (value V, found bool, err error) {
 	return c.get(ctx, id, load, true)
+}
+
+// ByID is a Client keyed by row ids: id's decimal string is the cache key. Its Get is
+// the Get of the app's reader ports by id (seckill.VoucherReader, shop.ShopCache), and
+// its Invalidate the drop behind their invalidators.
+type ByID[V any] struct{ c *Client[V] }
+
+// NewByID returns c keyed by row ids.
+func NewByID[V any](c *Client[V]) ByID[V] { return ByID[V]{c: c} }
+
+// Get is Client.Get for row id.
+func (b ByID[V]) Get(ctx context.Context, id int64, load func(ctx context.Context) (V, bool, error)) (V, bool, error) {
+	return b.c.Get(ctx, strconv.FormatInt(id, 10), load)
+}
+
+// Invalidate is Client.Invalidate for row id.
+func (b ByID[V]) Invalidate(ctx context.Context, id int64) error {
+	return b.c.Invalidate(ctx, strconv.FormatInt(id, 10))
 }
 
 func (c *Client[V]) get(ctx context.Context, id string, load Loader[V], hot bool) (V, bool, error) {

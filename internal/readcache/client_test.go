@@ -520,3 +520,36 @@ func TestGet_L1IsDroppedWhenInvalidationsMayHaveBeenMissed(t *testing.T) {
 		inv.handle("voucher:6") // other caches' keys are ignored
 	})
 }
+
+// ByID caches row id under its decimal string, so a reader by id and a reader by key see
+// one entry, and its Invalidate drops that entry.
+func TestByID_KeysByTheIDsDecimalStringAndInvalidates(t *testing.T) {
+	redistest.Each(t, func(t *testing.T, conn *redis.Conn) {
+		src := newSource()
+		src.put("42", "Tea House")
+		n := newCluster(conn).node(t, readcache.DefaultConfig(), nil)
+		byID := readcache.NewByID(n.cache)
+		ctx := context.Background()
+
+		if v, found, err := byID.Get(ctx, 42, src.loader("42")); err != nil || !found || v.Name != "Tea House" {
+			t.Fatalf("Get(42) = %+v, %v, %v; want Tea House", v, found, err)
+		}
+		if v, found, err := n.cache.Get(ctx, "42", src.loader("42")); err != nil || !found || v.Name != "Tea House" {
+			t.Fatalf(`Get("42") = %+v, %v, %v; want Tea House`, v, found, err)
+		}
+		if got := src.loads.Load(); got != 1 {
+			t.Fatalf("loads = %d, want 1: id 42 and key \"42\" are one entry", got)
+		}
+
+		src.put("42", "Tea Room") // the database write, then the invalidation
+		if err := byID.Invalidate(ctx, 42); err != nil {
+			t.Fatalf("Invalidate(42): %v", err)
+		}
+		if v, _, err := n.cache.Get(ctx, "42", src.loader("42")); err != nil || v.Name != "Tea Room" {
+			t.Fatalf(`Get("42") after Invalidate(42) = %+v, %v; want Tea Room`, v, err)
+		}
+		if got := src.loads.Load(); got != 2 {
+			t.Fatalf("loads = %d, want 2", got)
+		}
+	})
+}

@@ -43,13 +43,13 @@ func TestReadCacheContracts(t *testing.T) {
 		t.Run("vouchers", func(t *testing.T) {
 			t.Parallel()
 			seckilltest.VoucherCacheContract(t, func(t *testing.T) seckilltest.VoucherCache {
-				return voucherReadCache{byID[domain.Voucher]{contractCache[domain.Voucher](t, conn, "vouchers")}}
+				return voucherReadCache{cache.NewByID(contractCache[domain.Voucher](t, conn, "vouchers"))}
 			})
 		})
 		t.Run("shops", func(t *testing.T) {
 			t.Parallel()
 			shoptest.ShopCacheContract(t, func(t *testing.T) shoptest.ShopCache {
-				return shopReadCache{byID[domain.Shop]{contractCache[domain.Shop](t, conn, "shops")}}
+				return shopReadCache{cache.NewByID(contractCache[domain.Shop](t, conn, "shops"))}
 			})
 		})
 		t.Run("shop types", func(t *testing.T) {

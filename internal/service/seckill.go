@@ -17,6 +17,7 @@ import (
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/domain"
+	cache "github.com/dealspot/dealspot/internal/readcache"
 )
 
 // startSeckill builds the flash sale on the chosen queue, loads live sales into Redis
@@ -79,10 +80,11 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	if err != nil {
 		return err
 	}
-	vouchers, err := newCache[domain.Voucher](ctx, caches, "voucher")
+	voucherCache, err := newCache[domain.Voucher](ctx, caches, "voucher")
 	if err != nil {
 		return err
 	}
+	vouchers := cache.NewByID(voucherCache)
 	// The reconciler republishes stale claims through the queue whatever the backend;
 	// the claim path does not publish where the gate enqueues claims itself.
 	republisher := o.publisher(q)
@@ -120,8 +122,8 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		Status:         status,
 		SoldOut:        soldOut,
 		Shops:          s.Store.Shops(),
-		VoucherCache:   voucherReadCache{byID[domain.Voucher]{vouchers}},
-		VoucherChanges: voucherReadCache{byID[domain.Voucher]{vouchers}},
+		VoucherCache:   vouchers,
+		VoucherChanges: voucherReadCache{vouchers},
 		Observer:       observer,
 		Log:            s.Log,
 	})
@@ -167,8 +169,9 @@ type enqueuedByGate struct{}
 func (enqueuedByGate) PublishClaim(context.Context, domain.Claim) error { return nil }
 
 // voucherReadCache is the read-through cache of vouchers by id (seckill.VoucherReader)
-// and drops a changed voucher from it on every node (seckill.VoucherInvalidator).
-type voucherReadCache struct{ byID[domain.Voucher] }
+// under the name of seckill.VoucherInvalidator's method, which drops a changed voucher
+// from it on every node.
+type voucherReadCache struct{ cache.ByID[domain.Voucher] }
 
 var (
 	_ seckill.VoucherReader      = voucherReadCache{}
@@ -176,7 +179,9 @@ var (
 )
 
 // VoucherChanged implements seckill.VoucherInvalidator.
-func (r voucherReadCache) VoucherChanged(ctx context.Context, id int64) error { return r.drop(ctx, id) }
+func (r voucherReadCache) VoucherChanged(ctx context.Context, id int64) error {
+	return r.Invalidate(ctx, id)
+}
 
 // orderIDs returns this process's order-id generator, its node part taken from the
 // database's count of process starts (so ids never depend on what Redis remembers).

@@ -256,8 +256,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		if err != nil {
 			return nil, err
 		}
-		shopDeps.Shops, shopDeps.Types = shopReadCache{byID[domain.Shop]{shopCache}}, shopTypeReadCache{typeCache}
-		shopInvalidator = shopReadCache{byID[domain.Shop]{shopCache}}
+		shops := cache.NewByID(shopCache)
+		shopDeps.Shops, shopDeps.Types = shops, shopTypeReadCache{typeCache}
+		shopInvalidator = shopReadCache{shops}
 	}
 	shops, err := shop.NewQueries(shopDeps, pageLimits, shop.NearbyLimits{
 		DefaultRadiusMeters: cfg.Paging.NearbyRadius, MaxRadiusMeters: cfg.Paging.MaxNearbyRadius,

@@ -218,17 +218,6 @@ func (s *core) wait(d time.Duration) <-chan time.Time {
 	return time.After(d)
 }
 
-// voucher reads a voucher through the cache; found is false for an unknown id.
-func (s *core) voucher(ctx context.Context, id int64) (domain.Voucher, bool, error) {
-	return s.d.VoucherCache.Get(ctx, id, func(ctx context.Context) (domain.Voucher, bool, error) {
-		v, err := s.d.Vouchers.Voucher(ctx, id)
-		if errors.Is(err, domain.ErrNotFound) {
-			return domain.Voucher{}, false, nil
-		}
-		return v, err == nil, err
-	})
-}
-
 // saleState reads what Redis should hold for a sale from the database.
 func (s *core) saleState(ctx context.Context, v domain.Voucher) (SaleState, error) {
 	stock, err := s.d.Orders.SaleStock(ctx, v.ID)
@@ -259,44 +248,4 @@ func (s *core) loadSale(ctx context.Context, v domain.Voucher, replace bool) (bo
 		}
 	}
 	return ok, nil
-}
-
-// onAnnouncement applies another node's (or this node's) sold-out announcement.
-func (s *core) onAnnouncement(voucherID int64, soldOut bool) {
-	if !soldOut {
-		s.soldOut.stockBack(voucherID)
-		return
-	}
-	s.markInBackground(context.Background(), voucherID, false)
-}
-
-// markInBackground marks the sale sold out in this process, announcing it to every node
-// first when announce is set — unless it is marked already or another goroutine is at
-// it: one at a time per sale.
-func (s *core) markInBackground(ctx context.Context, voucherID int64, announce bool) {
-	if s.soldOut.marked(voucherID) || !s.soldOut.begin(voucherID) {
-		return
-	}
-	gen := s.soldOut.generation(voucherID)
-	go func() {
-		defer s.soldOut.done(voucherID)
-		if announce {
-			if err := s.d.SoldOut.Publish(ctx, voucherID, true); err != nil {
-				s.log.Warn("cannot announce a sold-out sale", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
-			}
-		}
-		s.markSoldOut(ctx, voucherID, gen)
-	}()
-}
-
-// markSoldOut reads the sale's holders once and marks it sold out in this process.
-func (s *core) markSoldOut(ctx context.Context, voucherID int64, gen uint64) {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	holders, err := s.d.Stock.Holders(ctx, voucherID)
-	if err != nil {
-		s.log.Warn("cannot read holders of a sold-out sale; claims keep reaching redis", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
-		return
-	}
-	s.soldOut.markSoldOut(voucherID, gen, holders)
 }
