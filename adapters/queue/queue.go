@@ -5,6 +5,10 @@
 // once; the consumer hands claims to the application in batches and acknowledges them
 // only after the batch was handled. The message body is claimwire's, which the Redis
 // gate script writes too.
+//
+// queue.go opens the queue, publishes claims and closes it; consume.go is the whole
+// consumer side, from a broker's subscriber to the application's handler, in the order
+// a message meets it.
 package queue
 
 import (
@@ -12,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 
 	"github.com/ThreeDotsLabs/watermill"
@@ -24,6 +29,7 @@ import (
 	"github.com/dealspot/dealspot/adapters/claimwire"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
+	"github.com/dealspot/dealspot/internal/tracespan"
 )
 
 // ErrClosed is returned by a Queue that was closed.
@@ -38,21 +44,30 @@ type Queue struct {
 
 	mu     sync.Mutex
 	closed bool
-	run    *consumeRun
+	// run is the running Consume (consume.go), nil when none runs.
+	run *consumeRun
 	// deadLetters counts the messages moved to the dead-letter topic.
 	deadLetters deadLetterCount
 }
 
 var _ seckill.ClaimPublisher = (*Queue)(nil)
 
-// consumeRun is one running Consume call.
-type consumeRun struct {
-	stop     chan struct{}
-	stopOnce sync.Once
-	done     chan struct{}
-}
+// Metadata keys carried by order messages.
+const (
+	MetadataOrderID   = "order_id"
+	MetadataVoucherID = "voucher_id"
+)
 
-func (r *consumeRun) requestStop() { r.stopOnce.Do(func() { close(r.stop) }) }
+// Topic names before the namespace is prepended. The Redis backend's order streams are
+// named by claimwire (one per shard), because the gate script writes to them.
+const (
+	ordersTopic      = "orders"
+	deadLetterTopic  = "orders.dead"
+	deadLetterStream = "orders:dead"
+)
+
+// tracerName names the tracer of the publish and "orders process" spans.
+const tracerName = "github.com/dealspot/dealspot/adapters/queue"
 
 // Open builds the queue for cfg.Backend. redisClient (one server or a cluster) is used
 // by the redis backend only and may be nil otherwise; the backend opens further clients with its options (the
@@ -131,9 +146,9 @@ func (q *Queue) PublishClaim(ctx context.Context, c domain.Claim) (err error) {
 	topic := q.backend.ordersTopic(c.VoucherID)
 	// Within a recorded trace the message carries the publish span's context to the
 	// consumer (W3C traceparent in its metadata).
-	ctx, span := childSpan(ctx, topic+" publish", trace.SpanKindProducer)
+	ctx, span := tracespan.Child(ctx, tracerName, topic+" publish", trace.SpanKindProducer)
 	if span != nil {
-		defer func() { endSpan(span, err) }()
+		defer func() { tracespan.End(span, err) }()
 		span.SetAttributes(attribute.String("messaging.system", q.cfg.Backend), attribute.String("messaging.operation.type", "send"),
 			attribute.String("messaging.destination.name", topic), attribute.String("messaging.message.id", msg.UUID))
 		claimwire.InjectTrace(ctx, msg.Metadata)
@@ -149,137 +164,23 @@ func (q *Queue) PublishClaim(ctx context.Context, c domain.Claim) (err error) {
 	return nil
 }
 
-// Consume reads order messages until ctx is done or the queue is closed, then stops
-// gracefully and returns nil. handle receives batches of up to BatchSize claims (or
-// what arrived within BatchWait); their messages are acknowledged only after handle
-// returned nil, so handle must be idempotent by order id, and it may run on several
-// goroutines at once (Workers). A failing batch is retried with exponential back-off;
-// after MaxRetries failures its claims are retried one by one, and a claim that fails
-// alone MaxRetries times is written to the dead-letter topic, passed to dead, and
-// acknowledged. Messages that are not claims are dead-lettered without calling dead.
-// Only one Consume may run at a time.
-func (q *Queue) Consume(
-	ctx context.Context,
-	handle func(ctx context.Context, claims []domain.Claim) error,
-	dead func(ctx context.Context, c domain.Claim, cause error),
-) error {
-	if handle == nil || dead == nil {
-		return errors.New("queue: Consume needs handle and dead")
-	}
-	run := &consumeRun{stop: make(chan struct{}), done: make(chan struct{})}
-	q.mu.Lock()
-	switch {
-	case q.closed:
-		q.mu.Unlock()
-		return ErrClosed
-	case q.run != nil:
-		q.mu.Unlock()
-		return errors.New("queue: already consuming")
-	}
-	q.run = run
-	q.mu.Unlock()
-	defer func() {
-		q.mu.Lock()
-		q.run = nil
-		q.mu.Unlock()
-		close(run.done)
-	}()
-	return q.consume(ctx, run, handle, dead)
+// newClaimMessage builds the Watermill message for c: its UUID is the decimal order id,
+// its payload claimwire's encoding.
+func newClaimMessage(c domain.Claim) *message.Message {
+	id := strconv.FormatInt(c.OrderID, 10)
+	msg := message.NewMessage(id, claimwire.EncodeClaim(c))
+	msg.Metadata.Set(MetadataOrderID, id)
+	msg.Metadata.Set(MetadataVoucherID, strconv.FormatInt(c.VoucherID, 10))
+	middleware.SetCorrelationID(id, msg)
+	return msg
 }
 
-func (q *Queue) consume(
-	ctx context.Context,
-	run *consumeRun,
-	handle func(ctx context.Context, claims []domain.Claim) error,
-	dead func(ctx context.Context, c domain.Claim, cause error),
-) error {
-	subs, release, err := q.backend.subscribe()
-	if err != nil {
-		return fmt.Errorf("subscribe to orders: %w", err)
+func validClaim(c domain.Claim) error {
+	if c.OrderID <= 0 || c.UserID <= 0 || c.VoucherID <= 0 {
+		return fmt.Errorf("queue: claim needs positive order, user and voucher ids (got %d, %d, %d)",
+			c.OrderID, c.UserID, c.VoucherID)
 	}
-	defer func() {
-		// The router closes the subscribers it started; these closes are no-ops then,
-		// but not when it failed to start.
-		for _, s := range subs {
-			_ = s.sub.Close()
-		}
-		release()
-	}()
-
-	workCtx := context.WithoutCancel(ctx)
-	stopCtx, stopped := context.WithCancel(workCtx)
-	defer stopped()
-	b := newBatcher(workCtx, q.cfg, handle, q.log)
-	c := &consumer{cfg: q.cfg, batcher: b, stopCtx: stopCtx}
-
-	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: q.cfg.DrainTimeout}, q.wlog)
-	if err != nil {
-		b.stop(q.cfg.DrainTimeout)
-		return err
-	}
-	poison, err := middleware.PoisonQueueWithFilter(&deadLetterPublisher{
-		Publisher: q.backend.publisher(),
-		ctx:       workCtx,
-		dead:      dead,
-		log:       q.log,
-		count:     &q.deadLetters,
-	}, q.backend.deadLetterTopic(), poisonous)
-	if err != nil {
-		b.stop(q.cfg.DrainTimeout)
-		return err
-	}
-	retry := middleware.Retry{
-		// A claim gives up by itself (errGaveUp) after at most 2×MaxRetries attempts;
-		// this bound is only a backstop.
-		MaxRetries:      2*q.cfg.MaxRetries + 1,
-		InitialInterval: q.cfg.RetryInitialInterval,
-		MaxInterval:     q.cfg.RetryMaxInterval,
-		Multiplier:      2,
-		MaxElapsedTime:  0,
-		ShouldRetry:     c.shouldRetry,
-	}
-	// First added runs outermost.
-	router.AddMiddleware(middleware.CorrelationID, poison, c.attempts, retry.Middleware, middleware.Recoverer)
-	for _, s := range subs {
-		router.AddConsumerHandler(s.name, s.topic, s.sub, c.handleMessage)
-	}
-
-	runErr := make(chan error, 1)
-	go func() { runErr <- router.Run(context.WithoutCancel(ctx)) }()
-	select {
-	case <-router.Running():
-	case err := <-runErr:
-		b.stop(q.cfg.DrainTimeout)
-		if err == nil {
-			err = errors.New("router stopped at start")
-		}
-		return err
-	}
-	q.log.Info("consuming orders", "subscriptions", len(subs), "batch_size", q.cfg.BatchSize,
-		"batch_wait", q.cfg.BatchWait, "workers", q.cfg.Workers)
-
-	var result error
-	select {
-	case <-ctx.Done():
-	case <-run.stop:
-	case err := <-runErr:
-		// Every subscription ended by itself (for example the broker went away for good).
-		result = fmt.Errorf("order consumer stopped unexpectedly: %v", err)
-		runErr <- err
-	}
-
-	// Stop: no new back-off waits or retries; stop reading; let the batches in hand
-	// finish and their messages be acknowledged; then stop the batcher.
-	stopped()
-	if err := router.Close(); err != nil {
-		q.log.Warn("order consumer did not drain in time", "error", err)
-	}
-	if err := <-runErr; err != nil && result == nil {
-		q.log.Warn("order router ended with an error", "error", err)
-	}
-	b.stop(q.cfg.DrainTimeout)
-	q.log.Info("stopped consuming orders")
-	return result
+	return nil
 }
 
 // Close stops a running Consume gracefully, waits for it, and closes the publishers and

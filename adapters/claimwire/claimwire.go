@@ -1,12 +1,14 @@
 // Package claimwire is what the claim gate and the order queue agree on: the bytes of a
-// claim's order message, the shard a voucher belongs to and the name of that shard's
-// order stream. The gate's Lua script writes messages in this format to these streams
+// claim's order message, the shard a voucher belongs to, the name of that shard's order
+// stream, and how a claim's trace context rides in the message's metadata, in that order
+// below. The gate's Lua script writes messages in this format to these streams
 // (adapters/redis), and the queue reads and writes the same (adapters/queue); neither
 // adapter imports the other.
 package claimwire
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,8 +16,14 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/vmihailenco/msgpack"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/dealspot/dealspot/internal/domain"
 )
+
+// The claim: a message body.
 
 // claimPayload is the wire format of a claim; ids are decimal strings because order
 // ids do not fit Lua's numbers.
@@ -175,4 +183,86 @@ func decodeMillis(raw json.RawMessage) (int64, error) {
 		return 0, fmt.Errorf("%w: claimedAt %q is not a number of milliseconds", ErrMalformedClaim, text)
 	}
 	return int64(f), nil
+}
+
+// The shard: which stream a voucher's claims go to.
+
+// streamPrefix starts the name of every shard's order stream.
+const streamPrefix = "orders:"
+
+// Shard returns the shard of a voucher: voucherID mod shards, never negative. shards is
+// the setting the gate and the queue were given (SECKILL_SHARDS), which both refuse
+// below 1; Shard panics on a count below 1.
+func Shard(voucherID int64, shards int) int {
+	if shards < 1 {
+		panic("claimwire: shard count below 1")
+	}
+	k := voucherID % int64(shards)
+	if k < 0 {
+		k += int64(shards)
+	}
+	return int(k)
+}
+
+// ShardTag returns the Redis hash tag shared by every key of a voucher's sale and by
+// its shard's order stream: "{s<k>}" with k = Shard(voucherID, shards).
+func ShardTag(voucherID int64, shards int) string {
+	return TagOfShard(Shard(voucherID, shards))
+}
+
+// TagOfShard returns the hash tag of shard k: "{s<k>}".
+func TagOfShard(k int) string { return "{s" + strconv.Itoa(k) + "}" }
+
+// ShardStream returns the order stream of shard k: "orders:{s<k>}".
+func ShardStream(k int) string { return streamPrefix + TagOfShard(k) }
+
+// StreamForVoucher returns the order stream of a voucher's shard: "orders:{s<k>}".
+func StreamForVoucher(voucherID int64, shards int) string {
+	return ShardStream(Shard(voucherID, shards))
+}
+
+// The trace: a claim's trace context in its message's metadata.
+
+// A claim's trace context travels in its order message's metadata as W3C Trace Context
+// (traceparent, tracestate), whatever the backend: Watermill metadata on the memory
+// Pub/Sub, AMQP headers, Kafka headers, and the msgpack "metadata" field of a Redis
+// stream entry (which the gate's script writes itself, see EncodeMetadata).
+var traceContext propagation.TraceContext
+
+// InjectTrace writes the sampled span of ctx into md; it writes nothing when ctx
+// carries no recorded span, so untraced claims carry no extra metadata.
+func InjectTrace(ctx context.Context, md map[string]string) {
+	if !trace.SpanFromContext(ctx).IsRecording() {
+		return
+	}
+	traceContext.Inject(ctx, propagation.MapCarrier(md))
+}
+
+// ExtractTrace returns the span context md carries (not valid when it carries none).
+func ExtractTrace(md map[string]string) trace.SpanContext {
+	if md["traceparent"] == "" {
+		return trace.SpanContext{}
+	}
+	return trace.SpanContextFromContext(traceContext.Extract(context.Background(), propagation.MapCarrier(md)))
+}
+
+// TraceMetadata is the stream entry's "metadata" field for a claim traced in ctx: the
+// msgpack map the Redis Streams subscriber decodes into Watermill metadata, or nil (the
+// field is then empty) when ctx carries no recorded span.
+func TraceMetadata(ctx context.Context) []byte {
+	if !trace.SpanFromContext(ctx).IsRecording() {
+		return nil
+	}
+	md := map[string]string{}
+	InjectTrace(ctx, md)
+	return EncodeMetadata(md)
+}
+
+// EncodeMetadata is md as the msgpack map a Redis stream entry's "metadata" field holds.
+func EncodeMetadata(md map[string]string) []byte {
+	if len(md) == 0 {
+		return nil
+	}
+	b, _ := msgpack.Marshal(md)
+	return b
 }
