@@ -83,6 +83,21 @@ func TestMemFollowsPeopleContract(t *testing.T) {
 	})
 }
 
+// MemBlogs serves the follows package's reads too.
+func TestMemFeedBlogsContract(t *testing.T) {
+	t.Parallel()
+	followstest.BlogsContract(t, func(*testing.T) followstest.Blogs {
+		m := socialtest.NewMemBlogs()
+		return followstest.Blogs{Blogs: m, NewBlog: func(t *testing.T, userID int64, title string, at time.Time) domain.Blog {
+			b, err := m.CreateBlog(t.Context(), domain.Blog{ShopID: 1, UserID: userID, Title: title, Content: "content of " + title, CreatedAt: at})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}}
+	})
+}
+
 func TestMemBlogCountsContract(t *testing.T) {
 	t.Parallel()
 	socialtest.PeopleBlogsContract(t, func(*testing.T) socialtest.PeopleBlogs {
