@@ -9,6 +9,7 @@ import (
 	"github.com/dealspot/dealspot/internal/app/social/follows/followstest"
 	"github.com/dealspot/dealspot/internal/app/social/likes"
 	"github.com/dealspot/dealspot/internal/app/social/likes/likestest"
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // The follows and the likes meet the social contracts on every database.
@@ -18,6 +19,15 @@ func TestSocialContracts(t *testing.T) {
 		t.Run("follows", func(t *testing.T) {
 			t.Parallel()
 			followstest.FollowsContract(t, func(t *testing.T) follows.Follows { return open(t).Follows() })
+		})
+		t.Run("feed blogs", func(t *testing.T) {
+			t.Parallel()
+			followstest.BlogsContract(t, func(t *testing.T) followstest.Blogs {
+				s := open(t)
+				return followstest.Blogs{Blogs: s.Blogs(), NewBlog: func(t *testing.T, userID int64, title string, at time.Time) domain.Blog {
+					return newBlog(t, s, userID, title, at)
+				}}
+			})
 		})
 		t.Run("like store", func(t *testing.T) {
 			t.Parallel()
@@ -44,5 +54,6 @@ func likeStoreFixture(s *entstore.Store) likestest.LikeStoreFixture {
 
 var (
 	_ follows.Follows = (*entstore.Follows)(nil)
+	_ follows.Blogs   = (*entstore.Blogs)(nil)
 	_ likes.LikeStore = (*entstore.Likes)(nil)
 )

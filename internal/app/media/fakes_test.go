@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/app/auth/authtest"
+	"github.com/dealspot/dealspot/internal/app/contracttest"
 	"github.com/dealspot/dealspot/internal/app/media"
 	"github.com/dealspot/dealspot/internal/app/media/mediatest"
 )
@@ -57,32 +60,44 @@ func (s *memStore) count() int {
 	return len(s.names)
 }
 
-// memLimiter allows limit events per key, forever (time does not pass in these tests);
-// a refused event waits retryAfter.
-type memLimiter struct {
-	mu         sync.Mutex
-	counts     map[string]int
-	retryAfter time.Duration
-	err        error
+// limiter is authtest's in-memory rate limiter on a clock of the test's, with a failure
+// to inject. media.RateLimiter is auth.RateLimiter's shape: the Redis limiter serves
+// both, and authtest.RateLimiterContract holds it and this fake alike.
+type limiter struct {
+	*authtest.MemRateLimiter
+	clock *contracttest.Clock
+	mu    sync.Mutex
+	err   error
 }
 
-func (l *memLimiter) Allow(_ context.Context, key string, limit int, _ time.Duration) (bool, time.Duration, error) {
+var (
+	_ media.RateLimiter = auth.RateLimiter(nil)
+	_ media.RateLimiter = (*authtest.MemRateLimiter)(nil)
+	_ media.RateLimiter = (*limiter)(nil)
+)
+
+func newLimiter() *limiter {
+	clock := contracttest.NewClock()
+	return &limiter{MemRateLimiter: authtest.NewMemRateLimiter(clock.Now), clock: clock}
+}
+
+// Allow fails with the injected error, if any, or asks the in-memory limiter.
+func (l *limiter) Allow(ctx context.Context, key string, limit int, window time.Duration) (bool, time.Duration, error) {
+	l.mu.Lock()
+	err := l.err
+	l.mu.Unlock()
+	if err != nil {
+		return false, 0, err
+	}
+	return l.MemRateLimiter.Allow(ctx, key, limit, window)
+}
+
+// fail makes every Allow fail with err.
+func (l *limiter) fail(err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.err != nil {
-		return false, 0, l.err
-	}
-	if l.counts == nil {
-		l.counts = map[string]int{}
-	}
-	if l.counts[key] >= limit {
-		return false, l.retryAfter, nil
-	}
-	l.counts[key]++
-	return true, 0, nil
+	l.err = err
 }
-
-var _ media.RateLimiter = (*memLimiter)(nil)
 
 // countingReader yields n zero bytes after prefix and counts what was read.
 type countingReader struct {

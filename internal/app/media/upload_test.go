@@ -33,7 +33,7 @@ var defaults = media.Config{MaxBytes: 10 << 20, MaxSide: 8192, MaxPixels: 40_000
 type env struct {
 	upload  *media.Upload
 	store   *memStore
-	limiter *memLimiter
+	limiter *limiter
 }
 
 func newEnv(t *testing.T, configure func(*media.Config)) *env {
@@ -42,7 +42,7 @@ func newEnv(t *testing.T, configure func(*media.Config)) *env {
 	if configure != nil {
 		configure(&cfg)
 	}
-	e := &env{store: &memStore{}, limiter: &memLimiter{retryAfter: 90 * time.Second}}
+	e := &env{store: &memStore{}, limiter: newLimiter()}
 	u, err := media.New(cfg, media.Deps{Store: e.store, Limiter: e.limiter})
 	if err != nil {
 		t.Fatal(err)
@@ -446,6 +446,7 @@ func TestUploadsAreLimitedPerUser(t *testing.T) {
 			t.Fatalf("upload %d: %v", i, err)
 		}
 	}
+	e.limiter.clock.Advance(time.Hour - 90*time.Second) // the window is an hour: the first upload leaves it in 90 s
 	_, err := e.handle(user, p)
 	refused(t, err, domain.CodeRateLimited, "too many uploads")
 	var de *domain.Error
@@ -462,7 +463,7 @@ func TestUploadsAreLimitedPerUser(t *testing.T) {
 		t.Fatalf("%d files stored, want 3", n)
 	}
 
-	e.limiter.err = errors.New("redis: connection refused")
+	e.limiter.fail(errors.New("redis: connection refused"))
 	_, err = e.handle(other, p)
 	if domain.ErrorCode(err) != domain.CodeInternal || !strings.Contains(err.Error(), "connection refused") {
 		t.Fatalf("limiter failure: %v, want INTERNAL wrapping the cause", err)
@@ -484,7 +485,7 @@ func TestStoreFailureIsInternal(t *testing.T) {
 		t.Fatal(err)
 	}
 	fail := failingStore{errors.New("disk full")}
-	u, err := media.New(defaults, media.Deps{Store: fail, Limiter: &memLimiter{}})
+	u, err := media.New(defaults, media.Deps{Store: fail, Limiter: newLimiter()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,13 +506,13 @@ func TestNewRefusesBadSettings(t *testing.T) {
 		cfg  media.Config
 		deps media.Deps
 	}{
-		"no store":              {defaults, media.Deps{Limiter: &memLimiter{}}},
+		"no store":              {defaults, media.Deps{Limiter: newLimiter()}},
 		"no limiter for a rate": {defaults, media.Deps{Store: store}},
 		"zero bytes":            {media.Config{MaxSide: 1, MaxPixels: 1, DecodeBudget: 1}, media.Deps{Store: store}},
 		"zero side":             {media.Config{MaxBytes: 1, MaxPixels: 1, DecodeBudget: 1}, media.Deps{Store: store}},
 		"zero pixels":           {media.Config{MaxBytes: 1, MaxSide: 1, DecodeBudget: 1}, media.Deps{Store: store}},
 		"zero decode budget":    {media.Config{MaxBytes: 1, MaxSide: 1, MaxPixels: 1}, media.Deps{Store: store}},
-		"rate without window":   {media.Config{MaxBytes: 1, MaxSide: 1, MaxPixels: 1, DecodeBudget: 1, RatePerUser: 3}, media.Deps{Store: store, Limiter: &memLimiter{}}},
+		"rate without window":   {media.Config{MaxBytes: 1, MaxSide: 1, MaxPixels: 1, DecodeBudget: 1, RatePerUser: 3}, media.Deps{Store: store, Limiter: newLimiter()}},
 	} {
 		if _, err := media.New(c.cfg, c.deps); err == nil {
 			t.Errorf("%s: accepted", name)

@@ -2,7 +2,6 @@ package orders_test
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"strings"
 	"sync"
@@ -15,9 +14,9 @@ import (
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-// An order's life on the in-memory stores of orderstest (held to the stores' contracts),
-// with fakes that record what the use cases tell the gate, the payment provider and the
-// orderStatus subscribers.
+// An order's life on the in-memory stores and payment provider of orderstest (held to
+// their ports' contracts), with fakes that record what the use cases tell the gate and
+// the orderStatus subscribers.
 
 // lifecycle is the orders service on the in-memory stores, and what it told the fakes.
 type lifecycle struct {
@@ -26,7 +25,7 @@ type lifecycle struct {
 	payStore *orderstest.MemoryPayments
 	vouchers fakeVouchers
 	gate     *gateFake
-	provider *fakeProvider
+	provider *orderstest.MemProvider
 	status   *statusLog
 	// skew moves the service's clock ahead of the wall clock (the in-memory store dates
 	// a claim's pay deadline by the wall clock).
@@ -41,7 +40,7 @@ func newLifecycle(t *testing.T, cfg orders.Config, shops fakeShops) *lifecycle {
 	store := orderstest.NewMemory()
 	l := &lifecycle{store: store, payStore: orderstest.NewMemoryPayments(store), vouchers: fakeVouchers{},
 		gate:     &gateFake{returned: map[int64]domain.VoucherOrder{}, voucher: map[int64]int64{}, reopened: map[int64]int{}},
-		provider: &fakeProvider{refunded: map[int64]string{}}, status: &statusLog{}}
+		provider: orderstest.NewMemProvider(), status: &statusLog{}}
 	cfg.Pages = domain.PageLimits{Default: 10, Max: 100}
 	svc, err := orders.New(cfg, orders.Deps{Orders: store, Payments: l.payStore, Vouchers: l.vouchers, Shops: shops,
 		Sales: l.gate, Provider: l.provider, Status: l.status, IDs: &seqIDs{}, Log: slog.New(slog.DiscardHandler),
@@ -186,39 +185,6 @@ func (g *gateFake) wantReturned(t *testing.T, os ...domain.VoucherOrder) {
 	}
 }
 
-// fakeProvider collects every payment at once; it refunds unless refusing.
-type fakeProvider struct {
-	mu       sync.Mutex
-	created  []int64
-	refunded map[int64]string // payment id → reason
-	refusing bool
-}
-
-func (*fakeProvider) Name() string { return "sim" }
-
-func (f *fakeProvider) CreatePayment(_ context.Context, p domain.Payment) (string, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.created = append(f.created, p.ID)
-	return "sim-ref", nil
-}
-
-func (f *fakeProvider) Refund(_ context.Context, p domain.Payment, reason string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.refusing {
-		return errors.New("the provider is down")
-	}
-	f.refunded[p.ID] = reason
-	return nil
-}
-
-func (f *fakeProvider) refuse(on bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.refusing = on
-}
-
 // statusLog records the orderStatus events.
 type statusLog struct {
 	mu     sync.Mutex
@@ -282,14 +248,14 @@ func TestPayOnTheMemoryStores(t *testing.T) {
 		t.Fatalf("buy: %+v, %v", o, err)
 	}
 	p, err := l.Pay.Handle(ctx, buyer, o.ID)
-	if err != nil || p.OrderID != o.ID || p.Amount != 2500 || p.Status != domain.PaymentPending || p.ProviderRef != "sim-ref" || p.Provider != "sim" {
+	if err != nil || p.OrderID != o.ID || p.Amount != 2500 || p.Status != domain.PaymentPending || p.ProviderRef == "" || p.ProviderRef != l.provider.Created()[p.ID] || p.Provider != l.provider.Name() {
 		t.Fatalf("pay: %+v, %v", p, err)
 	}
 	if again, err := l.Pay.Handle(ctx, buyer, o.ID); err != nil || again.ID != p.ID {
 		t.Errorf("pay again: %+v, %v; want payment %d back", again, err, p.ID)
 	}
-	if len(l.provider.created) != 1 {
-		t.Errorf("payments asked of the provider: %v, want one", l.provider.created)
+	if created := l.provider.Created(); len(created) != 1 {
+		t.Errorf("payments asked of the provider: %v, want one", created)
 	}
 	if _, err := l.Pay.Handle(ctx, stranger, o.ID); domain.ErrorCode(err) != domain.CodeNotFound {
 		t.Errorf("paying another's order: %v, want NOT_FOUND", err)
@@ -321,8 +287,8 @@ func TestPayOnTheMemoryStores(t *testing.T) {
 	l.status.want(t, o.ID, "PAID")
 	_, err = l.Pay.Handle(ctx, buyer, o.ID)
 	wantConflict(t, "paying a PAID order", err, domain.OrderPaid)
-	if len(l.provider.refunded) != 0 {
-		t.Errorf("refunds: %v, want none", l.provider.refunded)
+	if len(l.provider.Refunds()) != 0 {
+		t.Errorf("refunds: %v, want none", l.provider.Refunds())
 	}
 	l.wantLedger(t, v)
 }
@@ -345,7 +311,7 @@ func TestLatePaymentIsRefunded(t *testing.T) {
 		if c, err := l.Cancel.Handle(ctx, buyer, o.ID); err != nil || c.Status != domain.OrderCanceled || c.CancelReason != domain.CancelByBuyer {
 			t.Fatalf("cancel: %+v, %v", c, err)
 		}
-		l.provider.refuse(refusing)
+		l.provider.Refuse(refusing)
 		if err := l.Payments.Notify(ctx, orders.Notification{PaymentID: p.ID, Succeeded: true, Amount: 800}); err != nil {
 			t.Fatal(err)
 		}
@@ -361,7 +327,7 @@ func TestLatePaymentIsRefunded(t *testing.T) {
 			if n, err := l.Refunds.RunOnce(ctx); err != nil || n != 0 {
 				t.Errorf("refund pass while the provider refuses: %d, %v", n, err)
 			}
-			l.provider.refuse(false)
+			l.provider.Refuse(false)
 			if n, err := l.Refunds.RunOnce(ctx); err != nil || n != 1 {
 				t.Errorf("refund pass: %d, %v; want 1", n, err)
 			}
@@ -369,8 +335,8 @@ func TestLatePaymentIsRefunded(t *testing.T) {
 		if got := l.payment(t, p.ID); got.Status != domain.PaymentRefunded || got.RefundedAt == nil {
 			t.Errorf("late payment (provider refusing first: %v): %+v, want REFUNDED", refusing, got)
 		}
-		if reason, ok := l.provider.refunded[p.ID]; !ok || reason == "" {
-			t.Errorf("refunds at the provider: %v, want payment %d's with a reason", l.provider.refunded, p.ID)
+		if reason, ok := l.provider.Refunds()[p.ID]; !ok || reason == "" {
+			t.Errorf("refunds at the provider: %v, want payment %d's with a reason", l.provider.Refunds(), p.ID)
 		}
 		if n, err := l.Refunds.RunOnce(ctx); err != nil || n != 0 {
 			t.Errorf("refund pass with nothing owed: %d, %v", n, err)
@@ -442,8 +408,8 @@ func TestRefundOnTheMemoryStores(t *testing.T) {
 	if got := l.payment(t, p.ID); got.Status != domain.PaymentRefunded || got.RefundReason != "changed my mind" {
 		t.Errorf("refunded order's payment %+v, want REFUNDED with the reason", got)
 	}
-	if l.provider.refunded[p.ID] != "changed my mind" {
-		t.Errorf("refunds at the provider %v", l.provider.refunded)
+	if l.provider.Refunds()[p.ID] != "changed my mind" {
+		t.Errorf("refunds at the provider %v", l.provider.Refunds())
 	}
 	if n, _ := l.store.SaleStock(ctx, v.ID); n != 2 {
 		t.Errorf("stock after the refund %d, want 2", n)
@@ -462,8 +428,8 @@ func TestRefundOnTheMemoryStores(t *testing.T) {
 	if r, err := l.Refund.Handle(ctx, buyer, g.ID, ""); err != nil || r.Status != domain.OrderRefunded {
 		t.Errorf("refund of a free order: %+v, %v", r, err)
 	}
-	if len(l.provider.refunded) != 1 {
-		t.Errorf("refunds at the provider %v, want only the paid order's", l.provider.refunded)
+	if len(l.provider.Refunds()) != 1 {
+		t.Errorf("refunds at the provider %v, want only the paid order's", l.provider.Refunds())
 	}
 	l.gate.wantReturned(t, o)
 	l.wantLedger(t, v)

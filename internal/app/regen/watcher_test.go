@@ -12,46 +12,10 @@ import (
 	"github.com/dealspot/dealspot/internal/app/regen/regentest"
 )
 
-type countingObserver struct {
-	mu       sync.Mutex
-	changes  int
-	rebuilds map[string]int
-	failures map[string]int
-}
-
-func (o *countingObserver) GenerationChanged() {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.changes++
-}
-
-func (o *countingObserver) Rebuilt(name string, err error, _ time.Duration) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if err != nil {
-		o.failures[name]++
-		return
-	}
-	o.rebuilds[name]++
-}
-
-func (o *countingObserver) counts() (int, map[string]int, map[string]int) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	cp := func(m map[string]int) map[string]int {
-		out := map[string]int{}
-		for k, v := range m {
-			out[k] = v
-		}
-		return out
-	}
-	return o.changes, cp(o.rebuilds), cp(o.failures)
-}
-
 // node is one server: a watcher with counting rebuilders.
 type node struct {
 	w    *regen.Watcher
-	obs  *countingObserver
+	obs  *regentest.MemObserver
 	tick chan time.Time
 	runs map[string]int
 	mu   sync.Mutex
@@ -60,7 +24,7 @@ type node struct {
 
 func newNode(t *testing.T, m regen.Marker, names ...string) *node {
 	t.Helper()
-	n := &node{obs: &countingObserver{rebuilds: map[string]int{}, failures: map[string]int{}},
+	n := &node{obs: &regentest.MemObserver{},
 		tick: make(chan time.Time), runs: map[string]int{}, fail: map[string]int{}}
 	w, err := regen.New(m, regen.Config{
 		Interval: time.Hour, // only the fake clock ticks
@@ -137,7 +101,7 @@ func TestWatcherRebuildsOncePerGenerationOnEveryNode(t *testing.T) {
 		if n.runCount("geo") != 1 || n.runCount("follows") != 1 {
 			t.Errorf("rebuilder runs %v, want each once", n.runs)
 		}
-		if changes, _, _ := n.obs.counts(); changes != 1 {
+		if changes := n.obs.Counts().Changes; changes != 1 {
 			t.Errorf("observed %d generation changes, want 1", changes)
 		}
 	}
@@ -168,7 +132,8 @@ func TestWatcherRetriesOnlyTheRebuildersThatFailed(t *testing.T) {
 	if n.runCount("geo") != 1 || n.runCount("follows") != 3 {
 		t.Errorf("runs %v, want geo once and follows three times", n.runs)
 	}
-	changes, ok, failed := n.obs.counts()
+	c := n.obs.Counts()
+	changes, ok, failed := c.Changes, c.Rebuilt, c.Failed
 	if changes != 1 || ok["follows"] != 1 || failed["follows"] != 2 || ok["geo"] != 1 {
 		t.Errorf("observed changes %d, rebuilds %v, failures %v", changes, ok, failed)
 	}

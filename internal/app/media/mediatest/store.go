@@ -1,6 +1,10 @@
 // Package mediatest holds the contract of the media store: a suite every adapter of the
 // port runs, and the media tests' in-memory store too, so that it cannot drift from the
 // real thing.
+//
+// media's other port, RateLimiter, is auth.RateLimiter's shape: its contract is
+// authtest.RateLimiterContract, which the Redis limiter and authtest.MemRateLimiter (the
+// media tests' limiter) run.
 package mediatest
 
 import (

@@ -1,8 +1,9 @@
-// Package orderstest holds the contracts of the order store (orders.OrderStore) and of
-// the payment store (orders.PaymentStore, with its orders.LedgerReader): suites every
-// adapter of the ports runs, and the in-memory fakes that pass them too (Memory, and
-// MemoryPayments over its orders), so that the fakes cannot drift from the real thing
-// and app-level tests can run on them.
+// Package orderstest holds the contracts of the order store (orders.OrderStore), of
+// the payment store (orders.PaymentStore, with its orders.LedgerReader) and of the
+// payment provider (orders.PaymentProvider): suites every adapter of the ports runs,
+// and the in-memory fakes that pass them too (Memory, MemoryPayments over its orders,
+// MemProvider), so that the fakes cannot drift from the real thing and app-level tests
+// can run on them.
 //
 // Each contract takes a constructor, called once per case, and runs its cases in
 // parallel; adapters on a shared server get distinct ids in every case.

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/orders/orderstest"
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -41,3 +42,20 @@ var shops atomic.Int64
 
 // newShopID returns a shop of the case's own.
 func newShopID() int64 { return shops.Add(1) }
+
+// The in-memory provider meets the contract the simulated one does.
+func TestMemProviderMeetsThePaymentProviderContract(t *testing.T) {
+	t.Parallel()
+	orderstest.PaymentProviderContract(t, func(*testing.T) orderstest.PaymentProvider {
+		p := orderstest.NewMemProvider()
+		return orderstest.PaymentProvider{PaymentProvider: p, Declined: 1000 + orderstest.MemDeclinedCents, Refunded: p.Refunded,
+			Notified: func(t *testing.T, n int) []orders.Notification {
+				t.Helper()
+				got := p.Notifications()
+				if len(got) < n {
+					t.Fatalf("%d notifications, want %d", len(got), n)
+				}
+				return got
+			}}
+	})
+}

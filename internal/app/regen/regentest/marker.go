@@ -1,5 +1,6 @@
-// Package regentest holds the contract of regen's Marker port, which every marker runs
-// (the Redis one and the in-memory fake the watcher's tests use), and that fake.
+// Package regentest holds the contracts of regen's ports, which every implementation
+// runs: the Marker's (the Redis one and MemMarker) and the Observer's (the metrics and
+// MemObserver), and those in-memory fakes, which the watcher's tests use.
 package regentest
 
 import (

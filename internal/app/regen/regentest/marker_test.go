@@ -15,3 +15,12 @@ func TestMemMarkerContract(t *testing.T) {
 		return regentest.MarkerStore{New: func() regen.Marker { return m }, Wipe: func(*testing.T) { m.Wipe() }}
 	})
 }
+
+// The fake the watcher's tests count with meets the contract of the metrics.
+func TestMemObserverContract(t *testing.T) {
+	t.Parallel()
+	regentest.ObserverContract(t, func(*testing.T) regentest.Observer {
+		o := &regentest.MemObserver{}
+		return regentest.Observer{Observer: o, Counts: func(*testing.T) regentest.Counts { return o.Counts() }}
+	})
+}

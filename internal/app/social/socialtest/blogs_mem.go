@@ -8,6 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/social"
+	"github.com/dealspot/dealspot/internal/app/social/follows"
+	"github.com/dealspot/dealspot/internal/app/social/likes"
 	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/app/social/people"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -23,12 +26,16 @@ type memNotes struct {
 	lastNote int64
 }
 
-// MemBlogs is an in-memory notes.Blogs and people.Blogs. Its Comments share its blogs.
+// MemBlogs is an in-memory social.Blogs: what notes, likes, follows and people read of
+// blogs. Its Comments share its blogs.
 type MemBlogs struct{ n *memNotes }
 
 var (
-	_ notes.Blogs  = (*MemBlogs)(nil)
-	_ people.Blogs = (*MemBlogs)(nil)
+	_ social.Blogs  = (*MemBlogs)(nil)
+	_ notes.Blogs   = (*MemBlogs)(nil)
+	_ likes.Blogs   = (*MemBlogs)(nil)
+	_ follows.Blogs = (*MemBlogs)(nil)
+	_ people.Blogs  = (*MemBlogs)(nil)
 )
 
 // NewMemBlogs returns a store without blogs.
@@ -99,6 +106,31 @@ func memGet[V any](mu *sync.Mutex, rows map[int64]V, id int64, copy func(V) V) (
 		return zero, domain.ErrNotFound
 	}
 	return copy(v), nil
+}
+
+// BlogsByIDs implements follows.Blogs: the blogs with those ids in the order of ids,
+// unknown ones left out.
+func (m *MemBlogs) BlogsByIDs(_ context.Context, ids []int64) ([]domain.Blog, error) {
+	m.n.mu.Lock()
+	defer m.n.mu.Unlock()
+	out := make([]domain.Blog, 0, len(ids))
+	for _, id := range ids {
+		if b, ok := m.n.blogs[id]; ok {
+			out = append(out, copyBlog(b))
+		}
+	}
+	return out, nil
+}
+
+// BlogStamps implements follows.Blogs: the ids and times of a user's newest limit blogs,
+// newest first.
+func (m *MemBlogs) BlogStamps(_ context.Context, userID int64, limit int) ([]domain.BlogStamp, error) {
+	blogs := m.list(func(b domain.Blog) bool { return b.UserID == userID }, newestFirst, limit)
+	stamps := make([]domain.BlogStamp, len(blogs))
+	for i, b := range blogs {
+		stamps[i] = domain.BlogStamp{ID: b.ID, CreatedAt: b.CreatedAt}
+	}
+	return stamps, nil
 }
 
 // SetLiked sets a blog's like count, as the likes package's store does; false for an

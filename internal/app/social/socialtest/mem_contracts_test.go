@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/internal/app/contracttest"
+	"github.com/dealspot/dealspot/internal/app/social/follows/followstest"
 	"github.com/dealspot/dealspot/internal/app/social/signins"
 	"github.com/dealspot/dealspot/internal/app/social/socialtest"
 	"github.com/dealspot/dealspot/internal/app/social/visitors"
@@ -68,11 +69,32 @@ func TestMemProfilesContract(t *testing.T) {
 	})
 }
 
-func TestMemFollowersContract(t *testing.T) {
+// The follows package's in-memory store serves the people package's side too, as the
+// relational one does.
+func TestMemFollowsPeopleContract(t *testing.T) {
 	t.Parallel()
 	socialtest.PeopleFollowsContract(t, func(*testing.T) socialtest.PeopleFollows {
-		m := &socialtest.MemFollowers{}
-		return socialtest.PeopleFollows{Follows: m, Follow: func(_ *testing.T, userID, targetID int64) { m.Follow(userID, targetID) }}
+		m := followstest.NewMemFollows()
+		return socialtest.PeopleFollows{Follows: m, Follow: func(t *testing.T, userID, targetID int64) {
+			if created, err := m.Follow(t.Context(), userID, targetID); err != nil || !created {
+				t.Fatalf("Follow(%d, %d) = %v, %v", userID, targetID, created, err)
+			}
+		}}
+	})
+}
+
+// MemBlogs serves the follows package's reads too.
+func TestMemFeedBlogsContract(t *testing.T) {
+	t.Parallel()
+	followstest.BlogsContract(t, func(*testing.T) followstest.Blogs {
+		m := socialtest.NewMemBlogs()
+		return followstest.Blogs{Blogs: m, NewBlog: func(t *testing.T, userID int64, title string, at time.Time) domain.Blog {
+			b, err := m.CreateBlog(t.Context(), domain.Blog{ShopID: 1, UserID: userID, Title: title, Content: "content of " + title, CreatedAt: at})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}}
 	})
 }
 

@@ -1,23 +1,34 @@
 package followstest
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"sync"
+	"time"
 
+	"github.com/dealspot/dealspot/internal/app/social"
 	"github.com/dealspot/dealspot/internal/app/social/follows"
+	"github.com/dealspot/dealspot/internal/app/social/people"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-// MemFollows is the in-memory follows.Follows of the app's tests: relations numbered in
-// the order they were made. It passes FollowsContract.
+// MemFollows is the in-memory follow store of the app's tests, as the relational one
+// serves both sides of social.Follows: follows.Follows for the follows package and
+// people.Follows (pages and counts) for the people package. Relations are numbered in
+// the order they were made. It passes FollowsContract and
+// socialtest.PeopleFollowsContract.
 type MemFollows struct {
 	mu      sync.Mutex
 	nextID  int64
 	follows []domain.Follow // by id
 }
 
-var _ follows.Follows = (*MemFollows)(nil)
+var (
+	_ social.Follows  = (*MemFollows)(nil)
+	_ follows.Follows = (*MemFollows)(nil)
+	_ people.Follows  = (*MemFollows)(nil)
+)
 
 // NewMemFollows returns a store with no relations.
 func NewMemFollows() *MemFollows { return &MemFollows{} }
@@ -34,7 +45,7 @@ func (m *MemFollows) Follow(_ context.Context, userID, targetID int64) (bool, er
 		return false, nil
 	}
 	m.nextID++
-	m.follows = append(m.follows, domain.Follow{ID: m.nextID, UserID: userID, FollowUserID: targetID})
+	m.follows = append(m.follows, domain.Follow{ID: m.nextID, UserID: userID, FollowUserID: targetID, CreatedAt: time.Now().UTC()})
 	return true, nil
 }
 
@@ -88,6 +99,56 @@ func (m *MemFollows) ids(pick func(domain.Follow) (int64, bool), after int64, li
 	}
 	slices.Sort(ids)
 	return ids[:min(limit, len(ids))]
+}
+
+// Followers implements people.Follows: up to limit relations to targetID with id <
+// before (0: from the newest), newest first.
+func (m *MemFollows) Followers(_ context.Context, targetID, before int64, limit int) ([]domain.Follow, error) {
+	return m.page(func(f domain.Follow) bool { return f.FollowUserID == targetID }, before, limit), nil
+}
+
+// Following implements people.Follows: those from userID.
+func (m *MemFollows) Following(_ context.Context, userID, before int64, limit int) ([]domain.Follow, error) {
+	return m.page(func(f domain.Follow) bool { return f.UserID == userID }, before, limit), nil
+}
+
+// FollowerCounts implements people.Follows: the followers of each of ids (zero counts
+// left out).
+func (m *MemFollows) FollowerCounts(_ context.Context, ids []int64) (map[int64]int, error) {
+	return m.count(ids, func(f domain.Follow) int64 { return f.FollowUserID }), nil
+}
+
+// FollowingCounts implements people.Follows: the followings of each of ids.
+func (m *MemFollows) FollowingCounts(_ context.Context, ids []int64) (map[int64]int, error) {
+	return m.count(ids, func(f domain.Follow) int64 { return f.UserID }), nil
+}
+
+// page returns up to limit relations that keep holds, with id < before (0: from the
+// newest), newest first.
+func (m *MemFollows) page(keep func(domain.Follow) bool, before int64, limit int) []domain.Follow {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []domain.Follow
+	for _, f := range m.follows {
+		if keep(f) && (before <= 0 || f.ID < before) {
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, func(a, b domain.Follow) int { return cmp.Compare(b.ID, a.ID) })
+	return out[:min(max(limit, 0), len(out))]
+}
+
+// count counts the relations per id that side picks of each, among ids.
+func (m *MemFollows) count(ids []int64, side func(domain.Follow) int64) map[int64]int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make(map[int64]int, len(ids))
+	for _, f := range m.follows {
+		if id := side(f); slices.Contains(ids, id) {
+			out[id]++
+		}
+	}
+	return out
 }
 
 // find returns the index of the relation, or -1; m.mu is held.
