@@ -36,11 +36,12 @@ import (
 // a deferred response, about a sixth of the server's CPU per accepted claim. fastClaim
 // answers the documents that hold exactly that operation directly: it recognises the
 // document once per distinct text (parsed and validated with the same rules and limits
-// as gqlgen would apply), then calls the same resolver, under the same @auth directive,
-// deadline, error presenter and panic recovery, and writes the same JSON. Everything
-// else — other operations, a document it does not recognise, a variable of another
-// shape, an operation name that does not match, persisted-query extensions — goes to
-// gqlgen unchanged, which also gives every error its usual wording.
+// as gqlgen would apply), then calls claimVoucher below, the claim's one implementation,
+// which gqlgen's resolver calls too, under the same @auth directive, deadline, error
+// presenter and panic recovery, and writes the same JSON. Everything else — other
+// operations, a document it does not recognise, a variable of another shape, an
+// operation name that does not match, persisted-query extensions — goes to gqlgen
+// unchanged, which also gives every error its usual wording.
 //
 // The shape it answers: one mutation operation without directives, no fragments, one
 // root field claimVoucher (any alias, no directives) with the single argument voucherId,
@@ -73,7 +74,7 @@ const fastClaimDocs = 256
 
 type fastClaim struct {
 	next     http.Handler
-	resolver *mutationResolver
+	resolver *Resolver
 	schema   *ast.Schema
 	rules    func() *rules.Rules
 	limits   OperationLimits
@@ -90,7 +91,7 @@ type fastClaim struct {
 func newFastClaim(next http.Handler, r *Resolver, schema *ast.Schema, log *slog.Logger, o Options) *fastClaim {
 	return &fastClaim{
 		next:     next,
-		resolver: &mutationResolver{r},
+		resolver: r,
 		schema:   schema,
 		rules: validationRules(schema, ruleOptions{
 			maxFields: o.MaxComplexity, suggestions: o.Suggestions, introspection: o.Introspection,
@@ -205,8 +206,8 @@ func (f *fastClaim) serve(w http.ResponseWriter, r *http.Request, body []byte) b
 	return true
 }
 
-// execute runs the claim as gqlgen's generated code would: the @auth directive, then the
-// resolver, under the operation's deadline, a panic turned into an internal error.
+// execute runs the claim as gqlgen's generated code would: the @auth directive, then
+// claimVoucher, under the operation's deadline, a panic turned into an internal error.
 func (f *fastClaim) execute(ctx context.Context, h http.Header, doc *claimDoc, name, voucherID string) []byte {
 	start := time.Now()
 	rctx, cancel := context.WithDeadline(ctx, start.Add(f.opts.ExecTimeout))
@@ -270,7 +271,7 @@ func (f *fastClaim) claim(ctx context.Context, voucherID string) (payload *model
 		}
 	}()
 	res, err := authDirective(ctx, nil, func(ctx context.Context) (any, error) {
-		return f.resolver.ClaimVoucher(ctx, voucherID)
+		return f.resolver.claimVoucher(ctx, voucherID)
 	}, nil)
 	if err != nil {
 		return nil, err
@@ -280,6 +281,24 @@ func (f *fastClaim) claim(ctx context.Context, voucherID string) (payload *model
 		return nil, errors.New("claimVoucher answered no payload")
 	}
 	return out, nil
+}
+
+// claimVoucher is the claim mutation, on either path: the fast path calls it under the
+// @auth directive, and so does gqlgen through the resolver (flashsale.resolvers.go).
+func (r *Resolver) claimVoucher(ctx context.Context, voucherID string) (*model.ClaimPayload, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	vid, err := parseID("voucherId", voucherID)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.App.Commands.ClaimVoucher.Handle(ctx, p.UserID, vid)
+	if err != nil {
+		return nil, err
+	}
+	return &model.ClaimPayload{OrderID: formatID(res.OrderID), Status: model.OrderStatus(res.Status)}, nil
 }
 
 // marshal writes the response data for one claim, keys in the selection's order.
@@ -425,3 +444,7 @@ func isJSONNull(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)
 	return len(raw) == 0 || string(raw) == "null" || string(raw) == "{}"
 }
+
+// stringsWithin reports whether every string in v is at most max characters long
+// (0: any length) and holds no NUL character.
+func stringsWithin(v any, max int) bool { return stringsFault(v, max) == "" }

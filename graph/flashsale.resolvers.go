@@ -74,19 +74,7 @@ func (r *mutationResolver) UpdateFlashSale(ctx context.Context, input model.Upda
 }
 
 func (r *mutationResolver) ClaimVoucher(ctx context.Context, voucherID string) (*model.ClaimPayload, error) {
-	p, err := principal(ctx)
-	if err != nil {
-		return nil, err
-	}
-	vid, err := parseID("voucherId", voucherID)
-	if err != nil {
-		return nil, err
-	}
-	res, err := r.App.Commands.ClaimVoucher.Handle(ctx, p.UserID, vid)
-	if err != nil {
-		return nil, err
-	}
-	return &model.ClaimPayload{OrderID: formatID(res.OrderID), Status: model.OrderStatus(res.Status)}, nil
+	return r.claimVoucher(ctx, voucherID)
 }
 
 func (r *queryResolver) Vouchers(ctx context.Context, shopID string) ([]model.Voucher, error) {

@@ -99,10 +99,8 @@ func badVariable(vars map[string]any, max int) (name, fault string) {
 	return "", ""
 }
 
-// stringsWithin reports whether every string in v is at most max characters long
-// (0: any length) and holds no NUL character.
-func stringsWithin(v any, max int) bool { return stringsFault(v, max) == "" }
-
+// stringsFault is stringFault over every string in v, its lists and its objects (whose
+// keys are checked for NUL only): the first fault found, or "".
 func stringsFault(v any, max int) string {
 	switch x := v.(type) {
 	case string:

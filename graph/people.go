@@ -112,3 +112,20 @@ func profileInput(in model.UpdateProfileInput) people.ProfileInput {
 	}
 	return out
 }
+
+// setBlocked blocks or unblocks the user with the raw id for the calling administrator.
+func (r *mutationResolver) setBlocked(ctx context.Context, rawID string, blocked bool) (*model.User, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID("userId", rawID)
+	if err != nil {
+		return nil, err
+	}
+	u, err := r.App.Commands.SetUserBlocked.Handle(ctx, p, id, blocked)
+	if err != nil {
+		return nil, err
+	}
+	return userToModel(u, p), nil
+}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/domain"
-	"github.com/dealspot/dealspot/internal/reqmeta"
 )
 
 // WebsocketOptions bound the websocket connections of one node.
@@ -41,14 +40,19 @@ type WebsocketOptions struct {
 	Now func() time.Time
 }
 
-// Websocket close codes (graphql-transport-ws): 4401 Unauthorized for an ended session or
-// an expired token, 4403 Forbidden for a blocked account or a refused connection_init.
-const closeUnauthorized = 4401
+// Websocket close codes: 4401 Unauthorized (graphql-transport-ws) for an ended session or
+// an expired token, 4403 Forbidden (graphql-transport-ws) for a blocked account or a
+// refused connection_init, 1013 Try Again Later for a connection_init not served now.
+const (
+	closeUnauthorized = 4401
+	closeForbidden    = 4403
+	closeTryAgain     = 1013
+)
 
 // websocketSessions ties every websocket connection to the session it was opened with:
 // each operation re-checks the session, a watcher checks it periodically and at token
 // expiry, and the connection is closed (4401/4403), its subscriptions stopped, when the
-// session ends.
+// session ends. Its Middleware, which every HTTP request passes, is in handler.go.
 type websocketSessions struct {
 	auth   *auth.Authenticate
 	inner  transport.WebsocketImplementation
@@ -105,27 +109,6 @@ func (s *socket) end(code int, reason string) {
 	})
 }
 
-// Middleware gives every websocket upgrade request a socket record, which Accept and Init
-// fill in. The connection counts against the per-IP and total limits from here on, so
-// that upgrades which never send connection_init count too; one over a limit is refused
-// with 429 before it is upgraded. The transport serves a connection until it closes.
-func (w *websocketSessions) Middleware(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Upgrade") == "" {
-			next.ServeHTTP(rw, r)
-			return
-		}
-		release, refusal := w.limits.upgrade(reqmeta.From(r.Context()).ClientIP)
-		if refusal != "" {
-			refuseUpgrade(rw, refusal)
-			return
-		}
-		defer release()
-		r = r.WithContext(context.WithValue(r.Context(), socketKey{}, &socket{sessions: w, ended: make(chan struct{})}))
-		next.ServeHTTP(rw, r)
-	})
-}
-
 // Accept implements transport.WebsocketImplementation: it records the connection so
 // that the server can close it with a code of its own.
 func (w *websocketSessions) Accept(rw http.ResponseWriter, r *http.Request, o transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
@@ -161,7 +144,7 @@ func (w *websocketSessions) Init(ctx context.Context, payload transport.InitPayl
 		return refused, nil, errWebsocketAuth
 	}
 	s := socketFrom(ctx)
-	if s == nil { // not reached through Middleware: no watching possible, refuse
+	if s == nil { // not reached through Middleware (handler.go): no watching possible, refuse
 		return transport.WithWebsocketCloseCode(ctx, closeTryAgain), nil, errors.New("websocket connections are not available")
 	}
 	release, refusal := w.limits.user(c.principal.UserID)
