@@ -140,17 +140,13 @@ func (g *Gate) reserveOne(ctx context.Context, r seckill.Reservation, bucket int
 func (g *Gate) reserveArgs(calls []*reserveCall) ([]string, []any) {
 	first := calls[0].r
 	k := g.ks.bucketKeys(first.VoucherID, calls[0].bucket)
-	streamed := 0
-	if g.ks.cfg.ClaimStream != nil {
-		streamed = 1
-	}
-	keys := make([]string, 0, 4+streamed+len(calls))
+	keys := make([]string, 0, 5+len(calls))
 	keys = append(keys, k.stock, k.users, k.pending, k.window)
-	if streamed == 1 {
+	if g.ks.cfg.ClaimStream != nil {
 		keys = append(keys, g.ks.claimStream(k))
 	}
-	args := make([]any, 0, 5+5*len(calls))
-	args = append(args, len(calls), streamed, first.RateLimit.Max, first.RateLimit.Window.Milliseconds(), first.VoucherID)
+	args := make([]any, 0, 3+5*len(calls))
+	args = append(args, first.RateLimit.Max, first.RateLimit.Window.Milliseconds(), first.VoucherID)
 	for _, c := range calls {
 		keys = append(keys, k.prefix+"rate:"+strconv.FormatInt(c.r.UserID, 10))
 		args = append(args, c.r.UserID, strconv.FormatInt(c.r.OrderID, 10), c.r.At.UnixMilli(), c.payload, c.metadata)

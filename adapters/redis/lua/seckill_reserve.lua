@@ -8,18 +8,17 @@
 -- KEYS[3] seckill:{s<k>}:pending             hash: order id -> "<voucher id>:<user id>:<ms>",
 --                                            the reservations of all the shard's sales
 -- KEYS[4] seckill:{s<k>}:window:<vid>        hash: begin, end (unix ms)
--- KEYS[5] orders:{s<k>}                      stream, only when ARGV[2] is 1 (the gate
---                                            enqueues claims)
--- KEYS[4 + ARGV[2] + i] seckill:{s<k>}:rate:<user id of claim i>
+-- KEYS[5] orders:{s<k>}                      stream, only when the gate enqueues claims
+-- KEYS[4 + s + i] seckill:{s<k>}:rate:<user id of claim i>, s = 1 with the stream, else 0
 --                                            zset: the user's recent claims (sliding window)
--- ARGV[1] number of claims
--- ARGV[2] 1 when the gate enqueues claims on the stream, else 0
--- ARGV[3] most claims per user per window (0: no limit)
--- ARGV[4] the window (ms)
--- ARGV[5] voucher id
--- ARGV[5 + 5(i-1) + 1..5] claim i: user id, order id (decimal string; never turned
+-- ARGV[1] most claims per user per window (0: no limit)
+-- ARGV[2] the window (ms)
+-- ARGV[3] voucher id
+-- ARGV[3 + 5(i-1) + 1..5] claim i: user id, order id (decimal string; never turned
 --   into a Lua number), now (unix ms), message payload (JSON, when the stream is used),
 --   message metadata (a msgpack map carrying the claim's trace context, or empty)
+-- The number of claims is (#ARGV - 3) / 5, and the stream is given when #KEYS has one
+-- key more than 4 + that: a claim alone costs no more arguments than its own.
 -- Returns {verdict 1, n 1, verdict 2, n 2, ...}, one pair per claim: verdict 0 accepted
 -- (n = stock left), 1 sold out, 2 already claimed, 3 not started, 4 ended, 5 not loaded,
 -- 6 rate limited (n = ms to wait).
@@ -36,11 +35,11 @@
 -- KEYS[3]) and a retry would be answered 2; retries come within milliseconds of the
 -- first call and settling only after the queue wrote the order, so that window is
 -- accepted.
-local count = tonumber(ARGV[1])
-local streamed = tonumber(ARGV[2])
-local limit = tonumber(ARGV[3])
-local span = tonumber(ARGV[4])
-local voucher = ARGV[5]
+local count = (#ARGV - 3) / 5
+local streamed = #KEYS - 4 - count
+local limit = tonumber(ARGV[1])
+local span = tonumber(ARGV[2])
+local voucher = ARGV[3]
 local window = redis.call('HMGET', KEYS[4], 'begin', 'end')
 local prefix = voucher .. ':'
 -- retried: the verdict of a claim already accepted by an earlier run of this call, or nil.
@@ -54,7 +53,7 @@ local function retried(user, order, stock)
 end
 local out = {}
 for i = 1, count do
-  local a = 5 + 5 * (i - 1)
+  local a = 3 + 5 * (i - 1)
   local user, order, now, payload = ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3]), ARGV[a + 4]
   local rate = KEYS[4 + streamed + i]
   local verdict, n = nil, 0
