@@ -226,7 +226,7 @@ func ParseClusterURL(rawURL string) (*goredis.ClusterOptions, error) {
 // Clients made by Open keep go-redis's retries (MaxRetries, 3 unless the URL says otherwise):
 // a command whose reply timed out or whose connection broke is sent again, although it
 // may have run. Every script that changes state on that client must therefore be safe
-// to run twice; the flash-sale gate's reserve scripts are idempotent per order id for
+// to run twice; the flash-sale gate's reserve script is idempotent per order id for
 // exactly this reason (see lua/seckill_reserve.lua). Turning retries off instead would
 // answer errors for claims Redis had accepted, during every network hiccup.
 func ParseURL(rawURL string) (*goredis.Options, error) {

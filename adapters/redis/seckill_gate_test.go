@@ -34,8 +34,8 @@ func eachGateMode(t *testing.T, coalesced redis.Coalescing, fn func(t *testing.T
 
 // A flood of concurrent claims on two live sales, one not started and one never loaded,
 // claim by claim and coalesced (where several sales share a batch): each mode sells
-// exactly the stock, one unit per user, and answers the rest as the single-claim script
-// does.
+// exactly the stock, one unit per user, and answers the rest as a claim decided alone
+// is answered.
 func TestGateReserveUnderConcurrency(t *testing.T) {
 	t.Parallel()
 	eachGateMode(t, redis.Coalescing{Window: 500 * time.Microsecond, Max: 16}, func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing) {
@@ -310,7 +310,7 @@ func TestGatePendingByOrderID(t *testing.T) {
 // a second run of the same claim (same order id, voucher and user) answers the first
 // run's verdict — accepted, with the stock left — and changes nothing: one unit taken,
 // one holder, one reservation, one stream entry, and the rate limit not spent again.
-// Claim by claim (seckill_reserve.lua) and coalesced (seckill_reserve_batch.lua).
+// Claim by claim (a batch of one) and coalesced, both through seckill_reserve.lua.
 func TestGateReserveRetriedClaimIsIdempotent(t *testing.T) {
 	t.Parallel()
 	eachGateMode(t, redis.Coalescing{Window: 200 * time.Microsecond, Max: 8}, func(t *testing.T, conn *redis.Conn, coalesce redis.Coalescing) {
