@@ -3,6 +3,7 @@ package orders_test
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -11,20 +12,21 @@ import (
 	"github.com/dealspot/dealspot/internal/app/contracttest"
 	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/orders/orderstest"
+	"github.com/dealspot/dealspot/internal/app/seckill/seckilltest"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-// An order's life on the in-memory stores and payment provider of orderstest (held to
-// their ports' contracts), with fakes that record what the use cases tell the gate and
-// the orderStatus subscribers.
+// An order's life on the in-memory stores, payment provider and sales of orderstest and
+// the vouchers, shop owners and ids of seckilltest (each held to its port's contract),
+// with a log of what the use cases tell the orderStatus subscribers.
 
 // lifecycle is the orders service on the in-memory stores, and what it told the fakes.
 type lifecycle struct {
 	*orders.Service
 	store    *orderstest.Memory
 	payStore *orderstest.MemoryPayments
-	vouchers fakeVouchers
-	gate     *gateFake
+	vouchers *seckilltest.MemVouchers
+	sales    *orderstest.MemSales
 	provider *orderstest.MemProvider
 	status   *statusLog
 	// skew moves the service's clock ahead of the wall clock (the in-memory store dates
@@ -34,16 +36,15 @@ type lifecycle struct {
 }
 
 // newLifecycle builds the service on fresh in-memory stores; shops says who runs which
-// shop. It is the one place these tests build orders.Deps.
-func newLifecycle(t *testing.T, cfg orders.Config, shops fakeShops) *lifecycle {
+// shop (9 and 10). It is the one place these tests build orders.Deps.
+func newLifecycle(t *testing.T, cfg orders.Config, shops *seckilltest.MemShopOwners) *lifecycle {
 	t.Helper()
 	store := orderstest.NewMemory()
-	l := &lifecycle{store: store, payStore: orderstest.NewMemoryPayments(store), vouchers: fakeVouchers{},
-		gate:     &gateFake{returned: map[int64]domain.VoucherOrder{}, voucher: map[int64]int64{}, reopened: map[int64]int{}},
-		provider: orderstest.NewMemProvider(), status: &statusLog{}}
+	l := &lifecycle{store: store, payStore: orderstest.NewMemoryPayments(store), vouchers: seckilltest.NewMemVouchers(9, 10),
+		sales: orderstest.NewMemSales(), provider: orderstest.NewMemProvider(), status: &statusLog{}}
 	cfg.Pages = domain.PageLimits{Default: 10, Max: 100}
 	svc, err := orders.New(cfg, orders.Deps{Orders: store, Payments: l.payStore, Vouchers: l.vouchers, Shops: shops,
-		Sales: l.gate, Provider: l.provider, Status: l.status, IDs: &seqIDs{}, Log: slog.New(slog.DiscardHandler),
+		Sales: l.sales, Provider: l.provider, Status: l.status, IDs: seckilltest.NewMemIDs(1), Log: slog.New(slog.DiscardHandler),
 		Now: l.now})
 	if err != nil {
 		t.Fatal(err)
@@ -66,26 +67,37 @@ func (l *lifecycle) advance(d time.Duration) {
 	l.skew += d
 }
 
-// voucher stores v (on sale, in shop 9 unless it names one) and returns it with its id.
-func (l *lifecycle) voucher(v domain.Voucher) domain.Voucher {
+// voucher stores v (on sale, in shop 9 unless it names one) in the vouchers and, under
+// the same id, beside the orders (as the database holds it), and returns it with its id.
+func (l *lifecycle) voucher(t *testing.T, v domain.Voucher) domain.Voucher {
+	t.Helper()
 	if v.ShopID == 0 {
 		v.ShopID = 9
 	}
 	v.Status = domain.VoucherOnSale
-	v = l.store.AddVoucher(v)
-	l.vouchers[v.ID] = v
+	v, err := l.vouchers.CreateVoucher(context.Background(), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.store.AddVoucher(v)
+}
+
+// flashSale stores a flash sale of stock units at payValue, live (its stock loaded).
+func (l *lifecycle) flashSale(t *testing.T, stock int, payValue int64) domain.Voucher {
+	t.Helper()
+	v := l.voucher(t, domain.Voucher{Kind: domain.VoucherFlashSale, PayValue: payValue, FlashSale: &domain.FlashSale{Stock: stock}})
+	l.sales.Open(v.ID, orderstest.SaleSetup{Stock: int64(stock)})
 	return v
 }
 
-// flashSale stores a flash sale of stock units at payValue.
-func (l *lifecycle) flashSale(stock int, payValue int64) domain.Voucher {
-	return l.voucher(domain.Voucher{Kind: domain.VoucherFlashSale, PayValue: payValue, FlashSale: &domain.FlashSale{Stock: stock}})
-}
-
-// claim writes user's accepted claim of sale v, as the claim path does, its payment due
-// within payWithin, and returns its order.
+// claim writes user's accepted claim of sale v, as the claim path does (a unit and the
+// user's slot taken from the live sale), its payment due within payWithin, and returns
+// its order.
 func (l *lifecycle) claim(t *testing.T, v domain.Voucher, user int64, payWithin time.Duration) domain.VoucherOrder {
 	t.Helper()
+	if !l.sales.Take(v.ID, user) {
+		t.Fatalf("user %d's claim of sale %d refused by the live sale", user, v.ID)
+	}
 	c := domain.Claim{OrderID: contracttest.NewID(), UserID: user, VoucherID: v.ID, ClaimedAt: time.Now()}
 	if res, err := l.store.WriteClaims(context.Background(), []domain.Claim{c}, payWithin); err != nil || len(res.Created) != 1 {
 		t.Fatalf("write claim: %+v, %v", res, err)
@@ -136,56 +148,25 @@ func (l *lifecycle) wantLedger(t *testing.T, v domain.Voucher) {
 	}
 }
 
-// gateFake is the flash sale (orders.Sales): it takes every flash-sale unit given back,
-// once per order, reads fixed numbers, and records the sales opened again.
-type gateFake struct {
-	mu       sync.Mutex
-	returned map[int64]domain.VoucherOrder // by order id
-	voucher  map[int64]int64               // order id → sale
-	freeSlot []bool
-	reopened map[int64]int // sale → times announced open again
-}
-
-func (g *gateFake) ReturnUnits(_ context.Context, voucherID int64, released []domain.VoucherOrder, freeSlot bool) (int, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	n := 0
-	for _, o := range released {
-		if o.Kind != domain.VoucherFlashSale {
-			continue
-		}
-		if _, done := g.returned[o.ID]; !done {
-			g.returned[o.ID], g.voucher[o.ID] = o, voucherID
-			n++
-		}
-	}
-	g.freeSlot = append(g.freeSlot, freeSlot)
-	if n > 0 {
-		g.reopened[voucherID]++
-	}
-	return n, nil
-}
-
-func (g *gateFake) Live(context.Context, int64) (orders.LiveSale, error) {
-	return orders.LiveSale{}, nil
-}
-
-// wantReturned checks the units given back to the gate: exactly those of os.
-func (g *gateFake) wantReturned(t *testing.T, os ...domain.VoucherOrder) {
+// wantReturned checks the units given back to the sale: exactly those of os.
+func (l *lifecycle) wantReturned(t *testing.T, os ...domain.VoucherOrder) {
 	t.Helper()
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if len(g.returned) != len(os) {
-		t.Fatalf("units back in the gate: %+v, want those of %d orders", g.returned, len(os))
+	returned := l.sales.Returned()
+	if len(returned) != len(os) {
+		t.Fatalf("units back in the sale: %+v, want those of %d orders", returned, len(os))
 	}
 	for _, o := range os {
-		if u, ok := g.returned[o.ID]; !ok || u.UserID != o.UserID || g.voucher[o.ID] != o.VoucherID {
-			t.Errorf("order %d's unit back in the gate: %+v (sale %d), %v; want user %d, sale %d", o.ID, u, g.voucher[o.ID], ok, o.UserID, o.VoucherID)
+		i := slices.IndexFunc(returned, func(u orderstest.ReturnedUnit) bool { return u.OrderID == o.ID })
+		if i < 0 || returned[i].UserID != o.UserID || returned[i].VoucherID != o.VoucherID {
+			t.Errorf("order %d's unit back in the sale: %+v; want user %d, sale %d", o.ID, returned, o.UserID, o.VoucherID)
 		}
 	}
 }
 
-// statusLog records the orderStatus events.
+// statusLog records the orderStatus events. It stays private: the tests check every
+// event an order ever had, those of Buy included (whose order id is not known before),
+// and seckilltest.MemStatusBus, like the real bus, delivers only to subscribers already
+// listening to an order.
 type statusLog struct {
 	mu     sync.Mutex
 	events []domain.OrderEvent
@@ -241,8 +222,8 @@ var (
 // provider's word, a repeated word changing nothing.
 func TestPayOnTheMemoryStores(t *testing.T) {
 	ctx := context.Background()
-	l := newLifecycle(t, orders.Config{PayTimeout: 10 * time.Minute}, fakeShops{9: 70})
-	v := l.voucher(domain.Voucher{Kind: domain.VoucherNormal, PayValue: 1250})
+	l := newLifecycle(t, orders.Config{PayTimeout: 10 * time.Minute}, owners(9, 70))
+	v := l.voucher(t, domain.Voucher{Kind: domain.VoucherNormal, PayValue: 1250})
 	o, err := l.Buy.Handle(ctx, buyer, v.ID, 2)
 	if err != nil || o.Status != domain.OrderCreated || o.Amount != 2500 {
 		t.Fatalf("buy: %+v, %v", o, err)
@@ -298,8 +279,8 @@ func TestPayOnTheMemoryStores(t *testing.T) {
 func TestLatePaymentIsRefunded(t *testing.T) {
 	ctx := context.Background()
 	for _, refusing := range []bool{false, true} {
-		l := newLifecycle(t, orders.Config{}, fakeShops{9: 70})
-		v := l.voucher(domain.Voucher{Kind: domain.VoucherNormal, PayValue: 800})
+		l := newLifecycle(t, orders.Config{}, owners(9, 70))
+		v := l.voucher(t, domain.Voucher{Kind: domain.VoucherNormal, PayValue: 800})
 		o, err := l.Buy.Handle(ctx, buyer, v.ID, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -319,7 +300,7 @@ func TestLatePaymentIsRefunded(t *testing.T) {
 			t.Errorf("canceled order after a late payment: %+v", got)
 		}
 		l.status.want(t, o.ID, "CANCELED/BUYER")
-		l.gate.wantReturned(t) // a normal voucher has no unit in the gate
+		l.wantReturned(t) // a normal voucher has no unit in the gate
 		if refusing {
 			if got := l.payment(t, p.ID); got.Status != domain.PaymentRefundPending {
 				t.Fatalf("late payment whose refund the provider refused: %+v, want REFUND_PENDING", got)
@@ -350,8 +331,8 @@ func TestLatePaymentIsRefunded(t *testing.T) {
 // sale.
 func TestCancelGivesTheUnitBack(t *testing.T) {
 	ctx := context.Background()
-	l := newLifecycle(t, orders.Config{ReclaimAfterCancel: true}, fakeShops{9: 70})
-	v := l.flashSale(2, 500)
+	l := newLifecycle(t, orders.Config{ReclaimAfterCancel: true}, owners(9, 70))
+	v := l.flashSale(t, 2, 500)
 	o := l.claim(t, v, buyer.UserID, time.Hour)
 	if n, _ := l.store.SaleStock(ctx, v.ID); n != 1 {
 		t.Fatalf("stock after a claim %d, want 1", n)
@@ -367,17 +348,17 @@ func TestCancelGivesTheUnitBack(t *testing.T) {
 	if n, _ := l.store.SaleStock(ctx, v.ID); n != 2 {
 		t.Errorf("stock after the cancel %d, want 2", n)
 	}
-	l.gate.wantReturned(t, o)
-	if len(l.gate.freeSlot) != 1 || !l.gate.freeSlot[0] {
-		t.Errorf("slot freed with the unit: %v, want true (ReclaimAfterCancel)", l.gate.freeSlot)
+	l.wantReturned(t, o)
+	if holders := l.sales.Holders(v.ID); slices.Contains(holders, buyer.UserID) {
+		t.Errorf("slot not freed with the unit: holders %v, want %d gone (ReclaimAfterCancel)", holders, buyer.UserID)
 	}
-	if len(l.gate.reopened) != 1 || l.gate.reopened[v.ID] != 1 {
-		t.Errorf("sales reopened %v, want %d once", l.gate.reopened, v.ID)
+	if n := l.sales.Reopened(v.ID); n != 1 {
+		t.Errorf("sale %d reopened %d times, want once", v.ID, n)
 	}
 	_, err = l.Cancel.Handle(ctx, buyer, o.ID)
 	wantConflict(t, "canceling twice", err, domain.OrderCanceled)
-	if n, _ := l.store.SaleStock(ctx, v.ID); n != 2 || l.gate.reopened[v.ID] != 1 {
-		t.Errorf("a second cancel changed the stock to %d or reopened the sale again (%v)", n, l.gate.reopened)
+	if n, _ := l.store.SaleStock(ctx, v.ID); n != 2 || l.sales.Reopened(v.ID) != 1 {
+		t.Errorf("a second cancel changed the stock to %d or reopened the sale again (%d times)", n, l.sales.Reopened(v.ID))
 	}
 	l.status.want(t, o.ID, "CANCELED/BUYER")
 	_, err = l.Pay.Handle(ctx, buyer, o.ID)
@@ -388,8 +369,8 @@ func TestCancelGivesTheUnitBack(t *testing.T) {
 // provider, a flash sale's unit back to the sale; only a PAID order is refunded.
 func TestRefundOnTheMemoryStores(t *testing.T) {
 	ctx := context.Background()
-	l := newLifecycle(t, orders.Config{}, fakeShops{9: 70})
-	v := l.flashSale(3, 500)
+	l := newLifecycle(t, orders.Config{}, owners(9, 70))
+	v := l.flashSale(t, 3, 500)
 	o := l.claim(t, v, buyer.UserID, time.Hour)
 	waiting := l.claim(t, v, stranger.UserID, time.Hour)
 	p := l.paid(t, buyer, o)
@@ -399,7 +380,7 @@ func TestRefundOnTheMemoryStores(t *testing.T) {
 	wantCode(t, "refunding another's order", err, domain.CodeNotFound)
 	_, err = l.Refund.Handle(ctx, stranger, waiting.ID, "")
 	wantConflict(t, "refunding an unpaid order", err, domain.OrderCreated)
-	l.gate.wantReturned(t)
+	l.wantReturned(t)
 
 	r, err := l.Refund.Handle(ctx, buyer, o.ID, "changed my mind")
 	if err != nil || r.Status != domain.OrderRefunded || r.RefundReason != "changed my mind" || r.RefundTime == nil {
@@ -414,13 +395,13 @@ func TestRefundOnTheMemoryStores(t *testing.T) {
 	if n, _ := l.store.SaleStock(ctx, v.ID); n != 2 {
 		t.Errorf("stock after the refund %d, want 2", n)
 	}
-	l.gate.wantReturned(t, o)
+	l.wantReturned(t, o)
 	_, err = l.Refund.Handle(ctx, buyer, o.ID, "")
 	wantConflict(t, "refunding twice", err, domain.OrderRefunded)
 	l.status.want(t, o.ID, "PAID", "REFUNDED")
 
 	// A free order has no payment to give back and no unit in a flash sale.
-	free := l.voucher(domain.Voucher{Kind: domain.VoucherNormal})
+	free := l.voucher(t, domain.Voucher{Kind: domain.VoucherNormal})
 	g, err := l.Buy.Handle(ctx, buyer, free.ID, 1)
 	if err != nil || g.Status != domain.OrderPaid {
 		t.Fatalf("buy a free voucher: %+v, %v", g, err)
@@ -431,7 +412,7 @@ func TestRefundOnTheMemoryStores(t *testing.T) {
 	if len(l.provider.Refunds()) != 1 {
 		t.Errorf("refunds at the provider %v, want only the paid order's", l.provider.Refunds())
 	}
-	l.gate.wantReturned(t, o)
+	l.wantReturned(t, o)
 	l.wantLedger(t, v)
 	l.wantLedger(t, free)
 }
@@ -439,8 +420,8 @@ func TestRefundOnTheMemoryStores(t *testing.T) {
 // A redemption code is redeemed once, by whoever runs the order's shop.
 func TestRedeemOnTheMemoryStores(t *testing.T) {
 	ctx := context.Background()
-	l := newLifecycle(t, orders.Config{}, fakeShops{9: 70, 10: 80})
-	v := l.voucher(domain.Voucher{Kind: domain.VoucherNormal, PayValue: 300})
+	l := newLifecycle(t, orders.Config{}, owners(9, 70, 10, 80))
+	v := l.voucher(t, domain.Voucher{Kind: domain.VoucherNormal, PayValue: 300})
 	o, err := l.Buy.Handle(ctx, buyer, v.ID, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -481,9 +462,9 @@ func TestRedeemOnTheMemoryStores(t *testing.T) {
 // a flash sale's units back, and leaves every other order alone.
 func TestExpirySweep(t *testing.T) {
 	ctx := context.Background()
-	l := newLifecycle(t, orders.Config{PayTimeout: 10 * time.Minute, ExpiryBatch: 1}, fakeShops{9: 70})
-	sale := l.flashSale(3, 500)
-	normal := l.voucher(domain.Voucher{Kind: domain.VoucherNormal, PayValue: 200})
+	l := newLifecycle(t, orders.Config{PayTimeout: 10 * time.Minute, ExpiryBatch: 1}, owners(9, 70))
+	sale := l.flashSale(t, 3, 500)
+	normal := l.voucher(t, domain.Voucher{Kind: domain.VoucherNormal, PayValue: 200})
 	claimed := l.claim(t, sale, buyer.UserID, 10*time.Minute)
 	notDue := l.claim(t, sale, stranger.UserID, 2*time.Hour)
 	bought, err := l.Buy.Handle(ctx, buyer, normal.ID, 1)
@@ -520,7 +501,7 @@ func TestExpirySweep(t *testing.T) {
 	if n, _ := l.store.SaleStock(ctx, sale.ID); n != 2 {
 		t.Errorf("stock after the sweep %d, want 2", n)
 	}
-	l.gate.wantReturned(t, claimed)
+	l.wantReturned(t, claimed)
 	if n, err := l.Expirer.RunOnce(ctx); err != nil || n != 0 {
 		t.Errorf("a second sweep: %d, %v; want nothing", n, err)
 	}

@@ -8,11 +8,17 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/internal/app/orders"
+	"github.com/dealspot/dealspot/internal/app/orders/orderstest"
+	"github.com/dealspot/dealspot/internal/app/seckill/seckilltest"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-// fakes implement the ports these tests reach; a call to any other method panics (the
-// embedded nil interfaces), which fails the test.
+// These tests run on the fakes held to the ports' contracts (seckilltest's vouchers,
+// shop owners, ids and status bus, orderstest's sales) but for the order store and the
+// payments, which are private: fakeStore's counts change on every read (the stats
+// watch's pacing needs numbers that always differ), and it records the orders created
+// and moved; a call to any other method of it, or to the payments, panics (the embedded
+// nil interfaces), which fails the test.
 type fakeStore struct {
 	orders.OrderStore
 	mu      sync.Mutex
@@ -62,57 +68,46 @@ func (f *fakeStore) CountByStatus(context.Context, int64, time.Time) (map[domain
 	return map[domain.OrderStatus]int64{domain.OrderCreated: int64(f.reads)}, 0, nil
 }
 
-type fakeVouchers map[int64]domain.Voucher
-
-func (f fakeVouchers) Voucher(_ context.Context, id int64) (domain.Voucher, error) {
-	v, ok := f[id]
-	if !ok {
-		return domain.Voucher{}, domain.ErrNotFound
-	}
-	return v, nil
-}
-
-type fakeShops map[int64]int64
-
-func (f fakeShops) ShopOwner(_ context.Context, id int64) (int64, error) {
-	owner, ok := f[id]
-	if !ok {
-		return 0, domain.ErrNotFound
-	}
-	return owner, nil
-}
-
-// fakeSales reads every sale as live with 7 units left and 2 claims pending; no test
-// here gives units back.
-type fakeSales struct{ orders.Sales }
-
-func (fakeSales) Live(context.Context, int64) (orders.LiveSale, error) {
-	return orders.LiveSale{Stock: 7, Loaded: true, Pending: 2}, nil
-}
-
-type quiet struct{}
-
-func (quiet) Publish(context.Context, ...domain.OrderEvent) error { return nil }
-
-type seqIDs struct{ n int64 }
-
-func (s *seqIDs) NextID(context.Context) (int64, error) { s.n++; return s.n, nil }
-
 type noPayments struct{ orders.PaymentStore }
 type noProvider struct{ orders.PaymentProvider }
 
 var now = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 
-func newService(t *testing.T, cfg orders.Config, store *fakeStore, vouchers fakeVouchers, shops fakeShops) *orders.Service {
+// vouchersOf stores vs (in shops 9 and 10) and returns the store and their ids, in order.
+func vouchersOf(t *testing.T, vs ...domain.Voucher) (*seckilltest.MemVouchers, []int64) {
 	t.Helper()
-	return newServiceAt(t, cfg, store, vouchers, shops, func() time.Time { return now })
+	store := seckilltest.NewMemVouchers(9, 10)
+	ids := make([]int64, len(vs))
+	for i, v := range vs {
+		stored, err := store.CreateVoucher(context.Background(), v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = stored.ID
+	}
+	return store, ids
 }
 
-func newServiceAt(t *testing.T, cfg orders.Config, store *fakeStore, vouchers fakeVouchers, shops fakeShops, clock func() time.Time) *orders.Service {
+// owners returns the shop owners of pairs: a shop, its owner, and so on.
+func owners(pairs ...int64) *seckilltest.MemShopOwners {
+	s := seckilltest.NewMemShopOwners()
+	for i := 0; i+1 < len(pairs); i += 2 {
+		s.SetOwner(pairs[i], pairs[i+1])
+	}
+	return s
+}
+
+func newService(t *testing.T, cfg orders.Config, store *fakeStore, vouchers *seckilltest.MemVouchers, shops *seckilltest.MemShopOwners) *orders.Service {
+	t.Helper()
+	return newServiceAt(t, cfg, store, vouchers, shops, orderstest.NewMemSales(), func() time.Time { return now })
+}
+
+func newServiceAt(t *testing.T, cfg orders.Config, store *fakeStore, vouchers *seckilltest.MemVouchers, shops *seckilltest.MemShopOwners,
+	sales *orderstest.MemSales, clock func() time.Time) *orders.Service {
 	t.Helper()
 	cfg.Pages = domain.PageLimits{Default: 10, Max: 100}
-	svc, err := orders.New(cfg, orders.Deps{Orders: store, Payments: noPayments{}, Vouchers: vouchers, Shops: shops, Sales: fakeSales{},
-		Provider: noProvider{}, Status: quiet{}, IDs: &seqIDs{}, Now: clock})
+	svc, err := orders.New(cfg, orders.Deps{Orders: store, Payments: noPayments{}, Vouchers: vouchers, Shops: shops, Sales: sales,
+		Provider: noProvider{}, Status: seckilltest.NewMemStatusBus(), IDs: seckilltest.NewMemIDs(1), Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,13 +116,14 @@ func newServiceAt(t *testing.T, cfg orders.Config, store *fakeStore, vouchers fa
 
 func TestBuyVoucherRules(t *testing.T) {
 	store := &fakeStore{}
-	vouchers := fakeVouchers{
-		1: {ID: 1, ShopID: 9, Kind: domain.VoucherNormal, Status: domain.VoucherOnSale, PayValue: 1250},
-		2: {ID: 2, ShopID: 9, Kind: domain.VoucherNormal, Status: domain.VoucherOnSale, PayValue: 0},
-		3: {ID: 3, ShopID: 9, Kind: domain.VoucherFlashSale, Status: domain.VoucherOnSale, PayValue: 100},
-		4: {ID: 4, ShopID: 9, Kind: domain.VoucherNormal, Status: domain.VoucherOffSale, PayValue: 100},
-	}
-	svc := newService(t, orders.Config{PayTimeout: 10 * time.Minute, MaxQuantity: 3}, store, vouchers, fakeShops{})
+	vouchers, ids := vouchersOf(t,
+		domain.Voucher{ShopID: 9, Kind: domain.VoucherNormal, Status: domain.VoucherOnSale, PayValue: 1250},
+		domain.Voucher{ShopID: 9, Kind: domain.VoucherNormal, Status: domain.VoucherOnSale, PayValue: 0},
+		domain.Voucher{ShopID: 9, Kind: domain.VoucherFlashSale, Status: domain.VoucherOnSale, PayValue: 100, FlashSale: &domain.FlashSale{Stock: 1}},
+		domain.Voucher{ShopID: 9, Kind: domain.VoucherNormal, Status: domain.VoucherOffSale, PayValue: 100},
+	)
+	paid, free, flash, off := ids[0], ids[1], ids[2], ids[3]
+	svc := newService(t, orders.Config{PayTimeout: 10 * time.Minute, MaxQuantity: 3}, store, vouchers, owners())
 	buyer := domain.Actor{UserID: 5, Role: domain.RoleUser}
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -137,32 +133,32 @@ func TestBuyVoucherRules(t *testing.T) {
 		quantity int
 		code     domain.Code
 	}{
-		{"anonymous", domain.Actor{}, 1, 1, domain.CodeUnauthenticated},
-		{"no quantity", buyer, 1, 0, domain.CodeBadUserInput},
-		{"above the maximum", buyer, 1, 4, domain.CodeBadUserInput},
-		{"a flash sale", buyer, 3, 1, domain.CodeBadUserInput},
-		{"off sale", buyer, 4, 1, domain.CodeBadUserInput},
+		{"anonymous", domain.Actor{}, paid, 1, domain.CodeUnauthenticated},
+		{"no quantity", buyer, paid, 0, domain.CodeBadUserInput},
+		{"above the maximum", buyer, paid, 4, domain.CodeBadUserInput},
+		{"a flash sale", buyer, flash, 1, domain.CodeBadUserInput},
+		{"off sale", buyer, off, 1, domain.CodeBadUserInput},
 		{"unknown", buyer, 99, 1, domain.CodeNotFound},
 	} {
 		if _, err := svc.Buy.Handle(ctx, c.a, c.voucher, c.quantity); domain.ErrorCode(err) != c.code {
 			t.Errorf("%s: %v, want %s", c.name, err, c.code)
 		}
 	}
-	o, err := svc.Buy.Handle(ctx, buyer, 1, 3)
+	o, err := svc.Buy.Handle(ctx, buyer, paid, 3)
 	if err != nil || o.Status != domain.OrderCreated || o.Amount != 3750 || o.Quantity != 3 || o.ShopID != 9 ||
 		o.PayDeadline == nil || !o.PayDeadline.Equal(now.Add(10*time.Minute)) || o.RedemptionCode != "" {
 		t.Errorf("paid voucher: %+v, %v", o, err)
 	}
-	free, err := svc.Buy.Handle(ctx, buyer, 2, 1)
-	if err != nil || free.Status != domain.OrderPaid || free.PayTime == nil || len(free.RedemptionCode) != domain.RedemptionCodeLen || free.PayDeadline != nil {
-		t.Errorf("free voucher: %+v, %v", free, err)
+	g, err := svc.Buy.Handle(ctx, buyer, free, 1)
+	if err != nil || g.Status != domain.OrderPaid || g.PayTime == nil || len(g.RedemptionCode) != domain.RedemptionCodeLen || g.PayDeadline != nil {
+		t.Errorf("free voucher: %+v, %v", g, err)
 	}
 }
 
 func TestRedeemChecksTheShopAndNormalisesTheCode(t *testing.T) {
 	code := domain.NewRedemptionCode()
 	store := &fakeStore{byCode: map[string]domain.VoucherOrder{code: {ID: 1, UserID: 5, ShopID: 9, Status: domain.OrderPaid}}}
-	svc := newService(t, orders.Config{}, store, fakeVouchers{}, fakeShops{9: 70, 10: 80})
+	svc := newService(t, orders.Config{}, store, seckilltest.NewMemVouchers(), owners(9, 70, 10, 80))
 	ctx := context.Background()
 	if _, err := svc.Redeem.Handle(ctx, domain.Actor{UserID: 80, Role: domain.RoleMerchant}, code); domain.ErrorCode(err) != domain.CodeNotFound {
 		t.Errorf("the merchant of another shop: %v, want NOT_FOUND", err)
@@ -186,14 +182,18 @@ func TestRedeemChecksTheShopAndNormalisesTheCode(t *testing.T) {
 
 func TestSaleStatsWatchIsPaced(t *testing.T) {
 	store := &fakeStore{}
-	vouchers := fakeVouchers{3: {ID: 3, ShopID: 9, Kind: domain.VoucherFlashSale, FlashSale: &domain.FlashSale{Stock: 10}}}
+	vouchers, ids := vouchersOf(t, domain.Voucher{ShopID: 9, Kind: domain.VoucherFlashSale, FlashSale: &domain.FlashSale{Stock: 10}})
+	sale := ids[0]
+	// Live with 7 units left and 2 claims pending.
+	sales := orderstest.NewMemSales()
+	sales.Open(sale, orderstest.SaleSetup{Stock: 7, Holders: []int64{1}, Pending: []int64{2, 3}})
 	const interval = 30 * time.Millisecond
-	svc := newServiceAt(t, orders.Config{StatsInterval: interval}, store, vouchers, fakeShops{9: 70}, time.Now)
-	if _, err := svc.SaleStats.Watch(context.Background(), orders.FixedViewer(domain.Actor{UserID: 71, Role: domain.RoleMerchant}), 3); domain.ErrorCode(err) != domain.CodeForbidden {
+	svc := newServiceAt(t, orders.Config{StatsInterval: interval}, store, vouchers, owners(9, 70), sales, time.Now)
+	if _, err := svc.SaleStats.Watch(context.Background(), orders.FixedViewer(domain.Actor{UserID: 71, Role: domain.RoleMerchant}), sale); domain.ErrorCode(err) != domain.CodeForbidden {
 		t.Errorf("another merchant watching: %v, want FORBIDDEN", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	watch, err := svc.SaleStats.Watch(ctx, orders.FixedViewer(domain.Actor{UserID: 70, Role: domain.RoleMerchant}), 3)
+	watch, err := svc.SaleStats.Watch(ctx, orders.FixedViewer(domain.Actor{UserID: 70, Role: domain.RoleMerchant}), sale)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,8 +221,12 @@ func TestSaleStatsWatchIsPaced(t *testing.T) {
 // the viewer lost it.
 func TestSaleStatsWatchEndsWhenTheViewerLosesTheRight(t *testing.T) {
 	store := &fakeStore{}
-	vouchers := fakeVouchers{3: {ID: 3, ShopID: 9, Kind: domain.VoucherFlashSale, FlashSale: &domain.FlashSale{Stock: 10}}}
-	svc := newServiceAt(t, orders.Config{StatsInterval: 5 * time.Millisecond}, store, vouchers, fakeShops{9: 70}, time.Now)
+	vouchers, ids := vouchersOf(t, domain.Voucher{ShopID: 9, Kind: domain.VoucherFlashSale, FlashSale: &domain.FlashSale{Stock: 10}})
+	sale := ids[0]
+	// Live with 7 units left and 2 claims pending.
+	sales := orderstest.NewMemSales()
+	sales.Open(sale, orderstest.SaleSetup{Stock: 7, Holders: []int64{1}, Pending: []int64{2, 3}})
+	svc := newServiceAt(t, orders.Config{StatsInterval: 5 * time.Millisecond}, store, vouchers, owners(9, 70), sales, time.Now)
 	for _, tc := range []struct {
 		name  string
 		later domain.Actor
@@ -241,7 +245,7 @@ func TestSaleStatsWatchEndsWhenTheViewerLosesTheRight(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			watch, err := svc.SaleStats.Watch(ctx, viewer, 3)
+			watch, err := svc.SaleStats.Watch(ctx, viewer, sale)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/internal/app/orders"
+	"github.com/dealspot/dealspot/internal/app/orders/orderstest"
 	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/app/seckill/seckilltest"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -231,4 +233,13 @@ func TestSaleUnitsLive(t *testing.T) {
 	if want := (orders.LiveSale{Stock: 3, Loaded: true, Pending: 2}); live != want {
 		t.Errorf("Live = %+v, want %+v", live, want)
 	}
+}
+
+// SaleUnits over the in-memory gate meets the contract of the order lifecycle's view of
+// a sale (adapters/redis runs it over the Redis gate; orderstest.MemSales meets it too).
+func TestSaleUnitsMeetsTheSalesContract(t *testing.T) {
+	t.Parallel()
+	orderstest.SalesContract(t, func(t *testing.T) orderstest.Sales {
+		return seckilltest.SaleUnitsOn(t, seckilltest.NewMemStockGate())
+	})
 }

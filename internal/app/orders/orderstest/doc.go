@@ -1,8 +1,9 @@
 // Package orderstest holds the contracts of the order store (orders.OrderStore), of
-// the payment store (orders.PaymentStore, with its orders.LedgerReader) and of the
-// payment provider (orders.PaymentProvider): suites every adapter of the ports runs,
-// and the in-memory fakes that pass them too (Memory, MemoryPayments over its orders,
-// MemProvider), so that the fakes cannot drift from the real thing and app-level tests
+// the payment store (orders.PaymentStore, with its orders.LedgerReader), of the
+// payment provider (orders.PaymentProvider) and of the flash sale's side of the orders
+// (orders.Sales): suites every implementation of the ports runs, and the in-memory
+// fakes that pass them too (Memory, MemoryPayments over its orders, MemProvider,
+// MemSales), so that the fakes cannot drift from the real thing and app-level tests
 // can run on them.
 //
 // Each contract takes a constructor, called once per case, and runs its cases in

@@ -32,12 +32,14 @@ func NewMemory() *Memory {
 	return &Memory{orders: map[int64]domain.VoucherOrder{}, vouchers: map[int64]domain.Voucher{}, payments: map[int64]domain.Payment{}}
 }
 
-// AddVoucher stores v under a new id (its flash sale's stock is what WriteClaims takes
-// from) and returns it.
+// AddVoucher stores v (its flash sale's stock is what WriteClaims takes from) under its
+// id, or a new one when it has none (0), and returns it.
 func (m *Memory) AddVoucher(v domain.Voucher) domain.Voucher {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	v.ID = newID()
+	if v.ID == 0 {
+		v.ID = newID()
+	}
 	if v.FlashSale != nil {
 		fs := *v.FlashSale
 		fs.VoucherID = v.ID

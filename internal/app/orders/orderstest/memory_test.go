@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/dealspot/dealspot/internal/app/contracttest"
 	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/orders/orderstest"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -57,5 +58,21 @@ func TestMemProviderMeetsThePaymentProviderContract(t *testing.T) {
 				}
 				return got
 			}}
+	})
+}
+
+// The in-memory sales meet the contract the flash sale's SaleUnits does on each gate.
+func TestMemSalesMeetsTheSalesContract(t *testing.T) {
+	t.Parallel()
+	orderstest.SalesContract(t, func(*testing.T) orderstest.Sales {
+		m := orderstest.NewMemSales()
+		return orderstest.Sales{Sales: m,
+			Open: func(_ *testing.T, s orderstest.SaleSetup) int64 {
+				id := contracttest.NewID()
+				m.Open(id, s)
+				return id
+			},
+			Holders:  func(_ *testing.T, voucherID int64) []int64 { return m.Holders(voucherID) },
+			Reopened: func(_ *testing.T, voucherID int64) int { return m.Reopened(voucherID) }}
 	})
 }

@@ -11,7 +11,9 @@ import (
 // orders.Shops by seckilltest.ShopOwnersContract, orders.IDGenerator by
 // seckilltest.IDGeneratorContract, orders.StatusPublisher by
 // seckilltest.StatusBusContract. orders.Sales is the flash sale's use case
-// (seckill.SaleUnits), no adapter.
+// (seckill.SaleUnits) over each stock gate: orderstest.SalesContract runs on it there
+// (seckill's units_test.go on seckilltest.MemStockGate, adapters/redis on the Redis
+// gate) and on MemSales here.
 var (
 	_ orders.Vouchers        = seckill.Vouchers(nil)
 	_ orders.Vouchers        = (*seckilltest.MemVouchers)(nil)
