@@ -39,7 +39,7 @@ var (
 	seckillDropScript = goredis.NewScript(seckillDropLua)
 )
 
-// Gate is the claim's part of the SaleGate (seckill.StockGate): it reserves a unit for a
+// Gate is the claim's part of the SaleGate (seckill.SaleStock): it reserves a unit for a
 // claim, drops or settles the reservation, and finds the reservations still waiting for
 // their orders.
 type Gate struct {
@@ -50,7 +50,7 @@ type Gate struct {
 	borrows singleflight.Group
 }
 
-// Reserve implements seckill.StockGate. It is idempotent per order id: go-redis sends a
+// Reserve implements seckill.SaleStock. It is idempotent per order id: go-redis sends a
 // script again when its reply timed out (MaxRetries), and a second run of the same claim
 // answers the first run's acceptance without taking a second unit or queuing a second
 // message, as long as the reservation has not yet been settled.
@@ -491,7 +491,7 @@ func (g *Gate) borrowOnce(ctx context.Context, r seckill.Reservation, to, bucket
 	return borrowedNothing, nil
 }
 
-// Drop implements seckill.StockGate, in whichever bucket holds the reservation (each
+// Drop implements seckill.SaleStock, in whichever bucket holds the reservation (each
 // bucket's shard has its own reservation hash).
 func (g *Gate) Drop(ctx context.Context, voucherID, orderID int64, rel seckill.Release) (bool, error) {
 	n, err := g.ks.buckets(ctx, voucherID, 0)
@@ -517,7 +517,7 @@ func (g *Gate) dropKeys(ctx context.Context, k saleKeys, orderID int64, rel seck
 	return n == 1, nil
 }
 
-// Settle implements seckill.StockGate: the reservations go from every bucket's hash (and
+// Settle implements seckill.SaleStock: the reservations go from every bucket's hash (and
 // the legacy hash), in one pipeline. Settling leaves the version alone: it changes
 // neither stock nor holders, and a repair computed across it errs toward less stock (see
 // seckill_repair.lua).
@@ -548,7 +548,7 @@ func (g *Gate) Settle(ctx context.Context, voucherID int64, orderIDs []int64) er
 	return nil
 }
 
-// Pending implements seckill.StockGate: one HGET per shard, all in one pipeline — a
+// Pending implements seckill.SaleStock: one HGET per shard, all in one pipeline — a
 // fixed cost whatever the number of sales.
 func (g *Gate) Pending(ctx context.Context, orderID int64) (seckill.Reservation, bool, error) {
 	field := strconv.FormatInt(orderID, 10)
@@ -582,7 +582,7 @@ func (g *Gate) Pending(ctx context.Context, orderID int64) (seckill.Reservation,
 	return seckill.Reservation{}, false, nil
 }
 
-// PendingOfUser implements seckill.StockGate by scanning every shard's reservations for
+// PendingOfUser implements seckill.SaleStock by scanning every shard's reservations for
 // the user's.
 func (g *Gate) PendingOfUser(ctx context.Context, userID int64) ([]seckill.Reservation, error) {
 	var out []seckill.Reservation

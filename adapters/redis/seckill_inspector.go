@@ -20,19 +20,19 @@ var (
 )
 
 // GateInspector is the SaleGate's part that reads a sale's state and repairs it
-// (seckill.GateInspector): the audit, the drift check, the sold-out board and the
+// (seckill.SaleStock): the audit, the drift check, the sold-out board and the
 // sale's live numbers read through it.
 type GateInspector struct {
 	ks *saleKeyspace
 }
 
-// Reservations implements seckill.GateInspector: it scans each bucket's shard hash for
+// Reservations implements seckill.SaleStock: it scans each bucket's shard hash for
 // the sale's reservations (and the sale's legacy hash).
 func (in *GateInspector) Reservations(ctx context.Context, voucherID int64) ([]seckill.Reservation, error) {
 	return in.ks.reservations(ctx, voucherID)
 }
 
-// Stock implements seckill.GateInspector: the sum of the buckets' stock (units in flight
+// Stock implements seckill.SaleStock: the sum of the buckets' stock (units in flight
 // between two buckets left out); the sale is loaded when every bucket is.
 func (in *GateInspector) Stock(ctx context.Context, voucherID int64) (int64, bool, error) {
 	n, err := in.ks.buckets(ctx, voucherID, 0)
@@ -63,7 +63,7 @@ func (in *GateInspector) Stock(ctx context.Context, voucherID int64) (int64, boo
 	return sum, true, nil
 }
 
-// Holders implements seckill.GateInspector: the union of the buckets' holders (each user is
+// Holders implements seckill.SaleStock: the union of the buckets' holders (each user is
 // in one bucket).
 func (in *GateInspector) Holders(ctx context.Context, voucherID int64) ([]int64, error) {
 	n, err := in.ks.buckets(ctx, voucherID, 0)
@@ -91,7 +91,7 @@ func (in *GateInspector) Holders(ctx context.Context, voucherID int64) ([]int64,
 	return out, nil
 }
 
-// Snapshot implements seckill.GateInspector: one MULTI of reads on the sale's keys (the
+// Snapshot implements seckill.SaleStock: one MULTI of reads on the sale's keys (the
 // shard's reservation hash is read whole and filtered here).
 func (in *GateInspector) Snapshot(ctx context.Context, voucherID int64) (seckill.GateSnapshot, error) {
 	if n, err := in.ks.buckets(ctx, voucherID, 0); err != nil {
@@ -169,7 +169,7 @@ func (in *GateInspector) snapshotKeys(ctx context.Context, voucherID int64, k sa
 	return snap, out, nil
 }
 
-// Repair implements seckill.GateInspector with seckill_repair.lua.
+// Repair implements seckill.SaleStock with seckill_repair.lua.
 func (in *GateInspector) Repair(ctx context.Context, r seckill.GateRepair) (bool, error) {
 	if n, err := in.ks.buckets(ctx, r.VoucherID, 0); err != nil {
 		return false, fmt.Errorf("repair sale %d: %w", r.VoucherID, err)

@@ -26,14 +26,14 @@ const (
 	loadWait    = 5 * time.Second
 )
 
-// SaleLoader is the SaleGate's part that writes sales into Redis (seckill.SaleLoader):
+// SaleLoader is the SaleGate's part that writes sales into Redis (seckill.SaleStock):
 // loading a sale, moving its window, finishing the transfers between a split sale's
 // buckets that a node left half done.
 type SaleLoader struct {
 	ks *saleKeyspace
 }
 
-// Load implements seckill.SaleLoader.
+// Load implements seckill.SaleStock.
 func (l *SaleLoader) Load(ctx context.Context, s seckill.SaleState, replace bool) (bool, error) {
 	if n, err := l.ks.buckets(ctx, s.VoucherID, s.Buckets); err != nil {
 		return false, fmt.Errorf("load sale %d: %w", s.VoucherID, err)
@@ -53,7 +53,7 @@ func (l *SaleLoader) Load(ctx context.Context, s seckill.SaleState, replace bool
 	return n == 1, nil
 }
 
-// SetWindow implements seckill.SaleLoader, on every bucket.
+// SetWindow implements seckill.SaleStock, on every bucket.
 func (l *SaleLoader) SetWindow(ctx context.Context, voucherID int64, begin, end time.Time) error {
 	n, err := l.ks.buckets(ctx, voucherID, 0)
 	if err == nil {
@@ -70,7 +70,7 @@ func (l *SaleLoader) SetWindow(ctx context.Context, voucherID int64, begin, end 
 	return nil
 }
 
-// CompleteTransfers implements seckill.SaleLoader: it finishes the transfers between a
+// CompleteTransfers implements seckill.SaleStock: it finishes the transfers between a
 // split sale's buckets taken before before and not known finished — a node that died
 // between taking units and giving them strands them until then.
 func (l *SaleLoader) CompleteTransfers(ctx context.Context, voucherID int64, before time.Time) (int, error) {

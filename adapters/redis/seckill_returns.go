@@ -18,12 +18,12 @@ var (
 )
 
 // UnitReturner is the SaleGate's part that gives the units of canceled and refunded
-// orders back to their sale (seckill.UnitReturner).
+// orders back to their sale (seckill.SaleStock).
 type UnitReturner struct {
 	ks *saleKeyspace
 }
 
-// ReturnUnits implements seckill.UnitReturner with seckill_return.lua, each unit to its
+// ReturnUnits implements seckill.SaleStock with seckill_return.lua, each unit to its
 // user's bucket: a per-bucket set of the orders whose unit came back makes a second call
 // (or a retried one) return nothing, as a user's bucket never changes. The set lives as
 // long as the sale's other keys.

@@ -20,7 +20,7 @@ type GateConfig struct {
 	// ClaimStream(k) (Shard(k) = k). Nil: Reserve enqueues nothing.
 	ClaimStream func(voucherID int64) string
 	// Coalesce batches concurrent Reserve calls: a batch's claims on one sale run as one
-	// script (seckill_reserve_batch.lua), all of a batch's sales in one pipeline.
+	// script (seckill_reserve.lua), all of a batch's sales in one pipeline.
 	Coalesce Coalescing
 	// BucketsOf returns a sale's bucket count (domain.FlashSale.Buckets) when a call does
 	// not carry it and the gate has not seen the sale; nil: every such sale has one.
