@@ -58,14 +58,27 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		return err
 	}
 
+	voucherCache, err := newCache[domain.Voucher](ctx, caches, "voucher")
+	if err != nil {
+		return err
+	}
+	vouchers := cache.NewByID(voucherCache)
+	// A claim does not carry its sale's bucket count: the gate asks once per sale and
+	// process, through the voucher cache (which also remembers ids that are no sale).
 	gateCfg := redisadapter.GateConfig{Shards: cfg.Seckill.Shards, Coalesce: coalescing(s.batchSizes, cfg.Seckill.GateCoalesce, "gate"),
 		BucketsOf: func(ctx context.Context, voucherID int64) (int, error) {
-			v, err := s.Store.Vouchers().Voucher(ctx, voucherID)
+			v, found, err := vouchers.Get(ctx, voucherID, func(ctx context.Context) (domain.Voucher, bool, error) {
+				v, err := s.Store.Vouchers().Voucher(ctx, voucherID)
+				if errors.Is(err, domain.ErrNotFound) {
+					return domain.Voucher{}, false, nil
+				}
+				return v, err == nil, err
+			})
 			switch {
-			case errors.Is(err, domain.ErrNotFound) || err == nil && v.FlashSale == nil:
-				return 0, nil
 			case err != nil:
 				return 0, err
+			case !found || v.FlashSale == nil:
+				return 0, nil
 			}
 			return v.FlashSale.Buckets, nil
 		}}
@@ -80,11 +93,6 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	if err != nil {
 		return err
 	}
-	voucherCache, err := newCache[domain.Voucher](ctx, caches, "voucher")
-	if err != nil {
-		return err
-	}
-	vouchers := cache.NewByID(voucherCache)
 	// The reconciler republishes stale claims through the queue whatever the backend;
 	// the claim path does not publish where the gate enqueues claims itself.
 	republisher := o.publisher(q)

@@ -104,24 +104,10 @@ func (u *ClaimVoucher) handle(ctx context.Context, span trace.Span, userID, vouc
 		}
 		return ClaimResult{}, domain.ErrSoldOut
 	}
-	v, found, err := u.c.voucher(ctx, voucherID)
-	if err != nil {
-		return ClaimResult{}, fmt.Errorf("read voucher %d: %w", voucherID, err)
-	}
-	if !found {
-		return ClaimResult{}, domain.Errorf(domain.CodeNotFound, "no such voucher")
-	}
-	if v.FlashSale == nil {
-		return ClaimResult{}, domain.Errorf(domain.CodeBadUserInput, "this voucher is not a flash sale")
-	}
 	now := u.c.now()
-	switch {
-	case now.Before(v.FlashSale.BeginTime):
-		return ClaimResult{}, domain.ErrNotStarted
-	case !now.Before(v.FlashSale.EndTime):
-		return ClaimResult{}, domain.ErrEnded
-	}
 	// The global bucket guards Redis and the queue: answers given without them are free.
+	// The sale's window is the gate's to check (it holds the sale as loaded and edited),
+	// so a claim outside it reaches the gate too and takes a token like any other.
 	if ok, wait := u.bucket.take(now); !ok {
 		return ClaimResult{}, rateLimited("the sale is busy; try again shortly", wait)
 	}
@@ -142,10 +128,10 @@ func (u *ClaimVoucher) handle(ctx context.Context, span trace.Span, userID, vouc
 		span.SetAttributes(attribute.Int64("dealspot.order_id", orderID))
 	}
 	r := Reservation{OrderID: orderID, UserID: userID, VoucherID: voucherID, At: now,
-		RateLimit: RateLimit{Max: u.c.cfg.ClaimsPerUser, Window: u.c.cfg.ClaimWindow}, Buckets: v.FlashSale.Buckets}
-	verdict, n, err := u.reserve(ctx, v, r)
+		RateLimit: RateLimit{Max: u.c.cfg.ClaimsPerUser, Window: u.c.cfg.ClaimWindow}}
+	verdict, n, err := u.reserve(ctx, r)
 	if err != nil {
-		return ClaimResult{}, fmt.Errorf("reserve: %w", err)
+		return ClaimResult{}, err
 	}
 	switch verdict {
 	case Accepted:
@@ -570,16 +556,42 @@ func OrderIDSecond(id int64) time.Time {
 
 // The gate step: one atomic reservation in Redis.
 
-// reserve takes the claim's unit in the gate, in one atomic step. A sale Redis lost (or
-// never had) is put back from the database, once, and asked again.
-func (u *ClaimVoucher) reserve(ctx context.Context, v domain.Voucher, r Reservation) (Verdict, int64, error) {
+// reserve takes the claim's unit in the gate, in one atomic step that also checks the
+// sale's window. The voucher is read only when the gate does not hold the sale — Redis
+// lost it (or never had it), or there is no such sale: then the voucher decides the
+// answer (NOT_FOUND, BAD_USER_INPUT, NOT_STARTED, ENDED) and a live sale is put back from
+// the database, once, and asked again. A claim on a sale the gate holds reads nothing
+// else. Errors other than the verdicts are wrapped as "reserve: …".
+func (u *ClaimVoucher) reserve(ctx context.Context, r Reservation) (Verdict, int64, error) {
 	verdict, n, err := u.c.d.Stock.Reserve(ctx, r)
-	if err == nil && verdict == NotLoaded {
-		if _, err = u.c.loadSale(ctx, v, false); err == nil {
-			verdict, n, err = u.c.d.Stock.Reserve(ctx, r)
-		}
+	if err != nil {
+		return 0, 0, fmt.Errorf("reserve: %w", err)
 	}
-	return verdict, n, err
+	if verdict != NotLoaded {
+		return verdict, n, nil
+	}
+	v, found, err := u.c.voucher(ctx, r.VoucherID)
+	switch {
+	case err != nil:
+		return 0, 0, fmt.Errorf("read voucher %d: %w", r.VoucherID, err)
+	case !found:
+		return 0, 0, domain.Errorf(domain.CodeNotFound, "no such voucher")
+	case v.FlashSale == nil:
+		return 0, 0, domain.Errorf(domain.CodeBadUserInput, "this voucher is not a flash sale")
+	case r.At.Before(v.FlashSale.BeginTime):
+		return NotStarted, 0, nil
+	case !r.At.Before(v.FlashSale.EndTime):
+		return Ended, 0, nil
+	}
+	if _, err := u.c.loadSale(ctx, v, false); err != nil {
+		return 0, 0, fmt.Errorf("reserve: %w", err)
+	}
+	r.Buckets = v.FlashSale.Buckets
+	verdict, n, err = u.c.d.Stock.Reserve(ctx, r)
+	if err != nil {
+		return 0, 0, fmt.Errorf("reserve: %w", err)
+	}
+	return verdict, n, nil
 }
 
 // Enqueue and undo: the accepted claim goes to the order writer's queue; one known not

@@ -158,6 +158,28 @@ func TestClaimRefused(t *testing.T) {
 	f.wantCounted(t, seckill.ClaimRefused, 4)
 }
 
+// A claim on a sale the gate holds reads no voucher: the gate checks the window, the
+// user and the stock in its one step. The voucher is read only for a sale the gate does
+// not hold.
+func TestClaimOnAHeldSaleReadsNoVoucher(t *testing.T) {
+	t.Parallel()
+	f := newFlashSale(t, seckill.Config{})
+	v := f.openSale(t, 5)
+	before := f.cache.gets.Load()
+	for u := int64(7); u < 10; u++ {
+		f.accept(t, u, v)
+	}
+	f.refuse(t, 7, v, domain.CodeAlreadyClaimed)
+	if n := f.cache.gets.Load() - before; n != 0 {
+		t.Fatalf("claims on a held sale read the voucher %d times, want none", n)
+	}
+	f.refuse(t, 7, v+100, domain.CodeNotFound)
+	if n := f.cache.gets.Load() - before; n != 1 {
+		t.Fatalf("a claim on an unknown voucher read it %d times, want once", n)
+	}
+	f.wantGate(t, v, 2, 7, 8, 9)
+}
+
 // A sale the gate lost is loaded again from the database by the claim that finds it
 // missing, holders included.
 func TestClaimLoadsALostSale(t *testing.T) {

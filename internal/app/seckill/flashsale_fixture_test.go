@@ -225,6 +225,17 @@ func (g *countedGate) Reserve(ctx context.Context, r seckill.Reservation) (secki
 	return g.MemStockGate.Reserve(ctx, r)
 }
 
+// countedVoucherCache counts the voucher reads asked of the cache.
+type countedVoucherCache struct {
+	seckilltest.MemVoucherCache
+	gets atomic.Int64
+}
+
+func (c *countedVoucherCache) Get(ctx context.Context, id int64, load func(context.Context) (domain.Voucher, bool, error)) (domain.Voucher, bool, error) {
+	c.gets.Add(1)
+	return c.MemVoucherCache.Get(ctx, id, load)
+}
+
 // flashSale is a flash sale's use cases on fakes, and the fakes.
 type flashSale struct {
 	*seckill.Service
@@ -239,6 +250,7 @@ type flashSale struct {
 	soldOut  *seckilltest.MemSoldOutBus
 	shops    *seckilltest.MemShopOwners
 	observed *countedClaims
+	cache    *countedVoucherCache
 }
 
 // newFlashSale builds the service on fresh fakes; cfg's MaxStock and Pages are filled in.
@@ -252,7 +264,8 @@ func newFlashSale(t *testing.T, cfg seckill.Config) *flashSale {
 		observed: &countedClaims{outcomes: map[seckill.ClaimOutcome]int{}, failed: map[seckill.FailReason]int{}}}
 	cfg.MaxStock = 1000
 	cfg.Pages = domain.PageLimits{Default: 10, Max: 50}
-	cache := seckilltest.NewMemVoucherCache()
+	cache := &countedVoucherCache{MemVoucherCache: seckilltest.NewMemVoucherCache()}
+	f.cache = cache
 	svc, err := seckill.New(context.Background(), cfg, seckill.Deps{Vouchers: f.vouchers, Orders: f.orders, Stock: f.gate,
 		Publisher: f.queue, Republisher: f.requeue, IDs: f.ids, Status: f.status, SoldOut: f.soldOut, Shops: f.shops,
 		VoucherCache: cache, VoucherChanges: cache, Observer: f.observed, Now: f.clock.Now,
