@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -63,25 +62,11 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		return err
 	}
 	vouchers := cache.NewByID(voucherCache)
-	// A claim does not carry its sale's bucket count: the gate asks once per sale and
-	// process, through the voucher cache (which also remembers ids that are no sale).
+	// A claim does not carry its sale's bucket count: the gate asks the flash sale once
+	// per sale and process (sale is set below, before any claim or load can ask).
+	var sale *seckill.Service
 	gateCfg := redisadapter.GateConfig{Shards: cfg.Seckill.Shards, Coalesce: coalescing(s.batchSizes, cfg.Seckill.GateCoalesce, "gate"),
-		BucketsOf: func(ctx context.Context, voucherID int64) (int, error) {
-			v, found, err := vouchers.Get(ctx, voucherID, func(ctx context.Context) (domain.Voucher, bool, error) {
-				v, err := s.Store.Vouchers().Voucher(ctx, voucherID)
-				if errors.Is(err, domain.ErrNotFound) {
-					return domain.Voucher{}, false, nil
-				}
-				return v, err == nil, err
-			})
-			switch {
-			case err != nil:
-				return 0, err
-			case !found || v.FlashSale == nil:
-				return 0, nil
-			}
-			return v.FlashSale.Buckets, nil
-		}}
+		BucketsOf: func(ctx context.Context, voucherID int64) (int, error) { return sale.BucketsOf(ctx, voucherID) }}
 	if q.PublishedByGate() {
 		gateCfg.ClaimStream = q.ClaimStream
 	}
@@ -138,6 +123,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	if err != nil {
 		return err
 	}
+	sale = svc
 	s.closers = append(s.closers, func() error { svc.Close(); return nil })
 	s.App.Commands.FlashSaleCommands, s.App.Queries.FlashSaleQueries, s.Ops.FlashSaleOperations = app.FlashSale(svc)
 	if err := s.startLifecycle(svc.Units, o.ids(ids), status); err != nil {

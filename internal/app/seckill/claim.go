@@ -35,9 +35,10 @@ type ClaimResult struct {
 }
 
 // Handle decides a claim without touching the database: the user's claim rate
-// (counted here, across sales), the local sold-out mark, the cached voucher and its
-// window, the node's global claim bucket, then one atomic gate step in Redis (which
-// counts the user's claims again per shard), then the queue.
+// (counted here, across sales), the local sold-out mark, the node's global claim bucket,
+// then one atomic gate step in Redis (which checks the sale's window and counts the
+// user's claims again per shard), then the queue. The voucher is read (cached) only
+// when the gate does not hold the sale.
 //
 // Errors: UNAUTHENTICATED without a user; RATE_LIMITED; NOT_FOUND for an unknown voucher;
 // BAD_USER_INPUT for a voucher that is not a flash sale; NOT_STARTED; ENDED;
@@ -92,7 +93,8 @@ func (u *ClaimVoucher) handle(ctx context.Context, span trace.Span, userID, vouc
 	if voucherID <= 0 {
 		return ClaimResult{}, domain.Errorf(domain.CodeNotFound, "no such voucher")
 	}
-	if ok, wait := u.users.allow(userID, u.c.now()); !ok {
+	now := u.c.now()
+	if ok, wait := u.users.allow(userID, now); !ok {
 		return ClaimResult{}, rateLimited("too many claims; slow down", wait)
 	}
 	if soldOut, holder, refresh := u.c.soldOut.check(voucherID, userID); soldOut {
@@ -104,7 +106,6 @@ func (u *ClaimVoucher) handle(ctx context.Context, span trace.Span, userID, vouc
 		}
 		return ClaimResult{}, domain.ErrSoldOut
 	}
-	now := u.c.now()
 	// The global bucket guards Redis and the queue: answers given without them are free.
 	// The sale's window is the gate's to check (it holds the sale as loaded and edited),
 	// so a claim outside it reaches the gate too and takes a token like any other.
@@ -475,6 +476,17 @@ func (s *core) voucher(ctx context.Context, id int64) (domain.Voucher, bool, err
 		}
 		return v, err == nil, err
 	})
+}
+
+// BucketsOf returns a sale's bucket count, read like a claim reads its voucher (through
+// the voucher cache); 0 for an id that is no flash sale. A claim carries no count, so
+// the gate asks this once per sale and process.
+func (s *Service) BucketsOf(ctx context.Context, voucherID int64) (int, error) {
+	v, found, err := s.c.voucher(ctx, voucherID)
+	if err != nil || !found || v.FlashSale == nil {
+		return 0, err
+	}
+	return v.FlashSale.Buckets, nil
 }
 
 // Order ids: handed out in memory, unique across nodes and restarts.
