@@ -2,7 +2,7 @@
 GO          ?= go
 PKG         := ./...
 # Packages whose tests exercise concurrency run with the race detector.
-TEST_FLAGS  ?= -race -count=1 -timeout 20m
+TEST_FLAGS  ?= -race -count=1 -timeout 40m
 BIN         := bin/dealspot
 # The load test's scenario: see `go run ./cmd/dealspot-bench -h`.
 BENCH_FLAGS ?= --baseline --path sold-out
