@@ -105,6 +105,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		jwt.WithIssuer(cfg.Issuer),
 		jwt.WithTimeFunc(d.Now),
 	)
+	c.quick = newQuickVerifier(c.secret, cfg.Issuer, cfg.Leeway)
 	return &Service{
 		SendLoginCode:  &SendLoginCode{c: c},
 		Login:          &Login{c: c},
@@ -135,4 +136,6 @@ type core struct {
 	secret   []byte
 	codeKey  []byte
 	parser   *jwt.Parser
+	// quick verifies the tokens this service signs before parser is asked.
+	quick *quickVerifier
 }
