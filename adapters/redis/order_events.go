@@ -46,7 +46,12 @@ type orderEventWire struct {
 	At        int64  `json:"at"`
 }
 
-// Publish implements seckill.StatusBus: one pipeline for all events.
+// eventsPerMessage bounds how many events one Pub/Sub message carries.
+const eventsPerMessage = 256
+
+// Publish implements seckill.StatusBus: the events go as JSON arrays of up to
+// eventsPerMessage events, one PUBLISH per array and one round trip for all — an order
+// writer's batch of hundreds of orders costs Redis one or two messages, not one each.
 func (b *StatusBus) Publish(ctx context.Context, events ...domain.OrderEvent) (err error) {
 	ctx, span := childSpan(ctx, "order.status publish", trace.SpanKindProducer)
 	if span != nil {
@@ -58,13 +63,24 @@ func (b *StatusBus) Publish(ctx context.Context, events ...domain.OrderEvent) (e
 				attribute.String("dealspot.order_status", string(events[0].Status)))
 		}
 	}
-	msgs := make([]string, len(events))
-	for i, e := range events {
-		msg, _ := json.Marshal(orderEventWire{
-			OrderID: strconv.FormatInt(e.OrderID, 10), UserID: strconv.FormatInt(e.UserID, 10),
-			VoucherID: strconv.FormatInt(e.VoucherID, 10), Status: string(e.Status), Reason: e.Reason, At: e.At.UnixMilli(),
-		})
-		msgs[i] = string(msg)
+	if len(events) == 0 {
+		return nil
+	}
+	msgs := make([]string, 0, (len(events)+eventsPerMessage-1)/eventsPerMessage)
+	wire := make([]orderEventWire, 0, min(len(events), eventsPerMessage))
+	for start := 0; start < len(events); start += eventsPerMessage {
+		wire = wire[:0]
+		for _, e := range events[start:min(len(events), start+eventsPerMessage)] {
+			wire = append(wire, orderEventWire{
+				OrderID: strconv.FormatInt(e.OrderID, 10), UserID: strconv.FormatInt(e.UserID, 10),
+				VoucherID: strconv.FormatInt(e.VoucherID, 10), Status: string(e.Status), Reason: e.Reason, At: e.At.UnixMilli(),
+			})
+		}
+		msg, err := json.Marshal(wire)
+		if err != nil {
+			return err
+		}
+		msgs = append(msgs, string(msg))
 	}
 	return b.bc.PublishMany(ctx, msgs...)
 }
@@ -105,23 +121,38 @@ func (b *StatusBus) dispatch(msg string) {
 		b.askToReRead()
 		return
 	}
-	var w orderEventWire
-	if json.Unmarshal([]byte(msg), &w) != nil {
-		return
+	// A message is an array of events; a single object is what nodes of an earlier
+	// release publish.
+	var ws []orderEventWire
+	if strings.HasPrefix(msg, "[") {
+		if json.Unmarshal([]byte(msg), &ws) != nil {
+			return
+		}
+	} else {
+		var w orderEventWire
+		if json.Unmarshal([]byte(msg), &w) != nil {
+			return
+		}
+		ws = []orderEventWire{w}
 	}
-	id, err := strconv.ParseInt(w.OrderID, 10, 64)
-	if err != nil {
-		return
-	}
-	uid, _ := strconv.ParseInt(w.UserID, 10, 64)
-	vid, _ := strconv.ParseInt(w.VoucherID, 10, 64)
-	e := domain.OrderEvent{OrderID: id, UserID: uid, VoucherID: vid, Status: domain.OrderStatus(w.Status), Reason: w.Reason, At: time.UnixMilli(w.At)}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for ch := range b.subs[id] {
-		select {
-		case ch <- e:
-		default: // a subscriber that does not read loses events, never blocks others
+	if len(b.subs) == 0 {
+		return
+	}
+	for _, w := range ws {
+		id, err := strconv.ParseInt(w.OrderID, 10, 64)
+		if err != nil || len(b.subs[id]) == 0 {
+			continue
+		}
+		uid, _ := strconv.ParseInt(w.UserID, 10, 64)
+		vid, _ := strconv.ParseInt(w.VoucherID, 10, 64)
+		e := domain.OrderEvent{OrderID: id, UserID: uid, VoucherID: vid, Status: domain.OrderStatus(w.Status), Reason: w.Reason, At: time.UnixMilli(w.At)}
+		for ch := range b.subs[id] {
+			select {
+			case ch <- e:
+			default: // a subscriber that does not read loses events, never blocks others
+			}
 		}
 	}
 }

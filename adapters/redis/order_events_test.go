@@ -169,3 +169,71 @@ func waitForNoSubscribers(ctx context.Context, admin goredis.UniversalClient, ch
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// A batch of events goes out as a few messages, not one each, and every subscriber
+// still gets its order's event; a single-event message of an earlier release is still
+// understood.
+func TestStatusBusSendsABatchAsFewMessages(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	channel := "order:status:test:" + testsupport.RandomSuffix(10)
+	url := testsupport.RedisURL(t)
+	client := namedClient(t, url, "statusbus-batch")
+	bus := redis.NewStatusBus(client, channel)
+	defer bus.Close()
+
+	raw := client.Subscribe(ctx, channel)
+	defer raw.Close()
+	if _, err := raw.Receive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const n = 600
+	subs := make([]<-chan domain.OrderEvent, n)
+	for i := range n {
+		ch, cancel, err := bus.Subscribe(ctx, int64(1000+i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cancel()
+		subs[i] = ch
+	}
+	events := make([]domain.OrderEvent, n)
+	for i := range n {
+		events[i] = domain.OrderEvent{OrderID: int64(1000 + i), UserID: int64(i + 1), VoucherID: 9, Status: domain.OrderCreated, At: time.UnixMilli(int64(i))}
+	}
+	if err := bus.Publish(ctx, events...); err != nil {
+		t.Fatal(err)
+	}
+	for i, ch := range subs {
+		e := nextEvent(t, ch, fmt.Sprintf("order %d", 1000+i))
+		if e != events[i] {
+			t.Fatalf("order %d: got %+v, want %+v", 1000+i, e, events[i])
+		}
+	}
+	// Count what went over the channel: a marker published after the batch ends it.
+	if err := client.Publish(ctx, channel, "end").Err(); err != nil {
+		t.Fatal(err)
+	}
+	msgs := 0
+	for {
+		m, err := raw.ReceiveMessage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Payload == "end" {
+			break
+		}
+		msgs++
+	}
+	if msgs > 3 {
+		t.Fatalf("%d events went out as %d messages, want at most 3", n, msgs)
+	}
+
+	// One event as a single JSON object, as an earlier release sends it.
+	if err := client.Publish(ctx, channel, `{"orderId":"1000","userId":"1","voucherId":"9","status":"PAID","at":5}`).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if e := nextEvent(t, subs[0], "single-object event"); e.Status != domain.OrderPaid || e.OrderID != 1000 {
+		t.Fatalf("got %+v, want order 1000 PAID", e)
+	}
+}
