@@ -180,15 +180,23 @@ func (c *ResponseCache) Middleware(next http.Handler) http.Handler {
 			return
 		}
 		query, known := c.verdicts.GetIfPresent(key)
+		share := true
 		if !known {
-			query = isQueryDocument(r, key)
-			c.verdicts.Set(key, query)
+			var sure bool
+			query, sure = isQueryDocument(r, key)
+			if sure {
+				c.verdicts.Set(key, query)
+			} else {
+				// A persisted query's hash alone: only running it tells whether it is a
+				// query, so requests of this key do not share a run until one has.
+				share = false
+			}
 		}
 		if !query {
 			next.ServeHTTP(w, r)
 			return
 		}
-		c.miss(w, r, next, key, gen)
+		c.miss(w, r, next, key, gen, share)
 	})
 }
 
@@ -224,21 +232,27 @@ type flightResult struct {
 	recording *answerRecorder
 }
 
-// miss runs the query once for every request of key arriving while it runs, stores a
-// cacheable answer, and answers r.
-func (c *ResponseCache) miss(w http.ResponseWriter, r *http.Request, next http.Handler, key string, gen uint64) {
+// miss runs the query once for every request of key arriving while it runs (with
+// share; without, for r alone), stores a cacheable answer, and answers r.
+func (c *ResponseCache) miss(w http.ResponseWriter, r *http.Request, next http.Handler, key string, gen uint64, share bool) {
 	if c.o.Metrics != nil {
 		c.o.Metrics.Miss()
 	}
 	var mine *answerRecorder
-	v, _, shared := c.flights.Do(strconv.FormatUint(gen, 10)+"\x00"+key, func() (any, error) {
+	run := func() (any, error) {
 		mine = newAnswerRecorder()
 		note := &responseNote{}
 		next.ServeHTTP(mine, r.WithContext(context.WithValue(r.Context(), responseNoteKey{}, note)))
 		res := flightResult{recording: mine}
 		res.answer = c.store(key, gen, mine, note)
 		return res, nil
-	})
+	}
+	if !share {
+		_, _ = run()
+		mine.writeTo(w)
+		return
+	}
+	v, _, shared := c.flights.Do(strconv.FormatUint(gen, 10)+"\x00"+key, run)
 	res := v.(flightResult)
 	if mine != nil {
 		// This request ran the operation (its visits counted as it ran).
@@ -264,6 +278,7 @@ func (c *ResponseCache) store(key string, gen uint64, rec *answerRecorder, note 
 		}
 		return nil
 	}
+	c.verdicts.Set(key, true)
 	if note.errs > 0 || rec.status != http.StatusOK || rec.body.Len() > c.o.MaxEntryBytes {
 		return nil
 	}
@@ -329,14 +344,15 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // isQueryDocument reports whether the request holding key sends a query (parsed, not
 // validated: the operation that runs decides whether its answer is kept). A request
-// without a document (a persisted query's hash alone) is taken as one.
-func isQueryDocument(r *http.Request, key string) bool {
+// without a document (a persisted query's hash alone) may be one: query is true and
+// sure false.
+func isQueryDocument(r *http.Request, key string) (query, sure bool) {
 	var doc, name string
 	_, payload, _ := cutByte(key)
 	if r.Method == http.MethodGet {
 		q, err := url.ParseQuery(payload)
 		if err != nil {
-			return false
+			return false, true
 		}
 		doc, name = q.Get("query"), q.Get("operationName")
 	} else {
@@ -345,16 +361,16 @@ func isQueryDocument(r *http.Request, key string) bool {
 			OperationName string `json:"operationName"`
 		}
 		if json.Unmarshal([]byte(payload), &p) != nil {
-			return false
+			return false, true
 		}
 		doc, name = p.Query, p.OperationName
 	}
 	if doc == "" {
-		return true
+		return true, false
 	}
 	d, err := parser.ParseQuery(&ast.Source{Input: doc})
 	if err != nil {
-		return false
+		return false, true
 	}
 	var op *ast.OperationDefinition
 	switch {
@@ -363,7 +379,7 @@ func isQueryDocument(r *http.Request, key string) bool {
 	case len(d.Operations) == 1:
 		op = d.Operations[0]
 	}
-	return op != nil && op.Operation == ast.Query
+	return op != nil && op.Operation == ast.Query, true
 }
 
 func cutByte(key string) (before, after string, ok bool) {

@@ -317,3 +317,31 @@ func BenchmarkResponseCache(b *testing.B) {
 		}
 	}
 }
+
+// A document that selects a field whose value depends on the caller or the moment is
+// never answered from another request's answer, even inside a fragment.
+func TestResponseCacheKeepsNoVolatileDocument(t *testing.T) {
+	f := newCacheFixture(t, graph.ResponseCacheOptions{}, 0)
+	for _, q := range []string{
+		`{ shop(id:"2"){ id name } me { id } }`,
+		`query { shop(id:"2"){ id } ...F } fragment F on Query { me { id } }`,
+	} {
+		before := f.shops.reads.Load()
+		for range 3 {
+			if w := f.do(getRequest(q)); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"me":null`) {
+				t.Fatalf("%s: %d %s", q, w.Code, w.Body.String())
+			}
+		}
+		if n := f.shops.reads.Load() - before; n != 3 {
+			t.Errorf("%s: three reads ran %d times, want 3 (never cached)", q, n)
+		}
+	}
+	// The same shop without the volatile field is cached.
+	before := f.shops.reads.Load()
+	for range 3 {
+		f.do(getRequest(`{ shop(id:"2"){ id name } }`))
+	}
+	if n := f.shops.reads.Load() - before; n != 1 {
+		t.Errorf("a plain shop read ran %d times in three requests, want 1", n)
+	}
+}
