@@ -34,6 +34,8 @@ import (
 //
 //  1. guardRequests: nosniff on every answer; the Origin; a preflight header on a POST
 //     that is not JSON.
+//     Then the response cache (response_cache.go), when Options.ResponseCache is set:
+//     it answers repeated public queries itself.
 //  2. Authentication: the Authorization header becomes the request's caller, which the
 //     @auth directive (authDirective) and the resolvers read.
 //  3. websocketSessions.Middleware: websocket upgrades stop here (websocket.go serves
@@ -93,6 +95,8 @@ type Options struct {
 	// TraceIncoming is what an operation's span does with the request's traceparent:
 	// "link" (also when empty), "parent" or "ignore" (see Tracing.Incoming).
 	TraceIncoming string
+	// ResponseCache, when set, replays the answers of public queries (response_cache.go).
+	ResponseCache *ResponseCache
 }
 
 // NewHandler builds the GraphQL HTTP handler (POST, GET and graphql-transport-ws) for a.
@@ -110,7 +114,7 @@ func NewHandler(a *app.Application, log *slog.Logger, o Options) http.Handler {
 	if o.FastClaim {
 		h = newFastClaim(srv, resolver, schema.Schema(), log, o)
 	}
-	return guardRequests(o.AllowedOrigins, Authentication(a.Queries.Authenticate, sockets.Middleware(codedTransportErrors(h))))
+	return guardRequests(o.AllowedOrigins, o.ResponseCache.Middleware(Authentication(a.Queries.Authenticate, sockets.Middleware(codedTransportErrors(h)))))
 }
 
 // 1. guardRequests: what a request may do, decided from its origin, method and content
@@ -494,6 +498,10 @@ func newServer(schema graphql.ExecutableSchema, sockets *websocketSessions, log 
 	srv.SetErrorPresenter(ErrorPresenter(log))
 	srv.SetRecoverFunc(RecoverFunc(log))
 	srv.AroundOperations(sockets.AroundOperations)
+	if o.ResponseCache != nil {
+		srv.AroundOperations(o.ResponseCache.aroundOperations)
+		srv.AroundRootFields(o.ResponseCache.aroundRootFields)
+	}
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		oc := graphql.GetOperationContext(ctx)
 		if oc.Operation != nil && oc.Operation.Operation == ast.Subscription {

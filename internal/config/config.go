@@ -228,6 +228,12 @@ type Cache struct {
 	Jitter          float64
 	// HotTTL is how long a hot key (logical expiry) counts as fresh.
 	HotTTL time.Duration
+	// ResponseTTL is how long a public query's whole answer is replayed; 0 turns the
+	// response cache off. ResponseMaxBytes bounds the answers a node holds,
+	// ResponseMaxEntryBytes one answer.
+	ResponseTTL           time.Duration
+	ResponseMaxBytes      int64
+	ResponseMaxEntryBytes int
 }
 
 // Coalesce bounds the batching of concurrent Redis calls: calls arriving within Window

@@ -123,6 +123,10 @@ func Load(getenv func(string) string) (Config, error) {
 		NullTTL:         r.duration("CACHE_NULL_TTL", 30*time.Second),
 		Jitter:          float64(r.integer("CACHE_TTL_JITTER_PERCENT", 10, 0)) / 100,
 		HotTTL:          r.duration("CACHE_HOT_TTL", time.Minute),
+
+		ResponseTTL:           r.durationOrZero("RESPONSE_CACHE_TTL", time.Second),
+		ResponseMaxBytes:      r.integer64("RESPONSE_CACHE_MAX_BYTES", 64<<20, 1),
+		ResponseMaxEntryBytes: r.integer("RESPONSE_CACHE_MAX_ENTRY_BYTES", 256<<10, 1),
 	}
 	c.Seckill = Seckill{
 		Shards:            r.integer("SECKILL_SHARDS", DefaultSeckillShards, 1),

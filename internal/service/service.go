@@ -303,7 +303,12 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	}
 	s.closers = append(s.closers, generation.watch(s.Ops))
 
+	responses, err := s.newResponseCache(ctx, caches.deps.Invalidations)
+	if err != nil {
+		return nil, err
+	}
 	gql := graph.NewHandler(s.App, log, graph.Options{
+		ResponseCache:  responses,
 		MaxDepth:       cfg.GraphQL.MaxDepth,
 		MaxComplexity:  cfg.GraphQL.MaxComplexity,
 		MaxAliases:     cfg.GraphQL.MaxAliases,
