@@ -126,18 +126,16 @@ func (q *Queue) consume(
 		b.stop(q.cfg.DrainTimeout)
 		return err
 	}
-	retry := middleware.Retry{
+	retry := retrying{
 		// A claim gives up by itself (errGaveUp) after at most 2×MaxRetries attempts;
 		// this bound is only a backstop.
-		MaxRetries:      2*q.cfg.MaxRetries + 1,
-		InitialInterval: q.cfg.RetryInitialInterval,
-		MaxInterval:     q.cfg.RetryMaxInterval,
-		Multiplier:      2,
-		MaxElapsedTime:  0,
-		ShouldRetry:     c.shouldRetry,
+		maxRetries:  2*q.cfg.MaxRetries + 1,
+		initial:     q.cfg.RetryInitialInterval,
+		max:         q.cfg.RetryMaxInterval,
+		shouldRetry: c.shouldRetry,
 	}
 	// First added runs outermost.
-	router.AddMiddleware(middleware.CorrelationID, poison, c.attempts, retry.Middleware, middleware.Recoverer)
+	router.AddMiddleware(middleware.CorrelationID, poison, c.attempts, retry.middleware, middleware.Recoverer)
 	for _, s := range subs {
 		router.AddConsumerHandler(s.name, s.topic, s.sub, c.handleMessage)
 	}
@@ -670,6 +668,43 @@ func (c *consumer) shouldRetry(p middleware.RetryParams) bool {
 		return false
 	}
 	return !errors.Is(p.Err, errUndecodable) && !errors.Is(p.Err, errGaveUp) && !errors.Is(p.Err, errStopping)
+}
+
+// retrying retries a failed message with exponential backoff (doubling from initial up
+// to max, at most maxRetries times) while shouldRetry agrees, as watermill's Retry
+// middleware does — but a message handled at the first attempt, nearly every claim,
+// costs it nothing (watermill's builds a backoff and its options for every message).
+type retrying struct {
+	maxRetries   int
+	initial, max time.Duration
+	shouldRetry  func(middleware.RetryParams) bool
+}
+
+func (r retrying) middleware(h message.HandlerFunc) message.HandlerFunc {
+	return func(msg *message.Message) ([]*message.Message, error) {
+		ctx := msg.Context()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		out, err := h(msg)
+		delay := r.initial
+		for retry := 0; err != nil && retry < r.maxRetries; retry++ {
+			if !r.shouldRetry(middleware.RetryParams{RetryNum: retry, Err: err, Delay: delay}) {
+				return out, err
+			}
+			t := time.NewTimer(delay)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return nil, ctx.Err()
+			case <-t.C:
+			}
+			msg.SetContext(ctx)
+			out, err = h(msg)
+			delay = min(2*delay, max(r.max, r.initial))
+		}
+		return out, err
+	}
 }
 
 // poisonous tells the PoisonQueue middleware which failures go to the dead letter.

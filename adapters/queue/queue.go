@@ -83,7 +83,7 @@ func Open(ctx context.Context, cfg Config, redisClient goredis.UniversalClient, 
 		log = slog.New(slog.DiscardHandler)
 	}
 	log = log.With("component", "queue", "backend", cfg.Backend)
-	q := &Queue{cfg: cfg, log: log, wlog: watermill.NewSlogLogger(log)}
+	q := &Queue{cfg: cfg, log: log, wlog: newLevelLogger(log)}
 	var err error
 	switch cfg.Backend {
 	case BackendMemory:
