@@ -122,11 +122,26 @@ func openPostgres(src Source, total *atomic.Int64) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open postgres database: %w", err)
 	}
-	db.SetMaxOpenConns(32)
-	db.SetMaxIdleConns(16)
+	db.SetMaxOpenConns(defaultPostgresConns)
+	db.SetMaxIdleConns(defaultPostgresConns)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	db.SetConnMaxLifetime(30 * time.Minute)
 	return db, nil
+}
+
+// defaultPostgresConns is a PostgreSQL pool's size until SetMaxConns changes it.
+const defaultPostgresConns = 32
+
+// SetMaxConns bounds a PostgreSQL pool to n connections, all kept open while idle (for up
+// to five minutes): a pool that closes what it cannot keep idle opens and closes
+// connections — a PostgreSQL process each — by the hundred a second under a read flood.
+// SQLite pools keep their own sizes.
+func (s *Store) SetMaxConns(n int) {
+	if s.dialect != dialect.Postgres || n <= 0 {
+		return
+	}
+	s.db.SetMaxOpenConns(n)
+	s.db.SetMaxIdleConns(n)
 }
 
 // Dialect is ent's name for the database: "sqlite3" or "postgres".

@@ -183,3 +183,37 @@ func TestOpenRefusesWhatItCannotUse(t *testing.T) {
 		}
 	}
 }
+
+// A PostgreSQL pool keeps every connection a burst opened (up to its size) instead of
+// closing what it cannot keep idle: a read flood must not open and close connections.
+func TestPostgresPoolKeepsItsConnectionsOpen(t *testing.T) {
+	t.Parallel()
+	s := openPostgres(t)
+	s.SetMaxConns(24)
+	db := s.DB()
+	ctx := context.Background()
+	burst := func() {
+		done := make(chan error, 24)
+		for range 24 {
+			go func() {
+				_, err := db.ExecContext(ctx, "SELECT pg_sleep(0.2)")
+				done <- err
+			}()
+		}
+		for range 24 {
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	burst()
+	opened := db.Stats().OpenConnections
+	if idle := db.Stats().Idle; idle < 20 {
+		t.Fatalf("after a burst of 24 the pool keeps %d idle connections, want them all (%d open)", idle, opened)
+	}
+	before := db.Stats().MaxIdleClosed
+	burst()
+	if closed := db.Stats().MaxIdleClosed - before; closed != 0 {
+		t.Fatalf("a second burst closed %d connections it could not keep idle", closed)
+	}
+}

@@ -35,6 +35,9 @@ type Config struct {
 	DataDir string
 	// DatabaseURL selects the relational store: sqlite://path or postgres://… (DATABASE_URL).
 	DatabaseURL string
+	// DatabaseMaxConns bounds a PostgreSQL database's connection pool; as many are kept
+	// open while idle, up to five minutes (DATABASE_MAX_CONNS).
+	DatabaseMaxConns int
 	// RedisURL is "embedded", redis://host:port/db or
 	// redis-cluster://host:port,host:port,… (REDIS_URL).
 	RedisURL string

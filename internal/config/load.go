@@ -22,6 +22,7 @@ func Load(getenv func(string) string) (Config, error) {
 		LogFormat: r.str("LOG_FORMAT", "text"),
 	}
 	c.DatabaseURL = r.str("DATABASE_URL", "sqlite://"+filepath.ToSlash(filepath.Join(c.DataDir, "dealspot.db")))
+	c.DatabaseMaxConns = r.integer("DATABASE_MAX_CONNS", 32, 1)
 	c.RedisGenerationCheck = r.durationOrZero("REDIS_GENERATION_CHECK_INTERVAL", time.Second)
 	c.KafkaBrokers = r.list("KAFKA_BROKERS", "127.0.0.1:9092")
 	c.AdminPhones = r.list("ADMIN_PHONES", "")

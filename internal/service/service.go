@@ -102,6 +102,7 @@ func OpenStoreAsIs(ctx context.Context, cfg config.Config) (*entstore.Store, err
 	if err != nil {
 		return nil, blame("DATABASE_URL", "the database", urlHost(cfg.DatabaseURL), err)
 	}
+	store.SetMaxConns(cfg.DatabaseMaxConns)
 	return store, nil
 }
 
