@@ -58,6 +58,17 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		}
 		return 0
 	}
+	if sc.Path == pathRead {
+		r, err := benchRead(ctx, sc, getenv, stdout, stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, "dealspot-bench:", err)
+			return 1
+		}
+		if !r.OK {
+			return 1
+		}
+		return 0
+	}
 	r, err := bench(ctx, sc, getenv, stdout, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "dealspot-bench:", err)
