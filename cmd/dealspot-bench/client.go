@@ -57,6 +57,28 @@ func (c *client) post(ctx context.Context, authorization string, body []byte, bu
 	return resp.StatusCode, buf.Bytes(), nil
 }
 
+// get sends a GET of rawURL (the operation in its query string) with an Authorization
+// header value (may be empty) and reads the whole answer into buf.
+func (c *client) get(ctx context.Context, authorization, rawURL string, buf *bytes.Buffer) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	buf.Reset()
+	if _, err := buf.ReadFrom(resp.Body); err != nil {
+		return resp.StatusCode, nil, err
+	}
+	return resp.StatusCode, buf.Bytes(), nil
+}
+
 // gqlError is one GraphQL error as the server presents it.
 type gqlError struct {
 	Message    string `json:"message"`

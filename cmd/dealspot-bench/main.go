@@ -1,10 +1,12 @@
 // Command dealspot-bench floods a Dealspot server's claimVoucher with many users'
 // claims, reports how fast and how well it answered, and checks afterwards that the
 // flash sale kept its invariants (DESIGN.md §3): no oversell, one order per user, every
-// accepted claim one order, stocks that add up.
+// accepted claim one order, stocks that add up. With --path read it floods a mix of
+// public reads instead and reports each operation.
 //
 //	dealspot-bench                                   in-process server, embedded defaults
 //	dealspot-bench --baseline --json out.json --chart out.svg
+//	dealspot-bench --path read --read-mix shops=3,shop=1    public reads, per operation
 //	dealspot-bench --url http://host:8080 --admin-phone 13800000000 \
 //	    --database-url postgres://… --redis-url redis://…/0
 //
@@ -54,6 +56,17 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	if sc.PrepareOnly != "" {
 		if err := prepare(ctx, sc, getenv, stdout, stderr); err != nil {
 			fmt.Fprintln(stderr, "dealspot-bench:", err)
+			return 1
+		}
+		return 0
+	}
+	if sc.Path == pathRead {
+		r, err := benchRead(ctx, sc, getenv, stdout, stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, "dealspot-bench:", err)
+			return 1
+		}
+		if !r.OK {
 			return 1
 		}
 		return 0

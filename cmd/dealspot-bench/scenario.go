@@ -25,6 +25,9 @@ const (
 	// pathSoldOut: the flood goes on after the sale ran out, so almost every answer is
 	// a refusal (sold out, already claimed).
 	pathSoldOut = "sold-out"
+	// pathRead: no sale at all; a mix of public read operations (a shop, a page of shops
+	// of a type, shops nearby, hot notes), reported one by one.
+	pathRead = "read"
 )
 
 // defaultBaselineQuery is the operation --baseline measures: a mutation that carries the
@@ -87,6 +90,12 @@ type scenario struct {
 	ChartPath  string
 	CPUProfile string
 
+	// ReadMix weighs the read path's operations (--read-mix); ReadMethod sends them
+	// over GET or POST; ReadAuth "token" gives each request a user's token.
+	ReadMix    []readWeight
+	ReadMethod string
+	ReadAuth   string
+
 	// PrepareOnly, when set, names the file the users' tokens are written to, one per
 	// line, for a load generator of another kind; the sale is described next to it
 	// (PrepareOnly + ".json") and nothing is flooded.
@@ -122,6 +131,10 @@ the other server variables apply to it as usual.
 By default it measures the accept path: every user claims once a sale with a unit for
 each, so every claim is accepted and its order written. --path sold-out measures a sale
 of --stock flooded for --duration instead, where almost every answer is a refusal.
+--path read creates no sale: it floods a mix of public reads (--read-mix, default
+shop=4,shops=3,nearby=2,hotBlogs=1) over GET (--read-method) without a token
+(--read-auth token gives each request a user's), on shops the server already has, and
+reports each operation and the whole.
 
 The flood ends after --duration, after --total claims, or once every user has made
 --claims-per-user claims, whichever comes first; users are cycled in order. Without any
@@ -150,7 +163,10 @@ func parseScenario(args []string, stderr io.Writer) (scenario, error) {
 	fs.StringVar(&s.DatabaseURL, "database-url", "", "remote mode: the server's DATABASE_URL, opened to audit the sale")
 	fs.StringVar(&s.RedisURL, "redis-url", "", "remote mode: the server's REDIS_URL, opened to audit the sale and to register minted sessions")
 	fs.IntVar(&s.Shards, "shards", 0, "remote mode: the server's SECKILL_SHARDS (default: from the environment, else 16)")
-	fs.StringVar(&s.Path, "path", pathAccept, "what to measure: accept (every claim a new user's, the sale never runs out: each claim accepted and written; stock defaults to users × claims-per-user, claims-per-user to 1) or sold-out (a sale of --stock flooded for --duration: mostly refusals)")
+	fs.StringVar(&s.Path, "path", pathAccept, "what to measure: accept (every claim a new user's, the sale never runs out: each claim accepted and written; stock defaults to users × claims-per-user, claims-per-user to 1), sold-out (a sale of --stock flooded for --duration: mostly refusals) or read (a mix of public reads, no sale: see --read-mix)")
+	readMix := fs.String("read-mix", defaultReadMix, "--path read: the operations and their weights, name=weight,… of "+strings.Join(readOpNames(), ", "))
+	fs.StringVar(&s.ReadMethod, "read-method", "get", "--path read: send the reads over get or post")
+	fs.StringVar(&s.ReadAuth, "read-auth", "none", "--path read: none (anonymous reads) or token (each request carries a user's token, from --tokens)")
 	fs.Int64Var(&s.Stock, "stock", 100, "stock of the flash sale created for the run")
 	fs.IntVar(&s.Buckets, "buckets", 0, "split the created sale's stock over this many Redis shards (createFlashSale's buckets; default 1)")
 	fs.IntVar(&s.Users, "users", 500, "number of users, each with its own token")
@@ -187,6 +203,11 @@ func parseScenario(args []string, stderr io.Writer) (scenario, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var mixErr error
+	s.ReadMix, mixErr = parseReadMix(*readMix)
+	if s.Path != pathRead && (set["read-mix"] || set["read-method"] || set["read-auth"]) {
+		mixErr = errors.Join(mixErr, errors.New("--read-mix, --read-method and --read-auth are for --path read"))
+	}
 	if s.Path == pathAccept {
 		// One claim per user unless told otherwise, and a unit for every claim.
 		if !set["claims-per-user"] {
@@ -207,7 +228,7 @@ func parseScenario(args []string, stderr io.Writer) (scenario, error) {
 		}
 	}
 	s.URL = strings.TrimRight(s.URL, "/")
-	return s, s.validate()
+	return s, errors.Join(mixErr, s.validate())
 }
 
 func (s scenario) validate() error {
@@ -216,8 +237,17 @@ func (s scenario) validate() error {
 	if s.Users < 1 {
 		bad("--users must be at least 1")
 	}
-	if s.Path != pathAccept && s.Path != pathSoldOut {
-		bad("--path: want accept or sold-out, got %q", s.Path)
+	if s.Path != pathAccept && s.Path != pathSoldOut && s.Path != pathRead {
+		bad("--path: want accept, sold-out or read, got %q", s.Path)
+	}
+	if s.ReadMethod != "get" && s.ReadMethod != "post" {
+		bad("--read-method: want get or post, got %q", s.ReadMethod)
+	}
+	if s.ReadAuth != "none" && s.ReadAuth != "token" {
+		bad("--read-auth: want none or token, got %q", s.ReadAuth)
+	}
+	if s.Path == pathRead && (s.Baseline || s.PrepareOnly != "" || s.VoucherID != 0 || s.ChartPath != "") {
+		bad("--path read claims nothing: --baseline, --voucher, --prepare-only and --chart do not apply")
 	}
 	if s.Stock < 1 && s.VoucherID == 0 {
 		bad("--stock must be at least 1")
@@ -252,7 +282,7 @@ func (s scenario) validate() error {
 	if s.URL != "" && !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
 		bad("--url: want http://host:port, got %q", s.URL)
 	}
-	if s.URL != "" && s.VoucherID == 0 && s.AdminPhone == "" && s.AdminToken == "" {
+	if s.URL != "" && s.Path != pathRead && s.VoucherID == 0 && s.AdminPhone == "" && s.AdminToken == "" {
 		bad("against --url, give --voucher, or --admin-phone / --admin-token to create the sale")
 	}
 	if s.RedisURL != "" && !slices.ContainsFunc([]string{"redis://", "rediss://", "redis-cluster://", "rediss-cluster://"},

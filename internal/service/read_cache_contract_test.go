@@ -49,7 +49,7 @@ func TestReadCacheContracts(t *testing.T) {
 		t.Run("shops", func(t *testing.T) {
 			t.Parallel()
 			shoptest.ShopCacheContract(t, func(t *testing.T) shoptest.ShopCache {
-				return shopReadCache{cache.NewByID(contractCache[domain.Shop](t, conn, "shops"))}
+				return shopReadCache{ByID: cache.NewByID(contractCache[domain.Shop](t, conn, "shops"))}
 			})
 		})
 		t.Run("shop types", func(t *testing.T) {

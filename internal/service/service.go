@@ -257,9 +257,13 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		if err != nil {
 			return nil, err
 		}
-		shops := cache.NewByID(shopCache)
-		shopDeps.Shops, shopDeps.Types = shops, shopTypeReadCache{typeCache}
-		shopInvalidator = shopReadCache{shops}
+		listCache, err := newCache[[]domain.Shop](ctx, caches, "shoplists")
+		if err != nil {
+			return nil, err
+		}
+		shops, lists := cache.NewByID(shopCache), cache.NewByID(listCache)
+		shopDeps.Shops, shopDeps.Types, shopDeps.Lists = shops, shopTypeReadCache{typeCache}, shopListCache{lists}
+		shopInvalidator = shopReadCache{ByID: shops, lists: lists}
 	}
 	shops, err := shop.NewQueries(shopDeps, pageLimits, shop.NearbyLimits{
 		DefaultRadiusMeters: cfg.Paging.NearbyRadius, MaxRadiusMeters: cfg.Paging.MaxNearbyRadius,

@@ -2,6 +2,8 @@ package service
 
 import (
 	"context"
+	"errors"
+	"slices"
 
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -9,16 +11,36 @@ import (
 )
 
 // shopReadCache is the read-through cache of shops by id (shop.ShopCache) under the
-// name of shop.Invalidator's method, which drops a changed shop from it on every node.
-type shopReadCache struct{ cache.ByID[domain.Shop] }
+// name of shop.Invalidator's methods, which drop a changed shop from it, and the lists
+// that show it from lists, on every node.
+type shopReadCache struct {
+	cache.ByID[domain.Shop]
+	lists cache.ByID[[]domain.Shop]
+}
 
 var (
-	_ shop.ShopCache   = shopReadCache{}
-	_ shop.Invalidator = shopReadCache{}
+	_ shop.ShopCache     = shopReadCache{}
+	_ shop.Invalidator   = shopReadCache{}
+	_ shop.ShopListCache = shopListCache{}
 )
 
 // ShopChanged implements shop.Invalidator.
 func (r shopReadCache) ShopChanged(ctx context.Context, id int64) error { return r.Invalidate(ctx, id) }
+
+// ShopsOfTypeChanged implements shop.Invalidator: the heads of the lists of typeIDs and
+// of every type are dropped.
+func (r shopReadCache) ShopsOfTypeChanged(ctx context.Context, typeIDs ...int64) error {
+	var errs []error
+	for _, t := range slices.Compact(slices.Sorted(slices.Values(append([]int64{0}, typeIDs...)))) {
+		if t >= 0 {
+			errs = append(errs, r.lists.Invalidate(ctx, t))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// shopListCache caches the heads of the lists of shops by type (shop.ShopListCache).
+type shopListCache struct{ cache.ByID[[]domain.Shop] }
 
 // shopTypesKey is the one key the shop-type list is cached under.
 const shopTypesKey = "all"

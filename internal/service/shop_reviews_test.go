@@ -28,8 +28,43 @@ func TestShopScoreFollowsItsReviews(t *testing.T) {
 		anon.Do(t, `query($id: ID!) { shop(id: $id) { comments score } }`, map[string]any{"id": shopID}).Decode(t, &out)
 		return out.Shop.Comments, out.Shop.Score
 	}
+	// listedShop finds the shop in the list of its type, page by page (the first pages
+	// come from the cached head of the list).
+	listedShop := func() (comments, score int) {
+		var after *string
+		for range 100 {
+			var page struct {
+				Shops struct {
+					Edges []struct {
+						Cursor string
+						Node   struct {
+							ID              string
+							Comments, Score int
+						}
+					}
+					PageInfo struct{ HasNextPage bool }
+				}
+			}
+			anon.Do(t, `query($a: String) { shops(typeId: "1", first: 10, after: $a) { edges { cursor node { id comments score } } pageInfo { hasNextPage } } }`,
+				map[string]any{"a": after}).Decode(t, &page)
+			for _, e := range page.Shops.Edges {
+				if e.Node.ID == shopID {
+					return e.Node.Comments, e.Node.Score
+				}
+				after = &e.Cursor
+			}
+			if !page.Shops.PageInfo.HasNextPage {
+				break
+			}
+		}
+		t.Fatalf("shop %s is not listed under its type", shopID)
+		return 0, 0
+	}
 	if c, s := readShop(); c != 0 || s != 0 {
 		t.Fatalf("a new shop has %d reviews and score %d", c, s)
+	}
+	if c, s := listedShop(); c != 0 || s != 0 {
+		t.Fatalf("a new shop is listed with %d reviews and score %d", c, s)
 	}
 	var (
 		wg         sync.WaitGroup
@@ -73,6 +108,9 @@ func TestShopScoreFollowsItsReviews(t *testing.T) {
 	if c, s := readShop(); c != reviews || s != want {
 		t.Errorf("shop has %d reviews and score %d; the notes add up to %d reviews, %d stars in %d ratings: score %d",
 			c, s, reviews, sum, count, want)
+	}
+	if c, s := listedShop(); c != reviews || s != want {
+		t.Errorf("the shop is listed with %d reviews and score %d, want %d and %d", c, s, reviews, want)
 	}
 	wantCode(t, "an anonymous note", anon.Do(t, `mutation { createBlog(input: {shopId: "1", title: "t", content: "c", images: [], rating: 6}) { id } }`, nil),
 		"UNAUTHENTICATED")

@@ -169,6 +169,35 @@ func TestShopAdminMutations(t *testing.T) {
 	wantCode(t, "createShop anonymously", anon.Do(t, createShop, map[string]any{"in": in}), "UNAUTHENTICATED")
 	wantCode(t, "createShop as a user", user.Do(t, createShop, map[string]any{"in": in}), "FORBIDDEN")
 
+	// listed pages through shops(typeId) and tells the shop ids with their names.
+	listed := func(typeID string) map[string]string {
+		out := map[string]string{}
+		var after *string
+		for range 100 {
+			var page struct {
+				Shops struct {
+					Edges []struct {
+						Cursor string
+						Node   struct{ ID, Name string }
+					}
+					PageInfo struct{ HasNextPage bool }
+				}
+			}
+			anon.Do(t, `query($t: ID, $a: String) { shops(typeId: $t, first: 10, after: $a) { edges { cursor node { id name } } pageInfo { hasNextPage } } }`,
+				map[string]any{"t": typeID, "a": after}).Decode(t, &page)
+			for _, e := range page.Shops.Edges {
+				out[e.Node.ID] = e.Node.Name
+				after = &e.Cursor
+			}
+			if !page.Shops.PageInfo.HasNextPage {
+				return out
+			}
+		}
+		t.Fatalf("shops of type %s: more than 100 pages", typeID)
+		return nil
+	}
+	before2, before3 := listed("2"), listed("3")
+
 	var created struct {
 		CreateShop struct{ ID, Name, TypeID string }
 	}
@@ -188,6 +217,9 @@ func TestShopAdminMutations(t *testing.T) {
 	if !near("2") {
 		t.Fatal("a new shop is not found nearby")
 	}
+	if l := listed("2"); l[id] != "新开的店" || len(l) != len(before2)+1 {
+		t.Fatalf("shops of type 2 after a new one: %d, want %d with the new shop", len(l), len(before2)+1)
+	}
 
 	var updated struct {
 		UpdateShop struct {
@@ -201,6 +233,10 @@ func TestShopAdminMutations(t *testing.T) {
 	}
 	if near("2") || !near("3") {
 		t.Error("after a type change the shop should be found under its new type only")
+	}
+	if l2, l3 := listed("2"), listed("3"); len(l2) != len(before2) || l2[id] != "" || l3[id] != "新开的店" || len(l3) != len(before3)+1 {
+		t.Errorf("after a type change: %d shops of type 2 (want %d), %d of type 3 (want %d), the shop under 3: %q",
+			len(l2), len(before2), len(l3), len(before3)+1, l3[id])
 	}
 	var read struct{ Shop struct{ TypeID string } }
 	anon.Do(t, `query($id: ID!) { shop(id: $id) { typeId } }`, map[string]any{"id": id}).Decode(t, &read)

@@ -121,9 +121,19 @@ func (s *Node) startSocial(ctx context.Context, soc socialParts) error {
 // changed.
 type lateShopInvalidator struct{ n *Node }
 
+// A shop's reviews changed (its score and review count), so the lists of its type that
+// show it are dropped too; a review never moves a shop to another type.
 func (l lateShopInvalidator) ShopChanged(ctx context.Context, id int64) error {
 	if l.n.shopInvalidator == nil {
 		return nil
 	}
-	return l.n.shopInvalidator.ShopChanged(ctx, id)
+	err := l.n.shopInvalidator.ShopChanged(ctx, id)
+	s, lerr := l.n.Store.Shops().Shop(ctx, id)
+	switch {
+	case errors.Is(lerr, domain.ErrNotFound):
+		return err
+	case lerr != nil:
+		return errors.Join(err, fmt.Errorf("read the type of shop %d: %w", id, lerr))
+	}
+	return errors.Join(err, l.n.shopInvalidator.ShopsOfTypeChanged(ctx, s.TypeID))
 }

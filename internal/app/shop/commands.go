@@ -63,6 +63,9 @@ func (c *Commands) CreateShop(ctx context.Context, in ShopInput) (domain.Shop, e
 		if err := c.invalidator.ShopChanged(ctx, created.ID); err != nil {
 			return domain.Shop{}, fmt.Errorf("invalidate cached shop: %w", err)
 		}
+		if err := c.invalidator.ShopsOfTypeChanged(ctx, created.TypeID); err != nil {
+			return domain.Shop{}, fmt.Errorf("invalidate cached shop lists: %w", err)
+		}
 	}
 	return created, nil
 }
@@ -86,6 +89,9 @@ func (c *Commands) UpdateShop(ctx context.Context, id int64, in ShopInput) (doma
 	if c.invalidator != nil {
 		if err := c.invalidator.ShopChanged(ctx, id); err != nil {
 			return domain.Shop{}, fmt.Errorf("invalidate cached shop: %w", err)
+		}
+		if err := c.invalidator.ShopsOfTypeChanged(ctx, before.TypeID, after.TypeID); err != nil {
+			return domain.Shop{}, fmt.Errorf("invalidate cached shop lists: %w", err)
 		}
 	}
 	return after, nil

@@ -69,6 +69,9 @@ func (c *SetOwner) Handle(ctx context.Context, a domain.Actor, shopID, userID in
 		if err := c.invalidator.ShopChanged(ctx, shopID); err != nil {
 			return domain.Shop{}, fmt.Errorf("invalidate cached shop: %w", err)
 		}
+		if err := c.invalidator.ShopsOfTypeChanged(ctx, s.TypeID); err != nil {
+			return domain.Shop{}, fmt.Errorf("invalidate cached shop lists: %w", err)
+		}
 	}
 	return s, nil
 }

@@ -63,11 +63,25 @@ type ShopTypeCache interface {
 	Get(ctx context.Context, load func(ctx context.Context) (types []domain.ShopType, found bool, err error)) ([]domain.ShopType, bool, error)
 }
 
+// ShopListCache caches the head of each list of shops: the first shops of a type in id
+// order (type 0: of every type), as many as the largest page and one more.
+type ShopListCache interface {
+	// Get returns typeID's cached head or, on a miss, the one load returns, which it
+	// caches. The error is load's or ctx's: a cache that cannot be reached only makes
+	// reads slower. The slice is shared: callers must not change it.
+	Get(ctx context.Context, typeID int64, load func(ctx context.Context) (head []domain.Shop, found bool, err error)) ([]domain.Shop, bool, error)
+}
+
 // Invalidator drops cached copies of a shop after it changed.
 type Invalidator interface {
 	// ShopChanged is told after the database holds the new shop; an error means some
 	// copies may be served until they expire.
 	ShopChanged(ctx context.Context, id int64) error
+	// ShopsOfTypeChanged is told after a shop joined, left or changed in the lists of
+	// shops of typeIDs (a shop's type before and after a change); the list of every
+	// type (0) is dropped with them. An error means some lists may be served until they
+	// expire.
+	ShopsOfTypeChanged(ctx context.Context, typeIDs ...int64) error
 }
 
 // ViewCounter counts the visitors of shops.

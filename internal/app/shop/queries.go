@@ -1,9 +1,11 @@
 package shop
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -19,6 +21,9 @@ type Deps struct {
 	Shops ShopCache
 	// Types caches the list of shop types; nil reads the repository every time.
 	Types ShopTypeCache
+	// Lists caches the heads of the lists of shops of a type; nil reads every page from
+	// the repository.
+	Lists ShopListCache
 	// Views counts who views a shop; nil counts nobody.
 	Views ViewCounter
 }
@@ -29,6 +34,7 @@ type Queries struct {
 	geo    GeoIndex
 	shops  ShopCache
 	types  ShopTypeCache
+	lists  ShopListCache
 	views  ViewCounter
 	limits domain.PageLimits
 	nearby NearbyLimits
@@ -45,7 +51,7 @@ func NewQueries(d Deps, limits domain.PageLimits, nearby NearbyLimits) (*Queries
 	if nearby.DefaultRadiusMeters <= 0 || nearby.DefaultRadiusMeters > nearby.MaxRadiusMeters {
 		return nil, fmt.Errorf("shop queries: bad nearby radius limits %+v", nearby)
 	}
-	return &Queries{repo: d.Repo, geo: d.Geo, shops: d.Shops, types: d.Types, views: d.Views, limits: limits, nearby: nearby}, nil
+	return &Queries{repo: d.Repo, geo: d.Geo, shops: d.Shops, types: d.Types, lists: d.Lists, views: d.Views, limits: limits, nearby: nearby}, nil
 }
 
 // ShopTypes lists every shop type. The list is a hot key: served from the cache with
@@ -123,6 +129,11 @@ func (q *Queries) Shops(ctx context.Context, filter domain.ShopFilter, first int
 		// No shop name is that long, so the pattern can match nothing.
 		return ShopPage{}, domain.Errorf(domain.CodeBadUserInput, "name must be at most %d characters", maxNameLen)
 	}
+	if q.lists != nil && filter.Name == "" {
+		if page, ok, err := q.shopsFromHead(ctx, filter.TypeID, size, after); err != nil || ok {
+			return page, err
+		}
+	}
 	shops, err := q.repo.Shops(ctx, filter, domain.Page{First: size, After: after})
 	if err != nil {
 		return ShopPage{}, fmt.Errorf("list shops: %w", err)
@@ -132,4 +143,36 @@ func (q *Queries) Shops(ctx context.Context, filter domain.ShopFilter, first int
 		page.Shops, page.HasNextPage = shops[:size], true
 	}
 	return page, nil
+}
+
+// shopsFromHead answers a page of the shops of typeID (0: of every type) from the cached
+// head of that list, the first limits.Max+1 shops in id order, as the repository would:
+// the page after `after` when the head holds it whole and can tell whether another
+// follows. ok is false when it cannot (a page deeper than the head), and the page must
+// be read from the repository.
+func (q *Queries) shopsFromHead(ctx context.Context, typeID int64, size int, after int64) (_ ShopPage, ok bool, _ error) {
+	head, _, err := q.lists.Get(ctx, typeID, func(ctx context.Context) ([]domain.Shop, bool, error) {
+		shops, err := q.repo.Shops(ctx, domain.ShopFilter{TypeID: typeID}, domain.Page{First: q.limits.Max})
+		if err != nil {
+			return nil, false, fmt.Errorf("list shops: %w", err)
+		}
+		return shops, true, nil
+	})
+	if err != nil {
+		return ShopPage{}, false, err
+	}
+	// The head is the whole list when it is no longer than a largest page.
+	whole := len(head) <= q.limits.Max
+	i, found := slices.BinarySearchFunc(head, after, func(s domain.Shop, id int64) int { return cmp.Compare(s.ID, id) })
+	if found {
+		i++
+	}
+	rest := head[i:]
+	switch {
+	case len(rest) > size:
+		return ShopPage{Shops: rest[:size:size], HasNextPage: true}, true, nil
+	case whole:
+		return ShopPage{Shops: rest[:len(rest):len(rest)]}, true, nil
+	}
+	return ShopPage{}, false, nil
 }

@@ -310,8 +310,12 @@ func TestNearbyPages(t *testing.T) {
 	if got := nearbyIDs(s.nearby(t, shop.NearbyQuery{TypeID: s.food, RadiusMeters: 10_000, First: 5})); len(got) != 5 {
 		t.Fatalf("within 10 km = %v, want all 5 food shops", got)
 	}
-	// A shop whose type changed in the database but not (yet) in the index is left out.
+	// A shop whose type changed in the database (and its cached copies dropped, as
+	// every change does) but not (yet) in the index is left out.
 	if _, _, err := s.repo.UpdateShop(ctx, ids[1], func(x *domain.Shop) error { x.TypeID = s.ktv; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.cache.ShopChanged(ctx, ids[1]); err != nil {
 		t.Fatal(err)
 	}
 	if got := nearbyIDs(s.nearby(t, shop.NearbyQuery{TypeID: s.food})); !slices.Equal(got, []int64{ids[3], ids[2]}) {

@@ -75,8 +75,9 @@ func ShopTypeCacheContract(t *testing.T, newCache func(t *testing.T) shop.ShopTy
 // "not found" included, until the shop changes. It remembers the changes it was told.
 type MemShopCache struct {
 	*contracttest.MemByIDCache[domain.Shop]
-	mu      sync.Mutex
-	changed []int64
+	mu           sync.Mutex
+	changed      []int64
+	typesChanged []int64
 }
 
 var _ ShopCache = (*MemShopCache)(nil)
@@ -93,6 +94,21 @@ func (c *MemShopCache) ShopChanged(_ context.Context, id int64) error {
 	defer c.mu.Unlock()
 	c.changed = append(c.changed, id)
 	return nil
+}
+
+// ShopsOfTypeChanged implements shop.Invalidator: it remembers the types.
+func (c *MemShopCache) ShopsOfTypeChanged(_ context.Context, typeIDs ...int64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.typesChanged = append(c.typesChanged, typeIDs...)
+	return nil
+}
+
+// TypesChanged returns the types whose lists the cache was told changed, oldest first.
+func (c *MemShopCache) TypesChanged() []int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.typesChanged)
 }
 
 // Changed returns the ids the cache was told changed, oldest first.
