@@ -43,10 +43,14 @@ type Store struct {
 // file held longer by another process) is retried until its context ends. WAL lets readers run beside the one writer,
 // so a file database keeps a small pool; an in-memory database exists only inside its
 // one connection and is limited to it.
-func Open(ctx context.Context, databaseURL string) (*Store, error) {
+func Open(ctx context.Context, databaseURL string, opts ...Option) (*Store, error) {
 	src, err := ParseURL(databaseURL)
 	if err != nil {
 		return nil, err
+	}
+	o := openOptions{maxConns: defaultPostgresConns}
+	for _, opt := range opts {
+		opt(&o)
 	}
 	var (
 		db    *sql.DB
@@ -56,7 +60,7 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 	case dialect.SQLite:
 		db, err = openSQLite(src, total)
 	case dialect.Postgres:
-		db, err = openPostgres(src, total)
+		db, err = openPostgres(src, total, o.maxConns)
 	default:
 		err = fmt.Errorf("unsupported dialect %q", src.Dialect)
 	}
@@ -117,7 +121,7 @@ func openSQLite(src Source, total *atomic.Int64) (*sql.DB, error) {
 	return db, nil
 }
 
-func openPostgres(src Source, total *atomic.Int64) (*sql.DB, error) {
+func openPostgres(src Source, total *atomic.Int64, maxConns int) (*sql.DB, error) {
 	db, err := countedDB("postgres", src.URL, total)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres database: %w", err)
@@ -126,26 +130,31 @@ func openPostgres(src Source, total *atomic.Int64) (*sql.DB, error) {
 	// every connection is followed by closing the surplus and dialling it again on the
 	// next burst, which cost the server more than the query (a new PostgreSQL session
 	// each time).
-	db.SetMaxOpenConns(defaultPostgresConns)
-	db.SetMaxIdleConns(defaultPostgresConns)
+	db.SetMaxOpenConns(maxConns)
+	db.SetMaxIdleConns(maxConns)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	db.SetConnMaxLifetime(30 * time.Minute)
 	return db, nil
 }
 
-// defaultPostgresConns is a PostgreSQL pool's size until SetMaxConns changes it.
+// defaultPostgresConns is a PostgreSQL pool's size unless MaxConns says otherwise.
 const defaultPostgresConns = 32
 
-// SetMaxConns bounds a PostgreSQL pool to n connections, all kept open while idle (for up
-// to five minutes): a pool that closes what it cannot keep idle opens and closes
+// Option changes how Open opens a database.
+type Option func(*openOptions)
+
+type openOptions struct{ maxConns int }
+
+// MaxConns bounds a PostgreSQL pool to n connections (n > 0), all kept open while idle
+// (for up to five minutes): a pool that closes what it cannot keep idle opens and closes
 // connections — a PostgreSQL process each — by the hundred a second under a read flood.
 // SQLite pools keep their own sizes.
-func (s *Store) SetMaxConns(n int) {
-	if s.dialect != dialect.Postgres || n <= 0 {
-		return
+func MaxConns(n int) Option {
+	return func(o *openOptions) {
+		if n > 0 {
+			o.maxConns = n
+		}
 	}
-	s.db.SetMaxOpenConns(n)
-	s.db.SetMaxIdleConns(n)
 }
 
 // Dialect is ent's name for the database: "sqlite3" or "postgres".

@@ -188,8 +188,11 @@ func TestOpenRefusesWhatItCannotUse(t *testing.T) {
 // closing what it cannot keep idle: a read flood must not open and close connections.
 func TestPostgresPoolKeepsItsConnectionsOpen(t *testing.T) {
 	t.Parallel()
-	s := openPostgres(t)
-	s.SetMaxConns(24)
+	s, err := entstore.Open(context.Background(), testsupport.PostgresURL(t), entstore.MaxConns(24))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
 	db := s.DB()
 	ctx := context.Background()
 	burst := func() {

@@ -203,7 +203,7 @@ func TestLoadOrderStreamAndStatusDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	sk := c.Seckill
-	if sk.Shards != 16 || sk.BatchSize != 256 || sk.BatchWait != 5*time.Millisecond ||
+	if sk.Shards != 16 || sk.BatchSize != 1000 || sk.BatchWait != 25*time.Millisecond ||
 		sk.Workers != 2 || sk.MaxRetries != 5 ||
 		sk.StreamClaimIdle != 5*time.Second || sk.StreamClaimInterval != time.Second ||
 		sk.StatusRecheck != 15*time.Second || sk.StatusRecheckConcurrency != 16 {

@@ -98,11 +98,10 @@ func OpenStore(ctx context.Context, cfg config.Config, log *slog.Logger) (*entst
 // OpenStoreAsIs opens the relational store without migrating or checking its schema
 // (`dealspot migrate` and its --status).
 func OpenStoreAsIs(ctx context.Context, cfg config.Config) (*entstore.Store, error) {
-	store, err := entstore.Open(ctx, cfg.DatabaseURL)
+	store, err := entstore.Open(ctx, cfg.DatabaseURL, entstore.MaxConns(cfg.DatabaseMaxConns))
 	if err != nil {
 		return nil, blame("DATABASE_URL", "the database", urlHost(cfg.DatabaseURL), err)
 	}
-	store.SetMaxConns(cfg.DatabaseMaxConns)
 	return store, nil
 }
 
