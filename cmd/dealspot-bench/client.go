@@ -42,6 +42,12 @@ func (c *client) post(ctx context.Context, authorization string, body []byte, bu
 		return 0, nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	return c.do(req, authorization, buf)
+}
+
+// do sends req with an Authorization header value (may be empty) and reads the whole
+// answer into buf.
+func (c *client) do(req *http.Request, authorization string, buf *bytes.Buffer) (int, []byte, error) {
 	if authorization != "" {
 		req.Header.Set("Authorization", authorization)
 	}
@@ -64,19 +70,7 @@ func (c *client) get(ctx context.Context, authorization, rawURL string, buf *byt
 	if err != nil {
 		return 0, nil, err
 	}
-	if authorization != "" {
-		req.Header.Set("Authorization", authorization)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	buf.Reset()
-	if _, err := buf.ReadFrom(resp.Body); err != nil {
-		return resp.StatusCode, nil, err
-	}
-	return resp.StatusCode, buf.Bytes(), nil
+	return c.do(req, authorization, buf)
 }
 
 // gqlError is one GraphQL error as the server presents it.

@@ -60,23 +60,23 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		}
 		return 0
 	}
+	var ok bool
 	if sc.Path == pathRead {
-		r, err := benchRead(ctx, sc, getenv, stdout, stderr)
-		if err != nil {
-			fmt.Fprintln(stderr, "dealspot-bench:", err)
-			return 1
+		var r *readResult
+		if r, err = benchRead(ctx, sc, getenv, stdout, stderr); err == nil {
+			ok = r.OK
 		}
-		if !r.OK {
-			return 1
+	} else {
+		var r *result
+		if r, err = bench(ctx, sc, getenv, stdout, stderr); err == nil {
+			ok = r.OK
 		}
-		return 0
 	}
-	r, err := bench(ctx, sc, getenv, stdout, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "dealspot-bench:", err)
 		return 1
 	}
-	if !r.OK {
+	if !ok {
 		return 1
 	}
 	return 0
@@ -91,25 +91,40 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// bench prepares the scenario, floods, waits for the orders, verifies and reports.
-func bench(ctx context.Context, sc scenario, getenv func(string) string, stdout, stderr io.Writer) (_ *result, err error) {
-	tty := isTerminal(stderr)
-	var t *target
+// openTarget starts the in-process server (no sc.URL) or connects to sc.URL, and opens a
+// client of it.
+func openTarget(ctx context.Context, sc scenario, getenv func(string) string, stderr io.Writer) (*target, *client, error) {
+	var (
+		t   *target
+		err error
+	)
 	if sc.URL == "" {
 		t, err = startInProcess(ctx, sc, getenv, stderr)
 	} else {
 		t, err = connectRemote(ctx, sc, getenv)
 	}
 	if err != nil {
+		return nil, nil, err
+	}
+	return t, newClient(t.baseURL, max(sc.Concurrency, sc.LoginConcurrency)), nil
+}
+
+// closeTarget closes what openTarget opened, saying so when closing fails.
+func closeTarget(t *target, c *client, stderr io.Writer) {
+	c.close()
+	if err := t.close(); err != nil {
+		fmt.Fprintln(stderr, "dealspot-bench: closing:", err)
+	}
+}
+
+// bench prepares the scenario, floods, waits for the orders, verifies and reports.
+func bench(ctx context.Context, sc scenario, getenv func(string) string, stdout, stderr io.Writer) (_ *result, err error) {
+	tty := isTerminal(stderr)
+	t, c, err := openTarget(ctx, sc, getenv, stderr)
+	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if cerr := t.close(); cerr != nil && err == nil {
-			fmt.Fprintln(stderr, "dealspot-bench: closing:", cerr)
-		}
-	}()
-	c := newClient(t.baseURL, max(sc.Concurrency, sc.LoginConcurrency))
-	defer c.close()
+	defer closeTarget(t, c, stderr)
 	fmt.Fprintf(stderr, "server   %s at %s (%s)\nscenario %s\n", t.mode, t.baseURL, t.backends, sc.describe())
 
 	r := &result{

@@ -390,22 +390,11 @@ func (r *readResult) writeJSON(path string) error {
 // floods the mix and reports each operation.
 func benchRead(ctx context.Context, sc scenario, getenv func(string) string, stdout, stderr io.Writer) (_ *readResult, err error) {
 	tty := isTerminal(stderr)
-	var t *target
-	if sc.URL == "" {
-		t, err = startInProcess(ctx, sc, getenv, stderr)
-	} else {
-		t, err = connectRemote(ctx, sc, getenv)
-	}
+	t, c, err := openTarget(ctx, sc, getenv, stderr)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if cerr := t.close(); cerr != nil && err == nil {
-			fmt.Fprintln(stderr, "dealspot-bench: closing:", cerr)
-		}
-	}()
-	c := newClient(t.baseURL, max(sc.Concurrency, sc.LoginConcurrency))
-	defer c.close()
+	defer closeTarget(t, c, stderr)
 	fmt.Fprintf(stderr, "server   %s at %s (%s)\n", t.mode, t.baseURL, t.backends)
 
 	targets, err := findReadTargets(ctx, c)
