@@ -116,8 +116,13 @@ func Load(getenv func(string) string) (Config, error) {
 		SessionCoalesce: r.coalesce("SESSION_CHECK_COALESCE"),
 		AccountCacheTTL: r.duration("AUTH_ACCOUNT_CACHE_TTL", 10*time.Minute),
 	}
+	cacheOn := r.boolean("CACHE_ENABLED", true)
+	responseTTL := time.Second
+	if !cacheOn {
+		responseTTL = 0 // no cache of reads at all, unless RESPONSE_CACHE_TTL asks for one
+	}
 	c.Cache = Cache{
-		Enabled:         r.boolean("CACHE_ENABLED", true),
+		Enabled:         cacheOn,
 		LocalTTL:        r.durationOrZero("CACHE_L1_TTL", 2*time.Second),
 		LocalMaxEntries: r.integer("CACHE_L1_MAX_ENTRIES", 100_000, 1),
 		RemoteTTL:       r.duration("CACHE_L2_TTL", 30*time.Minute),
@@ -125,7 +130,7 @@ func Load(getenv func(string) string) (Config, error) {
 		Jitter:          float64(r.integer("CACHE_TTL_JITTER_PERCENT", 10, 0)) / 100,
 		HotTTL:          r.duration("CACHE_HOT_TTL", time.Minute),
 
-		ResponseTTL:           r.durationOrZero("RESPONSE_CACHE_TTL", time.Second),
+		ResponseTTL:           r.durationOrZero("RESPONSE_CACHE_TTL", responseTTL),
 		ResponseMaxBytes:      r.integer64("RESPONSE_CACHE_MAX_BYTES", 64<<20, 1),
 		ResponseMaxEntryBytes: r.integer("RESPONSE_CACHE_MAX_ENTRY_BYTES", 256<<10, 1),
 	}

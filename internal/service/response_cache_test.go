@@ -3,6 +3,7 @@ package service_test
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // A public read answered from the response cache shows a shop's update at once after
@@ -29,11 +30,21 @@ func TestResponseCacheShowsAnUpdateAtOnce(t *testing.T) {
 		anon.Do(t, `query($id: ID!) { shop(id: $id) { id name } }`, map[string]any{"id": id}).Decode(t, &got)
 		return got.Shop.Name
 	}
-	if a, b := read(), read(); a != "缓存的店" || b != a {
-		t.Fatalf("reads before the update: %q, %q", a, b)
-	}
-	if m := scrape(t, srv.URL); !strings.Contains(m, "dealspot_response_cache_hits_total 1") {
-		t.Fatalf("the second read was not a hit:\n%s", grepLines(m, "dealspot_response_cache"))
+	// The creation's own cache invalidations reach this node over Redis a moment later
+	// and drop what was cached before them, so read until a read is a hit.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if a := read(); a != "缓存的店" {
+			t.Fatalf("read before the update: %q", a)
+		}
+		m := scrape(t, srv.URL)
+		if !strings.Contains(m, "dealspot_response_cache_hits_total 0") && strings.Contains(m, "dealspot_response_cache_hits_total") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no read was a hit:\n%s", grepLines(m, "dealspot_response_cache"))
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	adm.Do(t, updateShop, map[string]any{"in": map[string]any{"id": id, "name": "改名的店"}}).Decode(t, &struct{}{})
 	if got := read(); got != "改名的店" {

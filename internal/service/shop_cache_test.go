@@ -313,8 +313,10 @@ func TestShopCacheInvalidationReachesOtherInstance(t *testing.T) {
 	t.Parallel()
 	const admin = "13100007777"
 	vars := requireSharedBackends(t)
-	// A long L1 TTL: only the broadcast can make B drop its copy in time.
+	// A long L1 TTL: only the broadcast can make B drop its copy in time. The reads are
+	// of the L1, not of the response cache in front of it.
 	vars["CACHE_L1_TTL"] = "1m"
+	vars["RESPONSE_CACHE_TTL"] = "0"
 	vars["ADMIN_PHONES"] = admin
 	cfg := shopCacheConfig(t, vars)
 	a := startCounted(t, cfg, 0)
