@@ -198,17 +198,29 @@ func (f *flood) undecided() int {
 	return n
 }
 
+// stopAfter returns a flag that turns true after d (never, for d = 0) or when ctx ends,
+// and the function that releases its timers.
+func stopAfter(ctx context.Context, d time.Duration) (*atomic.Bool, func()) {
+	stop := new(atomic.Bool)
+	var t *time.Timer
+	if d > 0 {
+		t = time.AfterFunc(d, func() { stop.Store(true) })
+	}
+	stopWatch := context.AfterFunc(ctx, func() { stop.Store(true) })
+	return stop, func() {
+		if t != nil {
+			t.Stop()
+		}
+		stopWatch()
+	}
+}
+
 // run runs one phase of kind for d (0: until the claim budget is spent) or until ctx
 // ends; requests in flight then finish and count.
 func (f *flood) run(ctx context.Context, kind, label string, d time.Duration) *phaseStats {
 	ps := newPhaseStats(kind, time.Now())
-	var stop atomic.Bool
-	if d > 0 {
-		t := time.AfterFunc(d, func() { stop.Store(true) })
-		defer t.Stop()
-	}
-	stopWatch := context.AfterFunc(ctx, func() { stop.Store(true) })
-	defer stopWatch()
+	stop, release := stopAfter(ctx, d)
+	defer release()
 
 	done, followed := make(chan struct{}), make(chan struct{})
 	go func() {

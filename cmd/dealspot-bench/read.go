@@ -210,13 +210,8 @@ func (f *readFlood) run(ctx context.Context, d time.Duration, live *liveLine, la
 			stats[op] = newPhaseStats(op, start)
 		}
 	}
-	var stop atomic.Bool
-	if d > 0 {
-		t := time.AfterFunc(d, func() { stop.Store(true) })
-		defer t.Stop()
-	}
-	stopWatch := context.AfterFunc(ctx, func() { stop.Store(true) })
-	defer stopWatch()
+	stop, release := stopAfter(ctx, d)
+	defer release()
 	var next, answered, errs atomic.Int64
 	done := make(chan struct{})
 	var followed sync.WaitGroup
