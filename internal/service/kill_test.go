@@ -33,16 +33,37 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// buildServer compiles cmd/dealspot once for the test.
+// builtServer is cmd/dealspot compiled once for every test of this package that runs
+// the server as a process of its own: concurrent `go build`s of the same program each
+// compile it all, which on a busy machine costs minutes per test.
+var builtServer struct {
+	once sync.Once
+	bin  string
+	err  error
+	out  []byte
+}
+
+// buildServer returns the path of cmd/dealspot compiled for this test binary; the file
+// is removed when the package's tests end (TestMain).
 func buildServer(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "dealspot")
-	cmd := exec.Command("go", "build", "-o", bin, "../../cmd/dealspot")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build server: %v\n%s", err, out)
+	b := &builtServer
+	b.once.Do(func() {
+		dir, err := os.MkdirTemp("", "dealspot-server-")
+		if err != nil {
+			b.err = err
+			return
+		}
+		serverBinDir = dir
+		b.bin = filepath.Join(dir, "dealspot")
+		cmd := exec.Command("go", "build", "-o", b.bin, "../../cmd/dealspot")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		b.out, b.err = cmd.CombinedOutput()
+	})
+	if b.err != nil {
+		t.Fatalf("build server: %v\n%s", b.err, b.out)
 	}
-	return bin
+	return b.bin
 }
 
 type serverProcess struct {
