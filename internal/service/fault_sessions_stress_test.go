@@ -67,7 +67,7 @@ func TestSessionWipeUnderLoad(t *testing.T) {
 		return
 	}
 
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers}, Timeout: time.Minute}
 	var (
 		wiped                     atomic.Bool
 		requests, refreshes, seen atomic.Int64

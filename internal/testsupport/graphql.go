@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"testing"
+	"time"
 )
 
 // GQLError is one GraphQL error as a client sees it.
@@ -48,6 +49,11 @@ func (r GQLResponse) Decode(t testing.TB, v any) {
 	}
 }
 
+// defaultHTTP is the client of a GraphQLClient without one: a request that never
+// ends fails its test after two minutes instead of holding the package until go test's
+// -timeout.
+var defaultHTTP = &http.Client{Timeout: 2 * time.Minute}
+
 // GraphQLClient speaks GraphQL over plain HTTP POST, as a frontend would.
 type GraphQLClient struct {
 	URL   string
@@ -75,7 +81,7 @@ func (c GraphQLClient) Post(t testing.TB, body []byte) GQLResponse {
 	}
 	hc := c.HTTP
 	if hc == nil {
-		hc = http.DefaultClient
+		hc = defaultHTTP
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
