@@ -171,6 +171,11 @@ func paymentToModel(p domain.Payment) *model.Payment {
 	}
 }
 
+func saleProgressToModel(p seckill.Progress) *model.SaleProgress {
+	return &model.SaleProgress{VoucherID: formatID(p.VoucherID), Remaining: int(p.Remaining), SoldOut: p.SoldOut,
+		Phase: model.SalePhase(p.Phase), BeginTime: p.BeginTime, EndTime: p.EndTime, At: p.At}
+}
+
 func saleStatsToModel(s orders.Stats) *model.SaleStats {
 	return &model.SaleStats{
 		VoucherID: formatID(s.VoucherID), Remaining: int(s.Remaining), Accepted: int(s.Accepted), Pending: int(s.Pending),

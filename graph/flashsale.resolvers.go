@@ -152,6 +152,29 @@ func (r *subscriptionResolver) OrderStatus(ctx context.Context, orderID string) 
 	return out, nil
 }
 
+func (r *subscriptionResolver) SaleProgress(ctx context.Context, voucherID string) (<-chan *model.SaleProgress, error) {
+	vid, err := parseID("voucherId", voucherID)
+	if err != nil {
+		return nil, err
+	}
+	pushes, err := r.App.Queries.SaleProgress.Watch(ctx, vid)
+	if err != nil {
+		return nil, err
+	}
+	out := make(chan *model.SaleProgress, 1)
+	go func() {
+		defer close(out)
+		for p := range pushes {
+			select {
+			case out <- saleProgressToModel(p):
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, nil
+}
+
 func (r *voucherResolver) Shop(ctx context.Context, obj *model.Voucher) (*model.Shop, error) {
 	s, err := r.shopEdge(ctx, obj.ShopID)
 	if err == nil && s == nil {

@@ -123,9 +123,10 @@ func (w *websocketSessions) Accept(rw http.ResponseWriter, r *http.Request, o tr
 // token.
 var errWebsocketAuth = errors.New("connection_init needs a payload {\"Authorization\": \"Bearer <access token>\"} with a valid token")
 
-// Init authenticates a connection from its connection_init payload; connections without
-// a valid token are refused (4403), since every subscription needs a caller. The
-// context it returns ends when the session does.
+// Init authenticates a connection from its connection_init payload. A connection
+// without a token is anonymous: it may run the public subscriptions (saleProgress), and
+// the others answer UNAUTHENTICATED; a connection with a token that is not valid is
+// refused (4403). The context it returns ends when the session does.
 func (w *websocketSessions) Init(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 	// graphql-transport-ws closes unauthorised connections with 4403 Forbidden.
 	refused := transport.AppendCloseReason(transport.WithWebsocketCloseCode(ctx, closeForbidden), "Forbidden")
@@ -134,7 +135,10 @@ func (w *websocketSessions) Init(ctx context.Context, payload transport.InitPayl
 		header = payload.GetString("authorization")
 	}
 	if header == "" {
-		return refused, nil, errWebsocketAuth
+		if socketFrom(ctx) == nil { // not reached through Middleware (handler.go): no limits, refuse
+			return transport.WithWebsocketCloseCode(ctx, closeTryAgain), nil, errors.New("websocket connections are not available")
+		}
+		return ctx, nil, nil // anonymous: limited per address (the upgrade) and per socket
 	}
 	c, err := authenticate(ctx, w.auth, header)
 	if err != nil {
@@ -219,8 +223,11 @@ func (w *websocketSessions) check(ctx context.Context, s *socket) (*auth.Princip
 // gives it the caller as the session stands now (its current role).
 func (w *websocketSessions) AroundOperations(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	s := socketFrom(ctx)
-	if s == nil || s.header == "" {
+	if s == nil {
 		return next(ctx)
+	}
+	if s.header == "" { // an anonymous socket: its operations are counted per socket only
+		return w.limited(ctx, s, 0, next)
 	}
 	select {
 	case <-s.ended:
@@ -241,6 +248,12 @@ func (w *websocketSessions) AroundOperations(ctx context.Context, next graphql.O
 		ctx = withCaller(ctx, caller{principal: *p})
 		user = p.UserID
 	}
+	return w.limited(ctx, s, user, next)
+}
+
+// limited runs an operation of user (0: anonymous) on s within the socket's and the
+// user's operation limits, or refuses it with RATE_LIMITED.
+func (w *websocketSessions) limited(ctx context.Context, s *socket, user int64, next graphql.OperationHandler) graphql.ResponseHandler {
 	release, refusal := w.limits.operation(s, user)
 	if refusal != "" {
 		// An `error` message ends this operation only (graphql-transport-ws); the

@@ -75,20 +75,27 @@ func (l *socketLimits) user(user int64) (release func(), refusal string) {
 	}), ""
 }
 
-// operation takes a slot for one operation of user on s, or returns why it cannot.
+// operation takes a slot for one operation of user on s, or returns why it cannot. An
+// anonymous operation (user 0) counts on its socket only: anonymous sockets are bounded
+// per address at the upgrade.
 func (l *socketLimits) operation(s *socket, user int64) (release func(), refusal string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
 	case l.opsPerSocket > 0 && s.ops >= l.opsPerSocket:
 		return nil, "too many operations on this websocket; complete some first"
-	case l.opsPerUser > 0 && l.userOps[user] >= l.opsPerUser:
+	case user != 0 && l.opsPerUser > 0 && l.userOps[user] >= l.opsPerUser:
 		return nil, "too many operations on your websockets; complete some first"
 	}
 	s.ops++
-	l.userOps[user]++
+	if user != 0 {
+		l.userOps[user]++
+	}
 	return l.once(func() {
 		s.ops--
+		if user == 0 {
+			return
+		}
 		if l.userOps[user]--; l.userOps[user] <= 0 {
 			delete(l.userOps, user)
 		}

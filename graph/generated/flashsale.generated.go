@@ -19,6 +19,7 @@ import (
 
 type SubscriptionResolver interface {
 	OrderStatus(ctx context.Context, orderID string) (<-chan *model.OrderStatusEvent, error)
+	SaleProgress(ctx context.Context, voucherID string) (<-chan *model.SaleProgress, error)
 	SaleStats(ctx context.Context, voucherID string) (<-chan *model.SaleStats, error)
 }
 type VoucherResolver interface {
@@ -44,6 +45,20 @@ func (ec *executionContext) field_Subscription_orderStatus_args(ctx context.Cont
 		return nil, err
 	}
 	args["orderId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_saleProgress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "voucherId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["voucherId"] = arg0
 	return args, nil
 }
 
@@ -180,6 +195,167 @@ func (ec *executionContext) fieldContext_OrderStatusEvent_reason(_ context.Conte
 	return graphql.NewScalarFieldContext("OrderStatusEvent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _SaleProgress_voucherId(ctx context.Context, field graphql.CollectedField, obj *model.SaleProgress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleProgress_voucherId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VoucherID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleProgress_voucherId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleProgress", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SaleProgress_remaining(ctx context.Context, field graphql.CollectedField, obj *model.SaleProgress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleProgress_remaining(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Remaining, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleProgress_remaining(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleProgress", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SaleProgress_soldOut(ctx context.Context, field graphql.CollectedField, obj *model.SaleProgress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleProgress_soldOut(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SoldOut, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleProgress_soldOut(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleProgress", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SaleProgress_phase(ctx context.Context, field graphql.CollectedField, obj *model.SaleProgress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleProgress_phase(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Phase, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SalePhase) graphql.Marshaler {
+			return ec.marshalNSalePhase2githubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐSalePhase(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleProgress_phase(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleProgress", field, false, false, errors.New("field of type SalePhase does not have child fields"))
+}
+
+func (ec *executionContext) _SaleProgress_beginTime(ctx context.Context, field graphql.CollectedField, obj *model.SaleProgress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleProgress_beginTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BeginTime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleProgress_beginTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleProgress", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SaleProgress_endTime(ctx context.Context, field graphql.CollectedField, obj *model.SaleProgress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleProgress_endTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndTime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleProgress_endTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleProgress", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SaleProgress_at(ctx context.Context, field graphql.CollectedField, obj *model.SaleProgress) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleProgress_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleProgress_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleProgress", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _Subscription_orderStatus(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
 	return graphql.ResolveFieldStream(
 		ctx,
@@ -236,6 +412,50 @@ func (ec *executionContext) fieldContext_Subscription_orderStatus(ctx context.Co
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Subscription_orderStatus_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_saleProgress(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_saleProgress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().SaleProgress(ctx, fc.Args["voucherId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SaleProgress) graphql.Marshaler {
+			return ec.marshalNSaleProgress2ᚖgithubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐSaleProgress(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_saleProgress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SaleProgress(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_saleProgress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -1498,6 +1718,74 @@ func (ec *executionContext) _OrderStatusEvent(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var saleProgressImplementors = []string{"SaleProgress"}
+
+func (ec *executionContext) _SaleProgress(ctx context.Context, sel ast.SelectionSet, obj *model.SaleProgress) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, saleProgressImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SaleProgress")
+		case "voucherId":
+			out.Values[i] = ec._SaleProgress_voucherId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "remaining":
+			out.Values[i] = ec._SaleProgress_remaining(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "soldOut":
+			out.Values[i] = ec._SaleProgress_soldOut(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "phase":
+			out.Values[i] = ec._SaleProgress_phase(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "beginTime":
+			out.Values[i] = ec._SaleProgress_beginTime(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endTime":
+			out.Values[i] = ec._SaleProgress_endTime(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._SaleProgress_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var subscriptionImplementors = []string{"Subscription"}
 
 func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
@@ -1513,6 +1801,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	switch fields[0].Name {
 	case "orderStatus":
 		return ec._Subscription_orderStatus(ctx, fields[0])
+	case "saleProgress":
+		return ec._Subscription_saleProgress(ctx, fields[0])
 	case "saleStats":
 		return ec._Subscription_saleStats(ctx, fields[0])
 	default:
@@ -1981,6 +2271,30 @@ func (ec *executionContext) marshalNOrderStatusEvent2ᚖgithubᚗcomᚋdealspot�
 		return graphql.Null
 	}
 	return ec._OrderStatusEvent(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSalePhase2githubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐSalePhase(ctx context.Context, v any) (model.SalePhase, error) {
+	var res model.SalePhase
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSalePhase2githubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐSalePhase(ctx context.Context, sel ast.SelectionSet, v model.SalePhase) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNSaleProgress2githubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐSaleProgress(ctx context.Context, sel ast.SelectionSet, v model.SaleProgress) graphql.Marshaler {
+	return ec._SaleProgress(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSaleProgress2ᚖgithubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐSaleProgress(ctx context.Context, sel ast.SelectionSet, v *model.SaleProgress) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SaleProgress(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpdateFlashSaleInput2githubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐUpdateFlashSaleInput(ctx context.Context, v any) (model.UpdateFlashSaleInput, error) {

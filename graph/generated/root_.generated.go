@@ -201,6 +201,16 @@ type ComplexityRoot struct {
 		Vouchers       func(childComplexity int, shopID string) int
 	}
 
+	SaleProgress struct {
+		At        func(childComplexity int) int
+		BeginTime func(childComplexity int) int
+		EndTime   func(childComplexity int) int
+		Phase     func(childComplexity int) int
+		Remaining func(childComplexity int) int
+		SoldOut   func(childComplexity int) int
+		VoucherID func(childComplexity int) int
+	}
+
 	SaleStats struct {
 		Accepted        func(childComplexity int) int
 		At              func(childComplexity int) int
@@ -266,8 +276,9 @@ type ComplexityRoot struct {
 	}
 
 	Subscription struct {
-		OrderStatus func(childComplexity int, orderID string) int
-		SaleStats   func(childComplexity int, voucherID string) int
+		OrderStatus  func(childComplexity int, orderID string) int
+		SaleProgress func(childComplexity int, voucherID string) int
+		SaleStats    func(childComplexity int, voucherID string) int
 	}
 
 	User struct {
@@ -1328,6 +1339,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Vouchers(childComplexity, args["shopId"].(string)), true
 
+	case "SaleProgress.at":
+		if e.ComplexityRoot.SaleProgress.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleProgress.At(childComplexity), true
+	case "SaleProgress.beginTime":
+		if e.ComplexityRoot.SaleProgress.BeginTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleProgress.BeginTime(childComplexity), true
+	case "SaleProgress.endTime":
+		if e.ComplexityRoot.SaleProgress.EndTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleProgress.EndTime(childComplexity), true
+	case "SaleProgress.phase":
+		if e.ComplexityRoot.SaleProgress.Phase == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleProgress.Phase(childComplexity), true
+	case "SaleProgress.remaining":
+		if e.ComplexityRoot.SaleProgress.Remaining == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleProgress.Remaining(childComplexity), true
+	case "SaleProgress.soldOut":
+		if e.ComplexityRoot.SaleProgress.SoldOut == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleProgress.SoldOut(childComplexity), true
+	case "SaleProgress.voucherId":
+		if e.ComplexityRoot.SaleProgress.VoucherID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleProgress.VoucherID(childComplexity), true
+
 	case "SaleStats.accepted":
 		if e.ComplexityRoot.SaleStats.Accepted == nil {
 			break
@@ -1609,6 +1663,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.OrderStatus(childComplexity, args["orderId"].(string)), true
+	case "Subscription.saleProgress":
+		if e.ComplexityRoot.Subscription.SaleProgress == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_saleProgress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.SaleProgress(childComplexity, args["voucherId"].(string)), true
 	case "Subscription.saleStats":
 		if e.ComplexityRoot.Subscription.SaleStats == nil {
 			break
@@ -2337,9 +2402,42 @@ extend type Mutation {
   claimVoucher(voucherId: ID!): ClaimPayload! @auth
 }
 
+"Where a flash sale stands in its window."
+enum SalePhase {
+  "Before beginTime."
+  UPCOMING
+  "Between beginTime and endTime."
+  LIVE
+  "At or after endTime."
+  ENDED
+}
+
+"What a buyer's page shows of a flash sale while it is open."
+type SaleProgress {
+  voucherId: ID!
+  "Units still to give out."
+  remaining: Int!
+  "No unit left (units of canceled and refunded orders may still come back)."
+  soldOut: Boolean!
+  phase: SalePhase!
+  beginTime: Time!
+  endTime: Time!
+  "When the server read these numbers."
+  at: Time!
+}
+
 type Subscription {
   "An order's status: the current one first, then every change; completes after USED, CANCELED, REFUNDED or FAILED."
   orderStatus(orderId: ID!): OrderStatusEvent! @auth
+  """
+  A flash sale's remaining units and phase, for anyone (no login): the current ones at
+  once, then every change, at most one push every SALE_PROGRESS_INTERVAL (1s); completes
+  after a last ENDED push once the sale has ended. However many people follow a sale, a
+  server reads it once per interval. NOT_FOUND for an unknown voucher, BAD_USER_INPUT
+  for a normal one, RATE_LIMITED when the server already follows SALE_PROGRESS_MAX_SALES
+  (10000) sales.
+  """
+  saleProgress(voucherId: ID!): SaleProgress!
 }
 `, BuiltIn: false},
 	{Name: "../schema/lifecycle.graphqls", Input: `enum PaymentStatus {
@@ -2996,6 +3094,26 @@ func (ec *executionContext) childFields_Payment(ctx context.Context, field graph
 		return ec.fieldContext_Payment_refundedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Payment", field.Name)
+}
+
+func (ec *executionContext) childFields_SaleProgress(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "voucherId":
+		return ec.fieldContext_SaleProgress_voucherId(ctx, field)
+	case "remaining":
+		return ec.fieldContext_SaleProgress_remaining(ctx, field)
+	case "soldOut":
+		return ec.fieldContext_SaleProgress_soldOut(ctx, field)
+	case "phase":
+		return ec.fieldContext_SaleProgress_phase(ctx, field)
+	case "beginTime":
+		return ec.fieldContext_SaleProgress_beginTime(ctx, field)
+	case "endTime":
+		return ec.fieldContext_SaleProgress_endTime(ctx, field)
+	case "at":
+		return ec.fieldContext_SaleProgress_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SaleProgress", field.Name)
 }
 
 func (ec *executionContext) childFields_SaleStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -199,6 +199,20 @@ type Payment struct {
 type Query struct {
 }
 
+// What a buyer's page shows of a flash sale while it is open.
+type SaleProgress struct {
+	VoucherID string `json:"voucherId"`
+	// Units still to give out.
+	Remaining int `json:"remaining"`
+	// No unit left (units of canceled and refunded orders may still come back).
+	SoldOut   bool      `json:"soldOut"`
+	Phase     SalePhase `json:"phase"`
+	BeginTime time.Time `json:"beginTime"`
+	EndTime   time.Time `json:"endTime"`
+	// When the server read these numbers.
+	At time.Time `json:"at"`
+}
+
 // A flash sale's live numbers.
 type SaleStats struct {
 	VoucherID string `json:"voucherId"`
@@ -748,6 +762,67 @@ func (e *Role) UnmarshalJSON(b []byte) error {
 }
 
 func (e Role) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Where a flash sale stands in its window.
+type SalePhase string
+
+const (
+	// Before beginTime.
+	SalePhaseUpcoming SalePhase = "UPCOMING"
+	// Between beginTime and endTime.
+	SalePhaseLive SalePhase = "LIVE"
+	// At or after endTime.
+	SalePhaseEnded SalePhase = "ENDED"
+)
+
+var AllSalePhase = []SalePhase{
+	SalePhaseUpcoming,
+	SalePhaseLive,
+	SalePhaseEnded,
+}
+
+func (e SalePhase) IsValid() bool {
+	switch e {
+	case SalePhaseUpcoming, SalePhaseLive, SalePhaseEnded:
+		return true
+	}
+	return false
+}
+
+func (e SalePhase) String() string {
+	return string(e)
+}
+
+func (e *SalePhase) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SalePhase(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SalePhase", str)
+	}
+	return nil
+}
+
+func (e SalePhase) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SalePhase) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SalePhase) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -14,6 +14,8 @@ type FlashSaleQueries struct {
 	// Vouchers lists a shop's vouchers with their remaining stock.
 	Vouchers *seckill.VouchersOfShop
 	Orders   *seckill.OrderQueries
+	// SaleProgress follows a sale's remaining units for buyers' pages.
+	SaleProgress *seckill.SaleProgress
 }
 
 // FlashSaleOperations are the order writer (the queue consumer) and the reconciler,
@@ -29,6 +31,6 @@ type FlashSaleOperations struct {
 // server runs itself.
 func FlashSale(s *seckill.Service) (FlashSaleCommands, FlashSaleQueries, FlashSaleOperations) {
 	return FlashSaleCommands{ClaimVoucher: s.ClaimVoucher, FlashSales: s.FlashSales},
-		FlashSaleQueries{Vouchers: s.VouchersOfShop, Orders: s.Orders},
+		FlashSaleQueries{Vouchers: s.VouchersOfShop, Orders: s.Orders, SaleProgress: s.Progress},
 		FlashSaleOperations{OrderWriter: s.OrderWriter, Reconciler: s.Reconciler, AcceptedClaims: s.AcceptedClaims}
 }

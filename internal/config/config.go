@@ -204,6 +204,12 @@ type Seckill struct {
 	// SoldOutMarkTTL is how long a node trusts its own sold-out mark of a sale; it checks
 	// the mark against Redis a little before that.
 	SoldOutMarkTTL time.Duration
+	// ProgressInterval is the shortest time between two saleProgress pushes, and how
+	// often a node reads a sale someone follows (SALE_PROGRESS_INTERVAL, default 1s).
+	ProgressInterval time.Duration
+	// ProgressMaxSales bounds the sales a node follows for saleProgress viewers at once
+	// (SALE_PROGRESS_MAX_SALES, default 10000; 0: unlimited).
+	ProgressMaxSales int
 	// PublishTimeout bounds the gate step of a claim and the publish of an accepted one,
 	// each, whatever the client does; a publish that outlasts it has an unknown outcome
 	// and stays for the reconciler.

@@ -44,6 +44,9 @@ func (c Config) validate() error {
 	if c.IsProduction() && c.Payment.WebhookSecret == DevPaymentSecret {
 		bad("PAYMENT_WEBHOOK_SECRET", "is the public dev secret; set a secret of your own in production")
 	}
+	if c.Seckill.ProgressInterval < 100*time.Millisecond {
+		bad("SALE_PROGRESS_INTERVAL", "at least 100ms, got %s", c.Seckill.ProgressInterval)
+	}
 	if c.Orders.StatsInterval < 100*time.Millisecond {
 		bad("SALE_STATS_INTERVAL", "at least 100ms, got %s", c.Orders.StatsInterval)
 	}

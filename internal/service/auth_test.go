@@ -330,13 +330,12 @@ func TestSubscriptionsNeedAToken(t *testing.T) {
 	srv := startServer(t, map[string]string{"JWT_SECRET": testSecret})
 	tok := login(t, client(srv), "13400006666")
 
+	// A forged token is refused; a valid one is let in.
 	cases := []struct {
 		name    string
 		payload any
 		ok      bool
 	}{
-		{"no payload", nil, false},
-		{"no token", map[string]any{}, false},
 		{"forged token", map[string]any{"Authorization": "Bearer " + strings.Repeat("x", 40)}, false},
 		{"valid token", map[string]any{"Authorization": "Bearer " + tok.AccessToken}, true},
 	}
@@ -350,6 +349,34 @@ func TestSubscriptionsNeedAToken(t *testing.T) {
 				t.Fatalf("got %q, close code %d; want the connection refused with 4403", msg, closeCode)
 			}
 		})
+	}
+	// Without a token the socket is anonymous: the public saleProgress runs on it, a
+	// subscription that needs a caller answers UNAUTHENTICATED.
+	for _, name := range []string{"no payload", "no token"} {
+		t.Run(name, func(t *testing.T) {
+			var payload any
+			if name == "no token" {
+				payload = map[string]any{}
+			}
+			if msg, closeCode := wsInit(t, srv, payload); msg != "connection_ack" {
+				t.Fatalf("got %q (close %d), want connection_ack for an anonymous socket", msg, closeCode)
+			}
+		})
+	}
+	ws := wsOpen(t, srv, "")
+	ws.send(map[string]any{"type": "subscribe", "id": "o", "payload": map[string]any{
+		"query": `subscription { orderStatus(orderId: "1") { status } }`}})
+	for {
+		typ, payload, code := ws.next()
+		if typ == "" {
+			t.Fatalf("socket closed (%d), want an UNAUTHENTICATED answer", code)
+		}
+		if typ == "next" || typ == "error" {
+			if !strings.Contains(string(payload), "UNAUTHENTICATED") {
+				t.Fatalf("orderStatus on an anonymous socket: %s %s, want UNAUTHENTICATED", typ, payload)
+			}
+			break
+		}
 	}
 }
 

@@ -98,6 +98,8 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 
 		KeepSlotAfterCancel: !cfg.Orders.ReclaimAfterCancel,
 		SoldOutMarkTTL:      cfg.Seckill.SoldOutMarkTTL,
+		ProgressInterval:    cfg.Seckill.ProgressInterval,
+		ProgressMaxSales:    cfg.Seckill.ProgressMaxSales,
 		PublishTimeout:      cfg.Seckill.PublishTimeout,
 		Pages:               domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
 

@@ -31,7 +31,11 @@ func wsOpen(t *testing.T, srv *httptest.Server, token string) *wsConn {
 	}
 	t.Cleanup(func() { conn.CloseNow() })
 	c := &wsConn{t: t, conn: conn, ctx: ctx}
-	c.send(map[string]any{"type": "connection_init", "payload": map[string]any{"Authorization": "Bearer " + token}})
+	init := map[string]any{}
+	if token != "" { // "": an anonymous socket
+		init["Authorization"] = "Bearer " + token
+	}
+	c.send(map[string]any{"type": "connection_init", "payload": init})
 	if typ, _, code := c.next(); typ != "connection_ack" {
 		t.Fatalf("connection_init: got %q, close %d", typ, code)
 	}

@@ -62,6 +62,11 @@ type Config struct {
 	// claims in its atomic step), so a Redis that comes back empty lost the claims not
 	// yet written with their reservations.
 	ClaimsInRedis bool
+	// ProgressInterval is the shortest time between two pushes of a sale's progress, and
+	// how often the node reads a followed sale (default 1s); ProgressMaxSales bounds the
+	// sales followed at once (0: unlimited).
+	ProgressInterval time.Duration
+	ProgressMaxSales int
 	// PublishTimeout bounds the gate step of a claim and the publish of an accepted one,
 	// each, which run whatever the client does (default 5s); when a publish outlasts it,
 	// its outcome is unknown and the claim stays reserved for the reconciler.
@@ -122,6 +127,9 @@ type Service struct {
 	// AcceptedClaims keeps this node's accepted claims visible and settled until their
 	// orders are written, whatever Redis does.
 	AcceptedClaims *AcceptedClaims
+	// Progress follows sales for buyers' pages, one read per sale and interval however
+	// many follow it.
+	Progress *SaleProgress
 	// Units takes back the units of canceled and refunded orders and reads a sale's live
 	// numbers, for the order lifecycle (orders.Sales).
 	Units *SaleUnits
@@ -178,6 +186,9 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	if cfg.StatusRecheckConcurrency <= 0 {
 		cfg.StatusRecheckConcurrency = 16
 	}
+	if cfg.ProgressInterval <= 0 {
+		cfg.ProgressInterval = time.Second
+	}
 	if cfg.PublishTimeout <= 0 {
 		cfg.PublishTimeout = 5 * time.Second
 	}
@@ -199,6 +210,7 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 		Reconciler:     &Reconciler{c: c},
 		AcceptedClaims: &AcceptedClaims{c: c},
 		Units:          &SaleUnits{c: c},
+		Progress:       &SaleProgress{c: c, sales: map[int64]*progressFeed{}},
 		c:              c,
 	}, nil
 }
