@@ -183,6 +183,22 @@ func (r *voucherResolver) Shop(ctx context.Context, obj *model.Voucher) (*model.
 	return s, err
 }
 
+func (r *voucherResolver) Warmup(ctx context.Context, obj *model.Voucher) (*model.SaleWarmup, error) {
+	vid, err := parseID("id", obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	st, ok, err := r.App.Queries.Warmup.StatusOf(ctx, actor(viewer(ctx)), vid)
+	if err != nil || !ok {
+		return nil, err
+	}
+	out := &model.SaleWarmup{Loaded: st.Loaded}
+	if !st.At.IsZero() {
+		out.At = &st.At
+	}
+	return out, nil
+}
+
 func (r *voucherOrderResolver) Voucher(ctx context.Context, obj *model.VoucherOrder) (*model.Voucher, error) {
 	return r.voucherEdge(ctx, obj.VoucherID)
 }

@@ -81,6 +81,7 @@ var volatileFields = map[string]bool{
 	"Blog.likedByMe":       true,
 	"User.isFollowedByMe":  true,
 	"Voucher.stock":        true, // a sale's stock moves with every claim on any node
+	"Voucher.warmup":       true, // for ADMINs only, and moves when the sale is loaded
 	"SaleStats.remaining":  true,
 	"SaleStats.at":         true,
 	"SaleStats.pending":    true,

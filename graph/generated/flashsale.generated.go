@@ -24,6 +24,7 @@ type SubscriptionResolver interface {
 }
 type VoucherResolver interface {
 	Shop(ctx context.Context, obj *model.Voucher) (*model.Shop, error)
+	Warmup(ctx context.Context, obj *model.Voucher) (*model.SaleWarmup, error)
 }
 type VoucherOrderResolver interface {
 	Voucher(ctx context.Context, obj *model.VoucherOrder) (*model.Voucher, error)
@@ -354,6 +355,52 @@ func (ec *executionContext) _SaleProgress_at(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_SaleProgress_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SaleProgress", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SaleWarmup_at(ctx context.Context, field graphql.CollectedField, obj *model.SaleWarmup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleWarmup_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SaleWarmup_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleWarmup", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SaleWarmup_loaded(ctx context.Context, field graphql.CollectedField, obj *model.SaleWarmup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SaleWarmup_loaded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Loaded, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SaleWarmup_loaded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SaleWarmup", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Subscription_orderStatus(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -827,6 +874,38 @@ func (ec *executionContext) fieldContext_Voucher_shop(_ context.Context, field g
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Shop(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Voucher_warmup(ctx context.Context, field graphql.CollectedField, obj *model.Voucher) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Voucher_warmup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Voucher().Warmup(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SaleWarmup) graphql.Marshaler {
+			return ec.marshalOSaleWarmup2ᚖgithubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐSaleWarmup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Voucher_warmup(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Voucher",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SaleWarmup(ctx, field)
 		},
 	}
 	return fc, nil
@@ -1786,6 +1865,49 @@ func (ec *executionContext) _SaleProgress(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var saleWarmupImplementors = []string{"SaleWarmup"}
+
+func (ec *executionContext) _SaleWarmup(ctx context.Context, sel ast.SelectionSet, obj *model.SaleWarmup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, saleWarmupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SaleWarmup")
+		case "at":
+			out.Values[i] = ec._SaleWarmup_at(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "loaded":
+			out.Values[i] = ec._SaleWarmup_loaded(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var subscriptionImplementors = []string{"Subscription"}
 
 func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
@@ -1893,6 +2015,44 @@ func (ec *executionContext) _Voucher(ctx context.Context, sel ast.SelectionSet, 
 				}()
 				res = ec._Voucher_shop(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "warmup":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Voucher_warmup(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -2424,6 +2584,13 @@ func (ec *executionContext) marshalOOrderStatus2ᚕgithubᚗcomᚋdealspotᚋdea
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalOSaleWarmup2ᚖgithubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐSaleWarmup(ctx context.Context, sel ast.SelectionSet, v *model.SaleWarmup) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SaleWarmup(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOVoucherOrder2ᚖgithubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐVoucherOrder(ctx context.Context, sel ast.SelectionSet, v *model.VoucherOrder) graphql.Marshaler {

@@ -226,6 +226,11 @@ type ComplexityRoot struct {
 		VoucherID       func(childComplexity int) int
 	}
 
+	SaleWarmup struct {
+		At     func(childComplexity int) int
+		Loaded func(childComplexity int) int
+	}
+
 	SendCodePayload struct {
 		DevCode           func(childComplexity int) int
 		RetryAfterSeconds func(childComplexity int) int
@@ -328,6 +333,7 @@ type ComplexityRoot struct {
 		Stock       func(childComplexity int) int
 		SubTitle    func(childComplexity int) int
 		Title       func(childComplexity int) int
+		Warmup      func(childComplexity int) int
 	}
 
 	VoucherOrder struct {
@@ -1455,6 +1461,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SaleStats.VoucherID(childComplexity), true
 
+	case "SaleWarmup.at":
+		if e.ComplexityRoot.SaleWarmup.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleWarmup.At(childComplexity), true
+	case "SaleWarmup.loaded":
+		if e.ComplexityRoot.SaleWarmup.Loaded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SaleWarmup.Loaded(childComplexity), true
+
 	case "SendCodePayload.devCode":
 		if e.ComplexityRoot.SendCodePayload.DevCode == nil {
 			break
@@ -1926,6 +1945,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Voucher.Title(childComplexity), true
+	case "Voucher.warmup":
+		if e.ComplexityRoot.Voucher.Warmup == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.Warmup(childComplexity), true
 
 	case "VoucherOrder.amount":
 		if e.ComplexityRoot.VoucherOrder.Amount == nil {
@@ -2438,6 +2463,19 @@ type Subscription {
   (10000) sales.
   """
   saleProgress(voucherId: ID!): SaleProgress!
+}
+
+"When a flash sale is loaded into Redis ahead of its first claims."
+type SaleWarmup {
+  "When the sale is (or was) loaded: SALE_WARMUP_BEFORE (10m) before it begins; null when sales are loaded from their creation on (SALE_WARMUP_BEFORE=0)."
+  at: Time
+  "Whether Redis holds the sale now."
+  loaded: Boolean!
+}
+
+extend type Voucher {
+  "Flash sales only, for ADMINs (null for everyone else): the sale's warm-up into Redis."
+  warmup: SaleWarmup
 }
 `, BuiltIn: false},
 	{Name: "../schema/lifecycle.graphqls", Input: `enum PaymentStatus {
@@ -3146,6 +3184,16 @@ func (ec *executionContext) childFields_SaleStats(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type SaleStats", field.Name)
 }
 
+func (ec *executionContext) childFields_SaleWarmup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "at":
+		return ec.fieldContext_SaleWarmup_at(ctx, field)
+	case "loaded":
+		return ec.fieldContext_SaleWarmup_loaded(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SaleWarmup", field.Name)
+}
+
 func (ec *executionContext) childFields_SendCodePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "sent":
@@ -3338,6 +3386,8 @@ func (ec *executionContext) childFields_Voucher(ctx context.Context, field graph
 		return ec.fieldContext_Voucher_buckets(ctx, field)
 	case "shop":
 		return ec.fieldContext_Voucher_shop(ctx, field)
+	case "warmup":
+		return ec.fieldContext_Voucher_warmup(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Voucher", field.Name)
 }

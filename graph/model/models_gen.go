@@ -233,6 +233,14 @@ type SaleStats struct {
 	At              time.Time `json:"at"`
 }
 
+// When a flash sale is loaded into Redis ahead of its first claims.
+type SaleWarmup struct {
+	// When the sale is (or was) loaded: SALE_WARMUP_BEFORE (10m) before it begins; null when sales are loaded from their creation on (SALE_WARMUP_BEFORE=0).
+	At *time.Time `json:"at,omitempty"`
+	// Whether Redis holds the sale now.
+	Loaded bool `json:"loaded"`
+}
+
 type SendCodePayload struct {
 	Sent bool `json:"sent"`
 	// Seconds until another code may be asked for.
@@ -414,6 +422,8 @@ type Voucher struct {
 	Buckets *int `json:"buckets,omitempty"`
 	// The shop that sells it.
 	Shop *Shop `json:"shop"`
+	// Flash sales only, for ADMINs (null for everyone else): the sale's warm-up into Redis.
+	Warmup *SaleWarmup `json:"warmup,omitempty"`
 }
 
 // One purchase of a voucher: a flash-sale claim or a normal voucher bought. Amounts are in cents.

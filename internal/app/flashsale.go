@@ -16,6 +16,8 @@ type FlashSaleQueries struct {
 	Orders   *seckill.OrderQueries
 	// SaleProgress follows a sale's remaining units for buyers' pages.
 	SaleProgress *seckill.SaleProgress
+	// Warmup tells ADMINs when a sale is loaded into Redis.
+	Warmup *seckill.Warmup
 }
 
 // FlashSaleOperations are the order writer (the queue consumer) and the reconciler,
@@ -23,6 +25,8 @@ type FlashSaleQueries struct {
 type FlashSaleOperations struct {
 	OrderWriter *seckill.OrderWriter
 	Reconciler  *seckill.Reconciler
+	// Warmup loads upcoming sales into the gate SALE_WARMUP_BEFORE before they begin.
+	Warmup *seckill.Warmup
 	// AcceptedClaims settles this node's accepted claims when Redis comes back empty.
 	AcceptedClaims *seckill.AcceptedClaims
 }
@@ -31,6 +35,6 @@ type FlashSaleOperations struct {
 // server runs itself.
 func FlashSale(s *seckill.Service) (FlashSaleCommands, FlashSaleQueries, FlashSaleOperations) {
 	return FlashSaleCommands{ClaimVoucher: s.ClaimVoucher, FlashSales: s.FlashSales},
-		FlashSaleQueries{Vouchers: s.VouchersOfShop, Orders: s.Orders, SaleProgress: s.Progress},
-		FlashSaleOperations{OrderWriter: s.OrderWriter, Reconciler: s.Reconciler, AcceptedClaims: s.AcceptedClaims}
+		FlashSaleQueries{Vouchers: s.VouchersOfShop, Orders: s.Orders, SaleProgress: s.Progress, Warmup: s.Warmup},
+		FlashSaleOperations{OrderWriter: s.OrderWriter, Reconciler: s.Reconciler, Warmup: s.Warmup, AcceptedClaims: s.AcceptedClaims}
 }

@@ -204,6 +204,9 @@ type Seckill struct {
 	// SoldOutMarkTTL is how long a node trusts its own sold-out mark of a sale; it checks
 	// the mark against Redis a little before that.
 	SoldOutMarkTTL time.Duration
+	// WarmupBefore is how long before it begins a sale is loaded into Redis
+	// (SALE_WARMUP_BEFORE, default 10m; 0: from its creation on).
+	WarmupBefore time.Duration
 	// ProgressInterval is the shortest time between two saleProgress pushes, and how
 	// often a node reads a sale someone follows (SALE_PROGRESS_INTERVAL, default 1s).
 	ProgressInterval time.Duration

@@ -148,6 +148,7 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxRetries:        r.integer("ORDER_MAX_RETRIES", DefaultOrderMaxRetries, 1),
 		GateCoalesce:      r.coalesce("GATE_COALESCE"),
 		SoldOutMarkTTL:    r.duration("SOLD_OUT_MARK_TTL", 10*time.Second),
+		WarmupBefore:      r.durationOrZero("SALE_WARMUP_BEFORE", 10*time.Minute),
 		ProgressInterval:  r.duration("SALE_PROGRESS_INTERVAL", time.Second),
 		ProgressMaxSales:  r.integer("SALE_PROGRESS_MAX_SALES", 10_000, 0),
 		PublishTimeout:    r.duration("CLAIM_PUBLISH_TIMEOUT", 5*time.Second),

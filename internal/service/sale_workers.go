@@ -24,6 +24,7 @@ type saleWorkers struct {
 	handler    OrderHandler
 	writer     *seckill.OrderWriter
 	reconciler *seckill.Reconciler
+	warmup     *seckill.Warmup
 	accepted   *seckill.AcceptedClaims
 }
 
@@ -31,7 +32,7 @@ type saleWorkers struct {
 // from q.
 func newSaleWorkers(cfg config.Seckill, log *slog.Logger, q *queue.Queue, ops app.FlashSaleOperations, o options) *saleWorkers {
 	return &saleWorkers{cfg: cfg, log: log, queue: q, handler: o.handler(ops.OrderWriter.ProcessClaims),
-		writer: ops.OrderWriter, reconciler: ops.Reconciler, accepted: ops.AcceptedClaims}
+		writer: ops.OrderWriter, reconciler: ops.Reconciler, warmup: ops.Warmup, accepted: ops.AcceptedClaims}
 }
 
 // startAcceptedSweeper forgets, every ACCEPTED_CLAIMS_SWEEP_INTERVAL until stop, the
@@ -53,6 +54,18 @@ func (w *saleWorkers) startReconciler() (stop func() error) {
 	go func() {
 		defer close(done)
 		w.reconciler.RunReconciler(ctx, w.cfg.ReconcileInterval, reconcileConfig(w.cfg))
+	}()
+	return func() error { cancel(); <-done; return nil }
+}
+
+// startWarmup loads upcoming sales into Redis SALE_WARMUP_BEFORE before they begin,
+// until stop.
+func (w *saleWorkers) startWarmup() (stop func() error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.warmup.Run(ctx)
 	}()
 	return func() error { cancel(); <-done; return nil }
 }

@@ -98,6 +98,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 
 		KeepSlotAfterCancel: !cfg.Orders.ReclaimAfterCancel,
 		SoldOutMarkTTL:      cfg.Seckill.SoldOutMarkTTL,
+		WarmupBefore:        cfg.Seckill.WarmupBefore,
 		ProgressInterval:    cfg.Seckill.ProgressInterval,
 		ProgressMaxSales:    cfg.Seckill.ProgressMaxSales,
 		PublishTimeout:      cfg.Seckill.PublishTimeout,
@@ -114,6 +115,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		Publisher:      publisher,
 		Republisher:    republisher,
 		IDs:            o.ids(ids),
+		WarmupLocks:    redisadapter.NewWarmupLocks(s.Redis.Client),
 		Status:         status,
 		SoldOut:        soldOut,
 		Shops:          s.Store.Shops(),
@@ -145,6 +147,9 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	}
 	if cfg.Seckill.AcceptedMax > 0 {
 		s.closers = append(s.closers, s.sale.startAcceptedSweeper())
+	}
+	if cfg.Seckill.WarmupBefore > 0 {
+		s.closers = append(s.closers, s.sale.startWarmup())
 	}
 	return nil
 }

@@ -68,7 +68,7 @@ func (rec *Reconciler) Reconcile(ctx context.Context, rc ReconcileConfig) (Recon
 	}
 	var errs []error
 	for _, v := range sales {
-		if v.FlashSale.EndTime.After(now) {
+		if rec.c.due(v, now) {
 			loaded, err := rec.c.loadSale(ctx, v, false)
 			if err != nil {
 				errs = append(errs, err)
@@ -178,15 +178,20 @@ func (rec *Reconciler) RunReconciler(ctx context.Context, interval time.Duration
 	}
 }
 
-// LoadSales puts every sale that has not ended into Redis where Redis lacks it (at start,
-// or after Redis lost its data), from the database. Sales already loaded are left alone.
+// LoadSales puts every sale that has not ended and whose warm-up time has come
+// (SALE_WARMUP_BEFORE before it begins) into Redis where Redis lacks it (at start, or
+// after Redis lost its data), from the database. Sales already loaded are left alone.
 func (rec *Reconciler) LoadSales(ctx context.Context) (int, error) {
-	sales, err := rec.c.d.Vouchers.FlashSalesEndingAfter(ctx, rec.c.now())
+	now := rec.c.now()
+	sales, err := rec.c.d.Vouchers.FlashSalesEndingAfter(ctx, now)
 	if err != nil {
 		return 0, fmt.Errorf("list sales: %w", err)
 	}
 	loaded := 0
 	for _, v := range sales {
+		if !rec.c.due(v, now) {
+			continue
+		}
 		ok, err := rec.c.loadSale(ctx, v, false)
 		if err != nil {
 			return loaded, err

@@ -140,9 +140,13 @@ func (f *FlashSales) CreateFlashSale(ctx context.Context, a domain.Actor, in Fla
 	if err != nil {
 		return domain.Voucher{}, fmt.Errorf("create flash sale: %w", err)
 	}
-	if _, err := f.c.loadSale(ctx, out, true); err != nil {
-		// The sale exists in the database; the claim path loads it on first use.
-		f.c.log.Warn("cannot preload a new flash sale into redis", "voucher_id", out.ID, "error", err)
+	// A sale that begins later than SALE_WARMUP_BEFORE from now is loaded by the
+	// warm-up (Warmup) when its time comes.
+	if f.c.due(out, f.c.now()) {
+		if _, err := f.c.loadSale(ctx, out, true); err != nil {
+			// The sale exists in the database; the claim path loads it on first use.
+			f.c.log.Warn("cannot preload a new flash sale into redis", "voucher_id", out.ID, "error", err)
+		}
 	}
 	// A read of this id before it existed may have cached "not found".
 	_ = f.c.d.VoucherChanges.VoucherChanged(ctx, out.ID)

@@ -62,6 +62,9 @@ type Config struct {
 	// claims in its atomic step), so a Redis that comes back empty lost the claims not
 	// yet written with their reservations.
 	ClaimsInRedis bool
+	// WarmupBefore is how long before it begins a sale is loaded into the gate
+	// (SALE_WARMUP_BEFORE, default 10m; 0: from its creation on).
+	WarmupBefore time.Duration
 	// ProgressInterval is the shortest time between two pushes of a sale's progress, and
 	// how often the node reads a followed sale (default 1s); ProgressMaxSales bounds the
 	// sales followed at once (0: unlimited).
@@ -89,6 +92,9 @@ type Deps struct {
 	// reaches the queue.
 	Republisher ClaimPublisher
 	IDs         IDGenerator
+	// WarmupLocks lets one node of many warm a sale up (nil: every node tries; the load
+	// is idempotent).
+	WarmupLocks WarmupLocks
 	Status      StatusBus
 	SoldOut     SoldOutBus
 	// Shops says who runs a shop (merchants create and edit their own shops' sales).
@@ -127,6 +133,8 @@ type Service struct {
 	// AcceptedClaims keeps this node's accepted claims visible and settled until their
 	// orders are written, whatever Redis does.
 	AcceptedClaims *AcceptedClaims
+	// Warmup loads upcoming sales into the gate SALE_WARMUP_BEFORE before they begin.
+	Warmup *Warmup
 	// Progress follows sales for buyers' pages, one read per sale and interval however
 	// many follow it.
 	Progress *SaleProgress
@@ -210,6 +218,7 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 		Reconciler:     &Reconciler{c: c},
 		AcceptedClaims: &AcceptedClaims{c: c},
 		Units:          &SaleUnits{c: c},
+		Warmup:         &Warmup{c: c},
 		Progress:       &SaleProgress{c: c, sales: map[int64]*progressFeed{}},
 		c:              c,
 	}, nil
