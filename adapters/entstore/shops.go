@@ -42,6 +42,15 @@ func (r *Shops) ShopTypes(ctx context.Context) ([]domain.ShopType, error) {
 	return out, nil
 }
 
+// ShopIDs lists the id of every shop (the id filter's source).
+func (r *Shops) ShopIDs(ctx context.Context) ([]int64, error) {
+	ids, err := r.client.Shop.Query().IDs(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list shop ids: %w", err)
+	}
+	return ids, nil
+}
+
 // Shop returns one shop, or domain.ErrNotFound.
 func (r *Shops) Shop(ctx context.Context, id int64) (domain.Shop, error) {
 	row, err := r.client.Shop.Get(ctx, id)

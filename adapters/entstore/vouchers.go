@@ -56,6 +56,15 @@ func (r *Vouchers) Voucher(ctx context.Context, id int64) (domain.Voucher, error
 	return toVoucher(row), nil
 }
 
+// VoucherIDs lists the id of every voucher (the id filter's source).
+func (r *Vouchers) VoucherIDs(ctx context.Context) ([]int64, error) {
+	ids, err := r.client.Voucher.Query().IDs(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list voucher ids: %w", err)
+	}
+	return ids, nil
+}
+
 // VouchersOfShop returns the vouchers of one shop ordered by id, flash sales filled in.
 func (r *Vouchers) VouchersOfShop(ctx context.Context, shopID int64) ([]domain.Voucher, error) {
 	rows, err := r.client.Voucher.Query().

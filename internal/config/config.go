@@ -246,6 +246,15 @@ type Cache struct {
 	ResponseTTL           time.Duration
 	ResponseMaxBytes      int64
 	ResponseMaxEntryBytes int
+	// BloomFilter keeps a per-node Bloom filter of the shop and voucher ids that exist,
+	// asked before the cache and the database (BLOOM_FILTER, default on with the cache);
+	// BloomRebuild is how often it is rebuilt from the database (BLOOM_FILTER_REBUILD_
+	// INTERVAL, 10m; 0: at start and after a lost broadcast only); BloomFalsePositives is
+	// the share of unknown ids it lets through (BLOOM_FILTER_FALSE_POSITIVE_PERMILLE / 1000,
+	// default 1‰).
+	BloomFilter         bool
+	BloomRebuild        time.Duration
+	BloomFalsePositives float64
 }
 
 // Coalesce bounds the batching of concurrent Redis calls: calls arriving within Window

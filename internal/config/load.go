@@ -133,6 +133,10 @@ func Load(getenv func(string) string) (Config, error) {
 		ResponseTTL:           r.durationOrZero("RESPONSE_CACHE_TTL", responseTTL),
 		ResponseMaxBytes:      r.integer64("RESPONSE_CACHE_MAX_BYTES", 64<<20, 1),
 		ResponseMaxEntryBytes: r.integer("RESPONSE_CACHE_MAX_ENTRY_BYTES", 256<<10, 1),
+
+		BloomFilter:         cacheOn && r.boolean("BLOOM_FILTER", true),
+		BloomRebuild:        r.durationOrZero("BLOOM_FILTER_REBUILD_INTERVAL", 10*time.Minute),
+		BloomFalsePositives: float64(r.integer("BLOOM_FILTER_FALSE_POSITIVE_PERMILLE", 1, 1)) / 1000,
 	}
 	c.Seckill = Seckill{
 		Shards:            r.integer("SECKILL_SHARDS", DefaultSeckillShards, 1),

@@ -44,6 +44,9 @@ func (c Config) validate() error {
 	if c.IsProduction() && c.Payment.WebhookSecret == DevPaymentSecret {
 		bad("PAYMENT_WEBHOOK_SECRET", "is the public dev secret; set a secret of your own in production")
 	}
+	if c.Cache.BloomFalsePositives >= 1 {
+		bad("BLOOM_FILTER_FALSE_POSITIVE_PERMILLE", "want 1 to 999, got %.0f", c.Cache.BloomFalsePositives*1000)
+	}
 	if c.Seckill.ProgressInterval < 100*time.Millisecond {
 		bad("SALE_PROGRESS_INTERVAL", "at least 100ms, got %s", c.Seckill.ProgressInterval)
 	}

@@ -43,7 +43,7 @@ func TestReadCacheContracts(t *testing.T) {
 		t.Run("vouchers", func(t *testing.T) {
 			t.Parallel()
 			seckilltest.VoucherCacheContract(t, func(t *testing.T) seckilltest.VoucherCache {
-				return voucherReadCache{cache.NewByID(contractCache[domain.Voucher](t, conn, "vouchers"))}
+				return voucherReadCache{ByID: cache.NewByID(contractCache[domain.Voucher](t, conn, "vouchers"))}
 			})
 		})
 		t.Run("shops", func(t *testing.T) {

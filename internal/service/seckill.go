@@ -57,7 +57,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		return err
 	}
 
-	voucherCache, err := newCache[domain.Voucher](ctx, caches, "voucher")
+	voucherCache, err := newCache[domain.Voucher](ctx, caches, "voucher", cache.WithValid[domain.Voucher](s.ids.voucherValid))
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		SoldOut:        soldOut,
 		Shops:          s.Store.Shops(),
 		VoucherCache:   vouchers,
-		VoucherChanges: voucherReadCache{vouchers},
+		VoucherChanges: voucherReadCache{vouchers, s.ids},
 		Observer:       observer,
 		Log:            s.Log,
 	})
@@ -172,7 +172,10 @@ func (enqueuedByGate) PublishClaim(context.Context, domain.Claim) error { return
 // voucherReadCache is the read-through cache of vouchers by id (seckill.VoucherReader)
 // under the name of seckill.VoucherInvalidator's method, which drops a changed voucher
 // from it on every node.
-type voucherReadCache struct{ cache.ByID[domain.Voucher] }
+type voucherReadCache struct {
+	cache.ByID[domain.Voucher]
+	ids *idFilters
+}
 
 var (
 	_ seckill.VoucherReader      = voucherReadCache{}
@@ -181,6 +184,7 @@ var (
 
 // VoucherChanged implements seckill.VoucherInvalidator.
 func (r voucherReadCache) VoucherChanged(ctx context.Context, id int64) error {
+	r.ids.addVoucher(id) // a new voucher's id joins the id filter before it is announced
 	return r.Invalidate(ctx, id)
 }
 

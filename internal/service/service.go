@@ -48,6 +48,8 @@ type Node struct {
 	Regen *regen.Watcher
 	// Seeded reports that New found the database empty and seeded the demo data.
 	Seeded bool
+	// ids are the Bloom filters of the shop and voucher ids that exist (nil: off).
+	ids *idFilters
 	// batchSizes observes the Redis batchers.
 	batchSizes *metrics.BatchSizes
 	Queue      *queue.Queue
@@ -233,6 +235,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		return nil, err
 	}
 	s.closers = append(s.closers, caches.close)
+	s.ids = newIDFilters(cfg.Cache, s.Store, log)
 
 	pageLimits := domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize}
 	o := newOptions(opts)
@@ -248,7 +251,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	shopDeps := shop.Deps{Repo: o.shops(s.Store.Shops()), Geo: redisadapter.NewGeoIndex(s.Redis.Client), Views: soc.Visits}
 	var shopInvalidator shop.Invalidator
 	if cfg.Cache.Enabled {
-		shopCache, err := newCache[domain.Shop](ctx, caches, "shop", cache.WithValid[domain.Shop](shop.ValidShopID))
+		shopCache, err := newCache[domain.Shop](ctx, caches, "shop", cache.WithValid[domain.Shop](s.ids.shopValid))
 		if err != nil {
 			return nil, err
 		}
@@ -262,7 +265,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		}
 		shops, lists := cache.NewByID(shopCache), cache.NewByID(listCache)
 		shopDeps.Shops, shopDeps.Types, shopDeps.Lists = shops, shopTypeReadCache{typeCache}, shopListCache{lists}
-		shopInvalidator = shopReadCache{ByID: shops, lists: lists}
+		shopInvalidator = shopReadCache{ByID: shops, lists: lists, ids: s.ids}
 	}
 	shops, err := shop.NewQueries(shopDeps, pageLimits, shop.NearbyLimits{
 		DefaultRadiusMeters: cfg.Paging.NearbyRadius, MaxRadiusMeters: cfg.Paging.MaxNearbyRadius,
@@ -295,6 +298,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err := s.startSocial(ctx, soc); err != nil {
 		return nil, err
 	}
+	stopFilters, err := s.ids.start(ctx, caches.deps.Invalidations, log)
+	if err != nil {
+		return nil, fmt.Errorf("build the id filters: %w", err)
+	}
+	s.closers = append(s.closers, stopFilters)
 	upload, mediaHandler, err := newMedia(cfg.Media, s.Redis)
 	if err != nil {
 		return nil, err

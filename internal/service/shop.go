@@ -16,6 +16,7 @@ import (
 type shopReadCache struct {
 	cache.ByID[domain.Shop]
 	lists cache.ByID[[]domain.Shop]
+	ids   *idFilters
 }
 
 var (
@@ -25,7 +26,11 @@ var (
 )
 
 // ShopChanged implements shop.Invalidator.
-func (r shopReadCache) ShopChanged(ctx context.Context, id int64) error { return r.Invalidate(ctx, id) }
+// A new shop's id joins the id filter before the change is announced.
+func (r shopReadCache) ShopChanged(ctx context.Context, id int64) error {
+	r.ids.addShop(id)
+	return r.Invalidate(ctx, id)
+}
 
 // ShopsOfTypeChanged implements shop.Invalidator: the heads of the lists of typeIDs and
 // of every type are dropped.
