@@ -4259,27 +4259,30 @@ func (m *OrderIDNodeMutation) ResetEdge(name string) error {
 // PaymentMutation represents an operation that mutates the Payment nodes in the graph.
 type PaymentMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *int64
-	created_at    *time.Time
-	updated_at    *time.Time
-	order_id      *int64
-	addorder_id   *int64
-	user_id       *int64
-	adduser_id    *int64
-	amount        *int64
-	addamount     *int64
-	status        *payment.Status
-	provider      *string
-	provider_ref  *string
-	paid_at       *time.Time
-	refunded_at   *time.Time
-	refund_reason *string
-	clearedFields map[string]struct{}
-	done          bool
-	oldValue      func(context.Context) (*Payment, error)
-	predicates    []predicate.Payment
+	op               Op
+	typ              string
+	id               *int64
+	created_at       *time.Time
+	updated_at       *time.Time
+	order_id         *int64
+	addorder_id      *int64
+	user_id          *int64
+	adduser_id       *int64
+	amount           *int64
+	addamount        *int64
+	status           *payment.Status
+	provider         *string
+	provider_ref     *string
+	paid_at          *time.Time
+	refunded_at      *time.Time
+	refund_reason    *string
+	refund_amount    *int64
+	addrefund_amount *int64
+	fail_reason      *string
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*Payment, error)
+	predicates       []predicate.Payment
 }
 
 var _ ent.Mutation = (*PaymentMutation)(nil)
@@ -4868,6 +4871,98 @@ func (m *PaymentMutation) ResetRefundReason() {
 	m.refund_reason = nil
 }
 
+// SetRefundAmount sets the "refund_amount" field.
+func (m *PaymentMutation) SetRefundAmount(i int64) {
+	m.refund_amount = &i
+	m.addrefund_amount = nil
+}
+
+// RefundAmount returns the value of the "refund_amount" field in the mutation.
+func (m *PaymentMutation) RefundAmount() (r int64, exists bool) {
+	v := m.refund_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundAmount returns the old "refund_amount" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldRefundAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundAmount: %w", err)
+	}
+	return oldValue.RefundAmount, nil
+}
+
+// AddRefundAmount adds i to the "refund_amount" field.
+func (m *PaymentMutation) AddRefundAmount(i int64) {
+	if m.addrefund_amount != nil {
+		*m.addrefund_amount += i
+	} else {
+		m.addrefund_amount = &i
+	}
+}
+
+// AddedRefundAmount returns the value that was added to the "refund_amount" field in this mutation.
+func (m *PaymentMutation) AddedRefundAmount() (r int64, exists bool) {
+	v := m.addrefund_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRefundAmount resets all changes to the "refund_amount" field.
+func (m *PaymentMutation) ResetRefundAmount() {
+	m.refund_amount = nil
+	m.addrefund_amount = nil
+}
+
+// SetFailReason sets the "fail_reason" field.
+func (m *PaymentMutation) SetFailReason(s string) {
+	m.fail_reason = &s
+}
+
+// FailReason returns the value of the "fail_reason" field in the mutation.
+func (m *PaymentMutation) FailReason() (r string, exists bool) {
+	v := m.fail_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFailReason returns the old "fail_reason" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldFailReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFailReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFailReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFailReason: %w", err)
+	}
+	return oldValue.FailReason, nil
+}
+
+// ResetFailReason resets all changes to the "fail_reason" field.
+func (m *PaymentMutation) ResetFailReason() {
+	m.fail_reason = nil
+}
+
 // Where appends a list predicates to the PaymentMutation builder.
 func (m *PaymentMutation) Where(ps ...predicate.Payment) {
 	m.predicates = append(m.predicates, ps...)
@@ -4902,7 +4997,7 @@ func (m *PaymentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 13)
 	if m.created_at != nil {
 		fields = append(fields, payment.FieldCreatedAt)
 	}
@@ -4936,6 +5031,12 @@ func (m *PaymentMutation) Fields() []string {
 	if m.refund_reason != nil {
 		fields = append(fields, payment.FieldRefundReason)
 	}
+	if m.refund_amount != nil {
+		fields = append(fields, payment.FieldRefundAmount)
+	}
+	if m.fail_reason != nil {
+		fields = append(fields, payment.FieldFailReason)
+	}
 	return fields
 }
 
@@ -4966,6 +5067,10 @@ func (m *PaymentMutation) Field(name string) (ent.Value, bool) {
 		return m.RefundedAt()
 	case payment.FieldRefundReason:
 		return m.RefundReason()
+	case payment.FieldRefundAmount:
+		return m.RefundAmount()
+	case payment.FieldFailReason:
+		return m.FailReason()
 	}
 	return nil, false
 }
@@ -4997,6 +5102,10 @@ func (m *PaymentMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldRefundedAt(ctx)
 	case payment.FieldRefundReason:
 		return m.OldRefundReason(ctx)
+	case payment.FieldRefundAmount:
+		return m.OldRefundAmount(ctx)
+	case payment.FieldFailReason:
+		return m.OldFailReason(ctx)
 	}
 	return nil, fmt.Errorf("unknown Payment field %s", name)
 }
@@ -5083,6 +5192,20 @@ func (m *PaymentMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRefundReason(v)
 		return nil
+	case payment.FieldRefundAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundAmount(v)
+		return nil
+	case payment.FieldFailReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFailReason(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Payment field %s", name)
 }
@@ -5100,6 +5223,9 @@ func (m *PaymentMutation) AddedFields() []string {
 	if m.addamount != nil {
 		fields = append(fields, payment.FieldAmount)
 	}
+	if m.addrefund_amount != nil {
+		fields = append(fields, payment.FieldRefundAmount)
+	}
 	return fields
 }
 
@@ -5114,6 +5240,8 @@ func (m *PaymentMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedUserID()
 	case payment.FieldAmount:
 		return m.AddedAmount()
+	case payment.FieldRefundAmount:
+		return m.AddedRefundAmount()
 	}
 	return nil, false
 }
@@ -5143,6 +5271,13 @@ func (m *PaymentMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddAmount(v)
+		return nil
+	case payment.FieldRefundAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRefundAmount(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Payment numeric field %s", name)
@@ -5218,6 +5353,12 @@ func (m *PaymentMutation) ResetField(name string) error {
 		return nil
 	case payment.FieldRefundReason:
 		m.ResetRefundReason()
+		return nil
+	case payment.FieldRefundAmount:
+		m.ResetRefundAmount()
+		return nil
+	case payment.FieldFailReason:
+		m.ResetFailReason()
 		return nil
 	}
 	return fmt.Errorf("unknown Payment field %s", name)
@@ -11268,36 +11409,38 @@ func (m *VoucherMutation) ResetEdge(name string) error {
 // VoucherOrderMutation represents an operation that mutates the VoucherOrder nodes in the graph.
 type VoucherOrderMutation struct {
 	config
-	op              Op
-	typ             string
-	id              *int64
-	created_at      *time.Time
-	updated_at      *time.Time
-	user_id         *int64
-	adduser_id      *int64
-	voucher_id      *int64
-	addvoucher_id   *int64
-	shop_id         *int64
-	addshop_id      *int64
-	kind            *voucherorder.Kind
-	quantity        *int
-	addquantity     *int
-	amount          *int64
-	addamount       *int64
-	status          *voucherorder.Status
-	pay_deadline    *time.Time
-	pay_time        *time.Time
-	use_time        *time.Time
-	canceled_at     *time.Time
-	cancel_reason   *string
-	fail_reason     *string
-	refund_time     *time.Time
-	refund_reason   *string
-	redemption_code *string
-	clearedFields   map[string]struct{}
-	done            bool
-	oldValue        func(context.Context) (*VoucherOrder, error)
-	predicates      []predicate.VoucherOrder
+	op                   Op
+	typ                  string
+	id                   *int64
+	created_at           *time.Time
+	updated_at           *time.Time
+	user_id              *int64
+	adduser_id           *int64
+	voucher_id           *int64
+	addvoucher_id        *int64
+	shop_id              *int64
+	addshop_id           *int64
+	kind                 *voucherorder.Kind
+	quantity             *int
+	addquantity          *int
+	redeemed_quantity    *int
+	addredeemed_quantity *int
+	amount               *int64
+	addamount            *int64
+	status               *voucherorder.Status
+	pay_deadline         *time.Time
+	pay_time             *time.Time
+	use_time             *time.Time
+	canceled_at          *time.Time
+	cancel_reason        *string
+	fail_reason          *string
+	refund_time          *time.Time
+	refund_reason        *string
+	redemption_code      *string
+	clearedFields        map[string]struct{}
+	done                 bool
+	oldValue             func(context.Context) (*VoucherOrder, error)
+	predicates           []predicate.VoucherOrder
 }
 
 var _ ent.Mutation = (*VoucherOrderMutation)(nil)
@@ -11734,6 +11877,62 @@ func (m *VoucherOrderMutation) AddedQuantity() (r int, exists bool) {
 func (m *VoucherOrderMutation) ResetQuantity() {
 	m.quantity = nil
 	m.addquantity = nil
+}
+
+// SetRedeemedQuantity sets the "redeemed_quantity" field.
+func (m *VoucherOrderMutation) SetRedeemedQuantity(i int) {
+	m.redeemed_quantity = &i
+	m.addredeemed_quantity = nil
+}
+
+// RedeemedQuantity returns the value of the "redeemed_quantity" field in the mutation.
+func (m *VoucherOrderMutation) RedeemedQuantity() (r int, exists bool) {
+	v := m.redeemed_quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRedeemedQuantity returns the old "redeemed_quantity" field's value of the VoucherOrder entity.
+// If the VoucherOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherOrderMutation) OldRedeemedQuantity(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRedeemedQuantity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRedeemedQuantity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRedeemedQuantity: %w", err)
+	}
+	return oldValue.RedeemedQuantity, nil
+}
+
+// AddRedeemedQuantity adds i to the "redeemed_quantity" field.
+func (m *VoucherOrderMutation) AddRedeemedQuantity(i int) {
+	if m.addredeemed_quantity != nil {
+		*m.addredeemed_quantity += i
+	} else {
+		m.addredeemed_quantity = &i
+	}
+}
+
+// AddedRedeemedQuantity returns the value that was added to the "redeemed_quantity" field in this mutation.
+func (m *VoucherOrderMutation) AddedRedeemedQuantity() (r int, exists bool) {
+	v := m.addredeemed_quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRedeemedQuantity resets all changes to the "redeemed_quantity" field.
+func (m *VoucherOrderMutation) ResetRedeemedQuantity() {
+	m.redeemed_quantity = nil
+	m.addredeemed_quantity = nil
 }
 
 // SetAmount sets the "amount" field.
@@ -12264,7 +12463,7 @@ func (m *VoucherOrderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VoucherOrderMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created_at != nil {
 		fields = append(fields, voucherorder.FieldCreatedAt)
 	}
@@ -12285,6 +12484,9 @@ func (m *VoucherOrderMutation) Fields() []string {
 	}
 	if m.quantity != nil {
 		fields = append(fields, voucherorder.FieldQuantity)
+	}
+	if m.redeemed_quantity != nil {
+		fields = append(fields, voucherorder.FieldRedeemedQuantity)
 	}
 	if m.amount != nil {
 		fields = append(fields, voucherorder.FieldAmount)
@@ -12341,6 +12543,8 @@ func (m *VoucherOrderMutation) Field(name string) (ent.Value, bool) {
 		return m.Kind()
 	case voucherorder.FieldQuantity:
 		return m.Quantity()
+	case voucherorder.FieldRedeemedQuantity:
+		return m.RedeemedQuantity()
 	case voucherorder.FieldAmount:
 		return m.Amount()
 	case voucherorder.FieldStatus:
@@ -12386,6 +12590,8 @@ func (m *VoucherOrderMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldKind(ctx)
 	case voucherorder.FieldQuantity:
 		return m.OldQuantity(ctx)
+	case voucherorder.FieldRedeemedQuantity:
+		return m.OldRedeemedQuantity(ctx)
 	case voucherorder.FieldAmount:
 		return m.OldAmount(ctx)
 	case voucherorder.FieldStatus:
@@ -12465,6 +12671,13 @@ func (m *VoucherOrderMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetQuantity(v)
+		return nil
+	case voucherorder.FieldRedeemedQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRedeemedQuantity(v)
 		return nil
 	case voucherorder.FieldAmount:
 		v, ok := value.(int64)
@@ -12563,6 +12776,9 @@ func (m *VoucherOrderMutation) AddedFields() []string {
 	if m.addquantity != nil {
 		fields = append(fields, voucherorder.FieldQuantity)
 	}
+	if m.addredeemed_quantity != nil {
+		fields = append(fields, voucherorder.FieldRedeemedQuantity)
+	}
 	if m.addamount != nil {
 		fields = append(fields, voucherorder.FieldAmount)
 	}
@@ -12582,6 +12798,8 @@ func (m *VoucherOrderMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedShopID()
 	case voucherorder.FieldQuantity:
 		return m.AddedQuantity()
+	case voucherorder.FieldRedeemedQuantity:
+		return m.AddedRedeemedQuantity()
 	case voucherorder.FieldAmount:
 		return m.AddedAmount()
 	}
@@ -12620,6 +12838,13 @@ func (m *VoucherOrderMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddQuantity(v)
+		return nil
+	case voucherorder.FieldRedeemedQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRedeemedQuantity(v)
 		return nil
 	case voucherorder.FieldAmount:
 		v, ok := value.(int64)
@@ -12714,6 +12939,9 @@ func (m *VoucherOrderMutation) ResetField(name string) error {
 		return nil
 	case voucherorder.FieldQuantity:
 		m.ResetQuantity()
+		return nil
+	case voucherorder.FieldRedeemedQuantity:
+		m.ResetRedeemedQuantity()
 		return nil
 	case voucherorder.FieldAmount:
 		m.ResetAmount()

@@ -39,6 +39,10 @@ type Payment struct {
 	RefundedAt *time.Time `json:"refunded_at,omitempty"`
 	// RefundReason holds the value of the "refund_reason" field.
 	RefundReason string `json:"refund_reason,omitempty"`
+	// RefundAmount holds the value of the "refund_amount" field.
+	RefundAmount int64 `json:"refund_amount,omitempty"`
+	// FailReason holds the value of the "fail_reason" field.
+	FailReason   string `json:"fail_reason,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -47,9 +51,9 @@ func (*Payment) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case payment.FieldID, payment.FieldOrderID, payment.FieldUserID, payment.FieldAmount:
+		case payment.FieldID, payment.FieldOrderID, payment.FieldUserID, payment.FieldAmount, payment.FieldRefundAmount:
 			values[i] = new(sql.NullInt64)
-		case payment.FieldStatus, payment.FieldProvider, payment.FieldProviderRef, payment.FieldRefundReason:
+		case payment.FieldStatus, payment.FieldProvider, payment.FieldProviderRef, payment.FieldRefundReason, payment.FieldFailReason:
 			values[i] = new(sql.NullString)
 		case payment.FieldCreatedAt, payment.FieldUpdatedAt, payment.FieldPaidAt, payment.FieldRefundedAt:
 			values[i] = new(sql.NullTime)
@@ -142,6 +146,18 @@ func (_m *Payment) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.RefundReason = value.String
 			}
+		case payment.FieldRefundAmount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field refund_amount", values[i])
+			} else if value.Valid {
+				_m.RefundAmount = value.Int64
+			}
+		case payment.FieldFailReason:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field fail_reason", values[i])
+			} else if value.Valid {
+				_m.FailReason = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -214,6 +230,12 @@ func (_m *Payment) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("refund_reason=")
 	builder.WriteString(_m.RefundReason)
+	builder.WriteString(", ")
+	builder.WriteString("refund_amount=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RefundAmount))
+	builder.WriteString(", ")
+	builder.WriteString("fail_reason=")
+	builder.WriteString(_m.FailReason)
 	builder.WriteByte(')')
 	return builder.String()
 }

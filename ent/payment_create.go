@@ -152,6 +152,34 @@ func (_c *PaymentCreate) SetNillableRefundReason(v *string) *PaymentCreate {
 	return _c
 }
 
+// SetRefundAmount sets the "refund_amount" field.
+func (_c *PaymentCreate) SetRefundAmount(v int64) *PaymentCreate {
+	_c.mutation.SetRefundAmount(v)
+	return _c
+}
+
+// SetNillableRefundAmount sets the "refund_amount" field if the given value is not nil.
+func (_c *PaymentCreate) SetNillableRefundAmount(v *int64) *PaymentCreate {
+	if v != nil {
+		_c.SetRefundAmount(*v)
+	}
+	return _c
+}
+
+// SetFailReason sets the "fail_reason" field.
+func (_c *PaymentCreate) SetFailReason(v string) *PaymentCreate {
+	_c.mutation.SetFailReason(v)
+	return _c
+}
+
+// SetNillableFailReason sets the "fail_reason" field if the given value is not nil.
+func (_c *PaymentCreate) SetNillableFailReason(v *string) *PaymentCreate {
+	if v != nil {
+		_c.SetFailReason(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *PaymentCreate) SetID(v int64) *PaymentCreate {
 	_c.mutation.SetID(v)
@@ -217,6 +245,14 @@ func (_c *PaymentCreate) defaults() {
 		v := payment.DefaultRefundReason
 		_c.mutation.SetRefundReason(v)
 	}
+	if _, ok := _c.mutation.RefundAmount(); !ok {
+		v := payment.DefaultRefundAmount
+		_c.mutation.SetRefundAmount(v)
+	}
+	if _, ok := _c.mutation.FailReason(); !ok {
+		v := payment.DefaultFailReason
+		_c.mutation.SetFailReason(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -271,6 +307,22 @@ func (_c *PaymentCreate) check() error {
 	if v, ok := _c.mutation.RefundReason(); ok {
 		if err := payment.RefundReasonValidator(v); err != nil {
 			return &ValidationError{Name: "refund_reason", err: fmt.Errorf(`ent: validator failed for field "Payment.refund_reason": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.RefundAmount(); !ok {
+		return &ValidationError{Name: "refund_amount", err: errors.New(`ent: missing required field "Payment.refund_amount"`)}
+	}
+	if v, ok := _c.mutation.RefundAmount(); ok {
+		if err := payment.RefundAmountValidator(v); err != nil {
+			return &ValidationError{Name: "refund_amount", err: fmt.Errorf(`ent: validator failed for field "Payment.refund_amount": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.FailReason(); !ok {
+		return &ValidationError{Name: "fail_reason", err: errors.New(`ent: missing required field "Payment.fail_reason"`)}
+	}
+	if v, ok := _c.mutation.FailReason(); ok {
+		if err := payment.FailReasonValidator(v); err != nil {
+			return &ValidationError{Name: "fail_reason", err: fmt.Errorf(`ent: validator failed for field "Payment.fail_reason": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
@@ -354,6 +406,14 @@ func (_c *PaymentCreate) createSpec() (*Payment, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.RefundReason(); ok {
 		_spec.SetField(payment.FieldRefundReason, field.TypeString, value)
 		_node.RefundReason = value
+	}
+	if value, ok := _c.mutation.RefundAmount(); ok {
+		_spec.SetField(payment.FieldRefundAmount, field.TypeInt64, value)
+		_node.RefundAmount = value
+	}
+	if value, ok := _c.mutation.FailReason(); ok {
+		_spec.SetField(payment.FieldFailReason, field.TypeString, value)
+		_node.FailReason = value
 	}
 	return _node, _spec
 }
@@ -500,6 +560,36 @@ func (u *PaymentUpsert) SetRefundReason(v string) *PaymentUpsert {
 // UpdateRefundReason sets the "refund_reason" field to the value that was provided on create.
 func (u *PaymentUpsert) UpdateRefundReason() *PaymentUpsert {
 	u.SetExcluded(payment.FieldRefundReason)
+	return u
+}
+
+// SetRefundAmount sets the "refund_amount" field.
+func (u *PaymentUpsert) SetRefundAmount(v int64) *PaymentUpsert {
+	u.Set(payment.FieldRefundAmount, v)
+	return u
+}
+
+// UpdateRefundAmount sets the "refund_amount" field to the value that was provided on create.
+func (u *PaymentUpsert) UpdateRefundAmount() *PaymentUpsert {
+	u.SetExcluded(payment.FieldRefundAmount)
+	return u
+}
+
+// AddRefundAmount adds v to the "refund_amount" field.
+func (u *PaymentUpsert) AddRefundAmount(v int64) *PaymentUpsert {
+	u.Add(payment.FieldRefundAmount, v)
+	return u
+}
+
+// SetFailReason sets the "fail_reason" field.
+func (u *PaymentUpsert) SetFailReason(v string) *PaymentUpsert {
+	u.Set(payment.FieldFailReason, v)
+	return u
+}
+
+// UpdateFailReason sets the "fail_reason" field to the value that was provided on create.
+func (u *PaymentUpsert) UpdateFailReason() *PaymentUpsert {
+	u.SetExcluded(payment.FieldFailReason)
 	return u
 }
 
@@ -672,6 +762,41 @@ func (u *PaymentUpsertOne) SetRefundReason(v string) *PaymentUpsertOne {
 func (u *PaymentUpsertOne) UpdateRefundReason() *PaymentUpsertOne {
 	return u.Update(func(s *PaymentUpsert) {
 		s.UpdateRefundReason()
+	})
+}
+
+// SetRefundAmount sets the "refund_amount" field.
+func (u *PaymentUpsertOne) SetRefundAmount(v int64) *PaymentUpsertOne {
+	return u.Update(func(s *PaymentUpsert) {
+		s.SetRefundAmount(v)
+	})
+}
+
+// AddRefundAmount adds v to the "refund_amount" field.
+func (u *PaymentUpsertOne) AddRefundAmount(v int64) *PaymentUpsertOne {
+	return u.Update(func(s *PaymentUpsert) {
+		s.AddRefundAmount(v)
+	})
+}
+
+// UpdateRefundAmount sets the "refund_amount" field to the value that was provided on create.
+func (u *PaymentUpsertOne) UpdateRefundAmount() *PaymentUpsertOne {
+	return u.Update(func(s *PaymentUpsert) {
+		s.UpdateRefundAmount()
+	})
+}
+
+// SetFailReason sets the "fail_reason" field.
+func (u *PaymentUpsertOne) SetFailReason(v string) *PaymentUpsertOne {
+	return u.Update(func(s *PaymentUpsert) {
+		s.SetFailReason(v)
+	})
+}
+
+// UpdateFailReason sets the "fail_reason" field to the value that was provided on create.
+func (u *PaymentUpsertOne) UpdateFailReason() *PaymentUpsertOne {
+	return u.Update(func(s *PaymentUpsert) {
+		s.UpdateFailReason()
 	})
 }
 
@@ -1010,6 +1135,41 @@ func (u *PaymentUpsertBulk) SetRefundReason(v string) *PaymentUpsertBulk {
 func (u *PaymentUpsertBulk) UpdateRefundReason() *PaymentUpsertBulk {
 	return u.Update(func(s *PaymentUpsert) {
 		s.UpdateRefundReason()
+	})
+}
+
+// SetRefundAmount sets the "refund_amount" field.
+func (u *PaymentUpsertBulk) SetRefundAmount(v int64) *PaymentUpsertBulk {
+	return u.Update(func(s *PaymentUpsert) {
+		s.SetRefundAmount(v)
+	})
+}
+
+// AddRefundAmount adds v to the "refund_amount" field.
+func (u *PaymentUpsertBulk) AddRefundAmount(v int64) *PaymentUpsertBulk {
+	return u.Update(func(s *PaymentUpsert) {
+		s.AddRefundAmount(v)
+	})
+}
+
+// UpdateRefundAmount sets the "refund_amount" field to the value that was provided on create.
+func (u *PaymentUpsertBulk) UpdateRefundAmount() *PaymentUpsertBulk {
+	return u.Update(func(s *PaymentUpsert) {
+		s.UpdateRefundAmount()
+	})
+}
+
+// SetFailReason sets the "fail_reason" field.
+func (u *PaymentUpsertBulk) SetFailReason(v string) *PaymentUpsertBulk {
+	return u.Update(func(s *PaymentUpsert) {
+		s.SetFailReason(v)
+	})
+}
+
+// UpdateFailReason sets the "fail_reason" field to the value that was provided on create.
+func (u *PaymentUpsertBulk) UpdateFailReason() *PaymentUpsertBulk {
+	return u.Update(func(s *PaymentUpsert) {
+		s.UpdateFailReason()
 	})
 }
 

@@ -130,6 +130,41 @@ func (_u *PaymentUpdate) SetNillableRefundReason(v *string) *PaymentUpdate {
 	return _u
 }
 
+// SetRefundAmount sets the "refund_amount" field.
+func (_u *PaymentUpdate) SetRefundAmount(v int64) *PaymentUpdate {
+	_u.mutation.ResetRefundAmount()
+	_u.mutation.SetRefundAmount(v)
+	return _u
+}
+
+// SetNillableRefundAmount sets the "refund_amount" field if the given value is not nil.
+func (_u *PaymentUpdate) SetNillableRefundAmount(v *int64) *PaymentUpdate {
+	if v != nil {
+		_u.SetRefundAmount(*v)
+	}
+	return _u
+}
+
+// AddRefundAmount adds value to the "refund_amount" field.
+func (_u *PaymentUpdate) AddRefundAmount(v int64) *PaymentUpdate {
+	_u.mutation.AddRefundAmount(v)
+	return _u
+}
+
+// SetFailReason sets the "fail_reason" field.
+func (_u *PaymentUpdate) SetFailReason(v string) *PaymentUpdate {
+	_u.mutation.SetFailReason(v)
+	return _u
+}
+
+// SetNillableFailReason sets the "fail_reason" field if the given value is not nil.
+func (_u *PaymentUpdate) SetNillableFailReason(v *string) *PaymentUpdate {
+	if v != nil {
+		_u.SetFailReason(*v)
+	}
+	return _u
+}
+
 // Mutation returns the PaymentMutation object of the builder.
 func (_u *PaymentUpdate) Mutation() *PaymentMutation {
 	return _u.mutation
@@ -193,6 +228,16 @@ func (_u *PaymentUpdate) check() error {
 			return &ValidationError{Name: "refund_reason", err: fmt.Errorf(`ent: validator failed for field "Payment.refund_reason": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.RefundAmount(); ok {
+		if err := payment.RefundAmountValidator(v); err != nil {
+			return &ValidationError{Name: "refund_amount", err: fmt.Errorf(`ent: validator failed for field "Payment.refund_amount": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.FailReason(); ok {
+		if err := payment.FailReasonValidator(v); err != nil {
+			return &ValidationError{Name: "fail_reason", err: fmt.Errorf(`ent: validator failed for field "Payment.fail_reason": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -234,6 +279,15 @@ func (_u *PaymentUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.RefundReason(); ok {
 		_spec.SetField(payment.FieldRefundReason, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.RefundAmount(); ok {
+		_spec.SetField(payment.FieldRefundAmount, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedRefundAmount(); ok {
+		_spec.AddField(payment.FieldRefundAmount, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.FailReason(); ok {
+		_spec.SetField(payment.FieldFailReason, field.TypeString, value)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -357,6 +411,41 @@ func (_u *PaymentUpdateOne) SetNillableRefundReason(v *string) *PaymentUpdateOne
 	return _u
 }
 
+// SetRefundAmount sets the "refund_amount" field.
+func (_u *PaymentUpdateOne) SetRefundAmount(v int64) *PaymentUpdateOne {
+	_u.mutation.ResetRefundAmount()
+	_u.mutation.SetRefundAmount(v)
+	return _u
+}
+
+// SetNillableRefundAmount sets the "refund_amount" field if the given value is not nil.
+func (_u *PaymentUpdateOne) SetNillableRefundAmount(v *int64) *PaymentUpdateOne {
+	if v != nil {
+		_u.SetRefundAmount(*v)
+	}
+	return _u
+}
+
+// AddRefundAmount adds value to the "refund_amount" field.
+func (_u *PaymentUpdateOne) AddRefundAmount(v int64) *PaymentUpdateOne {
+	_u.mutation.AddRefundAmount(v)
+	return _u
+}
+
+// SetFailReason sets the "fail_reason" field.
+func (_u *PaymentUpdateOne) SetFailReason(v string) *PaymentUpdateOne {
+	_u.mutation.SetFailReason(v)
+	return _u
+}
+
+// SetNillableFailReason sets the "fail_reason" field if the given value is not nil.
+func (_u *PaymentUpdateOne) SetNillableFailReason(v *string) *PaymentUpdateOne {
+	if v != nil {
+		_u.SetFailReason(*v)
+	}
+	return _u
+}
+
 // Mutation returns the PaymentMutation object of the builder.
 func (_u *PaymentUpdateOne) Mutation() *PaymentMutation {
 	return _u.mutation
@@ -433,6 +522,16 @@ func (_u *PaymentUpdateOne) check() error {
 			return &ValidationError{Name: "refund_reason", err: fmt.Errorf(`ent: validator failed for field "Payment.refund_reason": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.RefundAmount(); ok {
+		if err := payment.RefundAmountValidator(v); err != nil {
+			return &ValidationError{Name: "refund_amount", err: fmt.Errorf(`ent: validator failed for field "Payment.refund_amount": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.FailReason(); ok {
+		if err := payment.FailReasonValidator(v); err != nil {
+			return &ValidationError{Name: "fail_reason", err: fmt.Errorf(`ent: validator failed for field "Payment.fail_reason": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -491,6 +590,15 @@ func (_u *PaymentUpdateOne) sqlSave(ctx context.Context) (_node *Payment, err er
 	}
 	if value, ok := _u.mutation.RefundReason(); ok {
 		_spec.SetField(payment.FieldRefundReason, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.RefundAmount(); ok {
+		_spec.SetField(payment.FieldRefundAmount, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedRefundAmount(); ok {
+		_spec.AddField(payment.FieldRefundAmount, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.FailReason(); ok {
+		_spec.SetField(payment.FieldFailReason, field.TypeString, value)
 	}
 	_node = &Payment{config: _u.config}
 	_spec.Assign = _node.assignValues

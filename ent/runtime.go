@@ -265,6 +265,18 @@ func init() {
 	payment.DefaultRefundReason = paymentDescRefundReason.Default.(string)
 	// payment.RefundReasonValidator is a validator for the "refund_reason" field. It is called by the builders before save.
 	payment.RefundReasonValidator = paymentDescRefundReason.Validators[0].(func(string) error)
+	// paymentDescRefundAmount is the schema descriptor for refund_amount field.
+	paymentDescRefundAmount := paymentFields[10].Descriptor()
+	// payment.DefaultRefundAmount holds the default value on creation for the refund_amount field.
+	payment.DefaultRefundAmount = paymentDescRefundAmount.Default.(int64)
+	// payment.RefundAmountValidator is a validator for the "refund_amount" field. It is called by the builders before save.
+	payment.RefundAmountValidator = paymentDescRefundAmount.Validators[0].(func(int64) error)
+	// paymentDescFailReason is the schema descriptor for fail_reason field.
+	paymentDescFailReason := paymentFields[11].Descriptor()
+	// payment.DefaultFailReason holds the default value on creation for the fail_reason field.
+	payment.DefaultFailReason = paymentDescFailReason.Default.(string)
+	// payment.FailReasonValidator is a validator for the "fail_reason" field. It is called by the builders before save.
+	payment.FailReasonValidator = paymentDescFailReason.Validators[0].(func(string) error)
 	// paymentDescID is the schema descriptor for id field.
 	paymentDescID := paymentFields[0].Descriptor()
 	// payment.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -679,32 +691,38 @@ func init() {
 	voucherorder.DefaultQuantity = voucherorderDescQuantity.Default.(int)
 	// voucherorder.QuantityValidator is a validator for the "quantity" field. It is called by the builders before save.
 	voucherorder.QuantityValidator = voucherorderDescQuantity.Validators[0].(func(int) error)
+	// voucherorderDescRedeemedQuantity is the schema descriptor for redeemed_quantity field.
+	voucherorderDescRedeemedQuantity := voucherorderFields[6].Descriptor()
+	// voucherorder.DefaultRedeemedQuantity holds the default value on creation for the redeemed_quantity field.
+	voucherorder.DefaultRedeemedQuantity = voucherorderDescRedeemedQuantity.Default.(int)
+	// voucherorder.RedeemedQuantityValidator is a validator for the "redeemed_quantity" field. It is called by the builders before save.
+	voucherorder.RedeemedQuantityValidator = voucherorderDescRedeemedQuantity.Validators[0].(func(int) error)
 	// voucherorderDescAmount is the schema descriptor for amount field.
-	voucherorderDescAmount := voucherorderFields[6].Descriptor()
+	voucherorderDescAmount := voucherorderFields[7].Descriptor()
 	// voucherorder.DefaultAmount holds the default value on creation for the amount field.
 	voucherorder.DefaultAmount = voucherorderDescAmount.Default.(int64)
 	// voucherorder.AmountValidator is a validator for the "amount" field. It is called by the builders before save.
 	voucherorder.AmountValidator = voucherorderDescAmount.Validators[0].(func(int64) error)
 	// voucherorderDescCancelReason is the schema descriptor for cancel_reason field.
-	voucherorderDescCancelReason := voucherorderFields[12].Descriptor()
+	voucherorderDescCancelReason := voucherorderFields[13].Descriptor()
 	// voucherorder.DefaultCancelReason holds the default value on creation for the cancel_reason field.
 	voucherorder.DefaultCancelReason = voucherorderDescCancelReason.Default.(string)
 	// voucherorder.CancelReasonValidator is a validator for the "cancel_reason" field. It is called by the builders before save.
 	voucherorder.CancelReasonValidator = voucherorderDescCancelReason.Validators[0].(func(string) error)
 	// voucherorderDescFailReason is the schema descriptor for fail_reason field.
-	voucherorderDescFailReason := voucherorderFields[13].Descriptor()
+	voucherorderDescFailReason := voucherorderFields[14].Descriptor()
 	// voucherorder.DefaultFailReason holds the default value on creation for the fail_reason field.
 	voucherorder.DefaultFailReason = voucherorderDescFailReason.Default.(string)
 	// voucherorder.FailReasonValidator is a validator for the "fail_reason" field. It is called by the builders before save.
 	voucherorder.FailReasonValidator = voucherorderDescFailReason.Validators[0].(func(string) error)
 	// voucherorderDescRefundReason is the schema descriptor for refund_reason field.
-	voucherorderDescRefundReason := voucherorderFields[15].Descriptor()
+	voucherorderDescRefundReason := voucherorderFields[16].Descriptor()
 	// voucherorder.DefaultRefundReason holds the default value on creation for the refund_reason field.
 	voucherorder.DefaultRefundReason = voucherorderDescRefundReason.Default.(string)
 	// voucherorder.RefundReasonValidator is a validator for the "refund_reason" field. It is called by the builders before save.
 	voucherorder.RefundReasonValidator = voucherorderDescRefundReason.Validators[0].(func(string) error)
 	// voucherorderDescRedemptionCode is the schema descriptor for redemption_code field.
-	voucherorderDescRedemptionCode := voucherorderFields[16].Descriptor()
+	voucherorderDescRedemptionCode := voucherorderFields[17].Descriptor()
 	// voucherorder.RedemptionCodeValidator is a validator for the "redemption_code" field. It is called by the builders before save.
 	voucherorder.RedemptionCodeValidator = voucherorderDescRedemptionCode.Validators[0].(func(string) error)
 	// voucherorderDescID is the schema descriptor for id field.

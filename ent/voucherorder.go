@@ -31,6 +31,8 @@ type VoucherOrder struct {
 	Kind voucherorder.Kind `json:"kind,omitempty"`
 	// Quantity holds the value of the "quantity" field.
 	Quantity int `json:"quantity,omitempty"`
+	// RedeemedQuantity holds the value of the "redeemed_quantity" field.
+	RedeemedQuantity int `json:"redeemed_quantity,omitempty"`
 	// Amount holds the value of the "amount" field.
 	Amount int64 `json:"amount,omitempty"`
 	// Status holds the value of the "status" field.
@@ -61,7 +63,7 @@ func (*VoucherOrder) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case voucherorder.FieldID, voucherorder.FieldUserID, voucherorder.FieldVoucherID, voucherorder.FieldShopID, voucherorder.FieldQuantity, voucherorder.FieldAmount:
+		case voucherorder.FieldID, voucherorder.FieldUserID, voucherorder.FieldVoucherID, voucherorder.FieldShopID, voucherorder.FieldQuantity, voucherorder.FieldRedeemedQuantity, voucherorder.FieldAmount:
 			values[i] = new(sql.NullInt64)
 		case voucherorder.FieldKind, voucherorder.FieldStatus, voucherorder.FieldCancelReason, voucherorder.FieldFailReason, voucherorder.FieldRefundReason, voucherorder.FieldRedemptionCode:
 			values[i] = new(sql.NullString)
@@ -129,6 +131,12 @@ func (_m *VoucherOrder) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field quantity", values[i])
 			} else if value.Valid {
 				_m.Quantity = int(value.Int64)
+			}
+		case voucherorder.FieldRedeemedQuantity:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field redeemed_quantity", values[i])
+			} else if value.Valid {
+				_m.RedeemedQuantity = int(value.Int64)
 			}
 		case voucherorder.FieldAmount:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -258,6 +266,9 @@ func (_m *VoucherOrder) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("quantity=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Quantity))
+	builder.WriteString(", ")
+	builder.WriteString("redeemed_quantity=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RedeemedQuantity))
 	builder.WriteString(", ")
 	builder.WriteString("amount=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Amount))

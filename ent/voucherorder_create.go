@@ -104,6 +104,20 @@ func (_c *VoucherOrderCreate) SetNillableQuantity(v *int) *VoucherOrderCreate {
 	return _c
 }
 
+// SetRedeemedQuantity sets the "redeemed_quantity" field.
+func (_c *VoucherOrderCreate) SetRedeemedQuantity(v int) *VoucherOrderCreate {
+	_c.mutation.SetRedeemedQuantity(v)
+	return _c
+}
+
+// SetNillableRedeemedQuantity sets the "redeemed_quantity" field if the given value is not nil.
+func (_c *VoucherOrderCreate) SetNillableRedeemedQuantity(v *int) *VoucherOrderCreate {
+	if v != nil {
+		_c.SetRedeemedQuantity(*v)
+	}
+	return _c
+}
+
 // SetAmount sets the "amount" field.
 func (_c *VoucherOrderCreate) SetAmount(v int64) *VoucherOrderCreate {
 	_c.mutation.SetAmount(v)
@@ -319,6 +333,10 @@ func (_c *VoucherOrderCreate) defaults() {
 		v := voucherorder.DefaultQuantity
 		_c.mutation.SetQuantity(v)
 	}
+	if _, ok := _c.mutation.RedeemedQuantity(); !ok {
+		v := voucherorder.DefaultRedeemedQuantity
+		_c.mutation.SetRedeemedQuantity(v)
+	}
 	if _, ok := _c.mutation.Amount(); !ok {
 		v := voucherorder.DefaultAmount
 		_c.mutation.SetAmount(v)
@@ -372,6 +390,14 @@ func (_c *VoucherOrderCreate) check() error {
 	if v, ok := _c.mutation.Quantity(); ok {
 		if err := voucherorder.QuantityValidator(v); err != nil {
 			return &ValidationError{Name: "quantity", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.quantity": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.RedeemedQuantity(); !ok {
+		return &ValidationError{Name: "redeemed_quantity", err: errors.New(`ent: missing required field "VoucherOrder.redeemed_quantity"`)}
+	}
+	if v, ok := _c.mutation.RedeemedQuantity(); ok {
+		if err := voucherorder.RedeemedQuantityValidator(v); err != nil {
+			return &ValidationError{Name: "redeemed_quantity", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.redeemed_quantity": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.Amount(); !ok {
@@ -485,6 +511,10 @@ func (_c *VoucherOrderCreate) createSpec() (*VoucherOrder, *sqlgraph.CreateSpec)
 		_spec.SetField(voucherorder.FieldQuantity, field.TypeInt, value)
 		_node.Quantity = value
 	}
+	if value, ok := _c.mutation.RedeemedQuantity(); ok {
+		_spec.SetField(voucherorder.FieldRedeemedQuantity, field.TypeInt, value)
+		_node.RedeemedQuantity = value
+	}
 	if value, ok := _c.mutation.Amount(); ok {
 		_spec.SetField(voucherorder.FieldAmount, field.TypeInt64, value)
 		_node.Amount = value
@@ -590,6 +620,24 @@ func (u *VoucherOrderUpsert) SetUpdatedAt(v time.Time) *VoucherOrderUpsert {
 // UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
 func (u *VoucherOrderUpsert) UpdateUpdatedAt() *VoucherOrderUpsert {
 	u.SetExcluded(voucherorder.FieldUpdatedAt)
+	return u
+}
+
+// SetRedeemedQuantity sets the "redeemed_quantity" field.
+func (u *VoucherOrderUpsert) SetRedeemedQuantity(v int) *VoucherOrderUpsert {
+	u.Set(voucherorder.FieldRedeemedQuantity, v)
+	return u
+}
+
+// UpdateRedeemedQuantity sets the "redeemed_quantity" field to the value that was provided on create.
+func (u *VoucherOrderUpsert) UpdateRedeemedQuantity() *VoucherOrderUpsert {
+	u.SetExcluded(voucherorder.FieldRedeemedQuantity)
+	return u
+}
+
+// AddRedeemedQuantity adds v to the "redeemed_quantity" field.
+func (u *VoucherOrderUpsert) AddRedeemedQuantity(v int) *VoucherOrderUpsert {
+	u.Add(voucherorder.FieldRedeemedQuantity, v)
 	return u
 }
 
@@ -829,6 +877,27 @@ func (u *VoucherOrderUpsertOne) SetUpdatedAt(v time.Time) *VoucherOrderUpsertOne
 func (u *VoucherOrderUpsertOne) UpdateUpdatedAt() *VoucherOrderUpsertOne {
 	return u.Update(func(s *VoucherOrderUpsert) {
 		s.UpdateUpdatedAt()
+	})
+}
+
+// SetRedeemedQuantity sets the "redeemed_quantity" field.
+func (u *VoucherOrderUpsertOne) SetRedeemedQuantity(v int) *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetRedeemedQuantity(v)
+	})
+}
+
+// AddRedeemedQuantity adds v to the "redeemed_quantity" field.
+func (u *VoucherOrderUpsertOne) AddRedeemedQuantity(v int) *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.AddRedeemedQuantity(v)
+	})
+}
+
+// UpdateRedeemedQuantity sets the "redeemed_quantity" field to the value that was provided on create.
+func (u *VoucherOrderUpsertOne) UpdateRedeemedQuantity() *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdateRedeemedQuantity()
 	})
 }
 
@@ -1260,6 +1329,27 @@ func (u *VoucherOrderUpsertBulk) SetUpdatedAt(v time.Time) *VoucherOrderUpsertBu
 func (u *VoucherOrderUpsertBulk) UpdateUpdatedAt() *VoucherOrderUpsertBulk {
 	return u.Update(func(s *VoucherOrderUpsert) {
 		s.UpdateUpdatedAt()
+	})
+}
+
+// SetRedeemedQuantity sets the "redeemed_quantity" field.
+func (u *VoucherOrderUpsertBulk) SetRedeemedQuantity(v int) *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetRedeemedQuantity(v)
+	})
+}
+
+// AddRedeemedQuantity adds v to the "redeemed_quantity" field.
+func (u *VoucherOrderUpsertBulk) AddRedeemedQuantity(v int) *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.AddRedeemedQuantity(v)
+	})
+}
+
+// UpdateRedeemedQuantity sets the "redeemed_quantity" field to the value that was provided on create.
+func (u *VoucherOrderUpsertBulk) UpdateRedeemedQuantity() *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdateRedeemedQuantity()
 	})
 }
 

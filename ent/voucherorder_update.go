@@ -34,6 +34,27 @@ func (_u *VoucherOrderUpdate) SetUpdatedAt(v time.Time) *VoucherOrderUpdate {
 	return _u
 }
 
+// SetRedeemedQuantity sets the "redeemed_quantity" field.
+func (_u *VoucherOrderUpdate) SetRedeemedQuantity(v int) *VoucherOrderUpdate {
+	_u.mutation.ResetRedeemedQuantity()
+	_u.mutation.SetRedeemedQuantity(v)
+	return _u
+}
+
+// SetNillableRedeemedQuantity sets the "redeemed_quantity" field if the given value is not nil.
+func (_u *VoucherOrderUpdate) SetNillableRedeemedQuantity(v *int) *VoucherOrderUpdate {
+	if v != nil {
+		_u.SetRedeemedQuantity(*v)
+	}
+	return _u
+}
+
+// AddRedeemedQuantity adds value to the "redeemed_quantity" field.
+func (_u *VoucherOrderUpdate) AddRedeemedQuantity(v int) *VoucherOrderUpdate {
+	_u.mutation.AddRedeemedQuantity(v)
+	return _u
+}
+
 // SetStatus sets the "status" field.
 func (_u *VoucherOrderUpdate) SetStatus(v voucherorder.Status) *VoucherOrderUpdate {
 	_u.mutation.SetStatus(v)
@@ -253,6 +274,11 @@ func (_u *VoucherOrderUpdate) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *VoucherOrderUpdate) check() error {
+	if v, ok := _u.mutation.RedeemedQuantity(); ok {
+		if err := voucherorder.RedeemedQuantityValidator(v); err != nil {
+			return &ValidationError{Name: "redeemed_quantity", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.redeemed_quantity": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Status(); ok {
 		if err := voucherorder.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.status": %w`, err)}
@@ -295,6 +321,12 @@ func (_u *VoucherOrderUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(voucherorder.FieldUpdatedAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.RedeemedQuantity(); ok {
+		_spec.SetField(voucherorder.FieldRedeemedQuantity, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRedeemedQuantity(); ok {
+		_spec.AddField(voucherorder.FieldRedeemedQuantity, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(voucherorder.FieldStatus, field.TypeEnum, value)
@@ -367,6 +399,27 @@ type VoucherOrderUpdateOne struct {
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *VoucherOrderUpdateOne) SetUpdatedAt(v time.Time) *VoucherOrderUpdateOne {
 	_u.mutation.SetUpdatedAt(v)
+	return _u
+}
+
+// SetRedeemedQuantity sets the "redeemed_quantity" field.
+func (_u *VoucherOrderUpdateOne) SetRedeemedQuantity(v int) *VoucherOrderUpdateOne {
+	_u.mutation.ResetRedeemedQuantity()
+	_u.mutation.SetRedeemedQuantity(v)
+	return _u
+}
+
+// SetNillableRedeemedQuantity sets the "redeemed_quantity" field if the given value is not nil.
+func (_u *VoucherOrderUpdateOne) SetNillableRedeemedQuantity(v *int) *VoucherOrderUpdateOne {
+	if v != nil {
+		_u.SetRedeemedQuantity(*v)
+	}
+	return _u
+}
+
+// AddRedeemedQuantity adds value to the "redeemed_quantity" field.
+func (_u *VoucherOrderUpdateOne) AddRedeemedQuantity(v int) *VoucherOrderUpdateOne {
+	_u.mutation.AddRedeemedQuantity(v)
 	return _u
 }
 
@@ -602,6 +655,11 @@ func (_u *VoucherOrderUpdateOne) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *VoucherOrderUpdateOne) check() error {
+	if v, ok := _u.mutation.RedeemedQuantity(); ok {
+		if err := voucherorder.RedeemedQuantityValidator(v); err != nil {
+			return &ValidationError{Name: "redeemed_quantity", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.redeemed_quantity": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Status(); ok {
 		if err := voucherorder.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "VoucherOrder.status": %w`, err)}
@@ -661,6 +719,12 @@ func (_u *VoucherOrderUpdateOne) sqlSave(ctx context.Context) (_node *VoucherOrd
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(voucherorder.FieldUpdatedAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.RedeemedQuantity(); ok {
+		_spec.SetField(voucherorder.FieldRedeemedQuantity, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRedeemedQuantity(); ok {
+		_spec.AddField(voucherorder.FieldRedeemedQuantity, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(voucherorder.FieldStatus, field.TypeEnum, value)

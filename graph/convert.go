@@ -131,21 +131,23 @@ func orderToModel(o domain.VoucherOrder, viewerID int64) *model.VoucherOrder {
 		kind = domain.VoucherFlashSale
 	}
 	out := &model.VoucherOrder{
-		ID:           formatID(o.ID),
-		VoucherID:    formatID(o.VoucherID),
-		UserID:       formatID(o.UserID),
-		Status:       model.OrderStatus(o.Status),
-		CreatedAt:    o.CreatedAt,
-		Kind:         model.VoucherKind(kind),
-		Quantity:     max(o.Quantity, 1),
-		Amount:       int(o.Amount),
-		PayDeadline:  o.PayDeadline,
-		PaidAt:       o.PayTime,
-		UsedAt:       o.UseTime,
-		CanceledAt:   o.CanceledAt,
-		RefundedAt:   o.RefundTime,
-		CancelReason: optString(string(o.CancelReason)),
-		RefundReason: optString(o.RefundReason),
+		ID:               formatID(o.ID),
+		VoucherID:        formatID(o.VoucherID),
+		UserID:           formatID(o.UserID),
+		Status:           model.OrderStatus(o.Status),
+		CreatedAt:        o.CreatedAt,
+		Kind:             model.VoucherKind(kind),
+		Quantity:         max(o.Quantity, 1),
+		RedeemedQuantity: o.Redeemed(),
+		UnitsLeft:        o.UnitsLeft(),
+		Amount:           int(o.Amount),
+		PayDeadline:      o.PayDeadline,
+		PaidAt:           o.PayTime,
+		UsedAt:           o.UseTime,
+		CanceledAt:       o.CanceledAt,
+		RefundedAt:       o.RefundTime,
+		CancelReason:     optString(string(o.CancelReason)),
+		RefundReason:     optString(o.RefundReason),
 	}
 	if o.Status == domain.OrderFailed {
 		out.FailureReason = optString(o.FailReason)
@@ -165,10 +167,19 @@ func optString(s string) *string {
 }
 
 func paymentToModel(p domain.Payment) *model.Payment {
-	return &model.Payment{
+	out := &model.Payment{
 		ID: formatID(p.ID), OrderID: formatID(p.OrderID), Amount: int(p.Amount), Status: model.PaymentStatus(p.Status),
 		Provider: p.Provider, ProviderRef: p.ProviderRef, CreatedAt: p.CreatedAt, PaidAt: p.PaidAt, RefundedAt: p.RefundedAt,
 	}
+	switch p.Status {
+	case domain.PaymentFailed:
+		out.Reason = optString(p.FailReason)
+	case domain.PaymentRefundPending, domain.PaymentRefunded:
+		out.Reason = optString(p.RefundReason)
+		amount := int(p.RefundAmount)
+		out.RefundAmount = &amount
+	}
+	return out
 }
 
 func saleProgressToModel(p seckill.Progress) *model.SaleProgress {

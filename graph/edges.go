@@ -141,3 +141,28 @@ func (r *Resolver) blogsEdge(ctx context.Context, byShop bool, id string, first 
 	}
 	return blogConnection(page, p, cursorOf), nil
 }
+
+// orderRef names an order for its payments' loader: its buyer, and its shop (through
+// the voucher, cached, also for orders written before they recorded it).
+func (r *Resolver) orderRef(ctx context.Context, o *model.VoucherOrder) (orderRef, error) {
+	id, err := parseID("orderId", o.ID)
+	if err != nil {
+		return orderRef{}, err
+	}
+	uid, err := parseID("userId", o.UserID)
+	if err != nil {
+		return orderRef{}, err
+	}
+	ref := orderRef{id: id, userID: uid, status: domain.OrderStatus(o.Status)}
+	if ref.status == domain.OrderPending {
+		return ref, nil // no payment yet, whoever asks
+	}
+	v, err := r.voucherEdge(ctx, o.VoucherID)
+	if err != nil {
+		return orderRef{}, err
+	}
+	if ref.shopID, err = parseID("shopId", v.ShopID); err != nil {
+		return orderRef{}, err
+	}
+	return ref, nil
+}

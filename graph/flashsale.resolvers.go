@@ -93,6 +93,18 @@ func (r *queryResolver) Vouchers(ctx context.Context, shopID string) ([]model.Vo
 	return out, nil
 }
 
+func (r *queryResolver) Voucher(ctx context.Context, id string) (*model.Voucher, error) {
+	vid, err := parseID("id", id)
+	if err != nil {
+		return nil, err
+	}
+	v, err := r.load(ctx).vouchers.Load(ctx, vid)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	return voucherToModel(*v), nil
+}
+
 func (r *queryResolver) Order(ctx context.Context, id string) (*model.VoucherOrder, error) {
 	p, err := principal(ctx)
 	if err != nil {
@@ -215,6 +227,28 @@ func (r *voucherOrderResolver) Shop(ctx context.Context, obj *model.VoucherOrder
 		return nil, domain.Errorf(domain.CodeNotFound, "shop %s of order %s is gone", v.ShopID, obj.ID)
 	}
 	return s, err
+}
+
+func (r *voucherOrderResolver) Payments(ctx context.Context, obj *model.VoucherOrder) ([]model.Payment, error) {
+	ref, err := r.orderRef(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := r.load(ctx).payments.Load(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.Payment, len(ps))
+	for i, p := range ps {
+		out[i] = *paymentToModel(p)
+	}
+	return out, nil
+}
+
+func (r *voucherOrderResolver) Buyer(ctx context.Context, obj *model.VoucherOrder) (*model.User, error) {
+	// Orders reach only their buyers and the merchants (and admins) who run their
+	// shops: the order's query decided who sees it.
+	return r.userEdge(ctx, obj.UserID)
 }
 
 func (r *Resolver) Subscription() generated.SubscriptionResolver { return &subscriptionResolver{r} }

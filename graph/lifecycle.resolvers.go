@@ -79,12 +79,16 @@ func (r *mutationResolver) RequestRefund(ctx context.Context, orderID string, re
 	return orderToModel(o, p.UserID), nil
 }
 
-func (r *mutationResolver) RedeemOrder(ctx context.Context, code string) (*model.VoucherOrder, error) {
+func (r *mutationResolver) RedeemOrder(ctx context.Context, code string, quantity *int) (*model.VoucherOrder, error) {
 	p, err := principal(ctx)
 	if err != nil {
 		return nil, err
 	}
-	o, err := r.App.Commands.RedeemOrder.Handle(ctx, actor(p), code)
+	qty := 1
+	if quantity != nil {
+		qty = *quantity
+	}
+	o, err := r.App.Commands.RedeemOrder.Handle(ctx, actor(p), code, qty)
 	if err != nil {
 		return nil, err
 	}

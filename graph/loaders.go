@@ -44,6 +44,14 @@ type loaders struct {
 	// blogComments and replies load first pages of comments.
 	blogComments *dataloadgen.Loader[firstPageKey, []domain.Comment]
 	replies      *dataloadgen.Loader[firstPageKey, []domain.Comment]
+	// payments loads the payments of orders, those the caller may see.
+	payments *dataloadgen.Loader[orderRef, []domain.Payment]
+}
+
+// orderRef names an order with what says who may see its payments.
+type orderRef struct {
+	id, userID, shopID int64
+	status             domain.OrderStatus
 }
 
 type loadersKey struct{}
@@ -64,6 +72,21 @@ func newLoaders(a *app.Application, o LoaderOptions) *loaders {
 			out := make([]bool, len(ids))
 			for i, id := range ids {
 				out[i] = m[id]
+			}
+			return out, nil
+		}, opts...),
+		payments: dataloadgen.NewLoader(func(ctx context.Context, refs []orderRef) ([][]domain.Payment, []error) {
+			os := make([]domain.VoucherOrder, len(refs))
+			for i, r := range refs {
+				os[i] = domain.VoucherOrder{ID: r.id, UserID: r.userID, ShopID: r.shopID, Status: r.status}
+			}
+			m, err := a.Queries.OrderPayments.Of(ctx, actor(viewer(ctx)), os)
+			if err != nil {
+				return nil, []error{err}
+			}
+			out := make([][]domain.Payment, len(refs))
+			for i, r := range refs {
+				out[i] = m[r.id]
 			}
 			return out, nil
 		}, opts...),

@@ -21,8 +21,8 @@ import (
 // WriteClaims implements orders.OrderStore: one transaction inserts the batch's orders
 // (INSERT … ON CONFLICT DO NOTHING RETURNING, so redelivered claims and second claims of
 // one user insert nothing), takes each voucher's new orders off its database stock with
-// a guard that keeps stock ≥ 0, and sorts every claim into Created, Duplicate, NoStock or
-// IDTaken. A row counts as a claim's order only when its id, user and voucher all match
+// a guard that keeps stock ≥ 0, counts the new PAID ones (free vouchers) in their
+// shop's sold, and sorts every claim into Created, Duplicate, NoStock or IDTaken. A row counts as a claim's order only when its id, user and voucher all match
 // the claim: a row with the claim's id but another user or voucher is someone else's
 // order (an id handed out twice) and the claim is IDTaken, never Created.
 func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim, payWithin time.Duration) (orders.BatchResult, error) {
@@ -105,6 +105,20 @@ func (r *Orders) WriteClaims(ctx context.Context, claims []domain.Claim, payWith
 				res.Duplicate = append(res.Duplicate, c)
 			}
 		}
+		// New orders written PAID (their vouchers cost nothing) are sold now.
+		freeSold := map[int64]int64{}
+		for vid, cs := range newByVoucher {
+			for _, c := range cs {
+				if !noStock[c.OrderID] && inserted[c.OrderID].status == domain.OrderPaid {
+					freeSold[vid]++
+				}
+			}
+		}
+		for vid, n := range freeSold {
+			if err := addSold(ctx, tx, r.raw, 0, vid, n); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -157,8 +171,8 @@ func (r *Orders) prices(ctx context.Context, tx *sql.Tx, claims []domain.Claim) 
 // insertClaims inserts claims with status and returns the rows actually inserted by id.
 // Every order records its voucher's shop and price (prices). With status PENDING the
 // domain's write action decides how each is written: CREATED, due for payment payWithin
-// after now (no deadline when payWithin is 0), or PAID at once, with a redemption code,
-// when the voucher costs nothing.
+// after its claim (domain.PayDeadline; no deadline when payWithin is 0), or PAID at once,
+// with a redemption code, when the voucher costs nothing.
 func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.Claim, status domain.OrderStatus, failReason string, prices map[int64]claimPrice, payWithin time.Duration) (map[int64]orderOwner, error) {
 	inserted := make(map[int64]orderOwner, len(claims))
 	now := time.Now().UTC()
@@ -195,7 +209,7 @@ func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.C
 				case st == domain.OrderPaid:
 					paidAt, code = now, domain.NewRedemptionCode()
 				case payWithin > 0:
-					deadline = now.Add(payWithin)
+					deadline = domain.PayDeadline(created, payWithin)
 				}
 			}
 			args = append(args, c.OrderID, created, now, c.UserID, c.VoucherID, string(st),
@@ -242,8 +256,9 @@ func (r *Orders) insertClaims(ctx context.Context, tx *sql.Tx, claims []domain.C
 //
 // $1 order ids, $2 user ids, $3 voucher ids, $4 claim times (µs since the Unix epoch,
 // exact where a timestamp array would be parsed from text), $5 redemption codes, $6 now,
-// $7 the pay deadline (NULL for none), $8 and $9 the statuses of a new order that costs
-// nothing and of one that does.
+// $7 how long after its claim's millisecond an order is due for payment, in µs
+// (domain.PayDeadline; NULL for no deadline), $8 and $9 the statuses of a new order that
+// costs nothing and of one that does.
 const claimsTakingStockSQL = `WITH claim AS (
 	SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[])
 		WITH ORDINALITY AS c (id, user_id, voucher_id, claimed_us, code, n)
@@ -252,7 +267,7 @@ const claimsTakingStockSQL = `WITH claim AS (
 		shop_id, kind, amount, pay_deadline, pay_time, redemption_code)
 	SELECT c.id, timestamptz 'epoch' + c.claimed_us * interval '1 microsecond', $6::timestamptz, c.user_id, c.voucher_id,
 		w.status, COALESCE(v.shop_id, 0), 'FLASH_SALE', COALESCE(v.pay_value, 0),
-		CASE WHEN w.status = $9 THEN $7::timestamptz END,
+		CASE WHEN w.status = $9 THEN timestamptz 'epoch' + (c.claimed_us / 1000 * 1000 + $7::bigint) * interval '1 microsecond' END,
 		CASE WHEN w.status = $8 THEN $6::timestamptz END,
 		CASE WHEN w.status = $8 THEN c.code END
 	FROM claim c LEFT JOIN vouchers v ON v.id = c.voucher_id,
@@ -287,7 +302,7 @@ func (r *Orders) insertClaimsTakingStock(ctx context.Context, tx *sql.Tx, claims
 		vouchers = make([]int64, len(claims))
 		times    = make([]int64, len(claims))
 		codes    = make([]string, len(claims))
-		deadline any
+		within   any
 	)
 	for i, c := range claims {
 		ids[i], users[i], vouchers[i] = c.OrderID, c.UserID, c.VoucherID
@@ -300,10 +315,10 @@ func (r *Orders) insertClaimsTakingStock(ctx context.Context, tx *sql.Tx, claims
 		codes[i] = domain.NewRedemptionCode()
 	}
 	if payWithin > 0 {
-		deadline = now.Add(payWithin)
+		within = payWithin.Microseconds()
 	}
 	rows, err := tx.QueryContext(ctx, claimsTakingStockSQL,
-		pq.Array(ids), pq.Array(users), pq.Array(vouchers), pq.Array(times), pq.Array(codes), now, deadline,
+		pq.Array(ids), pq.Array(users), pq.Array(vouchers), pq.Array(times), pq.Array(codes), now, within,
 		writtenFree, writtenPriced)
 	if err != nil {
 		return nil, nil, fmt.Errorf("insert orders: %w", err)

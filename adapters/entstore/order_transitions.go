@@ -36,40 +36,69 @@ func (r *Orders) Transition(ctx context.Context, t orders.Transition) (domain.Vo
 }
 
 // moveTx applies t in tx: the order's conditional UPDATE, then, when it won, the unit
-// back to the sale's stock and the payment's move (t.Payment). changed is false when
-// the order's status is not in t.From.
+// back to the sale's stock, the shop's sold count and the payment's move (t.Payment).
+// changed is false when the order's status is not in t.From (or, redeeming, fewer than
+// t.Units units are left).
+//
+// A redemption counts its units in the same UPDATE, whose condition keeps them within
+// the order's quantity, and moves the order to USED only when it redeems the last ones:
+// of two redemptions racing for the last unit, one wins.
 func (r *Orders) moveTx(ctx context.Context, tx *sql.Tx, t orders.Transition) (changed bool, err error) {
 	at := t.At.UTC()
 	a := &args{o: r.raw}
-	set := "status = " + a.p(string(t.To)) + ", updated_at = " + a.p(at)
+	var set string
+	if t.To == domain.OrderUsed {
+		// The new redeemed_quantity (PostgreSQL and SQLite read the row as it was on the
+		// right of every assignment), with a placeholder of its own each time it is
+		// written: SQLite's "?" are positional.
+		redeemed := func() string {
+			if t.Units > 0 {
+				return "redeemed_quantity + " + a.p(t.Units)
+			}
+			return "quantity" // every unit left
+		}
+		set = "status = CASE WHEN " + redeemed() + " >= quantity THEN " + a.p(string(t.To)) + " ELSE status END, " +
+			"redeemed_quantity = " + redeemed() + ", updated_at = " + a.p(at) + ", use_time = " + a.p(at)
+	} else {
+		set = "status = " + a.p(string(t.To)) + ", updated_at = " + a.p(at)
+	}
 	switch t.To {
 	case domain.OrderPaid:
 		set += ", pay_time = " + a.p(at) + ", redemption_code = " + a.p(t.RedemptionCode)
-	case domain.OrderUsed:
-		set += ", use_time = " + a.p(at)
 	case domain.OrderCanceled:
 		set += ", canceled_at = " + a.p(at) + ", cancel_reason = " + a.p(string(t.CancelReason))
 	case domain.OrderRefunded:
 		set += ", refund_time = " + a.p(at) + ", refund_reason = " + a.p(t.RefundReason)
 	}
-	q := "UPDATE voucher_orders SET " + set + " WHERE id = " + a.p(t.OrderID) + " AND status IN " + a.in(t.From) +
-		" RETURNING voucher_id, kind, quantity"
-	var (
-		voucherID int64
-		kind      string
-		quantity  int
-	)
-	err = tx.QueryRowContext(ctx, q, a.vals...).Scan(&voucherID, &kind, &quantity)
+	q := "UPDATE voucher_orders SET " + set + " WHERE id = " + a.p(t.OrderID) + " AND status IN " + a.in(t.From)
+	if t.To == domain.OrderUsed {
+		q += " AND redeemed_quantity + " + a.p(max(t.Units, 1)) + " <= quantity"
+	}
+	q += " RETURNING voucher_id, shop_id, kind, quantity, redeemed_quantity, amount"
+	var row domain.VoucherOrder
+	var kind string
+	err = tx.QueryRowContext(ctx, q, a.vals...).Scan(&row.VoucherID, &row.ShopID, &kind, &row.Quantity, &row.RedeemedQuantity, &row.Amount)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("move order %d to %s: %w", t.OrderID, t.To, err)
 	}
-	if t.ReturnUnit && kind == string(domain.VoucherFlashSale) && !t.To.HoldsUnit() {
-		if err := returnStock(ctx, tx, r.raw, voucherID, int64(quantity)); err != nil {
+	// Units of the order not redeemed: those a release gives back.
+	left := int64(max(row.Quantity, 1) - row.RedeemedQuantity)
+	if t.ReturnUnit && kind == string(domain.VoucherFlashSale) && !t.To.HoldsUnit() && left > 0 {
+		if err := returnStock(ctx, tx, r.raw, row.VoucherID, left); err != nil {
 			return false, err
 		}
+	}
+	switch t.To {
+	case domain.OrderPaid:
+		err = addSold(ctx, tx, r.raw, row.ShopID, row.VoucherID, int64(max(row.Quantity, 1)))
+	case domain.OrderRefunded:
+		err = addSold(ctx, tx, r.raw, row.ShopID, row.VoucherID, -left)
+	}
+	if err != nil {
+		return false, err
 	}
 	if m := t.Payment; m != nil {
 		// Placeholders in the order they appear: SQLite's "?" are positional.
@@ -77,6 +106,9 @@ func (r *Orders) moveTx(ctx context.Context, tx *sql.Tx, t orders.Transition) (c
 		pq := "UPDATE payments SET status = " + b.p(string(m.To)) + ", updated_at = " + b.p(at)
 		if m.Reason != "" {
 			pq += ", refund_reason = " + b.p(m.Reason)
+		}
+		if m.Refund {
+			pq += ", refund_amount = " + b.p(row.RefundAmount())
 		}
 		pq += " WHERE id = " + b.p(m.PaymentID) + " AND status IN ("
 		for i, s := range m.From {
@@ -102,6 +134,31 @@ func returnStock(ctx context.Context, tx *sql.Tx, raw *rawSQL, voucherID, n int6
 		return fmt.Errorf("return %d units to sale %d: %w", n, voucherID, err)
 	}
 	return nil
+}
+
+// addSold moves the sold count of a shop by delta units, never below zero (a refund of
+// an order paid before sold was counted): the order's shop, or its voucher's when the
+// order does not name one (written before orders recorded it).
+func addSold(ctx context.Context, tx execer, raw *rawSQL, shopID, voucherID, delta int64) error {
+	if delta == 0 {
+		return nil
+	}
+	a := &args{o: raw}
+	q := "UPDATE shops SET sold = CASE WHEN sold + " + a.p(delta) + " < 0 THEN 0 ELSE sold + " + a.p(delta) + " END WHERE id = "
+	if shopID > 0 {
+		q += a.p(shopID)
+	} else {
+		q += "(SELECT shop_id FROM vouchers WHERE id = " + a.p(voucherID) + ")"
+	}
+	if _, err := tx.ExecContext(ctx, q, a.vals...); err != nil {
+		return fmt.Errorf("count %d units sold of shop %d: %w", delta, shopID, err)
+	}
+	return nil
+}
+
+// execer runs a statement: a *sql.Tx, or ent's transaction.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
 // expireFrom and expireTo are the domain's expiry move as SQL: the statuses it starts

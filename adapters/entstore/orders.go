@@ -36,23 +36,33 @@ func (r *Orders) CreateOrder(ctx context.Context, o domain.VoucherOrder) (domain
 	if o.Status == "" {
 		o.Status = domain.OrderCreated
 	}
-	c := r.client.VoucherOrder.Create().
-		SetID(o.ID).SetUserID(o.UserID).SetVoucherID(o.VoucherID).SetShopID(o.ShopID).
-		SetQuantity(max(o.Quantity, 1)).SetAmount(o.Amount).
-		SetStatus(voucherorder.Status(o.Status)).
-		SetNillablePayDeadline(o.PayDeadline).SetNillablePayTime(o.PayTime).
-		SetNillableUseTime(o.UseTime).SetNillableRefundTime(o.RefundTime)
-	if o.Kind != "" {
-		c.SetKind(voucherorder.Kind(o.Kind))
-	}
-	if o.RedemptionCode != "" {
-		c.SetRedemptionCode(o.RedemptionCode)
-	}
-	if !o.CreatedAt.IsZero() {
-		c.SetCreatedAt(o.CreatedAt)
-	}
-	if err := c.Exec(ctx); err != nil {
-		return domain.VoucherOrder{}, fmt.Errorf("create order %d: %w", o.ID, translate(err, "order", domain.CodeConflict, "order already exists"))
+	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		c := tx.VoucherOrder.Create().
+			SetID(o.ID).SetUserID(o.UserID).SetVoucherID(o.VoucherID).SetShopID(o.ShopID).
+			SetQuantity(max(o.Quantity, 1)).SetRedeemedQuantity(o.RedeemedQuantity).SetAmount(o.Amount).
+			SetStatus(voucherorder.Status(o.Status)).
+			SetNillablePayDeadline(o.PayDeadline).SetNillablePayTime(o.PayTime).
+			SetNillableUseTime(o.UseTime).SetNillableRefundTime(o.RefundTime)
+		if o.Kind != "" {
+			c.SetKind(voucherorder.Kind(o.Kind))
+		}
+		if o.RedemptionCode != "" {
+			c.SetRedemptionCode(o.RedemptionCode)
+		}
+		if !o.CreatedAt.IsZero() {
+			c.SetCreatedAt(o.CreatedAt)
+		}
+		if err := c.Exec(ctx); err != nil {
+			return translate(err, "order", domain.CodeConflict, "order already exists")
+		}
+		// Sold the moment it is stored: a purchase that cost nothing (paid at once).
+		if o.Status == domain.OrderPaid || o.Status == domain.OrderUsed {
+			return addSold(ctx, tx, r.raw, o.ShopID, o.VoucherID, int64(max(o.Quantity, 1)))
+		}
+		return nil
+	})
+	if err != nil {
+		return domain.VoucherOrder{}, fmt.Errorf("create order %d: %w", o.ID, err)
 	}
 	return r.Order(ctx, o.ID)
 }
@@ -232,23 +242,24 @@ func toOrders(rows []*ent.VoucherOrder) []domain.VoucherOrder {
 // toOrder is the one mapping of an order row to the domain's order.
 func toOrder(o *ent.VoucherOrder) domain.VoucherOrder {
 	out := domain.VoucherOrder{
-		ID:           o.ID,
-		UserID:       o.UserID,
-		VoucherID:    o.VoucherID,
-		ShopID:       o.ShopID,
-		Kind:         domain.VoucherKind(o.Kind),
-		Quantity:     o.Quantity,
-		Amount:       o.Amount,
-		Status:       domain.OrderStatus(o.Status),
-		CreatedAt:    o.CreatedAt,
-		PayDeadline:  o.PayDeadline,
-		PayTime:      o.PayTime,
-		UseTime:      o.UseTime,
-		CanceledAt:   o.CanceledAt,
-		CancelReason: domain.CancelReason(o.CancelReason),
-		RefundTime:   o.RefundTime,
-		RefundReason: o.RefundReason,
-		FailReason:   o.FailReason,
+		ID:               o.ID,
+		UserID:           o.UserID,
+		VoucherID:        o.VoucherID,
+		ShopID:           o.ShopID,
+		Kind:             domain.VoucherKind(o.Kind),
+		Quantity:         o.Quantity,
+		RedeemedQuantity: o.RedeemedQuantity,
+		Amount:           o.Amount,
+		Status:           domain.OrderStatus(o.Status),
+		CreatedAt:        o.CreatedAt,
+		PayDeadline:      o.PayDeadline,
+		PayTime:          o.PayTime,
+		UseTime:          o.UseTime,
+		CanceledAt:       o.CanceledAt,
+		CancelReason:     domain.CancelReason(o.CancelReason),
+		RefundTime:       o.RefundTime,
+		RefundReason:     o.RefundReason,
+		FailReason:       o.FailReason,
 	}
 	if o.RedemptionCode != nil {
 		out.RedemptionCode = *o.RedemptionCode

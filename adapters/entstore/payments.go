@@ -82,12 +82,42 @@ func (r *Payments) PaymentsOfOrder(ctx context.Context, orderID int64) ([]domain
 	return out, nil
 }
 
+// paymentsOfOrdersChunk bounds the order ids of one PaymentsOfOrders query (bind
+// parameters).
+const paymentsOfOrdersChunk = 500
+
+// PaymentsOfOrders implements orders.PaymentStore.
+func (r *Payments) PaymentsOfOrders(ctx context.Context, orderIDs []int64) (map[int64][]domain.Payment, error) {
+	out := map[int64][]domain.Payment{}
+	for start := 0; start < len(orderIDs); start += paymentsOfOrdersChunk {
+		part := orderIDs[start:min(start+paymentsOfOrdersChunk, len(orderIDs))]
+		rows, err := r.client.Payment.Query().Where(payment.OrderIDIn(part...)).Order(payment.ByID()).All(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list payments of %d orders: %w", len(part), err)
+		}
+		for _, p := range rows {
+			out[p.OrderID] = append(out[p.OrderID], toPayment(p))
+		}
+	}
+	return out, nil
+}
+
+// OpenPayment implements orders.PaymentStore.
+func (r *Payments) OpenPayment(ctx context.Context, orderID int64) (bool, error) {
+	open, err := r.client.Payment.Query().
+		Where(payment.OrderID(orderID), payment.StatusIn(payment.StatusPENDING, payment.StatusREFUND_PENDING)).Exist(ctx)
+	if err != nil {
+		return false, fmt.Errorf("look for open payments of order %d: %w", orderID, err)
+	}
+	return open, nil
+}
+
 // refundReasonLate is recorded on a payment that succeeded after its order stopped
 // waiting for it.
 const refundReasonLate = "the order was no longer awaiting payment"
 
 // SettlePayment implements orders.PaymentStore.
-func (r *Payments) SettlePayment(ctx context.Context, paymentID int64, succeeded bool, at time.Time, code string) (orders.Settlement, error) {
+func (r *Payments) SettlePayment(ctx context.Context, paymentID int64, succeeded bool, at time.Time, code, reason string) (orders.Settlement, error) {
 	at = at.UTC()
 	var outcome orders.SettleOutcome
 	err := r.raw.inTx(ctx, func(tx *sql.Tx) error {
@@ -120,7 +150,7 @@ func (r *Payments) SettlePayment(ctx context.Context, paymentID int64, succeeded
 			return n == 1, err
 		}
 		if !succeeded {
-			moved, err := movePayment(domain.PaymentFailed, string(domain.PaymentPending))
+			moved, err := movePayment(domain.PaymentFailed, string(domain.PaymentPending), "fail_reason", reason)
 			outcome = orders.SettledFailed
 			if !moved {
 				outcome = orders.SettledAgain
@@ -142,8 +172,15 @@ func (r *Payments) SettlePayment(ctx context.Context, paymentID int64, succeeded
 		}
 		// The order stopped waiting (canceled, expired or paid otherwise): the money goes back.
 		outcome = orders.SettledRefundDue
-		_, err = movePayment(domain.PaymentRefundPending, string(domain.PaymentSucceeded), "refund_reason", refundReasonLate)
-		return err
+		// All of it: the order never held the units it paid for.
+		b := &args{o: r.raw}
+		_, err = tx.ExecContext(ctx, "UPDATE payments SET status = "+b.p(string(domain.PaymentRefundPending))+", updated_at = "+b.p(at)+
+			", refund_reason = "+b.p(refundReasonLate)+", refund_amount = amount WHERE id = "+b.p(paymentID)+
+			" AND status = "+b.p(string(domain.PaymentSucceeded)), b.vals...)
+		if err != nil {
+			return fmt.Errorf("move payment %d to %s: %w", paymentID, domain.PaymentRefundPending, err)
+		}
+		return nil
 	})
 	if errors.Is(err, domain.ErrNotFound) {
 		return orders.Settlement{}, domain.ErrNotFound
@@ -191,7 +228,7 @@ func toPayment(p *ent.Payment) domain.Payment {
 	return domain.Payment{
 		ID: p.ID, OrderID: p.OrderID, UserID: p.UserID, Amount: p.Amount, Status: domain.PaymentStatus(p.Status),
 		Provider: p.Provider, ProviderRef: p.ProviderRef, CreatedAt: p.CreatedAt, PaidAt: p.PaidAt,
-		RefundedAt: p.RefundedAt, RefundReason: p.RefundReason,
+		RefundedAt: p.RefundedAt, RefundReason: p.RefundReason, RefundAmount: p.RefundAmount, FailReason: p.FailReason,
 	}
 }
 

@@ -44,6 +44,13 @@ func orderStore(t *testing.T, s *entstore.Store) orderstest.Store {
 			t.Fatalf("create voucher: %v", err)
 		}
 		return stored
+	}, Sold: func(t *testing.T, shopID int64) int64 {
+		t.Helper()
+		shop, err := s.Shops().Shop(t.Context(), shopID)
+		if err != nil {
+			t.Fatalf("read shop %d: %v", shopID, err)
+		}
+		return int64(shop.Sold)
 	}}
 }
 

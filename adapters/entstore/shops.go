@@ -98,7 +98,7 @@ func (r *Shops) CreateShop(ctx context.Context, s domain.Shop) (domain.Shop, err
 
 // UpdateShop applies update to the shop with that id inside one transaction (the row
 // is locked on PostgreSQL) and returns the stored result together with the shop as it was
-// before. Errors: domain.ErrNotFound; BAD_USER_INPUT for an unknown shop type; whatever
+// before. Its sold count is left to the orders that move it. Errors: domain.ErrNotFound; BAD_USER_INPUT for an unknown shop type; whatever
 // update returns.
 func (r *Shops) UpdateShop(ctx context.Context, id int64, update func(*domain.Shop) error) (before, after domain.Shop, err error) {
 	err = WithTx(ctx, r.client, func(tx *ent.Tx) error {
@@ -125,7 +125,6 @@ func (r *Shops) UpdateShop(ctx context.Context, id int64, update func(*domain.Sh
 			SetLongitude(after.Longitude).
 			SetLatitude(after.Latitude).
 			SetAvgPrice(after.AvgPrice).
-			SetSold(after.Sold).
 			SetComments(after.Comments).
 			SetScore(after.Score).
 			SetOpenHours(after.OpenHours).

@@ -184,6 +184,8 @@ var (
 		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
 		{Name: "refunded_at", Type: field.TypeTime, Nullable: true},
 		{Name: "refund_reason", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "refund_amount", Type: field.TypeInt64, Default: 0},
+		{Name: "fail_reason", Type: field.TypeString, Size: 255, Default: ""},
 	}
 	// PaymentsTable holds the schema information for the "payments" table.
 	PaymentsTable = &schema.Table{
@@ -421,6 +423,7 @@ var (
 		{Name: "shop_id", Type: field.TypeInt64, Default: 0},
 		{Name: "kind", Type: field.TypeEnum, Enums: []string{"NORMAL", "FLASH_SALE"}, Default: "FLASH_SALE"},
 		{Name: "quantity", Type: field.TypeInt, Default: 1},
+		{Name: "redeemed_quantity", Type: field.TypeInt, Default: 0},
 		{Name: "amount", Type: field.TypeInt64, Default: 0},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"PENDING", "CREATED", "FAILED", "PAID", "USED", "CANCELED", "REFUNDED"}, Default: "CREATED"},
 		{Name: "pay_deadline", Type: field.TypeTime, Nullable: true},
@@ -465,7 +468,7 @@ var (
 			{
 				Name:    "voucherorder_unpaid_by_deadline",
 				Unique:  false,
-				Columns: []*schema.Column{VoucherOrdersColumns[10]},
+				Columns: []*schema.Column{VoucherOrdersColumns[11]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "status = 'CREATED'",
 				},

@@ -36,6 +36,10 @@ const (
 	FieldRefundedAt = "refunded_at"
 	// FieldRefundReason holds the string denoting the refund_reason field in the database.
 	FieldRefundReason = "refund_reason"
+	// FieldRefundAmount holds the string denoting the refund_amount field in the database.
+	FieldRefundAmount = "refund_amount"
+	// FieldFailReason holds the string denoting the fail_reason field in the database.
+	FieldFailReason = "fail_reason"
 	// Table holds the table name of the payment in the database.
 	Table = "payments"
 )
@@ -54,6 +58,8 @@ var Columns = []string{
 	FieldPaidAt,
 	FieldRefundedAt,
 	FieldRefundReason,
+	FieldRefundAmount,
+	FieldFailReason,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -87,6 +93,14 @@ var (
 	DefaultRefundReason string
 	// RefundReasonValidator is a validator for the "refund_reason" field. It is called by the builders before save.
 	RefundReasonValidator func(string) error
+	// DefaultRefundAmount holds the default value on creation for the "refund_amount" field.
+	DefaultRefundAmount int64
+	// RefundAmountValidator is a validator for the "refund_amount" field. It is called by the builders before save.
+	RefundAmountValidator func(int64) error
+	// DefaultFailReason holds the default value on creation for the "fail_reason" field.
+	DefaultFailReason string
+	// FailReasonValidator is a validator for the "fail_reason" field. It is called by the builders before save.
+	FailReasonValidator func(string) error
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(int64) error
 )
@@ -181,4 +195,14 @@ func ByRefundedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByRefundReason orders the results by the refund_reason field.
 func ByRefundReason(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRefundReason, opts...).ToFunc()
+}
+
+// ByRefundAmount orders the results by the refund_amount field.
+func ByRefundAmount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRefundAmount, opts...).ToFunc()
+}
+
+// ByFailReason orders the results by the fail_reason field.
+func ByFailReason(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFailReason, opts...).ToFunc()
 }

@@ -104,6 +104,16 @@ func RefundReason(v string) predicate.Payment {
 	return predicate.Payment(sql.FieldEQ(FieldRefundReason, v))
 }
 
+// RefundAmount applies equality check predicate on the "refund_amount" field. It's identical to RefundAmountEQ.
+func RefundAmount(v int64) predicate.Payment {
+	return predicate.Payment(sql.FieldEQ(FieldRefundAmount, v))
+}
+
+// FailReason applies equality check predicate on the "fail_reason" field. It's identical to FailReasonEQ.
+func FailReason(v string) predicate.Payment {
+	return predicate.Payment(sql.FieldEQ(FieldFailReason, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Payment {
 	return predicate.Payment(sql.FieldEQ(FieldCreatedAt, v))
@@ -617,6 +627,111 @@ func RefundReasonEqualFold(v string) predicate.Payment {
 // RefundReasonContainsFold applies the ContainsFold predicate on the "refund_reason" field.
 func RefundReasonContainsFold(v string) predicate.Payment {
 	return predicate.Payment(sql.FieldContainsFold(FieldRefundReason, v))
+}
+
+// RefundAmountEQ applies the EQ predicate on the "refund_amount" field.
+func RefundAmountEQ(v int64) predicate.Payment {
+	return predicate.Payment(sql.FieldEQ(FieldRefundAmount, v))
+}
+
+// RefundAmountNEQ applies the NEQ predicate on the "refund_amount" field.
+func RefundAmountNEQ(v int64) predicate.Payment {
+	return predicate.Payment(sql.FieldNEQ(FieldRefundAmount, v))
+}
+
+// RefundAmountIn applies the In predicate on the "refund_amount" field.
+func RefundAmountIn(vs ...int64) predicate.Payment {
+	return predicate.Payment(sql.FieldIn(FieldRefundAmount, vs...))
+}
+
+// RefundAmountNotIn applies the NotIn predicate on the "refund_amount" field.
+func RefundAmountNotIn(vs ...int64) predicate.Payment {
+	return predicate.Payment(sql.FieldNotIn(FieldRefundAmount, vs...))
+}
+
+// RefundAmountGT applies the GT predicate on the "refund_amount" field.
+func RefundAmountGT(v int64) predicate.Payment {
+	return predicate.Payment(sql.FieldGT(FieldRefundAmount, v))
+}
+
+// RefundAmountGTE applies the GTE predicate on the "refund_amount" field.
+func RefundAmountGTE(v int64) predicate.Payment {
+	return predicate.Payment(sql.FieldGTE(FieldRefundAmount, v))
+}
+
+// RefundAmountLT applies the LT predicate on the "refund_amount" field.
+func RefundAmountLT(v int64) predicate.Payment {
+	return predicate.Payment(sql.FieldLT(FieldRefundAmount, v))
+}
+
+// RefundAmountLTE applies the LTE predicate on the "refund_amount" field.
+func RefundAmountLTE(v int64) predicate.Payment {
+	return predicate.Payment(sql.FieldLTE(FieldRefundAmount, v))
+}
+
+// FailReasonEQ applies the EQ predicate on the "fail_reason" field.
+func FailReasonEQ(v string) predicate.Payment {
+	return predicate.Payment(sql.FieldEQ(FieldFailReason, v))
+}
+
+// FailReasonNEQ applies the NEQ predicate on the "fail_reason" field.
+func FailReasonNEQ(v string) predicate.Payment {
+	return predicate.Payment(sql.FieldNEQ(FieldFailReason, v))
+}
+
+// FailReasonIn applies the In predicate on the "fail_reason" field.
+func FailReasonIn(vs ...string) predicate.Payment {
+	return predicate.Payment(sql.FieldIn(FieldFailReason, vs...))
+}
+
+// FailReasonNotIn applies the NotIn predicate on the "fail_reason" field.
+func FailReasonNotIn(vs ...string) predicate.Payment {
+	return predicate.Payment(sql.FieldNotIn(FieldFailReason, vs...))
+}
+
+// FailReasonGT applies the GT predicate on the "fail_reason" field.
+func FailReasonGT(v string) predicate.Payment {
+	return predicate.Payment(sql.FieldGT(FieldFailReason, v))
+}
+
+// FailReasonGTE applies the GTE predicate on the "fail_reason" field.
+func FailReasonGTE(v string) predicate.Payment {
+	return predicate.Payment(sql.FieldGTE(FieldFailReason, v))
+}
+
+// FailReasonLT applies the LT predicate on the "fail_reason" field.
+func FailReasonLT(v string) predicate.Payment {
+	return predicate.Payment(sql.FieldLT(FieldFailReason, v))
+}
+
+// FailReasonLTE applies the LTE predicate on the "fail_reason" field.
+func FailReasonLTE(v string) predicate.Payment {
+	return predicate.Payment(sql.FieldLTE(FieldFailReason, v))
+}
+
+// FailReasonContains applies the Contains predicate on the "fail_reason" field.
+func FailReasonContains(v string) predicate.Payment {
+	return predicate.Payment(sql.FieldContains(FieldFailReason, v))
+}
+
+// FailReasonHasPrefix applies the HasPrefix predicate on the "fail_reason" field.
+func FailReasonHasPrefix(v string) predicate.Payment {
+	return predicate.Payment(sql.FieldHasPrefix(FieldFailReason, v))
+}
+
+// FailReasonHasSuffix applies the HasSuffix predicate on the "fail_reason" field.
+func FailReasonHasSuffix(v string) predicate.Payment {
+	return predicate.Payment(sql.FieldHasSuffix(FieldFailReason, v))
+}
+
+// FailReasonEqualFold applies the EqualFold predicate on the "fail_reason" field.
+func FailReasonEqualFold(v string) predicate.Payment {
+	return predicate.Payment(sql.FieldEqualFold(FieldFailReason, v))
+}
+
+// FailReasonContainsFold applies the ContainsFold predicate on the "fail_reason" field.
+func FailReasonContainsFold(v string) predicate.Payment {
+	return predicate.Payment(sql.FieldContainsFold(FieldFailReason, v))
 }
 
 // And groups predicates with the AND operator between them.

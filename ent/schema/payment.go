@@ -61,6 +61,15 @@ func (Payment) Fields() []ent.Field {
 		field.String("refund_reason").
 			MaxLen(255).
 			Default(""),
+		// refund_amount is what goes back, in cents, once a refund is due: the amount, or
+		// the price of the units not redeemed.
+		field.Int64("refund_amount").
+			NonNegative().
+			Default(0),
+		// fail_reason says why the provider declined a FAILED payment.
+		field.String("fail_reason").
+			MaxLen(255).
+			Default(""),
 	}
 }
 

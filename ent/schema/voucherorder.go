@@ -51,6 +51,11 @@ func (VoucherOrder) Fields() []ent.Field {
 			Positive().
 			Default(1).
 			Immutable(),
+		// redeemed_quantity is how many of the units the shop has redeemed: the order is
+		// redeemed unit by unit and becomes USED when none is left.
+		field.Int("redeemed_quantity").
+			NonNegative().
+			Default(0),
 		// amount is what the buyer pays, in cents: the voucher's pay value × quantity.
 		field.Int64("amount").
 			NonNegative().

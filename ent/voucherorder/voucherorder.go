@@ -28,6 +28,8 @@ const (
 	FieldKind = "kind"
 	// FieldQuantity holds the string denoting the quantity field in the database.
 	FieldQuantity = "quantity"
+	// FieldRedeemedQuantity holds the string denoting the redeemed_quantity field in the database.
+	FieldRedeemedQuantity = "redeemed_quantity"
 	// FieldAmount holds the string denoting the amount field in the database.
 	FieldAmount = "amount"
 	// FieldStatus holds the string denoting the status field in the database.
@@ -64,6 +66,7 @@ var Columns = []string{
 	FieldShopID,
 	FieldKind,
 	FieldQuantity,
+	FieldRedeemedQuantity,
 	FieldAmount,
 	FieldStatus,
 	FieldPayDeadline,
@@ -100,6 +103,10 @@ var (
 	DefaultQuantity int
 	// QuantityValidator is a validator for the "quantity" field. It is called by the builders before save.
 	QuantityValidator func(int) error
+	// DefaultRedeemedQuantity holds the default value on creation for the "redeemed_quantity" field.
+	DefaultRedeemedQuantity int
+	// RedeemedQuantityValidator is a validator for the "redeemed_quantity" field. It is called by the builders before save.
+	RedeemedQuantityValidator func(int) error
 	// DefaultAmount holds the default value on creation for the "amount" field.
 	DefaultAmount int64
 	// AmountValidator is a validator for the "amount" field. It is called by the builders before save.
@@ -220,6 +227,11 @@ func ByKind(opts ...sql.OrderTermOption) OrderOption {
 // ByQuantity orders the results by the quantity field.
 func ByQuantity(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldQuantity, opts...).ToFunc()
+}
+
+// ByRedeemedQuantity orders the results by the redeemed_quantity field.
+func ByRedeemedQuantity(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRedeemedQuantity, opts...).ToFunc()
 }
 
 // ByAmount orders the results by the amount field.

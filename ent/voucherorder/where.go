@@ -84,6 +84,11 @@ func Quantity(v int) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldEQ(FieldQuantity, v))
 }
 
+// RedeemedQuantity applies equality check predicate on the "redeemed_quantity" field. It's identical to RedeemedQuantityEQ.
+func RedeemedQuantity(v int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldRedeemedQuantity, v))
+}
+
 // Amount applies equality check predicate on the "amount" field. It's identical to AmountEQ.
 func Amount(v int64) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldEQ(FieldAmount, v))
@@ -392,6 +397,46 @@ func QuantityLT(v int) predicate.VoucherOrder {
 // QuantityLTE applies the LTE predicate on the "quantity" field.
 func QuantityLTE(v int) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldLTE(FieldQuantity, v))
+}
+
+// RedeemedQuantityEQ applies the EQ predicate on the "redeemed_quantity" field.
+func RedeemedQuantityEQ(v int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldRedeemedQuantity, v))
+}
+
+// RedeemedQuantityNEQ applies the NEQ predicate on the "redeemed_quantity" field.
+func RedeemedQuantityNEQ(v int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNEQ(FieldRedeemedQuantity, v))
+}
+
+// RedeemedQuantityIn applies the In predicate on the "redeemed_quantity" field.
+func RedeemedQuantityIn(vs ...int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIn(FieldRedeemedQuantity, vs...))
+}
+
+// RedeemedQuantityNotIn applies the NotIn predicate on the "redeemed_quantity" field.
+func RedeemedQuantityNotIn(vs ...int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotIn(FieldRedeemedQuantity, vs...))
+}
+
+// RedeemedQuantityGT applies the GT predicate on the "redeemed_quantity" field.
+func RedeemedQuantityGT(v int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGT(FieldRedeemedQuantity, v))
+}
+
+// RedeemedQuantityGTE applies the GTE predicate on the "redeemed_quantity" field.
+func RedeemedQuantityGTE(v int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGTE(FieldRedeemedQuantity, v))
+}
+
+// RedeemedQuantityLT applies the LT predicate on the "redeemed_quantity" field.
+func RedeemedQuantityLT(v int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLT(FieldRedeemedQuantity, v))
+}
+
+// RedeemedQuantityLTE applies the LTE predicate on the "redeemed_quantity" field.
+func RedeemedQuantityLTE(v int) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLTE(FieldRedeemedQuantity, v))
 }
 
 // AmountEQ applies the EQ predicate on the "amount" field.

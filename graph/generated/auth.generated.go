@@ -33,7 +33,7 @@ type MutationResolver interface {
 	PayOrder(ctx context.Context, orderID string) (*model.Payment, error)
 	CancelOrder(ctx context.Context, orderID string) (*model.VoucherOrder, error)
 	RequestRefund(ctx context.Context, orderID string, reason *string) (*model.VoucherOrder, error)
-	RedeemOrder(ctx context.Context, code string) (*model.VoucherOrder, error)
+	RedeemOrder(ctx context.Context, code string, quantity *int) (*model.VoucherOrder, error)
 	SetShopOwner(ctx context.Context, shopID string, userID string) (*model.Shop, error)
 	UploadImage(ctx context.Context, file graphql.Upload) (*model.Image, error)
 	CreateShop(ctx context.Context, input model.CreateShopInput) (*model.Shop, error)
@@ -331,6 +331,14 @@ func (ec *executionContext) field_Mutation_redeemOrder_args(ctx context.Context,
 		return nil, err
 	}
 	args["code"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "quantity",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["quantity"] = arg1
 	return args, nil
 }
 
@@ -1593,7 +1601,7 @@ func (ec *executionContext) _Mutation_redeemOrder(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RedeemOrder(ctx, fc.Args["code"].(string))
+			return ec.Resolvers.Mutation().RedeemOrder(ctx, fc.Args["code"].(string), fc.Args["quantity"].(*int))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next

@@ -136,7 +136,7 @@ type ComplexityRoot struct {
 		Login           func(childComplexity int, phone string, code string) int
 		Logout          func(childComplexity int) int
 		PayOrder        func(childComplexity int, orderID string) int
-		RedeemOrder     func(childComplexity int, code string) int
+		RedeemOrder     func(childComplexity int, code string, quantity *int) int
 		RefreshToken    func(childComplexity int, token string) int
 		RequestRefund   func(childComplexity int, orderID string, reason *string) int
 		SendLoginCode   func(childComplexity int, phone string) int
@@ -164,15 +164,17 @@ type ComplexityRoot struct {
 	}
 
 	Payment struct {
-		Amount      func(childComplexity int) int
-		CreatedAt   func(childComplexity int) int
-		ID          func(childComplexity int) int
-		OrderID     func(childComplexity int) int
-		PaidAt      func(childComplexity int) int
-		Provider    func(childComplexity int) int
-		ProviderRef func(childComplexity int) int
-		RefundedAt  func(childComplexity int) int
-		Status      func(childComplexity int) int
+		Amount       func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		OrderID      func(childComplexity int) int
+		PaidAt       func(childComplexity int) int
+		Provider     func(childComplexity int) int
+		ProviderRef  func(childComplexity int) int
+		Reason       func(childComplexity int) int
+		RefundAmount func(childComplexity int) int
+		RefundedAt   func(childComplexity int) int
+		Status       func(childComplexity int) int
 	}
 
 	Query struct {
@@ -198,6 +200,7 @@ type ComplexityRoot struct {
 		SignInStatus   func(childComplexity int, month *string) int
 		UniqueVisitors func(childComplexity int, from model.Date, to model.Date, shopID *string) int
 		User           func(childComplexity int, id string) int
+		Voucher        func(childComplexity int, id string) int
 		Vouchers       func(childComplexity int, shopID string) int
 	}
 
@@ -337,25 +340,29 @@ type ComplexityRoot struct {
 	}
 
 	VoucherOrder struct {
-		Amount         func(childComplexity int) int
-		CancelReason   func(childComplexity int) int
-		CanceledAt     func(childComplexity int) int
-		CreatedAt      func(childComplexity int) int
-		FailureReason  func(childComplexity int) int
-		ID             func(childComplexity int) int
-		Kind           func(childComplexity int) int
-		PaidAt         func(childComplexity int) int
-		PayDeadline    func(childComplexity int) int
-		Quantity       func(childComplexity int) int
-		RedemptionCode func(childComplexity int) int
-		RefundReason   func(childComplexity int) int
-		RefundedAt     func(childComplexity int) int
-		Shop           func(childComplexity int) int
-		Status         func(childComplexity int) int
-		UsedAt         func(childComplexity int) int
-		UserID         func(childComplexity int) int
-		Voucher        func(childComplexity int) int
-		VoucherID      func(childComplexity int) int
+		Amount           func(childComplexity int) int
+		Buyer            func(childComplexity int) int
+		CancelReason     func(childComplexity int) int
+		CanceledAt       func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		FailureReason    func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Kind             func(childComplexity int) int
+		PaidAt           func(childComplexity int) int
+		PayDeadline      func(childComplexity int) int
+		Payments         func(childComplexity int) int
+		Quantity         func(childComplexity int) int
+		RedeemedQuantity func(childComplexity int) int
+		RedemptionCode   func(childComplexity int) int
+		RefundReason     func(childComplexity int) int
+		RefundedAt       func(childComplexity int) int
+		Shop             func(childComplexity int) int
+		Status           func(childComplexity int) int
+		UnitsLeft        func(childComplexity int) int
+		UsedAt           func(childComplexity int) int
+		UserID           func(childComplexity int) int
+		Voucher          func(childComplexity int) int
+		VoucherID        func(childComplexity int) int
 	}
 
 	VoucherOrderConnection struct {
@@ -873,7 +880,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RedeemOrder(childComplexity, args["code"].(string)), true
+		return e.ComplexityRoot.Mutation.RedeemOrder(childComplexity, args["code"].(string), args["quantity"].(*int)), true
 	case "Mutation.refreshToken":
 		if e.ComplexityRoot.Mutation.RefreshToken == nil {
 			break
@@ -1087,6 +1094,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Payment.ProviderRef(childComplexity), true
+	case "Payment.reason":
+		if e.ComplexityRoot.Payment.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.Reason(childComplexity), true
+	case "Payment.refundAmount":
+		if e.ComplexityRoot.Payment.RefundAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payment.RefundAmount(childComplexity), true
 	case "Payment.refundedAt":
 		if e.ComplexityRoot.Payment.RefundedAt == nil {
 			break
@@ -1333,6 +1352,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.User(childComplexity, args["id"].(string)), true
+	case "Query.voucher":
+		if e.ComplexityRoot.Query.Voucher == nil {
+			break
+		}
+
+		args, err := ec.field_Query_voucher_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Voucher(childComplexity, args["id"].(string)), true
 	case "Query.vouchers":
 		if e.ComplexityRoot.Query.Vouchers == nil {
 			break
@@ -1958,6 +1988,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VoucherOrder.Amount(childComplexity), true
+	case "VoucherOrder.buyer":
+		if e.ComplexityRoot.VoucherOrder.Buyer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.Buyer(childComplexity), true
 	case "VoucherOrder.cancelReason":
 		if e.ComplexityRoot.VoucherOrder.CancelReason == nil {
 			break
@@ -2006,12 +2042,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VoucherOrder.PayDeadline(childComplexity), true
+	case "VoucherOrder.payments":
+		if e.ComplexityRoot.VoucherOrder.Payments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.Payments(childComplexity), true
 	case "VoucherOrder.quantity":
 		if e.ComplexityRoot.VoucherOrder.Quantity == nil {
 			break
 		}
 
 		return e.ComplexityRoot.VoucherOrder.Quantity(childComplexity), true
+	case "VoucherOrder.redeemedQuantity":
+		if e.ComplexityRoot.VoucherOrder.RedeemedQuantity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.RedeemedQuantity(childComplexity), true
 	case "VoucherOrder.redemptionCode":
 		if e.ComplexityRoot.VoucherOrder.RedemptionCode == nil {
 			break
@@ -2042,6 +2090,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VoucherOrder.Status(childComplexity), true
+	case "VoucherOrder.unitsLeft":
+		if e.ComplexityRoot.VoucherOrder.UnitsLeft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoucherOrder.UnitsLeft(childComplexity), true
 	case "VoucherOrder.usedAt":
 		if e.ComplexityRoot.VoucherOrder.UsedAt == nil {
 			break
@@ -2340,7 +2394,14 @@ input CreateFlashSaleInput {
   buckets: Int
 }
 
-"Changes to a flash sale; fields left out stay as they are. The stock of a sale that has begun cannot change (CONFLICT), nor go below the sale's buckets (BAD_USER_INPUT)."
+"""
+Changes to a flash sale; fields left out stay as they are. Before the sale begins (and
+while it has no orders) everything may change. Once it has begun or has orders, its
+stock and beginTime are fixed (CONFLICT for another value; the same value is no
+change) and its endTime may move later or sooner — an endTime already past ends the
+sale now: units promised and orders written stay true to the sale they were claimed in.
+The stock never goes below the sale's buckets (BAD_USER_INPUT).
+"""
 input UpdateFlashSaleInput {
   voucherId: ID!
   stock: Int
@@ -2367,9 +2428,17 @@ type VoucherOrder {
   shop: Shop!
   kind: VoucherKind!
   quantity: Int!
-  "What the buyer pays, in cents."
+  "How many of the units the shop has redeemed (redeemOrder redeems them one or a few at a time)."
+  redeemedQuantity: Int!
+  "Units still to redeem: quantity − redeemedQuantity while the order is PENDING, CREATED or PAID; 0 once it is USED, CANCELED, REFUNDED or FAILED."
+  unitsLeft: Int!
+  "What the buyer pays, in cents (a PENDING order already shows it: the sale's payValue)."
   amount: Int!
-  "CREATED orders: when the order is canceled unless paid."
+  """
+  PENDING and CREATED orders that cost something: when the order is canceled unless
+  paid. A flash-sale order's deadline runs from its claim (ORDER_PAY_TIMEOUT after it),
+  so a PENDING order shows the deadline its written order will have.
+  """
   payDeadline: Time
   paidAt: Time
   usedAt: Time
@@ -2386,6 +2455,15 @@ type VoucherOrder {
   failureReason: String
   "Shown at the shop to use the order: its owner only, PAID orders only."
   redemptionCode: String
+  """
+  The order's payments, oldest first, each with its status: a declined one (FAILED, with
+  the provider's reason), the one that paid, and a refund (REFUND_PENDING, then
+  REFUNDED) — also of a payment that succeeded after the order was canceled. Shown to
+  the buyer and to the shop's MERCHANT and ADMIN; empty for anyone else.
+  """
+  payments: [Payment!]!
+  "The buyer's public profile, for the shop's MERCHANT and ADMIN (and the buyer); null for anyone else."
+  buyer: User
 }
 
 type VoucherOrderEdge {
@@ -2401,13 +2479,21 @@ type VoucherOrderConnection {
 type OrderStatusEvent {
   orderId: ID!
   status: OrderStatus!
-  "Why an order FAILED, or was CANCELED (BUYER, TIMEOUT)."
+  """
+  Why an order FAILED, or was CANCELED (BUYER, TIMEOUT). An event about the order's
+  money may leave its status as it was; its reason then says what happened:
+  PAYMENT_DECLINED (the provider declined a payment; a CREATED order can be paid
+  again), PAYMENT_REFUNDING (a payment succeeded after the order was canceled: its
+  money is on the way back), PAYMENT_REFUNDED (the provider gave a payment's money back).
+  """
   reason: String
 }
 
 extend type Query {
   "A shop's vouchers; flash sales carry their remaining stock and window."
   vouchers(shopId: ID!): [Voucher!]!
+  "One voucher (a flash sale with its remaining stock and window); null for an unknown id."
+  voucher(id: ID!): Voucher
   "One of the caller's orders; null for an unknown id or anyone else's order."
   order(id: ID!): VoucherOrder @auth
   "The caller's orders, newest first, PENDING ones included (from the moment claimVoucher answers); status narrows the list."
@@ -2419,6 +2505,7 @@ extend type Mutation {
   createVoucher(input: CreateVoucherInput!): Voucher! @auth(requires: MERCHANT)
   "A flash sale for a shop the caller runs (MERCHANT of the shop, or ADMIN)."
   createFlashSale(input: CreateFlashSaleInput!): Voucher! @auth(requires: MERCHANT)
+  "Change a flash sale of a shop the caller runs (MERCHANT of the shop, or ADMIN); what may change once it has begun: see UpdateFlashSaleInput."
   updateFlashSale(input: UpdateFlashSaleInput!): Voucher! @auth(requires: MERCHANT)
   """
   Claim a flash-sale voucher: answered at once with PENDING and an order id, or refused
@@ -2452,7 +2539,12 @@ type SaleProgress {
 }
 
 type Subscription {
-  "An order's status: the current one first, then every change; completes after USED, CANCELED, REFUNDED or FAILED."
+  """
+  An order's status: the current one first, then every change, and the events about its
+  money (reason PAYMENT_…, status unchanged); completes after USED, CANCELED, REFUNDED or
+  FAILED — once no payment of the order is still open (waiting for the provider, or
+  being refunded), so a refund after a cancel is seen too.
+  """
   orderStatus(orderId: ID!): OrderStatusEvent! @auth
   """
   A flash sale's remaining units and phase, for anyone (no login): the current ones at
@@ -2501,6 +2593,10 @@ type Payment {
   createdAt: Time!
   paidAt: Time
   refundedAt: Time
+  "FAILED: why the provider declined the payment. REFUND_PENDING and REFUNDED: why the money goes back."
+  reason: String
+  "REFUND_PENDING and REFUNDED: what goes back, in cents — amount, or the price of the order's units not redeemed."
+  refundAmount: Int
 }
 
 "A flash sale's live numbers."
@@ -2537,10 +2633,20 @@ extend type Mutation {
   payOrder(orderId: ID!): Payment! @auth
   "Cancel a CREATED order; a flash sale's unit goes back to the sale. CONFLICT in any other status."
   cancelOrder(orderId: ID!): VoucherOrder! @auth
-  "Refund a PAID order that was not used; a flash sale's unit goes back to the sale. CONFLICT in any other status."
+  """
+  Refund a PAID order: the units not redeemed yet are refunded (their price goes back;
+  units already redeemed stay sold) and the order becomes REFUNDED; a flash sale's unit
+  goes back to the sale. CONFLICT in any other status (a USED order has no unit left).
+  """
   requestRefund(orderId: ID!, reason: String): VoucherOrder! @auth
-  "Redeem a redemption code at a shop the caller runs: the PAID order becomes USED. NOT_FOUND for codes of other shops; CONFLICT when already used."
-  redeemOrder(code: String!): VoucherOrder! @auth(requires: MERCHANT)
+  """
+  Redeem quantity units (default 1) of the PAID order with this redemption code at a
+  shop the caller runs; the order becomes USED when no unit is left (a 1-unit order at
+  once) and keeps its code while some are. NOT_FOUND for codes of other shops;
+  BAD_USER_INPUT for a quantity below 1; CONFLICT when the order is not PAID (already
+  used, refunded) or has fewer units left.
+  """
+  redeemOrder(code: String!, quantity: Int = 1): VoucherOrder! @auth(requires: MERCHANT)
   "Make a user the merchant running a shop (a USER becomes MERCHANT from their next request on)."
   setShopOwner(shopId: ID!, userId: ID!): Shop! @auth(requires: ADMIN)
 }
@@ -2618,6 +2724,12 @@ type Shop {
   latitude: Float!
   "Average spend per person, in cents."
   avgPrice: Int!
+  """
+  Units sold: every unit of the shop's PAID and USED orders (a flash-sale claim, a
+  voucher bought; counted when the order is paid, or written PAID when it costs
+  nothing), less the units refunded. It moves in the same transaction as the order, once
+  per move; a demo shop starts from its seeded number.
+  """
   sold: Int!
   "How many reviews (notes) the shop has."
   comments: Int!
@@ -3130,6 +3242,10 @@ func (ec *executionContext) childFields_Payment(ctx context.Context, field graph
 		return ec.fieldContext_Payment_paidAt(ctx, field)
 	case "refundedAt":
 		return ec.fieldContext_Payment_refundedAt(ctx, field)
+	case "reason":
+		return ec.fieldContext_Payment_reason(ctx, field)
+	case "refundAmount":
+		return ec.fieldContext_Payment_refundAmount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Payment", field.Name)
 }
@@ -3412,6 +3528,10 @@ func (ec *executionContext) childFields_VoucherOrder(ctx context.Context, field 
 		return ec.fieldContext_VoucherOrder_kind(ctx, field)
 	case "quantity":
 		return ec.fieldContext_VoucherOrder_quantity(ctx, field)
+	case "redeemedQuantity":
+		return ec.fieldContext_VoucherOrder_redeemedQuantity(ctx, field)
+	case "unitsLeft":
+		return ec.fieldContext_VoucherOrder_unitsLeft(ctx, field)
 	case "amount":
 		return ec.fieldContext_VoucherOrder_amount(ctx, field)
 	case "payDeadline":
@@ -3432,6 +3552,10 @@ func (ec *executionContext) childFields_VoucherOrder(ctx context.Context, field 
 		return ec.fieldContext_VoucherOrder_failureReason(ctx, field)
 	case "redemptionCode":
 		return ec.fieldContext_VoucherOrder_redemptionCode(ctx, field)
+	case "payments":
+		return ec.fieldContext_VoucherOrder_payments(ctx, field)
+	case "buyer":
+		return ec.fieldContext_VoucherOrder_buyer(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type VoucherOrder", field.Name)
 }

@@ -166,7 +166,11 @@ type Mutation struct {
 type OrderStatusEvent struct {
 	OrderID string      `json:"orderId"`
 	Status  OrderStatus `json:"status"`
-	// Why an order FAILED, or was CANCELED (BUYER, TIMEOUT).
+	// Why an order FAILED, or was CANCELED (BUYER, TIMEOUT). An event about the order's
+	// money may leave its status as it was; its reason then says what happened:
+	// PAYMENT_DECLINED (the provider declined a payment; a CREATED order can be paid
+	// again), PAYMENT_REFUNDING (a payment succeeded after the order was canceled: its
+	// money is on the way back), PAYMENT_REFUNDED (the provider gave a payment's money back).
 	Reason *string `json:"reason,omitempty"`
 }
 
@@ -189,6 +193,10 @@ type Payment struct {
 	CreatedAt   time.Time  `json:"createdAt"`
 	PaidAt      *time.Time `json:"paidAt,omitempty"`
 	RefundedAt  *time.Time `json:"refundedAt,omitempty"`
+	// FAILED: why the provider declined the payment. REFUND_PENDING and REFUNDED: why the money goes back.
+	Reason *string `json:"reason,omitempty"`
+	// REFUND_PENDING and REFUNDED: what goes back, in cents — amount, or the price of the order's units not redeemed.
+	RefundAmount *int `json:"refundAmount,omitempty"`
 }
 
 // Dealspot: shops, deals and flash-sale vouchers.
@@ -262,7 +270,11 @@ type Shop struct {
 	Latitude  float64 `json:"latitude"`
 	// Average spend per person, in cents.
 	AvgPrice int `json:"avgPrice"`
-	Sold     int `json:"sold"`
+	// Units sold: every unit of the shop's PAID and USED orders (a flash-sale claim, a
+	// voucher bought; counted when the order is paid, or written PAID when it costs
+	// nothing), less the units refunded. It moves in the same transaction as the order, once
+	// per move; a demo shop starts from its seeded number.
+	Sold int `json:"sold"`
 	// How many reviews (notes) the shop has.
 	Comments int `json:"comments"`
 	// The reviews' average rating times ten (0–50), rounded; moved by every note rated, re-rated or deleted.
@@ -319,7 +331,12 @@ type UpdateBlogInput struct {
 	Rating *int `json:"rating,omitempty"`
 }
 
-// Changes to a flash sale; fields left out stay as they are. The stock of a sale that has begun cannot change (CONFLICT), nor go below the sale's buckets (BAD_USER_INPUT).
+// Changes to a flash sale; fields left out stay as they are. Before the sale begins (and
+// while it has no orders) everything may change. Once it has begun or has orders, its
+// stock and beginTime are fixed (CONFLICT for another value; the same value is no
+// change) and its endTime may move later or sooner — an endTime already past ends the
+// sale now: units promised and orders written stay true to the sale they were claimed in.
+// The stock never goes below the sale's buckets (BAD_USER_INPUT).
 type UpdateFlashSaleInput struct {
 	VoucherID string     `json:"voucherId"`
 	Stock     *int       `json:"stock,omitempty"`
@@ -439,9 +456,15 @@ type VoucherOrder struct {
 	Shop     *Shop       `json:"shop"`
 	Kind     VoucherKind `json:"kind"`
 	Quantity int         `json:"quantity"`
-	// What the buyer pays, in cents.
+	// How many of the units the shop has redeemed (redeemOrder redeems them one or a few at a time).
+	RedeemedQuantity int `json:"redeemedQuantity"`
+	// Units still to redeem: quantity − redeemedQuantity while the order is PENDING, CREATED or PAID; 0 once it is USED, CANCELED, REFUNDED or FAILED.
+	UnitsLeft int `json:"unitsLeft"`
+	// What the buyer pays, in cents (a PENDING order already shows it: the sale's payValue).
 	Amount int `json:"amount"`
-	// CREATED orders: when the order is canceled unless paid.
+	// PENDING and CREATED orders that cost something: when the order is canceled unless
+	// paid. A flash-sale order's deadline runs from its claim (ORDER_PAY_TIMEOUT after it),
+	// so a PENDING order shows the deadline its written order will have.
 	PayDeadline *time.Time `json:"payDeadline,omitempty"`
 	PaidAt      *time.Time `json:"paidAt,omitempty"`
 	UsedAt      *time.Time `json:"usedAt,omitempty"`
@@ -456,6 +479,13 @@ type VoucherOrder struct {
 	FailureReason *string `json:"failureReason,omitempty"`
 	// Shown at the shop to use the order: its owner only, PAID orders only.
 	RedemptionCode *string `json:"redemptionCode,omitempty"`
+	// The order's payments, oldest first, each with its status: a declined one (FAILED, with
+	// the provider's reason), the one that paid, and a refund (REFUND_PENDING, then
+	// REFUNDED) — also of a payment that succeeded after the order was canceled. Shown to
+	// the buyer and to the shop's MERCHANT and ADMIN; empty for anyone else.
+	Payments []Payment `json:"payments"`
+	// The buyer's public profile, for the shop's MERCHANT and ADMIN (and the buyer); null for anyone else.
+	Buyer *User `json:"buyer,omitempty"`
 }
 
 type VoucherOrderConnection struct {

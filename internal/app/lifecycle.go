@@ -19,7 +19,10 @@ type LifecycleCommands struct {
 // LifecycleQueries are what merchants read about their shops' orders and sales.
 type LifecycleQueries struct {
 	ShopOrders *orders.ShopOrders
-	SaleStats  *orders.SaleStats
+	// OrderPayments reads the payments of orders, for their buyers and the merchants of
+	// their shops.
+	OrderPayments *orders.OrderPayments
+	SaleStats     *orders.SaleStats
 }
 
 // LifecycleOperations are the workers of the lifecycle: the expiry of unpaid orders,
@@ -35,6 +38,6 @@ type LifecycleOperations struct {
 func Lifecycle(s *orders.Service, setOwner *shop.SetOwner) (LifecycleCommands, LifecycleQueries, LifecycleOperations) {
 	return LifecycleCommands{BuyVoucher: s.Buy, PayOrder: s.Pay, CancelOrder: s.Cancel, RequestRefund: s.Refund,
 			RedeemOrder: s.Redeem, SetShopOwner: setOwner},
-		LifecycleQueries{ShopOrders: s.ShopOrders, SaleStats: s.SaleStats},
+		LifecycleQueries{ShopOrders: s.ShopOrders, OrderPayments: s.OrderPayments, SaleStats: s.SaleStats},
 		LifecycleOperations{OrderExpiry: s.Expirer, Refunds: s.Refunds, PaymentNotifications: s.Payments}
 }

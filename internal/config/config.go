@@ -240,6 +240,10 @@ type Cache struct {
 	Jitter          float64
 	// HotTTL is how long a hot key (logical expiry) counts as fresh.
 	HotTTL time.Duration
+	// SoldRefresh is the shortest time between two refreshes of one shop's cached copies
+	// after orders moved its sold count (CACHE_SOLD_REFRESH_INTERVAL): the first change
+	// refreshes at once, those that follow within it together at its end.
+	SoldRefresh time.Duration
 	// ResponseTTL is how long a public query's whole answer is replayed; 0 turns the
 	// response cache off. ResponseMaxBytes bounds the answers a node holds,
 	// ResponseMaxEntryBytes one answer.

@@ -129,6 +129,7 @@ func Load(getenv func(string) string) (Config, error) {
 		NullTTL:         r.duration("CACHE_NULL_TTL", 30*time.Second),
 		Jitter:          float64(r.integer("CACHE_TTL_JITTER_PERCENT", 10, 0)) / 100,
 		HotTTL:          r.duration("CACHE_HOT_TTL", time.Minute),
+		SoldRefresh:     r.duration("CACHE_SOLD_REFRESH_INTERVAL", time.Second),
 
 		ResponseTTL:           r.durationOrZero("RESPONSE_CACHE_TTL", responseTTL),
 		ResponseMaxBytes:      r.integer64("RESPONSE_CACHE_MAX_BYTES", 64<<20, 1),

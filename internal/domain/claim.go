@@ -11,3 +11,12 @@ type Claim struct {
 	VoucherID int64
 	ClaimedAt time.Time
 }
+
+// PayDeadline is when the order of a claim made at claimedAt, written as one that waits
+// for payment, is canceled unless paid: payWithin after the claim, counted from the
+// claim's millisecond (the precision a claim keeps on its way through the gate and the
+// queue). The order writer stores it and a PENDING order shows it, so the two agree to
+// the millisecond and the deadline does not move when the order is written.
+func PayDeadline(claimedAt time.Time, payWithin time.Duration) time.Time {
+	return time.UnixMilli(claimedAt.UnixMilli()).UTC().Add(payWithin)
+}

@@ -90,6 +90,9 @@ type VoucherOrder struct {
 	// Kind is the voucher's kind; FLASH_SALE orders hold a unit of the sale's stock.
 	Kind     VoucherKind
 	Quantity int
+	// RedeemedQuantity is how many of the Quantity units the shop has redeemed: an order
+	// is redeemed unit by unit and becomes USED when none is left.
+	RedeemedQuantity int
 	// Amount is what the buyer pays, in cents.
 	Amount    int64
 	Status    OrderStatus
@@ -106,6 +109,53 @@ type VoucherOrder struct {
 	FailReason string
 	// RedemptionCode is set once the order is PAID; only its owner may see it.
 	RedemptionCode string
+}
+
+// UnitsLeft is how many of the order's units can still be redeemed (PAID) or will be
+// once paid (PENDING, CREATED); 0 for an order that is USED, CANCELED, REFUNDED or
+// FAILED.
+func (o VoucherOrder) UnitsLeft() int {
+	switch o.Status {
+	case OrderPending, OrderCreated, OrderPaid:
+		return max(max(o.Quantity, 1)-o.RedeemedQuantity, 0)
+	}
+	return 0
+}
+
+// Redeemed is how many of the order's units were redeemed: all of them once it is USED
+// (orders redeemed whole before units were counted, too).
+func (o VoucherOrder) Redeemed() int {
+	if o.Status == OrderUsed {
+		return max(o.Quantity, 1)
+	}
+	return o.RedeemedQuantity
+}
+
+// RedeemUnits returns the status redeeming n units of o leads to: USED when no unit is
+// left after them, PAID while some are. Errors: BAD_USER_INPUT for n < 1; the CONFLICT
+// of the redeem move when o is not PAID, and a CONFLICT when fewer than n units are left.
+func (o VoucherOrder) RedeemUnits(n int) (OrderStatus, error) {
+	if n < 1 {
+		return o.Status, Errorf(CodeBadUserInput, "quantity must be at least 1")
+	}
+	if _, err := o.Redeem(); err != nil {
+		return o.Status, err
+	}
+	left := o.UnitsLeft()
+	if n > left {
+		return o.Status, StatusConflict(o.Status, "only %d of the order's %d units are left to redeem", left, max(o.Quantity, 1))
+	}
+	if n == left {
+		return OrderUsed, nil
+	}
+	return OrderPaid, nil
+}
+
+// RefundAmount is what refunding o gives back, in cents: the price of its units not
+// redeemed (all of Amount when none was).
+func (o VoucherOrder) RefundAmount() int64 {
+	q := int64(max(o.Quantity, 1))
+	return o.Amount * (q - int64(min(o.RedeemedQuantity, int(q)))) / q
 }
 
 // redemptionAlphabet is Crockford's base 32: no I, L, O or U to misread at a counter.
@@ -157,4 +207,36 @@ type Payment struct {
 	PaidAt       *time.Time
 	RefundedAt   *time.Time
 	RefundReason string
+	// RefundAmount is what goes back, in cents, once the payment is REFUND_PENDING or
+	// REFUNDED: Amount, or less when some of the order's units were redeemed.
+	RefundAmount int64
+	// FailReason says why the provider declined a FAILED payment.
+	FailReason string
 }
+
+// Reasons of the order events that leave an order's status as it was and tell what
+// happened to its money (OrderEvent.Reason).
+const (
+	// EventPaymentDeclined: the provider declined a payment of the order; a CREATED order
+	// can be paid again.
+	EventPaymentDeclined = "PAYMENT_DECLINED"
+	// EventPaymentRefunding: a payment of the order succeeded after the order stopped
+	// waiting for it (canceled, expired); its money is on the way back.
+	EventPaymentRefunding = "PAYMENT_REFUNDING"
+	// EventPaymentRefunded: the provider confirmed that a payment's money went back.
+	EventPaymentRefunded = "PAYMENT_REFUNDED"
+)
+
+// PaymentNotice reports whether an order event's reason is news about the order's money
+// (EventPayment…), which an event may bring without a change of status.
+func PaymentNotice(reason string) bool {
+	switch reason {
+	case EventPaymentDeclined, EventPaymentRefunding, EventPaymentRefunded:
+		return true
+	}
+	return false
+}
+
+// Open reports whether the payment still moves money: the provider's word is awaited
+// (PENDING) or its refund is (REFUND_PENDING).
+func (s PaymentStatus) Open() bool { return s == PaymentPending || s == PaymentRefundPending }

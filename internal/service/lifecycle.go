@@ -19,8 +19,9 @@ import (
 // startLifecycle builds what follows the claim — buying, paying (through the simulated
 // provider), canceling, refunding, redeeming — and starts the expiry sweep and the
 // refund retries. Units of released flash-sale orders go back through sales, the flash
-// sale's (so startSeckill calls it once the flash sale is built).
-func (s *Node) startLifecycle(sales orders.Sales, ids seckill.IDGenerator, status orders.StatusPublisher) error {
+// sale's (so startSeckill calls it once the flash sale is built); sold refreshes the
+// cached shops whose sold counts orders moved.
+func (s *Node) startLifecycle(sales orders.Sales, ids seckill.IDGenerator, status orders.StatusPublisher, sold orders.SoldChanges) error {
 	cfg := s.Config
 	secret := []byte(cfg.Payment.WebhookSecret)
 	if len(secret) == 0 {
@@ -48,7 +49,7 @@ func (s *Node) startLifecycle(sales orders.Sales, ids seckill.IDGenerator, statu
 		Pages:               domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
 	}, orders.Deps{
 		Orders: s.Store.Orders(), Payments: s.Store.Payments(), Vouchers: s.Store.Vouchers(), Shops: s.Store.Shops(), Sales: sales,
-		Provider: provider, Status: status, IDs: ids, Log: s.Log,
+		Provider: provider, Status: status, IDs: ids, Sold: sold, Log: s.Log,
 	})
 	if err != nil {
 		return err

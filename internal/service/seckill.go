@@ -13,6 +13,7 @@ import (
 	"github.com/dealspot/dealspot/adapters/queue"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/app"
+	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -88,6 +89,10 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	status := redisadapter.NewStatusBus(s.Redis.Client, s.Redis.Channel("order:status"))
 	s.closers = append(s.closers, status.Close)
 	soldOut := redisadapter.NewSoldOutBus(s.Redis.Client, s.Redis.Channel("seckill:soldout"))
+	var sold orders.SoldChanges // a nil *soldRefresher would not be a nil interface
+	if r := s.startSoldRefresher(cfg.Cache.SoldRefresh); r != nil {
+		sold = r
+	}
 	svc, err := seckill.New(ctx, seckill.Config{
 		ClaimsPerUser: cfg.Seckill.ClaimRate.Max,
 		ClaimWindow:   cfg.Seckill.ClaimRate.Window,
@@ -121,6 +126,8 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		Shops:          s.Store.Shops(),
 		VoucherCache:   vouchers,
 		VoucherChanges: voucherReadCache{vouchers, s.ids},
+		Payments:       s.Store.Payments(),
+		Sold:           sold,
 		Observer:       observer,
 		Log:            s.Log,
 	})
@@ -130,7 +137,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	sale = svc
 	s.closers = append(s.closers, func() error { svc.Close(); return nil })
 	s.App.Commands.FlashSaleCommands, s.App.Queries.FlashSaleQueries, s.Ops.FlashSaleOperations = app.FlashSale(svc)
-	if err := s.startLifecycle(svc.Units, o.ids(ids), status); err != nil {
+	if err := s.startLifecycle(svc.Units, o.ids(ids), status, sold); err != nil {
 		return err
 	}
 	n, err := s.Ops.Reconciler.LoadSales(ctx)

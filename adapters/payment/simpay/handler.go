@@ -16,11 +16,13 @@ import (
 
 // notification is the JSON body of a notification.
 type notification struct {
-	PaymentID   string    `json:"paymentId"`
-	ProviderRef string    `json:"providerRef"`
-	Status      string    `json:"status"` // SUCCEEDED or FAILED
-	Amount      int64     `json:"amount"` // cents
-	At          time.Time `json:"at"`
+	PaymentID   string `json:"paymentId"`
+	ProviderRef string `json:"providerRef"`
+	Status      string `json:"status"` // SUCCEEDED or FAILED
+	Amount      int64  `json:"amount"` // cents
+	// Reason says why a FAILED payment was declined.
+	Reason string    `json:"reason,omitempty"`
+	At     time.Time `json:"at"`
 }
 
 // maxNotificationBytes bounds a notification's body.
@@ -58,7 +60,7 @@ func Handler(v Verifier, notify func(context.Context, orders.Notification) error
 			return
 		}
 		err = notify(r.Context(), orders.Notification{PaymentID: id, ProviderRef: n.ProviderRef, Succeeded: n.Status == statusSucceeded,
-			Amount: n.Amount, At: n.At})
+			Amount: n.Amount, Reason: n.Reason, At: n.At})
 		switch {
 		case err == nil:
 			w.WriteHeader(http.StatusNoContent)

@@ -24,8 +24,11 @@ const (
 )
 
 // FailingCents makes a payment fail: an amount whose last two digits (cents) are these
-// is declined, as a card would be — for tests and demos.
+// is declined, as a card would be — for tests and demos — with DeclineReason.
 const FailingCents = 13
+
+// DeclineReason is why the simulated provider says it declined a payment.
+const DeclineReason = "card declined (simulated: the amount ends in 13 cents)"
 
 // Config configures the simulated provider.
 type Config struct {
@@ -97,12 +100,12 @@ func (p *Provider) CreatePayment(_ context.Context, pay domain.Payment) (string,
 	ref := "sim_" + hex.EncodeToString(b[:])
 	p.refs[pay.ID] = ref
 	p.mu.Unlock()
-	status := statusSucceeded
+	n := notification{PaymentID: strconv.FormatInt(pay.ID, 10), ProviderRef: ref, Status: statusSucceeded, Amount: pay.Amount}
 	if pay.Amount%100 == FailingCents {
-		status = statusFailed
+		n.Status, n.Reason = statusFailed, DeclineReason
 	}
 	p.wg.Add(1)
-	go p.notify(notification{PaymentID: strconv.FormatInt(pay.ID, 10), ProviderRef: ref, Status: status, Amount: pay.Amount})
+	go p.notify(n)
 	return ref, nil
 }
 

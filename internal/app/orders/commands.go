@@ -53,7 +53,11 @@ func (u *BuyVoucher) Handle(ctx context.Context, a domain.Actor, voucherID int64
 		deadline := now.Add(u.c.cfg.PayTimeout)
 		o.PayDeadline = &deadline
 	}
-	return u.c.d.Orders.CreateOrder(ctx, o)
+	created, err := u.c.d.Orders.CreateOrder(ctx, o)
+	if err == nil && created.Status == domain.OrderPaid {
+		u.c.soldChanged(ctx, created)
+	}
+	return created, err
 }
 
 // PayOrder starts paying an order through the payment provider.
@@ -103,8 +107,11 @@ func (u *PayOrder) Handle(ctx context.Context, a domain.Actor, orderID int64) (d
 type PaymentNotifications struct{ c *core }
 
 // Notify applies one notification; a repeated one changes nothing and is no error.
-// A success for an order that no longer awaits payment is refunded. Errors: NOT_FOUND for
-// an unknown payment; BAD_USER_INPUT when the amount differs from the payment's.
+// A success for an order that no longer awaits payment is refunded. The order's
+// subscribers are told: PAID, or an event that leaves the status as it was and says what
+// happened to the money (domain.EventPaymentDeclined, EventPaymentRefunding,
+// EventPaymentRefunded). Errors: NOT_FOUND for an unknown payment; BAD_USER_INPUT when
+// the amount differs from the payment's.
 func (u *PaymentNotifications) Notify(ctx context.Context, n Notification) error {
 	p, err := u.c.d.Payments.Payment(ctx, n.PaymentID)
 	if errors.Is(err, domain.ErrNotFound) {
@@ -122,17 +129,28 @@ func (u *PaymentNotifications) Notify(ctx context.Context, n Notification) error
 	if at.IsZero() {
 		at = u.c.now()
 	}
-	st, err := u.c.d.Payments.SettlePayment(ctx, p.ID, n.Succeeded, at, domain.NewRedemptionCode())
+	reason := n.Reason
+	if len([]rune(reason)) > 255 {
+		reason = string([]rune(reason)[:255])
+	}
+	st, err := u.c.d.Payments.SettlePayment(ctx, p.ID, n.Succeeded, at, domain.NewRedemptionCode(), reason)
 	if err != nil {
 		return err
 	}
 	switch st.Outcome {
 	case SettledPaid:
+		u.c.soldChanged(ctx, st.Order)
 		u.c.publish(ctx, st.Order, "")
+	case SettledFailed:
+		u.c.publish(ctx, st.Order, domain.EventPaymentDeclined)
 	case SettledRefundDue:
 		u.c.log.Info("payment arrived after its order stopped waiting; refunding", slog.Int64("payment_id", p.ID),
 			slog.Int64("order_id", st.Order.ID), slog.String("order_status", string(st.Order.Status)))
-		u.c.refund(ctx, st.Payment, refundReasonLate)
+		if u.c.refund(ctx, st.Payment, refundReasonLate) {
+			u.c.publish(ctx, st.Order, domain.EventPaymentRefunded)
+		} else {
+			u.c.publish(ctx, st.Order, domain.EventPaymentRefunding)
+		}
 	}
 	return nil
 }
@@ -140,17 +158,21 @@ func (u *PaymentNotifications) Notify(ctx context.Context, n Notification) error
 // refundReasonLate is given to the provider for a payment that came too late.
 const refundReasonLate = "the order was no longer awaiting payment"
 
-// refund sends a REFUND_PENDING payment's refund to the provider and records it; on
-// failure it stays REFUND_PENDING for the RefundWorker.
-func (c *core) refund(ctx context.Context, p domain.Payment, reason string) {
+// refund sends a REFUND_PENDING payment's refund to the provider and records it,
+// reporting whether it is REFUNDED now; on failure it stays REFUND_PENDING for the
+// RefundWorker (which tells the order's subscribers once it is refunded).
+func (c *core) refund(ctx context.Context, p domain.Payment, reason string) bool {
 	ctx = context.WithoutCancel(ctx)
 	if err := c.d.Provider.Refund(ctx, p, reason); err != nil {
 		c.log.Warn("refund not sent; it will be retried", slog.Int64("payment_id", p.ID), slog.Any("error", err))
-		return
+		return false
 	}
-	if _, err := c.d.Payments.MarkRefunded(ctx, p.ID, c.now()); err != nil {
+	done, err := c.d.Payments.MarkRefunded(ctx, p.ID, c.now())
+	if err != nil {
 		c.log.Warn("refund sent but not recorded; it will be retried", slog.Int64("payment_id", p.ID), slog.Any("error", err))
+		return false
 	}
+	return done
 }
 
 // CancelOrder cancels an unpaid order.
@@ -183,9 +205,10 @@ func (u *CancelOrder) Handle(ctx context.Context, a domain.Actor, orderID int64)
 // RequestRefund refunds a paid order that was not used.
 type RequestRefund struct{ c *core }
 
-// Handle refunds the caller's PAID order: it becomes REFUNDED, its payment's money goes
-// back through the provider, and a flash sale's unit goes back to the sale. Errors:
-// NOT_FOUND; CONFLICT in any other status (a USED order cannot be refunded).
+// Handle refunds the caller's PAID order: it becomes REFUNDED, the price of its units
+// not redeemed goes back through the provider (units already redeemed stay sold), and a
+// flash sale's unit goes back to the sale. Errors: NOT_FOUND; CONFLICT in any other
+// status (a USED order has no unit left to refund).
 func (u *RequestRefund) Handle(ctx context.Context, a domain.Actor, orderID int64, reason string) (domain.VoucherOrder, error) {
 	o, err := u.c.ownOrder(ctx, a, orderID)
 	if err != nil {
@@ -208,7 +231,7 @@ func (u *RequestRefund) Handle(ctx context.Context, a domain.Actor, orderID int6
 		if payments[i].Status == domain.PaymentSucceeded {
 			paid = &payments[i]
 			t.Payment = &PaymentMove{PaymentID: paid.ID, From: []domain.PaymentStatus{domain.PaymentSucceeded},
-				To: domain.PaymentRefundPending, Reason: reason}
+				To: domain.PaymentRefundPending, Reason: reason, Refund: true}
 			break
 		}
 	}
@@ -220,10 +243,14 @@ func (u *RequestRefund) Handle(ctx context.Context, a domain.Actor, orderID int6
 		return domain.VoucherOrder{}, refused(after, domain.OrderRefund)
 	}
 	if paid != nil {
-		p := *paid
-		p.Status = domain.PaymentRefundPending
-		u.c.refund(ctx, p, reason)
+		// As the transition left it: what goes back was counted there.
+		if p, err := u.c.d.Payments.Payment(ctx, paid.ID); err != nil {
+			u.c.log.Warn("refund not sent; it will be retried", slog.Int64("payment_id", paid.ID), slog.Any("error", err))
+		} else {
+			u.c.refund(ctx, p, reason)
+		}
 	}
+	u.c.soldChanged(ctx, after)
 	u.c.returnUnits(ctx, after.VoucherID, []domain.VoucherOrder{after})
 	u.c.publish(ctx, after, "")
 	return after, nil
@@ -232,12 +259,18 @@ func (u *RequestRefund) Handle(ctx context.Context, a domain.Actor, orderID int6
 // RedeemOrder uses a paid order at the shop.
 type RedeemOrder struct{ c *core }
 
-// Handle redeems a redemption code at a shop the actor runs: the PAID order becomes
-// USED, once. Errors: NOT_FOUND for an unknown code and for a code of a shop the actor
-// does not run; CONFLICT when the order is not PAID (already used, refunded).
-func (u *RedeemOrder) Handle(ctx context.Context, a domain.Actor, code string) (domain.VoucherOrder, error) {
+// Handle redeems quantity units of the PAID order with a redemption code at a shop the
+// actor runs: the order becomes USED when no unit is left after them (a 1-unit order at
+// once) and stays PAID, its code valid, while some are. Errors: BAD_USER_INPUT for a
+// quantity below 1; NOT_FOUND for an unknown code and for a code of a shop the actor does
+// not run; CONFLICT when the order is not PAID (already used, refunded) or has fewer
+// units left.
+func (u *RedeemOrder) Handle(ctx context.Context, a domain.Actor, code string, quantity int) (domain.VoucherOrder, error) {
 	if err := loggedIn(a); err != nil {
 		return domain.VoucherOrder{}, err
+	}
+	if quantity < 1 {
+		return domain.VoucherOrder{}, domain.Errorf(domain.CodeBadUserInput, "quantity must be at least 1")
 	}
 	code = strings.ToUpper(strings.TrimSpace(code))
 	if len(code) != domain.RedemptionCodeLen {
@@ -257,13 +290,25 @@ func (u *RedeemOrder) Handle(ctx context.Context, a domain.Actor, code string) (
 	if !a.CanRunShop(owner) {
 		return domain.VoucherOrder{}, domain.Errorf(domain.CodeNotFound, "no such redemption code")
 	}
-	after, changed, err := u.c.d.Orders.Transition(ctx, Move(domain.OrderRedeem, o.ID, u.c.now()))
+	if _, err := o.RedeemUnits(quantity); err != nil {
+		return domain.VoucherOrder{}, err
+	}
+	t := Move(domain.OrderRedeem, o.ID, u.c.now())
+	t.Units = quantity
+	after, changed, err := u.c.d.Orders.Transition(ctx, t)
 	if err != nil {
 		return domain.VoucherOrder{}, err
 	}
 	if !changed {
-		return domain.VoucherOrder{}, refused(after, domain.OrderRedeem)
+		// Another redemption or a refund came first: say why as the order stands now.
+		_, err := after.RedeemUnits(quantity)
+		if err == nil {
+			err = refused(after, domain.OrderRedeem)
+		}
+		return domain.VoucherOrder{}, err
 	}
-	u.c.publish(ctx, after, "")
+	if after.Status == domain.OrderUsed {
+		u.c.publish(ctx, after, "")
+	}
 	return after, nil
 }

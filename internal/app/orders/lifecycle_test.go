@@ -29,6 +29,7 @@ type lifecycle struct {
 	sales    *orderstest.MemSales
 	provider *orderstest.MemProvider
 	status   *statusLog
+	sold     *soldLog
 	// skew moves the service's clock ahead of the wall clock (the in-memory store dates
 	// a claim's pay deadline by the wall clock).
 	mu   sync.Mutex
@@ -41,10 +42,10 @@ func newLifecycle(t *testing.T, cfg orders.Config, shops *seckilltest.MemShopOwn
 	t.Helper()
 	store := orderstest.NewMemory()
 	l := &lifecycle{store: store, payStore: orderstest.NewMemoryPayments(store), vouchers: seckilltest.NewMemVouchers(9, 10),
-		sales: orderstest.NewMemSales(), provider: orderstest.NewMemProvider(), status: &statusLog{}}
+		sales: orderstest.NewMemSales(), provider: orderstest.NewMemProvider(), status: &statusLog{}, sold: &soldLog{}}
 	cfg.Pages = domain.PageLimits{Default: 10, Max: 100}
 	svc, err := orders.New(cfg, orders.Deps{Orders: store, Payments: l.payStore, Vouchers: l.vouchers, Shops: shops,
-		Sales: l.sales, Provider: l.provider, Status: l.status, IDs: seckilltest.NewMemIDs(1), Log: slog.New(slog.DiscardHandler),
+		Sales: l.sales, Provider: l.provider, Status: l.status, IDs: seckilltest.NewMemIDs(1), Sold: l.sold, Log: slog.New(slog.DiscardHandler),
 		Now: l.now})
 	if err != nil {
 		t.Fatal(err)
@@ -299,9 +300,9 @@ func TestLatePaymentIsRefunded(t *testing.T) {
 		if got := l.order(t, o.ID); got.Status != domain.OrderCanceled || got.PayTime != nil || got.RedemptionCode != "" {
 			t.Errorf("canceled order after a late payment: %+v", got)
 		}
-		l.status.want(t, o.ID, "CANCELED/BUYER")
 		l.wantReturned(t) // a normal voucher has no unit in the gate
 		if refusing {
+			l.status.want(t, o.ID, "CANCELED/BUYER", "CANCELED/PAYMENT_REFUNDING")
 			if got := l.payment(t, p.ID); got.Status != domain.PaymentRefundPending {
 				t.Fatalf("late payment whose refund the provider refused: %+v, want REFUND_PENDING", got)
 			}
@@ -315,6 +316,13 @@ func TestLatePaymentIsRefunded(t *testing.T) {
 		}
 		if got := l.payment(t, p.ID); got.Status != domain.PaymentRefunded || got.RefundedAt == nil {
 			t.Errorf("late payment (provider refusing first: %v): %+v, want REFUNDED", refusing, got)
+		}
+		// The buyer is told the money went back (and, while the provider refused, that it
+		// was on its way); the order stays CANCELED.
+		if refusing {
+			l.status.want(t, o.ID, "CANCELED/BUYER", "CANCELED/PAYMENT_REFUNDING", "CANCELED/PAYMENT_REFUNDED")
+		} else {
+			l.status.want(t, o.ID, "CANCELED/BUYER", "CANCELED/PAYMENT_REFUNDED")
 		}
 		if reason, ok := l.provider.Refunds()[p.ID]; !ok || reason == "" {
 			t.Errorf("refunds at the provider: %v, want payment %d's with a reason", l.provider.Refunds(), p.ID)
@@ -440,17 +448,17 @@ func TestRedeemOnTheMemoryStores(t *testing.T) {
 		{"a code of the wrong length", merchant, code[1:], domain.CodeNotFound},
 		{"an unknown code", merchant, strings.Repeat("0", domain.RedemptionCodeLen), domain.CodeNotFound},
 	} {
-		_, err := l.Redeem.Handle(ctx, c.a, c.code)
+		_, err := l.Redeem.Handle(ctx, c.a, c.code, 1)
 		wantCode(t, c.name, err, c.want)
 	}
 	if got := l.order(t, o.ID); got.Status != domain.OrderPaid {
 		t.Fatalf("refused redemptions moved the order: %+v", got)
 	}
-	used, err := l.Redeem.Handle(ctx, merchant, " "+strings.ToLower(code)+" ")
+	used, err := l.Redeem.Handle(ctx, merchant, " "+strings.ToLower(code)+" ", 1)
 	if err != nil || used.Status != domain.OrderUsed || used.UseTime == nil || used.ID != o.ID {
 		t.Fatalf("redeemed by the shop's merchant: %+v, %v", used, err)
 	}
-	_, err = l.Redeem.Handle(ctx, domain.Actor{UserID: 1, Role: domain.RoleAdmin}, code)
+	_, err = l.Redeem.Handle(ctx, domain.Actor{UserID: 1, Role: domain.RoleAdmin}, code, 1)
 	wantConflict(t, "redeeming twice", err, domain.OrderUsed)
 	_, err = l.Refund.Handle(ctx, buyer, o.ID, "")
 	wantConflict(t, "refunding a used order", err, domain.OrderUsed)

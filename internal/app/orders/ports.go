@@ -45,12 +45,19 @@ type PaymentStore interface {
 	Payment(ctx context.Context, id int64) (domain.Payment, error)
 	// PaymentsOfOrder lists an order's payments, oldest first.
 	PaymentsOfOrder(ctx context.Context, orderID int64) ([]domain.Payment, error)
+	// PaymentsOfOrders lists the payments of several orders, by order, each order's
+	// oldest first, with one query; orders without payments are left out.
+	PaymentsOfOrders(ctx context.Context, orderIDs []int64) (map[int64][]domain.Payment, error)
+	// OpenPayment reports whether one of the order's payments still moves money:
+	// PENDING or REFUND_PENDING (domain.PaymentStatus.Open).
+	OpenPayment(ctx context.Context, orderID int64) (bool, error)
 	// SettlePayment applies a provider's verdict on a PENDING payment in one
 	// transaction: succeeded → the payment SUCCEEDED and its order paid (domain.OrderPay,
 	// with code, at) — or, when the order may no longer be paid, the payment
-	// REFUND_PENDING; failed → the payment FAILED. A payment no longer PENDING is left
-	// alone (SettledAgain). domain.ErrNotFound for an unknown payment.
-	SettlePayment(ctx context.Context, paymentID int64, succeeded bool, at time.Time, code string) (Settlement, error)
+	// REFUND_PENDING with its whole amount to give back; failed → the payment FAILED,
+	// with reason (the provider's). A payment no longer PENDING is left alone
+	// (SettledAgain). domain.ErrNotFound for an unknown payment.
+	SettlePayment(ctx context.Context, paymentID int64, succeeded bool, at time.Time, code, reason string) (Settlement, error)
 	// RefundsDue lists up to limit REFUND_PENDING payments, oldest first.
 	RefundsDue(ctx context.Context, limit int) ([]domain.Payment, error)
 	// MarkRefunded moves a REFUND_PENDING payment to REFUNDED (false: it was not
@@ -101,6 +108,8 @@ type Notification struct {
 	ProviderRef string
 	// Succeeded is true when the money was collected, false when the payment failed.
 	Succeeded bool
+	// Reason is why the provider declined a payment that failed (may be empty).
+	Reason string
 	// Amount is what the provider collected, in cents.
 	Amount int64
 	At     time.Time
@@ -110,6 +119,13 @@ type Notification struct {
 // subscriptions listen).
 type StatusPublisher interface {
 	Publish(ctx context.Context, events ...domain.OrderEvent) error
+}
+
+// SoldChanges is told that shops' sold counts moved (in the database, with the order
+// moves that moved them), so that their cached copies are refreshed. It never fails a
+// move: a copy it cannot refresh is served until it expires.
+type SoldChanges interface {
+	SoldChanged(ctx context.Context, shopIDs ...int64)
 }
 
 // Vouchers reads vouchers.

@@ -59,6 +59,49 @@ func (q *ShopOrders) Page(ctx context.Context, a domain.Actor, shopID int64, sta
 	return page, nil
 }
 
+// OrderPayments reads the payments of orders for those who may see them.
+type OrderPayments struct{ c *core }
+
+// Of returns the payments of those of os the actor may see — their own orders, the
+// orders of shops they run (MERCHANT), every order (ADMIN) — by order id, each order's
+// oldest first, with one read of the payments (and one of each shop's owner); orders
+// the actor may not see, and orders without payments, are left out.
+func (q *OrderPayments) Of(ctx context.Context, a domain.Actor, os []domain.VoucherOrder) (map[int64][]domain.Payment, error) {
+	if !a.Authenticated() {
+		return map[int64][]domain.Payment{}, nil
+	}
+	runs := map[int64]bool{}
+	var ids []int64
+	for _, o := range os {
+		if o.ID <= 0 || o.Status == domain.OrderPending {
+			continue // not written: no payment yet
+		}
+		if o.UserID != a.UserID && a.Role != domain.RoleAdmin {
+			mayRun, seen := runs[o.ShopID]
+			if !seen {
+				owner, err := q.c.d.Shops.ShopOwner(ctx, o.ShopID)
+				if err != nil && !errors.Is(err, domain.ErrNotFound) {
+					return nil, err
+				}
+				mayRun = err == nil && o.ShopID > 0 && a.CanRunShop(owner)
+				runs[o.ShopID] = mayRun
+			}
+			if !mayRun {
+				continue
+			}
+		}
+		ids = append(ids, o.ID)
+	}
+	if len(ids) == 0 {
+		return map[int64][]domain.Payment{}, nil
+	}
+	out, err := q.c.d.Payments.PaymentsOfOrders(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("list payments of %d orders: %w", len(ids), err)
+	}
+	return out, nil
+}
+
 // Stats are a flash sale's live numbers.
 type Stats struct {
 	VoucherID int64

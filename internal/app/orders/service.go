@@ -64,7 +64,9 @@ type Deps struct {
 	Provider PaymentProvider
 	Status   StatusPublisher
 	IDs      IDGenerator
-	Log      *slog.Logger
+	// Sold is told when orders moved shops' sold counts (nil: nobody caches them).
+	Sold SoldChanges
+	Log  *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -78,9 +80,11 @@ type Service struct {
 	Refund     *RequestRefund
 	Redeem     *RedeemOrder
 	ShopOrders *ShopOrders
-	SaleStats  *SaleStats
-	Expirer    *Expirer
-	Refunds    *RefundWorker
+	// OrderPayments reads the payments of orders for those who may see them.
+	OrderPayments *OrderPayments
+	SaleStats     *SaleStats
+	Expirer       *Expirer
+	Refunds       *RefundWorker
 }
 
 // core is what the use cases share.
@@ -127,7 +131,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 	c := &core{cfg: cfg, d: d, log: d.Log, now: d.Now}
 	return &Service{
 		Buy: &BuyVoucher{c}, Pay: &PayOrder{c}, Payments: &PaymentNotifications{c}, Cancel: &CancelOrder{c},
-		Refund: &RequestRefund{c}, Redeem: &RedeemOrder{c}, ShopOrders: &ShopOrders{c}, SaleStats: &SaleStats{c},
+		Refund: &RequestRefund{c}, Redeem: &RedeemOrder{c}, ShopOrders: &ShopOrders{c}, OrderPayments: &OrderPayments{c}, SaleStats: &SaleStats{c},
 		Expirer: &Expirer{c}, Refunds: &RefundWorker{c},
 	}, nil
 }
@@ -153,6 +157,13 @@ func (c *core) ownOrder(ctx context.Context, a domain.Actor, id int64) (domain.V
 		return domain.VoucherOrder{}, domain.Errorf(domain.CodeNotFound, "no such order")
 	}
 	return o, err
+}
+
+// soldChanged tells the shop's cached copies that its sold count moved with o.
+func (c *core) soldChanged(ctx context.Context, o domain.VoucherOrder) {
+	if c.d.Sold != nil && o.ShopID > 0 {
+		c.d.Sold.SoldChanged(context.WithoutCancel(ctx), o.ShopID)
+	}
 }
 
 // publish tells every node an order moved; a failure is logged (subscribers re-read).

@@ -17,18 +17,20 @@ type OrderStore interface {
 	// WriteClaims writes the orders of claims in one transaction: orders that exist are
 	// left as they are, each voucher's database stock goes down by the orders added and
 	// never below zero. A new order records its voucher's shop and price (amount) and is
-	// written as domain.WriteAction says: CREATED with a pay deadline payWithin after it
-	// is written, or PAID (with a redemption code) when the voucher costs nothing. Any
-	// error means nothing was written.
+	// written as domain.WriteAction says: CREATED with a pay deadline payWithin after its
+	// claim (domain.PayDeadline), or PAID (with a redemption code) when the voucher costs
+	// nothing — its unit then counts in its shop's sold. Any error means nothing was
+	// written.
 	WriteClaims(ctx context.Context, claims []domain.Claim, payWithin time.Duration) (BatchResult, error)
 	// FailClaim records c's order as FAILED, with reason, unless an order with that id
 	// exists; it returns the order as it now stands.
 	FailClaim(ctx context.Context, c domain.Claim, reason string) (domain.VoucherOrder, error)
 	// CreateOrder stores one order under the id the application gave it, as given (a
 	// NORMAL voucher's order: CREATED with a pay deadline, or PAID with a redemption code
-	// when its amount is 0); an empty status means CREATED. Errors: BAD_USER_INPUT for an
-	// id ≤ 0 or an unknown status; CONFLICT for a reused id or a second live flash-sale
-	// order of one user.
+	// when its amount is 0 — its units then count in its shop's sold, in the same
+	// transaction); an empty status means CREATED. Errors: BAD_USER_INPUT for an id ≤ 0
+	// or an unknown status; CONFLICT for a reused id or a second live flash-sale order of
+	// one user.
 	CreateOrder(ctx context.Context, o domain.VoucherOrder) (domain.VoucherOrder, error)
 	// Order returns one order, or domain.ErrNotFound.
 	Order(ctx context.Context, id int64) (domain.VoucherOrder, error)
@@ -56,7 +58,10 @@ type OrderStore interface {
 	// or after since (for the claim rate).
 	CountByStatus(ctx context.Context, voucherID int64, since time.Time) (counts map[domain.OrderStatus]int64, recent int64, err error)
 	// Transition applies t. changed is false (and the order returned as it stands) when
-	// its status is not in t.From; domain.ErrNotFound when there is no such order.
+	// its status is not in t.From (or, redeeming, fewer than t.Units units are left);
+	// domain.ErrNotFound when there is no such order. The shop's sold count moves with
+	// the order in the same transaction: up by the order's units on a move to PAID, down
+	// by the units not redeemed on a move to REFUNDED.
 	Transition(ctx context.Context, t Transition) (o domain.VoucherOrder, changed bool, err error)
 	// ExpireDue applies domain.OrderExpire (reason TIMEOUT, at now) to up to limit orders
 	// whose pay deadline is at or before now, returning their FLASH_SALE units to their
@@ -79,6 +84,11 @@ type Transition struct {
 	RefundReason string
 	// RedemptionCode is recorded on a move to PAID.
 	RedemptionCode string
+	// Units, on the redeem move, is how many units are redeemed: the order moves to To
+	// only when none is left after them and stays PAID (its redeemed units counted, the
+	// time recorded) while some are; the move does not happen (changed false) when fewer
+	// are left. 0 redeems every unit left.
+	Units int
 	// ReturnUnit gives a FLASH_SALE order's unit back to its sale's database stock in
 	// the same transaction, on a move to a status that holds none (CANCELED, REFUNDED).
 	// Ignored for NORMAL orders.
@@ -103,6 +113,10 @@ type PaymentMove struct {
 	To        domain.PaymentStatus
 	// Reason is recorded as the payment's refund reason.
 	Reason string
+	// Refund records what goes back (the payment's refund amount): the price of the
+	// order's units not redeemed, as the order stands in the transaction
+	// (domain.VoucherOrder.RefundAmount).
+	Refund bool
 }
 
 // BatchResult is what writing a batch of claims did.

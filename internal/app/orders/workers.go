@@ -74,9 +74,20 @@ func (w *RefundWorker) RunOnce(ctx context.Context) (int, error) {
 			return n, err
 		} else if ok {
 			n++
+			w.refunded(ctx, p)
 		}
 	}
 	return n, nil
+}
+
+// refunded tells the subscribers of p's order that its money went back.
+func (w *RefundWorker) refunded(ctx context.Context, p domain.Payment) {
+	o, err := w.c.d.Orders.Order(ctx, p.OrderID)
+	if err != nil {
+		w.c.log.Warn("cannot tell a refund to its order's subscribers", slog.Int64("payment_id", p.ID), slog.Any("error", err))
+		return
+	}
+	w.c.publish(ctx, o, domain.EventPaymentRefunded)
 }
 
 // Run sends owed refunds every RefundRetryInterval until ctx ends.

@@ -1,6 +1,7 @@
 package seckill
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"time"
@@ -12,9 +13,23 @@ import (
 // NewOrderQueries returns the order queries alone, on orders, gate and status, for the
 // tests of package seckill_test: following an order needs nothing else of the service.
 func NewOrderQueries(cfg Config, store orders.OrderStore, gate SaleStock, status StatusBus) *OrderQueries {
-	c := &core{cfg: cfg, d: Deps{Orders: store, Stock: gate, Status: status}, now: time.Now,
+	c := &core{cfg: cfg, d: Deps{Orders: store, Stock: gate, Status: status, Vouchers: noVouchers{}, VoucherCache: uncached{}}, now: time.Now,
 		log: slog.New(slog.NewTextHandler(io.Discard, nil)), accepted: newAcceptedClaims(cfg.AcceptedMax)}
 	return &OrderQueries{c: c, rereads: newRereadLimit(cfg.StatusRecheckConcurrency)}
+}
+
+// noVouchers knows no voucher (the pending orders of these tests show no price).
+type noVouchers struct{ Vouchers }
+
+func (noVouchers) Voucher(context.Context, int64) (domain.Voucher, error) {
+	return domain.Voucher{}, domain.ErrNotFound
+}
+
+// uncached reads every voucher from the store.
+type uncached struct{}
+
+func (uncached) Get(ctx context.Context, _ int64, load func(context.Context) (domain.Voucher, bool, error)) (domain.Voucher, bool, error) {
+	return load(ctx)
 }
 
 // NewOrderQueriesOnClock is NewOrderQueries whose periodic re-reads wait on after.
@@ -37,4 +52,10 @@ func RememberAccepted(max int, ids []int64, written []int64) (kept []int64, evic
 		kept = append(kept, c.OrderID)
 	}
 	return kept, evicted
+}
+
+// WithPayments lets q ask whether an order's money still moves.
+func (q *OrderQueries) WithPayments(p OpenPayments) *OrderQueries {
+	q.c.d.Payments = p
+	return q
 }

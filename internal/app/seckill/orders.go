@@ -44,7 +44,7 @@ func (q *OrderQueries) Order(ctx context.Context, userID, orderID int64) (domain
 		if r.UserID != userID {
 			return domain.VoucherOrder{}, false, nil
 		}
-		return domain.VoucherOrder{ID: orderID, UserID: userID, VoucherID: r.VoucherID, Status: domain.OrderPending, CreatedAt: r.At}, true, nil
+		return q.pendingOrder(ctx, domain.Claim{OrderID: orderID, UserID: userID, VoucherID: r.VoucherID, ClaimedAt: r.At}, nil), true, nil
 	}
 	// A reservation is settled only after its order is committed, so an order written
 	// while we looked is in the database now.
@@ -58,10 +58,44 @@ func (q *OrderQueries) Order(ctx context.Context, userID, orderID int64) (domain
 	// Neither written nor reserved: Redis may have lost the reservation of a claim this
 	// node accepted, still on its way (see AcceptedClaims).
 	if c, ok := q.c.accepted.get(orderID); ok && c.UserID == userID {
-		return domain.VoucherOrder{ID: orderID, UserID: userID, VoucherID: c.VoucherID, Kind: domain.VoucherFlashSale,
-			Quantity: 1, Status: domain.OrderPending, CreatedAt: c.ClaimedAt}, true, nil
+		return q.pendingOrder(ctx, c, nil), true, nil
 	}
 	return domain.VoucherOrder{}, false, nil
+}
+
+// pendingOrder is the PENDING order of claim c as its order will be written: the sale's
+// price (quantity 1) and shop and, when it costs something, the pay deadline the order
+// writer gives it (domain.PayDeadline, from the claim). The sale is read through the
+// voucher cache (the claim path's), once per sale when seen holds the sales already read;
+// when it cannot be read now, the order is shown without them rather than not at all.
+func (q *OrderQueries) pendingOrder(ctx context.Context, c domain.Claim, seen map[int64]domain.Voucher) domain.VoucherOrder {
+	o := domain.VoucherOrder{ID: c.OrderID, UserID: c.UserID, VoucherID: c.VoucherID, Kind: domain.VoucherFlashSale, Quantity: 1,
+		Status: domain.OrderPending, CreatedAt: c.ClaimedAt}
+	if v, ok := seen[c.VoucherID]; ok {
+		return q.priced(o, v)
+	}
+	v, found, err := q.c.voucher(ctx, c.VoucherID)
+	if err != nil {
+		q.c.log.Warn("a pending order is shown without its price", slog.Int64("order_id", c.OrderID), slog.Any("error", err))
+		return o
+	}
+	if !found {
+		return o // deleted meanwhile: its order will fail
+	}
+	if seen != nil {
+		seen[c.VoucherID] = v
+	}
+	return q.priced(o, v)
+}
+
+// priced is pending order o with the price and pay deadline of its sale v.
+func (q *OrderQueries) priced(o domain.VoucherOrder, v domain.Voucher) domain.VoucherOrder {
+	o.ShopID, o.Amount = v.ShopID, v.PayValue
+	if domain.WriteAction(o.Amount) == domain.OrderWrite && q.c.cfg.PayTimeout > 0 {
+		deadline := domain.PayDeadline(o.CreatedAt, q.c.cfg.PayTimeout)
+		o.PayDeadline = &deadline
+	}
+	return o
 }
 
 // writtenOrder reads an order from the database; found is false when it is not there or
@@ -105,10 +139,11 @@ func (q *OrderQueries) MyOrders(ctx context.Context, userID int64, statuses []do
 		if err != nil {
 			return OrderPage{}, fmt.Errorf("list pending orders: %w", err)
 		}
+		sales := map[int64]domain.Voucher{}
 		for _, r := range rs {
 			if before <= 0 || r.OrderID < before {
-				pending = append(pending, domain.VoucherOrder{ID: r.OrderID, UserID: userID, VoucherID: r.VoucherID,
-					Kind: domain.VoucherFlashSale, Quantity: 1, Status: domain.OrderPending, CreatedAt: r.At})
+				pending = append(pending, q.pendingOrder(ctx, domain.Claim{OrderID: r.OrderID, UserID: userID, VoucherID: r.VoucherID,
+					ClaimedAt: r.At}, sales))
 			}
 		}
 	}
@@ -146,9 +181,11 @@ func (q *OrderQueries) MyOrders(ctx context.Context, userID int64, statuses []do
 }
 
 // OrderStatus streams an order's status to its owner: the current status first, then
-// each change, closing after a final one — USED, CANCELED, REFUNDED or FAILED — (or when
-// ctx ends). Errors: NOT_FOUND for
-// an unknown id or anyone else's order.
+// each change and each event about the order's money (a reason domain.PaymentNotice
+// names, the status unchanged), closing after a final status — USED, CANCELED, REFUNDED
+// or FAILED — once none of the order's payments still moves money (or when ctx ends): a
+// payment that succeeds after the order was canceled is refunded, and its subscribers
+// are told. Errors: NOT_FOUND for an unknown id or anyone else's order.
 //
 // The status bus delivers at most once, so the subscription does not rely on it alone:
 // when the bus asks (after a reconnect, events may have been lost) and every
@@ -171,7 +208,7 @@ func (q *OrderQueries) OrderStatus(ctx context.Context, userID, orderID int64) (
 	}
 	out := make(chan domain.OrderEvent, 1)
 	out <- domain.OrderEvent{OrderID: o.ID, UserID: o.UserID, VoucherID: o.VoucherID, Status: o.Status, Reason: o.FailReason, At: q.c.now()}
-	if o.Status.Final() {
+	if o.Status.Final() && !q.moneyMoving(ctx, o.ID, o.Status) {
 		cancel()
 		close(out)
 		return out, nil
@@ -185,9 +222,11 @@ func (q *OrderQueries) OrderStatus(ctx context.Context, userID, orderID int64) (
 }
 
 // followOrder delivers each new status of the order to out, as the bus announces it or a
-// re-read finds it, until a final one. A status is delivered once: an event or re-read
-// that finds the status last delivered (or PENDING) is skipped. The re-reads are the
-// order's shared watcher's (order_watch.go).
+// re-read finds it, and each event about its money, until a final status with no money
+// moving. A status is delivered once: an event or re-read that finds the status last
+// delivered (or PENDING) is skipped unless the bus brings news of the money with it. A
+// final order waiting for its money ends when a re-read finds it settled. The re-reads
+// are the order's shared watcher's (order_watch.go).
 func (q *OrderQueries) followOrder(ctx context.Context, userID, orderID int64, last domain.OrderStatus, events <-chan domain.OrderEvent, out chan<- domain.OrderEvent) {
 	sub, leave := q.join(ctx, userID, orderID)
 	defer leave()
@@ -197,6 +236,9 @@ func (q *OrderQueries) followOrder(ctx context.Context, userID, orderID int64, l
 		case <-ctx.Done():
 			return
 		case e = <-sub.reads:
+			if e.Status == last && last.Final() && !q.moneyMoving(ctx, orderID, last) {
+				return // its money settled while the news of it was lost
+			}
 		case ev, ok := <-events:
 			if !ok {
 				return
@@ -208,7 +250,7 @@ func (q *OrderQueries) followOrder(ctx context.Context, userID, orderID int64, l
 			}
 			e = ev
 		}
-		if e.UserID != userID || e.Status == "" || e.Status == domain.OrderPending || e.Status == last {
+		if e.UserID != userID || e.Status == "" || e.Status == domain.OrderPending || (e.Status == last && !domain.PaymentNotice(e.Reason)) {
 			continue
 		}
 		select {
@@ -217,10 +259,26 @@ func (q *OrderQueries) followOrder(ctx context.Context, userID, orderID int64, l
 		case <-ctx.Done():
 			return
 		}
-		if e.Status.Final() {
+		if e.Status.Final() && !q.moneyMoving(ctx, orderID, e.Status) {
 			return
 		}
 	}
+}
+
+// moneyMoving reports whether an order in final status st may still see its money move:
+// a CANCELED or REFUNDED order with a payment open (waiting for the provider, or being
+// refunded). When that cannot be read now, it says yes: the subscription stays and a
+// later event or re-read ends it.
+func (q *OrderQueries) moneyMoving(ctx context.Context, orderID int64, st domain.OrderStatus) bool {
+	if q.c.d.Payments == nil || (st != domain.OrderCanceled && st != domain.OrderRefunded) {
+		return false
+	}
+	open, err := q.c.d.Payments.OpenPayment(ctx, orderID)
+	if err != nil {
+		q.c.log.Debug("cannot tell whether a subscribed order's money still moves", slog.Int64("order_id", orderID), slog.Any("error", err))
+		return ctx.Err() == nil
+	}
+	return open
 }
 
 // rereadTimeout bounds one re-read of a subscribed order.

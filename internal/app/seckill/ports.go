@@ -227,6 +227,13 @@ type StatusBus interface {
 	Subscribe(ctx context.Context, orderID int64) (events <-chan domain.OrderEvent, cancel func(), err error)
 }
 
+// OpenPayments says whether an order's money still moves.
+type OpenPayments interface {
+	// OpenPayment reports whether one of the order's payments is PENDING or
+	// REFUND_PENDING.
+	OpenPayment(ctx context.Context, orderID int64) (bool, error)
+}
+
 // SoldOutBus tells every node when a sale sells out or gets stock back.
 type SoldOutBus interface {
 	// Publish announces that voucherID is sold out (true) or has stock again (false).

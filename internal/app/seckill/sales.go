@@ -161,9 +161,13 @@ type SaleChanges struct {
 }
 
 // UpdateFlashSale edits a sale's stock and window and returns the sale as clients now
-// see it. Once a sale has begun (or has orders), its stock cannot change: units already
-// promised would no longer add up. Errors: NOT_FOUND; BAD_USER_INPUT; CONFLICT for a
-// stock change of a begun sale; FORBIDDEN for a sale of a shop a does not run.
+// see it. Once a sale has begun (or has orders), its stock and beginTime are fixed and
+// its endTime may move later or sooner, an endTime already past ending the sale now:
+// units promised and orders written stay true to the sale they were claimed in (a begun
+// sale moved into the future would hold orders claimed before it began, one ended in
+// the past orders claimed after its end). Giving a field the value it has is no change.
+// Errors: NOT_FOUND; BAD_USER_INPUT; CONFLICT for a change a begun sale refuses;
+// FORBIDDEN for a sale of a shop a does not run.
 func (f *FlashSales) UpdateFlashSale(ctx context.Context, a domain.Actor, voucherID int64, ch SaleChanges) (VoucherView, error) {
 	if voucherID <= 0 {
 		return VoucherView{}, domain.Errorf(domain.CodeNotFound, "no such flash sale")
@@ -182,7 +186,11 @@ func (f *FlashSales) UpdateFlashSale(ctx context.Context, a domain.Actor, vouche
 	}
 	var stockChanged bool
 	out, err := f.c.d.Vouchers.UpdateFlashSale(ctx, voucherID, func(v domain.Voucher, fs *domain.FlashSale) error {
-		if ch.Stock != nil && int64(fs.Stock) != *ch.Stock {
+		now := f.c.now()
+		stock := ch.Stock != nil && int64(fs.Stock) != *ch.Stock
+		begin := ch.BeginTime != nil && !ch.BeginTime.Equal(fs.BeginTime)
+		end := ch.EndTime != nil && !ch.EndTime.Equal(fs.EndTime)
+		if stock {
 			if *ch.Stock < 1 || *ch.Stock > f.c.cfg.MaxStock {
 				return domain.Errorf(domain.CodeBadUserInput, "stock must be between 1 and %d", f.c.cfg.MaxStock)
 			}
@@ -190,16 +198,34 @@ func (f *FlashSales) UpdateFlashSale(ctx context.Context, a domain.Actor, vouche
 				// Every part of the sale starts with at least one unit.
 				return domain.Errorf(domain.CodeBadUserInput, "stock must not be below the sale's buckets (%d)", b)
 			}
-			if !f.c.now().Before(fs.BeginTime) {
-				return domain.Errorf(domain.CodeConflict, "the stock of a sale that has begun cannot change")
+		}
+		if stock || begin || end {
+			// What has begun: the window has opened, or orders exist (claimed in a window
+			// since moved).
+			since := "that has begun"
+			if now.Before(fs.BeginTime) {
+				counts, err := f.c.d.Orders.CountOrders(ctx, voucherID)
+				if err != nil {
+					return err
+				}
+				if counts.Created+counts.Failed+counts.Released > 0 {
+					since = "with orders"
+				} else {
+					since = ""
+				}
 			}
-			counts, err := f.c.d.Orders.CountOrders(ctx, voucherID)
-			if err != nil {
-				return err
+			switch {
+			case since == "":
+			case stock:
+				return domain.Errorf(domain.CodeConflict, "the stock of a sale %s cannot change", since)
+			case begin:
+				return domain.Errorf(domain.CodeConflict, "the beginTime of a sale %s cannot change", since)
+			case end && !ch.EndTime.After(now):
+				ended := now // not before a claim it already took
+				ch.EndTime = &ended
 			}
-			if counts.Created > 0 {
-				return domain.Errorf(domain.CodeConflict, "the stock of a sale with orders cannot change")
-			}
+		}
+		if stock {
 			fs.Stock, stockChanged = int(*ch.Stock), true
 		}
 		if ch.BeginTime != nil {

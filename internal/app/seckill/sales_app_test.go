@@ -48,14 +48,24 @@ func TestFlashSalesCreateAndEdit(t *testing.T) {
 		wantCode(t, name, err, domain.CodeBadUserInput)
 	}
 
-	// The begun sale: its stock is fixed, its window moves (and the gate with it).
+	// The begun sale: its stock and begin are fixed, its end moves (and the gate with
+	// it), an end already past ending it now.
 	_, err = f.FlashSales.UpdateFlashSale(ctx, owner, v.ID, seckill.SaleChanges{Stock: ptr(int64(10))})
 	wantCode(t, "the stock of a begun sale", err, domain.CodeConflict)
 	later := now.Add(time.Minute)
-	if _, err := f.FlashSales.UpdateFlashSale(ctx, owner, v.ID, seckill.SaleChanges{BeginTime: &later}); err != nil {
-		t.Fatalf("move the begin: %v", err)
+	_, err = f.FlashSales.UpdateFlashSale(ctx, owner, v.ID, seckill.SaleChanges{BeginTime: &later})
+	wantCode(t, "a begun sale moved into the future", err, domain.CodeConflict)
+	begin := in.BeginTime
+	if _, err := f.FlashSales.UpdateFlashSale(ctx, owner, v.ID, seckill.SaleChanges{BeginTime: &begin, EndTime: &later}); err != nil {
+		t.Fatalf("end the begun sale sooner, its begin given as it is: %v", err)
 	}
-	f.refuse(t, 8, v.ID, domain.CodeNotStarted)
+	f.accept(t, 8, v.ID)
+	past := now.Add(-30 * time.Second)
+	ended, err := f.FlashSales.UpdateFlashSale(ctx, owner, v.ID, seckill.SaleChanges{EndTime: &past})
+	if err != nil || !ended.FlashSale.EndTime.Equal(now) {
+		t.Fatalf("end the begun sale in the past: %+v, %v; want it ended now (%v)", ended.FlashSale, err, now)
+	}
+	f.refuse(t, 9, v.ID, domain.CodeEnded)
 	_, err = f.FlashSales.UpdateFlashSale(ctx, other, v.ID, seckill.SaleChanges{BeginTime: &now})
 	wantCode(t, "another merchant's sale", err, domain.CodeForbidden)
 	_, err = f.FlashSales.UpdateFlashSale(ctx, owner, 999, seckill.SaleChanges{BeginTime: &now})

@@ -103,6 +103,13 @@ type Deps struct {
 	// changed voucher from it.
 	VoucherCache   VoucherReader
 	VoucherChanges VoucherInvalidator
+	// Payments says whether an order's money still moves, so that an orderStatus
+	// subscription of a canceled order stays until its late payment is refunded (nil:
+	// subscriptions end at the final status).
+	Payments OpenPayments
+	// Sold is told when the order writer wrote orders PAID at once (free vouchers),
+	// which count in their shops' sold (nil: nobody caches them).
+	Sold orders.SoldChanges
 	// Observer counts claims, written and failed orders and repairs (nil: nothing).
 	Observer Observer
 	Log      *slog.Logger

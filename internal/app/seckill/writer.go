@@ -66,6 +66,7 @@ func (w *OrderWriter) ProcessClaims(ctx context.Context, claims []domain.Claim) 
 	for st, cs := range byStatus {
 		w.c.publish(ctx, st, "", cs...)
 	}
+	w.soldChanged(ctx, byStatus[domain.OrderPaid])
 	<-settled
 	// A duplicate user holds another order: give the unit back, keep the user's slot.
 	for _, c := range res.Duplicate {
@@ -82,6 +83,28 @@ func (w *OrderWriter) ProcessClaims(ctx context.Context, claims []domain.Claim) 
 		w.failOrLeave(ctx, c, Release{Stock: true, Slot: true}, ReasonIDTaken)
 	}
 	return nil
+}
+
+// soldChanged tells the cached copies of the shops of claims whose orders are PAID
+// (vouchers that cost nothing, sold as they were written) that their sold counts moved.
+func (w *OrderWriter) soldChanged(ctx context.Context, paid []domain.Claim) {
+	if w.c.d.Sold == nil || len(paid) == 0 {
+		return
+	}
+	seen := map[int64]bool{}
+	var shops []int64
+	for _, c := range paid {
+		if seen[c.VoucherID] {
+			continue
+		}
+		seen[c.VoucherID] = true
+		if v, found, err := w.c.voucher(ctx, c.VoucherID); err == nil && found && v.ShopID > 0 {
+			shops = append(shops, v.ShopID)
+		}
+	}
+	if len(shops) > 0 {
+		w.c.d.Sold.SoldChanged(context.WithoutCancel(ctx), shops...)
+	}
 }
 
 // failOrLeave fails c; when that cannot be done now the reservation stays, and the

@@ -17,6 +17,8 @@ type Store struct {
 	// Voucher stores v (a flash sale when v.FlashSale is set) under a shop of the
 	// store's and returns it with its id and shop.
 	Voucher func(t *testing.T, v domain.Voucher) domain.Voucher
+	// Sold reads a shop's sold count.
+	Sold func(t *testing.T, shopID int64) int64
 }
 
 // sale creates a flash-sale voucher with stock, open for an hour around now.
@@ -50,11 +52,14 @@ func OrderStoreContract(t *testing.T, newStore func(t *testing.T) Store) {
 		{"a user's orders page newest first", ordersOfUser},
 		{"live holders and counts leave FAILED orders out", ordersCounts},
 		{"written orders record shop, price and deadline; free ones are paid with a code", ordersWrittenFields},
+		{"a written order's pay deadline runs from its claim's millisecond", ordersDeadlineFromClaim},
 		{"create order stores a purchase as given; a reused id is a conflict", ordersCreate},
 		{"one of racing transitions wins; a release gives the unit back once", ordersTransitions},
 		{"expire cancels the due orders once and gives their units back", ordersExpire},
 		{"a shop's orders page newest first; counts by status", ordersOfShop},
 		{"a released order lets its user claim the sale again", ordersReclaim},
+		{"an order is redeemed unit by unit; a refund gives back the units left", ordersRedeemUnits},
+		{"a shop's sold counts the units of its paid and used orders, less those refunded", ordersSold},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

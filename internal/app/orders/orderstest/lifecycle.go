@@ -75,6 +75,122 @@ func ordersWrittenFields(t *testing.T, s Store) {
 	}
 }
 
+func ordersDeadlineFromClaim(t *testing.T, s Store) {
+	v := s.pricedSale(t, 5, 990)
+	claimedAt := time.Now().Add(-3 * time.Second).Truncate(time.Second).Add(1500*time.Microsecond + 7)
+	c := domain.Claim{OrderID: newID(), UserID: newID(), VoucherID: v.ID, ClaimedAt: claimedAt}
+	if res, err := s.Orders.WriteClaims(context.Background(), []domain.Claim{c}, 10*time.Minute); err != nil || len(res.Created) != 1 {
+		t.Fatalf("write claim: %+v, %v", res, err)
+	}
+	want := claimedAt.Truncate(time.Millisecond).Add(10 * time.Minute)
+	if o := s.order(t, c.OrderID); o.PayDeadline == nil || !o.PayDeadline.Equal(want) {
+		t.Fatalf("order claimed at %v: pay deadline %v, want %v", claimedAt, o.PayDeadline, want)
+	}
+}
+
+// normalOrder stores a CREATED order of quantity units of a new normal voucher at
+// payValue each.
+func (s Store) normalOrder(t *testing.T, quantity int, payValue int64) domain.VoucherOrder {
+	t.Helper()
+	v := s.Voucher(t, domain.Voucher{Title: "set menu", PayValue: payValue, ActualValue: payValue + 100, Kind: domain.VoucherNormal,
+		Status: domain.VoucherOnSale})
+	deadline := time.Now().Add(time.Hour)
+	o, err := s.Orders.CreateOrder(context.Background(), domain.VoucherOrder{ID: newID(), UserID: newID(), VoucherID: v.ID, ShopID: v.ShopID,
+		Kind: domain.VoucherNormal, Quantity: quantity, Amount: payValue * int64(quantity), Status: domain.OrderCreated, PayDeadline: &deadline})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// move applies action a (with units, for a redemption) to order id and checks whether
+// it did.
+func (s Store) move(t *testing.T, a domain.OrderAction, id int64, units int, want bool) domain.VoucherOrder {
+	t.Helper()
+	tr := orders.Move(a, id, time.Now())
+	tr.RedemptionCode, tr.RefundReason, tr.Units = domain.NewRedemptionCode(), "changed my mind", units
+	got, changed, err := s.Orders.Transition(context.Background(), tr)
+	if err != nil || changed != want {
+		t.Fatalf("%s %d units of order %d: %+v changed %v, %v; want changed %v", a, units, id, got, changed, err, want)
+	}
+	return got
+}
+
+func ordersRedeemUnits(t *testing.T, s Store) {
+	o := s.normalOrder(t, 3, 500)
+	s.move(t, domain.OrderPay, o.ID, 0, true)
+	if got := s.move(t, domain.OrderRedeem, o.ID, 2, true); got.Status != domain.OrderPaid || got.RedeemedQuantity != 2 || got.UseTime == nil {
+		t.Errorf("2 of 3 units redeemed: %+v, want PAID with 2 redeemed", got)
+	}
+	if got := s.move(t, domain.OrderRedeem, o.ID, 2, false); got.Status != domain.OrderPaid || got.RedeemedQuantity != 2 {
+		t.Errorf("2 more units of the 1 left: %+v, want it as it was", got)
+	}
+	if got := s.move(t, domain.OrderRedeem, o.ID, 1, true); got.Status != domain.OrderUsed || got.RedeemedQuantity != 3 {
+		t.Errorf("the last unit redeemed: %+v, want USED with 3 redeemed", got)
+	}
+	s.move(t, domain.OrderRedeem, o.ID, 1, false)
+	// Units 0 redeems every unit left.
+	whole := s.normalOrder(t, 2, 500)
+	s.move(t, domain.OrderPay, whole.ID, 0, true)
+	if got := s.move(t, domain.OrderRedeem, whole.ID, 0, true); got.Status != domain.OrderUsed || got.RedeemedQuantity != 2 {
+		t.Errorf("every unit redeemed: %+v", got)
+	}
+	// A refund takes the units not redeemed.
+	part := s.normalOrder(t, 3, 500)
+	s.move(t, domain.OrderPay, part.ID, 0, true)
+	s.move(t, domain.OrderRedeem, part.ID, 1, true)
+	if got := s.move(t, domain.OrderRefund, part.ID, 0, true); got.Status != domain.OrderRefunded || got.RedeemedQuantity != 1 ||
+		got.UnitsLeft() != 0 || got.RefundAmount() != 1000 {
+		t.Errorf("refund of 2 units left of 3: %+v", got)
+	}
+}
+
+func ordersSold(t *testing.T, s Store) {
+	ctx := context.Background()
+	o := s.normalOrder(t, 3, 700)
+	shop := o.ShopID
+	wantSold := func(what string, want int64) {
+		t.Helper()
+		if got := s.Sold(t, shop); got != want {
+			t.Errorf("%s: sold %d, want %d", what, got, want)
+		}
+	}
+	wantSold("an order waiting for payment", 0)
+	s.move(t, domain.OrderPay, o.ID, 0, true)
+	s.move(t, domain.OrderPay, o.ID, 0, false)
+	wantSold("3 units paid (once however often)", 3)
+	s.move(t, domain.OrderRedeem, o.ID, 1, true)
+	wantSold("a unit redeemed", 3)
+	s.move(t, domain.OrderRefund, o.ID, 0, true)
+	s.move(t, domain.OrderRefund, o.ID, 0, false)
+	wantSold("refunded with 1 unit redeemed", 1)
+	canceled := s.normalOrder(t, 2, 700)
+	cancel := orders.Move(domain.OrderCancel, canceled.ID, time.Now())
+	cancel.CancelReason = domain.CancelByBuyer
+	if _, changed, err := s.Orders.Transition(ctx, cancel); err != nil || !changed {
+		t.Fatal(changed, err)
+	}
+	wantSold("an unpaid order canceled", 1)
+	// Bought free: PAID and sold as it is stored.
+	free := s.Voucher(t, domain.Voucher{Title: "free", Kind: domain.VoucherNormal, Status: domain.VoucherOnSale, ActualValue: 100})
+	now := time.Now()
+	if _, err := s.Orders.CreateOrder(ctx, domain.VoucherOrder{ID: newID(), UserID: newID(), VoucherID: free.ID, ShopID: free.ShopID,
+		Kind: domain.VoucherNormal, Quantity: 2, Status: domain.OrderPaid, PayTime: &now, RedemptionCode: domain.NewRedemptionCode()}); err != nil {
+		t.Fatal(err)
+	}
+	wantSold("2 free units bought", 3)
+	// Claims of a free flash sale: sold as they are written, once however often.
+	gift := s.pricedSale(t, 5, 0)
+	c := claim(gift, newID())
+	for range 2 {
+		s.write(t, c, claim(gift, newID()))
+	}
+	wantSold("free claims written, one of them twice", 6)
+	if shop != gift.ShopID || shop != free.ShopID {
+		t.Fatalf("the case's vouchers are of shops %d, %d, %d; want one", shop, free.ShopID, gift.ShopID)
+	}
+}
+
 func ordersCreate(t *testing.T, s Store) {
 	ctx := context.Background()
 	v := s.sale(t, 5)

@@ -23,13 +23,16 @@ type Memory struct {
 	orders   map[int64]domain.VoucherOrder
 	vouchers map[int64]domain.Voucher
 	payments map[int64]domain.Payment
+	// sold is each shop's sold count, as the orders moved it.
+	sold map[int64]int64
 }
 
 var _ orders.OrderStore = (*Memory)(nil)
 
 // NewMemory returns an empty store.
 func NewMemory() *Memory {
-	return &Memory{orders: map[int64]domain.VoucherOrder{}, vouchers: map[int64]domain.Voucher{}, payments: map[int64]domain.Payment{}}
+	return &Memory{orders: map[int64]domain.VoucherOrder{}, vouchers: map[int64]domain.Voucher{}, payments: map[int64]domain.Payment{},
+		sold: map[int64]int64{}}
 }
 
 // AddVoucher stores v (its flash sale's stock is what WriteClaims takes from) under its
@@ -90,10 +93,27 @@ func (m *Memory) newClaimOrder(c domain.Claim, st domain.OrderStatus, now time.T
 	case o.Status == domain.OrderPaid:
 		o.PayTime, o.RedemptionCode = &now, domain.NewRedemptionCode()
 	case payWithin > 0:
-		deadline := now.Add(payWithin)
+		deadline := domain.PayDeadline(created, payWithin)
 		o.PayDeadline = &deadline
 	}
 	return o
+}
+
+// Sold returns a shop's sold count: the units of its PAID and USED orders, less those
+// refunded, as the store's moves counted them.
+func (m *Memory) Sold(shopID int64) int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.sold[shopID]
+}
+
+// addSold moves the sold count of o's shop by n units, never below zero.
+func (m *Memory) addSold(o domain.VoucherOrder, n int) {
+	shop := o.ShopID
+	if shop == 0 {
+		shop = m.vouchers[o.VoucherID].ShopID
+	}
+	m.sold[shop] = max(m.sold[shop]+int64(n), 0)
 }
 
 // stock is a pointer to the voucher's flash-sale stock (nil: not a flash sale).
@@ -128,6 +148,11 @@ func (m *Memory) WriteClaims(_ context.Context, claims []domain.Claim, payWithin
 		for _, c := range cs[min(left, len(cs)):] {
 			noStock[c.OrderID] = c
 			delete(m.orders, c.OrderID)
+		}
+	}
+	for id := range inserted {
+		if o, ok := m.orders[id]; ok && o.Status == domain.OrderPaid {
+			m.addSold(o, o.Quantity)
 		}
 	}
 	mine := func(c domain.Claim) (domain.VoucherOrder, bool) {
@@ -189,6 +214,9 @@ func (m *Memory) CreateOrder(_ context.Context, o domain.VoucherOrder) (domain.V
 	}
 	if !m.insert(o) {
 		return domain.VoucherOrder{}, domain.Errorf(domain.CodeConflict, "order already exists")
+	}
+	if o.Status == domain.OrderPaid || o.Status == domain.OrderUsed {
+		m.addSold(o, o.Quantity)
 	}
 	return o, nil
 }
@@ -323,10 +351,28 @@ func (m *Memory) CountByStatus(_ context.Context, voucherID int64, since time.Ti
 }
 
 // move applies t to o (whose status is in t.From), giving a flash sale's unit back
-// when t says so and moving the payment t names (if its status is in the move's From).
-func (m *Memory) move(o domain.VoucherOrder, t orders.Transition) domain.VoucherOrder {
+// when t says so, moving the shop's sold count and the payment t names (if its status
+// is in the move's From). A redemption of fewer units than are left keeps o PAID; false
+// when fewer than t.Units are left (nothing moved).
+func (m *Memory) move(o domain.VoucherOrder, t orders.Transition) (domain.VoucherOrder, bool) {
 	at := t.At
-	o.Status = t.To
+	left := max(o.Quantity, 1) - o.RedeemedQuantity
+	to := t.To
+	if to == domain.OrderUsed {
+		n := t.Units
+		if n <= 0 {
+			n = left
+		}
+		if n > left {
+			return o, false
+		}
+		o.RedeemedQuantity += n
+		if n < left {
+			to = o.Status
+		}
+	}
+	from := o.Status
+	o.Status = to
 	switch t.To {
 	case domain.OrderPaid:
 		o.PayTime, o.RedemptionCode = &at, t.RedemptionCode
@@ -337,8 +383,14 @@ func (m *Memory) move(o domain.VoucherOrder, t orders.Transition) domain.Voucher
 	case domain.OrderRefunded:
 		o.RefundTime, o.RefundReason = &at, t.RefundReason
 	}
+	switch {
+	case to == domain.OrderPaid && from != domain.OrderPaid:
+		m.addSold(o, max(o.Quantity, 1))
+	case to == domain.OrderRefunded:
+		m.addSold(o, -left)
+	}
 	if st := m.stock(o.VoucherID); t.ReturnUnit && o.Kind == domain.VoucherFlashSale && !t.To.HoldsUnit() && st != nil {
-		*st += o.Quantity
+		*st += left
 	}
 	if pm := t.Payment; pm != nil {
 		if p, ok := m.payments[pm.PaymentID]; ok && slices.Contains(pm.From, p.Status) {
@@ -346,11 +398,14 @@ func (m *Memory) move(o domain.VoucherOrder, t orders.Transition) domain.Voucher
 			if pm.Reason != "" {
 				p.RefundReason = pm.Reason
 			}
+			if pm.Refund {
+				p.RefundAmount = o.RefundAmount()
+			}
 			m.payments[p.ID] = p
 		}
 	}
 	m.orders[o.ID] = o
-	return o
+	return o, true
 }
 
 // Transition implements orders.OrderStore.
@@ -367,7 +422,8 @@ func (m *Memory) Transition(_ context.Context, t orders.Transition) (domain.Vouc
 	if !slices.Contains(t.From, o.Status) {
 		return o, false, nil
 	}
-	return m.move(o, t), true, nil
+	o, changed := m.move(o, t)
+	return o, changed, nil
 }
 
 // ExpireDue implements orders.OrderStore.
@@ -385,7 +441,7 @@ func (m *Memory) ExpireDue(_ context.Context, now time.Time, limit int) ([]domai
 	due = due[:min(len(due), max(limit, 0))]
 	t := orders.Transition{From: expire.From, To: expire.To, At: now, CancelReason: domain.CancelTimeout, ReturnUnit: expire.ReturnsUnit()}
 	for i, o := range due {
-		due[i] = m.move(o, t)
+		due[i], _ = m.move(o, t)
 	}
 	return due, nil
 }

@@ -97,13 +97,27 @@ func (s *MemoryPayments) PaymentsOfOrder(_ context.Context, orderID int64) ([]do
 	return s.list(func(p domain.Payment) bool { return p.OrderID == orderID }, -1), nil
 }
 
+// PaymentsOfOrders implements orders.PaymentStore.
+func (s *MemoryPayments) PaymentsOfOrders(_ context.Context, orderIDs []int64) (map[int64][]domain.Payment, error) {
+	out := map[int64][]domain.Payment{}
+	for _, p := range s.list(func(p domain.Payment) bool { return slices.Contains(orderIDs, p.OrderID) }, -1) {
+		out[p.OrderID] = append(out[p.OrderID], p)
+	}
+	return out, nil
+}
+
+// OpenPayment implements orders.PaymentStore.
+func (s *MemoryPayments) OpenPayment(_ context.Context, orderID int64) (bool, error) {
+	return len(s.list(func(p domain.Payment) bool { return p.OrderID == orderID && p.Status.Open() }, 1)) > 0, nil
+}
+
 // RefundsDue implements orders.PaymentStore.
 func (s *MemoryPayments) RefundsDue(_ context.Context, limit int) ([]domain.Payment, error) {
 	return s.list(func(p domain.Payment) bool { return p.Status == domain.PaymentRefundPending }, max(limit, 0)), nil
 }
 
 // SettlePayment implements orders.PaymentStore.
-func (s *MemoryPayments) SettlePayment(_ context.Context, paymentID int64, succeeded bool, at time.Time, code string) (orders.Settlement, error) {
+func (s *MemoryPayments) SettlePayment(_ context.Context, paymentID int64, succeeded bool, at time.Time, code, reason string) (orders.Settlement, error) {
 	m := s.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -115,7 +129,7 @@ func (s *MemoryPayments) SettlePayment(_ context.Context, paymentID int64, succe
 	switch {
 	case p.Status != domain.PaymentPending:
 	case !succeeded:
-		outcome, p.Status = orders.SettledFailed, domain.PaymentFailed
+		outcome, p.Status, p.FailReason = orders.SettledFailed, domain.PaymentFailed, reason
 	default:
 		p.Status, p.PaidAt = domain.PaymentSucceeded, &at
 		pay := orders.Move(domain.OrderPay, p.OrderID, at)
@@ -126,6 +140,7 @@ func (s *MemoryPayments) SettlePayment(_ context.Context, paymentID int64, succe
 		} else {
 			// The order stopped waiting (canceled, expired or paid otherwise): the money goes back.
 			outcome, p.Status, p.RefundReason = orders.SettledRefundDue, domain.PaymentRefundPending, refundReasonLate
+			p.RefundAmount = p.Amount
 		}
 	}
 	m.payments[p.ID] = p

@@ -47,8 +47,11 @@ func (m *MemProvider) CreatePayment(_ context.Context, p domain.Payment) (string
 	}
 	ref := "mem_" + strconv.FormatInt(p.ID, 10)
 	m.refs[p.ID] = ref
-	m.sent = append(m.sent, orders.Notification{PaymentID: p.ID, ProviderRef: ref, Succeeded: p.Amount%100 != MemDeclinedCents,
-		Amount: p.Amount, At: time.Now()})
+	n := orders.Notification{PaymentID: p.ID, ProviderRef: ref, Succeeded: p.Amount%100 != MemDeclinedCents, Amount: p.Amount, At: time.Now()}
+	if !n.Succeeded {
+		n.Reason = "declined by the in-memory provider"
+	}
+	m.sent = append(m.sent, n)
 	return ref, nil
 }
 

@@ -19,7 +19,7 @@ func TestMemoryMeetsTheOrderStoreContract(t *testing.T) {
 		return orderstest.Store{Orders: m, Voucher: func(_ *testing.T, v domain.Voucher) domain.Voucher {
 			v.ShopID = shopID
 			return m.AddVoucher(v)
-		}}
+		}, Sold: func(_ *testing.T, shopID int64) int64 { return m.Sold(shopID) }}
 	})
 }
 
@@ -34,7 +34,7 @@ func TestMemoryMeetsThePaymentStoreContract(t *testing.T) {
 			Voucher: func(_ *testing.T, v domain.Voucher) domain.Voucher {
 				v.ShopID = shopID
 				return m.AddVoucher(v)
-			}}}
+			}, Sold: func(_ *testing.T, shopID int64) int64 { return m.Sold(shopID) }}}
 	})
 }
 

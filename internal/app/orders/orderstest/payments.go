@@ -29,6 +29,7 @@ func PaymentStoreContract(t *testing.T, newStore func(t *testing.T) PaymentStore
 		contracttest.Case[PaymentStore]{Name: "the ledger counts what breaks I6 and I7", Run: paymentsLedger},
 		contracttest.Case[PaymentStore]{Name: "payments are read back by id and by order; unknown ones are not found", Run: paymentsRead},
 		contracttest.Case[PaymentStore]{Name: "a transition moves its payment only when the order's move wins", Run: paymentsMoveWithOrder},
+		contracttest.Case[PaymentStore]{Name: "payments of many orders, open payments, decline reasons and refund amounts", Run: paymentsDetails},
 	)
 }
 
@@ -54,7 +55,7 @@ func paymentsSettle(t *testing.T, s PaymentStore) {
 	}
 	outcomes := map[orders.SettleOutcome]int{}
 	for range 10 {
-		st, err := l.SettlePayment(ctx, p.ID, true, time.Now(), domain.NewRedemptionCode())
+		st, err := l.SettlePayment(ctx, p.ID, true, time.Now(), domain.NewRedemptionCode(), "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +73,7 @@ func paymentsSettle(t *testing.T, s PaymentStore) {
 		To: domain.OrderCanceled, CancelReason: domain.CancelTimeout, At: time.Now(), ReturnUnit: true}); err != nil || !changed {
 		t.Fatal(changed, err)
 	}
-	st, err := l.SettlePayment(ctx, p2.ID, true, time.Now(), domain.NewRedemptionCode())
+	st, err := l.SettlePayment(ctx, p2.ID, true, time.Now(), domain.NewRedemptionCode(), "")
 	if err != nil || st.Outcome != orders.SettledRefundDue || st.Payment.Status != domain.PaymentRefundPending || st.Order.Status != domain.OrderCanceled {
 		t.Errorf("late payment: %+v, %v", st, err)
 	}
@@ -88,7 +89,7 @@ func paymentsSettle(t *testing.T, s PaymentStore) {
 	}
 	// A failed payment leaves the order waiting.
 	p3 := s.open(t, cs[2], 700)
-	if st, err := l.SettlePayment(ctx, p3.ID, false, time.Now(), ""); err != nil || st.Outcome != orders.SettledFailed || st.Order.Status != domain.OrderCreated {
+	if st, err := l.SettlePayment(ctx, p3.ID, false, time.Now(), "", ""); err != nil || st.Outcome != orders.SettledFailed || st.Order.Status != domain.OrderCreated {
 		t.Errorf("failed payment: %+v, %v", st, err)
 	}
 	counts, _, err := o.CountByStatus(ctx, v.ID, time.Now().Add(-time.Hour))
@@ -119,7 +120,7 @@ func paymentsLedger(t *testing.T, s PaymentStore) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := l.SettlePayment(ctx, p.ID, succeeded, time.Now(), domain.NewRedemptionCode()); err != nil {
+		if _, err := l.SettlePayment(ctx, p.ID, succeeded, time.Now(), domain.NewRedemptionCode(), ""); err != nil {
 			t.Fatal(err)
 		}
 		return p
@@ -181,7 +182,7 @@ func paymentsRead(t *testing.T, s PaymentStore) {
 		t.Fatalf("payment read back: %+v, %v", got, err)
 	}
 	// Once settled, the order's next payment is a new one; both are listed, oldest first.
-	if st, err := l.SettlePayment(ctx, first.ID, false, time.Now(), ""); err != nil || st.Outcome != orders.SettledFailed || st.Payment.Status != domain.PaymentFailed {
+	if st, err := l.SettlePayment(ctx, first.ID, false, time.Now(), "", ""); err != nil || st.Outcome != orders.SettledFailed || st.Payment.Status != domain.PaymentFailed {
 		t.Fatalf("failed payment: %+v, %v", st, err)
 	}
 	second := s.open(t, cs[0], 300)
@@ -193,7 +194,7 @@ func paymentsRead(t *testing.T, s PaymentStore) {
 	if ps, err := l.PaymentsOfOrder(ctx, newID()); err != nil || len(ps) != 0 {
 		t.Errorf("payments of an unknown order: %+v, %v", ps, err)
 	}
-	if st, err := l.SettlePayment(ctx, second.ID, true, time.Now(), domain.NewRedemptionCode()); err != nil || st.Outcome != orders.SettledPaid ||
+	if st, err := l.SettlePayment(ctx, second.ID, true, time.Now(), domain.NewRedemptionCode(), ""); err != nil || st.Outcome != orders.SettledPaid ||
 		st.Payment.Status != domain.PaymentSucceeded || st.Payment.PaidAt == nil || st.Order.Status != domain.OrderPaid || len(st.Order.RedemptionCode) != domain.RedemptionCodeLen {
 		t.Errorf("succeeded payment: %+v, %v", st, err)
 	}
@@ -201,7 +202,7 @@ func paymentsRead(t *testing.T, s PaymentStore) {
 	if _, err := l.Payment(ctx, unknown); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("unknown payment: %v, want domain.ErrNotFound", err)
 	}
-	if _, err := l.SettlePayment(ctx, unknown, true, time.Now(), domain.NewRedemptionCode()); !errors.Is(err, domain.ErrNotFound) {
+	if _, err := l.SettlePayment(ctx, unknown, true, time.Now(), domain.NewRedemptionCode(), ""); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("settling an unknown payment: %v, want domain.ErrNotFound", err)
 	}
 	if ok, err := l.MarkRefunded(ctx, second.ID, time.Now()); err != nil || ok {
@@ -216,7 +217,7 @@ func paymentsMoveWithOrder(t *testing.T, s PaymentStore) {
 	ctx := context.Background()
 	cs := s.writeUsers(t, s.pricedSale(t, 1, 400), 1, time.Hour)
 	p := s.open(t, cs[0], 400)
-	if st, err := s.Payments.SettlePayment(ctx, p.ID, true, time.Now(), domain.NewRedemptionCode()); err != nil || st.Outcome != orders.SettledPaid {
+	if st, err := s.Payments.SettlePayment(ctx, p.ID, true, time.Now(), domain.NewRedemptionCode(), ""); err != nil || st.Outcome != orders.SettledPaid {
 		t.Fatalf("settle: %+v, %v", st, err)
 	}
 	refund := func(from domain.OrderStatus) bool {
@@ -246,5 +247,63 @@ func paymentsMoveWithOrder(t *testing.T, s PaymentStore) {
 	}
 	if due, err := s.Payments.RefundsDue(ctx, 10); err != nil || len(due) != 1 || due[0].ID != p.ID {
 		t.Errorf("refunds due %+v, %v", due, err)
+	}
+}
+
+func paymentsDetails(t *testing.T, s PaymentStore) {
+	ctx := context.Background()
+	l := s.Payments
+	cs := s.writeUsers(t, s.pricedSale(t, 3, 600), 3, time.Hour)
+	declined := s.open(t, cs[0], 600)
+	st, err := l.SettlePayment(ctx, declined.ID, false, time.Now(), "", "card declined")
+	if err != nil || st.Outcome != orders.SettledFailed || st.Payment.FailReason != "card declined" || st.Order.Status != domain.OrderCreated {
+		t.Fatalf("declined payment: %+v, %v", st, err)
+	}
+	open := func(id int64, want bool) {
+		t.Helper()
+		if got, err := l.OpenPayment(ctx, id); err != nil || got != want {
+			t.Errorf("open payment of order %d: %v, %v; want %v", id, got, err, want)
+		}
+	}
+	open(cs[0].OrderID, false)
+	late := s.open(t, cs[0], 600)
+	open(cs[0].OrderID, true)
+	cancel := orders.Move(domain.OrderCancel, cs[0].OrderID, time.Now())
+	cancel.CancelReason = domain.CancelByBuyer
+	if _, changed, err := s.Orders.Transition(ctx, cancel); err != nil || !changed {
+		t.Fatal(changed, err)
+	}
+	st, err = l.SettlePayment(ctx, late.ID, true, time.Now(), domain.NewRedemptionCode(), "")
+	if err != nil || st.Outcome != orders.SettledRefundDue || st.Payment.RefundAmount != 600 || st.Payment.RefundReason == "" {
+		t.Fatalf("a payment after the cancel: %+v, %v; want its 600 due back", st, err)
+	}
+	open(cs[0].OrderID, true)
+	if ok, err := l.MarkRefunded(ctx, late.ID, time.Now()); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	open(cs[0].OrderID, false)
+
+	paid := s.open(t, cs[1], 600)
+	if _, err := l.SettlePayment(ctx, paid.ID, true, time.Now(), domain.NewRedemptionCode(), ""); err != nil {
+		t.Fatal(err)
+	}
+	refund := orders.Move(domain.OrderRefund, cs[1].OrderID, time.Now())
+	refund.Payment = &orders.PaymentMove{PaymentID: paid.ID, From: []domain.PaymentStatus{domain.PaymentSucceeded},
+		To: domain.PaymentRefundPending, Reason: "plans changed", Refund: true}
+	if _, changed, err := s.Orders.Transition(ctx, refund); err != nil || !changed {
+		t.Fatal(changed, err)
+	}
+	if got, err := l.Payment(ctx, paid.ID); err != nil || got.Status != domain.PaymentRefundPending || got.RefundAmount != 600 {
+		t.Errorf("refunded payment %+v, %v; want 600 due back", got, err)
+	}
+
+	byOrder, err := l.PaymentsOfOrders(ctx, []int64{cs[0].OrderID, cs[1].OrderID, cs[2].OrderID, newID()})
+	if err != nil || len(byOrder) != 2 || len(byOrder[cs[0].OrderID]) != 2 || len(byOrder[cs[1].OrderID]) != 1 {
+		t.Fatalf("payments of 4 orders: %+v, %v; want 2 of the first, 1 of the second", byOrder, err)
+	}
+	first := byOrder[cs[0].OrderID]
+	if first[0].ID != declined.ID || first[0].Status != domain.PaymentFailed || first[0].FailReason != "card declined" ||
+		first[1].ID != late.ID || first[1].Status != domain.PaymentRefunded || first[1].RefundAmount != 600 {
+		t.Errorf("payments of order %d: %+v", cs[0].OrderID, first)
 	}
 }

@@ -93,8 +93,9 @@ func providerDeclines(t *testing.T, p PaymentProvider) {
 	pay := domain.Payment{ID: newID(), OrderID: newID(), UserID: newID(), Amount: p.Declined, Provider: p.Name()}
 	ref := p.ask(t, pay)
 	got := p.Notified(t, 1)
-	if len(got) != 1 || got[0].PaymentID != pay.ID || got[0].Succeeded || got[0].ProviderRef != ref || got[0].Amount != pay.Amount {
-		t.Fatalf("notifications of a declined payment %d (%q): %+v; want one, failed", pay.ID, ref, got)
+	if len(got) != 1 || got[0].PaymentID != pay.ID || got[0].Succeeded || got[0].ProviderRef != ref || got[0].Amount != pay.Amount ||
+		got[0].Reason == "" {
+		t.Fatalf("notifications of a declined payment %d (%q): %+v; want one, failed, saying why", pay.ID, ref, got)
 	}
 }
 

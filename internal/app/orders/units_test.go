@@ -1,0 +1,135 @@
+package orders_test
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/dealspot/dealspot/internal/app/orders"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// soldLog records the shops whose sold counts the use cases said moved.
+type soldLog struct {
+	mu    sync.Mutex
+	shops []int64
+}
+
+func (s *soldLog) SoldChanged(_ context.Context, shopIDs ...int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.shops = append(s.shops, shopIDs...)
+}
+
+// take returns the shops told since the last take.
+func (s *soldLog) take() []int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.shops
+	s.shops = nil
+	return out
+}
+
+// An order of several units is redeemed a few units at a time with its one code: it
+// stays PAID while units are left and becomes USED (and tells its subscribers) with the
+// last; a refund gives back the price of the units not redeemed. The shop's sold count
+// moves on the payment and the refund, and its cached copies are told each time.
+func TestRedeemUnitByUnitAndRefundTheRest(t *testing.T) {
+	ctx := context.Background()
+	l := newLifecycle(t, orders.Config{}, owners(9, 70))
+	v := l.voucher(t, domain.Voucher{Kind: domain.VoucherNormal, PayValue: 400})
+	o, err := l.Buy.Handle(ctx, buyer, v.ID, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.paid(t, buyer, o)
+	if got := l.sold.take(); !slices.Equal(got, []int64{9}) || l.store.Sold(9) != 3 {
+		t.Errorf("after paying 3 units: sold %d, shops told %v", l.store.Sold(9), got)
+	}
+	code := l.order(t, o.ID).RedemptionCode
+	_, err = l.Redeem.Handle(ctx, merchant, code, 0)
+	wantCode(t, "redeeming no unit", err, domain.CodeBadUserInput)
+	part, err := l.Redeem.Handle(ctx, merchant, code, 2)
+	if err != nil || part.Status != domain.OrderPaid || part.RedeemedQuantity != 2 || part.UnitsLeft() != 1 || part.RedemptionCode != code {
+		t.Fatalf("2 of 3 units redeemed: %+v, %v", part, err)
+	}
+	_, err = l.Redeem.Handle(ctx, merchant, code, 2)
+	wantConflict(t, "2 units of the 1 left", err, domain.OrderPaid)
+	l.status.want(t, o.ID, "PAID")
+	used, err := l.Redeem.Handle(ctx, merchant, code, 1)
+	if err != nil || used.Status != domain.OrderUsed || used.Redeemed() != 3 || used.UnitsLeft() != 0 {
+		t.Fatalf("the last unit redeemed: %+v, %v", used, err)
+	}
+	l.status.want(t, o.ID, "PAID", "USED")
+	if got := l.sold.take(); len(got) != 0 || l.store.Sold(9) != 3 {
+		t.Errorf("redeeming moved sold to %d, shops told %v", l.store.Sold(9), got)
+	}
+
+	rest, err := l.Buy.Handle(ctx, buyer, v.ID, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := l.paid(t, buyer, rest)
+	l.sold.take()
+	if _, err := l.Redeem.Handle(ctx, merchant, l.order(t, rest.ID).RedemptionCode, 1); err != nil {
+		t.Fatal(err)
+	}
+	r, err := l.Refund.Handle(ctx, buyer, rest.ID, "too many")
+	if err != nil || r.Status != domain.OrderRefunded || r.Redeemed() != 1 || r.UnitsLeft() != 0 {
+		t.Fatalf("refund of 2 units left of 3: %+v, %v", r, err)
+	}
+	if got := l.payment(t, p.ID); got.Status != domain.PaymentRefunded || got.RefundAmount != 800 || got.Amount != 1200 {
+		t.Errorf("payment refunded for 2 of 3 units: %+v, want 800 of 1200 back", got)
+	}
+	if got := l.sold.take(); !slices.Equal(got, []int64{9}) || l.store.Sold(9) != 3+1 {
+		t.Errorf("after the refund: sold %d, want 4; shops told %v", l.store.Sold(9), got)
+	}
+	l.wantLedger(t, v)
+}
+
+// An order's payments are read, in one batch, by its buyer, by the merchant of its shop
+// and by an ADMIN; nobody else sees them, and a PENDING order has none.
+func TestOrderPaymentsAreShownToWhoSeesTheOrder(t *testing.T) {
+	ctx := context.Background()
+	l := newLifecycle(t, orders.Config{}, owners(9, 70, 10, 80))
+	v := l.voucher(t, domain.Voucher{Kind: domain.VoucherNormal, PayValue: 300})
+	o, err := l.Buy.Handle(ctx, buyer, v.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := l.paid(t, buyer, o)
+	other, err := l.Buy.Handle(ctx, stranger, v.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pending := domain.VoucherOrder{ID: 424242, UserID: buyer.UserID, ShopID: 9, Status: domain.OrderPending}
+	list := []domain.VoucherOrder{o, other, pending}
+	for _, c := range []struct {
+		name string
+		a    domain.Actor
+		want []int64 // orders whose payments are shown
+	}{
+		{"the buyer", buyer, []int64{o.ID}},
+		{"the shop's merchant", merchant, []int64{o.ID}},
+		{"an admin", domain.Actor{UserID: 1, Role: domain.RoleAdmin}, []int64{o.ID}},
+		{"the merchant of another shop", domain.Actor{UserID: 80, Role: domain.RoleMerchant}, nil},
+		{"another buyer", domain.Actor{UserID: 99, Role: domain.RoleUser}, nil},
+		{"anonymous", domain.Actor{}, nil},
+	} {
+		got, err := l.OrderPayments.Of(ctx, c.a, list)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var shown []int64
+		for id := range got {
+			shown = append(shown, id)
+		}
+		if !slices.Equal(shown, c.want) {
+			t.Errorf("%s sees the payments of %v, want %v", c.name, shown, c.want)
+		}
+		if ps := got[o.ID]; len(c.want) > 0 && (len(ps) != 1 || ps[0].ID != p.ID || ps[0].Status != domain.PaymentSucceeded) {
+			t.Errorf("%s: payments of order %d: %+v", c.name, o.ID, ps)
+		}
+	}
+}
