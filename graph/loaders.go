@@ -44,6 +44,8 @@ type loaders struct {
 	// blogComments and replies load first pages of comments.
 	blogComments *dataloadgen.Loader[firstPageKey, []domain.Comment]
 	replies      *dataloadgen.Loader[firstPageKey, []domain.Comment]
+	// comments loads comments by id (those replies answer).
+	comments *dataloadgen.Loader[int64, *domain.Comment]
 }
 
 type loadersKey struct{}
@@ -74,6 +76,7 @@ func newLoaders(a *app.Application, o LoaderOptions) *loaders {
 		blogCounts:      countLoader(a.Queries.People.BlogCounts, opts),
 		blogComments:    blogComments,
 		replies:         replies,
+		comments:        dataloadgen.NewLoader(byKey(a.Queries.Comments.ByIDs), opts...),
 		users:           dataloadgen.NewLoader(byKey(a.Queries.People.ByIDs), opts...),
 		shops:           dataloadgen.NewLoader(byKey(a.Queries.Shops.ShopsByIDs), opts...),
 		shopTypes: dataloadgen.NewLoader(byKey(func(ctx context.Context, _ []int64) (map[int64]domain.ShopType, error) {

@@ -103,8 +103,10 @@ func (u *PayOrder) Handle(ctx context.Context, a domain.Actor, orderID int64) (d
 type PaymentNotifications struct{ c *core }
 
 // Notify applies one notification; a repeated one changes nothing and is no error.
-// A success for an order that no longer awaits payment is refunded. Errors: NOT_FOUND for
-// an unknown payment; BAD_USER_INPUT when the amount differs from the payment's.
+// A success for an order that no longer awaits payment is refunded. A success that pays
+// the order awards the buyer its credits; should that fail, Notify fails, and the
+// provider's repeated notification awards them (once). Errors: NOT_FOUND for an unknown
+// payment; BAD_USER_INPUT when the amount differs from the payment's.
 func (u *PaymentNotifications) Notify(ctx context.Context, n Notification) error {
 	p, err := u.c.d.Payments.Payment(ctx, n.PaymentID)
 	if errors.Is(err, domain.ErrNotFound) {
@@ -129,10 +131,35 @@ func (u *PaymentNotifications) Notify(ctx context.Context, n Notification) error
 	switch st.Outcome {
 	case SettledPaid:
 		u.c.publish(ctx, st.Order, "")
+		return u.c.awardPaid(ctx, st.Order)
+	case SettledAgain:
+		// A repeated success: the award of the order it paid may be what failed before.
+		if !n.Succeeded || p.Status != domain.PaymentSucceeded || u.c.d.Credits == nil {
+			return nil
+		}
+		o, err := u.c.d.Orders.Order(ctx, p.OrderID)
+		if err != nil {
+			return fmt.Errorf("read order %d: %w", p.OrderID, err)
+		}
+		if o.Status == domain.OrderPaid || o.Status == domain.OrderUsed {
+			return u.c.awardPaid(ctx, o)
+		}
 	case SettledRefundDue:
 		u.c.log.Info("payment arrived after its order stopped waiting; refunding", slog.Int64("payment_id", p.ID),
 			slog.Int64("order_id", st.Order.ID), slog.String("order_status", string(st.Order.Status)))
 		u.c.refund(ctx, st.Payment, refundReasonLate)
+	}
+	return nil
+}
+
+// awardPaid awards the buyer of a paid order its credits, once per order.
+func (c *core) awardPaid(ctx context.Context, o domain.VoucherOrder) error {
+	a := domain.OrderAward(o)
+	if c.d.Credits == nil || a.Amount == 0 {
+		return nil
+	}
+	if _, err := c.d.Credits.Award(context.WithoutCancel(ctx), a); err != nil {
+		return fmt.Errorf("award the credits of order %d: %w", o.ID, err)
 	}
 	return nil
 }
@@ -184,8 +211,9 @@ func (u *CancelOrder) Handle(ctx context.Context, a domain.Actor, orderID int64)
 type RequestRefund struct{ c *core }
 
 // Handle refunds the caller's PAID order: it becomes REFUNDED, its payment's money goes
-// back through the provider, and a flash sale's unit goes back to the sale. Errors:
-// NOT_FOUND; CONFLICT in any other status (a USED order cannot be refunded).
+// back through the provider, its credits are taken back from the buyer, and a flash
+// sale's unit goes back to the sale. Errors: NOT_FOUND; CONFLICT in any other status (a
+// USED order cannot be refunded).
 func (u *RequestRefund) Handle(ctx context.Context, a domain.Actor, orderID int64, reason string) (domain.VoucherOrder, error) {
 	o, err := u.c.ownOrder(ctx, a, orderID)
 	if err != nil {
@@ -223,6 +251,11 @@ func (u *RequestRefund) Handle(ctx context.Context, a domain.Actor, orderID int6
 		p := *paid
 		p.Status = domain.PaymentRefundPending
 		u.c.refund(ctx, p, reason)
+	}
+	if u.c.d.Credits != nil {
+		if _, err := u.c.d.Credits.Revoke(context.WithoutCancel(ctx), after.UserID, domain.CreditOrder, after.ID); err != nil {
+			u.c.log.Warn("a refunded order's credits were not taken back", slog.Int64("order_id", after.ID), slog.Any("error", err))
+		}
 	}
 	u.c.returnUnits(ctx, after.VoucherID, []domain.VoucherOrder{after})
 	u.c.publish(ctx, after, "")

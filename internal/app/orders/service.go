@@ -64,7 +64,9 @@ type Deps struct {
 	Provider PaymentProvider
 	Status   StatusPublisher
 	IDs      IDGenerator
-	Log      *slog.Logger
+	// Credits award paid orders' credits (nil: no credits are kept).
+	Credits Credits
+	Log     *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
