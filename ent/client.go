@@ -18,6 +18,7 @@ import (
 	"github.com/dealspot/dealspot/ent/blog"
 	"github.com/dealspot/dealspot/ent/bloglike"
 	"github.com/dealspot/dealspot/ent/comment"
+	"github.com/dealspot/dealspot/ent/creditaward"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
@@ -45,6 +46,8 @@ type Client struct {
 	BlogLike *BlogLikeClient
 	// Comment is the client for interacting with the Comment builders.
 	Comment *CommentClient
+	// CreditAward is the client for interacting with the CreditAward builders.
+	CreditAward *CreditAwardClient
 	// FlashSale is the client for interacting with the FlashSale builders.
 	FlashSale *FlashSaleClient
 	// Follow is the client for interacting with the Follow builders.
@@ -83,6 +86,7 @@ func (c *Client) init() {
 	c.Blog = NewBlogClient(c.config)
 	c.BlogLike = NewBlogLikeClient(c.config)
 	c.Comment = NewCommentClient(c.config)
+	c.CreditAward = NewCreditAwardClient(c.config)
 	c.FlashSale = NewFlashSaleClient(c.config)
 	c.Follow = NewFollowClient(c.config)
 	c.OrderIDNode = NewOrderIDNodeClient(c.config)
@@ -190,6 +194,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Blog:         NewBlogClient(cfg),
 		BlogLike:     NewBlogLikeClient(cfg),
 		Comment:      NewCommentClient(cfg),
+		CreditAward:  NewCreditAwardClient(cfg),
 		FlashSale:    NewFlashSaleClient(cfg),
 		Follow:       NewFollowClient(cfg),
 		OrderIDNode:  NewOrderIDNodeClient(cfg),
@@ -224,6 +229,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Blog:         NewBlogClient(cfg),
 		BlogLike:     NewBlogLikeClient(cfg),
 		Comment:      NewCommentClient(cfg),
+		CreditAward:  NewCreditAwardClient(cfg),
 		FlashSale:    NewFlashSaleClient(cfg),
 		Follow:       NewFollowClient(cfg),
 		OrderIDNode:  NewOrderIDNodeClient(cfg),
@@ -265,9 +271,9 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.Blog, c.BlogLike, c.Comment, c.FlashSale, c.Follow, c.OrderIDNode, c.Payment,
-		c.Session, c.SessionToken, c.Shop, c.ShopType, c.SignIn, c.User, c.Voucher,
-		c.VoucherOrder,
+		c.Blog, c.BlogLike, c.Comment, c.CreditAward, c.FlashSale, c.Follow,
+		c.OrderIDNode, c.Payment, c.Session, c.SessionToken, c.Shop, c.ShopType,
+		c.SignIn, c.User, c.Voucher, c.VoucherOrder,
 	} {
 		n.Use(hooks...)
 	}
@@ -277,9 +283,9 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.Blog, c.BlogLike, c.Comment, c.FlashSale, c.Follow, c.OrderIDNode, c.Payment,
-		c.Session, c.SessionToken, c.Shop, c.ShopType, c.SignIn, c.User, c.Voucher,
-		c.VoucherOrder,
+		c.Blog, c.BlogLike, c.Comment, c.CreditAward, c.FlashSale, c.Follow,
+		c.OrderIDNode, c.Payment, c.Session, c.SessionToken, c.Shop, c.ShopType,
+		c.SignIn, c.User, c.Voucher, c.VoucherOrder,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -294,6 +300,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.BlogLike.mutate(ctx, m)
 	case *CommentMutation:
 		return c.Comment.mutate(ctx, m)
+	case *CreditAwardMutation:
+		return c.CreditAward.mutate(ctx, m)
 	case *FlashSaleMutation:
 		return c.FlashSale.mutate(ctx, m)
 	case *FollowMutation:
@@ -719,6 +727,139 @@ func (c *CommentClient) mutate(ctx context.Context, m *CommentMutation) (Value, 
 		return (&CommentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Comment mutation op: %q", m.Op())
+	}
+}
+
+// CreditAwardClient is a client for the CreditAward schema.
+type CreditAwardClient struct {
+	config
+}
+
+// NewCreditAwardClient returns a client for the CreditAward from the given config.
+func NewCreditAwardClient(c config) *CreditAwardClient {
+	return &CreditAwardClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `creditaward.Hooks(f(g(h())))`.
+func (c *CreditAwardClient) Use(hooks ...Hook) {
+	c.hooks.CreditAward = append(c.hooks.CreditAward, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `creditaward.Intercept(f(g(h())))`.
+func (c *CreditAwardClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CreditAward = append(c.inters.CreditAward, interceptors...)
+}
+
+// Create returns a builder for creating a CreditAward entity.
+func (c *CreditAwardClient) Create() *CreditAwardCreate {
+	mutation := newCreditAwardMutation(c.config, OpCreate)
+	return &CreditAwardCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CreditAward entities.
+func (c *CreditAwardClient) CreateBulk(builders ...*CreditAwardCreate) *CreditAwardCreateBulk {
+	return &CreditAwardCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CreditAwardClient) MapCreateBulk(slice any, setFunc func(*CreditAwardCreate, int)) *CreditAwardCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CreditAwardCreateBulk{err: fmt.Errorf("calling to CreditAwardClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CreditAwardCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CreditAwardCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CreditAward.
+func (c *CreditAwardClient) Update() *CreditAwardUpdate {
+	mutation := newCreditAwardMutation(c.config, OpUpdate)
+	return &CreditAwardUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CreditAwardClient) UpdateOne(_m *CreditAward) *CreditAwardUpdateOne {
+	mutation := newCreditAwardMutation(c.config, OpUpdateOne, withCreditAward(_m))
+	return &CreditAwardUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CreditAwardClient) UpdateOneID(id int64) *CreditAwardUpdateOne {
+	mutation := newCreditAwardMutation(c.config, OpUpdateOne, withCreditAwardID(id))
+	return &CreditAwardUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CreditAward.
+func (c *CreditAwardClient) Delete() *CreditAwardDelete {
+	mutation := newCreditAwardMutation(c.config, OpDelete)
+	return &CreditAwardDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CreditAwardClient) DeleteOne(_m *CreditAward) *CreditAwardDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CreditAwardClient) DeleteOneID(id int64) *CreditAwardDeleteOne {
+	builder := c.Delete().Where(creditaward.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CreditAwardDeleteOne{builder}
+}
+
+// Query returns a query builder for CreditAward.
+func (c *CreditAwardClient) Query() *CreditAwardQuery {
+	return &CreditAwardQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCreditAward},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CreditAward entity by its id.
+func (c *CreditAwardClient) Get(ctx context.Context, id int64) (*CreditAward, error) {
+	return c.Query().Where(creditaward.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CreditAwardClient) GetX(ctx context.Context, id int64) *CreditAward {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CreditAwardClient) Hooks() []Hook {
+	return c.hooks.CreditAward
+}
+
+// Interceptors returns the client interceptors.
+func (c *CreditAwardClient) Interceptors() []Interceptor {
+	return c.inters.CreditAward
+}
+
+func (c *CreditAwardClient) mutate(ctx context.Context, m *CreditAwardMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CreditAwardCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CreditAwardUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CreditAwardUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CreditAwardDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CreditAward mutation op: %q", m.Op())
 	}
 }
 
@@ -2417,12 +2558,13 @@ func (c *VoucherOrderClient) mutate(ctx context.Context, m *VoucherOrderMutation
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		Blog, BlogLike, Comment, FlashSale, Follow, OrderIDNode, Payment, Session,
-		SessionToken, Shop, ShopType, SignIn, User, Voucher, VoucherOrder []ent.Hook
+		Blog, BlogLike, Comment, CreditAward, FlashSale, Follow, OrderIDNode, Payment,
+		Session, SessionToken, Shop, ShopType, SignIn, User, Voucher,
+		VoucherOrder []ent.Hook
 	}
 	inters struct {
-		Blog, BlogLike, Comment, FlashSale, Follow, OrderIDNode, Payment, Session,
-		SessionToken, Shop, ShopType, SignIn, User, Voucher,
+		Blog, BlogLike, Comment, CreditAward, FlashSale, Follow, OrderIDNode, Payment,
+		Session, SessionToken, Shop, ShopType, SignIn, User, Voucher,
 		VoucherOrder []ent.Interceptor
 	}
 )

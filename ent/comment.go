@@ -27,6 +27,8 @@ type Comment struct {
 	UserID int64 `json:"user_id,omitempty"`
 	// ParentID holds the value of the "parent_id" field.
 	ParentID int64 `json:"parent_id,omitempty"`
+	// ReplyToID holds the value of the "reply_to_id" field.
+	ReplyToID int64 `json:"reply_to_id,omitempty"`
 	// ReplyToUserID holds the value of the "reply_to_user_id" field.
 	ReplyToUserID int64 `json:"reply_to_user_id,omitempty"`
 	// Content holds the value of the "content" field.
@@ -41,7 +43,7 @@ func (*Comment) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case comment.FieldID, comment.FieldBlogID, comment.FieldUserID, comment.FieldParentID, comment.FieldReplyToUserID, comment.FieldReplies:
+		case comment.FieldID, comment.FieldBlogID, comment.FieldUserID, comment.FieldParentID, comment.FieldReplyToID, comment.FieldReplyToUserID, comment.FieldReplies:
 			values[i] = new(sql.NullInt64)
 		case comment.FieldContent:
 			values[i] = new(sql.NullString)
@@ -97,6 +99,12 @@ func (_m *Comment) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field parent_id", values[i])
 			} else if value.Valid {
 				_m.ParentID = value.Int64
+			}
+		case comment.FieldReplyToID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field reply_to_id", values[i])
+			} else if value.Valid {
+				_m.ReplyToID = value.Int64
 			}
 		case comment.FieldReplyToUserID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -166,6 +174,9 @@ func (_m *Comment) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("parent_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.ParentID))
+	builder.WriteString(", ")
+	builder.WriteString("reply_to_id=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ReplyToID))
 	builder.WriteString(", ")
 	builder.WriteString("reply_to_user_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.ReplyToUserID))

@@ -76,6 +76,20 @@ func (_c *CommentCreate) SetNillableParentID(v *int64) *CommentCreate {
 	return _c
 }
 
+// SetReplyToID sets the "reply_to_id" field.
+func (_c *CommentCreate) SetReplyToID(v int64) *CommentCreate {
+	_c.mutation.SetReplyToID(v)
+	return _c
+}
+
+// SetNillableReplyToID sets the "reply_to_id" field if the given value is not nil.
+func (_c *CommentCreate) SetNillableReplyToID(v *int64) *CommentCreate {
+	if v != nil {
+		_c.SetReplyToID(*v)
+	}
+	return _c
+}
+
 // SetReplyToUserID sets the "reply_to_user_id" field.
 func (_c *CommentCreate) SetReplyToUserID(v int64) *CommentCreate {
 	_c.mutation.SetReplyToUserID(v)
@@ -163,6 +177,10 @@ func (_c *CommentCreate) defaults() {
 		v := comment.DefaultParentID
 		_c.mutation.SetParentID(v)
 	}
+	if _, ok := _c.mutation.ReplyToID(); !ok {
+		v := comment.DefaultReplyToID
+		_c.mutation.SetReplyToID(v)
+	}
 	if _, ok := _c.mutation.ReplyToUserID(); !ok {
 		v := comment.DefaultReplyToUserID
 		_c.mutation.SetReplyToUserID(v)
@@ -189,6 +207,9 @@ func (_c *CommentCreate) check() error {
 	}
 	if _, ok := _c.mutation.ParentID(); !ok {
 		return &ValidationError{Name: "parent_id", err: errors.New(`ent: missing required field "Comment.parent_id"`)}
+	}
+	if _, ok := _c.mutation.ReplyToID(); !ok {
+		return &ValidationError{Name: "reply_to_id", err: errors.New(`ent: missing required field "Comment.reply_to_id"`)}
 	}
 	if _, ok := _c.mutation.ReplyToUserID(); !ok {
 		return &ValidationError{Name: "reply_to_user_id", err: errors.New(`ent: missing required field "Comment.reply_to_user_id"`)}
@@ -266,6 +287,10 @@ func (_c *CommentCreate) createSpec() (*Comment, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ParentID(); ok {
 		_spec.SetField(comment.FieldParentID, field.TypeInt64, value)
 		_node.ParentID = value
+	}
+	if value, ok := _c.mutation.ReplyToID(); ok {
+		_spec.SetField(comment.FieldReplyToID, field.TypeInt64, value)
+		_node.ReplyToID = value
 	}
 	if value, ok := _c.mutation.ReplyToUserID(); ok {
 		_spec.SetField(comment.FieldReplyToUserID, field.TypeInt64, value)
@@ -401,6 +426,9 @@ func (u *CommentUpsertOne) UpdateNewValues() *CommentUpsertOne {
 		}
 		if _, exists := u.create.mutation.ParentID(); exists {
 			s.SetIgnore(comment.FieldParentID)
+		}
+		if _, exists := u.create.mutation.ReplyToID(); exists {
+			s.SetIgnore(comment.FieldReplyToID)
 		}
 		if _, exists := u.create.mutation.ReplyToUserID(); exists {
 			s.SetIgnore(comment.FieldReplyToUserID)
@@ -678,6 +706,9 @@ func (u *CommentUpsertBulk) UpdateNewValues() *CommentUpsertBulk {
 			}
 			if _, exists := b.mutation.ParentID(); exists {
 				s.SetIgnore(comment.FieldParentID)
+			}
+			if _, exists := b.mutation.ReplyToID(); exists {
+				s.SetIgnore(comment.FieldReplyToID)
 			}
 			if _, exists := b.mutation.ReplyToUserID(); exists {
 				s.SetIgnore(comment.FieldReplyToUserID)

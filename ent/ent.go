@@ -15,6 +15,7 @@ import (
 	"github.com/dealspot/dealspot/ent/blog"
 	"github.com/dealspot/dealspot/ent/bloglike"
 	"github.com/dealspot/dealspot/ent/comment"
+	"github.com/dealspot/dealspot/ent/creditaward"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
@@ -90,6 +91,7 @@ func checkColumn(t, c string) error {
 			blog.Table:         blog.ValidColumn,
 			bloglike.Table:     bloglike.ValidColumn,
 			comment.Table:      comment.ValidColumn,
+			creditaward.Table:  creditaward.ValidColumn,
 			flashsale.Table:    flashsale.ValidColumn,
 			follow.Table:       follow.ValidColumn,
 			orderidnode.Table:  orderidnode.ValidColumn,

@@ -14,6 +14,7 @@ import (
 	"github.com/dealspot/dealspot/ent/blog"
 	"github.com/dealspot/dealspot/ent/bloglike"
 	"github.com/dealspot/dealspot/ent/comment"
+	"github.com/dealspot/dealspot/ent/creditaward"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
@@ -41,6 +42,7 @@ const (
 	TypeBlog         = "Blog"
 	TypeBlogLike     = "BlogLike"
 	TypeComment      = "Comment"
+	TypeCreditAward  = "CreditAward"
 	TypeFlashSale    = "FlashSale"
 	TypeFollow       = "Follow"
 	TypeOrderIDNode  = "OrderIDNode"
@@ -1651,6 +1653,8 @@ type CommentMutation struct {
 	adduser_id          *int64
 	parent_id           *int64
 	addparent_id        *int64
+	reply_to_id         *int64
+	addreply_to_id      *int64
 	reply_to_user_id    *int64
 	addreply_to_user_id *int64
 	content             *string
@@ -2006,6 +2010,62 @@ func (m *CommentMutation) ResetParentID() {
 	m.addparent_id = nil
 }
 
+// SetReplyToID sets the "reply_to_id" field.
+func (m *CommentMutation) SetReplyToID(i int64) {
+	m.reply_to_id = &i
+	m.addreply_to_id = nil
+}
+
+// ReplyToID returns the value of the "reply_to_id" field in the mutation.
+func (m *CommentMutation) ReplyToID() (r int64, exists bool) {
+	v := m.reply_to_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReplyToID returns the old "reply_to_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldReplyToID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReplyToID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReplyToID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReplyToID: %w", err)
+	}
+	return oldValue.ReplyToID, nil
+}
+
+// AddReplyToID adds i to the "reply_to_id" field.
+func (m *CommentMutation) AddReplyToID(i int64) {
+	if m.addreply_to_id != nil {
+		*m.addreply_to_id += i
+	} else {
+		m.addreply_to_id = &i
+	}
+}
+
+// AddedReplyToID returns the value that was added to the "reply_to_id" field in this mutation.
+func (m *CommentMutation) AddedReplyToID() (r int64, exists bool) {
+	v := m.addreply_to_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetReplyToID resets all changes to the "reply_to_id" field.
+func (m *CommentMutation) ResetReplyToID() {
+	m.reply_to_id = nil
+	m.addreply_to_id = nil
+}
+
 // SetReplyToUserID sets the "reply_to_user_id" field.
 func (m *CommentMutation) SetReplyToUserID(i int64) {
 	m.reply_to_user_id = &i
@@ -2188,7 +2248,7 @@ func (m *CommentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CommentMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created_at != nil {
 		fields = append(fields, comment.FieldCreatedAt)
 	}
@@ -2203,6 +2263,9 @@ func (m *CommentMutation) Fields() []string {
 	}
 	if m.parent_id != nil {
 		fields = append(fields, comment.FieldParentID)
+	}
+	if m.reply_to_id != nil {
+		fields = append(fields, comment.FieldReplyToID)
 	}
 	if m.reply_to_user_id != nil {
 		fields = append(fields, comment.FieldReplyToUserID)
@@ -2231,6 +2294,8 @@ func (m *CommentMutation) Field(name string) (ent.Value, bool) {
 		return m.UserID()
 	case comment.FieldParentID:
 		return m.ParentID()
+	case comment.FieldReplyToID:
+		return m.ReplyToID()
 	case comment.FieldReplyToUserID:
 		return m.ReplyToUserID()
 	case comment.FieldContent:
@@ -2256,6 +2321,8 @@ func (m *CommentMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldUserID(ctx)
 	case comment.FieldParentID:
 		return m.OldParentID(ctx)
+	case comment.FieldReplyToID:
+		return m.OldReplyToID(ctx)
 	case comment.FieldReplyToUserID:
 		return m.OldReplyToUserID(ctx)
 	case comment.FieldContent:
@@ -2306,6 +2373,13 @@ func (m *CommentMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetParentID(v)
 		return nil
+	case comment.FieldReplyToID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplyToID(v)
+		return nil
 	case comment.FieldReplyToUserID:
 		v, ok := value.(int64)
 		if !ok {
@@ -2344,6 +2418,9 @@ func (m *CommentMutation) AddedFields() []string {
 	if m.addparent_id != nil {
 		fields = append(fields, comment.FieldParentID)
 	}
+	if m.addreply_to_id != nil {
+		fields = append(fields, comment.FieldReplyToID)
+	}
 	if m.addreply_to_user_id != nil {
 		fields = append(fields, comment.FieldReplyToUserID)
 	}
@@ -2364,6 +2441,8 @@ func (m *CommentMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedUserID()
 	case comment.FieldParentID:
 		return m.AddedParentID()
+	case comment.FieldReplyToID:
+		return m.AddedReplyToID()
 	case comment.FieldReplyToUserID:
 		return m.AddedReplyToUserID()
 	case comment.FieldReplies:
@@ -2397,6 +2476,13 @@ func (m *CommentMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddParentID(v)
+		return nil
+	case comment.FieldReplyToID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddReplyToID(v)
 		return nil
 	case comment.FieldReplyToUserID:
 		v, ok := value.(int64)
@@ -2453,6 +2539,9 @@ func (m *CommentMutation) ResetField(name string) error {
 		return nil
 	case comment.FieldParentID:
 		m.ResetParentID()
+		return nil
+	case comment.FieldReplyToID:
+		m.ResetReplyToID()
 		return nil
 	case comment.FieldReplyToUserID:
 		m.ResetReplyToUserID()
@@ -2513,6 +2602,656 @@ func (m *CommentMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *CommentMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Comment edge %s", name)
+}
+
+// CreditAwardMutation represents an operation that mutates the CreditAward nodes in the graph.
+type CreditAwardMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int64
+	user_id       *int64
+	adduser_id    *int64
+	reason        *string
+	ref           *int64
+	addref        *int64
+	amount        *int
+	addamount     *int
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*CreditAward, error)
+	predicates    []predicate.CreditAward
+}
+
+var _ ent.Mutation = (*CreditAwardMutation)(nil)
+
+// creditawardOption allows management of the mutation configuration using functional options.
+type creditawardOption func(*CreditAwardMutation)
+
+// newCreditAwardMutation creates new mutation for the CreditAward entity.
+func newCreditAwardMutation(c config, op Op, opts ...creditawardOption) *CreditAwardMutation {
+	m := &CreditAwardMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCreditAward,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCreditAwardID sets the ID field of the mutation.
+func withCreditAwardID(id int64) creditawardOption {
+	return func(m *CreditAwardMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CreditAward
+		)
+		m.oldValue = func(ctx context.Context) (*CreditAward, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CreditAward.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCreditAward sets the old CreditAward of the mutation.
+func withCreditAward(node *CreditAward) creditawardOption {
+	return func(m *CreditAwardMutation) {
+		m.oldValue = func(context.Context) (*CreditAward, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CreditAwardMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CreditAwardMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CreditAward entities.
+func (m *CreditAwardMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CreditAwardMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CreditAwardMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CreditAward.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetUserID sets the "user_id" field.
+func (m *CreditAwardMutation) SetUserID(i int64) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *CreditAwardMutation) UserID() (r int64, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the CreditAward entity.
+// If the CreditAward object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CreditAwardMutation) OldUserID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *CreditAwardMutation) AddUserID(i int64) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *CreditAwardMutation) AddedUserID() (r int64, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *CreditAwardMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetReason sets the "reason" field.
+func (m *CreditAwardMutation) SetReason(s string) {
+	m.reason = &s
+}
+
+// Reason returns the value of the "reason" field in the mutation.
+func (m *CreditAwardMutation) Reason() (r string, exists bool) {
+	v := m.reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReason returns the old "reason" field's value of the CreditAward entity.
+// If the CreditAward object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CreditAwardMutation) OldReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReason: %w", err)
+	}
+	return oldValue.Reason, nil
+}
+
+// ResetReason resets all changes to the "reason" field.
+func (m *CreditAwardMutation) ResetReason() {
+	m.reason = nil
+}
+
+// SetRef sets the "ref" field.
+func (m *CreditAwardMutation) SetRef(i int64) {
+	m.ref = &i
+	m.addref = nil
+}
+
+// Ref returns the value of the "ref" field in the mutation.
+func (m *CreditAwardMutation) Ref() (r int64, exists bool) {
+	v := m.ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRef returns the old "ref" field's value of the CreditAward entity.
+// If the CreditAward object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CreditAwardMutation) OldRef(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRef: %w", err)
+	}
+	return oldValue.Ref, nil
+}
+
+// AddRef adds i to the "ref" field.
+func (m *CreditAwardMutation) AddRef(i int64) {
+	if m.addref != nil {
+		*m.addref += i
+	} else {
+		m.addref = &i
+	}
+}
+
+// AddedRef returns the value that was added to the "ref" field in this mutation.
+func (m *CreditAwardMutation) AddedRef() (r int64, exists bool) {
+	v := m.addref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRef resets all changes to the "ref" field.
+func (m *CreditAwardMutation) ResetRef() {
+	m.ref = nil
+	m.addref = nil
+}
+
+// SetAmount sets the "amount" field.
+func (m *CreditAwardMutation) SetAmount(i int) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *CreditAwardMutation) Amount() (r int, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the CreditAward entity.
+// If the CreditAward object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CreditAwardMutation) OldAmount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *CreditAwardMutation) AddAmount(i int) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *CreditAwardMutation) AddedAmount() (r int, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *CreditAwardMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CreditAwardMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CreditAwardMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CreditAward entity.
+// If the CreditAward object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CreditAwardMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CreditAwardMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the CreditAwardMutation builder.
+func (m *CreditAwardMutation) Where(ps ...predicate.CreditAward) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CreditAwardMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CreditAwardMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CreditAward, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CreditAwardMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CreditAwardMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CreditAward).
+func (m *CreditAwardMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CreditAwardMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.user_id != nil {
+		fields = append(fields, creditaward.FieldUserID)
+	}
+	if m.reason != nil {
+		fields = append(fields, creditaward.FieldReason)
+	}
+	if m.ref != nil {
+		fields = append(fields, creditaward.FieldRef)
+	}
+	if m.amount != nil {
+		fields = append(fields, creditaward.FieldAmount)
+	}
+	if m.created_at != nil {
+		fields = append(fields, creditaward.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CreditAwardMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case creditaward.FieldUserID:
+		return m.UserID()
+	case creditaward.FieldReason:
+		return m.Reason()
+	case creditaward.FieldRef:
+		return m.Ref()
+	case creditaward.FieldAmount:
+		return m.Amount()
+	case creditaward.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CreditAwardMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case creditaward.FieldUserID:
+		return m.OldUserID(ctx)
+	case creditaward.FieldReason:
+		return m.OldReason(ctx)
+	case creditaward.FieldRef:
+		return m.OldRef(ctx)
+	case creditaward.FieldAmount:
+		return m.OldAmount(ctx)
+	case creditaward.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown CreditAward field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CreditAwardMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case creditaward.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case creditaward.FieldReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReason(v)
+		return nil
+	case creditaward.FieldRef:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRef(v)
+		return nil
+	case creditaward.FieldAmount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
+	case creditaward.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CreditAward field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CreditAwardMutation) AddedFields() []string {
+	var fields []string
+	if m.adduser_id != nil {
+		fields = append(fields, creditaward.FieldUserID)
+	}
+	if m.addref != nil {
+		fields = append(fields, creditaward.FieldRef)
+	}
+	if m.addamount != nil {
+		fields = append(fields, creditaward.FieldAmount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CreditAwardMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case creditaward.FieldUserID:
+		return m.AddedUserID()
+	case creditaward.FieldRef:
+		return m.AddedRef()
+	case creditaward.FieldAmount:
+		return m.AddedAmount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CreditAwardMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case creditaward.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case creditaward.FieldRef:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRef(v)
+		return nil
+	case creditaward.FieldAmount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CreditAward numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CreditAwardMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CreditAwardMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CreditAwardMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CreditAward nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CreditAwardMutation) ResetField(name string) error {
+	switch name {
+	case creditaward.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case creditaward.FieldReason:
+		m.ResetReason()
+		return nil
+	case creditaward.FieldRef:
+		m.ResetRef()
+		return nil
+	case creditaward.FieldAmount:
+		m.ResetAmount()
+		return nil
+	case creditaward.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CreditAward field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CreditAwardMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CreditAwardMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CreditAwardMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CreditAwardMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CreditAwardMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CreditAwardMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CreditAwardMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown CreditAward unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CreditAwardMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown CreditAward edge %s", name)
 }
 
 // FlashSaleMutation represents an operation that mutates the FlashSale nodes in the graph.
@@ -9354,8 +10093,6 @@ type UserMutation struct {
 	birthday      *time.Time
 	credits       *int
 	addcredits    *int
-	level         *int
-	addlevel      *int
 	clearedFields map[string]struct{}
 	done          bool
 	oldValue      func(context.Context) (*User, error)
@@ -9931,62 +10668,6 @@ func (m *UserMutation) ResetCredits() {
 	m.addcredits = nil
 }
 
-// SetLevel sets the "level" field.
-func (m *UserMutation) SetLevel(i int) {
-	m.level = &i
-	m.addlevel = nil
-}
-
-// Level returns the value of the "level" field in the mutation.
-func (m *UserMutation) Level() (r int, exists bool) {
-	v := m.level
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldLevel returns the old "level" field's value of the User entity.
-// If the User object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *UserMutation) OldLevel(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLevel is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLevel requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLevel: %w", err)
-	}
-	return oldValue.Level, nil
-}
-
-// AddLevel adds i to the "level" field.
-func (m *UserMutation) AddLevel(i int) {
-	if m.addlevel != nil {
-		*m.addlevel += i
-	} else {
-		m.addlevel = &i
-	}
-}
-
-// AddedLevel returns the value that was added to the "level" field in this mutation.
-func (m *UserMutation) AddedLevel() (r int, exists bool) {
-	v := m.addlevel
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// ResetLevel resets all changes to the "level" field.
-func (m *UserMutation) ResetLevel() {
-	m.level = nil
-	m.addlevel = nil
-}
-
 // Where appends a list predicates to the UserMutation builder.
 func (m *UserMutation) Where(ps ...predicate.User) {
 	m.predicates = append(m.predicates, ps...)
@@ -10021,7 +10702,7 @@ func (m *UserMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *UserMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 12)
 	if m.created_at != nil {
 		fields = append(fields, user.FieldCreatedAt)
 	}
@@ -10058,9 +10739,6 @@ func (m *UserMutation) Fields() []string {
 	if m.credits != nil {
 		fields = append(fields, user.FieldCredits)
 	}
-	if m.level != nil {
-		fields = append(fields, user.FieldLevel)
-	}
 	return fields
 }
 
@@ -10093,8 +10771,6 @@ func (m *UserMutation) Field(name string) (ent.Value, bool) {
 		return m.Birthday()
 	case user.FieldCredits:
 		return m.Credits()
-	case user.FieldLevel:
-		return m.Level()
 	}
 	return nil, false
 }
@@ -10128,8 +10804,6 @@ func (m *UserMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldBirthday(ctx)
 	case user.FieldCredits:
 		return m.OldCredits(ctx)
-	case user.FieldLevel:
-		return m.OldLevel(ctx)
 	}
 	return nil, fmt.Errorf("unknown User field %s", name)
 }
@@ -10223,13 +10897,6 @@ func (m *UserMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCredits(v)
 		return nil
-	case user.FieldLevel:
-		v, ok := value.(int)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetLevel(v)
-		return nil
 	}
 	return fmt.Errorf("unknown User field %s", name)
 }
@@ -10241,9 +10908,6 @@ func (m *UserMutation) AddedFields() []string {
 	if m.addcredits != nil {
 		fields = append(fields, user.FieldCredits)
 	}
-	if m.addlevel != nil {
-		fields = append(fields, user.FieldLevel)
-	}
 	return fields
 }
 
@@ -10254,8 +10918,6 @@ func (m *UserMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case user.FieldCredits:
 		return m.AddedCredits()
-	case user.FieldLevel:
-		return m.AddedLevel()
 	}
 	return nil, false
 }
@@ -10271,13 +10933,6 @@ func (m *UserMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddCredits(v)
-		return nil
-	case user.FieldLevel:
-		v, ok := value.(int)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.AddLevel(v)
 		return nil
 	}
 	return fmt.Errorf("unknown User numeric field %s", name)
@@ -10350,9 +11005,6 @@ func (m *UserMutation) ResetField(name string) error {
 		return nil
 	case user.FieldCredits:
 		m.ResetCredits()
-		return nil
-	case user.FieldLevel:
-		m.ResetLevel()
 		return nil
 	}
 	return fmt.Errorf("unknown User field %s", name)

@@ -8,6 +8,7 @@ import (
 	"github.com/dealspot/dealspot/ent/blog"
 	"github.com/dealspot/dealspot/ent/bloglike"
 	"github.com/dealspot/dealspot/ent/comment"
+	"github.com/dealspot/dealspot/ent/creditaward"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
@@ -123,12 +124,16 @@ func init() {
 	commentDescParentID := commentFields[3].Descriptor()
 	// comment.DefaultParentID holds the default value on creation for the parent_id field.
 	comment.DefaultParentID = commentDescParentID.Default.(int64)
+	// commentDescReplyToID is the schema descriptor for reply_to_id field.
+	commentDescReplyToID := commentFields[4].Descriptor()
+	// comment.DefaultReplyToID holds the default value on creation for the reply_to_id field.
+	comment.DefaultReplyToID = commentDescReplyToID.Default.(int64)
 	// commentDescReplyToUserID is the schema descriptor for reply_to_user_id field.
-	commentDescReplyToUserID := commentFields[4].Descriptor()
+	commentDescReplyToUserID := commentFields[5].Descriptor()
 	// comment.DefaultReplyToUserID holds the default value on creation for the reply_to_user_id field.
 	comment.DefaultReplyToUserID = commentDescReplyToUserID.Default.(int64)
 	// commentDescContent is the schema descriptor for content field.
-	commentDescContent := commentFields[5].Descriptor()
+	commentDescContent := commentFields[6].Descriptor()
 	// comment.ContentValidator is a validator for the "content" field. It is called by the builders before save.
 	comment.ContentValidator = func() func(string) error {
 		validators := commentDescContent.Validators
@@ -146,7 +151,7 @@ func init() {
 		}
 	}()
 	// commentDescReplies is the schema descriptor for replies field.
-	commentDescReplies := commentFields[6].Descriptor()
+	commentDescReplies := commentFields[7].Descriptor()
 	// comment.DefaultReplies holds the default value on creation for the replies field.
 	comment.DefaultReplies = commentDescReplies.Default.(int)
 	// comment.RepliesValidator is a validator for the "replies" field. It is called by the builders before save.
@@ -155,6 +160,34 @@ func init() {
 	commentDescID := commentFields[0].Descriptor()
 	// comment.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	comment.IDValidator = commentDescID.Validators[0].(func(int64) error)
+	creditawardFields := schema.CreditAward{}.Fields()
+	_ = creditawardFields
+	// creditawardDescReason is the schema descriptor for reason field.
+	creditawardDescReason := creditawardFields[2].Descriptor()
+	// creditaward.ReasonValidator is a validator for the "reason" field. It is called by the builders before save.
+	creditaward.ReasonValidator = func() func(string) error {
+		validators := creditawardDescReason.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(reason string) error {
+			for _, fn := range fns {
+				if err := fn(reason); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// creditawardDescAmount is the schema descriptor for amount field.
+	creditawardDescAmount := creditawardFields[4].Descriptor()
+	// creditaward.AmountValidator is a validator for the "amount" field. It is called by the builders before save.
+	creditaward.AmountValidator = creditawardDescAmount.Validators[0].(func(int) error)
+	// creditawardDescID is the schema descriptor for id field.
+	creditawardDescID := creditawardFields[0].Descriptor()
+	// creditaward.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	creditaward.IDValidator = creditawardDescID.Validators[0].(func(int64) error)
 	flashsaleMixin := schema.FlashSale{}.Mixin()
 	flashsaleMixinFields0 := flashsaleMixin[0].Fields()
 	_ = flashsaleMixinFields0
@@ -601,12 +634,6 @@ func init() {
 	user.DefaultCredits = userDescCredits.Default.(int)
 	// user.CreditsValidator is a validator for the "credits" field. It is called by the builders before save.
 	user.CreditsValidator = userDescCredits.Validators[0].(func(int) error)
-	// userDescLevel is the schema descriptor for level field.
-	userDescLevel := userFields[11].Descriptor()
-	// user.DefaultLevel holds the default value on creation for the level field.
-	user.DefaultLevel = userDescLevel.Default.(int)
-	// user.LevelValidator is a validator for the "level" field. It is called by the builders before save.
-	user.LevelValidator = userDescLevel.Validators[0].(func(int) error)
 	// userDescID is the schema descriptor for id field.
 	userDescID := userFields[0].Descriptor()
 	// user.IDValidator is a validator for the "id" field. It is called by the builders before save.

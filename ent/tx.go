@@ -20,6 +20,8 @@ type Tx struct {
 	BlogLike *BlogLikeClient
 	// Comment is the client for interacting with the Comment builders.
 	Comment *CommentClient
+	// CreditAward is the client for interacting with the CreditAward builders.
+	CreditAward *CreditAwardClient
 	// FlashSale is the client for interacting with the FlashSale builders.
 	FlashSale *FlashSaleClient
 	// Follow is the client for interacting with the Follow builders.
@@ -178,6 +180,7 @@ func (tx *Tx) init() {
 	tx.Blog = NewBlogClient(tx.config)
 	tx.BlogLike = NewBlogLikeClient(tx.config)
 	tx.Comment = NewCommentClient(tx.config)
+	tx.CreditAward = NewCreditAwardClient(tx.config)
 	tx.FlashSale = NewFlashSaleClient(tx.config)
 	tx.Follow = NewFollowClient(tx.config)
 	tx.OrderIDNode = NewOrderIDNodeClient(tx.config)

@@ -40,9 +40,7 @@ type User struct {
 	// Birthday holds the value of the "birthday" field.
 	Birthday *time.Time `json:"birthday,omitempty"`
 	// Credits holds the value of the "credits" field.
-	Credits int `json:"credits,omitempty"`
-	// Level holds the value of the "level" field.
-	Level        int `json:"level,omitempty"`
+	Credits      int `json:"credits,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -53,7 +51,7 @@ func (*User) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case user.FieldBlocked:
 			values[i] = new(sql.NullBool)
-		case user.FieldID, user.FieldCredits, user.FieldLevel:
+		case user.FieldID, user.FieldCredits:
 			values[i] = new(sql.NullInt64)
 		case user.FieldPhone, user.FieldNickName, user.FieldIcon, user.FieldRole, user.FieldCity, user.FieldIntroduction, user.FieldGender:
 			values[i] = new(sql.NullString)
@@ -153,12 +151,6 @@ func (_m *User) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Credits = int(value.Int64)
 			}
-		case user.FieldLevel:
-			if value, ok := values[i].(*sql.NullInt64); !ok {
-				return fmt.Errorf("unexpected type %T for field level", values[i])
-			} else if value.Valid {
-				_m.Level = int(value.Int64)
-			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -232,9 +224,6 @@ func (_m *User) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("credits=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Credits))
-	builder.WriteString(", ")
-	builder.WriteString("level=")
-	builder.WriteString(fmt.Sprintf("%v", _m.Level))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -182,20 +182,6 @@ func (_c *UserCreate) SetNillableCredits(v *int) *UserCreate {
 	return _c
 }
 
-// SetLevel sets the "level" field.
-func (_c *UserCreate) SetLevel(v int) *UserCreate {
-	_c.mutation.SetLevel(v)
-	return _c
-}
-
-// SetNillableLevel sets the "level" field if the given value is not nil.
-func (_c *UserCreate) SetNillableLevel(v *int) *UserCreate {
-	if v != nil {
-		_c.SetLevel(*v)
-	}
-	return _c
-}
-
 // SetID sets the "id" field.
 func (_c *UserCreate) SetID(v int64) *UserCreate {
 	_c.mutation.SetID(v)
@@ -277,10 +263,6 @@ func (_c *UserCreate) defaults() {
 		v := user.DefaultCredits
 		_c.mutation.SetCredits(v)
 	}
-	if _, ok := _c.mutation.Level(); !ok {
-		v := user.DefaultLevel
-		_c.mutation.SetLevel(v)
-	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -356,14 +338,6 @@ func (_c *UserCreate) check() error {
 	if v, ok := _c.mutation.Credits(); ok {
 		if err := user.CreditsValidator(v); err != nil {
 			return &ValidationError{Name: "credits", err: fmt.Errorf(`ent: validator failed for field "User.credits": %w`, err)}
-		}
-	}
-	if _, ok := _c.mutation.Level(); !ok {
-		return &ValidationError{Name: "level", err: errors.New(`ent: missing required field "User.level"`)}
-	}
-	if v, ok := _c.mutation.Level(); ok {
-		if err := user.LevelValidator(v); err != nil {
-			return &ValidationError{Name: "level", err: fmt.Errorf(`ent: validator failed for field "User.level": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
@@ -451,10 +425,6 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Credits(); ok {
 		_spec.SetField(user.FieldCredits, field.TypeInt, value)
 		_node.Credits = value
-	}
-	if value, ok := _c.mutation.Level(); ok {
-		_spec.SetField(user.FieldLevel, field.TypeInt, value)
-		_node.Level = value
 	}
 	return _node, _spec
 }
@@ -649,24 +619,6 @@ func (u *UserUpsert) UpdateCredits() *UserUpsert {
 // AddCredits adds v to the "credits" field.
 func (u *UserUpsert) AddCredits(v int) *UserUpsert {
 	u.Add(user.FieldCredits, v)
-	return u
-}
-
-// SetLevel sets the "level" field.
-func (u *UserUpsert) SetLevel(v int) *UserUpsert {
-	u.Set(user.FieldLevel, v)
-	return u
-}
-
-// UpdateLevel sets the "level" field to the value that was provided on create.
-func (u *UserUpsert) UpdateLevel() *UserUpsert {
-	u.SetExcluded(user.FieldLevel)
-	return u
-}
-
-// AddLevel adds v to the "level" field.
-func (u *UserUpsert) AddLevel(v int) *UserUpsert {
-	u.Add(user.FieldLevel, v)
 	return u
 }
 
@@ -886,27 +838,6 @@ func (u *UserUpsertOne) AddCredits(v int) *UserUpsertOne {
 func (u *UserUpsertOne) UpdateCredits() *UserUpsertOne {
 	return u.Update(func(s *UserUpsert) {
 		s.UpdateCredits()
-	})
-}
-
-// SetLevel sets the "level" field.
-func (u *UserUpsertOne) SetLevel(v int) *UserUpsertOne {
-	return u.Update(func(s *UserUpsert) {
-		s.SetLevel(v)
-	})
-}
-
-// AddLevel adds v to the "level" field.
-func (u *UserUpsertOne) AddLevel(v int) *UserUpsertOne {
-	return u.Update(func(s *UserUpsert) {
-		s.AddLevel(v)
-	})
-}
-
-// UpdateLevel sets the "level" field to the value that was provided on create.
-func (u *UserUpsertOne) UpdateLevel() *UserUpsertOne {
-	return u.Update(func(s *UserUpsert) {
-		s.UpdateLevel()
 	})
 }
 
@@ -1292,27 +1223,6 @@ func (u *UserUpsertBulk) AddCredits(v int) *UserUpsertBulk {
 func (u *UserUpsertBulk) UpdateCredits() *UserUpsertBulk {
 	return u.Update(func(s *UserUpsert) {
 		s.UpdateCredits()
-	})
-}
-
-// SetLevel sets the "level" field.
-func (u *UserUpsertBulk) SetLevel(v int) *UserUpsertBulk {
-	return u.Update(func(s *UserUpsert) {
-		s.SetLevel(v)
-	})
-}
-
-// AddLevel adds v to the "level" field.
-func (u *UserUpsertBulk) AddLevel(v int) *UserUpsertBulk {
-	return u.Update(func(s *UserUpsert) {
-		s.AddLevel(v)
-	})
-}
-
-// UpdateLevel sets the "level" field to the value that was provided on create.
-func (u *UserUpsertBulk) UpdateLevel() *UserUpsertBulk {
-	return u.Update(func(s *UserUpsert) {
-		s.UpdateLevel()
 	})
 }
 

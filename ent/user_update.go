@@ -187,27 +187,6 @@ func (_u *UserUpdate) AddCredits(v int) *UserUpdate {
 	return _u
 }
 
-// SetLevel sets the "level" field.
-func (_u *UserUpdate) SetLevel(v int) *UserUpdate {
-	_u.mutation.ResetLevel()
-	_u.mutation.SetLevel(v)
-	return _u
-}
-
-// SetNillableLevel sets the "level" field if the given value is not nil.
-func (_u *UserUpdate) SetNillableLevel(v *int) *UserUpdate {
-	if v != nil {
-		_u.SetLevel(*v)
-	}
-	return _u
-}
-
-// AddLevel adds value to the "level" field.
-func (_u *UserUpdate) AddLevel(v int) *UserUpdate {
-	_u.mutation.AddLevel(v)
-	return _u
-}
-
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdate) Mutation() *UserMutation {
 	return _u.mutation
@@ -291,11 +270,6 @@ func (_u *UserUpdate) check() error {
 			return &ValidationError{Name: "credits", err: fmt.Errorf(`ent: validator failed for field "User.credits": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.Level(); ok {
-		if err := user.LevelValidator(v); err != nil {
-			return &ValidationError{Name: "level", err: fmt.Errorf(`ent: validator failed for field "User.level": %w`, err)}
-		}
-	}
 	return nil
 }
 
@@ -349,12 +323,6 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedCredits(); ok {
 		_spec.AddField(user.FieldCredits, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.Level(); ok {
-		_spec.SetField(user.FieldLevel, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedLevel(); ok {
-		_spec.AddField(user.FieldLevel, field.TypeInt, value)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -535,27 +503,6 @@ func (_u *UserUpdateOne) AddCredits(v int) *UserUpdateOne {
 	return _u
 }
 
-// SetLevel sets the "level" field.
-func (_u *UserUpdateOne) SetLevel(v int) *UserUpdateOne {
-	_u.mutation.ResetLevel()
-	_u.mutation.SetLevel(v)
-	return _u
-}
-
-// SetNillableLevel sets the "level" field if the given value is not nil.
-func (_u *UserUpdateOne) SetNillableLevel(v *int) *UserUpdateOne {
-	if v != nil {
-		_u.SetLevel(*v)
-	}
-	return _u
-}
-
-// AddLevel adds value to the "level" field.
-func (_u *UserUpdateOne) AddLevel(v int) *UserUpdateOne {
-	_u.mutation.AddLevel(v)
-	return _u
-}
-
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdateOne) Mutation() *UserMutation {
 	return _u.mutation
@@ -652,11 +599,6 @@ func (_u *UserUpdateOne) check() error {
 			return &ValidationError{Name: "credits", err: fmt.Errorf(`ent: validator failed for field "User.credits": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.Level(); ok {
-		if err := user.LevelValidator(v); err != nil {
-			return &ValidationError{Name: "level", err: fmt.Errorf(`ent: validator failed for field "User.level": %w`, err)}
-		}
-	}
 	return nil
 }
 
@@ -727,12 +669,6 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 	}
 	if value, ok := _u.mutation.AddedCredits(); ok {
 		_spec.AddField(user.FieldCredits, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.Level(); ok {
-		_spec.SetField(user.FieldLevel, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedLevel(); ok {
-		_spec.AddField(user.FieldLevel, field.TypeInt, value)
 	}
 	_node = &User{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -71,11 +71,32 @@ func commentToModel(c domain.Comment) *model.Comment {
 		id := formatID(c.ParentID)
 		out.ParentID = &id
 	}
-	if c.ReplyToUserID > 0 {
-		id := formatID(c.ReplyToUserID)
+	if c.ReplyToID > 0 {
+		id := formatID(c.ReplyToID)
 		out.ReplyToID = &id
 	}
+	if c.ReplyToUserID > 0 {
+		id := formatID(c.ReplyToUserID)
+		out.ReplyToUserID = &id
+	}
 	return out
+}
+
+// commentEdge is the comment with id (nil: none), through the operation's loader, so
+// the comments a page of replies answers are read together; nil when it is gone.
+func (r *Resolver) commentEdge(ctx context.Context, id *string) (*model.Comment, error) {
+	if id == nil {
+		return nil, nil
+	}
+	cid, err := parseID("id", *id)
+	if err != nil {
+		return nil, err
+	}
+	c, err := r.load(ctx).comments.Load(ctx, cid)
+	if err != nil || c == nil {
+		return nil, err
+	}
+	return commentToModel(*c), nil
 }
 
 func commentConnection(page notes.CommentPage) *model.CommentConnection {

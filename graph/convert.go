@@ -74,7 +74,7 @@ func userToModel(u domain.User, viewer auth.Principal) *model.User {
 		Introduction: u.Introduction,
 		Gender:       model.Gender(cmp.Or(u.Gender, domain.GenderUnknown)),
 		Credits:      u.Credits,
-		Level:        u.Level,
+		Level:        u.Level(),
 	}
 	if auth.SeesAccount(viewer, u) {
 		role, created := model.Role(u.Role), u.CreatedAt

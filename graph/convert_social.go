@@ -53,7 +53,7 @@ func usersToModel(users []domain.User, p auth.Principal) []model.User {
 }
 
 func signInToModel(s signins.SignInStatus) *model.SignInStatus {
-	return &model.SignInStatus{Month: s.Month, SignedDays: s.SignedDays, ConsecutiveDays: s.ConsecutiveDays}
+	return &model.SignInStatus{Month: s.Month, SignedDays: s.SignedDays, ConsecutiveDays: s.ConsecutiveDays, SignedToday: s.SignedToday}
 }
 
 // sliceOrNil tells a list left out (nil) from an empty one.

@@ -46,6 +46,8 @@ type loaders struct {
 	replies      *dataloadgen.Loader[firstPageKey, []domain.Comment]
 	// payments loads the payments of orders, those the caller may see.
 	payments *dataloadgen.Loader[orderRef, []domain.Payment]
+	// comments loads comments by id (those replies answer).
+	comments *dataloadgen.Loader[int64, *domain.Comment]
 }
 
 // orderRef names an order with what says who may see its payments.
@@ -97,6 +99,7 @@ func newLoaders(a *app.Application, o LoaderOptions) *loaders {
 		blogCounts:      countLoader(a.Queries.People.BlogCounts, opts),
 		blogComments:    blogComments,
 		replies:         replies,
+		comments:        dataloadgen.NewLoader(byKey(a.Queries.Comments.ByIDs), opts...),
 		users:           dataloadgen.NewLoader(byKey(a.Queries.People.ByIDs), opts...),
 		shops:           dataloadgen.NewLoader(byKey(a.Queries.Shops.ShopsByIDs), opts...),
 		shopTypes: dataloadgen.NewLoader(byKey(func(ctx context.Context, _ []int64) (map[int64]domain.ShopType, error) {

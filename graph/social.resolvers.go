@@ -33,11 +33,15 @@ func (r *commentResolver) Author(ctx context.Context, obj *model.Comment) (*mode
 	return r.userEdge(ctx, obj.AuthorID)
 }
 
-func (r *commentResolver) ReplyTo(ctx context.Context, obj *model.Comment) (*model.User, error) {
-	if obj.ReplyToID == nil {
+func (r *commentResolver) ReplyTo(ctx context.Context, obj *model.Comment) (*model.Comment, error) {
+	return r.commentEdge(ctx, obj.ReplyToID)
+}
+
+func (r *commentResolver) ReplyToUser(ctx context.Context, obj *model.Comment) (*model.User, error) {
+	if obj.ReplyToUserID == nil {
 		return nil, nil
 	}
-	return r.userEdge(ctx, *obj.ReplyToID)
+	return r.userEdge(ctx, *obj.ReplyToUserID)
 }
 
 func (r *commentResolver) Replies(ctx context.Context, obj *model.Comment, first *int, after *string) (*model.CommentConnection, error) {
@@ -156,6 +160,22 @@ func (r *mutationResolver) LikeBlog(ctx context.Context, id string) (*model.Blog
 		return nil, err
 	}
 	v, err := r.App.Commands.Likes.LikeBlog(ctx, p.UserID, blogID)
+	if err != nil {
+		return nil, err
+	}
+	return blogToModel(v), nil
+}
+
+func (r *mutationResolver) UnlikeBlog(ctx context.Context, id string) (*model.Blog, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	blogID, err := parseID("id", id)
+	if err != nil {
+		return nil, err
+	}
+	v, err := r.App.Commands.Likes.UnlikeBlog(ctx, p.UserID, blogID)
 	if err != nil {
 		return nil, err
 	}

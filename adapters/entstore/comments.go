@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"entgo.io/ent/dialect"
-
 	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -25,21 +23,12 @@ var _ notes.Comments = (*Comments)(nil)
 // Comments returns the comment store.
 func (s *Store) Comments() *Comments { return &Comments{o: s.raw()} }
 
-const commentColumns = "id, blog_id, user_id, parent_id, reply_to_user_id, content, replies, created_at"
+const commentColumns = "id, blog_id, user_id, parent_id, reply_to_id, reply_to_user_id, content, replies, created_at"
 
 func scanComment(row rowScanner) (domain.Comment, error) {
 	var c domain.Comment
-	err := row.Scan(&c.ID, &c.BlogID, &c.UserID, &c.ParentID, &c.ReplyToUserID, &c.Content, &c.Replies, &c.CreatedAt)
+	err := row.Scan(&c.ID, &c.BlogID, &c.UserID, &c.ParentID, &c.ReplyToID, &c.ReplyToUserID, &c.Content, &c.Replies, &c.CreatedAt)
 	return c, err
-}
-
-// forUpdate locks the rows a statement reads, where the database can (SQLite's
-// transactions already hold the whole database).
-func (r *Comments) forUpdate() string {
-	if r.o.dialect == dialect.Postgres {
-		return " FOR UPDATE"
-	}
-	return ""
 }
 
 // CreateComment implements notes.Comments.
@@ -75,8 +64,8 @@ func (r *Comments) CreateComment(ctx context.Context, c domain.Comment) (domain.
 			}
 		}
 		b := &args{o: r.o}
-		q := "INSERT INTO comments (blog_id, user_id, parent_id, reply_to_user_id, content, replies, created_at, updated_at) VALUES (" +
-			strings.Join([]string{b.p(c.BlogID), b.p(c.UserID), b.p(c.ParentID), b.p(c.ReplyToUserID), b.p(c.Content), "0", b.p(at), b.p(at)}, ", ") +
+		q := "INSERT INTO comments (blog_id, user_id, parent_id, reply_to_id, reply_to_user_id, content, replies, created_at, updated_at) VALUES (" +
+			strings.Join([]string{b.p(c.BlogID), b.p(c.UserID), b.p(c.ParentID), b.p(c.ReplyToID), b.p(c.ReplyToUserID), b.p(c.Content), "0", b.p(at), b.p(at)}, ", ") +
 			") RETURNING " + commentColumns
 		created, err = scanComment(tx.QueryRowContext(ctx, q, b.vals...))
 		return err
@@ -103,6 +92,19 @@ func (r *Comments) Comment(ctx context.Context, id int64) (domain.Comment, error
 	return c, nil
 }
 
+// CommentsByIDs implements notes.Comments.
+func (r *Comments) CommentsByIDs(ctx context.Context, ids []int64) ([]domain.Comment, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	a := &args{o: r.o}
+	ph := make([]string, len(ids))
+	for i, id := range ids {
+		ph[i] = a.p(id)
+	}
+	return r.list(ctx, "SELECT "+commentColumns+" FROM comments WHERE id IN ("+strings.Join(ph, ", ")+")", a.vals)
+}
+
 // DeleteComment implements notes.Comments.
 func (r *Comments) DeleteComment(ctx context.Context, id int64) (int, error) {
 	var deleted int
@@ -112,7 +114,7 @@ func (r *Comments) DeleteComment(ctx context.Context, id int64) (int, error) {
 		// Locking the comment first waits for replies being added to it; the DELETE
 		// below then sees them.
 		var blogID, parentID int64
-		err := tx.QueryRowContext(ctx, "SELECT blog_id, parent_id FROM comments WHERE id = "+a.p(id)+r.forUpdate(), a.vals...).
+		err := tx.QueryRowContext(ctx, "SELECT blog_id, parent_id FROM comments WHERE id = "+a.p(id)+r.o.forUpdate(), a.vals...).
 			Scan(&blogID, &parentID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil

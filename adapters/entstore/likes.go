@@ -29,17 +29,19 @@ var _ likes.LikeStore = (*Likes)(nil)
 // Likes returns the like repository.
 func (s *Store) Likes() *Likes { return &Likes{client: s.client, dialect: s.dialect} }
 
-// Toggle implements likes.LikeStore. One transaction locks the blog's row (PostgreSQL:
+// SetLike implements likes.LikeStore. One transaction locks the blog's row (PostgreSQL:
 // SELECT … FOR UPDATE; SQLite: the database's write lock, taken at BEGIN IMMEDIATE), so
-// the toggles of one blog take turns: it deletes the user's like or inserts it, counts
-// the blog's likes and stores the count with the next version.
-func (r *Likes) Toggle(ctx context.Context, blogID, userID int64, at time.Time) (likes.LikeChange, error) {
+// the changes of one blog take turns: it inserts or deletes the user's like unless it is
+// as asked already and, when it changed, counts the blog's likes and stores the count
+// with the next version.
+func (r *Likes) SetLike(ctx context.Context, blogID, userID int64, like bool, at time.Time) (likes.LikeChange, error) {
 	if userID <= 0 {
 		return likes.LikeChange{}, domain.Errorf(domain.CodeBadUserInput, "a like needs a user")
 	}
 	var c likes.LikeChange
 	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
-		q := tx.Blog.Query().Where(blog.ID(blogID)).Select(blog.FieldID, blog.FieldLikedSeq)
+		c = likes.LikeChange{Liked: like}
+		q := tx.Blog.Query().Where(blog.ID(blogID)).Select(blog.FieldID, blog.FieldLikedSeq, blog.FieldLiked)
 		if r.dialect == dialect.Postgres {
 			q.ForUpdate()
 		}
@@ -47,16 +49,26 @@ func (r *Likes) Toggle(ctx context.Context, blogID, userID int64, at time.Time) 
 		if err != nil {
 			return notFound(err, "blog")
 		}
-		n, err := tx.BlogLike.Delete().Where(bloglike.BlogID(blogID), bloglike.UserID(userID)).Exec(ctx)
+		// The blog's row is locked: no other change of its likes runs in between.
+		liked, err := tx.BlogLike.Query().Where(bloglike.BlogID(blogID), bloglike.UserID(userID)).Exist(ctx)
 		if err != nil {
-			return fmt.Errorf("take back like: %w", err)
+			return fmt.Errorf("read like: %w", err)
 		}
-		if n == 0 {
+		switch {
+		case liked == like:
+			c.Count, c.Version = b.Liked, b.LikedSeq
+			return nil
+		case like:
 			if err := tx.BlogLike.Create().SetBlogID(blogID).SetUserID(userID).SetLikedAt(at).Exec(ctx); err != nil {
 				return fmt.Errorf("store like: %w", err)
 			}
-			c.Liked, c.At = true, at
+			c.At = at
+		default:
+			if _, err := tx.BlogLike.Delete().Where(bloglike.BlogID(blogID), bloglike.UserID(userID)).Exec(ctx); err != nil {
+				return fmt.Errorf("take back like: %w", err)
+			}
 		}
+		c.Changed = true
 		count, err := tx.BlogLike.Query().Where(bloglike.BlogID(blogID)).Count(ctx)
 		if err != nil {
 			return fmt.Errorf("count likes: %w", err)
@@ -68,7 +80,7 @@ func (r *Likes) Toggle(ctx context.Context, blogID, userID int64, at time.Time) 
 		return nil
 	})
 	if err != nil {
-		return likes.LikeChange{}, fmt.Errorf("toggle like of blog %d: %w", blogID, err)
+		return likes.LikeChange{}, fmt.Errorf("set like of blog %d: %w", blogID, err)
 	}
 	return c, nil
 }

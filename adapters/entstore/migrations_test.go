@@ -434,3 +434,44 @@ func checkAdoptedUpToLastUnversioned(t *testing.T, st entstore.MigrationStatus) 
 		}
 	}
 }
+
+// Replies stored before comments kept the comment they answer get it from the
+// migration that fills it: the latest earlier comment of their thread by the user they
+// answer, or none.
+func TestMigrateFillsTheCommentsRepliesAnswer(t *testing.T) {
+	t.Parallel()
+	everyDatabase(t, func(t *testing.T, url string) {
+		s := openStore(t, url)
+		ctx := t.Context()
+		// The version that added comments.reply_to_id (0 for the rows before it).
+		if err := s.Migrations().MigrateUpTo(ctx, "20261127135245"); err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now().UTC().Truncate(time.Second)
+		comment := func(user, parent, replyToUser int64) int64 {
+			return insertID(t, s, `INSERT INTO comments (created_at, updated_at, blog_id, user_id, parent_id, reply_to_user_id, content, replies)
+				VALUES (?, ?, 1, ?, ?, ?, 'c', 0)`, now, now, user, parent, replyToUser)
+		}
+		top := comment(1, 0, 0)
+		toTop := comment(2, top, 1)            // user 2 answers the top-level comment of user 1
+		toReply := comment(3, top, 2)          // user 3 answers user 2's reply
+		again := comment(1, top, 3)            // user 1 answers user 3
+		laterByTwo := comment(2, top, 1)       // user 2 answers user 1: the latest by user 1 is again
+		unknown := comment(4, top, 9)          // user 9 wrote nothing in the thread
+		otherTop := comment(3, 0, 0)           // another thread
+		otherThread := comment(1, otherTop, 3) // answers user 3 of its own thread only
+		if err := s.Migrations().Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		want := map[int64]int64{top: 0, toTop: top, toReply: toTop, again: toReply, laterByTwo: again, unknown: 0, otherTop: 0, otherThread: otherTop}
+		for id, answered := range want {
+			c, err := s.Comments().Comment(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.ReplyToID != answered {
+				t.Errorf("comment %d answers %d after the migration, want %d", id, c.ReplyToID, answered)
+			}
+		}
+	})
+}

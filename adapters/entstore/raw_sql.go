@@ -30,6 +30,15 @@ func (r *rawSQL) param(i int) string {
 	return "?"
 }
 
+// forUpdate locks the rows a statement reads, where the database can (SQLite's
+// transactions already hold the whole database).
+func (r *rawSQL) forUpdate() string {
+	if r.dialect == dialect.Postgres {
+		return " FOR UPDATE"
+	}
+	return ""
+}
+
 // inTx runs fn in one transaction, committed when fn returns nil.
 func (r *rawSQL) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	var tx *sql.Tx

@@ -63,6 +63,27 @@ func TestSocialStoreContracts(t *testing.T) {
 				return socialtest.PeopleBlogs{Blogs: blogs, NewBlog: socialtest.BlogWriter(blogs)}
 			})
 		})
+		t.Run("credits", func(t *testing.T) {
+			t.Parallel()
+			socialtest.CreditsContract(t, func(t *testing.T) socialtest.CreditStore {
+				s := open(t)
+				return socialtest.CreditStore{Credits: s.Users().Credits(), Unknown: 1 << 50,
+					NewUser: func(t *testing.T) int64 {
+						u, err := s.Users().CreateUser(t.Context(), domain.User{Phone: fmt.Sprintf("139%08d", contracttest.NewID()%1e8)})
+						if err != nil {
+							t.Fatal(err)
+						}
+						return u.ID
+					},
+					Balance: func(t *testing.T, userID int64) int {
+						u, err := s.Users().User(t.Context(), userID)
+						if err != nil {
+							t.Fatal(err)
+						}
+						return u.Credits
+					}}
+			})
+		})
 		t.Run("comments", func(t *testing.T) {
 			t.Parallel()
 			socialtest.CommentsContract(t, func(t *testing.T) socialtest.CommentStore {

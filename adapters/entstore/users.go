@@ -16,13 +16,17 @@ import (
 // Users reads and writes user accounts.
 type Users struct {
 	client *ent.Client
+	raw    *rawSQL
 }
 
 var _ auth.Users = (*Users)(nil)
 var _ social.Users = (*Users)(nil)
 
 // Users returns the user repository.
-func (s *Store) Users() *Users { return &Users{client: s.client} }
+func (s *Store) Users() *Users { return &Users{client: s.client, raw: s.raw()} }
+
+// Credits returns the store of the users' credits: their awards and each user's sum.
+func (r *Users) Credits() *Credits { return &Credits{o: r.raw} }
 
 // UserByPhone returns the user with that phone number, or domain.ErrNotFound.
 func (r *Users) UserByPhone(ctx context.Context, phone string) (domain.User, error) {
@@ -173,7 +177,7 @@ func toUser(u *ent.User) domain.User {
 		UpdatedAt: u.UpdatedAt,
 		Profile: domain.Profile{
 			City: u.City, Introduction: u.Introduction, Gender: domain.Gender(u.Gender), Birthday: u.Birthday,
-			Credits: u.Credits, Level: u.Level,
+			Credits: u.Credits,
 		},
 	}
 }

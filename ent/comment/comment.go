@@ -23,6 +23,8 @@ const (
 	FieldUserID = "user_id"
 	// FieldParentID holds the string denoting the parent_id field in the database.
 	FieldParentID = "parent_id"
+	// FieldReplyToID holds the string denoting the reply_to_id field in the database.
+	FieldReplyToID = "reply_to_id"
 	// FieldReplyToUserID holds the string denoting the reply_to_user_id field in the database.
 	FieldReplyToUserID = "reply_to_user_id"
 	// FieldContent holds the string denoting the content field in the database.
@@ -41,6 +43,7 @@ var Columns = []string{
 	FieldBlogID,
 	FieldUserID,
 	FieldParentID,
+	FieldReplyToID,
 	FieldReplyToUserID,
 	FieldContent,
 	FieldReplies,
@@ -65,6 +68,8 @@ var (
 	UpdateDefaultUpdatedAt func() time.Time
 	// DefaultParentID holds the default value on creation for the "parent_id" field.
 	DefaultParentID int64
+	// DefaultReplyToID holds the default value on creation for the "reply_to_id" field.
+	DefaultReplyToID int64
 	// DefaultReplyToUserID holds the default value on creation for the "reply_to_user_id" field.
 	DefaultReplyToUserID int64
 	// ContentValidator is a validator for the "content" field. It is called by the builders before save.
@@ -108,6 +113,11 @@ func ByUserID(opts ...sql.OrderTermOption) OrderOption {
 // ByParentID orders the results by the parent_id field.
 func ByParentID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldParentID, opts...).ToFunc()
+}
+
+// ByReplyToID orders the results by the reply_to_id field.
+func ByReplyToID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldReplyToID, opts...).ToFunc()
 }
 
 // ByReplyToUserID orders the results by the reply_to_user_id field.

@@ -79,6 +79,11 @@ func ParentID(v int64) predicate.Comment {
 	return predicate.Comment(sql.FieldEQ(FieldParentID, v))
 }
 
+// ReplyToID applies equality check predicate on the "reply_to_id" field. It's identical to ReplyToIDEQ.
+func ReplyToID(v int64) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldReplyToID, v))
+}
+
 // ReplyToUserID applies equality check predicate on the "reply_to_user_id" field. It's identical to ReplyToUserIDEQ.
 func ReplyToUserID(v int64) predicate.Comment {
 	return predicate.Comment(sql.FieldEQ(FieldReplyToUserID, v))
@@ -292,6 +297,46 @@ func ParentIDLT(v int64) predicate.Comment {
 // ParentIDLTE applies the LTE predicate on the "parent_id" field.
 func ParentIDLTE(v int64) predicate.Comment {
 	return predicate.Comment(sql.FieldLTE(FieldParentID, v))
+}
+
+// ReplyToIDEQ applies the EQ predicate on the "reply_to_id" field.
+func ReplyToIDEQ(v int64) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldReplyToID, v))
+}
+
+// ReplyToIDNEQ applies the NEQ predicate on the "reply_to_id" field.
+func ReplyToIDNEQ(v int64) predicate.Comment {
+	return predicate.Comment(sql.FieldNEQ(FieldReplyToID, v))
+}
+
+// ReplyToIDIn applies the In predicate on the "reply_to_id" field.
+func ReplyToIDIn(vs ...int64) predicate.Comment {
+	return predicate.Comment(sql.FieldIn(FieldReplyToID, vs...))
+}
+
+// ReplyToIDNotIn applies the NotIn predicate on the "reply_to_id" field.
+func ReplyToIDNotIn(vs ...int64) predicate.Comment {
+	return predicate.Comment(sql.FieldNotIn(FieldReplyToID, vs...))
+}
+
+// ReplyToIDGT applies the GT predicate on the "reply_to_id" field.
+func ReplyToIDGT(v int64) predicate.Comment {
+	return predicate.Comment(sql.FieldGT(FieldReplyToID, v))
+}
+
+// ReplyToIDGTE applies the GTE predicate on the "reply_to_id" field.
+func ReplyToIDGTE(v int64) predicate.Comment {
+	return predicate.Comment(sql.FieldGTE(FieldReplyToID, v))
+}
+
+// ReplyToIDLT applies the LT predicate on the "reply_to_id" field.
+func ReplyToIDLT(v int64) predicate.Comment {
+	return predicate.Comment(sql.FieldLT(FieldReplyToID, v))
+}
+
+// ReplyToIDLTE applies the LTE predicate on the "reply_to_id" field.
+func ReplyToIDLTE(v int64) predicate.Comment {
+	return predicate.Comment(sql.FieldLTE(FieldReplyToID, v))
 }
 
 // ReplyToUserIDEQ applies the EQ predicate on the "reply_to_user_id" field.

@@ -75,6 +75,7 @@ var (
 		{Name: "blog_id", Type: field.TypeInt64},
 		{Name: "user_id", Type: field.TypeInt64},
 		{Name: "parent_id", Type: field.TypeInt64, Default: 0},
+		{Name: "reply_to_id", Type: field.TypeInt64, Default: 0},
 		{Name: "reply_to_user_id", Type: field.TypeInt64, Default: 0},
 		{Name: "content", Type: field.TypeString, Size: 4000},
 		{Name: "replies", Type: field.TypeInt, Default: 0},
@@ -94,6 +95,28 @@ var (
 				Name:    "comment_parent_id_id",
 				Unique:  false,
 				Columns: []*schema.Column{CommentsColumns[5], CommentsColumns[0]},
+			},
+		},
+	}
+	// CreditAwardsColumns holds the columns for the "credit_awards" table.
+	CreditAwardsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "reason", Type: field.TypeString, Size: 16},
+		{Name: "ref", Type: field.TypeInt64},
+		{Name: "amount", Type: field.TypeInt},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// CreditAwardsTable holds the schema information for the "credit_awards" table.
+	CreditAwardsTable = &schema.Table{
+		Name:       "credit_awards",
+		Columns:    CreditAwardsColumns,
+		PrimaryKey: []*schema.Column{CreditAwardsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "creditaward_user_id_reason_ref",
+				Unique:  true,
+				Columns: []*schema.Column{CreditAwardsColumns[1], CreditAwardsColumns[2], CreditAwardsColumns[3]},
 			},
 		},
 	}
@@ -370,7 +393,6 @@ var (
 		{Name: "gender", Type: field.TypeEnum, Enums: []string{"UNKNOWN", "FEMALE", "MALE", "OTHER"}, Default: "UNKNOWN"},
 		{Name: "birthday", Type: field.TypeTime, Nullable: true},
 		{Name: "credits", Type: field.TypeInt, Default: 0},
-		{Name: "level", Type: field.TypeInt, Default: 0},
 	}
 	// UsersTable holds the schema information for the "users" table.
 	UsersTable = &schema.Table{
@@ -480,6 +502,7 @@ var (
 		BlogsTable,
 		BlogLikesTable,
 		CommentsTable,
+		CreditAwardsTable,
 		FlashSalesTable,
 		FollowsTable,
 		OrderIDNodesTable,

@@ -15,6 +15,9 @@ type BlogLike func(*sql.Selector)
 // Comment is the predicate function for comment builders.
 type Comment func(*sql.Selector)
 
+// CreditAward is the predicate function for creditaward builders.
+type CreditAward func(*sql.Selector)
+
 // FlashSale is the predicate function for flashsale builders.
 type FlashSale func(*sql.Selector)
 

@@ -7,7 +7,8 @@ import (
 )
 
 // Comment holds the schema definition for a comment on a note, or a reply to one (one
-// level deep: a reply to a reply hangs under the same comment, naming whom it answers).
+// level deep: a reply to a reply hangs under the same comment, naming the comment and the
+// user it answers).
 type Comment struct {
 	ent.Schema
 }
@@ -31,6 +32,11 @@ func (Comment) Fields() []ent.Field {
 			Immutable(),
 		// parent_id is the top-level comment a reply hangs under (0: a top-level comment).
 		field.Int64("parent_id").
+			Default(0).
+			Immutable(),
+		// reply_to_id is the comment a reply answers: its top-level comment or another
+		// reply under it (0: none). It is kept when that comment is deleted.
+		field.Int64("reply_to_id").
 			Default(0).
 			Immutable(),
 		// reply_to_user_id is the author of the comment a reply answers (0: none).

@@ -57,11 +57,9 @@ func (User) Fields() []ent.Field {
 		field.Time("birthday").
 			Optional().
 			Nillable(),
-		// credits are earned by signing in and posting; level follows from them.
+		// credits are the sum of the user's credit awards (credit_awards), moved in the
+		// transaction that stores or takes back an award; the level follows from them.
 		field.Int("credits").
-			NonNegative().
-			Default(0),
-		field.Int("level").
 			NonNegative().
 			Default(0),
 	}

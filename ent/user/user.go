@@ -38,8 +38,6 @@ const (
 	FieldBirthday = "birthday"
 	// FieldCredits holds the string denoting the credits field in the database.
 	FieldCredits = "credits"
-	// FieldLevel holds the string denoting the level field in the database.
-	FieldLevel = "level"
 	// Table holds the table name of the user in the database.
 	Table = "users"
 )
@@ -59,7 +57,6 @@ var Columns = []string{
 	FieldGender,
 	FieldBirthday,
 	FieldCredits,
-	FieldLevel,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -103,10 +100,6 @@ var (
 	DefaultCredits int
 	// CreditsValidator is a validator for the "credits" field. It is called by the builders before save.
 	CreditsValidator func(int) error
-	// DefaultLevel holds the default value on creation for the "level" field.
-	DefaultLevel int
-	// LevelValidator is a validator for the "level" field. It is called by the builders before save.
-	LevelValidator func(int) error
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(int64) error
 )
@@ -232,9 +225,4 @@ func ByBirthday(opts ...sql.OrderTermOption) OrderOption {
 // ByCredits orders the results by the credits field.
 func ByCredits(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCredits, opts...).ToFunc()
-}
-
-// ByLevel orders the results by the level field.
-func ByLevel(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldLevel, opts...).ToFunc()
 }

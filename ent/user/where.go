@@ -104,11 +104,6 @@ func Credits(v int) predicate.User {
 	return predicate.User(sql.FieldEQ(FieldCredits, v))
 }
 
-// Level applies equality check predicate on the "level" field. It's identical to LevelEQ.
-func Level(v int) predicate.User {
-	return predicate.User(sql.FieldEQ(FieldLevel, v))
-}
-
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.User {
 	return predicate.User(sql.FieldEQ(FieldCreatedAt, v))
@@ -652,46 +647,6 @@ func CreditsLT(v int) predicate.User {
 // CreditsLTE applies the LTE predicate on the "credits" field.
 func CreditsLTE(v int) predicate.User {
 	return predicate.User(sql.FieldLTE(FieldCredits, v))
-}
-
-// LevelEQ applies the EQ predicate on the "level" field.
-func LevelEQ(v int) predicate.User {
-	return predicate.User(sql.FieldEQ(FieldLevel, v))
-}
-
-// LevelNEQ applies the NEQ predicate on the "level" field.
-func LevelNEQ(v int) predicate.User {
-	return predicate.User(sql.FieldNEQ(FieldLevel, v))
-}
-
-// LevelIn applies the In predicate on the "level" field.
-func LevelIn(vs ...int) predicate.User {
-	return predicate.User(sql.FieldIn(FieldLevel, vs...))
-}
-
-// LevelNotIn applies the NotIn predicate on the "level" field.
-func LevelNotIn(vs ...int) predicate.User {
-	return predicate.User(sql.FieldNotIn(FieldLevel, vs...))
-}
-
-// LevelGT applies the GT predicate on the "level" field.
-func LevelGT(v int) predicate.User {
-	return predicate.User(sql.FieldGT(FieldLevel, v))
-}
-
-// LevelGTE applies the GTE predicate on the "level" field.
-func LevelGTE(v int) predicate.User {
-	return predicate.User(sql.FieldGTE(FieldLevel, v))
-}
-
-// LevelLT applies the LT predicate on the "level" field.
-func LevelLT(v int) predicate.User {
-	return predicate.User(sql.FieldLT(FieldLevel, v))
-}
-
-// LevelLTE applies the LTE predicate on the "level" field.
-func LevelLTE(v int) predicate.User {
-	return predicate.User(sql.FieldLTE(FieldLevel, v))
 }
 
 // And groups predicates with the AND operator between them.

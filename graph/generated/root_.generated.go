@@ -79,17 +79,18 @@ type ComplexityRoot struct {
 	}
 
 	Comment struct {
-		Author     func(childComplexity int) int
-		AuthorID   func(childComplexity int) int
-		BlogID     func(childComplexity int) int
-		Content    func(childComplexity int) int
-		CreatedAt  func(childComplexity int) int
-		ID         func(childComplexity int) int
-		ParentID   func(childComplexity int) int
-		Replies    func(childComplexity int, first *int, after *string) int
-		ReplyCount func(childComplexity int) int
-		ReplyTo    func(childComplexity int) int
-		ReplyToID  func(childComplexity int) int
+		Author      func(childComplexity int) int
+		AuthorID    func(childComplexity int) int
+		BlogID      func(childComplexity int) int
+		Content     func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		ParentID    func(childComplexity int) int
+		Replies     func(childComplexity int, first *int, after *string) int
+		ReplyCount  func(childComplexity int) int
+		ReplyTo     func(childComplexity int) int
+		ReplyToID   func(childComplexity int) int
+		ReplyToUser func(childComplexity int) int
 	}
 
 	CommentConnection struct {
@@ -145,6 +146,7 @@ type ComplexityRoot struct {
 		SignIn          func(childComplexity int) int
 		UnblockUser     func(childComplexity int, userID string) int
 		Unfollow        func(childComplexity int, userID string) int
+		UnlikeBlog      func(childComplexity int, id string) int
 		UpdateBlog      func(childComplexity int, id string, input model.UpdateBlogInput) int
 		UpdateFlashSale func(childComplexity int, input model.UpdateFlashSaleInput) int
 		UpdateProfile   func(childComplexity int, input model.UpdateProfileInput) int
@@ -281,6 +283,7 @@ type ComplexityRoot struct {
 		ConsecutiveDays func(childComplexity int) int
 		Month           func(childComplexity int) int
 		SignedDays      func(childComplexity int) int
+		SignedToday     func(childComplexity int) int
 	}
 
 	Subscription struct {
@@ -621,6 +624,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Comment.ReplyToID(childComplexity), true
+	case "Comment.replyToUser":
+		if e.ComplexityRoot.Comment.ReplyToUser == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ReplyToUser(childComplexity), true
 
 	case "CommentConnection.edges":
 		if e.ComplexityRoot.CommentConnection.Edges == nil {
@@ -964,6 +973,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Unfollow(childComplexity, args["userId"].(string)), true
+	case "Mutation.unlikeBlog":
+		if e.ComplexityRoot.Mutation.UnlikeBlog == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unlikeBlog_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnlikeBlog(childComplexity, args["id"].(string)), true
 	case "Mutation.updateBlog":
 		if e.ComplexityRoot.Mutation.UpdateBlog == nil {
 			break
@@ -1700,6 +1720,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SignInStatus.SignedDays(childComplexity), true
+	case "SignInStatus.signedToday":
+		if e.ComplexityRoot.SignInStatus.SignedToday == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SignInStatus.SignedToday(childComplexity), true
 
 	case "Subscription.orderStatus":
 		if e.ComplexityRoot.Subscription.OrderStatus == nil {
@@ -2848,10 +2874,14 @@ type SignInStatus {
   "Days of the month signed, ascending."
   signedDays: [Int!]!
   """
-  Signed days in a row ending today (0 when today is not signed yet); for a past month,
-  ending on its last day.
+  Signed days in a row, counted across month boundaries: for the current month the run
+  that ends today — or, while today is not signed yet, yesterday (it breaks only once a
+  whole day passes unsigned); for a past month the run that ends on its last day; 0 for a
+  future month.
   """
   consecutiveDays: Int!
+  "Whether the caller has signed in today, whatever month is asked for."
+  signedToday: Boolean!
 }
 
 input CreateBlogInput {
@@ -2875,9 +2905,15 @@ type Comment {
   content: String!
   "The top-level comment a reply hangs under; null for a top-level comment."
   parentId: ID
-  replyToId: ID
-  "Whom a reply answers; null for a top-level comment."
-  replyTo: User
+  "The id of the comment a reply answers (as createComment's replyTo took it); null for a top-level comment."
+  replyToId: ID @deprecated(reason: "Use replyTo { id }. It is the id of the comment answered (before, it named the user answered: use replyToUser for that).")
+  """
+  The comment a reply answers: its top-level comment or another reply under it; null for a
+  top-level comment, and once the comment answered is deleted.
+  """
+  replyTo: Comment
+  "Whom a reply answers: the author of replyTo (also once that comment is deleted); null for a top-level comment."
+  replyToUser: User
   "How many replies a top-level comment has."
   replyCount: Int!
   "A top-level comment's replies, oldest first."
@@ -2922,7 +2958,17 @@ extend type User {
   gender: Gender!
   "The owner's only; null for everyone else (and when not given)."
   birthday: Date
+  """
+  Credits earned: +1 for each day signed in, +5 more on every 7th day in a row; +5 for
+  each note published (taken back when the note is deleted); +1 for each full yuan of a
+  paid order (taken back when it is refunded). Each is awarded once, however often a
+  request or a payment notification is repeated.
+  """
   credits: Int!
+  """
+  The level the credits reach: 0 below 10 credits, 1 from 10, 2 from 50, 3 from 150, 4
+  from 400, 5 from 1000, 6 from 2500, 7 from 6000.
+  """
   level: Int!
   followerCount: Int!
   followingCount: Int!
@@ -3011,18 +3057,28 @@ extend type Mutation {
   at most COMMENT_RATE_PER_USER comments per user (RATE_LIMITED past it).
   """
   createComment(blogId: ID!, content: String!, replyTo: ID): Comment! @auth
-  "Delete a comment and its replies: its author or an ADMIN (FORBIDDEN otherwise). False when it was gone."
+  """
+  Delete a comment with its replies: for its author, the author of its note, or an ADMIN
+  (FORBIDDEN for anyone else). True when this call deleted it; false when there is no such
+  comment (never was, or deleted already), so a retried delete is no error.
+  """
   deleteComment(id: ID!): Boolean! @auth
   "Edit one of the caller's notes (FORBIDDEN for someone else's)."
   updateBlog(id: ID!, input: UpdateBlogInput!): Blog! @auth
-  "Delete a note with its comments and likes: its author or an ADMIN (FORBIDDEN otherwise). False when it was gone."
+  """
+  Delete a note with its comments and likes: for its author or an ADMIN (FORBIDDEN for
+  anyone else). True when this call deleted it; false when there is no such note (never
+  was, or deleted already), so a retried delete is no error.
+  """
   deleteBlog(id: ID!): Boolean! @auth
   "Change the caller's profile."
   updateProfile(input: UpdateProfileInput!): User! @auth
   "Publish a note; it reaches the caller's followers' feeds."
   createBlog(input: CreateBlogInput!): Blog! @auth
-  "Like a note, or take the like back when the caller already likes it."
+  "Like a note (NOT_FOUND for an unknown one); liking it again keeps the like, so a retried request changes nothing."
   likeBlog(id: ID!): Blog! @auth
+  "Take the caller's like of a note back (NOT_FOUND for an unknown note); unliking a note the caller does not like changes nothing."
+  unlikeBlog(id: ID!): Blog! @auth
   "Follow a user; true once the caller follows them (also when they already did)."
   follow(userId: ID!): Boolean! @auth
   "Stop following a user; true once the caller does not follow them."
@@ -3136,6 +3192,8 @@ func (ec *executionContext) childFields_Comment(ctx context.Context, field graph
 		return ec.fieldContext_Comment_replyToId(ctx, field)
 	case "replyTo":
 		return ec.fieldContext_Comment_replyTo(ctx, field)
+	case "replyToUser":
+		return ec.fieldContext_Comment_replyToUser(ctx, field)
 	case "replyCount":
 		return ec.fieldContext_Comment_replyCount(ctx, field)
 	case "replies":
@@ -3404,6 +3462,8 @@ func (ec *executionContext) childFields_SignInStatus(ctx context.Context, field 
 		return ec.fieldContext_SignInStatus_signedDays(ctx, field)
 	case "consecutiveDays":
 		return ec.fieldContext_SignInStatus_consecutiveDays(ctx, field)
+	case "signedToday":
+		return ec.fieldContext_SignInStatus_signedToday(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SignInStatus", field.Name)
 }

@@ -61,25 +61,6 @@ type ClaimPayload struct {
 	Status OrderStatus `json:"status"`
 }
 
-// A comment on a note, or a reply to one (replies are one level deep).
-type Comment struct {
-	ID       string `json:"id"`
-	BlogID   string `json:"blogId"`
-	AuthorID string `json:"authorId"`
-	Author   *User  `json:"author"`
-	Content  string `json:"content"`
-	// The top-level comment a reply hangs under; null for a top-level comment.
-	ParentID  *string `json:"parentId,omitempty"`
-	ReplyToID *string `json:"replyToId,omitempty"`
-	// Whom a reply answers; null for a top-level comment.
-	ReplyTo *User `json:"replyTo,omitempty"`
-	// How many replies a top-level comment has.
-	ReplyCount int `json:"replyCount"`
-	// A top-level comment's replies, oldest first.
-	Replies   *CommentConnection `json:"replies"`
-	CreatedAt time.Time          `json:"createdAt"`
-}
-
 type CommentConnection struct {
 	Edges    []CommentEdge `json:"edges"`
 	PageInfo *PageInfo     `json:"pageInfo"`
@@ -314,9 +295,13 @@ type SignInStatus struct {
 	Month string `json:"month"`
 	// Days of the month signed, ascending.
 	SignedDays []int `json:"signedDays"`
-	// Signed days in a row ending today (0 when today is not signed yet); for a past month,
-	// ending on its last day.
+	// Signed days in a row, counted across month boundaries: for the current month the run
+	// that ends today — or, while today is not signed yet, yesterday (it breaks only once a
+	// whole day passes unsigned); for a past month the run that ends on its last day; 0 for a
+	// future month.
 	ConsecutiveDays int `json:"consecutiveDays"`
+	// Whether the caller has signed in today, whatever month is asked for.
+	SignedToday bool `json:"signedToday"`
 }
 
 type Subscription struct {
@@ -393,12 +378,18 @@ type User struct {
 	Introduction string          `json:"introduction"`
 	Gender       Gender          `json:"gender"`
 	// The owner's only; null for everyone else (and when not given).
-	Birthday       *Date `json:"birthday,omitempty"`
-	Credits        int   `json:"credits"`
-	Level          int   `json:"level"`
-	FollowerCount  int   `json:"followerCount"`
-	FollowingCount int   `json:"followingCount"`
-	BlogCount      int   `json:"blogCount"`
+	Birthday *Date `json:"birthday,omitempty"`
+	// Credits earned: +1 for each day signed in, +5 more on every 7th day in a row; +5 for
+	// each note published (taken back when the note is deleted); +1 for each full yuan of a
+	// paid order (taken back when it is refunded). Each is awarded once, however often a
+	// request or a payment notification is repeated.
+	Credits int `json:"credits"`
+	// The level the credits reach: 0 below 10 credits, 1 from 10, 2 from 50, 3 from 150, 4
+	// from 400, 5 from 1000, 6 from 2500, 7 from 6000.
+	Level          int `json:"level"`
+	FollowerCount  int `json:"followerCount"`
+	FollowingCount int `json:"followingCount"`
+	BlogCount      int `json:"blogCount"`
 	// Whether the caller follows the user; false for anonymous callers and for oneself.
 	IsFollowedByMe bool `json:"isFollowedByMe"`
 	// Who follows the user, newest first.

@@ -38,8 +38,8 @@ type Follow struct {
 }
 
 // Comment is a comment on a blog, or a reply to one. Replies are one level deep: a reply
-// to a reply hangs under the same top-level comment (ParentID) and names whom it
-// answers (ReplyToUserID).
+// to a reply hangs under the same top-level comment (ParentID) and names the comment it
+// answers (ReplyToID) and that comment's author (ReplyToUserID).
 type Comment struct {
 	ID     int64
 	BlogID int64
@@ -47,6 +47,9 @@ type Comment struct {
 	UserID int64
 	// ParentID is the top-level comment a reply hangs under; 0 for a top-level comment.
 	ParentID int64
+	// ReplyToID is the comment a reply answers (its top-level comment or another reply
+	// under it); 0 for none. It stays when that comment is deleted.
+	ReplyToID int64
 	// ReplyToUserID is the author of the comment a reply answers; 0 for none.
 	ReplyToUserID int64
 	Content       string

@@ -95,9 +95,12 @@ type Profile struct {
 	Gender       Gender
 	// Birthday is nil when not given; only its owner sees it.
 	Birthday *time.Time
-	Credits  int
-	Level    int
+	// Credits are what the user earned (see credits.go); the level follows from them.
+	Credits int
 }
+
+// Level is the user's level, which follows from their credits (CreditLevel).
+func (p Profile) Level() int { return CreditLevel(p.Credits) }
 
 // MaskPhone hides the middle of a phone number: 13800000000 → 138****0000.
 func MaskPhone(phone string) string {

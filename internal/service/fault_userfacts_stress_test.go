@@ -40,7 +40,8 @@ func TestUserFactsSurviveRepeatedRedisWipes(t *testing.T) {
 		}
 		hc := pooledHTTP(t, users)
 		url := srv.URL + "/graphql"
-		// clicks[i][b] counts user i's likeBlog calls on blog b.
+		// clicks[i][b] counts user i's clicks on blog b's like button: likeBlog, then
+		// unlikeBlog, in turn.
 		clicks := make([][]int, users)
 		for i := range clicks {
 			clicks[i] = make([]int, len(blogIDs))
@@ -71,7 +72,11 @@ func TestUserFactsSurviveRepeatedRedisWipes(t *testing.T) {
 					r := rand.New(rand.NewPCG(uint64(i), uint64(d)))
 					for k := range perUser {
 						b := r.IntN(len(blogIDs))
-						if err := call(i, `mutation($id: ID!) { likeBlog(id: $id) { id } }`, map[string]any{"id": blogIDs[b]}); err != nil {
+						mutation := "likeBlog"
+						if clicks[i][b]%2 == 1 {
+							mutation = "unlikeBlog"
+						}
+						if err := call(i, `mutation($id: ID!) { `+mutation+`(id: $id) { id } }`, map[string]any{"id": blogIDs[b]}); err != nil {
 							errs <- fmt.Errorf("user %d likes blog %d: %w", i, b, err)
 							return
 						}

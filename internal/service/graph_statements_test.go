@@ -96,7 +96,8 @@ func TestNotePageCostsConstantStatements(t *testing.T) {
 	const withEdges = `{ hotBlogs(first: %d) { edges { node { id title commentCount author { id nickName } shop { id name type { id name } }
 		comments(first: 3) { edges { node { id content author { nickName } replyCount } } } } } } }`
 	const withReplies = `{ hotBlogs(first: %d) { edges { node { id title commentCount author { id nickName } shop { id name type { id name } }
-		comments(first: 3) { edges { node { id content author { nickName } replyCount replies(first: 2) { edges { node { content author { nickName } replyTo { id } } } } } } } } } } }`
+		comments(first: 3) { edges { node { id content author { nickName } replyCount replies(first: 2) { edges { node { content author { nickName }
+			replyTo { id author { nickName } } replyToUser { nickName } } } } } } } } } } }`
 	const bare = `{ hotBlogs(first: %d) { edges { node { id title likedCount } } } }`
 
 	cold, _ := statements(t, svc, fmt.Sprintf(withEdges, 50))
@@ -121,7 +122,11 @@ func TestNotePageCostsConstantStatements(t *testing.T) {
 									Edges []struct {
 										Node struct {
 											Author  struct{ NickName string }
-											ReplyTo *struct{ ID string }
+											ReplyTo *struct {
+												ID     string
+												Author struct{ NickName string }
+											}
+											ReplyToUser *struct{ NickName string }
 										}
 									}
 								}
@@ -150,7 +155,11 @@ func TestNotePageCostsConstantStatements(t *testing.T) {
 		}
 		seen++
 		if n.CommentCount != 5 || len(cs) != 3 || cs[0].Node.Author.NickName == "" || cs[0].Node.ReplyCount != 1 ||
-			len(cs[0].Node.Replies.Edges) != 1 || cs[0].Node.Replies.Edges[0].Node.ReplyTo == nil || len(cs[1].Node.Replies.Edges) != 0 {
+			len(cs[0].Node.Replies.Edges) != 1 || len(cs[1].Node.Replies.Edges) != 0 {
+			t.Fatalf("a note's comments: %+v", n)
+		}
+		if r := cs[0].Node.Replies.Edges[0].Node; r.ReplyTo == nil || r.ReplyTo.Author.NickName != cs[0].Node.Author.NickName ||
+			r.ReplyToUser == nil || r.ReplyToUser.NickName != cs[0].Node.Author.NickName {
 			t.Fatalf("a note's comments: %+v", n)
 		}
 	}
@@ -221,7 +230,7 @@ func TestScreensCostConstantStatements(t *testing.T) {
 			blogs(first: %[1]d) { edges { node { title rating likedCount author { nickName icon } } } } } }`,
 		"note page": fmt.Sprintf(`{ blog(id: "%d") { title content images rating author { nickName icon } shop { name score }
 			comments(first: %%[1]d) { edges { node { content author { nickName } replyCount
-				replies(first: 3) { edges { node { content author { nickName } replyTo { nickName } } } } } } } }
+				replies(first: 3) { edges { node { content author { nickName } replyTo { content author { nickName } } replyToUser { nickName } } } } } } } }
 			blogLikers(blogId: "%d", first: %%[1]d) { nickName } }`, note, note),
 		"shop list with each shop's newest notes and their authors": `{ shops(first: %[1]d) { edges { node { name
 			blogs(first: 3) { edges { node { title author { nickName } } } } } } } }`,

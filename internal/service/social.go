@@ -73,6 +73,7 @@ func (s *Node) newSocial(o options) (socialParts, error) {
 		LikeStore:   s.Store.Likes(),
 		SignInStore: s.Store.SignIns(),
 		Comments:    s.Store.Comments(),
+		Credits:     s.Store.Users().Credits(),
 		Limiter:     redisadapter.NewRateLimiter(rc),
 		// The shop cache is built after the social use cases (shops count their views
 		// through them); it is looked up when a review changes.

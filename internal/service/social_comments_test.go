@@ -205,3 +205,178 @@ func editAndDeleteNotes(t *testing.T, env map[string]string) {
 		t.Errorf("after the delete: %+v", after)
 	}
 }
+
+// databaseBackends runs fn on SQLite with the embedded Redis and on PostgreSQL with a
+// real Redis.
+func databaseBackends(t *testing.T, fn func(t *testing.T, env map[string]string)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); fn(t, map[string]string{}) })
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		fn(t, map[string]string{"DATABASE_URL": testsupport.PostgresURL(t), "REDIS_URL": testsupport.RedisURL(t)})
+	})
+}
+
+// TestCommentRepliesNameTheCommentAndTheUserAnswered: createComment(replyTo:) takes the
+// id of the comment answered, and a reply tells that comment (replyTo, and the
+// deprecated replyToId) and its author (replyToUser) apart; once the comment answered
+// is deleted, replyTo is null while replyToUser still names whom the reply answered.
+func TestCommentRepliesNameTheCommentAndTheUserAnswered(t *testing.T) {
+	t.Parallel()
+	databaseBackends(t, func(t *testing.T, env map[string]string) {
+		srv := startServer(t, env)
+		anon := client(srv)
+		a, b, c := client(srv), client(srv), client(srv)
+		la, lb := login(t, anon, "13900000801"), login(t, anon, "13900000802")
+		a.Token, b.Token = la.AccessToken, lb.AccessToken
+		c.Token = login(t, anon, "13900000803").AccessToken
+		note := newNote(t, a)
+		var top, reply, replyToReply commentAnswer
+		a.Do(t, createComment, map[string]any{"b": note, "c": "first"}).Decode(t, &top)
+		b.Do(t, createComment, map[string]any{"b": note, "c": "second", "r": top.CreateComment.ID}).Decode(t, &reply)
+		c.Do(t, createComment, map[string]any{"b": note, "c": "third", "r": reply.CreateComment.ID}).Decode(t, &replyToReply)
+		if r := replyToReply.CreateComment.ReplyToID; r == nil || *r != reply.CreateComment.ID {
+			t.Errorf("createComment answered replyToId %v, want the comment answered %s", r, reply.CreateComment.ID)
+		}
+
+		type replyNode struct {
+			ID        string
+			ParentID  *string
+			ReplyToID *string
+			ReplyTo   *struct {
+				ID, Content string
+				Author      struct{ ID string }
+			}
+			ReplyToUser *struct{ ID string }
+		}
+		replies := func() map[string]replyNode {
+			t.Helper()
+			var out struct {
+				Comments struct {
+					Edges []struct {
+						Node struct {
+							Replies struct{ Edges []struct{ Node replyNode } }
+						}
+					}
+				}
+			}
+			anon.Do(t, `query($b: ID!) { comments(blogId: $b, first: 5) { edges { node { replies(first: 5) { edges { node {
+				id parentId replyToId replyTo { id content author { id } } replyToUser { id } } } } } } } }`,
+				map[string]any{"b": note}).Decode(t, &out)
+			m := map[string]replyNode{}
+			for _, e := range out.Comments.Edges {
+				for _, r := range e.Node.Replies.Edges {
+					m[r.Node.ID] = r.Node
+				}
+			}
+			return m
+		}
+		got := replies()
+		second, third := got[reply.CreateComment.ID], got[replyToReply.CreateComment.ID]
+		if second.ReplyTo == nil || second.ReplyTo.ID != top.CreateComment.ID || second.ReplyTo.Author.ID != la.User.ID ||
+			second.ReplyToUser == nil || second.ReplyToUser.ID != la.User.ID ||
+			second.ReplyToID == nil || *second.ReplyToID != top.CreateComment.ID {
+			t.Errorf("the reply to the top-level comment: %+v", second)
+		}
+		if third.ReplyTo == nil || third.ReplyTo.ID != reply.CreateComment.ID || third.ReplyTo.Content != "second" ||
+			third.ReplyTo.Author.ID != lb.User.ID || third.ReplyToUser == nil || third.ReplyToUser.ID != lb.User.ID ||
+			third.ReplyToID == nil || *third.ReplyToID != reply.CreateComment.ID ||
+			third.ParentID == nil || *third.ParentID != top.CreateComment.ID {
+			t.Errorf("the reply to a reply: %+v", third)
+		}
+
+		var del struct{ DeleteComment bool }
+		b.Do(t, `mutation($id: ID!) { deleteComment(id: $id) }`, map[string]any{"id": reply.CreateComment.ID}).Decode(t, &del)
+		third = replies()[replyToReply.CreateComment.ID]
+		if !del.DeleteComment || third.ReplyTo != nil || third.ReplyToUser == nil || third.ReplyToUser.ID != lb.User.ID ||
+			third.ReplyToID == nil || *third.ReplyToID != reply.CreateComment.ID {
+			t.Errorf("after the comment answered was deleted (%v): %+v", del.DeleteComment, third)
+		}
+	})
+}
+
+// TestDeletesFollowOneRule: deleteComment and deleteBlog answer alike — true when the
+// call deleted the item, false (no error) when there is no such item, never or no
+// longer, so a retried delete is no error; FORBIDDEN for someone else's item.
+func TestDeletesFollowOneRule(t *testing.T) {
+	t.Parallel()
+	databaseBackends(t, func(t *testing.T, env map[string]string) {
+		srv := startServer(t, env)
+		anon := client(srv)
+		author, other := client(srv), client(srv)
+		author.Token = login(t, anon, "13900000811").AccessToken
+		other.Token = login(t, anon, "13900000812").AccessToken
+		note := newNote(t, author)
+		var cm commentAnswer
+		author.Do(t, createComment, map[string]any{"b": note, "c": "mine"}).Decode(t, &cm)
+
+		for _, m := range []struct{ name, mutation, id string }{
+			{"deleteComment", `mutation($id: ID!) { deleteComment(id: $id) }`, cm.CreateComment.ID},
+			{"deleteBlog", `mutation($id: ID!) { deleteBlog(id: $id) }`, note},
+		} {
+			del := func(c testsupport.GraphQLClient, id string) (bool, testsupport.GQLResponse) {
+				t.Helper()
+				resp := c.Do(t, m.mutation, map[string]any{"id": id})
+				var out map[string]bool
+				if len(resp.Errors) == 0 {
+					resp.Decode(t, &out)
+				}
+				return out[m.name], resp
+			}
+			if ok, resp := del(author, "987654321"); ok || len(resp.Errors) > 0 {
+				t.Errorf("%s of an unknown id = %v, %+v; want false", m.name, ok, resp.Errors)
+			}
+			_, resp := del(other, m.id)
+			wantCode(t, m.name+" of someone else's", resp, "FORBIDDEN")
+			if ok, resp := del(author, m.id); !ok || len(resp.Errors) > 0 {
+				t.Errorf("%s of one's own = %v, %+v; want true", m.name, ok, resp.Errors)
+			}
+			if ok, resp := del(author, m.id); ok || len(resp.Errors) > 0 {
+				t.Errorf("%s again = %v, %+v; want false", m.name, ok, resp.Errors)
+			}
+			if ok, resp := del(other, m.id); ok || len(resp.Errors) > 0 {
+				t.Errorf("%s by someone else once it is gone = %v, %+v; want false", m.name, ok, resp.Errors)
+			}
+			_, resp = del(author, "x")
+			wantCode(t, m.name+" of a malformed id", resp, "BAD_USER_INPUT")
+		}
+	})
+}
+
+// TestNoteAuthorsDeleteCommentsOnTheirNotes: besides a comment's author and ADMINs, the
+// author of the note deletes any comment on it (a top-level one with its replies, or a
+// reply); nobody else does, and the note's author has no say on other notes.
+func TestNoteAuthorsDeleteCommentsOnTheirNotes(t *testing.T) {
+	t.Parallel()
+	databaseBackends(t, func(t *testing.T, env map[string]string) {
+		srv := startServer(t, env)
+		anon := client(srv)
+		owner, commenter, stranger := client(srv), client(srv), client(srv)
+		owner.Token = login(t, anon, "13900000821").AccessToken
+		commenter.Token = login(t, anon, "13900000822").AccessToken
+		stranger.Token = login(t, anon, "13900000823").AccessToken
+		note, strangersNote := newNote(t, owner), newNote(t, stranger)
+		var top, reply, elsewhere commentAnswer
+		commenter.Do(t, createComment, map[string]any{"b": note, "c": "spam"}).Decode(t, &top)
+		stranger.Do(t, createComment, map[string]any{"b": note, "c": "more spam", "r": top.CreateComment.ID}).Decode(t, &reply)
+		commenter.Do(t, createComment, map[string]any{"b": strangersNote, "c": "hi"}).Decode(t, &elsewhere)
+
+		const del = `mutation($id: ID!) { deleteComment(id: $id) }`
+		wantCode(t, "a stranger deleting a comment on someone else's note", stranger.Do(t, del, map[string]any{"id": top.CreateComment.ID}), "FORBIDDEN")
+		wantCode(t, "a note's author deleting a comment on another note", owner.Do(t, del, map[string]any{"id": elsewhere.CreateComment.ID}), "FORBIDDEN")
+		var out struct{ DeleteComment bool }
+		owner.Do(t, del, map[string]any{"id": reply.CreateComment.ID}).Decode(t, &out)
+		if !out.DeleteComment {
+			t.Error("the note's author deleting a reply on it answered false")
+		}
+		owner.Do(t, del, map[string]any{"id": top.CreateComment.ID}).Decode(t, &out)
+		if !out.DeleteComment {
+			t.Error("the note's author deleting a comment on it answered false")
+		}
+		var after struct{ Blog struct{ CommentCount int } }
+		anon.Do(t, `query($b: ID!) { blog(id: $b) { commentCount } }`, map[string]any{"b": note}).Decode(t, &after)
+		if after.Blog.CommentCount != 0 {
+			t.Errorf("commentCount %d after the note's author deleted every comment", after.Blog.CommentCount)
+		}
+	})
+}

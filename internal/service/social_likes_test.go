@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
+	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
 func TestLikesStayConsistentUnderConcurrency(t *testing.T) {
@@ -49,9 +50,9 @@ func TestLikesStayConsistentUnderConcurrency(t *testing.T) {
 		}
 		hc := pooledHTTP(t, 2*users)
 		url := srv.URL + "/graphql"
-		// wave has every user click like clicks times at once and returns each user's
-		// last answer of likedByMe per click.
-		wave := func(clicks int) [][]bool {
+		// wave has every user send mutation (likeBlog or unlikeBlog) clicks times at once
+		// and returns each user's answers of likedByMe, one per click.
+		wave := func(mutation string, clicks int) [][]bool {
 			t.Helper()
 			var wg sync.WaitGroup
 			answers := make([][]bool, users)
@@ -60,17 +61,17 @@ func TestLikesStayConsistentUnderConcurrency(t *testing.T) {
 				answers[i] = make([]bool, clicks)
 				for k := range clicks {
 					wg.Go(func() {
-						resp, err := postGraphQL(hc, url, tokens[i], `mutation($id: ID!) { likeBlog(id: $id) { likedByMe likedCount } }`, map[string]any{"id": blog.ID})
+						resp, err := postGraphQL(hc, url, tokens[i], `mutation($id: ID!) { `+mutation+`(id: $id) { likedByMe likedCount } }`, map[string]any{"id": blog.ID})
 						if err != nil {
 							errs <- err
 							return
 						}
-						var out struct{ LikeBlog struct{ LikedByMe bool } }
+						var out map[string]struct{ LikedByMe bool }
 						if err := json.Unmarshal(resp.Data, &out); err != nil {
 							errs <- err
 							return
 						}
-						answers[i][k] = out.LikeBlog.LikedByMe
+						answers[i][k] = out[mutation].LikedByMe
 					})
 				}
 			}
@@ -81,7 +82,7 @@ func TestLikesStayConsistentUnderConcurrency(t *testing.T) {
 			}
 			return answers
 		}
-		for i, a := range wave(1) {
+		for i, a := range wave("likeBlog", 1) {
 			if !a[0] {
 				t.Fatalf("user %d's like answered likedByMe false", i)
 			}
@@ -104,38 +105,117 @@ func TestLikesStayConsistentUnderConcurrency(t *testing.T) {
 			}
 		}
 
-		for i, a := range wave(1) {
+		for i, a := range wave("unlikeBlog", 1) {
 			if a[0] {
 				t.Fatalf("user %d's unlike answered likedByMe true", i)
 			}
 		}
 		consistent("each user takes the like back", 0)
 
-		// Double clicks: two toggles per user at once end where they started, each user
-		// seeing one like and one unlike.
-		for i, a := range wave(2) {
-			if a[0] == a[1] {
-				t.Fatalf("user %d's double click answered %v twice", i, a[0])
+		// Repeated clicks: three likes per user at once like once, each answering liked;
+		// two unlikes at once take the like back once.
+		for i, a := range wave("likeBlog", 3) {
+			if !a[0] || !a[1] || !a[2] {
+				t.Fatalf("user %d's triple like answered %v", i, a)
 			}
 		}
-		consistent("each user double-clicks", 0)
-		wave(3)
-		consistent("each user triple-clicks", users)
+		consistent("each user likes three times at once", users)
 		var mine struct{ Blog struct{ LikedByMe bool } }
 		as(srv, tokens[7]).Do(t, `query($id: ID!) { blog(id: $id) { likedByMe } }`, map[string]any{"id": blog.ID}).Decode(t, &mine)
 		if !mine.Blog.LikedByMe {
-			t.Fatal("after three clicks the user does not like the blog")
+			t.Fatal("after three likes the user does not like the blog")
 		}
+		for i, a := range wave("unlikeBlog", 2) {
+			if a[0] || a[1] {
+				t.Fatalf("user %d's double unlike answered %v", i, a)
+			}
+		}
+		consistent("each user unlikes twice at once", 0)
 
-		// One user toggling on and on: the count follows every step (unlike, like, …).
+		// One user liking and unliking on and on: the count follows every step.
 		c := as(srv, tokens[0])
 		for step := range 6 {
-			c.Do(t, `mutation($id: ID!) { likeBlog(id: $id) { id } }`, map[string]any{"id": blog.ID}).Decode(t, &struct{}{})
-			want := users
-			if step%2 == 0 {
-				want = users - 1
+			mutation, want := "likeBlog", 1
+			if step%3 == 2 {
+				mutation, want = "unlikeBlog", 0
 			}
-			consistent(fmt.Sprint("single toggle ", step), want)
+			c.Do(t, `mutation($id: ID!) { `+mutation+`(id: $id) { id } }`, map[string]any{"id": blog.ID}).Decode(t, &struct{}{})
+			consistent(fmt.Sprint("step ", step, ": ", mutation), want)
+		}
+	})
+}
+
+// TestLikeAndUnlikeAreIdempotent: likeBlog likes and a retried likeBlog keeps the like;
+// unlikeBlog takes it back and a retried unlikeBlog changes nothing; many users liking
+// (and then unliking) twice at once leave each like counted once.
+func TestLikeAndUnlikeAreIdempotent(t *testing.T) {
+	t.Parallel()
+	databaseBackends(t, func(t *testing.T, env map[string]string) {
+		srv, _, _ := startSocial(t, env, nil)
+		anon := client(srv)
+		author := as(srv, login(t, anon, "13700000360").AccessToken)
+		blog := createBlog(t, author, "idempotent")
+		type likeView struct {
+			LikedByMe  bool
+			LikedCount int
+		}
+		do := func(c testsupport.GraphQLClient, mutation string) likeView {
+			t.Helper()
+			var out map[string]likeView
+			c.Do(t, `mutation($id: ID!) { `+mutation+`(id: $id) { likedByMe likedCount } }`, map[string]any{"id": blog.ID}).Decode(t, &out)
+			return out[mutation]
+		}
+		for i := range 2 {
+			if got := do(author, "likeBlog"); !got.LikedByMe || got.LikedCount != 1 {
+				t.Fatalf("likeBlog %d = %+v, want liked, count 1", i+1, got)
+			}
+		}
+		for i := range 2 {
+			if got := do(author, "unlikeBlog"); got.LikedByMe || got.LikedCount != 0 {
+				t.Fatalf("unlikeBlog %d = %+v, want not liked, count 0", i+1, got)
+			}
+		}
+		wantCode(t, "unliking an unknown note", author.Do(t, `mutation { unlikeBlog(id: "999999") { id } }`, nil), "NOT_FOUND")
+		wantCode(t, "unliking anonymously", anon.Do(t, `mutation($id: ID!) { unlikeBlog(id: $id) { id } }`, map[string]any{"id": blog.ID}), "UNAUTHENTICATED")
+
+		const users = 20
+		tokens := make([]string, users)
+		for i := range tokens {
+			tokens[i] = login(t, anon, fmt.Sprintf("137%08d", 3600+i)).AccessToken
+		}
+		hc := pooledHTTP(t, 2*users)
+		wave := func(mutation string, want bool) {
+			t.Helper()
+			var wg sync.WaitGroup
+			for _, token := range tokens {
+				for range 2 {
+					wg.Go(func() {
+						resp, err := postGraphQL(hc, srv.URL+"/graphql", token, `mutation($id: ID!) { `+mutation+`(id: $id) { likedByMe } }`, map[string]any{"id": blog.ID})
+						var out map[string]likeView
+						if err == nil {
+							err = json.Unmarshal(resp.Data, &out)
+						}
+						if err != nil || out[mutation].LikedByMe != want {
+							t.Errorf("%s answered %s, %v", mutation, resp.Data, err)
+						}
+					})
+				}
+			}
+			wg.Wait()
+		}
+		count := func() int {
+			t.Helper()
+			var out struct{ Blog struct{ LikedCount int } }
+			anon.Do(t, `query($id: ID!) { blog(id: $id) { likedCount } }`, map[string]any{"id": blog.ID}).Decode(t, &out)
+			return out.Blog.LikedCount
+		}
+		wave("likeBlog", true)
+		if n := count(); n != users {
+			t.Fatalf("%d users liking twice at once: likedCount %d", users, n)
+		}
+		wave("unlikeBlog", false)
+		if n := count(); n != 0 {
+			t.Fatalf("%d users unliking twice at once: likedCount %d", users, n)
 		}
 	})
 }

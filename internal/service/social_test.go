@@ -227,6 +227,7 @@ func TestSocialNeedsLoginToChangeButNotToRead(t *testing.T) {
 	for name, q := range map[string]string{
 		"createBlog":     `mutation { createBlog(input: {shopId: "1", title: "t", content: "c", images: []}) { id } }`,
 		"likeBlog":       `mutation { likeBlog(id: "` + blog.ID + `") { id } }`,
+		"unlikeBlog":     `mutation { unlikeBlog(id: "` + blog.ID + `") { id } }`,
 		"follow":         `mutation { follow(userId: "1") }`,
 		"unfollow":       `mutation { unfollow(userId: "1") }`,
 		"signIn":         `mutation { signIn { month } }`,
@@ -291,6 +292,7 @@ func TestSocialRefusesBadInput(t *testing.T) {
 		{"blog with a comma in an image", user, create, input(map[string]any{"images": []string{"/a.jpg,/b.jpg"}}), "BAD_USER_INPUT"},
 		{"like an unknown blog", user, `mutation { likeBlog(id: "999999") { id } }`, nil, "NOT_FOUND"},
 		{"like a malformed id", user, `mutation { likeBlog(id: "-3") { id } }`, nil, "BAD_USER_INPUT"},
+		{"unlike a malformed id", user, `mutation { unlikeBlog(id: "-3") { id } }`, nil, "BAD_USER_INPUT"},
 		{"follow oneself", user, `mutation($u: ID!) { follow(userId: $u) }`, map[string]any{"u": me.User.ID}, "BAD_USER_INPUT"},
 		{"unfollow oneself", user, `mutation($u: ID!) { unfollow(userId: $u) }`, map[string]any{"u": me.User.ID}, "BAD_USER_INPUT"},
 		{"follow an unknown user", user, `mutation { follow(userId: "999999") }`, nil, "NOT_FOUND"},

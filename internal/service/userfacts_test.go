@@ -73,13 +73,15 @@ func TestLikesAndSignInsSurviveAnEmptiedRedis(t *testing.T) {
 			LikedByMe  bool
 			LikedCount int
 		}
-		like := func(user string) likeView {
+		set := func(mutation, user string) likeView {
 			t.Helper()
-			var out struct{ LikeBlog likeView }
-			as(srv, tokens[user]).Do(t, `mutation($id: ID!) { likeBlog(id: $id) { likedByMe likedCount } }`,
+			var out map[string]likeView
+			as(srv, tokens[user]).Do(t, `mutation($id: ID!) { `+mutation+`(id: $id) { likedByMe likedCount } }`,
 				map[string]any{"id": blog.ID}).Decode(t, &out)
-			return out.LikeBlog
+			return out[mutation]
 		}
+		like := func(user string) likeView { t.Helper(); return set("likeBlog", user) }
+		unlike := func(user string) likeView { t.Helper(); return set("unlikeBlog", user) }
 		view := func(user string) likeView {
 			t.Helper()
 			var out struct{ Blog likeView }
@@ -147,10 +149,10 @@ func TestLikesAndSignInsSurviveAnEmptiedRedis(t *testing.T) {
 			t.Fatalf("next sign-in after the wipe = %+v, want days 1 2 3 5 6, 2 in a row", got)
 		}
 
-		// Another wipe, then the next toggle straight away: it takes the like back and the
+		// Another wipe, then an unlike straight away: it takes the like back and the
 		// count goes down by exactly one.
 		wipe()
-		if got := like(users[0]); got.LikedByMe || got.LikedCount != 2 {
+		if got := unlike(users[0]); got.LikedByMe || got.LikedCount != 2 {
 			t.Fatalf("unlike after the wipe = %+v, want not liked, count 2", got)
 		}
 		if got := view(users[1]); !got.LikedByMe || got.LikedCount != 2 {
@@ -173,8 +175,9 @@ func TestLikesAndSignInsSurviveAnEmptiedRedis(t *testing.T) {
 	})
 }
 
-// Users toggle their likes concurrently while Redis is emptied: each ends where its own
-// clicks lead, and the count, the database's likes, the API and Redis agree.
+// Users click their like buttons (likeBlog, then unlikeBlog, in turn) concurrently while
+// Redis is emptied: each ends where its own clicks lead, and the count, the database's
+// likes, the API and Redis agree.
 func TestLikesStayConsistentThroughARedisWipe(t *testing.T) {
 	t.Parallel()
 	socialBackends(t, func(t *testing.T, env map[string]string) {
@@ -190,7 +193,8 @@ func TestLikesStayConsistentThroughARedisWipe(t *testing.T) {
 		for i := range users {
 			tokens[i] = login(t, anon, phone(i)).AccessToken
 		}
-		// User i clicks 1 + i%4 times in a row: liking when that is odd.
+		// User i clicks 1 + i%4 times in a row, liking and unliking in turn: it likes the
+		// blog in the end when that is odd.
 		clicks := func(i int) int { return 1 + i%4 }
 		total := 0
 		for i := range users {
@@ -208,14 +212,18 @@ func TestLikesStayConsistentThroughARedisWipe(t *testing.T) {
 		)
 		for i := range users {
 			wg.Go(func() {
-				for range clicks(i) {
-					_, err := postGraphQL(hc, url, tokens[i], `mutation($id: ID!) { likeBlog(id: $id) { id } }`, map[string]any{"id": blog.ID})
+				for k := range clicks(i) {
+					q := `mutation($id: ID!) { likeBlog(id: $id) { id } }`
+					if k%2 == 1 {
+						q = `mutation($id: ID!) { unlikeBlog(id: $id) { id } }`
+					}
+					_, err := postGraphQL(hc, url, tokens[i], q, map[string]any{"id": blog.ID})
 					if isUnauthenticated(err) {
 						// The wipe ended the session (sessions are not this test's
 						// subject); the click did not count: sign in again and repeat it.
 						relogged[i] = true
 						if tokens[i], err = loginAsync(hc, url, phone(i)); err == nil {
-							_, err = postGraphQL(hc, url, tokens[i], `mutation($id: ID!) { likeBlog(id: $id) { id } }`, map[string]any{"id": blog.ID})
+							_, err = postGraphQL(hc, url, tokens[i], q, map[string]any{"id": blog.ID})
 						}
 					}
 					if err != nil {

@@ -310,6 +310,9 @@ const NoteItem = graphql(`fragment NoteItem on Blog { id title rating likedCount
 const FeedPage = graphql(`query FeedPage($a: String) { page: feed(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }`);
 const HotPage = graphql(`query HotPage($a: String) { page: hotBlogs(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }`);
 const Follow = graphql(`mutation Follow($u: ID!) { follow(userId: $u) }`);
+// Liking and unliking are separate requests, so a repeated click or request cannot undo itself.
+const LikeBlog = graphql(`mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }`);
+const UnlikeBlog = graphql(`mutation UnlikeBlog($id: ID!) { unlikeBlog(id: $id) { id } }`);
 const Unfollow = graphql(`mutation Unfollow($u: ID!) { unfollow(userId: $u) }`);
 
 // Notes: the hot ones, or the feed of the people one follows, loaded as one scrolls.
@@ -352,7 +355,7 @@ function Note({ id }) {
   const [err, setErr] = useState('');
   const load = () => gql(graphql(`query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe
       author { id nickName isFollowedByMe } shop { id name }
-      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyTo { nickName } } } } } } } }
+      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }
       blogLikers(blogId: $id) { nickName } }`), { id }).then((d) => { setNote(d.blog); setLikers(d.blogLikers); });
   useEffect(() => { load(); }, [id]);
   const run = async (q, v) => { setErr(''); try { await gql(q, v); await load(); } catch (x) { setErr(t(x.code) === x.code ? x.message : t(x.code)); } };
@@ -365,7 +368,7 @@ function Note({ id }) {
       {note.images.map((src) => <img src={src} alt="" class="note-image" />)}
       <p class="content">{note.content}</p>
       <p>
-        <button id="like" aria-pressed={note.likedByMe} onClick={() => run(graphql(`mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }`), { id })}>♥ {note.likedCount}</button>
+        <button id="like" aria-pressed={note.likedByMe} onClick={() => run(note.likedByMe ? UnlikeBlog : LikeBlog, { id })}>♥ {note.likedCount}</button>
         {me && me.id !== note.author.id && (
           <button id="follow" onClick={() => run(note.author.isFollowedByMe ? Unfollow : Follow, { u: note.author.id })}>
             {note.author.isFollowedByMe ? t('unfollow') : t('follow')}</button>)}
@@ -374,7 +377,7 @@ function Note({ id }) {
       <h2>{t('comments')}</h2>
       <ul class="comments">{note.comments.edges.map(({ node: c }) => (
         <li><b>{c.author.nickName}</b>: {c.content}
-          <ul>{c.replies.edges.map(({ node: r }) => <li><b>{r.author.nickName}</b> → {r.replyTo?.nickName}: {r.content}</li>)}</ul></li>))}</ul>
+          <ul>{c.replies.edges.map(({ node: r }) => <li><b>{r.author.nickName}</b> → {r.replyToUser?.nickName}: {r.content}</li>)}</ul></li>))}</ul>
       {me && (
         <form onSubmit={(e) => { e.preventDefault(); run(graphql(`mutation CreateComment($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }`), { b: id, c: text }).then(() => setText('')); }}>
           <label>{t('comment')} <input id="comment" value={text} onInput={(e) => setText(e.currentTarget.value)} maxLength={1000} /></label>

@@ -110,8 +110,10 @@ type PaymentNotifications struct{ c *core }
 // A success for an order that no longer awaits payment is refunded. The order's
 // subscribers are told: PAID, or an event that leaves the status as it was and says what
 // happened to the money (domain.EventPaymentDeclined, EventPaymentRefunding,
-// EventPaymentRefunded). Errors: NOT_FOUND for an unknown payment; BAD_USER_INPUT when
-// the amount differs from the payment's.
+// EventPaymentRefunded). A success that pays the order awards the buyer its credits;
+// should that fail, Notify fails, and the provider's repeated notification awards them
+// (once). Errors: NOT_FOUND for an unknown payment; BAD_USER_INPUT when the amount
+// differs from the payment's.
 func (u *PaymentNotifications) Notify(ctx context.Context, n Notification) error {
 	p, err := u.c.d.Payments.Payment(ctx, n.PaymentID)
 	if errors.Is(err, domain.ErrNotFound) {
@@ -141,8 +143,21 @@ func (u *PaymentNotifications) Notify(ctx context.Context, n Notification) error
 	case SettledPaid:
 		u.c.soldChanged(ctx, st.Order)
 		u.c.publish(ctx, st.Order, "")
+		return u.c.awardPaid(ctx, st.Order)
 	case SettledFailed:
 		u.c.publish(ctx, st.Order, domain.EventPaymentDeclined)
+	case SettledAgain:
+		// A repeated success: the award of the order it paid may be what failed before.
+		if !n.Succeeded || p.Status != domain.PaymentSucceeded || u.c.d.Credits == nil {
+			return nil
+		}
+		o, err := u.c.d.Orders.Order(ctx, p.OrderID)
+		if err != nil {
+			return fmt.Errorf("read order %d: %w", p.OrderID, err)
+		}
+		if o.Status == domain.OrderPaid || o.Status == domain.OrderUsed {
+			return u.c.awardPaid(ctx, o)
+		}
 	case SettledRefundDue:
 		u.c.log.Info("payment arrived after its order stopped waiting; refunding", slog.Int64("payment_id", p.ID),
 			slog.Int64("order_id", st.Order.ID), slog.String("order_status", string(st.Order.Status)))
@@ -151,6 +166,18 @@ func (u *PaymentNotifications) Notify(ctx context.Context, n Notification) error
 		} else {
 			u.c.publish(ctx, st.Order, domain.EventPaymentRefunding)
 		}
+	}
+	return nil
+}
+
+// awardPaid awards the buyer of a paid order its credits, once per order.
+func (c *core) awardPaid(ctx context.Context, o domain.VoucherOrder) error {
+	a := domain.OrderAward(o)
+	if c.d.Credits == nil || a.Amount == 0 {
+		return nil
+	}
+	if _, err := c.d.Credits.Award(context.WithoutCancel(ctx), a); err != nil {
+		return fmt.Errorf("award the credits of order %d: %w", o.ID, err)
 	}
 	return nil
 }
@@ -206,9 +233,10 @@ func (u *CancelOrder) Handle(ctx context.Context, a domain.Actor, orderID int64)
 type RequestRefund struct{ c *core }
 
 // Handle refunds the caller's PAID order: it becomes REFUNDED, the price of its units
-// not redeemed goes back through the provider (units already redeemed stay sold), and a
-// flash sale's unit goes back to the sale. Errors: NOT_FOUND; CONFLICT in any other
-// status (a USED order has no unit left to refund).
+// not redeemed goes back through the provider (units already redeemed stay sold), its
+// credits are taken back from the buyer, and a flash sale's unit goes back to the sale.
+// Errors: NOT_FOUND; CONFLICT in any other status (a USED order has no unit left to
+// refund).
 func (u *RequestRefund) Handle(ctx context.Context, a domain.Actor, orderID int64, reason string) (domain.VoucherOrder, error) {
 	o, err := u.c.ownOrder(ctx, a, orderID)
 	if err != nil {
@@ -251,6 +279,11 @@ func (u *RequestRefund) Handle(ctx context.Context, a domain.Actor, orderID int6
 		}
 	}
 	u.c.soldChanged(ctx, after)
+	if u.c.d.Credits != nil {
+		if _, err := u.c.d.Credits.Revoke(context.WithoutCancel(ctx), after.UserID, domain.CreditOrder, after.ID); err != nil {
+			u.c.log.Warn("a refunded order's credits were not taken back", slog.Int64("order_id", after.ID), slog.Any("error", err))
+		}
+	}
 	u.c.returnUnits(ctx, after.VoucherID, []domain.VoucherOrder{after})
 	u.c.publish(ctx, after, "")
 	return after, nil

@@ -144,3 +144,16 @@ type Shops interface {
 type IDGenerator interface {
 	NextID(ctx context.Context) (int64, error)
 }
+
+// Credits award buyers the credits of their paid orders and take them back on refund
+// (the relational store's credit awards).
+type Credits interface {
+	// Award stores award unless an award with its key (user, reason, reference) was
+	// stored or taken back already, adding its amount to the user's credits in the same
+	// transaction; it reports whether it did.
+	Award(ctx context.Context, award domain.CreditAward) (bool, error)
+	// Revoke takes the award with that key back, taking its amount off the user's
+	// credits, and keeps the key taken; it reports whether there was an amount to take
+	// back.
+	Revoke(ctx context.Context, userID int64, reason domain.CreditReason, ref int64) (bool, error)
+}

@@ -66,7 +66,9 @@ type Deps struct {
 	IDs      IDGenerator
 	// Sold is told when orders moved shops' sold counts (nil: nobody caches them).
 	Sold SoldChanges
-	Log  *slog.Logger
+	// Credits award paid orders' credits (nil: no credits are kept).
+	Credits Credits
+	Log     *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }

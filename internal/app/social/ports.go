@@ -5,6 +5,7 @@ import (
 	"github.com/dealspot/dealspot/internal/app/social/likes"
 	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/app/social/people"
+	"github.com/dealspot/dealspot/internal/app/social/signins"
 )
 
 // Blogs reads and writes blogs in the relational store: what each of the social
@@ -28,4 +29,11 @@ type Users interface {
 	likes.Users
 	follows.Users
 	people.Users
+}
+
+// Credits keeps the users' credit awards: the notes' awards and take-backs and the
+// sign-ins' awards.
+type Credits interface {
+	notes.Credits
+	signins.Credits
 }

@@ -35,9 +35,10 @@ type Documents = {
     "query FeedPage($a: String) { page: feed(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }": typeof types.FeedPageDocument,
     "query HotPage($a: String) { page: hotBlogs(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }": typeof types.HotPageDocument,
     "mutation Follow($u: ID!) { follow(userId: $u) }": typeof types.FollowDocument,
-    "mutation Unfollow($u: ID!) { unfollow(userId: $u) }": typeof types.UnfollowDocument,
-    "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyTo { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }": typeof types.BlogDocument,
     "mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }": typeof types.LikeBlogDocument,
+    "mutation UnlikeBlog($id: ID!) { unlikeBlog(id: $id) { id } }": typeof types.UnlikeBlogDocument,
+    "mutation Unfollow($u: ID!) { unfollow(userId: $u) }": typeof types.UnfollowDocument,
+    "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }": typeof types.BlogDocument,
     "mutation CreateComment($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }": typeof types.CreateCommentDocument,
     "mutation UploadImage($f: Upload!) { uploadImage(file: $f) { url } }": typeof types.UploadImageDocument,
     "mutation CreateBlog($in: CreateBlogInput!) { createBlog(input: $in) { id } }": typeof types.CreateBlogDocument,
@@ -65,9 +66,10 @@ const documents: Documents = {
     "query FeedPage($a: String) { page: feed(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }": types.FeedPageDocument,
     "query HotPage($a: String) { page: hotBlogs(first: 10, after: $a) { edges { node { ...NoteItem } } pageInfo { hasNextPage endCursor } } }": types.HotPageDocument,
     "mutation Follow($u: ID!) { follow(userId: $u) }": types.FollowDocument,
-    "mutation Unfollow($u: ID!) { unfollow(userId: $u) }": types.UnfollowDocument,
-    "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyTo { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }": types.BlogDocument,
     "mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }": types.LikeBlogDocument,
+    "mutation UnlikeBlog($id: ID!) { unlikeBlog(id: $id) { id } }": types.UnlikeBlogDocument,
+    "mutation Unfollow($u: ID!) { unfollow(userId: $u) }": types.UnfollowDocument,
+    "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }": types.BlogDocument,
     "mutation CreateComment($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }": types.CreateCommentDocument,
     "mutation UploadImage($f: Upload!) { uploadImage(file: $f) { url } }": types.UploadImageDocument,
     "mutation CreateBlog($in: CreateBlogInput!) { createBlog(input: $in) { id } }": types.CreateBlogDocument,
@@ -158,15 +160,19 @@ export function graphql(source: "mutation Follow($u: ID!) { follow(userId: $u) }
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }"): typeof import('./graphql').LikeBlogDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UnlikeBlog($id: ID!) { unlikeBlog(id: $id) { id } }"): typeof import('./graphql').UnlikeBlogDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "mutation Unfollow($u: ID!) { unfollow(userId: $u) }"): typeof import('./graphql').UnfollowDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyTo { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }"): typeof import('./graphql').BlogDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }"): typeof import('./graphql').LikeBlogDocument;
+export function graphql(source: "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }"): typeof import('./graphql').BlogDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -207,6 +207,20 @@ export type FollowMutationVariables = Exact<{
 
 export type FollowMutation = { follow: boolean };
 
+export type LikeBlogMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type LikeBlogMutation = { likeBlog: { id: string } };
+
+export type UnlikeBlogMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type UnlikeBlogMutation = { unlikeBlog: { id: string } };
+
 export type UnfollowMutationVariables = Exact<{
   u: string;
 }>;
@@ -219,14 +233,7 @@ export type BlogQueryVariables = Exact<{
 }>;
 
 
-export type BlogQuery = { blog: { id: string, title: string, content: string, images: Array<string>, rating: number | null, likedCount: number, likedByMe: boolean, author: { id: string, nickName: string, isFollowedByMe: boolean }, shop: { id: string, name: string } | null, comments: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replies: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replyTo: { nickName: string } | null } }> } } }> } } | null, blogLikers: Array<{ nickName: string }> };
-
-export type LikeBlogMutationVariables = Exact<{
-  id: string;
-}>;
-
-
-export type LikeBlogMutation = { likeBlog: { id: string } };
+export type BlogQuery = { blog: { id: string, title: string, content: string, images: Array<string>, rating: number | null, likedCount: number, likedByMe: boolean, author: { id: string, nickName: string, isFollowedByMe: boolean }, shop: { id: string, name: string } | null, comments: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replies: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replyToUser: { nickName: string } | null } }> } } }> } } | null, blogLikers: Array<{ nickName: string }> };
 
 export type CreateCommentMutationVariables = Exact<{
   b: string;
@@ -560,6 +567,20 @@ export const FollowDocument = new TypedDocumentString(`
   follow(userId: $u)
 }
     `) as unknown as TypedDocumentString<FollowMutation, FollowMutationVariables>;
+export const LikeBlogDocument = new TypedDocumentString(`
+    mutation LikeBlog($id: ID!) {
+  likeBlog(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<LikeBlogMutation, LikeBlogMutationVariables>;
+export const UnlikeBlogDocument = new TypedDocumentString(`
+    mutation UnlikeBlog($id: ID!) {
+  unlikeBlog(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<UnlikeBlogMutation, UnlikeBlogMutationVariables>;
 export const UnfollowDocument = new TypedDocumentString(`
     mutation Unfollow($u: ID!) {
   unfollow(userId: $u)
@@ -600,7 +621,7 @@ export const BlogDocument = new TypedDocumentString(`
                 author {
                   nickName
                 }
-                replyTo {
+                replyToUser {
                   nickName
                 }
               }
@@ -615,13 +636,6 @@ export const BlogDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<BlogQuery, BlogQueryVariables>;
-export const LikeBlogDocument = new TypedDocumentString(`
-    mutation LikeBlog($id: ID!) {
-  likeBlog(id: $id) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<LikeBlogMutation, LikeBlogMutationVariables>;
 export const CreateCommentDocument = new TypedDocumentString(`
     mutation CreateComment($b: ID!, $c: String!) {
   createComment(blogId: $b, content: $c) {

@@ -17,12 +17,23 @@ type LikeCommands struct {
 	now   func() time.Time
 }
 
-// LikeBlog toggles userID's like of a blog: a like, or an unlike when the user already
-// likes it. The relational store decides the toggle and counts the likes in one
-// transaction, so concurrent toggles (a double click, many users at once) alternate and
-// leave the count equal to the set of likers; the Redis like set follows. Errors:
-// NOT_FOUND.
+// LikeBlog makes userID like a blog; liking a blog the user likes already changes
+// nothing, so a repeated request keeps the like. Errors: NOT_FOUND.
 func (c *LikeCommands) LikeBlog(ctx context.Context, userID, blogID int64) (notes.BlogView, error) {
+	return c.setLike(ctx, userID, blogID, true)
+}
+
+// UnlikeBlog takes userID's like of a blog back; unliking a blog the user does not like
+// changes nothing. Errors: NOT_FOUND.
+func (c *LikeCommands) UnlikeBlog(ctx context.Context, userID, blogID int64) (notes.BlogView, error) {
+	return c.setLike(ctx, userID, blogID, false)
+}
+
+// setLike makes userID like a blog, or not. The relational store decides and counts the
+// likes in one transaction, so concurrent likes and unlikes (many users at once, a
+// double click) leave the count equal to the set of likers; the Redis like set follows
+// each change.
+func (c *LikeCommands) setLike(ctx context.Context, userID, blogID int64, like bool) (notes.BlogView, error) {
 	if blogID <= 0 {
 		return notes.BlogView{}, domain.Errorf(domain.CodeNotFound, "no blog %d", blogID)
 	}
@@ -33,16 +44,18 @@ func (c *LikeCommands) LikeBlog(ctx context.Context, userID, blogID int64) (note
 	if err != nil {
 		return notes.BlogView{}, fmt.Errorf("load blog %d: %w", blogID, err)
 	}
-	ch, err := c.likes.store.Toggle(ctx, blogID, userID, c.now())
+	ch, err := c.likes.store.SetLike(ctx, blogID, userID, like, c.now())
 	if errors.Is(err, domain.ErrNotFound) {
 		return notes.BlogView{}, domain.Errorf(domain.CodeNotFound, "no blog %d", blogID)
 	}
 	if err != nil {
-		return notes.BlogView{}, fmt.Errorf("toggle like: %w", err)
+		return notes.BlogView{}, fmt.Errorf("set like: %w", err)
 	}
-	// The toggle is stored; from here on only the cache is at stake, and a client that
-	// goes away must not leave it behind the database.
-	c.likes.cacheLike(context.WithoutCancel(ctx), blogID, userID, ch)
+	if ch.Changed {
+		// The change is stored; from here on only the cache is at stake, and a client
+		// that goes away must not leave it behind the database.
+		c.likes.cacheLike(context.WithoutCancel(ctx), blogID, userID, ch)
+	}
 	b.Liked = ch.Count
 	return notes.BlogView{Blog: b, LikedByMe: ch.Liked}, nil
 }

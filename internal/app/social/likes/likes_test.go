@@ -94,17 +94,20 @@ type likeStore struct {
 	hold, started chan struct{}
 }
 
-func (s *likeStore) Toggle(_ context.Context, _, userID int64, at time.Time) (LikeChange, error) {
+func (s *likeStore) SetLike(_ context.Context, _, userID int64, like bool, at time.Time) (LikeChange, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := len(s.likes)
-	s.likes = slices.DeleteFunc(s.likes, func(l Like) bool { return l.UserID == userID })
-	liked := len(s.likes) == n
-	if liked {
+	if slices.ContainsFunc(s.likes, func(l Like) bool { return l.UserID == userID }) == like {
+		return LikeChange{Liked: like, Count: n, Version: s.version}, nil
+	}
+	if like {
 		s.likes = append(s.likes, Like{UserID: userID, At: at})
+	} else {
+		s.likes = slices.DeleteFunc(s.likes, func(l Like) bool { return l.UserID == userID })
 	}
 	s.version++
-	return LikeChange{Liked: liked, Count: len(s.likes), Version: s.version, At: at}, nil
+	return LikeChange{Changed: true, Liked: like, Count: len(s.likes), Version: s.version, At: at}, nil
 }
 
 func (s *likeStore) BlogLikes(context.Context, int64) (BlogLikes, error) {

@@ -9,12 +9,16 @@ import (
 
 // LikeChange is what one like or unlike did, as the relational store decided it.
 type LikeChange struct {
+	// Changed is whether it changed anything: false for a like of a blog the user liked
+	// already, or an unlike of one they did not like.
+	Changed bool
 	// Liked is whether the user likes the blog now.
 	Liked bool
 	// Count is how many users like the blog now.
 	Count int
-	// Version numbers the blog's like changes: this change made the blog's likes the
-	// version Version, one more than the change before it.
+	// Version numbers the blog's like changes: a change made the blog's likes the
+	// version Version, one more than the change before it; a call that changed nothing
+	// reports the version it found.
 	Version int64
 	// At is when the user liked the blog (for a like).
 	At time.Time
@@ -36,11 +40,12 @@ type BlogLikes struct {
 // LikeStore keeps likes in the relational store: the source of truth that the Redis
 // like sets are rebuilt from.
 type LikeStore interface {
-	// Toggle likes the blog for the user at the given time, or takes the like back when
-	// the user already likes it, and stores the blog's new count counted from the likes,
-	// in one transaction that concurrent toggles of the blog wait for: toggles of one user
-	// alternate and the count never drifts. domain.ErrNotFound for an unknown blog.
-	Toggle(ctx context.Context, blogID, userID int64, at time.Time) (LikeChange, error)
+	// SetLike makes the user like the blog as of the given time (like), or not (!like),
+	// and stores the blog's new count counted from the likes, in one transaction that
+	// concurrent changes of the blog wait for, so the count never drifts. When the user
+	// already is where the call asks, it stores nothing and reports Changed false (a
+	// repeated like keeps the first one's time). domain.ErrNotFound for an unknown blog.
+	SetLike(ctx context.Context, blogID, userID int64, like bool, at time.Time) (LikeChange, error)
 	// BlogLikes returns all likes of a blog with the version they are as of, read in one
 	// consistent snapshot. An unknown blog has none.
 	BlogLikes(ctx context.Context, blogID int64) (BlogLikes, error)

@@ -44,11 +44,13 @@ type BlogCommands struct {
 	limits    *postLimits
 	// shopCache is told when a shop's reviews changed (nil: nothing caches shops).
 	shopCache ShopInvalidator
+	credits   Credits
 }
 
-// CreateBlog publishes a blog by authorID and pushes it to the author's followers:
-// inline for a few followers, through the fan-out queue for many. A failed push does not
-// fail the call (the blog exists); it is logged. Errors: BAD_USER_INPUT.
+// CreateBlog publishes a blog by authorID, awards the author its credits and pushes it
+// to the author's followers: inline for a few followers, through the fan-out queue for
+// many. A failed push or award does not fail the call (the blog exists, and a retry
+// would publish it twice); it is logged. Errors: BAD_USER_INPUT.
 func (c *BlogCommands) CreateBlog(ctx context.Context, authorID int64, in BlogInput) (BlogView, error) {
 	b, err := validBlog(in)
 	if err != nil {
@@ -70,6 +72,9 @@ func (c *BlogCommands) CreateBlog(ctx context.Context, authorID int64, in BlogIn
 	created, err := c.blogs.CreateBlog(ctx, b)
 	if err != nil {
 		return BlogView{}, fmt.Errorf("create blog: %w", err)
+	}
+	if _, err := c.credits.Award(context.WithoutCancel(ctx), domain.NoteAward(created)); err != nil {
+		c.log.Warn("a note's credits were not awarded", slog.Int64("blog_id", created.ID), slog.Any("error", err))
 	}
 	c.publisher.Publish(ctx, created)
 	c.shopReviewed(ctx, created.ShopID)
@@ -198,9 +203,10 @@ func (c *BlogCommands) shopReviewed(ctx context.Context, shopID int64) {
 	}
 }
 
-// DeleteBlog deletes a blog with its comments and likes, for its author or an ADMIN.
-// It reports false when the blog was gone. Followers' feeds skip it from then on.
-// Errors: FORBIDDEN.
+// DeleteBlog deletes a blog with its comments and likes, for its author or an ADMIN,
+// and takes its credits back from its author. It reports true when it deleted the blog,
+// false when there was no such blog (never, or no longer): a repeated delete is no
+// error. Followers' feeds skip it from then on. Errors: FORBIDDEN.
 func (c *BlogCommands) DeleteBlog(ctx context.Context, a domain.Actor, id int64) (bool, error) {
 	if a.UserID <= 0 && a != domain.Operator {
 		return false, domain.Errorf(domain.CodeUnauthenticated, "log in first")
@@ -214,6 +220,11 @@ func (c *BlogCommands) DeleteBlog(ctx context.Context, a domain.Actor, id int64)
 	}
 	if b.UserID != a.UserID && a.Role != domain.RoleAdmin {
 		return false, domain.Errorf(domain.CodeForbidden, "only its author or an administrator deletes a note")
+	}
+	// The credits go first: should the delete fail, a retry finds the blog and deletes
+	// it (taking nothing back twice), whereas a blog deleted first is not found again.
+	if _, err := c.credits.Revoke(ctx, b.UserID, domain.CreditNote, b.ID); err != nil {
+		return false, fmt.Errorf("take back the credits of blog %d: %w", id, err)
 	}
 	deleted, err := c.blogs.DeleteBlog(ctx, id)
 	if err != nil {

@@ -73,3 +73,16 @@ func (q *CommentQueries) FirstReplies(ctx context.Context, parentIDs []int64, fi
 	}
 	return m, nil
 }
+
+// ByIDs returns the comments with ids (unknown ones left out) with one query.
+func (q *CommentQueries) ByIDs(ctx context.Context, ids []int64) (map[int64]domain.Comment, error) {
+	list, err := q.comments.CommentsByIDs(ctx, batchread.UniqueIDs(ids))
+	if err != nil {
+		return nil, fmt.Errorf("load %d comments: %w", len(ids), err)
+	}
+	out := make(map[int64]domain.Comment, len(list))
+	for _, c := range list {
+		out[c.ID] = c
+	}
+	return out, nil
+}

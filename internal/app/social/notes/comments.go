@@ -3,6 +3,7 @@ package notes
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -22,7 +23,9 @@ type CommentInput struct {
 // CommentCommands write comments.
 type CommentCommands struct {
 	comments Comments
-	limits   *postLimits
+	// blogs tells whose note a comment is on: its author may delete it.
+	blogs  Blogs
+	limits *postLimits
 }
 
 // Create publishes a comment by the actor. Errors: BAD_USER_INPUT (empty or too long,
@@ -51,7 +54,7 @@ func (c *CommentCommands) Create(ctx context.Context, a domain.Actor, in Comment
 		if parent.BlogID != in.BlogID {
 			return domain.Comment{}, domain.Errorf(domain.CodeBadUserInput, "replyTo: comment %d is on another note", in.ReplyTo)
 		}
-		cm.ParentID, cm.ReplyToUserID = parent.ID, parent.UserID
+		cm.ParentID, cm.ReplyToID, cm.ReplyToUserID = parent.ID, parent.ID, parent.UserID
 		if parent.ParentID > 0 {
 			cm.ParentID = parent.ParentID
 		}
@@ -66,21 +69,32 @@ func (c *CommentCommands) Create(ctx context.Context, a domain.Actor, in Comment
 	return created, err
 }
 
-// Delete deletes a comment, with its replies, for its author or an ADMIN. It reports
-// false when the comment was gone already. Errors: FORBIDDEN, NOT_FOUND.
+// Delete deletes a comment, with its replies, for its author, the author of its blog or
+// an ADMIN. It reports true when it deleted the comment, false when there was no such
+// comment (never, or no longer): a repeated delete is no error. Errors: FORBIDDEN.
 func (c *CommentCommands) Delete(ctx context.Context, a domain.Actor, id int64) (bool, error) {
 	if a.UserID <= 0 && a != domain.Operator {
 		return false, domain.Errorf(domain.CodeUnauthenticated, "log in first")
 	}
 	cm, err := c.comments.Comment(ctx, id)
 	if errors.Is(err, domain.ErrNotFound) {
-		return false, domain.Errorf(domain.CodeNotFound, "no comment %d", id)
+		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
 	if cm.UserID != a.UserID && a.Role != domain.RoleAdmin {
-		return false, domain.Errorf(domain.CodeForbidden, "only its author or an administrator deletes a comment")
+		b, err := c.blogs.Blog(ctx, cm.BlogID)
+		if errors.Is(err, domain.ErrNotFound) {
+			// The blog went, and its comments with it.
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("load blog of comment %d: %w", id, err)
+		}
+		if b.UserID != a.UserID {
+			return false, domain.Errorf(domain.CodeForbidden, "only its author, the note's author or an administrator deletes a comment")
+		}
 	}
 	n, err := c.comments.DeleteComment(ctx, id)
 	return n > 0, err

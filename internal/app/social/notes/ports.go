@@ -47,6 +47,9 @@ type Comments interface {
 	CreateComment(ctx context.Context, c domain.Comment) (domain.Comment, error)
 	// Comment returns one comment, or domain.ErrNotFound.
 	Comment(ctx context.Context, id int64) (domain.Comment, error)
+	// CommentsByIDs returns the comments with those ids, leaving out unknown ones, with
+	// one query.
+	CommentsByIDs(ctx context.Context, ids []int64) ([]domain.Comment, error)
 	// DeleteComment deletes a comment with its replies, takes them off its blog's count
 	// (and its parent's replies) and returns how many it deleted (0: it was gone).
 	DeleteComment(ctx context.Context, id int64) (int, error)
@@ -102,4 +105,18 @@ type Publisher interface {
 // package's Visits). Counting never fails a read, hence no error.
 type ViewCounter interface {
 	CountView(ctx context.Context, userID int64, clientIP string, shopID int64)
+}
+
+// Credits award a note's author credits and take them back (the relational store's
+// credit awards).
+type Credits interface {
+	// Award stores award unless an award with its key (user, reason, reference) was
+	// stored or taken back already, adding its amount to the user's credits in the same
+	// transaction; it reports whether it did (an award to a user who does not exist is
+	// nothing).
+	Award(ctx context.Context, award domain.CreditAward) (bool, error)
+	// Revoke takes the award with that key back, taking its amount off the user's
+	// credits in the same transaction, and keeps the key taken so that a later Award of
+	// it adds nothing; it reports whether there was an amount to take back.
+	Revoke(ctx context.Context, userID int64, reason domain.CreditReason, ref int64) (bool, error)
 }

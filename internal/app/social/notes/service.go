@@ -37,8 +37,10 @@ type Deps struct {
 	Limiter RateLimiter
 	// ShopCache is told when a shop's reviews changed (nil: nothing caches shops).
 	ShopCache ShopInvalidator
-	Now       func() time.Time
-	Log       *slog.Logger
+	// Credits award authors their notes' credits.
+	Credits Credits
+	Now     func() time.Time
+	Log     *slog.Logger
 }
 
 // Service gathers the notes use cases.
@@ -56,10 +58,10 @@ func New(cfg Config, d Deps) *Service {
 	return &Service{
 		BlogCommands: &BlogCommands{
 			blogs: d.Blogs, shops: d.Shops, publisher: d.Publisher, likes: d.Likes, views: views,
-			now: d.Now, log: d.Log, limits: limits, shopCache: d.ShopCache,
+			now: d.Now, log: d.Log, limits: limits, shopCache: d.ShopCache, credits: d.Credits,
 		},
 		Blogs:           &BlogQueries{blogs: d.Blogs, views: views, visits: d.Visits, pages: cfg.Pages},
-		CommentCommands: &CommentCommands{comments: d.Comments, limits: limits},
+		CommentCommands: &CommentCommands{comments: d.Comments, blogs: d.Blogs, limits: limits},
 		Comments:        &CommentQueries{comments: d.Comments, pages: cfg.Pages},
 	}
 }

@@ -3,6 +3,8 @@ package signins
 import (
 	"context"
 	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // SignInStore keeps each user's sign-ins, one row per user per month, in the relational
@@ -35,4 +37,13 @@ type SignIns interface {
 	// month like any other; once fn accepted them all, later calls find none without
 	// looking.
 	Legacy(ctx context.Context, fn func(userID int64, month time.Time, mask uint32) error) error
+}
+
+// Credits award users the credits of their sign-ins (the relational store's credit
+// awards).
+type Credits interface {
+	// Award stores award unless an award with its key (user, reason, reference) was
+	// stored before, adding its amount to the user's credits in the same transaction; it
+	// reports whether it did.
+	Award(ctx context.Context, award domain.CreditAward) (bool, error)
 }

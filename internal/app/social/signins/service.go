@@ -1,6 +1,7 @@
-// Package signins holds the daily sign-in: signing in for today and reading a month's
-// signed days with the run that ends today. The relational store keeps every sign-in;
-// Redis caches one bitmap per user per month.
+// Package signins holds the daily sign-in: signing in for today (which earns credits)
+// and reading a month's signed days with the run of days in a row, counted across
+// months. The relational store keeps every sign-in; Redis caches one bitmap per user per
+// month.
 package signins
 
 import (
@@ -13,6 +14,8 @@ type Deps struct {
 	// Store keeps sign-ins; Cache caches them.
 	Store SignInStore
 	Cache SignIns
+	// Credits award the sign-ins' credits.
+	Credits Credits
 	// Location is where days begin and end; Now is the clock.
 	Location *time.Location
 	Now      func() time.Time
@@ -30,9 +33,10 @@ type Service struct {
 // New builds the sign-in use cases over d, whose ports the caller (social.New) checked.
 func New(d Deps) *Service {
 	cal := calendar{now: d.Now, loc: d.Location}
+	m := &months{store: d.Store, cache: d.Cache, log: d.Log}
 	return &Service{
-		Commands: &SignInCommands{store: d.Store, cache: d.Cache, cal: cal, log: d.Log},
-		Queries:  &SignInQueries{store: d.Store, cache: d.Cache, cal: cal, log: d.Log},
+		Commands: &SignInCommands{months: m, credits: d.Credits, cal: cal},
+		Queries:  &SignInQueries{months: m, cal: cal},
 		Legacy:   &LegacyImport{cache: d.Cache, store: d.Store},
 	}
 }

@@ -1,6 +1,7 @@
 package signins_test
 
 import (
+	"errors"
 	"log/slog"
 	"slices"
 	"testing"
@@ -18,14 +19,17 @@ func TestSignInsOnTheFakes(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	clock := contracttest.NewClock() // 2030-01-02 03:04:05 UTC
-	store, cache := socialtest.NewMemSignInStore(), socialtest.NewMemSignIns()
-	s := signins.New(signins.Deps{Store: store, Cache: cache, Location: time.UTC, Now: clock.Now, Log: slog.New(slog.DiscardHandler)})
+	store, cache, credits := socialtest.NewMemSignInStore(), socialtest.NewMemSignIns(), socialtest.NewMemCredits()
+	s := signins.New(signins.Deps{Store: store, Cache: cache, Credits: credits, Location: time.UTC, Now: clock.Now, Log: slog.New(slog.DiscardHandler)})
 	const user = 7
 	for range 2 {
 		st, err := s.Commands.SignIn(ctx, user)
-		if err != nil || st.Month != "2030-01" || !slices.Equal(st.SignedDays, []int{2}) || st.ConsecutiveDays != 1 {
+		if err != nil || st.Month != "2030-01" || !slices.Equal(st.SignedDays, []int{2}) || st.ConsecutiveDays != 1 || !st.SignedToday {
 			t.Fatalf("sign in = %+v, %v; want day 2, a run of 1", st, err)
 		}
+	}
+	if n := credits.Balance(user); n != 1 {
+		t.Fatalf("two sign-ins on one day earned %d credits, want 1", n)
 	}
 	if mask, cached, _ := cache.Month(ctx, user, clock.Now()); !cached || mask != 1<<1 {
 		t.Fatalf("cached month = %032b (cached %v), want day 2", mask, cached)
@@ -41,6 +45,15 @@ func TestSignInsOnTheFakes(t *testing.T) {
 	if mask, cached, _ := cache.Month(ctx, user, time.Date(2029, time.December, 5, 0, 0, 0, 0, time.UTC)); !cached || mask != 1<<30|1<<29 {
 		t.Fatalf("December cached = %032b (cached %v), want loaded", mask, cached)
 	}
+	// With January 1 signed too, January 2 follows December 30 and 31: the run goes on
+	// across the months.
+	jan1 := time.Date(2030, time.January, 1, 0, 0, 0, 0, time.UTC)
+	if err := errors.Join(store.Merge(ctx, user, jan1, 1), cache.Merge(ctx, user, jan1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Queries.SignInStatus(ctx, user, ""); err != nil || st.ConsecutiveDays != 4 || !st.SignedToday {
+		t.Fatalf("January = %+v, %v; want a run of 4", st, err)
+	}
 	if _, err := s.Queries.SignInStatus(ctx, user, "January"); err == nil {
 		t.Fatal("a malformed month was read")
 	}
@@ -54,5 +67,21 @@ func TestSignInsOnTheFakes(t *testing.T) {
 	}
 	if n, err := s.Legacy.ImportLegacySignIns(ctx); err != nil || n != 0 {
 		t.Fatalf("a second import = %d, %v; want none", n, err)
+	}
+
+	// Every 7th day in a row earns the bonus on top.
+	const regular = 9
+	for day := 1; day <= 8; day++ {
+		if _, err := s.Commands.SignIn(ctx, regular); err != nil {
+			t.Fatal(err)
+		}
+		want := day
+		if day >= 7 {
+			want += 5
+		}
+		if n := credits.Balance(regular); n != want {
+			t.Fatalf("day %d in a row: %d credits, want %d", day, n, want)
+		}
+		clock.Advance(24 * time.Hour)
 	}
 }

@@ -64,9 +64,24 @@ func commentsPaging(t *testing.T, s CommentStore) {
 		}
 		top = append(top, cm)
 	}
-	reply, err := c.CreateComment(ctx, domain.Comment{BlogID: b1.ID, UserID: 9, ParentID: top[0].ID, ReplyToUserID: 1, Content: "thanks"})
-	if err != nil || reply.ParentID != top[0].ID || reply.ReplyToUserID != 1 {
+	reply, err := c.CreateComment(ctx, domain.Comment{BlogID: b1.ID, UserID: 9, ParentID: top[0].ID, ReplyToID: top[0].ID, ReplyToUserID: 1, Content: "thanks"})
+	if err != nil || reply.ParentID != top[0].ID || reply.ReplyToID != top[0].ID || reply.ReplyToUserID != 1 {
 		t.Fatalf("reply %+v, %v", reply, err)
+	}
+	if got, err := c.Comment(ctx, reply.ID); err != nil || got.ReplyToID != top[0].ID || got.ReplyToUserID != 1 {
+		t.Fatalf("reply read back %+v, %v", got, err)
+	}
+	byID, err := c.CommentsByIDs(ctx, []int64{reply.ID, top[2].ID, 1 << 40})
+	if err != nil || len(byID) != 2 {
+		t.Fatalf("comments by id: %+v, %v; want the two known", byID, err)
+	}
+	for _, got := range byID {
+		if (got.ID != reply.ID || got.ReplyToID != top[0].ID) && (got.ID != top[2].ID || got.Content != "nice") {
+			t.Errorf("comment by id %+v", got)
+		}
+	}
+	if none, err := c.CommentsByIDs(ctx, nil); err != nil || len(none) != 0 {
+		t.Errorf("no ids: %+v, %v", none, err)
 	}
 	if _, err := c.CreateComment(ctx, domain.Comment{BlogID: b2.ID, UserID: 9, ParentID: top[1].ID, Content: "wrong blog"}); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("a reply under another blog's comment: %v, want not found", err)

@@ -48,6 +48,19 @@ func (m *MemComments) Comment(_ context.Context, id int64) (domain.Comment, erro
 	return memGet(&m.n.mu, m.n.comments, id, func(c domain.Comment) domain.Comment { return c })
 }
 
+// CommentsByIDs implements notes.Comments.
+func (m *MemComments) CommentsByIDs(_ context.Context, ids []int64) ([]domain.Comment, error) {
+	m.n.mu.Lock()
+	defer m.n.mu.Unlock()
+	var out []domain.Comment
+	for _, id := range ids {
+		if c, ok := m.n.comments[id]; ok {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
 // DeleteComment implements notes.Comments.
 func (m *MemComments) DeleteComment(_ context.Context, id int64) (int, error) {
 	m.n.mu.Lock()

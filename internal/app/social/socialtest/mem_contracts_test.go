@@ -105,3 +105,12 @@ func TestMemBlogCountsContract(t *testing.T) {
 		return socialtest.PeopleBlogs{Blogs: m, NewBlog: socialtest.BlogWriter(m)}
 	})
 }
+
+func TestMemCreditsContract(t *testing.T) {
+	t.Parallel()
+	socialtest.CreditsContract(t, func(*testing.T) socialtest.CreditStore {
+		m := socialtest.NewMemCredits()
+		return socialtest.CreditStore{Credits: m, NewUser: func(*testing.T) int64 { return contracttest.NewID() },
+			Balance: func(_ *testing.T, userID int64) int { return m.Balance(userID) }}
+	})
+}

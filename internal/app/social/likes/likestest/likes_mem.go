@@ -48,9 +48,9 @@ func (m *MemLikeStore) Count(blogID int64) int {
 	return 0
 }
 
-// Toggle likes the blog for the user at the given time, or takes the like back;
-// domain.ErrNotFound for an unknown blog.
-func (m *MemLikeStore) Toggle(_ context.Context, blogID, userID int64, at time.Time) (likes.LikeChange, error) {
+// SetLike makes the user like the blog at the given time, or not; domain.ErrNotFound
+// for an unknown blog.
+func (m *MemLikeStore) SetLike(_ context.Context, blogID, userID int64, like bool, at time.Time) (likes.LikeChange, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	b := m.blogs[blogID]
@@ -58,16 +58,18 @@ func (m *MemLikeStore) Toggle(_ context.Context, blogID, userID int64, at time.T
 		return likes.LikeChange{}, domain.ErrNotFound
 	}
 	i := slices.IndexFunc(b.likes, func(l likes.Like) bool { return l.UserID == userID })
-	liked := i < 0
-	if liked {
+	if (i >= 0) == like {
+		return likes.LikeChange{Liked: like, Count: b.count, Version: b.version}, nil
+	}
+	if like {
 		b.insert(likes.Like{UserID: userID, At: at})
 	} else {
 		b.likes = slices.Delete(b.likes, i, i+1)
 	}
 	b.version++
 	b.count = len(b.likes)
-	c := likes.LikeChange{Liked: liked, Count: b.count, Version: b.version}
-	if liked {
+	c := likes.LikeChange{Changed: true, Liked: like, Count: b.count, Version: b.version}
+	if like {
 		c.At = at
 	}
 	return c, nil
