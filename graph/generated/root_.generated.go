@@ -2179,6 +2179,56 @@ type Mutation {
   setRole(userId: ID!, role: Role!): User! @auth(requires: ADMIN)
 }
 `, BuiltIn: false},
+	{Name: "../schema/error_codes.graphqls", Input: `# Written by ` + "`" + `make generate` + "`" + ` (internal/tools/errorcodes) from internal/domain/codes.go;
+# edit the list there, not here.
+
+"""
+Every extensions.code a client can receive on a GraphQL error (or on an HTTP error
+answer). No field returns it: it is here so that clients can list the codes.
+"""
+enum ErrorCode {
+  "No valid access token where one is needed: none sent, expired, or its session ended (logout, block, reuse of a rotated refresh token)."
+  UNAUTHENTICATED
+  "Logged in, but the role or the ownership does not allow it (a MERCHANT acting on another's shop), or the account is blocked."
+  FORBIDDEN
+  "An argument is malformed or out of range, or a login code or password is wrong. Extensions: triesLeft on a wrong login code or password."
+  BAD_USER_INPUT
+  "The thing asked for does not exist, or is not the caller's to see."
+  NOT_FOUND
+  "The thing exists already, or its state does not allow the change (an order already paid, used or canceled). Extensions: currentStatus on an order transition."
+  CONFLICT
+  "Too many requests of this kind from this caller or address; try again later. Extensions: retryAfterSeconds."
+  RATE_LIMITED
+  "claimVoucher: the flash sale has no stock left."
+  SOLD_OUT
+  "claimVoucher: the caller already holds an order of this voucher."
+  ALREADY_CLAIMED
+  "claimVoucher: the sale has not begun yet."
+  NOT_STARTED
+  "claimVoucher: the sale is over."
+  ENDED
+  "The server failed; the details are logged with the request id (X-Request-Id), never shown."
+  INTERNAL
+  "The operation ran longer than GRAPHQL_EXEC_TIMEOUT."
+  TIMEOUT
+  "The GraphQL document does not parse."
+  GRAPHQL_PARSE_FAILED
+  "The document does not validate against the schema, or holds too many fragments."
+  GRAPHQL_VALIDATION_FAILED
+  "The operation nests deeper than GRAPHQL_MAX_DEPTH."
+  DEPTH_LIMIT_EXCEEDED
+  "The operation has more aliased fields than GRAPHQL_MAX_ALIASES."
+  ALIAS_LIMIT_EXCEEDED
+  "The operation costs more than GRAPHQL_MAX_COMPLEXITY."
+  COMPLEXITY_LIMIT_EXCEEDED
+  "An automatic persisted query's hash the server does not know: send the query's text with it."
+  PERSISTED_QUERY_NOT_FOUND
+  "The transport could not take the request: not JSON, a wrong method or content type, a mutation over GET, a bad persisted-query extension."
+  BAD_REQUEST
+  "The request URL or body is over its size limit (HTTP_MAX_BODY_BYTES for a body). Extensions: maxBytes."
+  REQUEST_TOO_LARGE
+}
+`, BuiltIn: false},
 	{Name: "../schema/flashsale.graphqls", Input: `"Where an order is in its life."
 enum OrderStatus {
   "Claimed: the order is being written."
@@ -2442,9 +2492,7 @@ scalar Time
 """
 Dealspot: shops, deals and flash-sale vouchers.
 
-Failures are GraphQL errors whose extensions.code is one of UNAUTHENTICATED, FORBIDDEN,
-BAD_USER_INPUT, NOT_FOUND, SOLD_OUT, ALREADY_CLAIMED, NOT_STARTED, ENDED, RATE_LIMITED,
-INTERNAL.
+Failures are GraphQL errors whose extensions.code is one of the ErrorCode values.
 """
 type Query {
   "Every shop type, in display order."
