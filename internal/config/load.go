@@ -4,6 +4,8 @@ import (
 	"errors"
 	"path/filepath"
 	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // Load reads the configuration from getenv (os.Getenv in production, a map in tests) and
@@ -25,7 +27,14 @@ func Load(getenv func(string) string) (Config, error) {
 	c.DatabaseMaxConns = r.integer("DATABASE_MAX_CONNS", 32, 1)
 	c.RedisGenerationCheck = r.durationOrZero("REDIS_GENERATION_CHECK_INTERVAL", time.Second)
 	c.KafkaBrokers = r.list("KAFKA_BROKERS", "127.0.0.1:9092")
+	// Phones as people write them (+86, spaces, dashes) are kept in the stored form;
+	// validate names the ones that are not phones at all.
 	c.AdminPhones = r.list("ADMIN_PHONES", "")
+	for i, p := range c.AdminPhones {
+		if n, ok := domain.NormalizePhone(p); ok {
+			c.AdminPhones[i] = n
+		}
+	}
 	embedded := c.UsesEmbeddedDatabase()
 	c.Dev = r.boolean("DEALSPOT_DEV", c.Env != "production")
 	c.DevOnPurpose = c.Dev && r.str("DEALSPOT_DEV", "") != ""

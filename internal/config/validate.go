@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 func (c Config) validate() error {
@@ -89,7 +91,7 @@ func (c Config) validate() error {
 	c.validateSMS(bad)
 	c.validateDevMode(bad)
 	for _, p := range c.AdminPhones {
-		if !phonePattern(p) {
+		if !domain.ValidPhone(p) {
 			bad("ADMIN_PHONES", "%q is not a mainland mobile number", p)
 		}
 	}
@@ -199,18 +201,6 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-func phonePattern(p string) bool {
-	if len(p) != 11 || p[0] != '1' || p[1] < '3' || p[1] > '9' {
-		return false
-	}
-	for _, r := range p {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 func validateDatabaseURL(raw string) error {

@@ -3,8 +3,9 @@ package auth
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // MinSecretLen is the shortest JWT secret accepted (256 bits, as RFC 7518 asks for HS256).
@@ -21,7 +22,8 @@ type Config struct {
 	// DevMode returns the login code in the API response, so demos and load tests can
 	// log in without an SMS gateway. Never set it in production.
 	DevMode bool
-	// AdminPhones are granted the ADMIN role when they log in.
+	// AdminPhones are granted the ADMIN role when they log in; any form
+	// domain.NormalizePhone accepts.
 	AdminPhones []string
 
 	// JWTSecret signs access tokens (HS256); at least MinSecretLen bytes.
@@ -82,11 +84,23 @@ func DefaultConfig() Config {
 	}
 }
 
-// phoneRE matches a mainland China mobile number.
-var phoneRE = regexp.MustCompile(`^1[3-9][0-9]{9}$`)
+// ValidPhone reports whether phone is a mainland China mobile number in any form
+// domain.NormalizePhone accepts.
+func ValidPhone(phone string) bool {
+	_, ok := domain.NormalizePhone(phone)
+	return ok
+}
 
-// ValidPhone reports whether phone is a mainland China mobile number.
-func ValidPhone(phone string) bool { return phoneRE.MatchString(phone) }
+// normalizePhone is phone in its stored form (domain.NormalizePhone), or BAD_USER_INPUT.
+// Every use case that takes a phone starts with it, so that the accounts, the codes and
+// every limit know one phone by one key however it was typed.
+func normalizePhone(phone string) (string, error) {
+	p, ok := domain.NormalizePhone(phone)
+	if !ok {
+		return "", badInput("phone must be a mainland China mobile number (11 digits, optionally +86, spaces or dashes)")
+	}
+	return p, nil
+}
 
 // Validate reports the first setting that cannot work.
 func (c Config) Validate() error {

@@ -24,8 +24,9 @@ type Login struct{ c *core }
 // Wrong guesses never lock the phone itself, so nobody can lock someone else out.
 func (h *Login) Handle(ctx context.Context, phone, code, clientIP string) (Session, error) {
 	c := h.c
-	if !ValidPhone(phone) {
-		return Session{}, badInput("phone must be a mainland China mobile number")
+	phone, err := normalizePhone(phone)
+	if err != nil {
+		return Session{}, err
 	}
 	if !validCode(code) {
 		return Session{}, badInput("code must be 6 digits")

@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // Deps are the adapters the use cases need.
@@ -95,6 +97,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		codeKey:  derivedKey(cfg.JWTSecret, "dealspot login code digest"),
 	}
 	for _, p := range cfg.AdminPhones {
+		p, _ = domain.NormalizePhone(p) // Validate accepted it
 		c.admins[p] = true
 	}
 	c.parser = jwt.NewParser(
