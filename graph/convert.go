@@ -80,6 +80,10 @@ func userToModel(u domain.User, viewer auth.Principal) *model.User {
 		role, created := model.Role(u.Role), u.CreatedAt
 		out.Role, out.CreatedAt = &role, &created
 	}
+	if auth.SeesBlocked(viewer) {
+		blocked := u.Blocked
+		out.Blocked = &blocked
+	}
 	if u.Birthday != nil && auth.SeesBirthday(viewer, u) {
 		out.Birthday = &model.Date{Day: u.Birthday.UTC().Truncate(24 * time.Hour)}
 	}

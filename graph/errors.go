@@ -36,6 +36,10 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 				gqlErr.Extensions = ownExtensions(gqlErr.Extensions)
 				gqlErr.Extensions["retryAfterSeconds"] = coded.RetryAfterSeconds
 			}
+			if coded.TriesLeft != nil {
+				gqlErr.Extensions = ownExtensions(gqlErr.Extensions)
+				gqlErr.Extensions["triesLeft"] = *coded.TriesLeft
+			}
 			if coded.CurrentStatus != "" {
 				gqlErr.Extensions = ownExtensions(gqlErr.Extensions)
 				gqlErr.Extensions["currentStatus"] = coded.CurrentStatus

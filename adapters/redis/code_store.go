@@ -72,25 +72,25 @@ func (s *CodeStore) Issue(ctx context.Context, phone, client, digest string, l a
 }
 
 // Verify implements auth.CodeStore.
-func (s *CodeStore) Verify(ctx context.Context, phone, client, digest string, l auth.VerifyLimits) (auth.Verdict, error) {
+func (s *CodeStore) Verify(ctx context.Context, phone, client, digest string, l auth.VerifyLimits) (auth.Verdict, int, error) {
 	if l.MaxWrong < 1 {
-		return auth.CodeRejected, errors.New("verify login code: invalid limits")
+		return auth.CodeRejected, 0, errors.New("verify login code: invalid limits")
 	}
 	res, err := loginCodeVerifyScript.Run(ctx, s.client, loginKeys(phone, client, "code"),
 		s.now().UnixMilli(), digest, l.MaxWrong).Int64Slice()
 	if err != nil {
-		return auth.CodeRejected, fmt.Errorf("verify login code: %w", err)
+		return auth.CodeRejected, 0, fmt.Errorf("verify login code: %w", err)
 	}
-	if len(res) != 1 {
-		return auth.CodeRejected, fmt.Errorf("verify login code: unexpected reply %v", res)
+	if len(res) != 2 {
+		return auth.CodeRejected, 0, fmt.Errorf("verify login code: unexpected reply %v", res)
 	}
 	switch res[0] {
 	case 1:
-		return auth.CodeAccepted, nil
+		return auth.CodeAccepted, 0, nil
 	case 3:
-		return auth.CodeDiscarded, nil
+		return auth.CodeDiscarded, 0, nil
 	default:
-		return auth.CodeRejected, nil
+		return auth.CodeRejected, int(res[1]), nil
 	}
 }
 

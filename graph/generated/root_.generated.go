@@ -272,6 +272,7 @@ type ComplexityRoot struct {
 
 	User struct {
 		Birthday       func(childComplexity int) int
+		Blocked        func(childComplexity int) int
 		BlogCount      func(childComplexity int) int
 		Blogs          func(childComplexity int, first *int, after *string) int
 		City           func(childComplexity int) int
@@ -1627,6 +1628,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Birthday(childComplexity), true
+	case "User.blocked":
+		if e.ComplexityRoot.User.Blocked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.Blocked(childComplexity), true
 	case "User.blogCount":
 		if e.ComplexityRoot.User.BlogCount == nil {
 			break
@@ -2136,6 +2143,8 @@ type User {
   role: Role
   "The owner's and ADMINs' to see; null for everyone else."
   createdAt: Time
+  "Whether the account is blocked (blockUser): ADMINs' to see; null for everyone else."
+  blocked: Boolean
 }
 
 type SendCodePayload {
@@ -3188,6 +3197,8 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_role(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_User_createdAt(ctx, field)
+	case "blocked":
+		return ec.fieldContext_User_blocked(ctx, field)
 	case "blogs":
 		return ec.fieldContext_User_blogs(ctx, field)
 	case "city":

@@ -346,6 +346,8 @@ type User struct {
 	Role *Role `json:"role,omitempty"`
 	// The owner's and ADMINs' to see; null for everyone else.
 	CreatedAt *time.Time `json:"createdAt,omitempty"`
+	// Whether the account is blocked (blockUser): ADMINs' to see; null for everyone else.
+	Blocked *bool `json:"blocked,omitempty"`
 	// The user's notes, newest first.
 	Blogs        *BlogConnection `json:"blogs"`
 	City         string          `json:"city"`

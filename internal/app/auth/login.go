@@ -47,7 +47,7 @@ func (h *Login) Handle(ctx context.Context, phone, code, clientIP string) (Sessi
 		// discards the code, so the address can try no more than it asks codes for.
 		limits.MaxWrong = 1
 	}
-	verdict, err := c.codes.Verify(ctx, phone, clientIP, c.codeDigest(phone, code), limits)
+	verdict, left, err := c.codes.Verify(ctx, phone, clientIP, c.codeDigest(phone, code), limits)
 	if err != nil {
 		return Session{}, fmt.Errorf("verify login code: %w", err)
 	}
@@ -57,9 +57,11 @@ func (h *Login) Handle(ctx context.Context, phone, code, clientIP string) (Sessi
 	case !callsOK || !guessOK:
 		return Session{}, rateLimited("too many wrong codes or logins from this address; try again later", max(callsRetry, guessRetry))
 	case verdict == CodeDiscarded:
-		return Session{}, badInput("wrong code; that was its last try: ask for a new code")
+		return Session{}, wrongGuess("wrong code; that was its last try: ask for a new code", 0)
+	case left == 0:
+		return Session{}, wrongGuess("wrong or expired code: ask for a new code", 0)
 	default:
-		return Session{}, badInput("wrong or expired code")
+		return Session{}, wrongGuess("wrong code", left)
 	}
 	u, err := c.userForLogin(ctx, phone)
 	if err != nil {

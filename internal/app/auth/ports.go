@@ -92,9 +92,11 @@ type CodeStore interface {
 	Issue(ctx context.Context, phone, client, digest string, l SendLimits) (issued bool, retryAfter time.Duration, err error)
 	// Verify consumes the current code of (phone, client) if it equals digest and has not
 	// expired. A wrong digest counts against that code; its l.MaxWrong-th wrong guess
-	// discards it (CodeDiscarded). With no live code nothing is counted. Errors are
-	// infrastructure failures only.
-	Verify(ctx context.Context, phone, client, digest string, l VerifyLimits) (Verdict, error)
+	// discards it (CodeDiscarded). With no live code nothing is counted. triesLeft is how
+	// many more wrong guesses the code survives after a wrong one counted against it (0
+	// when it was discarded, accepted, or none was live). Errors are infrastructure
+	// failures only.
+	Verify(ctx context.Context, phone, client, digest string, l VerifyLimits) (v Verdict, triesLeft int, err error)
 	// ChargeGuess counts one code guess by client as wrong before it is checked, unless
 	// client already made l.Max wrong guesses within l.Window: then it records nothing and
 	// returns ok=false and how long until a guess would be allowed. id names the charge

@@ -23,6 +23,7 @@ func CodeStoreContract(t *testing.T, newStore func(t *testing.T) auth.CodeStore)
 		{"a new code replaces the old one and its wrong guesses", codesReplace},
 		{"the last allowed wrong guess discards the code", codesDiscard},
 		{"guesses with no live code count against nothing", codesNoCode},
+		{"a wrong guess says how many more the code survives", codesTriesLeft},
 		{"guess charges stop at the limit; a refund gives one back", codesCharges},
 		{"each client has its own code and send limits for a phone", codesPerClient},
 	} {
@@ -65,7 +66,7 @@ func issueFrom(t *testing.T, s auth.CodeStore, phone, client, digest string, l a
 
 func verifyFrom(t *testing.T, s auth.CodeStore, phone, client, digest string, maxWrong int, want auth.Verdict) {
 	t.Helper()
-	got, err := s.Verify(context.Background(), phone, client, digest, auth.VerifyLimits{MaxWrong: maxWrong})
+	got, _, err := s.Verify(context.Background(), phone, client, digest, auth.VerifyLimits{MaxWrong: maxWrong})
 	if err != nil || got != want {
 		t.Fatalf("verify %s of %s: %v, %v; want %v", digest, phone, got, err, want)
 	}
@@ -170,4 +171,23 @@ func codesCharges(t *testing.T, s auth.CodeStore) {
 	if _, ok, _, err := s.ChargeGuess(ctx, client, l); err != nil || ok {
 		t.Fatalf("charge beyond the limit after the refund: %v, %v; want refused", ok, err)
 	}
+}
+
+func codesTriesLeft(t *testing.T, s auth.CodeStore) {
+	ctx := context.Background()
+	phone := newPhone()
+	l := auth.VerifyLimits{MaxWrong: 3}
+	check := func(digest string, wantV auth.Verdict, wantLeft int) {
+		t.Helper()
+		v, left, err := s.Verify(ctx, phone, clientA, digest, l)
+		if err != nil || v != wantV || left != wantLeft {
+			t.Fatalf("Verify(%s) = (%v, %d, %v), want (%v, %d)", digest, v, left, err, wantV, wantLeft)
+		}
+	}
+	check("d1", auth.CodeRejected, 0) // no code yet
+	issue(t, s, phone, "d1", codeLimits, true)
+	check("wrong", auth.CodeRejected, 2)
+	check("wrong", auth.CodeRejected, 1)
+	check("wrong", auth.CodeDiscarded, 0)
+	check("d1", auth.CodeRejected, 0)
 }

@@ -181,7 +181,7 @@ func codesVerifySteps(t *testing.T, newStore func(t *testing.T, now func() time.
 					}
 					continue
 				}
-				v, err := store.Verify(ctx, phone, "client-a", s.verify, verifyLimits)
+				v, _, err := store.Verify(ctx, phone, "client-a", s.verify, verifyLimits)
 				if err != nil {
 					t.Fatalf("step %d: %v", i, err)
 				}
@@ -243,7 +243,7 @@ func codesUnderConcurrency(t *testing.T, store auth.CodeStore) {
 			t.Fatalf("Issue = (%v, %v)", ok, err)
 		}
 		accepted := count(n, func(int) bool {
-			v, err := store.Verify(ctx, phone, "client-a", "right", verifyLimits)
+			v, _, err := store.Verify(ctx, phone, "client-a", "right", verifyLimits)
 			if err != nil {
 				t.Error(err)
 			}
@@ -260,7 +260,7 @@ func codesUnderConcurrency(t *testing.T, store auth.CodeStore) {
 			t.Fatalf("Issue = (%v, %v)", ok, err)
 		}
 		discarded := count(n, func(i int) bool {
-			v, err := store.Verify(ctx, phone, "client-a", fmt.Sprint("wrong", i), verifyLimits)
+			v, _, err := store.Verify(ctx, phone, "client-a", fmt.Sprint("wrong", i), verifyLimits)
 			if err != nil {
 				t.Error(err)
 			}
@@ -269,7 +269,7 @@ func codesUnderConcurrency(t *testing.T, store auth.CodeStore) {
 		if discarded != 1 {
 			t.Fatalf("%d guesses discarded the code, want 1", discarded)
 		}
-		if v, _ := store.Verify(ctx, phone, "client-a", "right", verifyLimits); v != auth.CodeRejected {
+		if v, _, _ := store.Verify(ctx, phone, "client-a", "right", verifyLimits); v != auth.CodeRejected {
 			t.Fatalf("right code after it was discarded: verdict %v, want rejected", v)
 		}
 	})
@@ -294,7 +294,7 @@ func codesInvalidLimits(t *testing.T, store auth.CodeStore) {
 	if _, _, err := store.Issue(ctx, newPhone(), "client-a", "d", auth.SendLimits{}); err == nil {
 		t.Error("Issue with zero limits succeeded")
 	}
-	if _, err := store.Verify(ctx, newPhone(), "client-a", "d", auth.VerifyLimits{}); err == nil {
+	if _, _, err := store.Verify(ctx, newPhone(), "client-a", "d", auth.VerifyLimits{}); err == nil {
 		t.Error("Verify with zero limits succeeded")
 	}
 	if _, _, _, err := store.ChargeGuess(ctx, "ip:x", auth.Limit{}); err == nil {

@@ -99,25 +99,25 @@ func (s *MemCodeStore) Issue(_ context.Context, phone, client, digest string, l 
 }
 
 // Verify implements auth.CodeStore.
-func (s *MemCodeStore) Verify(_ context.Context, phone, client, digest string, l auth.VerifyLimits) (auth.Verdict, error) {
+func (s *MemCodeStore) Verify(_ context.Context, phone, client, digest string, l auth.VerifyLimits) (auth.Verdict, int, error) {
 	if l.MaxWrong < 1 {
-		return auth.CodeRejected, errors.New("verify login code: invalid limits")
+		return auth.CodeRejected, 0, errors.New("verify login code: invalid limits")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.phones[pairKey(phone, client)]
 	if p == nil || p.digest == "" || p.expiresAt <= s.now().UnixMilli() {
-		return auth.CodeRejected, nil
+		return auth.CodeRejected, 0, nil
 	}
 	if p.digest == digest {
 		p.digest = ""
-		return auth.CodeAccepted, nil
+		return auth.CodeAccepted, 0, nil
 	}
 	if p.wrong++; p.wrong >= l.MaxWrong {
 		p.digest = ""
-		return auth.CodeDiscarded, nil
+		return auth.CodeDiscarded, 0, nil
 	}
-	return auth.CodeRejected, nil
+	return auth.CodeRejected, l.MaxWrong - p.wrong, nil
 }
 
 // ChargeGuess implements auth.CodeStore.
