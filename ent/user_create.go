@@ -196,6 +196,20 @@ func (_c *UserCreate) SetNillableLevel(v *int) *UserCreate {
 	return _c
 }
 
+// SetPasswordHash sets the "password_hash" field.
+func (_c *UserCreate) SetPasswordHash(v string) *UserCreate {
+	_c.mutation.SetPasswordHash(v)
+	return _c
+}
+
+// SetNillablePasswordHash sets the "password_hash" field if the given value is not nil.
+func (_c *UserCreate) SetNillablePasswordHash(v *string) *UserCreate {
+	if v != nil {
+		_c.SetPasswordHash(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *UserCreate) SetID(v int64) *UserCreate {
 	_c.mutation.SetID(v)
@@ -281,6 +295,10 @@ func (_c *UserCreate) defaults() {
 		v := user.DefaultLevel
 		_c.mutation.SetLevel(v)
 	}
+	if _, ok := _c.mutation.PasswordHash(); !ok {
+		v := user.DefaultPasswordHash
+		_c.mutation.SetPasswordHash(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -364,6 +382,14 @@ func (_c *UserCreate) check() error {
 	if v, ok := _c.mutation.Level(); ok {
 		if err := user.LevelValidator(v); err != nil {
 			return &ValidationError{Name: "level", err: fmt.Errorf(`ent: validator failed for field "User.level": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.PasswordHash(); !ok {
+		return &ValidationError{Name: "password_hash", err: errors.New(`ent: missing required field "User.password_hash"`)}
+	}
+	if v, ok := _c.mutation.PasswordHash(); ok {
+		if err := user.PasswordHashValidator(v); err != nil {
+			return &ValidationError{Name: "password_hash", err: fmt.Errorf(`ent: validator failed for field "User.password_hash": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
@@ -455,6 +481,10 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Level(); ok {
 		_spec.SetField(user.FieldLevel, field.TypeInt, value)
 		_node.Level = value
+	}
+	if value, ok := _c.mutation.PasswordHash(); ok {
+		_spec.SetField(user.FieldPasswordHash, field.TypeString, value)
+		_node.PasswordHash = value
 	}
 	return _node, _spec
 }
@@ -667,6 +697,18 @@ func (u *UserUpsert) UpdateLevel() *UserUpsert {
 // AddLevel adds v to the "level" field.
 func (u *UserUpsert) AddLevel(v int) *UserUpsert {
 	u.Add(user.FieldLevel, v)
+	return u
+}
+
+// SetPasswordHash sets the "password_hash" field.
+func (u *UserUpsert) SetPasswordHash(v string) *UserUpsert {
+	u.Set(user.FieldPasswordHash, v)
+	return u
+}
+
+// UpdatePasswordHash sets the "password_hash" field to the value that was provided on create.
+func (u *UserUpsert) UpdatePasswordHash() *UserUpsert {
+	u.SetExcluded(user.FieldPasswordHash)
 	return u
 }
 
@@ -907,6 +949,20 @@ func (u *UserUpsertOne) AddLevel(v int) *UserUpsertOne {
 func (u *UserUpsertOne) UpdateLevel() *UserUpsertOne {
 	return u.Update(func(s *UserUpsert) {
 		s.UpdateLevel()
+	})
+}
+
+// SetPasswordHash sets the "password_hash" field.
+func (u *UserUpsertOne) SetPasswordHash(v string) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.SetPasswordHash(v)
+	})
+}
+
+// UpdatePasswordHash sets the "password_hash" field to the value that was provided on create.
+func (u *UserUpsertOne) UpdatePasswordHash() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdatePasswordHash()
 	})
 }
 
@@ -1313,6 +1369,20 @@ func (u *UserUpsertBulk) AddLevel(v int) *UserUpsertBulk {
 func (u *UserUpsertBulk) UpdateLevel() *UserUpsertBulk {
 	return u.Update(func(s *UserUpsert) {
 		s.UpdateLevel()
+	})
+}
+
+// SetPasswordHash sets the "password_hash" field.
+func (u *UserUpsertBulk) SetPasswordHash(v string) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.SetPasswordHash(v)
+	})
+}
+
+// UpdatePasswordHash sets the "password_hash" field to the value that was provided on create.
+func (u *UserUpsertBulk) UpdatePasswordHash() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdatePasswordHash()
 	})
 }
 

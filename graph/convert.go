@@ -80,6 +80,10 @@ func userToModel(u domain.User, viewer auth.Principal) *model.User {
 		role, created := model.Role(u.Role), u.CreatedAt
 		out.Role, out.CreatedAt = &role, &created
 	}
+	if auth.SeesHasPassword(viewer, u) {
+		has := u.HasPassword
+		out.HasPassword = &has
+	}
 	if auth.SeesBlocked(viewer) {
 		blocked := u.Blocked
 		out.Blocked = &blocked

@@ -155,6 +155,28 @@ func (r *Users) SetBlockedByID(ctx context.Context, id int64, blocked bool) (dom
 	return r.User(ctx, id)
 }
 
+// Credentials returns the user with that phone number and their password hash ("" for
+// none), or domain.ErrNotFound.
+func (r *Users) Credentials(ctx context.Context, phone string) (domain.User, string, error) {
+	row, err := r.client.User.Query().Where(user.Phone(phone)).Only(ctx)
+	if err != nil {
+		return domain.User{}, "", fmt.Errorf("load credentials: %w", notFound(err, "user"))
+	}
+	return toUser(row), row.PasswordHash, nil
+}
+
+// SetPasswordHash stores user id's password hash, or returns domain.ErrNotFound.
+func (r *Users) SetPasswordHash(ctx context.Context, id int64, hash string) error {
+	n, err := r.client.User.Update().Where(user.ID(id)).SetPasswordHash(hash).Save(ctx)
+	if err != nil {
+		return fmt.Errorf("set password hash: %w", translate(err, "user", "", ""))
+	}
+	if n == 0 {
+		return &domain.Error{Code: domain.CodeNotFound, Message: "user not found"}
+	}
+	return nil
+}
+
 // RandomNickName returns "user_" and 10 random lowercase letters or digits, the
 // nickname new accounts start with.
 func RandomNickName() string {
@@ -163,14 +185,15 @@ func RandomNickName() string {
 
 func toUser(u *ent.User) domain.User {
 	return domain.User{
-		ID:        u.ID,
-		Phone:     u.Phone,
-		NickName:  u.NickName,
-		Icon:      u.Icon,
-		Role:      domain.Role(u.Role),
-		Blocked:   u.Blocked,
-		CreatedAt: u.CreatedAt,
-		UpdatedAt: u.UpdatedAt,
+		ID:          u.ID,
+		Phone:       u.Phone,
+		NickName:    u.NickName,
+		Icon:        u.Icon,
+		Role:        domain.Role(u.Role),
+		Blocked:     u.Blocked,
+		HasPassword: u.PasswordHash != "",
+		CreatedAt:   u.CreatedAt,
+		UpdatedAt:   u.UpdatedAt,
 		Profile: domain.Profile{
 			City: u.City, Introduction: u.Introduction, Gender: domain.Gender(u.Gender), Birthday: u.Birthday,
 			Credits: u.Credits, Level: u.Level,

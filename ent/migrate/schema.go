@@ -369,6 +369,7 @@ var (
 		{Name: "birthday", Type: field.TypeTime, Nullable: true},
 		{Name: "credits", Type: field.TypeInt, Default: 0},
 		{Name: "level", Type: field.TypeInt, Default: 0},
+		{Name: "password_hash", Type: field.TypeString, Size: 255, Default: ""},
 	}
 	// UsersTable holds the schema information for the "users" table.
 	UsersTable = &schema.Table{

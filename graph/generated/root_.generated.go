@@ -120,36 +120,38 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		BlockUser       func(childComplexity int, userID string) int
-		BuyVoucher      func(childComplexity int, voucherID string, quantity *int) int
-		CancelOrder     func(childComplexity int, orderID string) int
-		ClaimVoucher    func(childComplexity int, voucherID string) int
-		CreateBlog      func(childComplexity int, input model.CreateBlogInput) int
-		CreateComment   func(childComplexity int, blogID string, content string, replyTo *string) int
-		CreateFlashSale func(childComplexity int, input model.CreateFlashSaleInput) int
-		CreateShop      func(childComplexity int, input model.CreateShopInput) int
-		CreateVoucher   func(childComplexity int, input model.CreateVoucherInput) int
-		DeleteBlog      func(childComplexity int, id string) int
-		DeleteComment   func(childComplexity int, id string) int
-		Follow          func(childComplexity int, userID string) int
-		LikeBlog        func(childComplexity int, id string) int
-		Login           func(childComplexity int, phone string, code string) int
-		Logout          func(childComplexity int) int
-		PayOrder        func(childComplexity int, orderID string) int
-		RedeemOrder     func(childComplexity int, code string) int
-		RefreshToken    func(childComplexity int, token string) int
-		RequestRefund   func(childComplexity int, orderID string, reason *string) int
-		SendLoginCode   func(childComplexity int, phone string) int
-		SetRole         func(childComplexity int, userID string, role model.Role) int
-		SetShopOwner    func(childComplexity int, shopID string, userID string) int
-		SignIn          func(childComplexity int) int
-		UnblockUser     func(childComplexity int, userID string) int
-		Unfollow        func(childComplexity int, userID string) int
-		UpdateBlog      func(childComplexity int, id string, input model.UpdateBlogInput) int
-		UpdateFlashSale func(childComplexity int, input model.UpdateFlashSaleInput) int
-		UpdateProfile   func(childComplexity int, input model.UpdateProfileInput) int
-		UpdateShop      func(childComplexity int, input model.UpdateShopInput) int
-		UploadImage     func(childComplexity int, file graphql.Upload) int
+		BlockUser         func(childComplexity int, userID string) int
+		BuyVoucher        func(childComplexity int, voucherID string, quantity *int) int
+		CancelOrder       func(childComplexity int, orderID string) int
+		ClaimVoucher      func(childComplexity int, voucherID string) int
+		CreateBlog        func(childComplexity int, input model.CreateBlogInput) int
+		CreateComment     func(childComplexity int, blogID string, content string, replyTo *string) int
+		CreateFlashSale   func(childComplexity int, input model.CreateFlashSaleInput) int
+		CreateShop        func(childComplexity int, input model.CreateShopInput) int
+		CreateVoucher     func(childComplexity int, input model.CreateVoucherInput) int
+		DeleteBlog        func(childComplexity int, id string) int
+		DeleteComment     func(childComplexity int, id string) int
+		Follow            func(childComplexity int, userID string) int
+		LikeBlog          func(childComplexity int, id string) int
+		Login             func(childComplexity int, phone string, code string) int
+		LoginWithPassword func(childComplexity int, phone string, password string) int
+		Logout            func(childComplexity int) int
+		PayOrder          func(childComplexity int, orderID string) int
+		RedeemOrder       func(childComplexity int, code string) int
+		RefreshToken      func(childComplexity int, token string) int
+		RequestRefund     func(childComplexity int, orderID string, reason *string) int
+		SendLoginCode     func(childComplexity int, phone string) int
+		SetPassword       func(childComplexity int, password string, currentPassword *string) int
+		SetRole           func(childComplexity int, userID string, role model.Role) int
+		SetShopOwner      func(childComplexity int, shopID string, userID string) int
+		SignIn            func(childComplexity int) int
+		UnblockUser       func(childComplexity int, userID string) int
+		Unfollow          func(childComplexity int, userID string) int
+		UpdateBlog        func(childComplexity int, id string, input model.UpdateBlogInput) int
+		UpdateFlashSale   func(childComplexity int, input model.UpdateFlashSaleInput) int
+		UpdateProfile     func(childComplexity int, input model.UpdateProfileInput) int
+		UpdateShop        func(childComplexity int, input model.UpdateShopInput) int
+		UploadImage       func(childComplexity int, file graphql.Upload) int
 	}
 
 	OrderStatusEvent struct {
@@ -283,6 +285,7 @@ type ComplexityRoot struct {
 		Following      func(childComplexity int, first *int, after *string) int
 		FollowingCount func(childComplexity int) int
 		Gender         func(childComplexity int) int
+		HasPassword    func(childComplexity int) int
 		ID             func(childComplexity int) int
 		Icon           func(childComplexity int) int
 		Introduction   func(childComplexity int) int
@@ -830,6 +833,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Login(childComplexity, args["phone"].(string), args["code"].(string)), true
+	case "Mutation.loginWithPassword":
+		if e.ComplexityRoot.Mutation.LoginWithPassword == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_loginWithPassword_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.LoginWithPassword(childComplexity, args["phone"].(string), args["password"].(string)), true
 	case "Mutation.logout":
 		if e.ComplexityRoot.Mutation.Logout == nil {
 			break
@@ -891,6 +905,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SendLoginCode(childComplexity, args["phone"].(string)), true
+	case "Mutation.setPassword":
+		if e.ComplexityRoot.Mutation.SetPassword == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setPassword_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetPassword(childComplexity, args["password"].(string), args["currentPassword"].(*string)), true
 	case "Mutation.setRole":
 		if e.ComplexityRoot.Mutation.SetRole == nil {
 			break
@@ -1709,6 +1734,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Gender(childComplexity), true
+	case "User.hasPassword":
+		if e.ComplexityRoot.User.HasPassword == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.HasPassword(childComplexity), true
 	case "User.id":
 		if e.ComplexityRoot.User.ID == nil {
 			break
@@ -2145,6 +2176,8 @@ type User {
   createdAt: Time
   "Whether the account is blocked (blockUser): ADMINs' to see; null for everyone else."
   blocked: Boolean
+  "Whether the account has a password (setPassword): the owner's to see; null for everyone else."
+  hasPassword: Boolean
 }
 
 type SendCodePayload {
@@ -2174,8 +2207,25 @@ extend type Query {
 type Mutation {
   "Send a 6-digit login code to a mainland China mobile number."
   sendLoginCode(phone: String!): SendCodePayload!
-  "Log in with a code; the first login creates the account."
+  """
+  Log in with a code; the first login creates the account. A wrong code is
+  BAD_USER_INPUT with extensions.triesLeft (the code's remaining wrong guesses).
+  """
   login(phone: String!, code: String!): AuthPayload!
+  """
+  Log in with the account's password (set with setPassword; an account is created by a
+  code login only). A wrong password, an unknown phone and an account without a password
+  all answer BAD_USER_INPUT "wrong phone or password" with extensions.triesLeft; past
+  the limits (per phone and address, per phone, per address) RATE_LIMITED — a code
+  login still works. Send the password as a variable, never inline in the document.
+  """
+  loginWithPassword(phone: String!, password: String!): AuthPayload!
+  """
+  Set the caller's password (PASSWORD_MIN_LENGTH to PASSWORD_MAX_LENGTH characters,
+  8 to 128 by default), or change it: then currentPassword is required, and a wrong one
+  is limited like a wrong password login. Ends no session.
+  """
+  setPassword(password: String!, currentPassword: String): Boolean! @auth
   "Trade a refresh token for new tokens (the old one stops working)."
   refreshToken(token: String!): AuthPayload!
   "End the caller's session: its refresh and access tokens stop working."
@@ -3199,6 +3249,8 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_createdAt(ctx, field)
 	case "blocked":
 		return ec.fieldContext_User_blocked(ctx, field)
+	case "hasPassword":
+		return ec.fieldContext_User_hasPassword(ctx, field)
 	case "blogs":
 		return ec.fieldContext_User_blogs(ctx, field)
 	case "city":

@@ -348,6 +348,8 @@ type User struct {
 	CreatedAt *time.Time `json:"createdAt,omitempty"`
 	// Whether the account is blocked (blockUser): ADMINs' to see; null for everyone else.
 	Blocked *bool `json:"blocked,omitempty"`
+	// Whether the account has a password (setPassword): the owner's to see; null for everyone else.
+	HasPassword *bool `json:"hasPassword,omitempty"`
 	// The user's notes, newest first.
 	Blogs        *BlogConnection `json:"blogs"`
 	City         string          `json:"city"`

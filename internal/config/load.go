@@ -124,6 +124,16 @@ func Load(getenv func(string) string) (Config, error) {
 		TokenCacheSize:  r.integer("AUTH_TOKEN_CACHE_SIZE", 20_000, 0),
 		SessionCoalesce: r.coalesce("SESSION_CHECK_COALESCE"),
 		AccountCacheTTL: r.duration("AUTH_ACCOUNT_CACHE_TTL", 10*time.Minute),
+		Password: Password{
+			MinLength:         r.integer("PASSWORD_MIN_LENGTH", 8, 8),
+			MaxLength:         r.integer("PASSWORD_MAX_LENGTH", 128, 8),
+			Argon2MemoryKiB:   r.integer("PASSWORD_ARGON2_MEMORY_KIB", 19456, 8),
+			Argon2Iterations:  r.integer("PASSWORD_ARGON2_ITERATIONS", 2, 1),
+			Argon2Parallelism: r.integer("PASSWORD_ARGON2_PARALLELISM", 1, 1),
+			HashConcurrency:   r.integer("PASSWORD_HASH_CONCURRENCY", 4, 1),
+			WrongPerClient:    r.rate("LOGIN_WRONG_PASSWORDS", Rate{Max: 5, Window: time.Hour}),
+			WrongPerPhone:     r.rate("LOGIN_WRONG_PASSWORDS_PER_PHONE", Rate{Max: 20, Window: time.Hour}),
+		},
 	}
 	cacheOn := r.boolean("CACHE_ENABLED", true)
 	responseTTL := time.Second

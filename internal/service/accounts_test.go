@@ -64,4 +64,31 @@ func TestAccountsOverHTTP(t *testing.T) {
 	if out.User == nil || out.User.Blocked != nil {
 		t.Fatalf("an anonymous caller sees %+v, want blocked null", out.User)
 	}
+
+	// A password beside the codes: set by the logged-in owner, then a login with it.
+	var own struct{ User *struct{ HasPassword *bool } }
+	hasQ := `query($u: ID!) { user(id: $u) { hasPassword } }`
+	other.Do(t, `mutation { setPassword(password: "a secret pass phrase") }`, nil).Decode(t, &struct{}{})
+	otherID := login(t, anon, "13300005553").User.ID
+	other.Do(t, hasQ, map[string]any{"u": otherID}).Decode(t, &own)
+	if own.User == nil || own.User.HasPassword == nil || !*own.User.HasPassword {
+		t.Fatalf("the owner sees hasPassword %+v, want true", own.User)
+	}
+	adm.Do(t, hasQ, map[string]any{"u": otherID}).Decode(t, &own)
+	if own.User == nil || own.User.HasPassword != nil {
+		t.Fatalf("an ADMIN sees hasPassword %+v, want null", own.User)
+	}
+	pwQ := `mutation($p: String!, $w: String!) { loginWithPassword(phone: $p, password: $w) { user { id } } }`
+	resp := anon.Do(t, pwQ, map[string]any{"p": "+86 133 0000 5553", "w": "not the pass phrase"})
+	wantCode(t, "a wrong password", resp, "BAD_USER_INPUT")
+	if len(resp.Errors) == 1 && resp.Errors[0].Extensions["triesLeft"] != float64(4) {
+		t.Fatalf("a wrong password: extensions %v, want triesLeft 4", resp.Errors[0].Extensions)
+	}
+	var pw struct {
+		LoginWithPassword struct{ User struct{ ID string } }
+	}
+	anon.Do(t, pwQ, map[string]any{"p": "133-0000-5553", "w": "a secret pass phrase"}).Decode(t, &pw)
+	if pw.LoginWithPassword.User.ID != otherID {
+		t.Fatalf("loginWithPassword logged in user %s, want %s", pw.LoginWithPassword.User.ID, otherID)
+	}
 }

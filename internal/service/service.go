@@ -474,6 +474,14 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 	ac.SendCodePerIP = auth.Limit(cfg.Auth.SendCodePerIP)
 	ac.LoginPerIP = auth.Limit(cfg.Auth.LoginPerIP)
 	ac.WrongCodesPerIP = auth.Limit(cfg.Auth.WrongCodesPerIP)
+	pw := cfg.Auth.Password
+	ac.Password = auth.PasswordConfig{
+		MinLength: pw.MinLength, MaxLength: pw.MaxLength,
+		Argon2: auth.Argon2Params{MemoryKiB: uint32(pw.Argon2MemoryKiB), Iterations: uint32(pw.Argon2Iterations),
+			Parallelism: uint8(pw.Argon2Parallelism)},
+		HashConcurrency: pw.HashConcurrency,
+		WrongPerClient:  auth.Limit(pw.WrongPerClient), WrongPerPhone: auth.Limit(pw.WrongPerPhone),
+	}
 	return auth.New(ac, auth.Deps{
 		Users:  store.Users(),
 		Sender: sender,

@@ -90,15 +90,7 @@ func (c *core) userForLogin(ctx context.Context, phone string) (domain.User, err
 	if err != nil {
 		return domain.User{}, fmt.Errorf("load user for login: %w", err)
 	}
-	if c.admins[phone] && u.Role != domain.RoleAdmin {
-		if u, err = c.users.SetRole(ctx, phone, domain.RoleAdmin); err != nil {
-			return domain.User{}, fmt.Errorf("grant admin on login: %w", err)
-		}
-		if err := c.accountChanged(ctx, u); err != nil {
-			return domain.User{}, err
-		}
-	}
-	return u, nil
+	return c.grantConfiguredAdmin(ctx, u)
 }
 
 // newNickName is the nickname of a new account: "user_" and 10 random characters.
@@ -117,16 +109,16 @@ func (c *core) chargeGuess(ctx context.Context, clientIP string) (refund func(co
 		return noRefund, true, 0, nil
 	}
 	client := "ip:" + clientIP
-	id, ok, retry, err := c.codes.ChargeGuess(ctx, client, c.cfg.WrongCodesPerIP)
+	g, err := c.codes.ChargeGuess(ctx, client, c.cfg.WrongCodesPerIP)
 	if err != nil {
 		return nil, false, 0, fmt.Errorf("per-IP wrong code limit: %w", err)
 	}
-	if !ok {
-		return noRefund, false, retry, nil
+	if !g.OK {
+		return noRefund, false, g.RetryAfter, nil
 	}
 	return func(ctx context.Context) {
 		// A failed refund costs the address one guess of its allowance, no more: the
 		// login itself goes on.
-		_ = c.codes.RefundGuess(ctx, client, id)
+		_ = c.codes.RefundGuess(ctx, client, g.ID)
 	}, true, 0, nil
 }

@@ -47,13 +47,16 @@ type Deps struct {
 type Service struct {
 	SendLoginCode *SendLoginCode
 	Login         *Login
-	Refresh       *Refresh
-	Logout        *Logout
-	Authenticate  *Authenticate
-	CurrentUser   *CurrentUser
-	GrantAdmin    *GrantAdmin
-	EndSessions   *EndSessions
-	BlockUser     *BlockUser
+	// LoginWithPassword and SetPassword are login by password, beside codes.
+	LoginWithPassword *LoginWithPassword
+	SetPassword       *SetPassword
+	Refresh           *Refresh
+	Logout            *Logout
+	Authenticate      *Authenticate
+	CurrentUser       *CurrentUser
+	GrantAdmin        *GrantAdmin
+	EndSessions       *EndSessions
+	BlockUser         *BlockUser
 	// SetUserBlocked and SetUserRole are the administrators' versions, by user id.
 	SetUserBlocked *SetUserBlocked
 	SetUserRole    *SetUserRole
@@ -84,17 +87,18 @@ func New(cfg Config, d Deps) (*Service, error) {
 		d.Now = time.Now
 	}
 	c := &core{
-		cfg:      cfg,
-		users:    d.Users,
-		sender:   d.Sender,
-		codes:    d.Codes,
-		sessions: newSessionStore(d.SessionRecords, d.SessionCache, d.Now, cfg.AccessTTL+cfg.Leeway),
-		limiter:  d.Limiter,
-		tokens:   d.Tokens,
-		now:      d.Now,
-		admins:   make(map[string]bool, len(cfg.AdminPhones)),
-		secret:   append([]byte(nil), cfg.JWTSecret...),
-		codeKey:  derivedKey(cfg.JWTSecret, "dealspot login code digest"),
+		cfg:       cfg,
+		users:     d.Users,
+		sender:    d.Sender,
+		codes:     d.Codes,
+		sessions:  newSessionStore(d.SessionRecords, d.SessionCache, d.Now, cfg.AccessTTL+cfg.Leeway),
+		limiter:   d.Limiter,
+		tokens:    d.Tokens,
+		now:       d.Now,
+		admins:    make(map[string]bool, len(cfg.AdminPhones)),
+		secret:    append([]byte(nil), cfg.JWTSecret...),
+		codeKey:   derivedKey(cfg.JWTSecret, "dealspot login code digest"),
+		passwords: newPasswordHasher(cfg.Password),
 	}
 	for _, p := range cfg.AdminPhones {
 		p, _ = domain.NormalizePhone(p) // Validate accepted it
@@ -110,18 +114,20 @@ func New(cfg Config, d Deps) (*Service, error) {
 	)
 	c.quick = newQuickVerifier(c.secret, cfg.Issuer, cfg.Leeway)
 	return &Service{
-		SendLoginCode:  &SendLoginCode{c: c},
-		Login:          &Login{c: c},
-		Refresh:        &Refresh{c: c},
-		Logout:         &Logout{c: c},
-		Authenticate:   &Authenticate{c: c},
-		CurrentUser:    &CurrentUser{c: c},
-		GrantAdmin:     &GrantAdmin{c: c},
-		EndSessions:    &EndSessions{c: c},
-		BlockUser:      &BlockUser{c: c},
-		SetUserBlocked: &SetUserBlocked{c: c},
-		SetUserRole:    &SetUserRole{c: c},
-		Promote:        &PromoteToMerchant{c: c},
+		SendLoginCode:     &SendLoginCode{c: c},
+		Login:             &Login{c: c},
+		LoginWithPassword: &LoginWithPassword{c: c},
+		SetPassword:       &SetPassword{c: c},
+		Refresh:           &Refresh{c: c},
+		Logout:            &Logout{c: c},
+		Authenticate:      &Authenticate{c: c},
+		CurrentUser:       &CurrentUser{c: c},
+		GrantAdmin:        &GrantAdmin{c: c},
+		EndSessions:       &EndSessions{c: c},
+		BlockUser:         &BlockUser{c: c},
+		SetUserBlocked:    &SetUserBlocked{c: c},
+		SetUserRole:       &SetUserRole{c: c},
+		Promote:           &PromoteToMerchant{c: c},
 	}, nil
 }
 
@@ -138,7 +144,9 @@ type core struct {
 	admins   map[string]bool
 	secret   []byte
 	codeKey  []byte
-	parser   *jwt.Parser
+	// passwords hashes and checks passwords.
+	passwords *passwordHasher
+	parser    *jwt.Parser
 	// quick verifies the tokens this service signs before parser is asked.
 	quick *quickVerifier
 }

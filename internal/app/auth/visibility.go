@@ -23,6 +23,11 @@ func SeesBlocked(viewer Principal) bool {
 	return viewer.UserID > 0 && viewer.Role == domain.RoleAdmin
 }
 
+// SeesHasPassword reports whether viewer may see whether u has a password: u only.
+func SeesHasPassword(viewer Principal, u domain.User) bool {
+	return viewer.UserID > 0 && viewer.UserID == u.ID
+}
+
 // SeesBirthday reports whether viewer may see u's birthday: u themselves only.
 func SeesBirthday(viewer Principal, u domain.User) bool {
 	return viewer.UserID > 0 && viewer.UserID == u.ID

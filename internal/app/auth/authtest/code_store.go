@@ -145,31 +145,31 @@ func codesCharges(t *testing.T, s auth.CodeStore) {
 	client := "client-" + strconv.FormatInt(newID(), 10)
 	l := auth.Limit{Max: 2, Window: time.Hour}
 	var ids []string
-	for range 2 {
-		id, ok, _, err := s.ChargeGuess(ctx, client, l)
-		if err != nil || !ok || id == "" {
-			t.Fatalf("charge within the limit: %q, %v, %v", id, ok, err)
+	for i := range 2 {
+		g, err := s.ChargeGuess(ctx, client, l)
+		if err != nil || !g.OK || g.ID == "" || g.Left != 1-i {
+			t.Fatalf("charge %d within the limit: %+v, %v; want OK with %d left", i, g, err, 1-i)
 		}
-		ids = append(ids, id)
+		ids = append(ids, g.ID)
 	}
 	if ids[0] == ids[1] {
 		t.Fatalf("two charges named %q", ids[0])
 	}
-	_, ok, retry, err := s.ChargeGuess(ctx, client, l)
-	if err != nil || ok || retry <= 0 || retry > l.Window {
-		t.Fatalf("charge beyond the limit: ok %v, retry after %s, %v; want refused within the window", ok, retry, err)
+	g, err := s.ChargeGuess(ctx, client, l)
+	if err != nil || g.OK || g.RetryAfter <= 0 || g.RetryAfter > l.Window || g.Left != 0 {
+		t.Fatalf("charge beyond the limit: %+v, %v; want refused within the window", g, err)
 	}
-	if _, ok, _, err := s.ChargeGuess(ctx, client+"-other", l); err != nil || !ok {
-		t.Fatalf("another client's charge: %v, %v", ok, err)
+	if g, err := s.ChargeGuess(ctx, client+"-other", l); err != nil || !g.OK {
+		t.Fatalf("another client's charge: %+v, %v", g, err)
 	}
 	must(t, s.RefundGuess(ctx, client, ids[0]))
 	must(t, s.RefundGuess(ctx, client, "unknown"))
 	must(t, s.RefundGuess(ctx, "client-never-seen", ids[1]))
-	if _, ok, _, err := s.ChargeGuess(ctx, client, l); err != nil || !ok {
-		t.Fatalf("charge after a refund: %v, %v; want allowed", ok, err)
+	if g, err := s.ChargeGuess(ctx, client, l); err != nil || !g.OK || g.Left != 0 {
+		t.Fatalf("charge after a refund: %+v, %v; want allowed, none left", g, err)
 	}
-	if _, ok, _, err := s.ChargeGuess(ctx, client, l); err != nil || ok {
-		t.Fatalf("charge beyond the limit after the refund: %v, %v; want refused", ok, err)
+	if g, err := s.ChargeGuess(ctx, client, l); err != nil || g.OK {
+		t.Fatalf("charge beyond the limit after the refund: %+v, %v; want refused", g, err)
 	}
 }
 

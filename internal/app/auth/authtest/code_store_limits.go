@@ -199,11 +199,11 @@ func codesGuessCharges(t *testing.T, store auth.CodeStore, clock *contracttest.C
 	client := "ip:" + newPhone()
 	charge := func(wantOK bool, wantRetry time.Duration) string {
 		t.Helper()
-		id, ok, retry, err := store.ChargeGuess(ctx, client, limit)
-		if err != nil || ok != wantOK || retry != wantRetry {
-			t.Fatalf("ChargeGuess = (%q, %v, %v, %v), want (%v, %v)", id, ok, retry, err, wantOK, wantRetry)
+		g, err := store.ChargeGuess(ctx, client, limit)
+		if err != nil || g.OK != wantOK || g.RetryAfter != wantRetry {
+			t.Fatalf("ChargeGuess = (%+v, %v), want (%v, %v)", g, err, wantOK, wantRetry)
 		}
-		return id
+		return g.ID
 	}
 	charge(true, 0)
 	clock.Advance(time.Minute)
@@ -277,11 +277,11 @@ func codesUnderConcurrency(t *testing.T, store auth.CodeStore) {
 		t.Parallel()
 		client := "ip:" + newPhone()
 		charged := count(n, func(int) bool {
-			_, ok, _, err := store.ChargeGuess(ctx, client, auth.Limit{Max: 7, Window: time.Hour})
+			g, err := store.ChargeGuess(ctx, client, auth.Limit{Max: 7, Window: time.Hour})
 			if err != nil {
 				t.Error(err)
 			}
-			return ok
+			return g.OK
 		})
 		if charged != 7 {
 			t.Fatalf("%d guesses charged, want 7", charged)
@@ -297,7 +297,7 @@ func codesInvalidLimits(t *testing.T, store auth.CodeStore) {
 	if _, _, err := store.Verify(ctx, newPhone(), "client-a", "d", auth.VerifyLimits{}); err == nil {
 		t.Error("Verify with zero limits succeeded")
 	}
-	if _, _, _, err := store.ChargeGuess(ctx, "ip:x", auth.Limit{}); err == nil {
+	if _, err := store.ChargeGuess(ctx, "ip:x", auth.Limit{}); err == nil {
 		t.Error("ChargeGuess with a zero limit succeeded")
 	}
 }
