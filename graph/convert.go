@@ -59,7 +59,17 @@ func shopToModel(s domain.Shop) *model.Shop {
 		Comments:  s.Comments,
 		Score:     s.Score,
 		OpenHours: s.OpenHours,
+		OwnerID:   optionalID(s.OwnerID),
 	}
+}
+
+// optionalID is id as a GraphQL ID, nil for 0 (none).
+func optionalID(id int64) *string {
+	if id == 0 {
+		return nil
+	}
+	s := formatID(id)
+	return &s
 }
 
 // userToModel shows u to viewer: the phone is whole, and the birthday shown, only for

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/dealspot/dealspot/ent"
+	entshop "github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/app/social"
@@ -15,14 +18,15 @@ import (
 
 // Users reads and writes user accounts.
 type Users struct {
-	client *ent.Client
+	client  *ent.Client
+	dialect string
 }
 
 var _ auth.Users = (*Users)(nil)
 var _ social.Users = (*Users)(nil)
 
 // Users returns the user repository.
-func (s *Store) Users() *Users { return &Users{client: s.client} }
+func (s *Store) Users() *Users { return &Users{client: s.client, dialect: s.dialect} }
 
 // UserByPhone returns the user with that phone number, or domain.ErrNotFound.
 func (r *Users) UserByPhone(ctx context.Context, phone string) (domain.User, error) {
@@ -153,6 +157,43 @@ func (r *Users) SetBlockedByID(ctx context.Context, id int64, blocked bool) (dom
 		return domain.User{}, &domain.Error{Code: domain.CodeNotFound, Message: "user not found"}
 	}
 	return r.User(ctx, id)
+}
+
+// DemoteMerchantWithoutShops makes user id a USER if they are a MERCHANT who owns no
+// shop, in one transaction that locks the user's row (PostgreSQL: FOR UPDATE, which
+// waits for a SetShopOwner holding it; SQLite: the database's write lock), and returns
+// the user and whether they were demoted; domain.ErrNotFound for an unknown user.
+func (r *Users) DemoteMerchantWithoutShops(ctx context.Context, id int64) (domain.User, bool, error) {
+	var out domain.User
+	var demoted bool
+	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		q := tx.User.Query().Where(user.ID(id))
+		if r.dialect == dialect.Postgres {
+			q.ForUpdate()
+		}
+		row, err := q.Only(ctx)
+		if err != nil {
+			return notFound(err, "user")
+		}
+		out = toUser(row)
+		if out.Role != domain.RoleMerchant {
+			return nil
+		}
+		owns, err := tx.Shop.Query().Where(entshop.OwnerID(id)).Exist(ctx)
+		if err != nil || owns {
+			return err
+		}
+		row, err = tx.User.UpdateOneID(id).SetRole(user.RoleUSER).Save(ctx)
+		if err != nil {
+			return fmt.Errorf("set role of user %d: %w", id, err)
+		}
+		out, demoted = toUser(row), true
+		return nil
+	})
+	if err != nil {
+		return domain.User{}, false, fmt.Errorf("demote merchant %d: %w", id, err)
+	}
+	return out, demoted, nil
 }
 
 // Credentials returns the user with that phone number and their password hash ("" for

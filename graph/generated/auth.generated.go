@@ -1999,7 +1999,7 @@ func (ec *executionContext) _Mutation_updateShop(ctx context.Context, field grap
 			directive0 := next
 
 			directive1 := func(ctx context.Context) (any, error) {
-				requires, err := ec.unmarshalORole2ᚖgithubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐRole(ctx, "ADMIN")
+				requires, err := ec.unmarshalORole2ᚖgithubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐRole(ctx, "MERCHANT")
 				if err != nil {
 					var zeroVal *model.Shop
 					return zeroVal, err

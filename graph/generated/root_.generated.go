@@ -190,6 +190,7 @@ type ComplexityRoot struct {
 		IsFollowing    func(childComplexity int, userID string) int
 		Me             func(childComplexity int) int
 		MyOrders       func(childComplexity int, status []model.OrderStatus, first *int, after *string) int
+		MyShops        func(childComplexity int) int
 		NearbyShops    func(childComplexity int, typeID string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) int
 		Order          func(childComplexity int, id string) int
 		SaleStats      func(childComplexity int, voucherID string) int
@@ -236,6 +237,8 @@ type ComplexityRoot struct {
 		Longitude func(childComplexity int) int
 		Name      func(childComplexity int) int
 		OpenHours func(childComplexity int) int
+		Owner     func(childComplexity int) int
+		OwnerID   func(childComplexity int) int
 		Score     func(childComplexity int) int
 		Sold      func(childComplexity int) int
 		Type      func(childComplexity int) int
@@ -1237,6 +1240,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.MyOrders(childComplexity, args["status"].([]model.OrderStatus), args["first"].(*int), args["after"].(*string)), true
+	case "Query.myShops":
+		if e.ComplexityRoot.Query.MyShops == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.MyShops(childComplexity), true
 	case "Query.nearbyShops":
 		if e.ComplexityRoot.Query.NearbyShops == nil {
 			break
@@ -1517,6 +1526,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.OpenHours(childComplexity), true
+	case "Shop.owner":
+		if e.ComplexityRoot.Shop.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.Owner(childComplexity), true
+	case "Shop.ownerId":
+		if e.ComplexityRoot.Shop.OwnerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.OwnerID(childComplexity), true
 	case "Shop.score":
 		if e.ComplexityRoot.Shop.Score == nil {
 			break
@@ -2514,7 +2535,11 @@ extend type Mutation {
   requestRefund(orderId: ID!, reason: String): VoucherOrder! @auth
   "Redeem a redemption code at a shop the caller runs: the PAID order becomes USED. NOT_FOUND for codes of other shops; CONFLICT when already used."
   redeemOrder(code: String!): VoucherOrder! @auth(requires: MERCHANT)
-  "Make a user the merchant running a shop (a USER becomes MERCHANT from their next request on)."
+  """
+  Make a user the merchant running a shop: a USER becomes MERCHANT, and the previous
+  owner, a MERCHANT whose last shop this was, a USER again (an ADMIN stays one), from
+  their next request on.
+  """
   setShopOwner(shopId: ID!, userId: ID!): Shop! @auth(requires: ADMIN)
 }
 
@@ -2601,6 +2626,10 @@ type Shop {
   vouchers: [Voucher!]!
   "Notes about the shop, newest first."
   blogs(first: Int, after: String): BlogConnection!
+  "The id of the merchant who runs the shop (setShopOwner); null when nobody does."
+  ownerId: ID
+  "The merchant who runs the shop, as anyone sees a user (the phone masked); null when nobody does."
+  owner: User
 }
 
 type ShopEdge {
@@ -2616,6 +2645,11 @@ type ShopConnection {
 }
 
 extend type Query {
+  """
+  The shops the caller runs (a MERCHANT's; an ADMIN's own, if any), by id, at most
+  PAGE_SIZE_MAX. FORBIDDEN for a USER.
+  """
+  myShops: [Shop!]! @auth(requires: MERCHANT)
   """
   Shops of a type near a point, nearest first, paged by cursor. radiusMeters defaults
   to 5 km and is bounded by configuration.
@@ -2654,7 +2688,11 @@ input UpdateShopInput {
 
 extend type Mutation {
   createShop(input: CreateShopInput!): Shop! @auth(requires: ADMIN)
-  updateShop(input: UpdateShopInput!): Shop! @auth(requires: ADMIN)
+  """
+  Edit a shop: its MERCHANT (the shops they run) or an ADMIN; FORBIDDEN for anyone
+  else. score is the reviews' (notes move it): only an ADMIN sets it by hand.
+  """
+  updateShop(input: UpdateShopInput!): Shop! @auth(requires: MERCHANT)
 }
 `, BuiltIn: false},
 	{Name: "../schema/social.graphqls", Input: `"A calendar day, written YYYY-MM-DD."
@@ -2858,10 +2896,11 @@ extend type Query {
   "The caller's sign-ins in a month (YYYY-MM; default the current month)."
   signInStatus(month: String): SignInStatus! @auth
   """
-  Distinct visitors of the site, or of one shop, from one day to another (both
-  included, at most 366 days). A HyperLogLog estimate: within about 1%.
+  Distinct visitors of the site (ADMIN), or of one shop (its MERCHANT, or ADMIN), from
+  one day to another (both included, at most 366 days). A HyperLogLog estimate: within
+  about 1%.
   """
-  uniqueVisitors(from: Date!, to: Date!, shopId: ID): Int! @auth(requires: ADMIN)
+  uniqueVisitors(from: Date!, to: Date!, shopId: ID): Int! @auth(requires: MERCHANT)
 }
 
 extend type Mutation {
@@ -3181,6 +3220,10 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_vouchers(ctx, field)
 	case "blogs":
 		return ec.fieldContext_Shop_blogs(ctx, field)
+	case "ownerId":
+		return ec.fieldContext_Shop_ownerId(ctx, field)
+	case "owner":
+		return ec.fieldContext_Shop_owner(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Shop", field.Name)
 }

@@ -250,6 +250,10 @@ type Shop struct {
 	Vouchers []Voucher `json:"vouchers"`
 	// Notes about the shop, newest first.
 	Blogs *BlogConnection `json:"blogs"`
+	// The id of the merchant who runs the shop (setShopOwner); null when nobody does.
+	OwnerID *string `json:"ownerId,omitempty"`
+	// The merchant who runs the shop, as anyone sees a user (the phone masked); null when nobody does.
+	Owner *User `json:"owner,omitempty"`
 }
 
 type ShopConnection struct {

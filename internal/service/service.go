@@ -67,7 +67,7 @@ type Node struct {
 	// shopInvalidator drops changed shops from the cache (nil when nothing caches them).
 	shopInvalidator shop.Invalidator
 	// promote makes a shop's new owner a MERCHANT.
-	promote shop.MerchantPromoter
+	promote shop.MerchantRoles
 	// paymentNotify serves the payment provider's notifications.
 	paymentNotify http.Handler
 	// jwtSecret is the secret access tokens are signed with (JWT_SECRET, or dev mode's
@@ -288,7 +288,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	s.App = &app.Application{Commands: app.Commands{Shops: shopCommands}, Queries: app.Queries{Shops: shops}}
 	s.Ops = &app.Operations{Shops: shopOps}
 	s.App.Commands.AccountCommands, s.App.Queries.AccountQueries, s.Ops.AccountOperations = app.Account(authSvc)
-	s.promote = authSvc.Promote
+	s.promote = authSvc.MerchantRoles
 	if err := s.startSeckill(ctx, caches, o); err != nil {
 		return nil, err
 	}

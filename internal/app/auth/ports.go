@@ -30,6 +30,11 @@ type Users interface {
 	// Credentials returns the user with that phone number and their password hash (""
 	// when they have none), or domain.ErrNotFound.
 	Credentials(ctx context.Context, phone string) (u domain.User, passwordHash string, err error)
+	// DemoteMerchantWithoutShops makes user id a USER if they are a MERCHANT who owns no
+	// shop, in one transaction that locks the user's row (as setting a shop's owner does),
+	// and returns the user and whether they were demoted; domain.ErrNotFound for an
+	// unknown user.
+	DemoteMerchantWithoutShops(ctx context.Context, id int64) (u domain.User, demoted bool, err error)
 	// SetPasswordHash stores user id's password hash, or returns domain.ErrNotFound.
 	SetPasswordHash(ctx context.Context, id int64, passwordHash string) error
 }

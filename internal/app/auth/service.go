@@ -60,8 +60,9 @@ type Service struct {
 	// SetUserBlocked and SetUserRole are the administrators' versions, by user id.
 	SetUserBlocked *SetUserBlocked
 	SetUserRole    *SetUserRole
-	// Promote makes a shop's new owner a MERCHANT.
-	Promote *PromoteToMerchant
+	// MerchantRoles makes a shop's new owner a MERCHANT, and its previous one a USER
+	// when it was their last.
+	MerchantRoles *MerchantRoles
 }
 
 // New validates cfg and builds the use cases; it refuses missing dependencies.
@@ -127,7 +128,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		BlockUser:         &BlockUser{c: c},
 		SetUserBlocked:    &SetUserBlocked{c: c},
 		SetUserRole:       &SetUserRole{c: c},
-		Promote:           &PromoteToMerchant{c: c},
+		MerchantRoles:     &MerchantRoles{c: c},
 	}, nil
 }
 

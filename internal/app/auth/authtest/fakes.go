@@ -18,12 +18,14 @@ type MemUsers struct {
 	byID   map[int64]domain.User
 	// hashes are the password hashes by user id.
 	hashes map[int64]string
+	// owners are the users who own a shop.
+	owners map[int64]bool
 }
 
 // NewMemUsers starts ids at a random point: tests sharing a Redis database must not share
 // user ids, or they would share sessions.
 func NewMemUsers() *MemUsers {
-	return &MemUsers{byID: map[int64]domain.User{}, hashes: map[int64]string{}, nextID: mathrand.Int64N(1 << 40)}
+	return &MemUsers{byID: map[int64]domain.User{}, hashes: map[int64]string{}, owners: map[int64]bool{}, nextID: mathrand.Int64N(1 << 40)}
 }
 
 // UserByPhone implements auth.Users.
@@ -116,6 +118,30 @@ func (m *MemUsers) SetBlockedByID(_ context.Context, id int64, blocked bool) (do
 	u.Blocked = blocked
 	m.byID[id] = u
 	return u, nil
+}
+
+// DemoteMerchantWithoutShops implements auth.Users; the users own no shops here unless
+// OwnsShops says so.
+func (m *MemUsers) DemoteMerchantWithoutShops(_ context.Context, id int64) (domain.User, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.byID[id]
+	if !ok {
+		return domain.User{}, false, domain.ErrNotFound
+	}
+	if u.Role != domain.RoleMerchant || m.owners[id] {
+		return u, false, nil
+	}
+	u.Role = domain.RoleUser
+	m.byID[id] = u
+	return u, true, nil
+}
+
+// OwnsShops records whether user id owns a shop, for DemoteMerchantWithoutShops.
+func (m *MemUsers) OwnsShops(id int64, owns bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.owners[id] = owns
 }
 
 // Credentials implements auth.Users.
