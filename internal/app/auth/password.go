@@ -104,7 +104,9 @@ func (h *SetPassword) Handle(ctx context.Context, p Principal, password string, 
 			return badInput("currentPassword is required to change a password")
 		}
 		if err := c.passwords.checkLength(*currentPassword); err != nil {
-			return wrongGuess("wrong current password", 0)
+			// No password of that length can be the current one: refused unhashed and
+			// uncounted, as such a guess at login is.
+			return badInput("wrong current password")
 		}
 		clientIP = ClientKey(clientIP)
 		charges, err := c.chargePassword(ctx, u.Phone, clientIP)
