@@ -49,8 +49,9 @@ lint: ## go vet, gofmt, staticcheck, errcheck and archcheck (dependency directio
 	$(GO) tool errcheck -ignoregenerated -ignoretests -exclude internal/tools/lint/errcheck-excludes.txt $(PKG)
 	$(GO) run ./internal/tools/archcheck
 
-generate: ## regenerate ent and gqlgen code
+generate: ## regenerate ent and gqlgen code, and the error codes' lists (schema, README)
 	$(GO) generate ./ent
+	$(GO) run ./internal/tools/errorcodes
 	$(GO) tool gqlgen generate
 
 # Versioned migrations (adapters/entstore/migrations/{postgres,sqlite}, Atlas's format with

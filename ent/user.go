@@ -40,7 +40,9 @@ type User struct {
 	// Birthday holds the value of the "birthday" field.
 	Birthday *time.Time `json:"birthday,omitempty"`
 	// Credits holds the value of the "credits" field.
-	Credits      int `json:"credits,omitempty"`
+	Credits int `json:"credits,omitempty"`
+	// PasswordHash holds the value of the "password_hash" field.
+	PasswordHash string `json:"-"`
 	selectValues sql.SelectValues
 }
 
@@ -53,7 +55,7 @@ func (*User) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case user.FieldID, user.FieldCredits:
 			values[i] = new(sql.NullInt64)
-		case user.FieldPhone, user.FieldNickName, user.FieldIcon, user.FieldRole, user.FieldCity, user.FieldIntroduction, user.FieldGender:
+		case user.FieldPhone, user.FieldNickName, user.FieldIcon, user.FieldRole, user.FieldCity, user.FieldIntroduction, user.FieldGender, user.FieldPasswordHash:
 			values[i] = new(sql.NullString)
 		case user.FieldCreatedAt, user.FieldUpdatedAt, user.FieldBirthday:
 			values[i] = new(sql.NullTime)
@@ -151,6 +153,12 @@ func (_m *User) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Credits = int(value.Int64)
 			}
+		case user.FieldPasswordHash:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field password_hash", values[i])
+			} else if value.Valid {
+				_m.PasswordHash = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -224,6 +232,8 @@ func (_m *User) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("credits=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Credits))
+	builder.WriteString(", ")
+	builder.WriteString("password_hash=<sensitive>")
 	builder.WriteByte(')')
 	return builder.String()
 }

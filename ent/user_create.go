@@ -182,6 +182,20 @@ func (_c *UserCreate) SetNillableCredits(v *int) *UserCreate {
 	return _c
 }
 
+// SetPasswordHash sets the "password_hash" field.
+func (_c *UserCreate) SetPasswordHash(v string) *UserCreate {
+	_c.mutation.SetPasswordHash(v)
+	return _c
+}
+
+// SetNillablePasswordHash sets the "password_hash" field if the given value is not nil.
+func (_c *UserCreate) SetNillablePasswordHash(v *string) *UserCreate {
+	if v != nil {
+		_c.SetPasswordHash(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *UserCreate) SetID(v int64) *UserCreate {
 	_c.mutation.SetID(v)
@@ -263,6 +277,10 @@ func (_c *UserCreate) defaults() {
 		v := user.DefaultCredits
 		_c.mutation.SetCredits(v)
 	}
+	if _, ok := _c.mutation.PasswordHash(); !ok {
+		v := user.DefaultPasswordHash
+		_c.mutation.SetPasswordHash(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -338,6 +356,14 @@ func (_c *UserCreate) check() error {
 	if v, ok := _c.mutation.Credits(); ok {
 		if err := user.CreditsValidator(v); err != nil {
 			return &ValidationError{Name: "credits", err: fmt.Errorf(`ent: validator failed for field "User.credits": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.PasswordHash(); !ok {
+		return &ValidationError{Name: "password_hash", err: errors.New(`ent: missing required field "User.password_hash"`)}
+	}
+	if v, ok := _c.mutation.PasswordHash(); ok {
+		if err := user.PasswordHashValidator(v); err != nil {
+			return &ValidationError{Name: "password_hash", err: fmt.Errorf(`ent: validator failed for field "User.password_hash": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
@@ -425,6 +451,10 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Credits(); ok {
 		_spec.SetField(user.FieldCredits, field.TypeInt, value)
 		_node.Credits = value
+	}
+	if value, ok := _c.mutation.PasswordHash(); ok {
+		_spec.SetField(user.FieldPasswordHash, field.TypeString, value)
+		_node.PasswordHash = value
 	}
 	return _node, _spec
 }
@@ -619,6 +649,18 @@ func (u *UserUpsert) UpdateCredits() *UserUpsert {
 // AddCredits adds v to the "credits" field.
 func (u *UserUpsert) AddCredits(v int) *UserUpsert {
 	u.Add(user.FieldCredits, v)
+	return u
+}
+
+// SetPasswordHash sets the "password_hash" field.
+func (u *UserUpsert) SetPasswordHash(v string) *UserUpsert {
+	u.Set(user.FieldPasswordHash, v)
+	return u
+}
+
+// UpdatePasswordHash sets the "password_hash" field to the value that was provided on create.
+func (u *UserUpsert) UpdatePasswordHash() *UserUpsert {
+	u.SetExcluded(user.FieldPasswordHash)
 	return u
 }
 
@@ -838,6 +880,20 @@ func (u *UserUpsertOne) AddCredits(v int) *UserUpsertOne {
 func (u *UserUpsertOne) UpdateCredits() *UserUpsertOne {
 	return u.Update(func(s *UserUpsert) {
 		s.UpdateCredits()
+	})
+}
+
+// SetPasswordHash sets the "password_hash" field.
+func (u *UserUpsertOne) SetPasswordHash(v string) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.SetPasswordHash(v)
+	})
+}
+
+// UpdatePasswordHash sets the "password_hash" field to the value that was provided on create.
+func (u *UserUpsertOne) UpdatePasswordHash() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdatePasswordHash()
 	})
 }
 
@@ -1223,6 +1279,20 @@ func (u *UserUpsertBulk) AddCredits(v int) *UserUpsertBulk {
 func (u *UserUpsertBulk) UpdateCredits() *UserUpsertBulk {
 	return u.Update(func(s *UserUpsert) {
 		s.UpdateCredits()
+	})
+}
+
+// SetPasswordHash sets the "password_hash" field.
+func (u *UserUpsertBulk) SetPasswordHash(v string) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.SetPasswordHash(v)
+	})
+}
+
+// UpdatePasswordHash sets the "password_hash" field to the value that was provided on create.
+func (u *UserUpsertBulk) UpdatePasswordHash() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdatePasswordHash()
 	})
 }
 

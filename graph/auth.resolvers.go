@@ -34,6 +34,25 @@ func (r *mutationResolver) Login(ctx context.Context, phone string, code string)
 	return sessionToModel(s), nil
 }
 
+func (r *mutationResolver) LoginWithPassword(ctx context.Context, phone string, password string) (*model.AuthPayload, error) {
+	s, err := r.App.Commands.LoginWithPassword.Handle(ctx, phone, password, reqmeta.From(ctx).ClientIP)
+	if err != nil {
+		return nil, err
+	}
+	return sessionToModel(s), nil
+}
+
+func (r *mutationResolver) SetPassword(ctx context.Context, password string, currentPassword *string) (bool, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return false, err
+	}
+	if err := r.App.Commands.SetPassword.Handle(ctx, p, password, currentPassword, reqmeta.From(ctx).ClientIP); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 func (r *mutationResolver) RefreshToken(ctx context.Context, token string) (*model.AuthPayload, error) {
 	s, err := r.App.Commands.Refresh.Handle(ctx, token)
 	if err != nil {

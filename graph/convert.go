@@ -59,7 +59,17 @@ func shopToModel(s domain.Shop) *model.Shop {
 		Comments:  s.Comments,
 		Score:     s.Score,
 		OpenHours: s.OpenHours,
+		OwnerID:   optionalID(s.OwnerID),
 	}
+}
+
+// optionalID is id as a GraphQL ID, nil for 0 (none).
+func optionalID(id int64) *string {
+	if id == 0 {
+		return nil
+	}
+	s := formatID(id)
+	return &s
 }
 
 // userToModel shows u to viewer: the phone is whole, and the birthday shown, only for
@@ -79,6 +89,14 @@ func userToModel(u domain.User, viewer auth.Principal) *model.User {
 	if auth.SeesAccount(viewer, u) {
 		role, created := model.Role(u.Role), u.CreatedAt
 		out.Role, out.CreatedAt = &role, &created
+	}
+	if auth.SeesHasPassword(viewer, u) {
+		has := u.HasPassword
+		out.HasPassword = &has
+	}
+	if auth.SeesBlocked(viewer) {
+		blocked := u.Blocked
+		out.Blocked = &blocked
 	}
 	if u.Birthday != nil && auth.SeesBirthday(viewer, u) {
 		out.Birthday = &model.Date{Day: u.Birthday.UTC().Truncate(24 * time.Hour)}

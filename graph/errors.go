@@ -17,7 +17,7 @@ import (
 )
 
 // CodeTimeout is the extensions.code of an operation that ran past its time limit.
-const CodeTimeout = "TIMEOUT"
+const CodeTimeout = string(domain.CodeTimeout)
 
 // ErrorPresenter maps errors to client-safe GraphQL errors. It is the only place that
 // turns domain codes into extensions.code; anything without a code is logged with the
@@ -35,6 +35,10 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			if coded.RetryAfterSeconds > 0 {
 				gqlErr.Extensions = ownExtensions(gqlErr.Extensions)
 				gqlErr.Extensions["retryAfterSeconds"] = coded.RetryAfterSeconds
+			}
+			if coded.TriesLeft != nil {
+				gqlErr.Extensions = ownExtensions(gqlErr.Extensions)
+				gqlErr.Extensions["triesLeft"] = *coded.TriesLeft
 			}
 			if coded.CurrentStatus != "" {
 				gqlErr.Extensions = ownExtensions(gqlErr.Extensions)

@@ -342,7 +342,7 @@ func (w *websocketSessions) Middleware(next http.Handler) http.Handler {
 
 // CodeBadRequest is the extensions.code of a request the transports could not take: a
 // body that is not JSON, an unsupported method or content type, a mutation over GET.
-const CodeBadRequest = "BAD_REQUEST"
+const CodeBadRequest = string(domain.CodeBadRequest)
 
 // codedTransportErrors gives the errors gqlgen's transports write themselves (status 400
 // and above) an extensions.code, and cuts the request body some of them echo ("… body:

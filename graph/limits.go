@@ -19,9 +19,9 @@ import (
 
 // Codes of operations refused by the operation limits.
 const (
-	CodeDepthLimit      = "DEPTH_LIMIT_EXCEEDED"
-	CodeAliasLimit      = "ALIAS_LIMIT_EXCEEDED"
-	CodeComplexityLimit = "COMPLEXITY_LIMIT_EXCEEDED"
+	CodeDepthLimit      = string(domain.CodeDepthLimitExceeded)
+	CodeAliasLimit      = string(domain.CodeAliasLimitExceeded)
+	CodeComplexityLimit = string(domain.CodeComplexityLimitExceeded)
 )
 
 // OperationLimits refuses operations nested deeper than MaxDepth, carrying more than
@@ -396,7 +396,7 @@ func isEdge(f *ast.Field) bool {
 
 // codeValidationFailed is the code of a document refused by FragmentLimits: it is
 // invalid here, like one refused by a validation rule.
-const codeValidationFailed = "GRAPHQL_VALIDATION_FAILED"
+const codeValidationFailed = string(domain.CodeValidationFailed)
 
 // FragmentLimits refuses, before gqlgen parses and validates it, a document holding more
 // than MaxFragments fragment definitions, or whose fragment spreads would make

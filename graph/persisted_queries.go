@@ -14,6 +14,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/reqmeta"
 )
 
@@ -131,7 +132,7 @@ func (p persistedQueryLookup) MutateOperationParameters(ctx context.Context, raw
 		q, ok := p.cache.Get(ctx, ext.Sha256)
 		if !ok {
 			err := gqlerror.Errorf("PersistedQueryNotFound")
-			errcode.Set(err, "PERSISTED_QUERY_NOT_FOUND")
+			errcode.Set(err, string(domain.CodePersistedQueryNotFound))
 			return err
 		}
 		raw.Query = q

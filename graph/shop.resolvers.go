@@ -43,7 +43,11 @@ func (r *mutationResolver) UpdateShop(ctx context.Context, input model.UpdateSho
 		}
 		typeID = &tid
 	}
-	s, err := r.App.Commands.Shops.UpdateShop(ctx, id, shop.ShopInput{
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := r.App.Commands.Shops.UpdateShop(ctx, actor(p), id, shop.ShopInput{
 		Name: input.Name, TypeID: typeID, Address: input.Address,
 		Longitude: input.Longitude, Latitude: input.Latitude,
 		Area: input.Area, Images: input.Images, AvgPrice: int64Ptr(input.AvgPrice),
@@ -53,6 +57,22 @@ func (r *mutationResolver) UpdateShop(ctx context.Context, input model.UpdateSho
 		return nil, err
 	}
 	return shopToModel(s), nil
+}
+
+func (r *queryResolver) MyShops(ctx context.Context) ([]model.Shop, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	shops, err := r.App.Queries.Shops.MyShops(ctx, actor(p))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.Shop, len(shops))
+	for i, s := range shops {
+		out[i] = *shopToModel(s)
+	}
+	return out, nil
 }
 
 func (r *queryResolver) NearbyShops(ctx context.Context, typeID string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) (*model.ShopConnection, error) {
@@ -88,6 +108,13 @@ func (r *shopResolver) Vouchers(ctx context.Context, obj *model.Shop) ([]model.V
 
 func (r *shopResolver) Blogs(ctx context.Context, obj *model.Shop, first *int, after *string) (*model.BlogConnection, error) {
 	return r.blogsEdge(ctx, true, obj.ID, first, after)
+}
+
+func (r *shopResolver) Owner(ctx context.Context, obj *model.Shop) (*model.User, error) {
+	if obj.OwnerID == nil {
+		return nil, nil
+	}
+	return r.userEdge(ctx, *obj.OwnerID)
 }
 
 func (r *Resolver) Shop() generated.ShopResolver { return &shopResolver{r} }

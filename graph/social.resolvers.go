@@ -367,7 +367,11 @@ func (r *queryResolver) UniqueVisitors(ctx context.Context, from model.Date, to 
 	if err != nil {
 		return 0, err
 	}
-	n, err := r.App.Queries.Visitors.UniqueVisitors(ctx, from.Day, to.Day, sid)
+	p, err := principal(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n, err := r.App.Queries.Visitors.UniqueVisitors(ctx, actor(p), from.Day, to.Day, sid)
 	if err != nil {
 		return 0, err
 	}

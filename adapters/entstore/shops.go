@@ -85,6 +85,19 @@ func (r *Shops) Shops(ctx context.Context, filter domain.ShopFilter, page domain
 	return out, nil
 }
 
+// ShopsOfOwner returns up to limit shops run by ownerID, by id.
+func (r *Shops) ShopsOfOwner(ctx context.Context, ownerID int64, limit int) ([]domain.Shop, error) {
+	rows, err := r.client.Shop.Query().Where(entshop.OwnerID(ownerID)).Order(entshop.ByID()).Limit(max(limit, 0)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list shops of owner %d: %w", ownerID, err)
+	}
+	out := make([]domain.Shop, len(rows))
+	for i, s := range rows {
+		out[i] = toShop(s)
+	}
+	return out, nil
+}
+
 // CreateShop stores a new shop and returns it with its id. An unknown shop type is a
 // BAD_USER_INPUT error.
 func (r *Shops) CreateShop(ctx context.Context, s domain.Shop) (domain.Shop, error) {
@@ -260,19 +273,40 @@ func (r *Shops) ShopOwner(ctx context.Context, shopID int64) (int64, error) {
 	return deref(s.OwnerID), nil
 }
 
-// SetShopOwner makes userID the shop's owner. Errors: domain.ErrNotFound for an unknown
+// SetShopOwner makes userID the shop's owner and returns the shop and its previous owner
+// (0: none), in one transaction that holds the user's row (PostgreSQL: FOR SHARE; SQLite:
+// the database's write lock), so that a concurrent DemoteMerchantWithoutShops of the
+// user either sees this shop or finishes first. Errors: domain.ErrNotFound for an unknown
 // shop, BAD_USER_INPUT for an unknown user.
-func (r *Shops) SetShopOwner(ctx context.Context, shopID, userID int64) (domain.Shop, error) {
-	exists, err := r.client.User.Query().Where(user.ID(userID)).Exist(ctx)
+func (r *Shops) SetShopOwner(ctx context.Context, shopID, userID int64) (domain.Shop, int64, error) {
+	var out domain.Shop
+	var previous int64
+	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		uq := tx.User.Query().Where(user.ID(userID))
+		sq := tx.Shop.Query().Where(entshop.ID(shopID))
+		if r.dialect == dialect.Postgres {
+			uq.ForShare()
+			sq.ForUpdate()
+		}
+		if _, err := uq.OnlyID(ctx); ent.IsNotFound(err) {
+			return domain.Errorf(domain.CodeBadUserInput, "no user %d", userID)
+		} else if err != nil {
+			return fmt.Errorf("look up user %d: %w", userID, err)
+		}
+		row, err := sq.Only(ctx)
+		if err != nil {
+			return fmt.Errorf("set owner of shop %d: %w", shopID, notFound(err, "shop"))
+		}
+		previous = deref(row.OwnerID)
+		saved, err := tx.Shop.UpdateOneID(shopID).SetOwnerID(userID).Save(ctx)
+		if err != nil {
+			return fmt.Errorf("set owner of shop %d: %w", shopID, notFound(err, "shop"))
+		}
+		out = toShop(saved)
+		return nil
+	})
 	if err != nil {
-		return domain.Shop{}, fmt.Errorf("look up user %d: %w", userID, err)
+		return domain.Shop{}, 0, err
 	}
-	if !exists {
-		return domain.Shop{}, domain.Errorf(domain.CodeBadUserInput, "no user %d", userID)
-	}
-	s, err := r.client.Shop.UpdateOneID(shopID).SetOwnerID(userID).Save(ctx)
-	if err != nil {
-		return domain.Shop{}, fmt.Errorf("set owner of shop %d: %w", shopID, notFound(err, "shop"))
-	}
-	return toShop(s), nil
+	return out, previous, nil
 }

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/dealspot/dealspot/ent"
+	entshop "github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/app/social"
@@ -15,15 +18,16 @@ import (
 
 // Users reads and writes user accounts.
 type Users struct {
-	client *ent.Client
-	raw    *rawSQL
+	client  *ent.Client
+	raw     *rawSQL
+	dialect string
 }
 
 var _ auth.Users = (*Users)(nil)
 var _ social.Users = (*Users)(nil)
 
 // Users returns the user repository.
-func (s *Store) Users() *Users { return &Users{client: s.client, raw: s.raw()} }
+func (s *Store) Users() *Users { return &Users{client: s.client, raw: s.raw(), dialect: s.dialect} }
 
 // Credits returns the store of the users' credits: their awards and each user's sum.
 func (r *Users) Credits() *Credits { return &Credits{o: r.raw} }
@@ -159,6 +163,65 @@ func (r *Users) SetBlockedByID(ctx context.Context, id int64, blocked bool) (dom
 	return r.User(ctx, id)
 }
 
+// DemoteMerchantWithoutShops makes user id a USER if they are a MERCHANT who owns no
+// shop, in one transaction that locks the user's row (PostgreSQL: FOR UPDATE, which
+// waits for a SetShopOwner holding it; SQLite: the database's write lock), and returns
+// the user and whether they were demoted; domain.ErrNotFound for an unknown user.
+func (r *Users) DemoteMerchantWithoutShops(ctx context.Context, id int64) (domain.User, bool, error) {
+	var out domain.User
+	var demoted bool
+	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		q := tx.User.Query().Where(user.ID(id))
+		if r.dialect == dialect.Postgres {
+			q.ForUpdate()
+		}
+		row, err := q.Only(ctx)
+		if err != nil {
+			return notFound(err, "user")
+		}
+		out = toUser(row)
+		if out.Role != domain.RoleMerchant {
+			return nil
+		}
+		owns, err := tx.Shop.Query().Where(entshop.OwnerID(id)).Exist(ctx)
+		if err != nil || owns {
+			return err
+		}
+		row, err = tx.User.UpdateOneID(id).SetRole(user.RoleUSER).Save(ctx)
+		if err != nil {
+			return fmt.Errorf("set role of user %d: %w", id, err)
+		}
+		out, demoted = toUser(row), true
+		return nil
+	})
+	if err != nil {
+		return domain.User{}, false, fmt.Errorf("demote merchant %d: %w", id, err)
+	}
+	return out, demoted, nil
+}
+
+// Credentials returns the user with that phone number and their password hash ("" for
+// none), or domain.ErrNotFound.
+func (r *Users) Credentials(ctx context.Context, phone string) (domain.User, string, error) {
+	row, err := r.client.User.Query().Where(user.Phone(phone)).Only(ctx)
+	if err != nil {
+		return domain.User{}, "", fmt.Errorf("load credentials: %w", notFound(err, "user"))
+	}
+	return toUser(row), row.PasswordHash, nil
+}
+
+// SetPasswordHash stores user id's password hash, or returns domain.ErrNotFound.
+func (r *Users) SetPasswordHash(ctx context.Context, id int64, hash string) error {
+	n, err := r.client.User.Update().Where(user.ID(id)).SetPasswordHash(hash).Save(ctx)
+	if err != nil {
+		return fmt.Errorf("set password hash: %w", translate(err, "user", "", ""))
+	}
+	if n == 0 {
+		return &domain.Error{Code: domain.CodeNotFound, Message: "user not found"}
+	}
+	return nil
+}
+
 // RandomNickName returns "user_" and 10 random lowercase letters or digits, the
 // nickname new accounts start with.
 func RandomNickName() string {
@@ -167,14 +230,15 @@ func RandomNickName() string {
 
 func toUser(u *ent.User) domain.User {
 	return domain.User{
-		ID:        u.ID,
-		Phone:     u.Phone,
-		NickName:  u.NickName,
-		Icon:      u.Icon,
-		Role:      domain.Role(u.Role),
-		Blocked:   u.Blocked,
-		CreatedAt: u.CreatedAt,
-		UpdatedAt: u.UpdatedAt,
+		ID:          u.ID,
+		Phone:       u.Phone,
+		NickName:    u.NickName,
+		Icon:        u.Icon,
+		Role:        domain.Role(u.Role),
+		Blocked:     u.Blocked,
+		HasPassword: u.PasswordHash != "",
+		CreatedAt:   u.CreatedAt,
+		UpdatedAt:   u.UpdatedAt,
 		Profile: domain.Profile{
 			City: u.City, Introduction: u.Introduction, Gender: domain.Gender(u.Gender), Birthday: u.Birthday,
 			Credits: u.Credits,

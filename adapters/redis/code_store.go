@@ -72,55 +72,55 @@ func (s *CodeStore) Issue(ctx context.Context, phone, client, digest string, l a
 }
 
 // Verify implements auth.CodeStore.
-func (s *CodeStore) Verify(ctx context.Context, phone, client, digest string, l auth.VerifyLimits) (auth.Verdict, error) {
+func (s *CodeStore) Verify(ctx context.Context, phone, client, digest string, l auth.VerifyLimits) (auth.Verdict, int, error) {
 	if l.MaxWrong < 1 {
-		return auth.CodeRejected, errors.New("verify login code: invalid limits")
+		return auth.CodeRejected, 0, errors.New("verify login code: invalid limits")
 	}
 	res, err := loginCodeVerifyScript.Run(ctx, s.client, loginKeys(phone, client, "code"),
 		s.now().UnixMilli(), digest, l.MaxWrong).Int64Slice()
 	if err != nil {
-		return auth.CodeRejected, fmt.Errorf("verify login code: %w", err)
+		return auth.CodeRejected, 0, fmt.Errorf("verify login code: %w", err)
 	}
-	if len(res) != 1 {
-		return auth.CodeRejected, fmt.Errorf("verify login code: unexpected reply %v", res)
+	if len(res) != 2 {
+		return auth.CodeRejected, 0, fmt.Errorf("verify login code: unexpected reply %v", res)
 	}
 	switch res[0] {
 	case 1:
-		return auth.CodeAccepted, nil
+		return auth.CodeAccepted, 0, nil
 	case 3:
-		return auth.CodeDiscarded, nil
+		return auth.CodeDiscarded, 0, nil
 	default:
-		return auth.CodeRejected, nil
+		return auth.CodeRejected, int(res[1]), nil
 	}
 }
 
-// guessKey is the sliding-window ZSET of one client's wrong guesses.
-func guessKey(client string) string { return "login:guesses:{" + client + "}" }
+// guessKey is the sliding-window ZSET of the wrong guesses counted under one key.
+func guessKey(key string) string { return "login:guesses:{" + key + "}" }
 
 // ChargeGuess implements auth.CodeStore with the sliding-window script of RateLimiter,
 // naming the event so that RefundGuess can remove it.
-func (s *CodeStore) ChargeGuess(ctx context.Context, client string, l auth.Limit) (string, bool, time.Duration, error) {
+func (s *CodeStore) ChargeGuess(ctx context.Context, key string, l auth.Limit) (auth.GuessCharge, error) {
 	if l.Max < 1 || l.Window <= 0 {
-		return "", false, 0, errors.New("charge code guess: limit and window must be positive")
+		return auth.GuessCharge{}, errors.New("charge guess: limit and window must be positive")
 	}
 	id := eventID()
-	res, err := rateLimitScript.Run(ctx, s.client, []string{guessKey(client)},
+	res, err := rateLimitScript.Run(ctx, s.client, []string{guessKey(key)},
 		s.now().UnixMilli(), millis(l.Window), l.Max, id).Int64Slice()
 	if err != nil {
-		return "", false, 0, fmt.Errorf("charge code guess: %w", err)
+		return auth.GuessCharge{}, fmt.Errorf("charge guess: %w", err)
 	}
-	if len(res) != 2 {
-		return "", false, 0, fmt.Errorf("charge code guess: unexpected reply %v", res)
+	if len(res) != 3 {
+		return auth.GuessCharge{}, fmt.Errorf("charge guess: unexpected reply %v", res)
 	}
 	if res[0] != 1 {
-		return "", false, time.Duration(res[1]) * time.Millisecond, nil
+		return auth.GuessCharge{RetryAfter: time.Duration(res[1]) * time.Millisecond}, nil
 	}
-	return id, true, 0, nil
+	return auth.GuessCharge{OK: true, ID: id, Left: int(res[2])}, nil
 }
 
 // RefundGuess implements auth.CodeStore.
-func (s *CodeStore) RefundGuess(ctx context.Context, client, id string) error {
-	if err := s.client.ZRem(ctx, guessKey(client), id).Err(); err != nil {
+func (s *CodeStore) RefundGuess(ctx context.Context, key, id string) error {
+	if err := s.client.ZRem(ctx, guessKey(key), id).Err(); err != nil {
 		return fmt.Errorf("refund code guess: %w", err)
 	}
 	return nil

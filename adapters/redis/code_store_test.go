@@ -29,7 +29,7 @@ func TestCodeStoreKeysShareTheHashTag(t *testing.T) {
 		if _, _, err := store.Issue(ctx, phone, "2001:db8::/64", "right", auth.DefaultConfig().Send); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := store.Verify(ctx, phone, "2001:db8::/64", "wrong", auth.DefaultConfig().Verify); err != nil {
+		if _, _, err := store.Verify(ctx, phone, "2001:db8::/64", "wrong", auth.DefaultConfig().Verify); err != nil {
 			t.Fatal(err)
 		}
 		keys := redistest.Keys(t, conn, "*"+phone+"*")

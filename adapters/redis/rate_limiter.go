@@ -53,7 +53,7 @@ func (l *RateLimiter) Allow(ctx context.Context, key string, limit int, window t
 	if err != nil {
 		return false, 0, fmt.Errorf("rate limit %q: %w", key, err)
 	}
-	if len(res) != 2 {
+	if len(res) != 3 {
 		return false, 0, fmt.Errorf("rate limit %q: unexpected reply %v", key, res)
 	}
 	return res[0] == 1, time.Duration(res[1]) * time.Millisecond, nil

@@ -393,6 +393,7 @@ var (
 		{Name: "gender", Type: field.TypeEnum, Enums: []string{"UNKNOWN", "FEMALE", "MALE", "OTHER"}, Default: "UNKNOWN"},
 		{Name: "birthday", Type: field.TypeTime, Nullable: true},
 		{Name: "credits", Type: field.TypeInt, Default: 0},
+		{Name: "password_hash", Type: field.TypeString, Size: 255, Default: ""},
 	}
 	// UsersTable holds the schema information for the "users" table.
 	UsersTable = &schema.Table{

@@ -62,5 +62,12 @@ func (User) Fields() []ent.Field {
 		field.Int("credits").
 			NonNegative().
 			Default(0),
+		// password_hash is the user's password as an argon2id PHC string
+		// ($argon2id$v=19$m=…,t=…,p=…$salt$key), or empty when the user logs in with
+		// codes only. Sensitive: ent never prints it.
+		field.String("password_hash").
+			MaxLen(255).
+			Default("").
+			Sensitive(),
 	}
 }

@@ -38,6 +38,8 @@ const (
 	FieldBirthday = "birthday"
 	// FieldCredits holds the string denoting the credits field in the database.
 	FieldCredits = "credits"
+	// FieldPasswordHash holds the string denoting the password_hash field in the database.
+	FieldPasswordHash = "password_hash"
 	// Table holds the table name of the user in the database.
 	Table = "users"
 )
@@ -57,6 +59,7 @@ var Columns = []string{
 	FieldGender,
 	FieldBirthday,
 	FieldCredits,
+	FieldPasswordHash,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -100,6 +103,10 @@ var (
 	DefaultCredits int
 	// CreditsValidator is a validator for the "credits" field. It is called by the builders before save.
 	CreditsValidator func(int) error
+	// DefaultPasswordHash holds the default value on creation for the "password_hash" field.
+	DefaultPasswordHash string
+	// PasswordHashValidator is a validator for the "password_hash" field. It is called by the builders before save.
+	PasswordHashValidator func(string) error
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(int64) error
 )
@@ -225,4 +232,9 @@ func ByBirthday(opts ...sql.OrderTermOption) OrderOption {
 // ByCredits orders the results by the credits field.
 func ByCredits(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCredits, opts...).ToFunc()
+}
+
+// ByPasswordHash orders the results by the password_hash field.
+func ByPasswordHash(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPasswordHash, opts...).ToFunc()
 }

@@ -121,37 +121,39 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		BlockUser       func(childComplexity int, userID string) int
-		BuyVoucher      func(childComplexity int, voucherID string, quantity *int) int
-		CancelOrder     func(childComplexity int, orderID string) int
-		ClaimVoucher    func(childComplexity int, voucherID string) int
-		CreateBlog      func(childComplexity int, input model.CreateBlogInput) int
-		CreateComment   func(childComplexity int, blogID string, content string, replyTo *string) int
-		CreateFlashSale func(childComplexity int, input model.CreateFlashSaleInput) int
-		CreateShop      func(childComplexity int, input model.CreateShopInput) int
-		CreateVoucher   func(childComplexity int, input model.CreateVoucherInput) int
-		DeleteBlog      func(childComplexity int, id string) int
-		DeleteComment   func(childComplexity int, id string) int
-		Follow          func(childComplexity int, userID string) int
-		LikeBlog        func(childComplexity int, id string) int
-		Login           func(childComplexity int, phone string, code string) int
-		Logout          func(childComplexity int) int
-		PayOrder        func(childComplexity int, orderID string) int
-		RedeemOrder     func(childComplexity int, code string, quantity *int) int
-		RefreshToken    func(childComplexity int, token string) int
-		RequestRefund   func(childComplexity int, orderID string, reason *string) int
-		SendLoginCode   func(childComplexity int, phone string) int
-		SetRole         func(childComplexity int, userID string, role model.Role) int
-		SetShopOwner    func(childComplexity int, shopID string, userID string) int
-		SignIn          func(childComplexity int) int
-		UnblockUser     func(childComplexity int, userID string) int
-		Unfollow        func(childComplexity int, userID string) int
-		UnlikeBlog      func(childComplexity int, id string) int
-		UpdateBlog      func(childComplexity int, id string, input model.UpdateBlogInput) int
-		UpdateFlashSale func(childComplexity int, input model.UpdateFlashSaleInput) int
-		UpdateProfile   func(childComplexity int, input model.UpdateProfileInput) int
-		UpdateShop      func(childComplexity int, input model.UpdateShopInput) int
-		UploadImage     func(childComplexity int, file graphql.Upload) int
+		BlockUser         func(childComplexity int, userID string) int
+		BuyVoucher        func(childComplexity int, voucherID string, quantity *int) int
+		CancelOrder       func(childComplexity int, orderID string) int
+		ClaimVoucher      func(childComplexity int, voucherID string) int
+		CreateBlog        func(childComplexity int, input model.CreateBlogInput) int
+		CreateComment     func(childComplexity int, blogID string, content string, replyTo *string) int
+		CreateFlashSale   func(childComplexity int, input model.CreateFlashSaleInput) int
+		CreateShop        func(childComplexity int, input model.CreateShopInput) int
+		CreateVoucher     func(childComplexity int, input model.CreateVoucherInput) int
+		DeleteBlog        func(childComplexity int, id string) int
+		DeleteComment     func(childComplexity int, id string) int
+		Follow            func(childComplexity int, userID string) int
+		LikeBlog          func(childComplexity int, id string) int
+		Login             func(childComplexity int, phone string, code string) int
+		LoginWithPassword func(childComplexity int, phone string, password string) int
+		Logout            func(childComplexity int) int
+		PayOrder          func(childComplexity int, orderID string) int
+		RedeemOrder       func(childComplexity int, code string, quantity *int) int
+		RefreshToken      func(childComplexity int, token string) int
+		RequestRefund     func(childComplexity int, orderID string, reason *string) int
+		SendLoginCode     func(childComplexity int, phone string) int
+		SetPassword       func(childComplexity int, password string, currentPassword *string) int
+		SetRole           func(childComplexity int, userID string, role model.Role) int
+		SetShopOwner      func(childComplexity int, shopID string, userID string) int
+		SignIn            func(childComplexity int) int
+		UnblockUser       func(childComplexity int, userID string) int
+		Unfollow          func(childComplexity int, userID string) int
+		UnlikeBlog        func(childComplexity int, id string) int
+		UpdateBlog        func(childComplexity int, id string, input model.UpdateBlogInput) int
+		UpdateFlashSale   func(childComplexity int, input model.UpdateFlashSaleInput) int
+		UpdateProfile     func(childComplexity int, input model.UpdateProfileInput) int
+		UpdateShop        func(childComplexity int, input model.UpdateShopInput) int
+		UploadImage       func(childComplexity int, file graphql.Upload) int
 	}
 
 	OrderStatusEvent struct {
@@ -192,6 +194,7 @@ type ComplexityRoot struct {
 		IsFollowing    func(childComplexity int, userID string) int
 		Me             func(childComplexity int) int
 		MyOrders       func(childComplexity int, status []model.OrderStatus, first *int, after *string) int
+		MyShops        func(childComplexity int) int
 		NearbyShops    func(childComplexity int, typeID string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) int
 		Order          func(childComplexity int, id string) int
 		SaleStats      func(childComplexity int, voucherID string) int
@@ -254,6 +257,8 @@ type ComplexityRoot struct {
 		Longitude func(childComplexity int) int
 		Name      func(childComplexity int) int
 		OpenHours func(childComplexity int) int
+		Owner     func(childComplexity int) int
+		OwnerID   func(childComplexity int) int
 		Score     func(childComplexity int) int
 		Sold      func(childComplexity int) int
 		Type      func(childComplexity int) int
@@ -294,6 +299,7 @@ type ComplexityRoot struct {
 
 	User struct {
 		Birthday       func(childComplexity int) int
+		Blocked        func(childComplexity int) int
 		BlogCount      func(childComplexity int) int
 		Blogs          func(childComplexity int, first *int, after *string) int
 		City           func(childComplexity int) int
@@ -304,6 +310,7 @@ type ComplexityRoot struct {
 		Following      func(childComplexity int, first *int, after *string) int
 		FollowingCount func(childComplexity int) int
 		Gender         func(childComplexity int) int
+		HasPassword    func(childComplexity int) int
 		ID             func(childComplexity int) int
 		Icon           func(childComplexity int) int
 		Introduction   func(childComplexity int) int
@@ -862,6 +869,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Login(childComplexity, args["phone"].(string), args["code"].(string)), true
+	case "Mutation.loginWithPassword":
+		if e.ComplexityRoot.Mutation.LoginWithPassword == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_loginWithPassword_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.LoginWithPassword(childComplexity, args["phone"].(string), args["password"].(string)), true
 	case "Mutation.logout":
 		if e.ComplexityRoot.Mutation.Logout == nil {
 			break
@@ -923,6 +941,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SendLoginCode(childComplexity, args["phone"].(string)), true
+	case "Mutation.setPassword":
+		if e.ComplexityRoot.Mutation.SetPassword == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setPassword_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetPassword(childComplexity, args["password"].(string), args["currentPassword"].(*string)), true
 	case "Mutation.setRole":
 		if e.ComplexityRoot.Mutation.SetRole == nil {
 			break
@@ -1267,6 +1296,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.MyOrders(childComplexity, args["status"].([]model.OrderStatus), args["first"].(*int), args["after"].(*string)), true
+	case "Query.myShops":
+		if e.ComplexityRoot.Query.MyShops == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.MyShops(childComplexity), true
 	case "Query.nearbyShops":
 		if e.ComplexityRoot.Query.NearbyShops == nil {
 			break
@@ -1614,6 +1649,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.OpenHours(childComplexity), true
+	case "Shop.owner":
+		if e.ComplexityRoot.Shop.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.Owner(childComplexity), true
+	case "Shop.ownerId":
+		if e.ComplexityRoot.Shop.OwnerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.OwnerID(childComplexity), true
 	case "Shop.score":
 		if e.ComplexityRoot.Shop.Score == nil {
 			break
@@ -1767,6 +1814,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Birthday(childComplexity), true
+	case "User.blocked":
+		if e.ComplexityRoot.User.Blocked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.Blocked(childComplexity), true
 	case "User.blogCount":
 		if e.ComplexityRoot.User.BlogCount == nil {
 			break
@@ -1842,6 +1895,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Gender(childComplexity), true
+	case "User.hasPassword":
+		if e.ComplexityRoot.User.HasPassword == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.HasPassword(childComplexity), true
 	case "User.id":
 		if e.ComplexityRoot.User.ID == nil {
 			break
@@ -2306,6 +2365,10 @@ type User {
   role: Role
   "The owner's and ADMINs' to see; null for everyone else."
   createdAt: Time
+  "Whether the account is blocked (blockUser): ADMINs' to see; null for everyone else."
+  blocked: Boolean
+  "Whether the account has a password (setPassword): the owner's to see; null for everyone else."
+  hasPassword: Boolean
 }
 
 type SendCodePayload {
@@ -2335,8 +2398,25 @@ extend type Query {
 type Mutation {
   "Send a 6-digit login code to a mainland China mobile number."
   sendLoginCode(phone: String!): SendCodePayload!
-  "Log in with a code; the first login creates the account."
+  """
+  Log in with a code; the first login creates the account. A wrong code is
+  BAD_USER_INPUT with extensions.triesLeft (the code's remaining wrong guesses).
+  """
   login(phone: String!, code: String!): AuthPayload!
+  """
+  Log in with the account's password (set with setPassword; an account is created by a
+  code login only). A wrong password, an unknown phone and an account without a password
+  all answer BAD_USER_INPUT "wrong phone or password" with extensions.triesLeft; past
+  the limits (per phone and address, per phone, per address) RATE_LIMITED — a code
+  login still works. Send the password as a variable, never inline in the document.
+  """
+  loginWithPassword(phone: String!, password: String!): AuthPayload!
+  """
+  Set the caller's password (PASSWORD_MIN_LENGTH to PASSWORD_MAX_LENGTH characters,
+  8 to 128 by default), or change it: then currentPassword is required, and a wrong one
+  is limited like a wrong password login. Ends no session.
+  """
+  setPassword(password: String!, currentPassword: String): Boolean! @auth
   "Trade a refresh token for new tokens (the old one stops working)."
   refreshToken(token: String!): AuthPayload!
   "End the caller's session: its refresh and access tokens stop working."
@@ -2347,6 +2427,56 @@ type Mutation {
   unblockUser(userId: ID!): User! @auth(requires: ADMIN)
   "Change a user's role; it applies to the user's existing tokens at once."
   setRole(userId: ID!, role: Role!): User! @auth(requires: ADMIN)
+}
+`, BuiltIn: false},
+	{Name: "../schema/error_codes.graphqls", Input: `# Written by ` + "`" + `make generate` + "`" + ` (internal/tools/errorcodes) from internal/domain/codes.go;
+# edit the list there, not here.
+
+"""
+Every extensions.code a client can receive on a GraphQL error (or on an HTTP error
+answer). No field returns it: it is here so that clients can list the codes.
+"""
+enum ErrorCode {
+  "No valid access token where one is needed: none sent, expired, or its session ended (logout, block, reuse of a rotated refresh token)."
+  UNAUTHENTICATED
+  "Logged in, but the role or the ownership does not allow it (a MERCHANT acting on another's shop), or the account is blocked."
+  FORBIDDEN
+  "An argument is malformed or out of range, or a login code or password is wrong. Extensions: triesLeft on a wrong login code or password."
+  BAD_USER_INPUT
+  "The thing asked for does not exist, or is not the caller's to see."
+  NOT_FOUND
+  "The thing exists already, or its state does not allow the change (an order already paid, used or canceled). Extensions: currentStatus on an order transition."
+  CONFLICT
+  "Too many requests of this kind from this caller or address; try again later. Extensions: retryAfterSeconds."
+  RATE_LIMITED
+  "claimVoucher: the flash sale has no stock left."
+  SOLD_OUT
+  "claimVoucher: the caller already holds an order of this voucher."
+  ALREADY_CLAIMED
+  "claimVoucher: the sale has not begun yet."
+  NOT_STARTED
+  "claimVoucher: the sale is over."
+  ENDED
+  "The server failed; the details are logged with the request id (X-Request-Id), never shown."
+  INTERNAL
+  "The operation ran longer than GRAPHQL_EXEC_TIMEOUT."
+  TIMEOUT
+  "The GraphQL document does not parse."
+  GRAPHQL_PARSE_FAILED
+  "The document does not validate against the schema, or holds too many fragments."
+  GRAPHQL_VALIDATION_FAILED
+  "The operation nests deeper than GRAPHQL_MAX_DEPTH."
+  DEPTH_LIMIT_EXCEEDED
+  "The operation has more aliased fields than GRAPHQL_MAX_ALIASES."
+  ALIAS_LIMIT_EXCEEDED
+  "The operation costs more than GRAPHQL_MAX_COMPLEXITY."
+  COMPLEXITY_LIMIT_EXCEEDED
+  "An automatic persisted query's hash the server does not know: send the query's text with it."
+  PERSISTED_QUERY_NOT_FOUND
+  "The transport could not take the request: not JSON, a wrong method or content type, a mutation over GET, a bad persisted-query extension."
+  BAD_REQUEST
+  "The request URL or body is over its size limit (HTTP_MAX_BODY_BYTES for a body). Extensions: maxBytes."
+  REQUEST_TOO_LARGE
 }
 `, BuiltIn: false},
 	{Name: "../schema/flashsale.graphqls", Input: `"Where an order is in its life."
@@ -2673,7 +2803,11 @@ extend type Mutation {
   used, refunded) or has fewer units left.
   """
   redeemOrder(code: String!, quantity: Int = 1): VoucherOrder! @auth(requires: MERCHANT)
-  "Make a user the merchant running a shop (a USER becomes MERCHANT from their next request on)."
+  """
+  Make a user the merchant running a shop: a USER becomes MERCHANT, and the previous
+  owner, a MERCHANT whose last shop this was, a USER again (an ADMIN stays one), from
+  their next request on.
+  """
   setShopOwner(shopId: ID!, userId: ID!): Shop! @auth(requires: ADMIN)
 }
 
@@ -2710,9 +2844,7 @@ scalar Time
 """
 Dealspot: shops, deals and flash-sale vouchers.
 
-Failures are GraphQL errors whose extensions.code is one of UNAUTHENTICATED, FORBIDDEN,
-BAD_USER_INPUT, NOT_FOUND, SOLD_OUT, ALREADY_CLAIMED, NOT_STARTED, ENDED, RATE_LIMITED,
-INTERNAL.
+Failures are GraphQL errors whose extensions.code is one of the ErrorCode values.
 """
 type Query {
   "Every shop type, in display order."
@@ -2768,6 +2900,10 @@ type Shop {
   vouchers: [Voucher!]!
   "Notes about the shop, newest first."
   blogs(first: Int, after: String): BlogConnection!
+  "The id of the merchant who runs the shop (setShopOwner); null when nobody does."
+  ownerId: ID
+  "The merchant who runs the shop, as anyone sees a user (the phone masked); null when nobody does."
+  owner: User
 }
 
 type ShopEdge {
@@ -2783,6 +2919,11 @@ type ShopConnection {
 }
 
 extend type Query {
+  """
+  The shops the caller runs (a MERCHANT's; an ADMIN's own, if any), by id, at most
+  PAGE_SIZE_MAX. FORBIDDEN for a USER.
+  """
+  myShops: [Shop!]! @auth(requires: MERCHANT)
   """
   Shops of a type near a point, nearest first, paged by cursor. radiusMeters defaults
   to 5 km and is bounded by configuration.
@@ -2821,7 +2962,11 @@ input UpdateShopInput {
 
 extend type Mutation {
   createShop(input: CreateShopInput!): Shop! @auth(requires: ADMIN)
-  updateShop(input: UpdateShopInput!): Shop! @auth(requires: ADMIN)
+  """
+  Edit a shop: its MERCHANT (the shops they run) or an ADMIN; FORBIDDEN for anyone
+  else. score is the reviews' (notes move it): only an ADMIN sets it by hand.
+  """
+  updateShop(input: UpdateShopInput!): Shop! @auth(requires: MERCHANT)
 }
 `, BuiltIn: false},
 	{Name: "../schema/social.graphqls", Input: `"A calendar day, written YYYY-MM-DD."
@@ -3045,10 +3190,11 @@ extend type Query {
   "The caller's sign-ins in a month (YYYY-MM; default the current month)."
   signInStatus(month: String): SignInStatus! @auth
   """
-  Distinct visitors of the site, or of one shop, from one day to another (both
-  included, at most 366 days). A HyperLogLog estimate: within about 1%.
+  Distinct visitors of the site (ADMIN), or of one shop (its MERCHANT, or ADMIN), from
+  one day to another (both included, at most 366 days). A HyperLogLog estimate: within
+  about 1%.
   """
-  uniqueVisitors(from: Date!, to: Date!, shopId: ID): Int! @auth(requires: ADMIN)
+  uniqueVisitors(from: Date!, to: Date!, shopId: ID): Int! @auth(requires: MERCHANT)
 }
 
 extend type Mutation {
@@ -3414,6 +3560,10 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_vouchers(ctx, field)
 	case "blogs":
 		return ec.fieldContext_Shop_blogs(ctx, field)
+	case "ownerId":
+		return ec.fieldContext_Shop_ownerId(ctx, field)
+	case "owner":
+		return ec.fieldContext_Shop_owner(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Shop", field.Name)
 }
@@ -3482,6 +3632,10 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_role(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_User_createdAt(ctx, field)
+	case "blocked":
+		return ec.fieldContext_User_blocked(ctx, field)
+	case "hasPassword":
+		return ec.fieldContext_User_hasPassword(ctx, field)
 	case "blogs":
 		return ec.fieldContext_User_blogs(ctx, field)
 	case "city":

@@ -182,9 +182,7 @@ type Payment struct {
 
 // Dealspot: shops, deals and flash-sale vouchers.
 //
-// Failures are GraphQL errors whose extensions.code is one of UNAUTHENTICATED, FORBIDDEN,
-// BAD_USER_INPUT, NOT_FOUND, SOLD_OUT, ALREADY_CLAIMED, NOT_STARTED, ENDED, RATE_LIMITED,
-// INTERNAL.
+// Failures are GraphQL errors whose extensions.code is one of the ErrorCode values.
 type Query struct {
 }
 
@@ -267,6 +265,10 @@ type Shop struct {
 	Vouchers []Voucher `json:"vouchers"`
 	// Notes about the shop, newest first.
 	Blogs *BlogConnection `json:"blogs"`
+	// The id of the merchant who runs the shop (setShopOwner); null when nobody does.
+	OwnerID *string `json:"ownerId,omitempty"`
+	// The merchant who runs the shop, as anyone sees a user (the phone masked); null when nobody does.
+	Owner *User `json:"owner,omitempty"`
 }
 
 type ShopConnection struct {
@@ -372,6 +374,10 @@ type User struct {
 	Role *Role `json:"role,omitempty"`
 	// The owner's and ADMINs' to see; null for everyone else.
 	CreatedAt *time.Time `json:"createdAt,omitempty"`
+	// Whether the account is blocked (blockUser): ADMINs' to see; null for everyone else.
+	Blocked *bool `json:"blocked,omitempty"`
+	// Whether the account has a password (setPassword): the owner's to see; null for everyone else.
+	HasPassword *bool `json:"hasPassword,omitempty"`
 	// The user's notes, newest first.
 	Blogs        *BlogConnection `json:"blogs"`
 	City         string          `json:"city"`
@@ -539,6 +545,119 @@ func (e *CommentOrder) UnmarshalJSON(b []byte) error {
 }
 
 func (e CommentOrder) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Every extensions.code a client can receive on a GraphQL error (or on an HTTP error
+// answer). No field returns it: it is here so that clients can list the codes.
+type ErrorCode string
+
+const (
+	// No valid access token where one is needed: none sent, expired, or its session ended (logout, block, reuse of a rotated refresh token).
+	ErrorCodeUnauthenticated ErrorCode = "UNAUTHENTICATED"
+	// Logged in, but the role or the ownership does not allow it (a MERCHANT acting on another's shop), or the account is blocked.
+	ErrorCodeForbidden ErrorCode = "FORBIDDEN"
+	// An argument is malformed or out of range, or a login code or password is wrong. Extensions: triesLeft on a wrong login code or password.
+	ErrorCodeBadUserInput ErrorCode = "BAD_USER_INPUT"
+	// The thing asked for does not exist, or is not the caller's to see.
+	ErrorCodeNotFound ErrorCode = "NOT_FOUND"
+	// The thing exists already, or its state does not allow the change (an order already paid, used or canceled). Extensions: currentStatus on an order transition.
+	ErrorCodeConflict ErrorCode = "CONFLICT"
+	// Too many requests of this kind from this caller or address; try again later. Extensions: retryAfterSeconds.
+	ErrorCodeRateLimited ErrorCode = "RATE_LIMITED"
+	// claimVoucher: the flash sale has no stock left.
+	ErrorCodeSoldOut ErrorCode = "SOLD_OUT"
+	// claimVoucher: the caller already holds an order of this voucher.
+	ErrorCodeAlreadyClaimed ErrorCode = "ALREADY_CLAIMED"
+	// claimVoucher: the sale has not begun yet.
+	ErrorCodeNotStarted ErrorCode = "NOT_STARTED"
+	// claimVoucher: the sale is over.
+	ErrorCodeEnded ErrorCode = "ENDED"
+	// The server failed; the details are logged with the request id (X-Request-Id), never shown.
+	ErrorCodeInternal ErrorCode = "INTERNAL"
+	// The operation ran longer than GRAPHQL_EXEC_TIMEOUT.
+	ErrorCodeTimeout ErrorCode = "TIMEOUT"
+	// The GraphQL document does not parse.
+	ErrorCodeGraphqlParseFailed ErrorCode = "GRAPHQL_PARSE_FAILED"
+	// The document does not validate against the schema, or holds too many fragments.
+	ErrorCodeGraphqlValidationFailed ErrorCode = "GRAPHQL_VALIDATION_FAILED"
+	// The operation nests deeper than GRAPHQL_MAX_DEPTH.
+	ErrorCodeDepthLimitExceeded ErrorCode = "DEPTH_LIMIT_EXCEEDED"
+	// The operation has more aliased fields than GRAPHQL_MAX_ALIASES.
+	ErrorCodeAliasLimitExceeded ErrorCode = "ALIAS_LIMIT_EXCEEDED"
+	// The operation costs more than GRAPHQL_MAX_COMPLEXITY.
+	ErrorCodeComplexityLimitExceeded ErrorCode = "COMPLEXITY_LIMIT_EXCEEDED"
+	// An automatic persisted query's hash the server does not know: send the query's text with it.
+	ErrorCodePersistedQueryNotFound ErrorCode = "PERSISTED_QUERY_NOT_FOUND"
+	// The transport could not take the request: not JSON, a wrong method or content type, a mutation over GET, a bad persisted-query extension.
+	ErrorCodeBadRequest ErrorCode = "BAD_REQUEST"
+	// The request URL or body is over its size limit (HTTP_MAX_BODY_BYTES for a body). Extensions: maxBytes.
+	ErrorCodeRequestTooLarge ErrorCode = "REQUEST_TOO_LARGE"
+)
+
+var AllErrorCode = []ErrorCode{
+	ErrorCodeUnauthenticated,
+	ErrorCodeForbidden,
+	ErrorCodeBadUserInput,
+	ErrorCodeNotFound,
+	ErrorCodeConflict,
+	ErrorCodeRateLimited,
+	ErrorCodeSoldOut,
+	ErrorCodeAlreadyClaimed,
+	ErrorCodeNotStarted,
+	ErrorCodeEnded,
+	ErrorCodeInternal,
+	ErrorCodeTimeout,
+	ErrorCodeGraphqlParseFailed,
+	ErrorCodeGraphqlValidationFailed,
+	ErrorCodeDepthLimitExceeded,
+	ErrorCodeAliasLimitExceeded,
+	ErrorCodeComplexityLimitExceeded,
+	ErrorCodePersistedQueryNotFound,
+	ErrorCodeBadRequest,
+	ErrorCodeRequestTooLarge,
+}
+
+func (e ErrorCode) IsValid() bool {
+	switch e {
+	case ErrorCodeUnauthenticated, ErrorCodeForbidden, ErrorCodeBadUserInput, ErrorCodeNotFound, ErrorCodeConflict, ErrorCodeRateLimited, ErrorCodeSoldOut, ErrorCodeAlreadyClaimed, ErrorCodeNotStarted, ErrorCodeEnded, ErrorCodeInternal, ErrorCodeTimeout, ErrorCodeGraphqlParseFailed, ErrorCodeGraphqlValidationFailed, ErrorCodeDepthLimitExceeded, ErrorCodeAliasLimitExceeded, ErrorCodeComplexityLimitExceeded, ErrorCodePersistedQueryNotFound, ErrorCodeBadRequest, ErrorCodeRequestTooLarge:
+		return true
+	}
+	return false
+}
+
+func (e ErrorCode) String() string {
+	return string(e)
+}
+
+func (e *ErrorCode) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ErrorCode(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ErrorCode", str)
+	}
+	return nil
+}
+
+func (e ErrorCode) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ErrorCode) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ErrorCode) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

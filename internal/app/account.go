@@ -6,8 +6,11 @@ import "github.com/dealspot/dealspot/internal/app/auth"
 type AccountCommands struct {
 	SendLoginCode *auth.SendLoginCode
 	Login         *auth.Login
-	Refresh       *auth.Refresh
-	Logout        *auth.Logout
+	// LoginWithPassword and SetPassword: a password beside the codes.
+	LoginWithPassword *auth.LoginWithPassword
+	SetPassword       *auth.SetPassword
+	Refresh           *auth.Refresh
+	Logout            *auth.Logout
 	// SetUserBlocked and SetUserRole are the administrators' versions, by user id.
 	SetUserBlocked *auth.SetUserBlocked
 	SetUserRole    *auth.SetUserRole
@@ -32,6 +35,7 @@ type AccountOperations struct {
 func Account(s *auth.Service) (AccountCommands, AccountQueries, AccountOperations) {
 	return AccountCommands{
 			SendLoginCode: s.SendLoginCode, Login: s.Login, Refresh: s.Refresh, Logout: s.Logout,
+			LoginWithPassword: s.LoginWithPassword, SetPassword: s.SetPassword,
 			SetUserBlocked: s.SetUserBlocked, SetUserRole: s.SetUserRole,
 		},
 		AccountQueries{Authenticate: s.Authenticate, CurrentUser: s.CurrentUser},

@@ -307,6 +307,25 @@ type Auth struct {
 	// AccountCacheTTL is how long a user's role and blocked state stay cached in Redis
 	// next to the sessions (changes made by Dealspot replace it at once).
 	AccountCacheTTL time.Duration
+	// Password configures login with a password.
+	Password Password
+}
+
+// Password holds the settings of password login (argon2id hashes).
+type Password struct {
+	// MinLength and MaxLength bound a password, in characters.
+	MinLength int
+	MaxLength int
+	// Argon2MemoryKiB, Argon2Iterations and Argon2Parallelism are the cost of a hash.
+	Argon2MemoryKiB   int
+	Argon2Iterations  int
+	Argon2Parallelism int
+	// HashConcurrency bounds the hashes computed at once per process.
+	HashConcurrency int
+	// WrongPerClient limits wrong passwords per phone and client address; WrongPerPhone
+	// per phone from all addresses.
+	WrongPerClient Rate
+	WrongPerPhone  Rate
 }
 
 // Websocket bounds websocket connections (counted per node, in memory).

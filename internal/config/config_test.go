@@ -249,3 +249,36 @@ func TestLoadNamesEveryBadVariableAtOnce(t *testing.T) {
 		t.Errorf("error %q should name DEALSPOT_DEV and QUEUE, and nothing that follows from the unreadable value", err)
 	}
 }
+
+func TestPasswordSettings(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.Password{MinLength: 8, MaxLength: 128, Argon2MemoryKiB: 19456, Argon2Iterations: 2, Argon2Parallelism: 1,
+		HashConcurrency: 4, WrongPerClient: config.Rate{Max: 5, Window: time.Hour}, WrongPerPhone: config.Rate{Max: 20, Window: time.Hour}}
+	if c.Auth.Password != want {
+		t.Errorf("password defaults %+v, want the documented %+v", c.Auth.Password, want)
+	}
+	c, err = config.Load(env(map[string]string{"PASSWORD_MIN_LENGTH": "12", "PASSWORD_MAX_LENGTH": "64",
+		"PASSWORD_ARGON2_MEMORY_KIB": "65536", "PASSWORD_ARGON2_ITERATIONS": "3", "PASSWORD_ARGON2_PARALLELISM": "4",
+		"PASSWORD_HASH_CONCURRENCY": "2", "LOGIN_WRONG_PASSWORDS": "3/30m", "LOGIN_WRONG_PASSWORDS_PER_PHONE": "10/2h"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = config.Password{MinLength: 12, MaxLength: 64, Argon2MemoryKiB: 65536, Argon2Iterations: 3, Argon2Parallelism: 4,
+		HashConcurrency: 2, WrongPerClient: config.Rate{Max: 3, Window: 30 * time.Minute}, WrongPerPhone: config.Rate{Max: 10, Window: 2 * time.Hour}}
+	if c.Auth.Password != want {
+		t.Errorf("password settings %+v, want %+v", c.Auth.Password, want)
+	}
+	for name, v := range map[string]string{
+		"PASSWORD_MIN_LENGTH": "7", "PASSWORD_MAX_LENGTH": "2000", "PASSWORD_ARGON2_MEMORY_KIB": "4",
+		"PASSWORD_ARGON2_ITERATIONS": "0", "PASSWORD_ARGON2_PARALLELISM": "256", "PASSWORD_HASH_CONCURRENCY": "0",
+		"LOGIN_WRONG_PASSWORDS": "off", "LOGIN_WRONG_PASSWORDS_PER_PHONE": "off",
+	} {
+		if _, err := config.Load(env(map[string]string{name: v})); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s=%s: %v", name, v, err)
+		}
+	}
+}

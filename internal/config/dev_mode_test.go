@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,5 +107,21 @@ func TestDevModeListensOnLoopbackByDefault(t *testing.T) {
 				t.Errorf("Addr = %q, want %q", c.Addr, tc.want)
 			}
 		})
+	}
+}
+
+// TestAdminPhonesAreNormalized: ADMIN_PHONES takes the phones as people write them and
+// keeps the stored form (the demo check included).
+func TestAdminPhonesAreNormalized(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(map[string]string{"ADMIN_PHONES": "+8613800000001, 86 138 0000 0002,138-0000-0003"}))
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	if want := []string{"13800000001", "13800000002", "13800000003"}; !slices.Equal(c.AdminPhones, want) {
+		t.Fatalf("AdminPhones = %q, want %q", c.AdminPhones, want)
+	}
+	if _, err := config.Load(env(map[string]string{"ADMIN_PHONES": "+1 555 0100"})); err == nil || !strings.Contains(err.Error(), "ADMIN_PHONES") {
+		t.Fatalf("a foreign number: %v", err)
 	}
 }

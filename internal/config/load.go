@@ -4,6 +4,8 @@ import (
 	"errors"
 	"path/filepath"
 	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // Load reads the configuration from getenv (os.Getenv in production, a map in tests) and
@@ -25,7 +27,14 @@ func Load(getenv func(string) string) (Config, error) {
 	c.DatabaseMaxConns = r.integer("DATABASE_MAX_CONNS", 32, 1)
 	c.RedisGenerationCheck = r.durationOrZero("REDIS_GENERATION_CHECK_INTERVAL", time.Second)
 	c.KafkaBrokers = r.list("KAFKA_BROKERS", "127.0.0.1:9092")
+	// Phones as people write them (+86, spaces, dashes) are kept in the stored form;
+	// validate names the ones that are not phones at all.
 	c.AdminPhones = r.list("ADMIN_PHONES", "")
+	for i, p := range c.AdminPhones {
+		if n, ok := domain.NormalizePhone(p); ok {
+			c.AdminPhones[i] = n
+		}
+	}
 	embedded := c.UsesEmbeddedDatabase()
 	c.Dev = r.boolean("DEALSPOT_DEV", c.Env != "production")
 	c.DevOnPurpose = c.Dev && r.str("DEALSPOT_DEV", "") != ""
@@ -115,6 +124,16 @@ func Load(getenv func(string) string) (Config, error) {
 		TokenCacheSize:  r.integer("AUTH_TOKEN_CACHE_SIZE", 20_000, 0),
 		SessionCoalesce: r.coalesce("SESSION_CHECK_COALESCE"),
 		AccountCacheTTL: r.duration("AUTH_ACCOUNT_CACHE_TTL", 10*time.Minute),
+		Password: Password{
+			MinLength:         r.integer("PASSWORD_MIN_LENGTH", 8, 8),
+			MaxLength:         r.integer("PASSWORD_MAX_LENGTH", 128, 8),
+			Argon2MemoryKiB:   r.integer("PASSWORD_ARGON2_MEMORY_KIB", 19456, 8),
+			Argon2Iterations:  r.integer("PASSWORD_ARGON2_ITERATIONS", 2, 1),
+			Argon2Parallelism: r.integer("PASSWORD_ARGON2_PARALLELISM", 1, 1),
+			HashConcurrency:   r.integer("PASSWORD_HASH_CONCURRENCY", 4, 1),
+			WrongPerClient:    r.rate("LOGIN_WRONG_PASSWORDS", Rate{Max: 5, Window: time.Hour}),
+			WrongPerPhone:     r.rate("LOGIN_WRONG_PASSWORDS_PER_PHONE", Rate{Max: 20, Window: time.Hour}),
+		},
 	}
 	cacheOn := r.boolean("CACHE_ENABLED", true)
 	responseTTL := time.Second

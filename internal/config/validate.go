@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 func (c Config) validate() error {
@@ -95,7 +97,7 @@ func (c Config) validate() error {
 	c.validateSMS(bad)
 	c.validateDevMode(bad)
 	for _, p := range c.AdminPhones {
-		if !phonePattern(p) {
+		if !domain.ValidPhone(p) {
 			bad("ADMIN_PHONES", "%q is not a mainland mobile number", p)
 		}
 	}
@@ -113,6 +115,7 @@ func (c Config) validate() error {
 		bad("LOGIN_CODE_WINDOW", "must be at least LOGIN_CODE_WINDOW_MAX × LOGIN_CODE_INTERVAL (%s), or its limit is never reached",
 			time.Duration(c.Auth.CodeWindowMax)*c.Auth.CodeInterval)
 	}
+	c.Auth.Password.validate(bad)
 	if c.Paging.DefaultPageSize > c.Paging.MaxPageSize {
 		bad("PAGE_SIZE_DEFAULT", "must not exceed PAGE_SIZE_MAX (%d)", c.Paging.MaxPageSize)
 	}
@@ -207,18 +210,6 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func phonePattern(p string) bool {
-	if len(p) != 11 || p[0] != '1' || p[1] < '3' || p[1] > '9' {
-		return false
-	}
-	for _, r := range p {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 func validateDatabaseURL(raw string) error {
 	switch {
 	case strings.HasPrefix(raw, "sqlite://"):
@@ -285,4 +276,27 @@ func redact(raw string) string {
 		}
 	}
 	return raw
+}
+
+// validate checks what the reader's lower bounds do not: the upper bounds and the
+// settings that must agree. The bounds are auth.PasswordConfig's.
+func (p Password) validate(bad func(name, format string, args ...any)) {
+	if p.MaxLength < p.MinLength || p.MaxLength > 1024 {
+		bad("PASSWORD_MAX_LENGTH", "must be at least PASSWORD_MIN_LENGTH (%d) and at most 1024", p.MinLength)
+	}
+	if p.Argon2Parallelism > 255 {
+		bad("PASSWORD_ARGON2_PARALLELISM", "must be at most 255")
+	}
+	if p.Argon2MemoryKiB < 8*p.Argon2Parallelism || p.Argon2MemoryKiB > 4<<20 {
+		bad("PASSWORD_ARGON2_MEMORY_KIB", "must be at least 8 × PASSWORD_ARGON2_PARALLELISM and at most 4194304 (4 GiB)")
+	}
+	if p.Argon2Iterations > 1000 {
+		bad("PASSWORD_ARGON2_ITERATIONS", "must be at most 1000")
+	}
+	if p.WrongPerClient.Max < 1 {
+		bad("LOGIN_WRONG_PASSWORDS", "cannot be off: it is what stops guessing a password")
+	}
+	if p.WrongPerPhone.Max < 1 {
+		bad("LOGIN_WRONG_PASSWORDS_PER_PHONE", "cannot be off: it is what stops guessing a password from many addresses")
+	}
 }

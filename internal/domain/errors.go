@@ -35,7 +35,10 @@ type Error struct {
 	RetryAfterSeconds int
 	// CurrentStatus is set on a CONFLICT about a transition: the status the thing is in.
 	CurrentStatus string
-	Err           error
+	// TriesLeft is set on a wrong login code or password: how many more wrong guesses
+	// the caller has before the code is discarded or the password login locked.
+	TriesLeft *int
+	Err       error
 }
 
 func (e *Error) Error() string {
@@ -63,6 +66,12 @@ func Errorf(code Code, format string, args ...any) *Error {
 func StatusConflict(status OrderStatus, format string, args ...any) *Error {
 	e := Errorf(CodeConflict, format, args...)
 	e.CurrentStatus = string(status)
+	return e
+}
+
+// WithTriesLeft sets e.TriesLeft to n and returns e.
+func (e *Error) WithTriesLeft(n int) *Error {
+	e.TriesLeft = &n
 	return e
 }
 

@@ -57,14 +57,16 @@ func (a Actor) CanRunShop(ownerID int64) bool {
 
 // User is a person with an account.
 type User struct {
-	ID        int64
-	Phone     string
-	NickName  string
-	Icon      string
-	Role      Role
-	Blocked   bool
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	ID       int64
+	Phone    string
+	NickName string
+	Icon     string
+	Role     Role
+	Blocked  bool
+	// HasPassword: the user may log in with a password too (never the password's hash).
+	HasPassword bool
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 	Profile
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/reqmeta"
 	"github.com/dealspot/dealspot/internal/server/ide"
 )
@@ -234,7 +235,7 @@ func middleware(o Options, next http.Handler) http.Handler {
 func tooLarge(w http.ResponseWriter, status int, message string, limit int64) {
 	writeJSON(w, status, map[string]any{"errors": []any{map[string]any{
 		"message":    message,
-		"extensions": map[string]any{"code": "REQUEST_TOO_LARGE", "maxBytes": limit},
+		"extensions": map[string]any{"code": domain.CodeRequestTooLarge, "maxBytes": limit},
 	}}})
 }
 

@@ -108,6 +108,18 @@ func loginFlows(t *testing.T, c testsupport.GraphQLClient, phone string, codeOf 
 	var in struct{ Login authPayload }
 	c.Do(t, loginQ, map[string]any{"p": phone, "c": code}).Decode(t, &in)
 	wantCode(t, "used code", c.Do(t, loginQ, map[string]any{"p": phone, "c": code}), "BAD_USER_INPUT")
+	c.Token = in.Login.AccessToken
+	// Passwords: set, change (with a wrong current one first), log in wrong and right.
+	const first, second, wrongPassword = "first-Pa55word-secret", "second-Pa55word-secret", "wrong-Pa55word-secret"
+	setQ := `mutation($p: String!, $c: String) { setPassword(password: $p, currentPassword: $c) }`
+	c.Do(t, setQ, map[string]any{"p": first}).Decode(t, &struct{}{})
+	wantCode(t, "wrong current password", c.Do(t, setQ, map[string]any{"p": second, "c": wrongPassword}), "BAD_USER_INPUT")
+	c.Do(t, setQ, map[string]any{"p": second, "c": first}).Decode(t, &struct{}{})
+	pwQ := `mutation($p: String!, $w: String!) { loginWithPassword(phone: $p, password: $w) { ` + authFields + ` } }`
+	wantCode(t, "wrong password", c.Do(t, pwQ, map[string]any{"p": phone, "w": first}), "BAD_USER_INPUT")
+	var pw struct{ LoginWithPassword authPayload }
+	c.Do(t, pwQ, map[string]any{"p": phone, "w": second}).Decode(t, &pw)
+	c.Token = ""
 	if u, resp := me(t, c, in.Login.AccessToken); u == nil {
 		t.Fatalf("me: %+v", resp.Errors)
 	}
@@ -123,7 +135,8 @@ func loginFlows(t *testing.T, c testsupport.GraphQLClient, phone string, codeOf 
 	if u, _ := me(t, c, next.AccessToken); u != nil {
 		t.Fatal("the access token still works after logout")
 	}
-	return []string{code, in.Login.AccessToken, in.Login.RefreshToken, next.AccessToken, next.RefreshToken}
+	return []string{code, in.Login.AccessToken, in.Login.RefreshToken, next.AccessToken, next.RefreshToken,
+		first, second, wrongPassword, pw.LoginWithPassword.AccessToken, pw.LoginWithPassword.RefreshToken}
 }
 
 func TestLoginFlowsLogNoCodeOrToken(t *testing.T) {

@@ -69,7 +69,7 @@ type Node struct {
 	// shopInvalidator drops changed shops from the cache (nil when nothing caches them).
 	shopInvalidator shop.Invalidator
 	// promote makes a shop's new owner a MERCHANT.
-	promote shop.MerchantPromoter
+	promote shop.MerchantRoles
 	// paymentNotify serves the payment provider's notifications.
 	paymentNotify http.Handler
 	// jwtSecret is the secret access tokens are signed with (JWT_SECRET, or dev mode's
@@ -291,7 +291,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	s.App = &app.Application{Commands: app.Commands{Shops: shopCommands}, Queries: app.Queries{Shops: shops}}
 	s.Ops = &app.Operations{Shops: shopOps}
 	s.App.Commands.AccountCommands, s.App.Queries.AccountQueries, s.Ops.AccountOperations = app.Account(authSvc)
-	s.promote = authSvc.Promote
+	s.promote = authSvc.MerchantRoles
 	if err := s.startSeckill(ctx, caches, o); err != nil {
 		return nil, err
 	}
@@ -482,6 +482,14 @@ func newAuth(cfg config.Config, store *entstore.Store, rc *redisadapter.Conn, to
 	ac.SendCodePerIP = auth.Limit(cfg.Auth.SendCodePerIP)
 	ac.LoginPerIP = auth.Limit(cfg.Auth.LoginPerIP)
 	ac.WrongCodesPerIP = auth.Limit(cfg.Auth.WrongCodesPerIP)
+	pw := cfg.Auth.Password
+	ac.Password = auth.PasswordConfig{
+		MinLength: pw.MinLength, MaxLength: pw.MaxLength,
+		Argon2: auth.Argon2Params{MemoryKiB: uint32(pw.Argon2MemoryKiB), Iterations: uint32(pw.Argon2Iterations),
+			Parallelism: uint8(pw.Argon2Parallelism)},
+		HashConcurrency: pw.HashConcurrency,
+		WrongPerClient:  auth.Limit(pw.WrongPerClient), WrongPerPhone: auth.Limit(pw.WrongPerPhone),
+	}
 	return auth.New(ac, auth.Deps{
 		Users:  store.Users(),
 		Sender: sender,

@@ -67,8 +67,10 @@ func (s *Node) newSocial(o options) (socialParts, error) {
 		Fanout:   fanout,
 		SignIns:  signIns,
 		Visitors: visitors,
-		Log:      s.Log,
-		Now:      o.socialNow,
+		// A shop's merchant reads its visitors.
+		ShopOwners: s.Store.Shops(),
+		Log:        s.Log,
+		Now:        o.socialNow,
 
 		LikeStore:   s.Store.Likes(),
 		SignInStore: s.Store.SignIns(),

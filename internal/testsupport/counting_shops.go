@@ -74,6 +74,12 @@ func (c *CountingShops) Shops(ctx context.Context, filter domain.ShopFilter, pag
 	return c.next.Shops(ctx, filter, page)
 }
 
+// ShopsOfOwner implements shop.Repository.
+func (c *CountingShops) ShopsOfOwner(ctx context.Context, ownerID int64, limit int) ([]domain.Shop, error) {
+	c.calls.Add(1)
+	return c.next.ShopsOfOwner(ctx, ownerID, limit)
+}
+
 // ShopPositions implements shop.Repository.
 func (c *CountingShops) ShopPositions(ctx context.Context) ([]domain.ShopPosition, error) {
 	c.calls.Add(1)

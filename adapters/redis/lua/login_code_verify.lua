@@ -8,22 +8,24 @@
 -- ARGV[1] now
 -- ARGV[2] digest of the presented code
 -- ARGV[3] wrong guesses that discard the code
--- Returns {1} accepted: the code is deleted;
---         {0} rejected: no live code, or a wrong guess counted against the code;
---         {3} discarded: a wrong guess that was the code's last; the code is deleted.
+-- Returns {1, 0} accepted: the code is deleted;
+--         {0, n} rejected: a wrong guess counted against the code, which survives n more;
+--         {0, 0} rejected: no live code;
+--         {3, 0} discarded: a wrong guess that was the code's last; the code is deleted.
 local now = tonumber(ARGV[1])
 local max = tonumber(ARGV[3])
 
 local code = redis.call('HMGET', KEYS[1], 'd', 'exp')
 if not code[1] or not code[2] or tonumber(code[2]) <= now then
-  return {0}
+  return {0, 0}
 end
 if code[1] == ARGV[2] then
   redis.call('DEL', KEYS[1])
-  return {1}
+  return {1, 0}
 end
-if redis.call('HINCRBY', KEYS[1], 'w', 1) >= max then
+local wrong = redis.call('HINCRBY', KEYS[1], 'w', 1)
+if wrong >= max then
   redis.call('DEL', KEYS[1])
-  return {3}
+  return {3, 0}
 end
-return {0}
+return {0, max - wrong}

@@ -6,8 +6,8 @@
 -- ARGV[2] window
 -- ARGV[3] most events per window
 -- ARGV[4] unique id of this event
--- Returns {1, 0} allowed (the event is recorded);
---         {0, retry-after} refused (nothing recorded).
+-- Returns {1, 0, left} allowed (the event is recorded; left more fit in the window now);
+--         {0, retry-after, 0} refused (nothing recorded).
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
@@ -17,7 +17,7 @@ local n = redis.call('ZCARD', KEYS[1])
 if n < limit then
   redis.call('ZADD', KEYS[1], now, ARGV[4])
   redis.call('PEXPIRE', KEYS[1], window)
-  return {1, 0}
+  return {1, 0, limit - n - 1}
 end
 
 -- The next event fits once enough of the oldest ones have left the window.
@@ -26,4 +26,4 @@ local wait = tonumber(oldest[2]) + window - now
 if wait < 1 then
   wait = 1
 end
-return {0, wait}
+return {0, wait, 0}

@@ -15,8 +15,9 @@ type BlockUser struct{ c *core }
 // Handle sets phone's account blocked or not. Errors: BAD_USER_INPUT for a malformed
 // phone; NOT_FOUND when no account has that phone.
 func (h *BlockUser) Handle(ctx context.Context, phone string, blocked bool) (domain.User, error) {
-	if !ValidPhone(phone) {
-		return domain.User{}, badInput("phone must be a mainland China mobile number")
+	phone, err := normalizePhone(phone)
+	if err != nil {
+		return domain.User{}, err
 	}
 	u, err := h.c.users.SetBlocked(ctx, phone, blocked)
 	if err != nil {

@@ -3,8 +3,9 @@ package auth
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // MinSecretLen is the shortest JWT secret accepted (256 bits, as RFC 7518 asks for HS256).
@@ -21,7 +22,8 @@ type Config struct {
 	// DevMode returns the login code in the API response, so demos and load tests can
 	// log in without an SMS gateway. Never set it in production.
 	DevMode bool
-	// AdminPhones are granted the ADMIN role when they log in.
+	// AdminPhones are granted the ADMIN role when they log in; any form
+	// domain.NormalizePhone accepts.
 	AdminPhones []string
 
 	// JWTSecret signs access tokens (HS256); at least MinSecretLen bytes.
@@ -54,7 +56,56 @@ type Config struct {
 	// and is refused as RATE_LIMITED.
 	LoginPerIP      Limit
 	WrongCodesPerIP Limit
+
+	// Password configures login with a password (loginWithPassword, setPassword).
+	Password PasswordConfig
 }
+
+// PasswordConfig holds the settings and limits of password login. Wrong passwords are
+// limited as wrong codes are: per (phone, client address), and per client address
+// together with wrong codes (Config.WrongCodesPerIP, Config.LoginPerIP); and, since a
+// password, unlike a code, lives on, also per phone from every address. Past the
+// per-phone limit only password login is refused: the owner still logs in with a code.
+type PasswordConfig struct {
+	// MinLength and MaxLength bound a password, in characters (Unicode code points).
+	// MaxLength also bounds what a guess may cost: longer guesses are refused unhashed.
+	MinLength int
+	MaxLength int
+	// Argon2 is the cost of new hashes; a stored hash keeps the parameters it was made
+	// with, and is made again with these at its owner's next password login.
+	Argon2 Argon2Params
+	// HashConcurrency bounds the hashes computed at once, each Argon2.MemoryKiB of
+	// memory and a core; a login waits for its turn (within its request's deadline).
+	HashConcurrency int
+	// WrongPerClient limits wrong passwords per phone from one client address (IPv6: its
+	// /64); past it that address's password logins for the phone are refused, the right
+	// password too, until the window lets one more in.
+	WrongPerClient Limit
+	// WrongPerPhone limits wrong passwords per phone from all addresses together.
+	WrongPerPhone Limit
+}
+
+// Argon2Params are argon2id's cost parameters (RFC 9106).
+type Argon2Params struct {
+	// MemoryKiB is the memory one hash takes, in KiB.
+	MemoryKiB uint32
+	// Iterations is the number of passes over the memory.
+	Iterations uint32
+	// Parallelism is the number of lanes (threads) of one hash.
+	Parallelism uint8
+}
+
+// Bounds of PasswordConfig.
+const (
+	// MinPasswordLength is the least MinLength accepted (NIST SP 800-63B asks for 8).
+	MinPasswordLength = 8
+	// MaxPasswordLength is the largest MaxLength accepted.
+	MaxPasswordLength = 1024
+	// maxArgon2MemoryKiB (4 GiB) and maxArgon2Iterations keep a typo, or a damaged
+	// stored hash, from taking the machine.
+	maxArgon2MemoryKiB  = 4 << 20
+	maxArgon2Iterations = 1000
+)
 
 // DefaultConfig returns the production limits; the caller supplies JWTSecret.
 func DefaultConfig() Config {
@@ -79,14 +130,36 @@ func DefaultConfig() Config {
 		SendCodePerIP:   Limit{Max: 30, Window: 10 * time.Minute},
 		LoginPerIP:      Limit{Max: 60, Window: 10 * time.Minute},
 		WrongCodesPerIP: Limit{Max: 30, Window: time.Hour},
+		Password: PasswordConfig{
+			MinLength: MinPasswordLength,
+			MaxLength: 128,
+			// OWASP's first argon2id setting (19 MiB, 2 passes, 1 lane): about 30 ms of
+			// one core; HashConcurrency bounds the memory at 4 × 19 MiB.
+			Argon2:          Argon2Params{MemoryKiB: 19456, Iterations: 2, Parallelism: 1},
+			HashConcurrency: 4,
+			WrongPerClient:  Limit{Max: 5, Window: time.Hour},
+			WrongPerPhone:   Limit{Max: 20, Window: time.Hour},
+		},
 	}
 }
 
-// phoneRE matches a mainland China mobile number.
-var phoneRE = regexp.MustCompile(`^1[3-9][0-9]{9}$`)
+// ValidPhone reports whether phone is a mainland China mobile number in any form
+// domain.NormalizePhone accepts.
+func ValidPhone(phone string) bool {
+	_, ok := domain.NormalizePhone(phone)
+	return ok
+}
 
-// ValidPhone reports whether phone is a mainland China mobile number.
-func ValidPhone(phone string) bool { return phoneRE.MatchString(phone) }
+// normalizePhone is phone in its stored form (domain.NormalizePhone), or BAD_USER_INPUT.
+// Every use case that takes a phone starts with it, so that the accounts, the codes and
+// every limit know one phone by one key however it was typed.
+func normalizePhone(phone string) (string, error) {
+	p, ok := domain.NormalizePhone(phone)
+	if !ok {
+		return "", badInput("phone must be a mainland China mobile number (11 digits, optionally +86, spaces or dashes)")
+	}
+	return p, nil
+}
 
 // Validate reports the first setting that cannot work.
 func (c Config) Validate() error {
@@ -130,10 +203,35 @@ func (c Config) Validate() error {
 			}
 		}
 	}
+	errs = append(errs, c.Password.validate()...)
 	for _, p := range c.AdminPhones {
 		if !ValidPhone(p) {
 			errs = append(errs, fmt.Errorf("admin phone %q is not a mobile number", p))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+func (p PasswordConfig) validate() []error {
+	var errs []error
+	if p.MinLength < MinPasswordLength || p.MaxLength < p.MinLength || p.MaxLength > MaxPasswordLength {
+		errs = append(errs, fmt.Errorf("password length limits must satisfy %d ≤ min (%d) ≤ max (%d) ≤ %d",
+			MinPasswordLength, p.MinLength, p.MaxLength, MaxPasswordLength))
+	}
+	a := p.Argon2
+	if a.Iterations < 1 || a.Iterations > maxArgon2Iterations || a.Parallelism < 1 ||
+		a.MemoryKiB < 8*uint32(a.Parallelism) || a.MemoryKiB > maxArgon2MemoryKiB {
+		errs = append(errs, fmt.Errorf("argon2 parameters need 1 to %d iterations, at least 1 lane, and 8 KiB per lane to %d KiB: got %+v",
+			maxArgon2Iterations, maxArgon2MemoryKiB, a))
+	}
+	if p.HashConcurrency < 1 {
+		errs = append(errs, errors.New("password hash concurrency must be at least 1"))
+	}
+	for _, l := range []Limit{p.WrongPerClient, p.WrongPerPhone} {
+		if l.Max < 1 || l.Window <= 0 {
+			errs = append(errs, errors.New("wrong password limits need a positive maximum and window"))
+			break
+		}
+	}
+	return errs
 }

@@ -26,6 +26,8 @@ type env struct {
 	tokens  *authtest.MemTokens
 	records *authtest.MemRecords
 	cache   *authtest.MemSessionCache
+	codes   *authtest.MemCodeStore
+	limiter *authtest.MemRateLimiter
 }
 
 func newEnv(t *testing.T, configure func(*auth.Config)) *env {
@@ -38,13 +40,32 @@ func newEnv(t *testing.T, configure func(*auth.Config)) *env {
 	}
 	e := &env{cfg: cfg, users: authtest.NewMemUsers(), sender: &authtest.MemSender{}, clock: contracttest.NewClock(), tokens: &authtest.MemTokens{},
 		records: authtest.NewMemRecords(), cache: authtest.NewMemSessionCache()}
-	svc, err := auth.New(cfg, auth.Deps{
+	e.codes, e.limiter = authtest.NewMemCodeStore(e.clock.Now), authtest.NewMemRateLimiter(e.clock.Now)
+	e.start(t)
+	return e
+}
+
+// newEnvSharing is a second service on the stores and clock of e (another node, or the
+// same deployment restarted with other settings), configured from e's settings.
+func newEnvSharing(t *testing.T, e *env, configure func(*auth.Config)) *env {
+	t.Helper()
+	o := *e
+	if configure != nil {
+		configure(&o.cfg)
+	}
+	o.start(t)
+	return &o
+}
+
+func (e *env) start(t *testing.T) {
+	t.Helper()
+	svc, err := auth.New(e.cfg, auth.Deps{
 		Users:          e.users,
 		Sender:         e.sender,
-		Codes:          authtest.NewMemCodeStore(e.clock.Now),
+		Codes:          e.codes,
 		SessionRecords: e.records,
 		SessionCache:   e.cache,
-		Limiter:        authtest.NewMemRateLimiter(e.clock.Now),
+		Limiter:        e.limiter,
 		Tokens:         e.tokens,
 		Now:            e.clock.Now,
 	})
@@ -52,7 +73,6 @@ func newEnv(t *testing.T, configure func(*auth.Config)) *env {
 		t.Fatalf("auth.New: %v", err)
 	}
 	e.svc = svc
-	return e
 }
 
 // code asks for a login code for phone and returns it.

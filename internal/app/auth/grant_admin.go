@@ -17,8 +17,9 @@ type GrantAdmin struct{ c *core }
 // malformed phone.
 func (h *GrantAdmin) Handle(ctx context.Context, phone string) (domain.User, error) {
 	c := h.c
-	if !ValidPhone(phone) {
-		return domain.User{}, badInput("phone must be a mainland China mobile number")
+	phone, err := normalizePhone(phone)
+	if err != nil {
+		return domain.User{}, err
 	}
 	u, err := c.users.SetRole(ctx, phone, domain.RoleAdmin)
 	if errors.Is(err, domain.ErrNotFound) {

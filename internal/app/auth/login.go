@@ -24,8 +24,9 @@ type Login struct{ c *core }
 // Wrong guesses never lock the phone itself, so nobody can lock someone else out.
 func (h *Login) Handle(ctx context.Context, phone, code, clientIP string) (Session, error) {
 	c := h.c
-	if !ValidPhone(phone) {
-		return Session{}, badInput("phone must be a mainland China mobile number")
+	phone, err := normalizePhone(phone)
+	if err != nil {
+		return Session{}, err
 	}
 	if !validCode(code) {
 		return Session{}, badInput("code must be 6 digits")
@@ -46,7 +47,7 @@ func (h *Login) Handle(ctx context.Context, phone, code, clientIP string) (Sessi
 		// discards the code, so the address can try no more than it asks codes for.
 		limits.MaxWrong = 1
 	}
-	verdict, err := c.codes.Verify(ctx, phone, clientIP, c.codeDigest(phone, code), limits)
+	verdict, left, err := c.codes.Verify(ctx, phone, clientIP, c.codeDigest(phone, code), limits)
 	if err != nil {
 		return Session{}, fmt.Errorf("verify login code: %w", err)
 	}
@@ -56,9 +57,11 @@ func (h *Login) Handle(ctx context.Context, phone, code, clientIP string) (Sessi
 	case !callsOK || !guessOK:
 		return Session{}, rateLimited("too many wrong codes or logins from this address; try again later", max(callsRetry, guessRetry))
 	case verdict == CodeDiscarded:
-		return Session{}, badInput("wrong code; that was its last try: ask for a new code")
+		return Session{}, wrongGuess("wrong code; that was its last try: ask for a new code", 0)
+	case left == 0:
+		return Session{}, wrongGuess("wrong or expired code: ask for a new code", 0)
 	default:
-		return Session{}, badInput("wrong or expired code")
+		return Session{}, wrongGuess("wrong code", left)
 	}
 	u, err := c.userForLogin(ctx, phone)
 	if err != nil {
@@ -87,15 +90,7 @@ func (c *core) userForLogin(ctx context.Context, phone string) (domain.User, err
 	if err != nil {
 		return domain.User{}, fmt.Errorf("load user for login: %w", err)
 	}
-	if c.admins[phone] && u.Role != domain.RoleAdmin {
-		if u, err = c.users.SetRole(ctx, phone, domain.RoleAdmin); err != nil {
-			return domain.User{}, fmt.Errorf("grant admin on login: %w", err)
-		}
-		if err := c.accountChanged(ctx, u); err != nil {
-			return domain.User{}, err
-		}
-	}
-	return u, nil
+	return c.grantConfiguredAdmin(ctx, u)
 }
 
 // newNickName is the nickname of a new account: "user_" and 10 random characters.
@@ -114,16 +109,16 @@ func (c *core) chargeGuess(ctx context.Context, clientIP string) (refund func(co
 		return noRefund, true, 0, nil
 	}
 	client := "ip:" + clientIP
-	id, ok, retry, err := c.codes.ChargeGuess(ctx, client, c.cfg.WrongCodesPerIP)
+	g, err := c.codes.ChargeGuess(ctx, client, c.cfg.WrongCodesPerIP)
 	if err != nil {
 		return nil, false, 0, fmt.Errorf("per-IP wrong code limit: %w", err)
 	}
-	if !ok {
-		return noRefund, false, retry, nil
+	if !g.OK {
+		return noRefund, false, g.RetryAfter, nil
 	}
 	return func(ctx context.Context) {
 		// A failed refund costs the address one guess of its allowance, no more: the
 		// login itself goes on.
-		_ = c.codes.RefundGuess(ctx, client, id)
+		_ = c.codes.RefundGuess(ctx, client, g.ID)
 	}, true, 0, nil
 }

@@ -69,13 +69,15 @@ func requireAdmin(p Principal) error {
 	return nil
 }
 
-// PromoteToMerchant gives a USER the MERCHANT role (when they are made the owner of a
-// shop), leaving a MERCHANT or ADMIN as they are; the new role applies to the user's
-// next request, as with SetUserRole. Errors: domain.ErrNotFound for an unknown user.
-type PromoteToMerchant struct{ c *core }
+// MerchantRoles gives and takes the MERCHANT role as shops change hands: a USER made
+// the owner of a shop becomes a MERCHANT, a MERCHANT whose last shop goes to someone else
+// a USER again; an ADMIN stays one. The new role applies to the user's next request, as
+// with SetUserRole.
+type MerchantRoles struct{ c *core }
 
-// PromoteToMerchant promotes userID.
-func (h *PromoteToMerchant) PromoteToMerchant(ctx context.Context, userID int64) (domain.User, error) {
+// PromoteToMerchant makes userID a MERCHANT if they are a USER. Errors:
+// domain.ErrNotFound for an unknown user.
+func (h *MerchantRoles) PromoteToMerchant(ctx context.Context, userID int64) (domain.User, error) {
 	u, err := h.c.users.User(ctx, userID)
 	if err != nil {
 		return domain.User{}, err
@@ -88,6 +90,21 @@ func (h *PromoteToMerchant) PromoteToMerchant(ctx context.Context, userID int64)
 	}
 	if err := h.c.accountChanged(ctx, u); err != nil {
 		return domain.User{}, err
+	}
+	return u, nil
+}
+
+// DemoteIfNoShops makes userID a USER if they are a MERCHANT who runs no shop. Errors:
+// domain.ErrNotFound for an unknown user.
+func (h *MerchantRoles) DemoteIfNoShops(ctx context.Context, userID int64) (domain.User, error) {
+	u, demoted, err := h.c.users.DemoteMerchantWithoutShops(ctx, userID)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("demote user %d: %w", userID, err)
+	}
+	if demoted {
+		if err := h.c.accountChanged(ctx, u); err != nil {
+			return domain.User{}, err
+		}
 	}
 	return u, nil
 }

@@ -27,6 +27,16 @@ type Users interface {
 	// SetBlockedByID blocks or unblocks user id and returns the user, or
 	// domain.ErrNotFound.
 	SetBlockedByID(ctx context.Context, id int64, blocked bool) (domain.User, error)
+	// Credentials returns the user with that phone number and their password hash (""
+	// when they have none), or domain.ErrNotFound.
+	Credentials(ctx context.Context, phone string) (u domain.User, passwordHash string, err error)
+	// DemoteMerchantWithoutShops makes user id a USER if they are a MERCHANT who owns no
+	// shop, in one transaction that locks the user's row (as setting a shop's owner does),
+	// and returns the user and whether they were demoted; domain.ErrNotFound for an
+	// unknown user.
+	DemoteMerchantWithoutShops(ctx context.Context, id int64) (u domain.User, demoted bool, err error)
+	// SetPasswordHash stores user id's password hash, or returns domain.ErrNotFound.
+	SetPasswordHash(ctx context.Context, id int64, passwordHash string) error
 }
 
 // CodeSender delivers a login code to a phone.
@@ -92,17 +102,31 @@ type CodeStore interface {
 	Issue(ctx context.Context, phone, client, digest string, l SendLimits) (issued bool, retryAfter time.Duration, err error)
 	// Verify consumes the current code of (phone, client) if it equals digest and has not
 	// expired. A wrong digest counts against that code; its l.MaxWrong-th wrong guess
-	// discards it (CodeDiscarded). With no live code nothing is counted. Errors are
-	// infrastructure failures only.
-	Verify(ctx context.Context, phone, client, digest string, l VerifyLimits) (Verdict, error)
-	// ChargeGuess counts one code guess by client as wrong before it is checked, unless
-	// client already made l.Max wrong guesses within l.Window: then it records nothing and
-	// returns ok=false and how long until a guess would be allowed. id names the charge
-	// for RefundGuess. Errors are infrastructure failures only.
-	ChargeGuess(ctx context.Context, client string, l Limit) (id string, ok bool, retryAfter time.Duration, err error)
-	// RefundGuess takes back the charge id of client (its guess was right). Refunding an
-	// unknown or expired charge is not an error.
-	RefundGuess(ctx context.Context, client, id string) error
+	// discards it (CodeDiscarded). With no live code nothing is counted. triesLeft is how
+	// many more wrong guesses the code survives after a wrong one counted against it (0
+	// when it was discarded, accepted, or none was live). Errors are infrastructure
+	// failures only.
+	Verify(ctx context.Context, phone, client, digest string, l VerifyLimits) (v Verdict, triesLeft int, err error)
+	// ChargeGuess counts one guess (a login code's or a password's) under key as wrong
+	// before it is checked, unless l.Max wrong guesses were counted under key within
+	// l.Window: then it records nothing and returns OK false and how long until a guess
+	// would be allowed. Keys are a client ("ip:<address>") or what the caller limits
+	// (a phone, a phone and a client). Errors are infrastructure failures only.
+	ChargeGuess(ctx context.Context, key string, l Limit) (GuessCharge, error)
+	// RefundGuess takes back the charge id under key (its guess was right, or was not
+	// checked). Refunding an unknown or expired charge is not an error.
+	RefundGuess(ctx context.Context, key, id string) error
+}
+
+// GuessCharge is the outcome of CodeStore.ChargeGuess.
+type GuessCharge struct {
+	// OK: the guess was counted; ID names the charge for RefundGuess and Left is how many
+	// more guesses the window allows after it.
+	OK   bool
+	ID   string
+	Left int
+	// RetryAfter is how long until a guess would be allowed, when not OK.
+	RetryAfter time.Duration
 }
 
 // Rotation is the outcome of presenting a refresh token.

@@ -29,8 +29,9 @@ type SendLoginCode struct{ c *core }
 // limits even if delivery fails.
 func (h *SendLoginCode) Handle(ctx context.Context, phone, clientIP string) (SendCodeResult, error) {
 	c := h.c
-	if !ValidPhone(phone) {
-		return SendCodeResult{}, badInput("phone must be a mainland China mobile number")
+	phone, err := normalizePhone(phone)
+	if err != nil {
+		return SendCodeResult{}, err
 	}
 	clientIP = ClientKey(clientIP) // an IPv6 client is its /64
 	if err := c.limitIP(ctx, "send-login-code", clientIP, c.cfg.SendCodePerIP); err != nil {

@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // Deps are the adapters the use cases need.
@@ -45,18 +47,22 @@ type Deps struct {
 type Service struct {
 	SendLoginCode *SendLoginCode
 	Login         *Login
-	Refresh       *Refresh
-	Logout        *Logout
-	Authenticate  *Authenticate
-	CurrentUser   *CurrentUser
-	GrantAdmin    *GrantAdmin
-	EndSessions   *EndSessions
-	BlockUser     *BlockUser
+	// LoginWithPassword and SetPassword are login by password, beside codes.
+	LoginWithPassword *LoginWithPassword
+	SetPassword       *SetPassword
+	Refresh           *Refresh
+	Logout            *Logout
+	Authenticate      *Authenticate
+	CurrentUser       *CurrentUser
+	GrantAdmin        *GrantAdmin
+	EndSessions       *EndSessions
+	BlockUser         *BlockUser
 	// SetUserBlocked and SetUserRole are the administrators' versions, by user id.
 	SetUserBlocked *SetUserBlocked
 	SetUserRole    *SetUserRole
-	// Promote makes a shop's new owner a MERCHANT.
-	Promote *PromoteToMerchant
+	// MerchantRoles makes a shop's new owner a MERCHANT, and its previous one a USER
+	// when it was their last.
+	MerchantRoles *MerchantRoles
 }
 
 // New validates cfg and builds the use cases; it refuses missing dependencies.
@@ -82,19 +88,21 @@ func New(cfg Config, d Deps) (*Service, error) {
 		d.Now = time.Now
 	}
 	c := &core{
-		cfg:      cfg,
-		users:    d.Users,
-		sender:   d.Sender,
-		codes:    d.Codes,
-		sessions: newSessionStore(d.SessionRecords, d.SessionCache, d.Now, cfg.AccessTTL+cfg.Leeway),
-		limiter:  d.Limiter,
-		tokens:   d.Tokens,
-		now:      d.Now,
-		admins:   make(map[string]bool, len(cfg.AdminPhones)),
-		secret:   append([]byte(nil), cfg.JWTSecret...),
-		codeKey:  derivedKey(cfg.JWTSecret, "dealspot login code digest"),
+		cfg:       cfg,
+		users:     d.Users,
+		sender:    d.Sender,
+		codes:     d.Codes,
+		sessions:  newSessionStore(d.SessionRecords, d.SessionCache, d.Now, cfg.AccessTTL+cfg.Leeway),
+		limiter:   d.Limiter,
+		tokens:    d.Tokens,
+		now:       d.Now,
+		admins:    make(map[string]bool, len(cfg.AdminPhones)),
+		secret:    append([]byte(nil), cfg.JWTSecret...),
+		codeKey:   derivedKey(cfg.JWTSecret, "dealspot login code digest"),
+		passwords: newPasswordHasher(cfg.Password),
 	}
 	for _, p := range cfg.AdminPhones {
+		p, _ = domain.NormalizePhone(p) // Validate accepted it
 		c.admins[p] = true
 	}
 	c.parser = jwt.NewParser(
@@ -107,18 +115,20 @@ func New(cfg Config, d Deps) (*Service, error) {
 	)
 	c.quick = newQuickVerifier(c.secret, cfg.Issuer, cfg.Leeway)
 	return &Service{
-		SendLoginCode:  &SendLoginCode{c: c},
-		Login:          &Login{c: c},
-		Refresh:        &Refresh{c: c},
-		Logout:         &Logout{c: c},
-		Authenticate:   &Authenticate{c: c},
-		CurrentUser:    &CurrentUser{c: c},
-		GrantAdmin:     &GrantAdmin{c: c},
-		EndSessions:    &EndSessions{c: c},
-		BlockUser:      &BlockUser{c: c},
-		SetUserBlocked: &SetUserBlocked{c: c},
-		SetUserRole:    &SetUserRole{c: c},
-		Promote:        &PromoteToMerchant{c: c},
+		SendLoginCode:     &SendLoginCode{c: c},
+		Login:             &Login{c: c},
+		LoginWithPassword: &LoginWithPassword{c: c},
+		SetPassword:       &SetPassword{c: c},
+		Refresh:           &Refresh{c: c},
+		Logout:            &Logout{c: c},
+		Authenticate:      &Authenticate{c: c},
+		CurrentUser:       &CurrentUser{c: c},
+		GrantAdmin:        &GrantAdmin{c: c},
+		EndSessions:       &EndSessions{c: c},
+		BlockUser:         &BlockUser{c: c},
+		SetUserBlocked:    &SetUserBlocked{c: c},
+		SetUserRole:       &SetUserRole{c: c},
+		MerchantRoles:     &MerchantRoles{c: c},
 	}, nil
 }
 
@@ -135,7 +145,9 @@ type core struct {
 	admins   map[string]bool
 	secret   []byte
 	codeKey  []byte
-	parser   *jwt.Parser
+	// passwords hashes and checks passwords.
+	passwords *passwordHasher
+	parser    *jwt.Parser
 	// quick verifies the tokens this service signs before parser is asked.
 	quick *quickVerifier
 }

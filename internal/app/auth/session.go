@@ -260,6 +260,12 @@ func badInput(msg string) error {
 	return &domain.Error{Code: domain.CodeBadUserInput, Message: msg}
 }
 
+// wrongGuess is the BAD_USER_INPUT of a wrong login code or password, with how many more
+// wrong guesses the caller has.
+func wrongGuess(msg string, triesLeft int) error {
+	return domain.Errorf(domain.CodeBadUserInput, "%s", msg).WithTriesLeft(triesLeft)
+}
+
 func rateLimited(msg string, retryAfter time.Duration) error {
 	return &domain.Error{Code: domain.CodeRateLimited, Message: msg, RetryAfterSeconds: seconds(retryAfter)}
 }

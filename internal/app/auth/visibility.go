@@ -17,6 +17,17 @@ func SeesAccount(viewer Principal, u domain.User) bool {
 	return (viewer.UserID > 0 && viewer.UserID == u.ID) || viewer.Role == domain.RoleAdmin
 }
 
+// SeesBlocked reports whether viewer may see whether an account is blocked: ADMINs only
+// (a blocked user cannot be logged in to ask).
+func SeesBlocked(viewer Principal) bool {
+	return viewer.UserID > 0 && viewer.Role == domain.RoleAdmin
+}
+
+// SeesHasPassword reports whether viewer may see whether u has a password: u only.
+func SeesHasPassword(viewer Principal, u domain.User) bool {
+	return viewer.UserID > 0 && viewer.UserID == u.ID
+}
+
 // SeesBirthday reports whether viewer may see u's birthday: u themselves only.
 func SeesBirthday(viewer Principal, u domain.User) bool {
 	return viewer.UserID > 0 && viewer.UserID == u.ID

@@ -70,13 +70,30 @@ func (c *Commands) CreateShop(ctx context.Context, in ShopInput) (domain.Shop, e
 	return created, nil
 }
 
-// UpdateShop changes the given fields of a shop, then re-indexes it and drops cached
-// copies everywhere. Errors: NOT_FOUND; BAD_USER_INPUT.
-func (c *Commands) UpdateShop(ctx context.Context, id int64, in ShopInput) (domain.Shop, error) {
+// UpdateShop changes the given fields of a shop for a, its MERCHANT or an ADMIN, then
+// re-indexes it and drops cached copies everywhere. The score is the reviews' (notes
+// move it): only an ADMIN sets it by hand. Errors: UNAUTHENTICATED; FORBIDDEN for
+// another's shop or a merchant setting the score; NOT_FOUND; BAD_USER_INPUT.
+func (c *Commands) UpdateShop(ctx context.Context, a domain.Actor, id int64, in ShopInput) (domain.Shop, error) {
+	if !a.Authenticated() {
+		return domain.Shop{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
+	}
+	if !a.Role.AtLeast(domain.RoleMerchant) {
+		return domain.Shop{}, domain.Errorf(domain.CodeForbidden, "only the shop's merchant or an administrator edits a shop")
+	}
+	if in.Score != nil && a.Role != domain.RoleAdmin {
+		return domain.Shop{}, domain.Errorf(domain.CodeForbidden, "a shop's score comes from its reviews; only an administrator sets it")
+	}
 	if id <= 0 {
 		return domain.Shop{}, domain.Errorf(domain.CodeNotFound, "no shop %d", id)
 	}
-	before, after, err := c.repo.UpdateShop(ctx, id, func(s *domain.Shop) error { return apply(s, in) })
+	before, after, err := c.repo.UpdateShop(ctx, id, func(s *domain.Shop) error {
+		// Checked on the row as locked for the change: an owner changed meanwhile wins.
+		if !a.CanRunShop(s.OwnerID) {
+			return domain.Errorf(domain.CodeForbidden, "only the shop's merchant or an administrator edits this shop")
+		}
+		return apply(s, in)
+	})
 	if errors.Is(err, domain.ErrNotFound) {
 		return domain.Shop{}, domain.Errorf(domain.CodeNotFound, "no shop %d", id)
 	}

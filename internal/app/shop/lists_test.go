@@ -113,11 +113,11 @@ func TestShopsPagesFromTheCachedHead(t *testing.T) {
 	}
 	create("g", food)
 	same("after a new food shop")
-	if _, err := commands.UpdateShop(ctx, ids[1], shop.ShopInput{TypeID: ptr(ktv), Name: ptr("b2")}); err != nil {
+	if _, err := commands.UpdateShop(ctx, domain.Operator, ids[1], shop.ShopInput{TypeID: ptr(ktv), Name: ptr("b2")}); err != nil {
 		t.Fatal(err)
 	}
 	same("after a food shop became KTV")
-	if _, err := commands.UpdateShop(ctx, ids[0], shop.ShopInput{Name: ptr("a2")}); err != nil {
+	if _, err := commands.UpdateShop(ctx, domain.Operator, ids[0], shop.ShopInput{Name: ptr("a2")}); err != nil {
 		t.Fatal(err)
 	}
 	same("after a rename")

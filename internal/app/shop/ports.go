@@ -19,6 +19,8 @@ type Repository interface {
 	// Shops returns up to page.First+1 shops matching filter with id > page.After,
 	// ordered by id, so callers can tell whether another page follows.
 	Shops(ctx context.Context, filter domain.ShopFilter, page domain.Page) ([]domain.Shop, error)
+	// ShopsOfOwner returns up to limit shops run by ownerID, by id.
+	ShopsOfOwner(ctx context.Context, ownerID int64, limit int) ([]domain.Shop, error)
 	// ShopPositions returns every shop's type and coordinates.
 	ShopPositions(ctx context.Context) ([]domain.ShopPosition, error)
 	// CreateShop stores a new shop and returns it with its id; BAD_USER_INPUT for an

@@ -103,6 +103,24 @@ func (q *Queries) shop(ctx context.Context, id int64) (domain.Shop, bool, error)
 	return q.shops.Get(ctx, id, load)
 }
 
+// MyShops lists the shops a runs (a MERCHANT's, or those an ADMIN owns), by id, at most
+// the largest page. Errors: UNAUTHENTICATED for an anonymous caller; FORBIDDEN below
+// MERCHANT.
+func (q *Queries) MyShops(ctx context.Context, a domain.Actor) ([]domain.Shop, error) {
+	if a.UserID <= 0 {
+		return nil, domain.Errorf(domain.CodeUnauthenticated, "log in first")
+	}
+	if !a.Role.AtLeast(domain.RoleMerchant) {
+		return nil, domain.Errorf(domain.CodeForbidden, "this needs the MERCHANT role")
+	}
+	// The database, not the cache: a shop just handed over shows at once.
+	shops, err := q.repo.ShopsOfOwner(ctx, a.UserID, q.limits.Max)
+	if err != nil {
+		return nil, fmt.Errorf("list shops of user %d: %w", a.UserID, err)
+	}
+	return shops, nil
+}
+
 // ValidShopID tells ids that can exist from ones that cannot, before any I/O.
 func ValidShopID(id string) bool {
 	n, err := strconv.ParseInt(id, 10, 64)

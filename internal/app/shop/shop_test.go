@@ -2,6 +2,7 @@ package shop_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -168,11 +169,12 @@ func TestUpdateShop(t *testing.T) {
 	t.Parallel()
 	s := newShops(t)
 	ctx := context.Background()
+	admin := domain.Actor{UserID: 1, Role: domain.RoleAdmin}
 	old := s.create(t, "Noodle House", s.food, 0.001)
 	if _, _, err := s.Lookup(ctx, old.ID); err != nil { // cache it
 		t.Fatal(err)
 	}
-	got, err := s.UpdateShop(ctx, old.ID, shop.ShopInput{Name: ptr("Karaoke"), TypeID: ptr(s.ktv)})
+	got, err := s.UpdateShop(ctx, admin, old.ID, shop.ShopInput{Name: ptr("Karaoke"), TypeID: ptr(s.ktv)})
 	if err != nil || got.Name != "Karaoke" || got.TypeID != s.ktv || got.Address != old.Address || got.Longitude != old.Longitude {
 		t.Fatalf("update: %+v, %v; want the new name and type, the rest as it was", got, err)
 	}
@@ -185,15 +187,93 @@ func TestUpdateShop(t *testing.T) {
 	if ids := nearbyIDs(s.nearby(t, shop.NearbyQuery{TypeID: s.ktv})); !slices.Equal(ids, []int64{old.ID}) {
 		t.Fatalf("nearby KTV = %v, want the shop", ids)
 	}
-	_, err = s.UpdateShop(ctx, old.ID, shop.ShopInput{Latitude: ptr(100.0)})
+	_, err = s.UpdateShop(ctx, admin, old.ID, shop.ShopInput{Latitude: ptr(100.0)})
 	wantCode(t, "latitude out of range", err, domain.CodeBadUserInput)
-	_, err = s.UpdateShop(ctx, 999, shop.ShopInput{Name: ptr("x")})
+	_, err = s.UpdateShop(ctx, admin, 999, shop.ShopInput{Name: ptr("x")})
 	wantCode(t, "unknown shop", err, domain.CodeNotFound)
-	_, err = s.UpdateShop(ctx, 0, shop.ShopInput{Name: ptr("x")})
+	_, err = s.UpdateShop(ctx, admin, 0, shop.ShopInput{Name: ptr("x")})
 	wantCode(t, "shop id 0", err, domain.CodeNotFound)
 	if stored, _ := s.repo.Shop(ctx, old.ID); stored.Name != "Karaoke" || stored.Latitude != old.Latitude {
 		t.Fatalf("after refused updates the shop is %+v", stored)
 	}
+}
+
+// A shop is edited by its merchant or an ADMIN; only an ADMIN sets the score.
+func TestUpdateShopByItsMerchant(t *testing.T) {
+	t.Parallel()
+	s := newShops(t)
+	ctx := context.Background()
+	mine, theirs := s.create(t, "Mine", s.food, 0), s.create(t, "Theirs", s.food, 0.001)
+	s.repo.AddUser(7)
+	s.repo.AddUser(8)
+	for id, owner := range map[int64]int64{mine.ID: 7, theirs.ID: 8} {
+		if _, _, err := s.repo.SetShopOwner(ctx, id, owner); err != nil {
+			t.Fatal(err)
+		}
+	}
+	merchant := domain.Actor{UserID: 7, Role: domain.RoleMerchant}
+	got, err := s.UpdateShop(ctx, merchant, mine.ID, shop.ShopInput{Name: ptr("Still mine"), OpenHours: ptr("09:00-21:00")})
+	if err != nil || got.Name != "Still mine" || got.OwnerID != 7 {
+		t.Fatalf("the merchant's update: %+v, %v", got, err)
+	}
+	for name, tc := range map[string]struct {
+		a    domain.Actor
+		id   int64
+		in   shop.ShopInput
+		want domain.Code
+	}{
+		"another's shop":             {merchant, theirs.ID, shop.ShopInput{Name: ptr("x")}, domain.CodeForbidden},
+		"the score, by its merchant": {merchant, mine.ID, shop.ShopInput{Score: ptr(50)}, domain.CodeForbidden},
+		"a USER who owns the id":     {domain.Actor{UserID: 7, Role: domain.RoleUser}, mine.ID, shop.ShopInput{Name: ptr("x")}, domain.CodeForbidden},
+		"anonymous":                  {domain.Actor{}, mine.ID, shop.ShopInput{Name: ptr("x")}, domain.CodeUnauthenticated},
+		"an unknown shop":            {merchant, 999, shop.ShopInput{Name: ptr("x")}, domain.CodeNotFound},
+	} {
+		_, err := s.UpdateShop(ctx, tc.a, tc.id, tc.in)
+		wantCode(t, name, err, tc.want)
+	}
+	if got, err := s.UpdateShop(ctx, domain.Actor{UserID: 1, Role: domain.RoleAdmin}, theirs.ID, shop.ShopInput{Score: ptr(42)}); err != nil || got.Score != 42 {
+		t.Fatalf("an ADMIN's update of the score: %+v, %v", got, err)
+	}
+	if stored, _ := s.repo.Shop(ctx, theirs.ID); stored.Name != "Theirs" {
+		t.Fatalf("another's shop after the refused update: %+v", stored)
+	}
+}
+
+// A merchant lists the shops they run.
+func TestMyShops(t *testing.T) {
+	t.Parallel()
+	s := newShops(t)
+	ctx := context.Background()
+	s.repo.AddUser(7)
+	var want []int64
+	for i := range 3 {
+		sh := s.create(t, fmt.Sprint("shop ", i), s.food, float64(i)/1000)
+		if i < 2 {
+			if _, _, err := s.repo.SetShopOwner(ctx, sh.ID, 7); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, sh.ID)
+		}
+	}
+	got, err := s.MyShops(ctx, domain.Actor{UserID: 7, Role: domain.RoleMerchant})
+	if ids := shopIDs(got); err != nil || !slices.Equal(ids, want) {
+		t.Fatalf("MyShops = %v, %v; want %v", ids, err, want)
+	}
+	if got, err := s.MyShops(ctx, domain.Actor{UserID: 1, Role: domain.RoleAdmin}); err != nil || len(got) != 0 {
+		t.Fatalf("an ADMIN without shops: %v, %v", got, err)
+	}
+	_, err = s.MyShops(ctx, domain.Actor{UserID: 7, Role: domain.RoleUser})
+	wantCode(t, "a USER", err, domain.CodeForbidden)
+	_, err = s.MyShops(ctx, domain.Actor{})
+	wantCode(t, "anonymous", err, domain.CodeUnauthenticated)
+}
+
+func shopIDs(shops []domain.Shop) []int64 {
+	ids := make([]int64, len(shops))
+	for i, s := range shops {
+		ids[i] = s.ID
+	}
+	return ids
 }
 
 // Reading a shop's page counts the viewer; a lookup and a batch read do not. Unknown
@@ -355,15 +435,17 @@ func TestRebuildNearbyIndex(t *testing.T) {
 	}
 }
 
-// promoter makes users merchants; user 404 does not exist.
-type promoter struct{ promoted []int64 }
+// promoter makes users merchants and records whom it was asked to demote.
+type promoter struct{ promoted, demoted []int64 }
 
 func (p *promoter) PromoteToMerchant(_ context.Context, userID int64) (domain.User, error) {
-	if userID == 404 {
-		return domain.User{}, domain.ErrNotFound
-	}
 	p.promoted = append(p.promoted, userID)
 	return domain.User{ID: userID, Role: domain.RoleMerchant}, nil
+}
+
+func (p *promoter) DemoteIfNoShops(_ context.Context, userID int64) (domain.User, error) {
+	p.demoted = append(p.demoted, userID)
+	return domain.User{ID: userID, Role: domain.RoleUser}, nil
 }
 
 // Only an administrator sets a shop's owner, who becomes a merchant first; the cached
@@ -403,5 +485,17 @@ func TestSetOwner(t *testing.T) {
 	}
 	if changed := s.cache.Changed(); len(changed) != before+1 || changed[len(changed)-1] != a.ID {
 		t.Fatalf("cache told of %v, want the shop dropped", changed)
+	}
+	if len(p.demoted) != 0 {
+		t.Fatalf("demoted %v for a shop that had no owner", p.demoted)
+	}
+	// Handing the shop over asks for the previous owner's demotion (kept when they run
+	// another shop, which the roles decide); handing it to its owner again does not.
+	s.repo.AddUser(8)
+	if _, err := cmd.Handle(ctx, admin, a.ID, 7); err != nil || len(p.demoted) != 0 {
+		t.Fatalf("the same owner again: %v, demoted %v", err, p.demoted)
+	}
+	if _, err := cmd.Handle(ctx, admin, a.ID, 8); err != nil || !slices.Equal(p.demoted, []int64{7}) {
+		t.Fatalf("a new owner: %v, demoted %v; want user 7 asked for", err, p.demoted)
 	}
 }

@@ -64,7 +64,9 @@ type Deps struct {
 	Fanout   follows.FanoutQueue
 	SignIns  signins.SignIns
 	Visitors visitors.Visitors
-	Log      *slog.Logger
+	// ShopOwners lets a shop's merchant read its visitors (nil: ADMINs only).
+	ShopOwners visitors.ShopOwners
+	Log        *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 
@@ -135,7 +137,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		cfg.VisitFlush = 100 * time.Millisecond
 	}
 	vis := visitors.New(visitors.Config{Location: cfg.Location, MaxDays: cfg.MaxVisitorDays, Flush: cfg.VisitFlush},
-		visitors.Deps{Visitors: d.Visitors, Now: d.Now, Log: d.Log})
+		visitors.Deps{Visitors: d.Visitors, Owners: d.ShopOwners, Now: d.Now, Log: d.Log})
 	lk := likes.New(cfg.Likers, likes.Deps{Store: d.LikeStore, Cache: d.Likes, Blogs: d.Blogs, Users: d.Users, Log: d.Log, Now: d.Now})
 	fl := follows.New(follows.Config{
 		Pages: cfg.Pages, InboxMax: cfg.InboxMax, SyncFanoutMax: cfg.SyncFanoutMax,

@@ -24,9 +24,11 @@ const module = "github.com/dealspot/dealspot/"
 // appLibraries are third-party packages the app layer may use: pure computation, no I/O.
 // The OpenTelemetry API (trace, attribute, codes) records nothing by itself: a use case
 // adds its span to the trace its context carries, and only the composition root chooses
-// an SDK and an exporter (the SDK stays refused here).
+// an SDK and an exporter (the SDK stays refused here). argon2 hashes passwords: CPU and
+// memory, no I/O.
 var appLibraries = []string{
 	"github.com/golang-jwt/jwt/v5",
+	"golang.org/x/crypto/argon2",
 	"golang.org/x/image/",
 	"golang.org/x/sync/",
 	"go.opentelemetry.io/otel/trace",

@@ -23,6 +23,7 @@ func CodeStoreContract(t *testing.T, newStore func(t *testing.T) auth.CodeStore)
 		{"a new code replaces the old one and its wrong guesses", codesReplace},
 		{"the last allowed wrong guess discards the code", codesDiscard},
 		{"guesses with no live code count against nothing", codesNoCode},
+		{"a wrong guess says how many more the code survives", codesTriesLeft},
 		{"guess charges stop at the limit; a refund gives one back", codesCharges},
 		{"each client has its own code and send limits for a phone", codesPerClient},
 	} {
@@ -65,7 +66,7 @@ func issueFrom(t *testing.T, s auth.CodeStore, phone, client, digest string, l a
 
 func verifyFrom(t *testing.T, s auth.CodeStore, phone, client, digest string, maxWrong int, want auth.Verdict) {
 	t.Helper()
-	got, err := s.Verify(context.Background(), phone, client, digest, auth.VerifyLimits{MaxWrong: maxWrong})
+	got, _, err := s.Verify(context.Background(), phone, client, digest, auth.VerifyLimits{MaxWrong: maxWrong})
 	if err != nil || got != want {
 		t.Fatalf("verify %s of %s: %v, %v; want %v", digest, phone, got, err, want)
 	}
@@ -144,30 +145,49 @@ func codesCharges(t *testing.T, s auth.CodeStore) {
 	client := "client-" + strconv.FormatInt(newID(), 10)
 	l := auth.Limit{Max: 2, Window: time.Hour}
 	var ids []string
-	for range 2 {
-		id, ok, _, err := s.ChargeGuess(ctx, client, l)
-		if err != nil || !ok || id == "" {
-			t.Fatalf("charge within the limit: %q, %v, %v", id, ok, err)
+	for i := range 2 {
+		g, err := s.ChargeGuess(ctx, client, l)
+		if err != nil || !g.OK || g.ID == "" || g.Left != 1-i {
+			t.Fatalf("charge %d within the limit: %+v, %v; want OK with %d left", i, g, err, 1-i)
 		}
-		ids = append(ids, id)
+		ids = append(ids, g.ID)
 	}
 	if ids[0] == ids[1] {
 		t.Fatalf("two charges named %q", ids[0])
 	}
-	_, ok, retry, err := s.ChargeGuess(ctx, client, l)
-	if err != nil || ok || retry <= 0 || retry > l.Window {
-		t.Fatalf("charge beyond the limit: ok %v, retry after %s, %v; want refused within the window", ok, retry, err)
+	g, err := s.ChargeGuess(ctx, client, l)
+	if err != nil || g.OK || g.RetryAfter <= 0 || g.RetryAfter > l.Window || g.Left != 0 {
+		t.Fatalf("charge beyond the limit: %+v, %v; want refused within the window", g, err)
 	}
-	if _, ok, _, err := s.ChargeGuess(ctx, client+"-other", l); err != nil || !ok {
-		t.Fatalf("another client's charge: %v, %v", ok, err)
+	if g, err := s.ChargeGuess(ctx, client+"-other", l); err != nil || !g.OK {
+		t.Fatalf("another client's charge: %+v, %v", g, err)
 	}
 	must(t, s.RefundGuess(ctx, client, ids[0]))
 	must(t, s.RefundGuess(ctx, client, "unknown"))
 	must(t, s.RefundGuess(ctx, "client-never-seen", ids[1]))
-	if _, ok, _, err := s.ChargeGuess(ctx, client, l); err != nil || !ok {
-		t.Fatalf("charge after a refund: %v, %v; want allowed", ok, err)
+	if g, err := s.ChargeGuess(ctx, client, l); err != nil || !g.OK || g.Left != 0 {
+		t.Fatalf("charge after a refund: %+v, %v; want allowed, none left", g, err)
 	}
-	if _, ok, _, err := s.ChargeGuess(ctx, client, l); err != nil || ok {
-		t.Fatalf("charge beyond the limit after the refund: %v, %v; want refused", ok, err)
+	if g, err := s.ChargeGuess(ctx, client, l); err != nil || g.OK {
+		t.Fatalf("charge beyond the limit after the refund: %+v, %v; want refused", g, err)
 	}
+}
+
+func codesTriesLeft(t *testing.T, s auth.CodeStore) {
+	ctx := context.Background()
+	phone := newPhone()
+	l := auth.VerifyLimits{MaxWrong: 3}
+	check := func(digest string, wantV auth.Verdict, wantLeft int) {
+		t.Helper()
+		v, left, err := s.Verify(ctx, phone, clientA, digest, l)
+		if err != nil || v != wantV || left != wantLeft {
+			t.Fatalf("Verify(%s) = (%v, %d, %v), want (%v, %d)", digest, v, left, err, wantV, wantLeft)
+		}
+	}
+	check("d1", auth.CodeRejected, 0) // no code yet
+	issue(t, s, phone, "d1", codeLimits, true)
+	check("wrong", auth.CodeRejected, 2)
+	check("wrong", auth.CodeRejected, 1)
+	check("wrong", auth.CodeDiscarded, 0)
+	check("d1", auth.CodeRejected, 0)
 }

@@ -181,7 +181,7 @@ func codesVerifySteps(t *testing.T, newStore func(t *testing.T, now func() time.
 					}
 					continue
 				}
-				v, err := store.Verify(ctx, phone, "client-a", s.verify, verifyLimits)
+				v, _, err := store.Verify(ctx, phone, "client-a", s.verify, verifyLimits)
 				if err != nil {
 					t.Fatalf("step %d: %v", i, err)
 				}
@@ -199,11 +199,11 @@ func codesGuessCharges(t *testing.T, store auth.CodeStore, clock *contracttest.C
 	client := "ip:" + newPhone()
 	charge := func(wantOK bool, wantRetry time.Duration) string {
 		t.Helper()
-		id, ok, retry, err := store.ChargeGuess(ctx, client, limit)
-		if err != nil || ok != wantOK || retry != wantRetry {
-			t.Fatalf("ChargeGuess = (%q, %v, %v, %v), want (%v, %v)", id, ok, retry, err, wantOK, wantRetry)
+		g, err := store.ChargeGuess(ctx, client, limit)
+		if err != nil || g.OK != wantOK || g.RetryAfter != wantRetry {
+			t.Fatalf("ChargeGuess = (%+v, %v), want (%v, %v)", g, err, wantOK, wantRetry)
 		}
-		return id
+		return g.ID
 	}
 	charge(true, 0)
 	clock.Advance(time.Minute)
@@ -243,7 +243,7 @@ func codesUnderConcurrency(t *testing.T, store auth.CodeStore) {
 			t.Fatalf("Issue = (%v, %v)", ok, err)
 		}
 		accepted := count(n, func(int) bool {
-			v, err := store.Verify(ctx, phone, "client-a", "right", verifyLimits)
+			v, _, err := store.Verify(ctx, phone, "client-a", "right", verifyLimits)
 			if err != nil {
 				t.Error(err)
 			}
@@ -260,7 +260,7 @@ func codesUnderConcurrency(t *testing.T, store auth.CodeStore) {
 			t.Fatalf("Issue = (%v, %v)", ok, err)
 		}
 		discarded := count(n, func(i int) bool {
-			v, err := store.Verify(ctx, phone, "client-a", fmt.Sprint("wrong", i), verifyLimits)
+			v, _, err := store.Verify(ctx, phone, "client-a", fmt.Sprint("wrong", i), verifyLimits)
 			if err != nil {
 				t.Error(err)
 			}
@@ -269,7 +269,7 @@ func codesUnderConcurrency(t *testing.T, store auth.CodeStore) {
 		if discarded != 1 {
 			t.Fatalf("%d guesses discarded the code, want 1", discarded)
 		}
-		if v, _ := store.Verify(ctx, phone, "client-a", "right", verifyLimits); v != auth.CodeRejected {
+		if v, _, _ := store.Verify(ctx, phone, "client-a", "right", verifyLimits); v != auth.CodeRejected {
 			t.Fatalf("right code after it was discarded: verdict %v, want rejected", v)
 		}
 	})
@@ -277,11 +277,11 @@ func codesUnderConcurrency(t *testing.T, store auth.CodeStore) {
 		t.Parallel()
 		client := "ip:" + newPhone()
 		charged := count(n, func(int) bool {
-			_, ok, _, err := store.ChargeGuess(ctx, client, auth.Limit{Max: 7, Window: time.Hour})
+			g, err := store.ChargeGuess(ctx, client, auth.Limit{Max: 7, Window: time.Hour})
 			if err != nil {
 				t.Error(err)
 			}
-			return ok
+			return g.OK
 		})
 		if charged != 7 {
 			t.Fatalf("%d guesses charged, want 7", charged)
@@ -294,10 +294,10 @@ func codesInvalidLimits(t *testing.T, store auth.CodeStore) {
 	if _, _, err := store.Issue(ctx, newPhone(), "client-a", "d", auth.SendLimits{}); err == nil {
 		t.Error("Issue with zero limits succeeded")
 	}
-	if _, err := store.Verify(ctx, newPhone(), "client-a", "d", auth.VerifyLimits{}); err == nil {
+	if _, _, err := store.Verify(ctx, newPhone(), "client-a", "d", auth.VerifyLimits{}); err == nil {
 		t.Error("Verify with zero limits succeeded")
 	}
-	if _, _, _, err := store.ChargeGuess(ctx, "ip:x", auth.Limit{}); err == nil {
+	if _, err := store.ChargeGuess(ctx, "ip:x", auth.Limit{}); err == nil {
 		t.Error("ChargeGuess with a zero limit succeeded")
 	}
 }

@@ -16,12 +16,16 @@ type MemUsers struct {
 	mu     sync.Mutex
 	nextID int64
 	byID   map[int64]domain.User
+	// hashes are the password hashes by user id.
+	hashes map[int64]string
+	// owners are the users who own a shop.
+	owners map[int64]bool
 }
 
 // NewMemUsers starts ids at a random point: tests sharing a Redis database must not share
 // user ids, or they would share sessions.
 func NewMemUsers() *MemUsers {
-	return &MemUsers{byID: map[int64]domain.User{}, nextID: mathrand.Int64N(1 << 40)}
+	return &MemUsers{byID: map[int64]domain.User{}, hashes: map[int64]string{}, owners: map[int64]bool{}, nextID: mathrand.Int64N(1 << 40)}
 }
 
 // UserByPhone implements auth.Users.
@@ -114,6 +118,56 @@ func (m *MemUsers) SetBlockedByID(_ context.Context, id int64, blocked bool) (do
 	u.Blocked = blocked
 	m.byID[id] = u
 	return u, nil
+}
+
+// DemoteMerchantWithoutShops implements auth.Users; the users own no shops here unless
+// OwnsShops says so.
+func (m *MemUsers) DemoteMerchantWithoutShops(_ context.Context, id int64) (domain.User, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.byID[id]
+	if !ok {
+		return domain.User{}, false, domain.ErrNotFound
+	}
+	if u.Role != domain.RoleMerchant || m.owners[id] {
+		return u, false, nil
+	}
+	u.Role = domain.RoleUser
+	m.byID[id] = u
+	return u, true, nil
+}
+
+// OwnsShops records whether user id owns a shop, for DemoteMerchantWithoutShops.
+func (m *MemUsers) OwnsShops(id int64, owns bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.owners[id] = owns
+}
+
+// Credentials implements auth.Users.
+func (m *MemUsers) Credentials(_ context.Context, phone string) (domain.User, string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, u := range m.byID {
+		if u.Phone == phone {
+			return u, m.hashes[id], nil
+		}
+	}
+	return domain.User{}, "", domain.ErrNotFound
+}
+
+// SetPasswordHash implements auth.Users.
+func (m *MemUsers) SetPasswordHash(_ context.Context, id int64, hash string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.byID[id]
+	if !ok {
+		return domain.ErrNotFound
+	}
+	m.hashes[id] = hash
+	u.HasPassword = hash != ""
+	m.byID[id] = u
+	return nil
 }
 
 // Block blocks user id, as an operator would behind the service's back.

@@ -99,51 +99,51 @@ func (s *MemCodeStore) Issue(_ context.Context, phone, client, digest string, l 
 }
 
 // Verify implements auth.CodeStore.
-func (s *MemCodeStore) Verify(_ context.Context, phone, client, digest string, l auth.VerifyLimits) (auth.Verdict, error) {
+func (s *MemCodeStore) Verify(_ context.Context, phone, client, digest string, l auth.VerifyLimits) (auth.Verdict, int, error) {
 	if l.MaxWrong < 1 {
-		return auth.CodeRejected, errors.New("verify login code: invalid limits")
+		return auth.CodeRejected, 0, errors.New("verify login code: invalid limits")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.phones[pairKey(phone, client)]
 	if p == nil || p.digest == "" || p.expiresAt <= s.now().UnixMilli() {
-		return auth.CodeRejected, nil
+		return auth.CodeRejected, 0, nil
 	}
 	if p.digest == digest {
 		p.digest = ""
-		return auth.CodeAccepted, nil
+		return auth.CodeAccepted, 0, nil
 	}
 	if p.wrong++; p.wrong >= l.MaxWrong {
 		p.digest = ""
-		return auth.CodeDiscarded, nil
+		return auth.CodeDiscarded, 0, nil
 	}
-	return auth.CodeRejected, nil
+	return auth.CodeRejected, l.MaxWrong - p.wrong, nil
 }
 
 // ChargeGuess implements auth.CodeStore.
-func (s *MemCodeStore) ChargeGuess(_ context.Context, client string, l auth.Limit) (string, bool, time.Duration, error) {
+func (s *MemCodeStore) ChargeGuess(_ context.Context, key string, l auth.Limit) (auth.GuessCharge, error) {
 	if l.Max < 1 || l.Window <= 0 {
-		return "", false, 0, errors.New("charge code guess: limit and window must be positive")
+		return auth.GuessCharge{}, errors.New("charge guess: limit and window must be positive")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w := s.guesses[client]
+	w := s.guesses[key]
 	if w == nil {
 		w = &memWindow{}
-		s.guesses[client] = w
+		s.guesses[key] = w
 	}
 	id := s.ids.next()
 	if ok, retry := w.allow(s.now(), l.Window, l.Max, id); !ok {
-		return "", false, retry, nil
+		return auth.GuessCharge{RetryAfter: retry}, nil
 	}
-	return id, true, 0, nil
+	return auth.GuessCharge{OK: true, ID: id, Left: l.Max - len(w.events)}, nil
 }
 
 // RefundGuess implements auth.CodeStore.
-func (s *MemCodeStore) RefundGuess(_ context.Context, client, id string) error {
+func (s *MemCodeStore) RefundGuess(_ context.Context, key, id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if w := s.guesses[client]; w != nil {
+	if w := s.guesses[key]; w != nil {
 		w.remove(id)
 	}
 	return nil

@@ -21,6 +21,7 @@ func UsersContract(t *testing.T, newUsers func(t *testing.T) auth.Users) {
 		{"a taken phone number is a conflict", usersConflict},
 		{"unknown users are not found", usersNotFound},
 		{"role and blocked change by phone and by id", usersChange},
+		{"a password hash is stored and read back", usersPassword},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -78,11 +79,13 @@ func usersNotFound(t *testing.T, users auth.Users) {
 	ctx := context.Background()
 	unknown, phone := newID(), newPhone()
 	for name, call := range map[string]func() error{
-		"User":           func() error { _, err := users.User(ctx, unknown); return err },
-		"UserByPhone":    func() error { _, err := users.UserByPhone(ctx, phone); return err },
-		"SetBlocked":     func() error { _, err := users.SetBlocked(ctx, phone, true); return err },
-		"SetRoleByID":    func() error { _, err := users.SetRoleByID(ctx, unknown, domain.RoleAdmin); return err },
-		"SetBlockedByID": func() error { _, err := users.SetBlockedByID(ctx, unknown, true); return err },
+		"User":            func() error { _, err := users.User(ctx, unknown); return err },
+		"UserByPhone":     func() error { _, err := users.UserByPhone(ctx, phone); return err },
+		"SetBlocked":      func() error { _, err := users.SetBlocked(ctx, phone, true); return err },
+		"SetRoleByID":     func() error { _, err := users.SetRoleByID(ctx, unknown, domain.RoleAdmin); return err },
+		"SetBlockedByID":  func() error { _, err := users.SetBlockedByID(ctx, unknown, true); return err },
+		"Credentials":     func() error { _, _, err := users.Credentials(ctx, phone); return err },
+		"SetPasswordHash": func() error { return users.SetPasswordHash(ctx, unknown, "$argon2id$x") },
 	} {
 		if err := call(); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("%s of an unknown user: %v, want domain.ErrNotFound", name, err)
@@ -127,5 +130,26 @@ func usersChange(t *testing.T, users auth.Users) {
 	step("SetBlockedByID", u, err, want)
 	if got, err := users.User(ctx, other.ID); err != nil || !sameUser(got, other) {
 		t.Fatalf("another user changed: %+v, %v; want %+v", got, err, other)
+	}
+}
+
+func usersPassword(t *testing.T, users auth.Users) {
+	ctx := context.Background()
+	a, other := createUser(t, users), createUser(t, users)
+	if u, hash, err := users.Credentials(ctx, a.Phone); err != nil || hash != "" || u.HasPassword || !sameUser(u, a) {
+		t.Fatalf("credentials of a new user: %+v, %q, %v", u, hash, err)
+	}
+	const hash = "$argon2id$v=19$m=64,t=1,p=1$c2FsdHNhbHRzYWx0$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5"
+	if err := users.SetPasswordHash(ctx, a.ID, hash); err != nil {
+		t.Fatalf("SetPasswordHash: %v", err)
+	}
+	if u, got, err := users.Credentials(ctx, a.Phone); err != nil || got != hash || !u.HasPassword || !sameUser(u, a) {
+		t.Fatalf("credentials after SetPasswordHash: %+v, %q, %v", u, got, err)
+	}
+	if u, err := users.User(ctx, a.ID); err != nil || !u.HasPassword {
+		t.Fatalf("User after SetPasswordHash: %+v, %v; want HasPassword", u, err)
+	}
+	if u, hash, err := users.Credentials(ctx, other.Phone); err != nil || hash != "" || u.HasPassword {
+		t.Fatalf("another user's credentials: %+v, %q, %v", u, hash, err)
 	}
 }

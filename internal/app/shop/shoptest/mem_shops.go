@@ -153,17 +153,32 @@ func (r *MemShops) UpdateShop(_ context.Context, id int64, update func(*domain.S
 }
 
 // SetShopOwner implements shop.OwnerStore.
-func (r *MemShops) SetShopOwner(_ context.Context, shopID, userID int64) (domain.Shop, error) {
+func (r *MemShops) SetShopOwner(_ context.Context, shopID, userID int64) (domain.Shop, int64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.users[userID] {
-		return domain.Shop{}, domain.Errorf(domain.CodeBadUserInput, "no user %d", userID)
+		return domain.Shop{}, 0, domain.Errorf(domain.CodeBadUserInput, "no user %d", userID)
 	}
 	s, ok := r.shops[shopID]
 	if !ok {
-		return domain.Shop{}, fmt.Errorf("shop %d: %w", shopID, domain.ErrNotFound)
+		return domain.Shop{}, 0, fmt.Errorf("shop %d: %w", shopID, domain.ErrNotFound)
 	}
+	previous := s.OwnerID
 	s.OwnerID = userID
 	r.shops[shopID] = s
-	return s, nil
+	return s, previous, nil
+}
+
+// ShopsOfOwner implements shop.Repository.
+func (r *MemShops) ShopsOfOwner(_ context.Context, ownerID int64, limit int) ([]domain.Shop, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []domain.Shop
+	for _, s := range r.shops {
+		if s.OwnerID == ownerID {
+			out = append(out, s)
+		}
+	}
+	slices.SortFunc(out, func(a, b domain.Shop) int { return cmp.Compare(a.ID, b.ID) })
+	return out[:min(len(out), max(limit, 0))], nil
 }

@@ -51,18 +51,43 @@ func OwnerStoreContract(t *testing.T, newStore func(t *testing.T) Store) {
 		s := newStore(t)
 		ctx := context.Background()
 		created := s.create(t, "owned "+strconv.FormatInt(newID(), 10), s.Types[0], 120.1, 30.2)
-		got, err := s.Owners.SetShopOwner(ctx, created.ID, s.UserID)
-		if err != nil || got.ID != created.ID || got.OwnerID != s.UserID || got.Name != created.Name {
-			t.Fatalf("set owner: %+v, %v; want the shop run by %d", got, err, s.UserID)
+		got, previous, err := s.Owners.SetShopOwner(ctx, created.ID, s.UserID)
+		if err != nil || got.ID != created.ID || got.OwnerID != s.UserID || got.Name != created.Name || previous != 0 {
+			t.Fatalf("set owner: %+v, previous %d, %v; want the shop run by %d, no owner before", got, previous, err, s.UserID)
 		}
 		if stored, err := s.Shops.Shop(ctx, created.ID); err != nil || stored.OwnerID != s.UserID {
 			t.Fatalf("owned shop reads %+v, %v; want owner %d", stored, err, s.UserID)
 		}
-		if _, err := s.Owners.SetShopOwner(ctx, newID(), s.UserID); !errors.Is(err, domain.ErrNotFound) {
+		if _, previous, err := s.Owners.SetShopOwner(ctx, created.ID, s.UserID); err != nil || previous != s.UserID {
+			t.Fatalf("set owner again: previous %d, %v; want %d", previous, err, s.UserID)
+		}
+		if _, _, err := s.Owners.SetShopOwner(ctx, newID(), s.UserID); !errors.Is(err, domain.ErrNotFound) {
 			t.Fatalf("owner of an unknown shop: %v, want domain.ErrNotFound", err)
 		}
-		if _, err := s.Owners.SetShopOwner(ctx, created.ID, newID()); domain.ErrorCode(err) != domain.CodeBadUserInput {
+		if _, _, err := s.Owners.SetShopOwner(ctx, created.ID, newID()); domain.ErrorCode(err) != domain.CodeBadUserInput {
 			t.Fatalf("an unknown user as owner: %v, want BAD_USER_INPUT", err)
+		}
+		// The shops of an owner, by id, at most limit.
+		second := s.create(t, "owned too "+strconv.FormatInt(newID(), 10), s.Types[1], 120.2, 30.3)
+		if _, _, err := s.Owners.SetShopOwner(ctx, second.ID, s.UserID); err != nil {
+			t.Fatal(err)
+		}
+		mine, err := s.Shops.ShopsOfOwner(ctx, s.UserID, 100)
+		if err != nil || len(mine) < 2 || !slices.IsSortedFunc(mine, func(a, b domain.Shop) int { return cmp.Compare(a.ID, b.ID) }) ||
+			!slices.ContainsFunc(mine, func(x domain.Shop) bool { return x.ID == created.ID }) ||
+			!slices.ContainsFunc(mine, func(x domain.Shop) bool { return x.ID == second.ID }) {
+			t.Fatalf("ShopsOfOwner = %+v, %v; want both shops, by id", mine, err)
+		}
+		for _, x := range mine {
+			if x.OwnerID != s.UserID {
+				t.Fatalf("ShopsOfOwner lists %+v, run by another", x)
+			}
+		}
+		if one, err := s.Shops.ShopsOfOwner(ctx, s.UserID, 1); err != nil || len(one) != 1 || one[0].ID != mine[0].ID {
+			t.Fatalf("ShopsOfOwner with limit 1 = %+v, %v", one, err)
+		}
+		if none, err := s.Shops.ShopsOfOwner(ctx, newID(), 100); err != nil || len(none) != 0 {
+			t.Fatalf("ShopsOfOwner of a user without shops = %+v, %v", none, err)
 		}
 	})
 }

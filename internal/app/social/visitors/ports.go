@@ -15,3 +15,9 @@ type Visitors interface {
 	// (shopID 0) or of one shop.
 	Count(ctx context.Context, days []time.Time, shopID int64) (int64, error)
 }
+
+// ShopOwners says who runs a shop, so that its merchant may read its visitors.
+type ShopOwners interface {
+	// ShopOwner returns the shop's owner (0: none), or domain.ErrNotFound.
+	ShopOwner(ctx context.Context, shopID int64) (int64, error)
+}

@@ -2,6 +2,7 @@ package visitors
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -11,14 +12,20 @@ import (
 // VisitorQueries count unique visitors.
 type VisitorQueries struct {
 	visitors Visitors
+	owners   ShopOwners
 	maxDays  int
 }
 
-// UniqueVisitors estimates the distinct visitors from one calendar day to another (both
-// included; only their year, month and day count), site-wide (shopID 0) or of one shop.
-// The estimate is a HyperLogLog's: within about 1% for large counts. Errors:
-// BAD_USER_INPUT for a reversed or too long range.
-func (q *VisitorQueries) UniqueVisitors(ctx context.Context, from, to time.Time, shopID int64) (int64, error) {
+// UniqueVisitors estimates for a the distinct visitors from one calendar day to another
+// (both included; only their year, month and day count), site-wide (shopID 0: ADMINs
+// only) or of one shop (its MERCHANT, or an ADMIN). The estimate is a HyperLogLog's:
+// within about 1% for large counts. Errors: UNAUTHENTICATED; FORBIDDEN for anyone else;
+// NOT_FOUND for an unknown shop (asked by a MERCHANT); BAD_USER_INPUT for a reversed or
+// too long range.
+func (q *VisitorQueries) UniqueVisitors(ctx context.Context, a domain.Actor, from, to time.Time, shopID int64) (int64, error) {
+	if err := q.mayRead(ctx, a, shopID); err != nil {
+		return 0, err
+	}
 	from = time.Date(from.Year(), from.Month(), from.Day(), 0, 0, 0, 0, time.UTC)
 	to = time.Date(to.Year(), to.Month(), to.Day(), 0, 0, 0, 0, time.UTC)
 	switch {
@@ -38,4 +45,27 @@ func (q *VisitorQueries) UniqueVisitors(ctx context.Context, from, to time.Time,
 		return 0, fmt.Errorf("count visitors: %w", err)
 	}
 	return n, nil
+}
+
+// mayRead refuses a unless it may read the visitors of shopID (0: the site's).
+func (q *VisitorQueries) mayRead(ctx context.Context, a domain.Actor, shopID int64) error {
+	switch {
+	case !a.Authenticated():
+		return domain.Errorf(domain.CodeUnauthenticated, "log in first")
+	case a.Role == domain.RoleAdmin:
+		return nil
+	case shopID <= 0 || a.Role != domain.RoleMerchant || q.owners == nil:
+		return domain.Errorf(domain.CodeForbidden, "a shop's visitors are its merchant's and the administrators' to read; the site's the administrators'")
+	}
+	owner, err := q.owners.ShopOwner(ctx, shopID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.Errorf(domain.CodeNotFound, "no shop %d", shopID)
+	}
+	if err != nil {
+		return fmt.Errorf("read owner of shop %d: %w", shopID, err)
+	}
+	if !a.CanRunShop(owner) {
+		return domain.Errorf(domain.CodeForbidden, "a shop's visitors are its merchant's and the administrators' to read")
+	}
+	return nil
 }

@@ -22,8 +22,10 @@ type Config struct {
 // Deps are what the visitor counts need.
 type Deps struct {
 	Visitors Visitors
-	Now      func() time.Time
-	Log      *slog.Logger
+	// Owners tells a shop's merchant; nil: only ADMINs read visitor counts.
+	Owners ShopOwners
+	Now    func() time.Time
+	Log    *slog.Logger
 }
 
 // Service gathers the visitor use cases.
@@ -39,6 +41,6 @@ func New(cfg Config, d Deps) *Service {
 	buf := startVisitBuffer(d.Visitors, cfg.Location, cfg.Flush, d.Log)
 	return &Service{
 		Visits:  &Visits{buffer: buf, now: d.Now, loc: cfg.Location},
-		Queries: &VisitorQueries{visitors: d.Visitors, maxDays: cfg.MaxDays},
+		Queries: &VisitorQueries{visitors: d.Visitors, owners: d.Owners, maxDays: cfg.MaxDays},
 	}
 }
