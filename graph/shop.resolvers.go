@@ -75,8 +75,8 @@ func (r *queryResolver) MyShops(ctx context.Context) ([]model.Shop, error) {
 	return out, nil
 }
 
-func (r *queryResolver) NearbyShops(ctx context.Context, typeID string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) (*model.ShopConnection, error) {
-	tid, err := parseID("typeId", typeID)
+func (r *queryResolver) NearbyShops(ctx context.Context, typeID *string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) (*model.ShopConnection, error) {
+	tid, err := parseOptionalID("typeId", typeID)
 	if err != nil {
 		return nil, err
 	}

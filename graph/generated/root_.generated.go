@@ -195,7 +195,7 @@ type ComplexityRoot struct {
 		Me             func(childComplexity int) int
 		MyOrders       func(childComplexity int, status []model.OrderStatus, first *int, after *string) int
 		MyShops        func(childComplexity int) int
-		NearbyShops    func(childComplexity int, typeID string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) int
+		NearbyShops    func(childComplexity int, typeID *string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) int
 		Order          func(childComplexity int, id string) int
 		SaleStats      func(childComplexity int, voucherID string) int
 		Shop           func(childComplexity int, id string) int
@@ -1312,7 +1312,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.NearbyShops(childComplexity, args["typeId"].(string), args["longitude"].(float64), args["latitude"].(float64), args["radiusMeters"].(*float64), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.NearbyShops(childComplexity, args["typeId"].(*string), args["longitude"].(float64), args["latitude"].(float64), args["radiusMeters"].(*float64), args["first"].(*int), args["after"].(*string)), true
 	case "Query.order":
 		if e.ComplexityRoot.Query.Order == nil {
 			break
@@ -2925,10 +2925,11 @@ extend type Query {
   """
   myShops: [Shop!]! @auth(requires: MERCHANT)
   """
-  Shops of a type near a point, nearest first, paged by cursor. radiusMeters defaults
-  to 5 km and is bounded by configuration.
+  Shops near a point, nearest first, paged by cursor: of one type, or of every type
+  when typeId is left out. radiusMeters defaults to 5 km and is bounded by
+  configuration.
   """
-  nearbyShops(typeId: ID!, longitude: Float!, latitude: Float!, radiusMeters: Float, first: Int, after: String): ShopConnection!
+  nearbyShops(typeId: ID, longitude: Float!, latitude: Float!, radiusMeters: Float, first: Int, after: String): ShopConnection!
 }
 
 "A new shop. Prices in cents; score is the rating times ten (0–50)."

@@ -30,7 +30,7 @@ type QueryResolver interface {
 	ShopOrders(ctx context.Context, shopID string, status []model.OrderStatus, first *int, after *string) (*model.VoucherOrderConnection, error)
 	SaleStats(ctx context.Context, voucherID string) (*model.SaleStats, error)
 	MyShops(ctx context.Context) ([]model.Shop, error)
-	NearbyShops(ctx context.Context, typeID string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) (*model.ShopConnection, error)
+	NearbyShops(ctx context.Context, typeID *string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) (*model.ShopConnection, error)
 	User(ctx context.Context, id string) (*model.User, error)
 	Followers(ctx context.Context, userID string, first *int, after *string) (*model.UserConnection, error)
 	Following(ctx context.Context, userID string, first *int, after *string) (*model.UserConnection, error)
@@ -334,8 +334,8 @@ func (ec *executionContext) field_Query_nearbyShops_args(ctx context.Context, ra
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "typeId",
-		func(ctx context.Context, v any) (string, error) {
-			return ec.unmarshalNID2string(ctx, v)
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -1186,7 +1186,7 @@ func (ec *executionContext) _Query_nearbyShops(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().NearbyShops(ctx, fc.Args["typeId"].(string), fc.Args["longitude"].(float64), fc.Args["latitude"].(float64), fc.Args["radiusMeters"].(*float64), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().NearbyShops(ctx, fc.Args["typeId"].(*string), fc.Args["longitude"].(float64), fc.Args["latitude"].(float64), fc.Args["radiusMeters"].(*float64), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ShopConnection) graphql.Marshaler {

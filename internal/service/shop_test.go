@@ -100,6 +100,53 @@ func TestNearbyShopsPageByDistance(t *testing.T) {
 		if len(whole) != len(edges) {
 			t.Errorf("page size 100 found %d shops, page size 3 found %d", len(whole), len(edges))
 		}
+		// Without typeId: every type, nearest first, the type-1 shops among them.
+		const anyType = `query($lon: Float!, $lat: Float!, $r: Float, $first: Int, $after: String) {
+  nearbyShops(longitude: $lon, latitude: $lat, radiusMeters: $r, first: $first, after: $after) {
+    edges { cursor distanceMeters node { id typeId longitude latitude } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`
+		var every []nearbyEdge
+		after := ""
+		for range 100 {
+			v := map[string]any{"lon": lon, "lat": lat, "r": 50000.0, "first": 4}
+			if after != "" {
+				v["after"] = after
+			}
+			var page struct {
+				NearbyShops struct {
+					Edges    []nearbyEdge
+					PageInfo struct {
+						HasNextPage bool
+						EndCursor   string
+					}
+				}
+			}
+			c.Do(t, anyType, v).Decode(t, &page)
+			every = append(every, page.NearbyShops.Edges...)
+			if !page.NearbyShops.PageInfo.HasNextPage {
+				break
+			}
+			after = page.NearbyShops.PageInfo.EndCursor
+		}
+		types, ofType1, ids := map[string]bool{}, 0, map[string]bool{}
+		for i, e := range every {
+			if ids[e.Node.ID] {
+				t.Fatalf("any type: shop %s returned twice", e.Node.ID)
+			}
+			ids[e.Node.ID] = true
+			types[e.Node.TypeID] = true
+			if e.Node.TypeID == "1" {
+				ofType1++
+			}
+			if i > 0 && e.DistanceMeters < every[i-1].DistanceMeters {
+				t.Errorf("any type: distance decreases at %d", i)
+			}
+		}
+		if len(types) < 2 || ofType1 != len(edges) {
+			t.Errorf("any type: %d shops of %d types, %d of type 1; want several types and all %d of type 1", len(every), len(types), ofType1, len(edges))
+		}
 		// A smaller radius finds a subset.
 		small := allNearby(t, c, map[string]any{"t": "1", "lon": lon, "lat": lat}, 50)
 		for _, e := range small {

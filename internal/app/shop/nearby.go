@@ -42,7 +42,8 @@ type NearbyPage struct {
 	HasNextPage bool
 }
 
-// NearbyQuery is one nearby search. Radius 0 means the default.
+// NearbyQuery is one nearby search. Radius 0 means the default; TypeID 0 means shops of
+// every type.
 type NearbyQuery struct {
 	TypeID       int64
 	Longitude    float64
@@ -67,7 +68,7 @@ func (q *Queries) Nearby(ctx context.Context, in NearbyQuery) (NearbyPage, error
 		return NearbyPage{}, err
 	}
 	switch {
-	case in.TypeID <= 0:
+	case in.TypeID < 0:
 		return NearbyPage{}, domain.Errorf(domain.CodeBadUserInput, "typeId must be a positive id")
 	case !domain.ValidCoordinates(in.Longitude, in.Latitude) || math.IsNaN(in.Longitude) || math.IsNaN(in.Latitude):
 		return NearbyPage{}, domain.Errorf(domain.CodeBadUserInput, "longitude must be within ±180 and latitude within ±%.4f", domain.MaxLatitude)
@@ -89,7 +90,7 @@ func (q *Queries) Nearby(ctx context.Context, in NearbyQuery) (NearbyPage, error
 			return NearbyPage{}, domain.Errorf(domain.CodeBadUserInput, "after: nearbyShops pages through at most %d shops; narrow the radius", maxDepth)
 		}
 	}
-	hits, err := q.geo.Nearby(ctx, in.TypeID, in.Longitude, in.Latitude, radius, seen+size+1+tieSlack)
+	hits, err := q.nearbyHits(ctx, in.TypeID, in.Longitude, in.Latitude, radius, seen+size+1+tieSlack)
 	if err != nil {
 		return NearbyPage{}, fmt.Errorf("nearby shops: %w", err)
 	}
@@ -105,7 +106,7 @@ func (q *Queries) Nearby(ctx context.Context, in NearbyQuery) (NearbyPage, error
 	}
 	found := make([]NearbyShop, 0, len(shops))
 	for _, s := range shops {
-		if s.TypeID != in.TypeID {
+		if in.TypeID != 0 && s.TypeID != in.TypeID {
 			continue // moved to another type since it was indexed
 		}
 		d := domain.DistanceMeters(in.Longitude, in.Latitude, s.Longitude, s.Latitude)
@@ -126,4 +127,28 @@ func (q *Queries) Nearby(ctx context.Context, in NearbyQuery) (NearbyPage, error
 		page.Shops, page.HasNextPage = found[:size], true
 	}
 	return page, nil
+}
+
+// nearbyHits reads the index of typeID, or, for typeID 0, the index of every type (a few
+// dozen at most) and keeps the nearest limit hits of them all.
+func (q *Queries) nearbyHits(ctx context.Context, typeID int64, lon, lat, radius float64, limit int) ([]GeoHit, error) {
+	if typeID != 0 {
+		return q.geo.Nearby(ctx, typeID, lon, lat, radius, limit)
+	}
+	types, err := q.ShopTypes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var all []GeoHit
+	for _, t := range types {
+		hits, err := q.geo.Nearby(ctx, t.ID, lon, lat, radius, limit)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, hits...)
+	}
+	slices.SortFunc(all, func(a, b GeoHit) int {
+		return cmp.Or(cmp.Compare(a.DistanceMeters, b.DistanceMeters), cmp.Compare(a.ShopID, b.ShopID))
+	})
+	return all[:min(len(all), limit)], nil
 }
