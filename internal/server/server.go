@@ -38,6 +38,10 @@ type Options struct {
 	PaymentNotify http.Handler
 	// Media serves GET /media/{name}, the uploaded images (nil: not served).
 	Media http.Handler
+	// DemoImages serves the demo data's pictures under each of DemoImagePrefixes (nil:
+	// not served).
+	DemoImages        http.Handler
+	DemoImagePrefixes []string
 	// App serves the web app at AppPath when set.
 	App     http.Handler
 	Metrics *Metrics
@@ -83,6 +87,11 @@ func NewHandler(o Options) http.Handler {
 	}
 	if o.Media != nil {
 		mux.Handle("GET "+MediaPath, o.Media)
+	}
+	if o.DemoImages != nil {
+		for _, prefix := range o.DemoImagePrefixes {
+			mux.Handle("GET "+prefix, o.DemoImages)
+		}
 	}
 	if o.App != nil {
 		mux.Handle("GET "+AppPath, o.App)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dealspot/dealspot/adapters/entstore"
 	"github.com/dealspot/dealspot/adapters/localcache"
+	"github.com/dealspot/dealspot/adapters/media/demopics"
 	"github.com/dealspot/dealspot/adapters/metrics"
 	"github.com/dealspot/dealspot/adapters/queue"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
@@ -295,6 +296,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err := s.startSocial(ctx, soc); err != nil {
 		return nil, err
 	}
+	demoImages, err := demopics.New(entstore.DemoImagePaths())
+	if err != nil {
+		return nil, err
+	}
 	upload, mediaHandler, err := newMedia(cfg.Media, s.Redis)
 	if err != nil {
 		return nil, err
@@ -356,10 +361,13 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		GraphQL:       gql,
 		PaymentNotify: s.paymentNotify,
 		Media:         mediaHandler,
-		App:           web.Handler(),
-		Metrics:       s.Metrics,
-		IDE:           cfg.IDE,
-		MaxBodyBytes:  cfg.HTTP.MaxBodyBytes,
+		DemoImages:    demoImages.Handler(),
+		// The demo data's pictures, wherever it refers to them.
+		DemoImagePrefixes: demoImages.Prefixes(),
+		App:               web.Handler(),
+		Metrics:           s.Metrics,
+		IDE:               cfg.IDE,
+		MaxBodyBytes:      cfg.HTTP.MaxBodyBytes,
 		// A multipart upload carries one image and the operation beside it.
 		MaxUploadBodyBytes: cfg.Media.MaxBytes + graph.MultipartOverheadBytes,
 		MaxURLBytes:        cfg.HTTP.MaxURLBytes,
@@ -374,7 +382,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Warnings: map[string]server.Warning{"redis_persistence": persistence.warning},
 	}
 	s.Handler = server.NewHandler(httpOpts)
-	httpOpts.GraphQL, httpOpts.PaymentNotify, httpOpts.Media = nil, nil, nil
+	httpOpts.GraphQL, httpOpts.PaymentNotify, httpOpts.Media, httpOpts.DemoImages = nil, nil, nil, nil
 	s.OpsHandler = server.NewHandler(httpOpts)
 	s.MetricsHandler = server.NewMetricsHandler(s.Metrics)
 	return s, nil
