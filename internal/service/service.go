@@ -365,6 +365,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		// The demo data's pictures, wherever it refers to them.
 		DemoImagePrefixes: demoImages.Prefixes(),
 		App:               web.Handler(),
+		Favicon:           web.Favicon(),
 		Metrics:           s.Metrics,
 		IDE:               cfg.IDE,
 		MaxBodyBytes:      cfg.HTTP.MaxBodyBytes,
