@@ -223,22 +223,23 @@ type ComplexityRoot struct {
 	}
 
 	Shop struct {
-		Address   func(childComplexity int) int
-		Area      func(childComplexity int) int
-		AvgPrice  func(childComplexity int) int
-		Blogs     func(childComplexity int, first *int, after *string) int
-		Comments  func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Images    func(childComplexity int) int
-		Latitude  func(childComplexity int) int
-		Longitude func(childComplexity int) int
-		Name      func(childComplexity int) int
-		OpenHours func(childComplexity int) int
-		Score     func(childComplexity int) int
-		Sold      func(childComplexity int) int
-		Type      func(childComplexity int) int
-		TypeID    func(childComplexity int) int
-		Vouchers  func(childComplexity int) int
+		Address    func(childComplexity int) int
+		Area       func(childComplexity int) int
+		AvgPrice   func(childComplexity int) int
+		Blogs      func(childComplexity int, first *int, after *string) int
+		Comments   func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Images     func(childComplexity int) int
+		ImagesText func(childComplexity int) int
+		Latitude   func(childComplexity int) int
+		Longitude  func(childComplexity int) int
+		Name       func(childComplexity int) int
+		OpenHours  func(childComplexity int) int
+		Score      func(childComplexity int) int
+		Sold       func(childComplexity int) int
+		Type       func(childComplexity int) int
+		TypeID     func(childComplexity int) int
+		Vouchers   func(childComplexity int) int
 	}
 
 	ShopConnection struct {
@@ -1467,6 +1468,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.Images(childComplexity), true
+	case "Shop.imagesText":
+		if e.ComplexityRoot.Shop.ImagesText == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.ImagesText(childComplexity), true
 	case "Shop.latitude":
 		if e.ComplexityRoot.Shop.Latitude == nil {
 			break
@@ -2474,8 +2481,10 @@ type Shop {
   id: ID!
   name: String!
   typeId: ID!
-  "Comma-separated image URLs."
-  images: String!
+  "The shop's photos: image paths or URLs, in display order (the type of Blog.images)."
+  images: [String!]!
+  "The photos as one comma-separated string."
+  imagesText: String! @deprecated(reason: "Use images, a list.")
   area: String!
   address: String!
   longitude: Float!
@@ -2524,6 +2533,7 @@ input CreateShopInput {
   longitude: Float!
   latitude: Float!
   area: String
+  "The photos: image paths or URLs separated by commas."
   images: String
   avgPrice: Int
   openHours: String
@@ -2539,6 +2549,7 @@ input UpdateShopInput {
   longitude: Float
   latitude: Float
   area: String
+  "The photos: image paths or URLs separated by commas."
   images: String
   avgPrice: Int
   openHours: String
@@ -3050,6 +3061,8 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_typeId(ctx, field)
 	case "images":
 		return ec.fieldContext_Shop_images(ctx, field)
+	case "imagesText":
+		return ec.fieldContext_Shop_imagesText(ctx, field)
 	case "area":
 		return ec.fieldContext_Shop_area(ctx, field)
 	case "address":

@@ -125,6 +125,7 @@ type CreateShopInput struct {
 	Longitude float64 `json:"longitude"`
 	Latitude  float64 `json:"latitude"`
 	Area      *string `json:"area,omitempty"`
+	// The photos: image paths or URLs separated by commas.
 	Images    *string `json:"images,omitempty"`
 	AvgPrice  *int    `json:"avgPrice,omitempty"`
 	OpenHours *string `json:"openHours,omitempty"`
@@ -232,12 +233,14 @@ type Shop struct {
 	ID     string `json:"id"`
 	Name   string `json:"name"`
 	TypeID string `json:"typeId"`
-	// Comma-separated image URLs.
-	Images    string  `json:"images"`
-	Area      string  `json:"area"`
-	Address   string  `json:"address"`
-	Longitude float64 `json:"longitude"`
-	Latitude  float64 `json:"latitude"`
+	// The shop's photos: image paths or URLs, in display order (the type of Blog.images).
+	Images []string `json:"images"`
+	// The photos as one comma-separated string.
+	ImagesText string  `json:"imagesText"`
+	Area       string  `json:"area"`
+	Address    string  `json:"address"`
+	Longitude  float64 `json:"longitude"`
+	Latitude   float64 `json:"latitude"`
 	// Average spend per person, in cents.
 	AvgPrice int `json:"avgPrice"`
 	Sold     int `json:"sold"`
@@ -331,10 +334,11 @@ type UpdateShopInput struct {
 	Longitude *float64 `json:"longitude,omitempty"`
 	Latitude  *float64 `json:"latitude,omitempty"`
 	Area      *string  `json:"area,omitempty"`
-	Images    *string  `json:"images,omitempty"`
-	AvgPrice  *int     `json:"avgPrice,omitempty"`
-	OpenHours *string  `json:"openHours,omitempty"`
-	Score     *int     `json:"score,omitempty"`
+	// The photos: image paths or URLs separated by commas.
+	Images    *string `json:"images,omitempty"`
+	AvgPrice  *int    `json:"avgPrice,omitempty"`
+	OpenHours *string `json:"openHours,omitempty"`
+	Score     *int    `json:"score,omitempty"`
 }
 
 // A person with an account.

@@ -29,7 +29,7 @@ func TestEveryDemoImageIsServed(t *testing.T) {
 	for after := ""; ; {
 		var page struct {
 			Shops struct {
-				Edges    []struct{ Node struct{ Images string } }
+				Edges    []struct{ Node struct{ Images []string } }
 				PageInfo struct {
 					HasNextPage bool
 					EndCursor   string
@@ -43,7 +43,7 @@ func TestEveryDemoImageIsServed(t *testing.T) {
 		c.Do(t, `query($after: String) { shops(first: 50, after: $after) { edges { node { images } } pageInfo { hasNextPage endCursor } } }`, vars).Decode(t, &page)
 		for _, e := range page.Shops.Edges {
 			shops++
-			paths = append(paths, strings.Split(e.Node.Images, ",")...)
+			paths = append(paths, e.Node.Images...)
 		}
 		if !page.Shops.PageInfo.HasNextPage {
 			break

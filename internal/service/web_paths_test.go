@@ -1,8 +1,10 @@
 package service_test
 
 import (
+	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,5 +39,49 @@ func TestFaviconAtTheSiteRoot(t *testing.T) {
 	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("GET /app/assets/x.js (no such asset): %d, want 404", resp.StatusCode)
+	}
+}
+
+// TestShopImagesAreAList: Shop.images is the same type as Blog.images, a list
+// of paths; the comma-separated string it was stays readable as the deprecated
+// imagesText.
+func TestShopImagesAreAList(t *testing.T) {
+	t.Parallel()
+	c := client(startServer(t, nil))
+	var got struct {
+		Shop struct {
+			Images     []string
+			ImagesText string
+		}
+		Schema struct {
+			Types []struct {
+				Name   string
+				Fields []struct {
+					Name              string
+					IsDeprecated      bool
+					DeprecationReason *string
+					Type              any
+				}
+			}
+		} `json:"__schema"`
+	}
+	c.Do(t, `{ shop(id: "1") { images imagesText }
+		__schema { types { name fields(includeDeprecated: true) { name isDeprecated deprecationReason
+			type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }`, nil).Decode(t, &got)
+	if want := []string{"/imgs/shops/1-1.jpg", "/imgs/shops/1-2.jpg"}; !slices.Equal(got.Shop.Images, want) ||
+		got.Shop.ImagesText != strings.Join(want, ",") {
+		t.Errorf("shop 1: images %q, imagesText %q", got.Shop.Images, got.Shop.ImagesText)
+	}
+	types := map[string]any{}
+	for _, ty := range got.Schema.Types {
+		for _, f := range ty.Fields {
+			types[ty.Name+"."+f.Name] = f.Type
+			if ty.Name == "Shop" && f.Name == "imagesText" && (!f.IsDeprecated || f.DeprecationReason == nil) {
+				t.Errorf("Shop.imagesText is not deprecated")
+			}
+		}
+	}
+	if shop, blog := fmt.Sprint(types["Shop.images"]), fmt.Sprint(types["Blog.images"]); shop != blog {
+		t.Errorf("Shop.images is %s, Blog.images %s", shop, blog)
 	}
 }
