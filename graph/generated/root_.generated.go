@@ -131,6 +131,7 @@ type ComplexityRoot struct {
 		CreateVoucher   func(childComplexity int, input model.CreateVoucherInput) int
 		DeleteBlog      func(childComplexity int, id string) int
 		DeleteComment   func(childComplexity int, id string) int
+		DeleteImage     func(childComplexity int, url string) int
 		Follow          func(childComplexity int, userID string) int
 		LikeBlog        func(childComplexity int, id string) int
 		Login           func(childComplexity int, phone string, code string) int
@@ -797,6 +798,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteComment(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteImage":
+		if e.ComplexityRoot.Mutation.DeleteImage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteImage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteImage(childComplexity, args["url"].(string)), true
 	case "Mutation.follow":
 		if e.ComplexityRoot.Mutation.Follow == nil {
 			break
@@ -2438,9 +2450,18 @@ extend type Mutation {
   """
   Upload an image (JPEG, PNG, WebP or GIF, at most UPLOAD_MAX_BYTES and UPLOAD_MAX_SIDE
   pixels a side): stored without its metadata under a random name. Use its url in a
-  note's images. BAD_USER_INPUT for anything else; RATE_LIMITED past UPLOAD_RATE_PER_USER.
+  note's images or as a profile's icon; only paths of this site that serve an image are
+  accepted there. BAD_USER_INPUT for anything else; RATE_LIMITED past UPLOAD_RATE_PER_USER.
   """
   uploadImage(file: Upload!): Image! @auth
+  """
+  Delete an image the caller uploaded (an ADMIN: anyone's), given the url uploadImage
+  answered: it is no longer served, nor accepted in notes or icons. False when no upload
+  is at url (deleted already; a demo picture or another site's URL). CONFLICT while a
+  note's images, a profile's icon or a shop's photos show it: remove it there first.
+  FORBIDDEN for someone else's upload.
+  """
+  deleteImage(url: String!): Boolean! @auth
 }
 `, BuiltIn: false},
 	{Name: "../schema/schema.graphqls", Input: `"An instant, RFC 3339 (e.g. 2026-11-22T10:00:00Z)."

@@ -15,7 +15,6 @@ import (
 
 	"github.com/dealspot/dealspot/adapters/entstore"
 	"github.com/dealspot/dealspot/adapters/localcache"
-	"github.com/dealspot/dealspot/adapters/media/demopics"
 	"github.com/dealspot/dealspot/adapters/metrics"
 	"github.com/dealspot/dealspot/adapters/queue"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
@@ -242,7 +241,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		return nil, err
 	}
 	s.closers = append(s.closers, stopTracing)
-	soc, err := s.newSocial(o)
+	imgs, err := newMedia(cfg.Media, s.Redis, s.Store)
+	if err != nil {
+		return nil, err
+	}
+	soc, err := s.newSocial(o, imgs.images)
 	if err != nil {
 		return nil, err
 	}
@@ -296,15 +299,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err := s.startSocial(ctx, soc); err != nil {
 		return nil, err
 	}
-	demoImages, err := demopics.New(entstore.DemoImagePaths())
-	if err != nil {
-		return nil, err
-	}
-	upload, mediaHandler, err := newMedia(cfg.Media, s.Redis)
-	if err != nil {
-		return nil, err
-	}
-	s.App.Commands.UploadImage = upload
+	s.App.Commands.MediaCommands = app.MediaCommands{UploadImage: imgs.upload, DeleteImage: imgs.images}
 	if s.Seeded {
 		if err := s.seedDemoSocial(ctx); err != nil {
 			return nil, err
@@ -360,10 +355,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Log:           log,
 		GraphQL:       gql,
 		PaymentNotify: s.paymentNotify,
-		Media:         mediaHandler,
-		DemoImages:    demoImages.Handler(),
+		Media:         imgs.handler,
+		DemoImages:    imgs.demo.Handler(),
 		// The demo data's pictures, wherever it refers to them.
-		DemoImagePrefixes: demoImages.Prefixes(),
+		DemoImagePrefixes: imgs.demo.Prefixes(),
 		App:               web.Handler(),
 		Favicon:           web.Favicon(),
 		Metrics:           s.Metrics,

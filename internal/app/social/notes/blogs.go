@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -44,14 +45,20 @@ type BlogCommands struct {
 	limits    *postLimits
 	// shopCache is told when a shop's reviews changed (nil: nothing caches shops).
 	shopCache ShopInvalidator
+	// images tells whether the paths of this site a note shows exist (nil: not checked).
+	images Images
 }
 
 // CreateBlog publishes a blog by authorID and pushes it to the author's followers:
 // inline for a few followers, through the fan-out queue for many. A failed push does not
-// fail the call (the blog exists); it is logged. Errors: BAD_USER_INPUT.
+// fail the call (the blog exists); it is logged. Errors: BAD_USER_INPUT (an image path of
+// this site where it serves no image among them).
 func (c *BlogCommands) CreateBlog(ctx context.Context, authorID int64, in BlogInput) (BlogView, error) {
 	b, err := validBlog(in)
 	if err != nil {
+		return BlogView{}, err
+	}
+	if err := CheckImagesExist(ctx, c.images, "images", b.Images); err != nil {
 		return BlogView{}, err
 	}
 	shops, err := c.shops.ShopsByIDs(ctx, []int64{b.ShopID})
@@ -166,6 +173,16 @@ func (c *BlogCommands) UpdateBlog(ctx context.Context, a domain.Actor, id int64,
 		}
 		valid, err := validBlog(next)
 		if err != nil {
+			return err
+		}
+		// Only images the edit adds: those the note shows were checked when added.
+		var added []string
+		for _, img := range valid.Images {
+			if !slices.Contains(b.Images, img) {
+				added = append(added, img)
+			}
+		}
+		if err := CheckImagesExist(ctx, c.images, "images", added); err != nil {
 			return err
 		}
 		b.Title, b.Content, b.Images, b.Rating = valid.Title, valid.Content, valid.Images, valid.Rating

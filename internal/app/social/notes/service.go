@@ -37,8 +37,11 @@ type Deps struct {
 	Limiter RateLimiter
 	// ShopCache is told when a shop's reviews changed (nil: nothing caches shops).
 	ShopCache ShopInvalidator
-	Now       func() time.Time
-	Log       *slog.Logger
+	// Images tells whether the paths of this site a note shows exist (nil: not
+	// checked).
+	Images Images
+	Now    func() time.Time
+	Log    *slog.Logger
 }
 
 // Service gathers the notes use cases.
@@ -56,7 +59,7 @@ func New(cfg Config, d Deps) *Service {
 	return &Service{
 		BlogCommands: &BlogCommands{
 			blogs: d.Blogs, shops: d.Shops, publisher: d.Publisher, likes: d.Likes, views: views,
-			now: d.Now, log: d.Log, limits: limits, shopCache: d.ShopCache,
+			now: d.Now, log: d.Log, limits: limits, shopCache: d.ShopCache, images: d.Images,
 		},
 		Blogs:           &BlogQueries{blogs: d.Blogs, views: views, visits: d.Visits, pages: cfg.Pages},
 		CommentCommands: &CommentCommands{comments: d.Comments, limits: limits},
