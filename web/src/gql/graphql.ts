@@ -100,7 +100,7 @@ export type LoginMutation = { login: { accessToken: string, refreshToken: string
 export type ShopTypesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ShopTypesQuery = { shopTypes: Array<{ id: string, name: string }> };
+export type ShopTypesQuery = { shopTypes: Array<{ id: string, name: string, icon: string }> };
 
 export type NearbyQueryVariables = Exact<{
   t: string;
@@ -110,7 +110,7 @@ export type NearbyQueryVariables = Exact<{
 }>;
 
 
-export type NearbyQuery = { nearbyShops: { edges: Array<{ distanceMeters: number | null, node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type NearbyQuery = { nearbyShops: { edges: Array<{ distanceMeters: number | null, node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number, images: Array<string> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShopsQueryVariables = Exact<{
   t?: string | null | undefined;
@@ -119,14 +119,14 @@ export type ShopsQueryVariables = Exact<{
 }>;
 
 
-export type ShopsQuery = { shops: { edges: Array<{ node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ShopsQuery = { shops: { edges: Array<{ node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number, images: Array<string> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShopQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type ShopQuery = { shop: { id: string, name: string, address: string, avgPrice: number, score: number, comments: number, type: { name: string } | null, vouchers: Array<{ id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, stock: number | null, beginTime: string | null, endTime: string | null }>, blogs: { edges: Array<{ node: { id: string, title: string, rating: number | null, likedCount: number, author: { nickName: string } } }> } } | null };
+export type ShopQuery = { shop: { id: string, name: string, address: string, avgPrice: number, score: number, comments: number, images: Array<string>, openHours: string, type: { name: string } | null, vouchers: Array<{ id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, stock: number | null, beginTime: string | null, endTime: string | null }>, blogs: { edges: Array<{ node: { id: string, title: string, rating: number | null, likedCount: number, author: { nickName: string } } }> } } | null };
 
 export type OrderStatusSubscriptionVariables = Exact<{
   o: string;
@@ -219,7 +219,7 @@ export type BlogQueryVariables = Exact<{
 }>;
 
 
-export type BlogQuery = { blog: { id: string, title: string, content: string, images: Array<string>, rating: number | null, likedCount: number, likedByMe: boolean, author: { id: string, nickName: string, isFollowedByMe: boolean }, shop: { id: string, name: string } | null, comments: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replies: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replyTo: { nickName: string } | null } }> } } }> } } | null, blogLikers: Array<{ nickName: string }> };
+export type BlogQuery = { blog: { id: string, title: string, content: string, images: Array<string>, rating: number | null, likedCount: number, likedByMe: boolean, author: { id: string, nickName: string, icon: string, isFollowedByMe: boolean }, shop: { id: string, name: string } | null, comments: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replies: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replyTo: { nickName: string } | null } }> } } }> } } | null, blogLikers: Array<{ nickName: string }> };
 
 export type LikeBlogMutationVariables = Exact<{
   id: string;
@@ -337,6 +337,7 @@ export const ShopTypesDocument = new TypedDocumentString(`
   shopTypes {
     id
     name
+    icon
   }
 }
     `) as unknown as TypedDocumentString<ShopTypesQuery, ShopTypesQueryVariables>;
@@ -352,6 +353,7 @@ export const NearbyDocument = new TypedDocumentString(`
         avgPrice
         score
         comments
+        images
       }
     }
     pageInfo {
@@ -372,6 +374,7 @@ export const ShopsDocument = new TypedDocumentString(`
         avgPrice
         score
         comments
+        images
       }
     }
     pageInfo {
@@ -390,6 +393,8 @@ export const ShopDocument = new TypedDocumentString(`
     avgPrice
     score
     comments
+    images
+    openHours
     type {
       name
     }
@@ -578,6 +583,7 @@ export const BlogDocument = new TypedDocumentString(`
     author {
       id
       nickName
+      icon
       isFollowedByMe
     }
     shop {
