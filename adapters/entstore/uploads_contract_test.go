@@ -17,7 +17,7 @@ func TestUploadsContract(t *testing.T) {
 		mediatest.UploadsContract(t, func(t *testing.T) mediatest.UploadStore {
 			s := open(t)
 			c := s.Client()
-			return mediatest.UploadStore{Uploads: s.Uploads(), Uses: map[string]func(*testing.T, string){
+			return mediatest.UploadStore{Uploads: entstore.NewUploads(s), Uses: map[string]func(*testing.T, string){
 				"a note's image": func(t *testing.T, url string) {
 					if err := c.Blog.Create().SetShopID(1).SetUserID(1).SetTitle("t").
 						SetImages("https://elsewhere.example/a.jpg," + url).Exec(t.Context()); err != nil {

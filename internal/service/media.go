@@ -33,6 +33,7 @@ func newMedia(cfg config.Media, rc *redisadapter.Conn, store *entstore.Store) (m
 	if err != nil {
 		return mediaParts{}, err
 	}
+	uploads := entstore.NewUploads(store)
 	upload, err := media.New(media.Config{
 		MaxBytes:     cfg.MaxBytes,
 		MaxSide:      cfg.MaxSide,
@@ -40,11 +41,11 @@ func newMedia(cfg config.Media, rc *redisadapter.Conn, store *entstore.Store) (m
 		DecodeBudget: cfg.DecodeBudget,
 		RatePerUser:  cfg.RatePerUser.Max,
 		RateWindow:   cfg.RatePerUser.Window,
-	}, media.Deps{Store: files, Uploads: store.Uploads(), Limiter: redisadapter.NewRateLimiter(rc.Client)})
+	}, media.Deps{Store: files, Uploads: uploads, Limiter: redisadapter.NewRateLimiter(rc.Client)})
 	if err != nil {
 		return mediaParts{}, err
 	}
-	images, err := media.NewImages(media.ImagesDeps{Store: files, Uploads: store.Uploads(), Shipped: demo})
+	images, err := media.NewImages(media.ImagesDeps{Store: files, Uploads: uploads, Shipped: demo})
 	if err != nil {
 		return mediaParts{}, err
 	}
