@@ -2644,7 +2644,11 @@ input CreateBlogInput {
   title: String!
   "At most 5000 characters."
   content: String!
-  "At most 9 image paths or URLs, without commas or spaces."
+  """
+  At most 9 image paths or URLs, without commas or spaces: https URLs of other sites (not
+  checked), or paths of this site that serve an image — an uploadImage url not deleted,
+  or a demo picture; BAD_USER_INPUT names one that does not.
+  """
   images: [String!]!
   "A 1–5 star rating of the shop; it moves the shop's score and review count."
   rating: Int
@@ -2735,7 +2739,10 @@ type UserConnection {
 input UpdateProfileInput {
   "1–32 characters; nicknames need not be unique."
   nickName: String
-  "An https URL or an uploaded image's /media/ path; empty removes it."
+  """
+  An https URL, or a path of this site that serves an image (an uploadImage url not
+  deleted, or a demo picture); empty removes it.
+  """
   icon: String
   "At most 64 characters; empty removes it."
   city: String

@@ -96,7 +96,9 @@ type CreateBlogInput struct {
 	Title string `json:"title"`
 	// At most 5000 characters.
 	Content string `json:"content"`
-	// At most 9 image paths or URLs, without commas or spaces.
+	// At most 9 image paths or URLs, without commas or spaces: https URLs of other sites (not
+	// checked), or paths of this site that serve an image — an uploadImage url not deleted,
+	// or a demo picture; BAD_USER_INPUT names one that does not.
 	Images []string `json:"images"`
 	// A 1–5 star rating of the shop; it moves the shop's score and review count.
 	Rating *int `json:"rating,omitempty"`
@@ -312,7 +314,8 @@ type UpdateFlashSaleInput struct {
 type UpdateProfileInput struct {
 	// 1–32 characters; nicknames need not be unique.
 	NickName *string `json:"nickName,omitempty"`
-	// An https URL or an uploaded image's /media/ path; empty removes it.
+	// An https URL, or a path of this site that serves an image (an uploadImage url not
+	// deleted, or a demo picture); empty removes it.
 	Icon *string `json:"icon,omitempty"`
 	// At most 64 characters; empty removes it.
 	City *string `json:"city,omitempty"`

@@ -7,7 +7,11 @@ import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 export type CreateBlogInput = {
   /** At most 5000 characters. */
   content: string;
-  /** At most 9 image paths or URLs, without commas or spaces. */
+  /**
+   * At most 9 image paths or URLs, without commas or spaces: https URLs of other sites (not
+   * checked), or paths of this site that serve an image — an uploadImage url not deleted,
+   * or a demo picture; BAD_USER_INPUT names one that does not.
+   */
   images: Array<string>;
   /** A 1–5 star rating of the shop; it moves the shop's score and review count. */
   rating?: number | null | undefined;
