@@ -9,6 +9,12 @@ import { launch, logIn } from './common.mjs';
 const [base, shopID, saleTitle, phone, shots] = process.argv.slice(2);
 const browser = await launch();
 const seen = { statuses: [] };
+// photosShown waits for the page's shop photos to load and counts those that show a
+// picture (a missing one has no width).
+const photosShown = async (page) => {
+  await page.waitForFunction(() => [...document.querySelectorAll('img.shop-photo')].every((i) => i.complete), null, { timeout: 15000 });
+  return page.$$eval('img.shop-photo', (els) => els.filter((i) => i.naturalWidth > 0).length);
+};
 try {
   for (const [size, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
     const page = await browser.newPage({ viewport, locale: 'zh-CN' });
@@ -19,19 +25,23 @@ try {
     const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1);
     seen.fcps = [...(seen.fcps || []), fcp];
     seen.fcp = Math.min(...seen.fcps.filter((v) => v > 0));
+    seen.listPhotos = await photosShown(page);
     if (shots) await page.screenshot({ path: `${shots}/shops-${size}.png` });
     await page.close();
   }
 
   // Near me, with the browser's position at West Lake: the list turns into distances,
   // nearest first.
-  const ctx = await browser.newContext({ geolocation: { latitude: 30.2590, longitude: 120.1480 }, permissions: ['geolocation'], locale: 'zh-CN' });
+  const ctx = await browser.newContext({ geolocation: { latitude: 30.2590, longitude: 120.1480 }, permissions: ['geolocation'], locale: 'zh-CN',
+    viewport: { width: 390, height: 844 } });
   const near = await ctx.newPage();
   await near.goto(base + '/app/');
   await near.waitForSelector('.shop-link');
   await near.click('#near-me');
   await near.waitForSelector('.distance');
   seen.distances = await near.$$eval('.distance', (els) => els.map((e) => e.textContent));
+  await photosShown(near);
+  if (shots) await near.screenshot({ path: `${shots}/nearby-phone.png` });
   await ctx.close();
 
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, locale: 'zh-CN' });
@@ -40,6 +50,8 @@ try {
   await page.goto(base + '/app/#/shop/' + shopID);
   const sale = page.locator('li.voucher', { hasText: saleTitle });
   await sale.waitFor();
+  seen.shopPhotos = await photosShown(page);
+  if (shots) await page.screenshot({ path: `${shots}/shop-phone.png` });
   // Every status the order shows, in order, as the page changes (no reload).
   await page.evaluate(() => {
     window.statusesShown = [];

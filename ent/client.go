@@ -28,6 +28,7 @@ import (
 	"github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
 	"github.com/dealspot/dealspot/ent/signin"
+	"github.com/dealspot/dealspot/ent/upload"
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/ent/voucher"
 	"github.com/dealspot/dealspot/ent/voucherorder"
@@ -66,6 +67,8 @@ type Client struct {
 	ShopType *ShopTypeClient
 	// SignIn is the client for interacting with the SignIn builders.
 	SignIn *SignInClient
+	// Upload is the client for interacting with the Upload builders.
+	Upload *UploadClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// Voucher is the client for interacting with the Voucher builders.
@@ -96,6 +99,7 @@ func (c *Client) init() {
 	c.Shop = NewShopClient(c.config)
 	c.ShopType = NewShopTypeClient(c.config)
 	c.SignIn = NewSignInClient(c.config)
+	c.Upload = NewUploadClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.Voucher = NewVoucherClient(c.config)
 	c.VoucherOrder = NewVoucherOrderClient(c.config)
@@ -204,6 +208,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Shop:         NewShopClient(cfg),
 		ShopType:     NewShopTypeClient(cfg),
 		SignIn:       NewSignInClient(cfg),
+		Upload:       NewUploadClient(cfg),
 		User:         NewUserClient(cfg),
 		Voucher:      NewVoucherClient(cfg),
 		VoucherOrder: NewVoucherOrderClient(cfg),
@@ -239,6 +244,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Shop:         NewShopClient(cfg),
 		ShopType:     NewShopTypeClient(cfg),
 		SignIn:       NewSignInClient(cfg),
+		Upload:       NewUploadClient(cfg),
 		User:         NewUserClient(cfg),
 		Voucher:      NewVoucherClient(cfg),
 		VoucherOrder: NewVoucherOrderClient(cfg),
@@ -273,7 +279,7 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.Blog, c.BlogLike, c.Comment, c.CreditAward, c.FlashSale, c.Follow,
 		c.OrderIDNode, c.Payment, c.Session, c.SessionToken, c.Shop, c.ShopType,
-		c.SignIn, c.User, c.Voucher, c.VoucherOrder,
+		c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
 	} {
 		n.Use(hooks...)
 	}
@@ -285,7 +291,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.Blog, c.BlogLike, c.Comment, c.CreditAward, c.FlashSale, c.Follow,
 		c.OrderIDNode, c.Payment, c.Session, c.SessionToken, c.Shop, c.ShopType,
-		c.SignIn, c.User, c.Voucher, c.VoucherOrder,
+		c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -320,6 +326,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ShopType.mutate(ctx, m)
 	case *SignInMutation:
 		return c.SignIn.mutate(ctx, m)
+	case *UploadMutation:
+		return c.Upload.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
 	case *VoucherMutation:
@@ -2124,6 +2132,139 @@ func (c *SignInClient) mutate(ctx context.Context, m *SignInMutation) (Value, er
 	}
 }
 
+// UploadClient is a client for the Upload schema.
+type UploadClient struct {
+	config
+}
+
+// NewUploadClient returns a client for the Upload from the given config.
+func NewUploadClient(c config) *UploadClient {
+	return &UploadClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `upload.Hooks(f(g(h())))`.
+func (c *UploadClient) Use(hooks ...Hook) {
+	c.hooks.Upload = append(c.hooks.Upload, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `upload.Intercept(f(g(h())))`.
+func (c *UploadClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Upload = append(c.inters.Upload, interceptors...)
+}
+
+// Create returns a builder for creating a Upload entity.
+func (c *UploadClient) Create() *UploadCreate {
+	mutation := newUploadMutation(c.config, OpCreate)
+	return &UploadCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Upload entities.
+func (c *UploadClient) CreateBulk(builders ...*UploadCreate) *UploadCreateBulk {
+	return &UploadCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *UploadClient) MapCreateBulk(slice any, setFunc func(*UploadCreate, int)) *UploadCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &UploadCreateBulk{err: fmt.Errorf("calling to UploadClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*UploadCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &UploadCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Upload.
+func (c *UploadClient) Update() *UploadUpdate {
+	mutation := newUploadMutation(c.config, OpUpdate)
+	return &UploadUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *UploadClient) UpdateOne(_m *Upload) *UploadUpdateOne {
+	mutation := newUploadMutation(c.config, OpUpdateOne, withUpload(_m))
+	return &UploadUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *UploadClient) UpdateOneID(id int64) *UploadUpdateOne {
+	mutation := newUploadMutation(c.config, OpUpdateOne, withUploadID(id))
+	return &UploadUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Upload.
+func (c *UploadClient) Delete() *UploadDelete {
+	mutation := newUploadMutation(c.config, OpDelete)
+	return &UploadDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *UploadClient) DeleteOne(_m *Upload) *UploadDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *UploadClient) DeleteOneID(id int64) *UploadDeleteOne {
+	builder := c.Delete().Where(upload.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &UploadDeleteOne{builder}
+}
+
+// Query returns a query builder for Upload.
+func (c *UploadClient) Query() *UploadQuery {
+	return &UploadQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeUpload},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Upload entity by its id.
+func (c *UploadClient) Get(ctx context.Context, id int64) (*Upload, error) {
+	return c.Query().Where(upload.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *UploadClient) GetX(ctx context.Context, id int64) *Upload {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *UploadClient) Hooks() []Hook {
+	return c.hooks.Upload
+}
+
+// Interceptors returns the client interceptors.
+func (c *UploadClient) Interceptors() []Interceptor {
+	return c.inters.Upload
+}
+
+func (c *UploadClient) mutate(ctx context.Context, m *UploadMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&UploadCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&UploadUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&UploadUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&UploadDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Upload mutation op: %q", m.Op())
+	}
+}
+
 // UserClient is a client for the User schema.
 type UserClient struct {
 	config
@@ -2559,12 +2700,12 @@ func (c *VoucherOrderClient) mutate(ctx context.Context, m *VoucherOrderMutation
 type (
 	hooks struct {
 		Blog, BlogLike, Comment, CreditAward, FlashSale, Follow, OrderIDNode, Payment,
-		Session, SessionToken, Shop, ShopType, SignIn, User, Voucher,
+		Session, SessionToken, Shop, ShopType, SignIn, Upload, User, Voucher,
 		VoucherOrder []ent.Hook
 	}
 	inters struct {
 		Blog, BlogLike, Comment, CreditAward, FlashSale, Follow, OrderIDNode, Payment,
-		Session, SessionToken, Shop, ShopType, SignIn, User, Voucher,
+		Session, SessionToken, Shop, ShopType, SignIn, Upload, User, Voucher,
 		VoucherOrder []ent.Interceptor
 	}
 )

@@ -25,6 +25,7 @@ import (
 	"github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
 	"github.com/dealspot/dealspot/ent/signin"
+	"github.com/dealspot/dealspot/ent/upload"
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/ent/voucher"
 	"github.com/dealspot/dealspot/ent/voucherorder"
@@ -101,6 +102,7 @@ func checkColumn(t, c string) error {
 			shop.Table:         shop.ValidColumn,
 			shoptype.Table:     shoptype.ValidColumn,
 			signin.Table:       signin.ValidColumn,
+			upload.Table:       upload.ValidColumn,
 			user.Table:         user.ValidColumn,
 			voucher.Table:      voucher.ValidColumn,
 			voucherorder.Table: voucherorder.ValidColumn,

@@ -19,6 +19,7 @@ import (
 	"github.com/dealspot/dealspot/ent/shop"
 	"github.com/dealspot/dealspot/ent/shoptype"
 	"github.com/dealspot/dealspot/ent/signin"
+	"github.com/dealspot/dealspot/ent/upload"
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/ent/voucher"
 	"github.com/dealspot/dealspot/ent/voucherorder"
@@ -567,6 +568,55 @@ func init() {
 	signinDescID := signinFields[0].Descriptor()
 	// signin.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	signin.IDValidator = signinDescID.Validators[0].(func(int64) error)
+	uploadMixin := schema.Upload{}.Mixin()
+	uploadMixinFields0 := uploadMixin[0].Fields()
+	_ = uploadMixinFields0
+	uploadFields := schema.Upload{}.Fields()
+	_ = uploadFields
+	// uploadDescCreatedAt is the schema descriptor for created_at field.
+	uploadDescCreatedAt := uploadMixinFields0[0].Descriptor()
+	// upload.DefaultCreatedAt holds the default value on creation for the created_at field.
+	upload.DefaultCreatedAt = uploadDescCreatedAt.Default.(func() time.Time)
+	// uploadDescUpdatedAt is the schema descriptor for updated_at field.
+	uploadDescUpdatedAt := uploadMixinFields0[1].Descriptor()
+	// upload.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	upload.DefaultUpdatedAt = uploadDescUpdatedAt.Default.(func() time.Time)
+	// upload.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	upload.UpdateDefaultUpdatedAt = uploadDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// uploadDescURL is the schema descriptor for url field.
+	uploadDescURL := uploadFields[2].Descriptor()
+	// upload.URLValidator is a validator for the "url" field. It is called by the builders before save.
+	upload.URLValidator = func() func(string) error {
+		validators := uploadDescURL.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(url string) error {
+			for _, fn := range fns {
+				if err := fn(url); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// uploadDescContentType is the schema descriptor for content_type field.
+	uploadDescContentType := uploadFields[3].Descriptor()
+	// upload.ContentTypeValidator is a validator for the "content_type" field. It is called by the builders before save.
+	upload.ContentTypeValidator = uploadDescContentType.Validators[0].(func(string) error)
+	// uploadDescWidth is the schema descriptor for width field.
+	uploadDescWidth := uploadFields[4].Descriptor()
+	// upload.WidthValidator is a validator for the "width" field. It is called by the builders before save.
+	upload.WidthValidator = uploadDescWidth.Validators[0].(func(int) error)
+	// uploadDescHeight is the schema descriptor for height field.
+	uploadDescHeight := uploadFields[5].Descriptor()
+	// upload.HeightValidator is a validator for the "height" field. It is called by the builders before save.
+	upload.HeightValidator = uploadDescHeight.Validators[0].(func(int) error)
+	// uploadDescID is the schema descriptor for id field.
+	uploadDescID := uploadFields[0].Descriptor()
+	// upload.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	upload.IDValidator = uploadDescID.Validators[0].(func(int64) error)
 	userMixin := schema.User{}.Mixin()
 	userMixinFields0 := userMixin[0].Fields()
 	_ = userMixinFields0

@@ -40,6 +40,8 @@ type Tx struct {
 	ShopType *ShopTypeClient
 	// SignIn is the client for interacting with the SignIn builders.
 	SignIn *SignInClient
+	// Upload is the client for interacting with the Upload builders.
+	Upload *UploadClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// Voucher is the client for interacting with the Voucher builders.
@@ -190,6 +192,7 @@ func (tx *Tx) init() {
 	tx.Shop = NewShopClient(tx.config)
 	tx.ShopType = NewShopTypeClient(tx.config)
 	tx.SignIn = NewSignInClient(tx.config)
+	tx.Upload = NewUploadClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.Voucher = NewVoucherClient(tx.config)
 	tx.VoucherOrder = NewVoucherOrderClient(tx.config)

@@ -46,20 +46,21 @@ func shopTypeToModel(t domain.ShopType) model.ShopType {
 
 func shopToModel(s domain.Shop) *model.Shop {
 	return &model.Shop{
-		ID:        formatID(s.ID),
-		Name:      s.Name,
-		TypeID:    formatID(s.TypeID),
-		Images:    s.Images,
-		Area:      s.Area,
-		Address:   s.Address,
-		Longitude: s.Longitude,
-		Latitude:  s.Latitude,
-		AvgPrice:  int(s.AvgPrice),
-		Sold:      s.Sold,
-		Comments:  s.Comments,
-		Score:     s.Score,
-		OpenHours: s.OpenHours,
-		OwnerID:   optionalID(s.OwnerID),
+		ID:         formatID(s.ID),
+		Name:       s.Name,
+		TypeID:     formatID(s.TypeID),
+		Images:     s.ImageList(),
+		ImagesText: s.Images,
+		Area:       s.Area,
+		Address:    s.Address,
+		Longitude:  s.Longitude,
+		Latitude:   s.Latitude,
+		AvgPrice:   int(s.AvgPrice),
+		Sold:       s.Sold,
+		Comments:   s.Comments,
+		Score:      s.Score,
+		OpenHours:  s.OpenHours,
+		OwnerID:    optionalID(s.OwnerID),
 	}
 }
 

@@ -23,3 +23,11 @@ func (r *mutationResolver) UploadImage(ctx context.Context, file graphql.Upload)
 	}
 	return &model.Image{URL: img.URL, Width: img.Width, Height: img.Height, ContentType: img.ContentType}, nil
 }
+
+func (r *mutationResolver) DeleteImage(ctx context.Context, url string) (bool, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return false, err
+	}
+	return r.App.Commands.DeleteImage.Delete(ctx, actor(p), url)
+}

@@ -23,7 +23,10 @@ const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 	"font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // Handler serves the app under Prefix: hashed assets cached for a year, index.html
-// (also for any path that is not a file: the app routes itself) never cached.
+// never cached. A path that names a file — under assets/, or whose last part has an
+// extension — is 404 when the app has no such file (a browser must not take the page
+// for a missing script or image); any other path is a route of the app and gets
+// index.html (the app routes itself).
 func Handler() http.Handler {
 	files, err := fs.Sub(dist, "dist")
 	if err != nil {
@@ -47,6 +50,10 @@ func Handler() http.Handler {
 				r2 := r.Clone(r.Context())
 				r2.URL.Path = "/" + name
 				server.ServeHTTP(w, r2)
+				return
+			}
+			if name == "assets" || strings.HasPrefix(name, "assets/") || path.Ext(name) != "" {
+				http.NotFound(w, r)
 				return
 			}
 		}

@@ -1,7 +1,9 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -105,5 +107,54 @@ func TestServedWithStrictHeaders(t *testing.T) {
 	}
 	if rec := get("/app/orders"); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "<div id=\"app\">") {
 		t.Errorf("a route of the app: %d", rec.Code)
+	}
+}
+
+// TestOnlyAppRoutesFallBackToThePage: a path that names a file the app does not have —
+// under assets/ or with an extension — is 404, as a missing script must not be answered
+// with the page; any other path is a route of the app and gets the page.
+func TestOnlyAppRoutesFallBackToThePage(t *testing.T) {
+	t.Parallel()
+	h := web.Handler()
+	for path, want := range map[string]int{
+		"/app/assets/x.js":        http.StatusNotFound,
+		"/app/assets/x":           http.StatusNotFound,
+		"/app/assets/":            http.StatusNotFound,
+		"/app/x.png":              http.StatusNotFound,
+		"/app/shop/1/photo.jpg":   http.StatusNotFound,
+		"/app/favicon.ico":        http.StatusNotFound,
+		"/app/":                   http.StatusOK,
+		"/app/index.html":         http.StatusOK,
+		"/app/orders":             http.StatusOK,
+		"/app/shop/12":            http.StatusOK,
+		"/app/notes/hot/page-two": http.StatusOK,
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		page := strings.Contains(rec.Body.String(), `<div id="app">`)
+		if rec.Code != want || page != (want == http.StatusOK) {
+			t.Errorf("GET %s: %d (the page: %v), want %d", path, rec.Code, page, want)
+		}
+	}
+}
+
+// TestFavicon: the favicon is a real icon, and the app's page links to it.
+func TestFavicon(t *testing.T) {
+	t.Parallel()
+	rec := httptest.NewRecorder()
+	web.Favicon().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, web.FaviconPath, nil))
+	body := rec.Body.Bytes()
+	// An ICO file: reserved 0, type 1 (icon), at least one image.
+	if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "image/x-icon" || len(body) < 22 ||
+		body[0] != 0 || body[1] != 0 || body[2] != 1 || body[3] != 0 || body[4] == 0 {
+		t.Fatalf("GET %s: %d %v, % x", web.FaviconPath, rec.Code, rec.Header(), body[:min(len(body), 22)])
+	}
+	if _, err := png.Decode(bytes.NewReader(body[22:])); err != nil {
+		t.Errorf("the icon's image is not a PNG: %v", err)
+	}
+	rec = httptest.NewRecorder()
+	web.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app/", nil))
+	if !strings.Contains(rec.Body.String(), `<link rel="icon" href="`+web.FaviconPath+`"`) {
+		t.Errorf("the page does not link the favicon:\n%s", rec.Body.String())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/dealspot/dealspot/ent"
@@ -165,4 +166,21 @@ func voucherFrom(tpl seedVoucher, shopID int64, fs *domain.FlashSale) domain.Vou
 // round6 keeps six decimals (about 0.1 m), as map providers give coordinates.
 func round6(x float64) float64 {
 	return math.Round(x*1e6) / 1e6
+}
+
+// DemoImagePaths lists every image path the demo data refers to — the shops' photos,
+// the shop types' icons and the demo users' avatars — so that the server can serve a
+// picture at each.
+func DemoImagePaths() []string {
+	var out []string
+	for _, t := range seedShopTypes {
+		out = append(out, t.icon)
+	}
+	for _, s := range seedShops() {
+		out = append(out, strings.Split(s.Images, ",")...)
+	}
+	for _, u := range DemoSocialData().Users {
+		out = append(out, u.Icon)
+	}
+	return out
 }

@@ -165,6 +165,18 @@ func (f SignInFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SignInMutation", m)
 }
 
+// The UploadFunc type is an adapter to allow the use of ordinary
+// function as Upload mutator.
+type UploadFunc func(context.Context, *ent.UploadMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f UploadFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.UploadMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UploadMutation", m)
+}
+
 // The UserFunc type is an adapter to allow the use of ordinary
 // function as User mutator.
 type UserFunc func(context.Context, *ent.UserMutation) (ent.Value, error)

@@ -378,6 +378,30 @@ var (
 			},
 		},
 	}
+	// UploadsColumns holds the columns for the "uploads" table.
+	UploadsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "url", Type: field.TypeString, Unique: true, Size: 255},
+		{Name: "content_type", Type: field.TypeString, Size: 32},
+		{Name: "width", Type: field.TypeInt},
+		{Name: "height", Type: field.TypeInt},
+	}
+	// UploadsTable holds the schema information for the "uploads" table.
+	UploadsTable = &schema.Table{
+		Name:       "uploads",
+		Columns:    UploadsColumns,
+		PrimaryKey: []*schema.Column{UploadsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "upload_user_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{UploadsColumns[3], UploadsColumns[0]},
+			},
+		},
+	}
 	// UsersColumns holds the columns for the "users" table.
 	UsersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt64, Increment: true},
@@ -513,6 +537,7 @@ var (
 		ShopsTable,
 		ShopTypesTable,
 		SignInsTable,
+		UploadsTable,
 		UsersTable,
 		VouchersTable,
 		VoucherOrdersTable,

@@ -45,6 +45,9 @@ type ShopType func(*sql.Selector)
 // SignIn is the predicate function for signin builders.
 type SignIn func(*sql.Selector)
 
+// Upload is the predicate function for upload builders.
+type Upload func(*sql.Selector)
+
 // User is the predicate function for user builders.
 type User func(*sql.Selector)
 

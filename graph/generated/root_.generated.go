@@ -132,6 +132,7 @@ type ComplexityRoot struct {
 		CreateVoucher     func(childComplexity int, input model.CreateVoucherInput) int
 		DeleteBlog        func(childComplexity int, id string) int
 		DeleteComment     func(childComplexity int, id string) int
+		DeleteImage       func(childComplexity int, url string) int
 		Follow            func(childComplexity int, userID string) int
 		LikeBlog          func(childComplexity int, id string) int
 		Login             func(childComplexity int, phone string, code string) int
@@ -246,24 +247,25 @@ type ComplexityRoot struct {
 	}
 
 	Shop struct {
-		Address   func(childComplexity int) int
-		Area      func(childComplexity int) int
-		AvgPrice  func(childComplexity int) int
-		Blogs     func(childComplexity int, first *int, after *string) int
-		Comments  func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Images    func(childComplexity int) int
-		Latitude  func(childComplexity int) int
-		Longitude func(childComplexity int) int
-		Name      func(childComplexity int) int
-		OpenHours func(childComplexity int) int
-		Owner     func(childComplexity int) int
-		OwnerID   func(childComplexity int) int
-		Score     func(childComplexity int) int
-		Sold      func(childComplexity int) int
-		Type      func(childComplexity int) int
-		TypeID    func(childComplexity int) int
-		Vouchers  func(childComplexity int) int
+		Address    func(childComplexity int) int
+		Area       func(childComplexity int) int
+		AvgPrice   func(childComplexity int) int
+		Blogs      func(childComplexity int, first *int, after *string) int
+		Comments   func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Images     func(childComplexity int) int
+		ImagesText func(childComplexity int) int
+		Latitude   func(childComplexity int) int
+		Longitude  func(childComplexity int) int
+		Name       func(childComplexity int) int
+		OpenHours  func(childComplexity int) int
+		Owner      func(childComplexity int) int
+		OwnerID    func(childComplexity int) int
+		Score      func(childComplexity int) int
+		Sold       func(childComplexity int) int
+		Type       func(childComplexity int) int
+		TypeID     func(childComplexity int) int
+		Vouchers   func(childComplexity int) int
 	}
 
 	ShopConnection struct {
@@ -836,6 +838,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteComment(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteImage":
+		if e.ComplexityRoot.Mutation.DeleteImage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteImage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteImage(childComplexity, args["url"].(string)), true
 	case "Mutation.follow":
 		if e.ComplexityRoot.Mutation.Follow == nil {
 			break
@@ -1625,6 +1638,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.Images(childComplexity), true
+	case "Shop.imagesText":
+		if e.ComplexityRoot.Shop.ImagesText == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.ImagesText(childComplexity), true
 	case "Shop.latitude":
 		if e.ComplexityRoot.Shop.Latitude == nil {
 			break
@@ -2833,9 +2852,18 @@ extend type Mutation {
   """
   Upload an image (JPEG, PNG, WebP or GIF, at most UPLOAD_MAX_BYTES and UPLOAD_MAX_SIDE
   pixels a side): stored without its metadata under a random name. Use its url in a
-  note's images. BAD_USER_INPUT for anything else; RATE_LIMITED past UPLOAD_RATE_PER_USER.
+  note's images or as a profile's icon; only paths of this site that serve an image are
+  accepted there. BAD_USER_INPUT for anything else; RATE_LIMITED past UPLOAD_RATE_PER_USER.
   """
   uploadImage(file: Upload!): Image! @auth
+  """
+  Delete an image the caller uploaded (an ADMIN: anyone's), given the url uploadImage
+  answered: it is no longer served, nor accepted in notes or icons. False when no upload
+  is at url (deleted already; a demo picture or another site's URL). CONFLICT while a
+  note's images, a profile's icon or a shop's photos show it: remove it there first.
+  FORBIDDEN for someone else's upload.
+  """
+  deleteImage(url: String!): Boolean! @auth
 }
 `, BuiltIn: false},
 	{Name: "../schema/schema.graphqls", Input: `"An instant, RFC 3339 (e.g. 2026-11-22T10:00:00Z)."
@@ -2874,8 +2902,10 @@ type Shop {
   id: ID!
   name: String!
   typeId: ID!
-  "Comma-separated image URLs."
-  images: String!
+  "The shop's photos: image paths or URLs, in display order (the type of Blog.images)."
+  images: [String!]!
+  "The photos as one comma-separated string."
+  imagesText: String! @deprecated(reason: "Use images, a list.")
   area: String!
   address: String!
   longitude: Float!
@@ -2940,6 +2970,7 @@ input CreateShopInput {
   longitude: Float!
   latitude: Float!
   area: String
+  "The photos: image paths or URLs separated by commas."
   images: String
   avgPrice: Int
   openHours: String
@@ -2955,6 +2986,7 @@ input UpdateShopInput {
   longitude: Float
   latitude: Float
   area: String
+  "The photos: image paths or URLs separated by commas."
   images: String
   avgPrice: Int
   openHours: String
@@ -3036,7 +3068,11 @@ input CreateBlogInput {
   title: String!
   "At most 5000 characters."
   content: String!
-  "At most 9 image paths or URLs, without commas or spaces."
+  """
+  At most 9 image paths or URLs, without commas or spaces: https URLs of other sites (not
+  checked), or paths of this site that serve an image — an uploadImage url not deleted,
+  or a demo picture; BAD_USER_INPUT names one that does not.
+  """
   images: [String!]!
   "A 1–5 star rating of the shop; it moves the shop's score and review count."
   rating: Int
@@ -3143,7 +3179,10 @@ type UserConnection {
 input UpdateProfileInput {
   "1–32 characters; nicknames need not be unique."
   nickName: String
-  "An https URL or an uploaded image's /media/ path; empty removes it."
+  """
+  An https URL, or a path of this site that serves an image (an uploadImage url not
+  deleted, or a demo picture); empty removes it.
+  """
   icon: String
   "At most 64 characters; empty removes it."
   city: String
@@ -3537,6 +3576,8 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_typeId(ctx, field)
 	case "images":
 		return ec.fieldContext_Shop_images(ctx, field)
+	case "imagesText":
+		return ec.fieldContext_Shop_imagesText(ctx, field)
 	case "area":
 		return ec.fieldContext_Shop_area(ctx, field)
 	case "address":

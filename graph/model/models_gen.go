@@ -77,7 +77,9 @@ type CreateBlogInput struct {
 	Title string `json:"title"`
 	// At most 5000 characters.
 	Content string `json:"content"`
-	// At most 9 image paths or URLs, without commas or spaces.
+	// At most 9 image paths or URLs, without commas or spaces: https URLs of other sites (not
+	// checked), or paths of this site that serve an image — an uploadImage url not deleted,
+	// or a demo picture; BAD_USER_INPUT names one that does not.
 	Images []string `json:"images"`
 	// A 1–5 star rating of the shop; it moves the shop's score and review count.
 	Rating *int `json:"rating,omitempty"`
@@ -106,6 +108,7 @@ type CreateShopInput struct {
 	Longitude float64 `json:"longitude"`
 	Latitude  float64 `json:"latitude"`
 	Area      *string `json:"area,omitempty"`
+	// The photos: image paths or URLs separated by commas.
 	Images    *string `json:"images,omitempty"`
 	AvgPrice  *int    `json:"avgPrice,omitempty"`
 	OpenHours *string `json:"openHours,omitempty"`
@@ -241,12 +244,14 @@ type Shop struct {
 	ID     string `json:"id"`
 	Name   string `json:"name"`
 	TypeID string `json:"typeId"`
-	// Comma-separated image URLs.
-	Images    string  `json:"images"`
-	Area      string  `json:"area"`
-	Address   string  `json:"address"`
-	Longitude float64 `json:"longitude"`
-	Latitude  float64 `json:"latitude"`
+	// The shop's photos: image paths or URLs, in display order (the type of Blog.images).
+	Images []string `json:"images"`
+	// The photos as one comma-separated string.
+	ImagesText string  `json:"imagesText"`
+	Area       string  `json:"area"`
+	Address    string  `json:"address"`
+	Longitude  float64 `json:"longitude"`
+	Latitude   float64 `json:"latitude"`
 	// Average spend per person, in cents.
 	AvgPrice int `json:"avgPrice"`
 	// Units sold: every unit of the shop's PAID and USED orders (a flash-sale claim, a
@@ -335,7 +340,8 @@ type UpdateFlashSaleInput struct {
 type UpdateProfileInput struct {
 	// 1–32 characters; nicknames need not be unique.
 	NickName *string `json:"nickName,omitempty"`
-	// An https URL or an uploaded image's /media/ path; empty removes it.
+	// An https URL, or a path of this site that serves an image (an uploadImage url not
+	// deleted, or a demo picture); empty removes it.
 	Icon *string `json:"icon,omitempty"`
 	// At most 64 characters; empty removes it.
 	City *string `json:"city,omitempty"`
@@ -357,10 +363,11 @@ type UpdateShopInput struct {
 	Longitude *float64 `json:"longitude,omitempty"`
 	Latitude  *float64 `json:"latitude,omitempty"`
 	Area      *string  `json:"area,omitempty"`
-	Images    *string  `json:"images,omitempty"`
-	AvgPrice  *int     `json:"avgPrice,omitempty"`
-	OpenHours *string  `json:"openHours,omitempty"`
-	Score     *int     `json:"score,omitempty"`
+	// The photos: image paths or URLs separated by commas.
+	Images    *string `json:"images,omitempty"`
+	AvgPrice  *int    `json:"avgPrice,omitempty"`
+	OpenHours *string `json:"openHours,omitempty"`
+	Score     *int    `json:"score,omitempty"`
 }
 
 // A person with an account.

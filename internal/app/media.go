@@ -6,4 +6,6 @@ import "github.com/dealspot/dealspot/internal/app/media"
 type MediaCommands struct {
 	// UploadImage stores an image a logged-in user uploads and says where it is served.
 	UploadImage *media.Upload
+	// DeleteImage deletes an upload nothing shows, for its uploader.
+	DeleteImage *media.Images
 }

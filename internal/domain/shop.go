@@ -2,6 +2,7 @@ package domain
 
 import (
 	"math"
+	"strings"
 	"time"
 )
 
@@ -15,9 +16,10 @@ type ShopType struct {
 
 // Shop is a place that sells deals.
 type Shop struct {
-	ID        int64
-	Name      string
-	TypeID    int64
+	ID     int64
+	Name   string
+	TypeID int64
+	// Images are the shop's photos: paths or URLs separated by commas.
 	Images    string
 	Area      string
 	Address   string
@@ -34,6 +36,17 @@ type Shop struct {
 	OwnerID   int64
 	CreatedAt time.Time
 	UpdatedAt time.Time
+}
+
+// ImageList returns the shop's photos, in order, without spaces or empty entries.
+func (s Shop) ImageList() []string {
+	out := []string{}
+	for img := range strings.SplitSeq(s.Images, ",") {
+		if img = strings.TrimSpace(img); img != "" {
+			out = append(out, img)
+		}
+	}
+	return out
 }
 
 // ShopFilter narrows a shop listing.

@@ -39,8 +39,14 @@ type Options struct {
 	PaymentNotify http.Handler
 	// Media serves GET /media/{name}, the uploaded images (nil: not served).
 	Media http.Handler
-	// App serves the web app at AppPath when set.
+	// DemoImages serves the demo data's pictures under each of DemoImagePrefixes (nil:
+	// not served).
+	DemoImages        http.Handler
+	DemoImagePrefixes []string
+	// App serves the web app at AppPath when set, and Favicon the site's icon at
+	// FaviconPath.
 	App     http.Handler
+	Favicon http.Handler
 	Metrics *Metrics
 	// Ready names the checks /readyz runs.
 	Ready map[string]Check
@@ -70,6 +76,9 @@ const AppPath = "/app/"
 // PaymentNotifyPath is where the payment provider posts its notifications.
 const PaymentNotifyPath = "/payments/notify"
 
+// FaviconPath is where browsers look for a site's icon.
+const FaviconPath = "/favicon.ico"
+
 // MediaPath is the prefix of the uploaded images' paths.
 const MediaPath = "/media/"
 
@@ -85,9 +94,17 @@ func NewHandler(o Options) http.Handler {
 	if o.Media != nil {
 		mux.Handle("GET "+MediaPath, o.Media)
 	}
+	if o.DemoImages != nil {
+		for _, prefix := range o.DemoImagePrefixes {
+			mux.Handle("GET "+prefix, o.DemoImages)
+		}
+	}
 	if o.App != nil {
 		mux.Handle("GET "+AppPath, o.App)
 		mux.Handle("GET /app", http.RedirectHandler(AppPath, http.StatusMovedPermanently))
+	}
+	if o.Favicon != nil {
+		mux.Handle("GET "+FaviconPath, o.Favicon)
 	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})

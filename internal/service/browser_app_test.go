@@ -20,8 +20,9 @@ import (
 // TestWebAppClaimPayAndShowTheCode: in Chromium, a buyer opens the web app served at
 // /app/ by a `dealspot serve` process on the embedded defaults, logs in with the dev-mode code, claims a live flash
 // sale, sees the order go from PENDING to CREATED without reloading, pays and sees the
-// redemption code. The screens are written to docs/screenshots/ at phone and desktop
-// sizes, and the first contentful paint is reported.
+// redemption code. The shop list shows each shop's first photo, the shop's page its
+// photos, and near me the distances. The screens are written to docs/screenshots/ at
+// phone and desktop sizes, and the first contentful paint is reported.
 func TestWebAppClaimPayAndShowTheCode(t *testing.T) {
 	t.Parallel()
 	node, dir := browserTools(t)
@@ -48,12 +49,14 @@ func TestWebAppClaimPayAndShowTheCode(t *testing.T) {
 		t.Fatalf("browser walk: %v\n%s\n%s", err, out, stderr)
 	}
 	var seen struct {
-		FCP       float64
-		Statuses  []string
-		Code      string
-		Reloads   int
-		Shown     []string
-		Distances []string
+		FCP        float64
+		Statuses   []string
+		Code       string
+		Reloads    int
+		Shown      []string
+		Distances  []string
+		ListPhotos int
+		ShopPhotos int
 	}
 	if err := json.Unmarshal(out, &seen); err != nil {
 		t.Fatalf("browser answered %q: %v", out, err)
@@ -67,6 +70,10 @@ func TestWebAppClaimPayAndShowTheCode(t *testing.T) {
 	}
 	if len(seen.Distances) == 0 {
 		t.Errorf("near me listed no distances: %s", out)
+	}
+	// Every shop card shows its first photo, and the shop's page both.
+	if seen.ListPhotos < 10 || seen.ShopPhotos != 2 {
+		t.Errorf("%d shop photos shown on the list, %d on the shop's page; want one a shop, and its 2", seen.ListPhotos, seen.ShopPhotos)
 	}
 	if seen.FCP <= 0 || seen.FCP > 1000 {
 		t.Errorf("first contentful paint %.0f ms, want under 1 s", seen.FCP)

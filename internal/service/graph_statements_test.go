@@ -53,7 +53,7 @@ func seedNotes(t *testing.T, svc *service.Node, users, count int) {
 	}
 	for i := range count {
 		v, err := svc.App.Commands.Blogs.CreateBlog(ctx, ids[i%users], notes.BlogInput{
-			ShopID: int64(i%10 + 1), Title: fmt.Sprintf("note %d", i), Content: "good", Images: []string{"/imgs/a.jpg"},
+			ShopID: int64(i%10 + 1), Title: fmt.Sprintf("note %d", i), Content: "good", Images: []string{"/imgs/shops/1-1.jpg"},
 		})
 		if err != nil {
 			t.Fatal(err)

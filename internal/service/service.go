@@ -244,7 +244,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		return nil, err
 	}
 	s.closers = append(s.closers, stopTracing)
-	soc, err := s.newSocial(o)
+	imgs, err := newMedia(cfg.Media, s.Redis, s.Store)
+	if err != nil {
+		return nil, err
+	}
+	soc, err := s.newSocial(o, imgs.images)
 	if err != nil {
 		return nil, err
 	}
@@ -303,11 +307,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		return nil, fmt.Errorf("build the id filters: %w", err)
 	}
 	s.closers = append(s.closers, stopFilters)
-	upload, mediaHandler, err := newMedia(cfg.Media, s.Redis)
-	if err != nil {
-		return nil, err
-	}
-	s.App.Commands.UploadImage = upload
+	s.App.Commands.MediaCommands = app.MediaCommands{UploadImage: imgs.upload, DeleteImage: imgs.images}
 	if s.Seeded {
 		if err := s.seedDemoSocial(ctx); err != nil {
 			return nil, err
@@ -363,11 +363,15 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Log:           log,
 		GraphQL:       gql,
 		PaymentNotify: s.paymentNotify,
-		Media:         mediaHandler,
-		App:           web.Handler(),
-		Metrics:       s.Metrics,
-		IDE:           cfg.IDE,
-		MaxBodyBytes:  cfg.HTTP.MaxBodyBytes,
+		Media:         imgs.handler,
+		DemoImages:    imgs.demo.Handler(),
+		// The demo data's pictures, wherever it refers to them.
+		DemoImagePrefixes: imgs.demo.Prefixes(),
+		App:               web.Handler(),
+		Favicon:           web.Favicon(),
+		Metrics:           s.Metrics,
+		IDE:               cfg.IDE,
+		MaxBodyBytes:      cfg.HTTP.MaxBodyBytes,
 		// A multipart upload carries one image and the operation beside it.
 		MaxUploadBodyBytes: cfg.Media.MaxBytes + graph.MultipartOverheadBytes,
 		MaxURLBytes:        cfg.HTTP.MaxURLBytes,
@@ -382,7 +386,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		Warnings: map[string]server.Warning{"redis_persistence": persistence.warning},
 	}
 	s.Handler = server.NewHandler(httpOpts)
-	httpOpts.GraphQL, httpOpts.PaymentNotify, httpOpts.Media = nil, nil, nil
+	httpOpts.GraphQL, httpOpts.PaymentNotify, httpOpts.Media, httpOpts.DemoImages = nil, nil, nil, nil
 	s.OpsHandler = server.NewHandler(httpOpts)
 	s.MetricsHandler = server.NewMetricsHandler(s.Metrics)
 	return s, nil

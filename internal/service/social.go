@@ -28,8 +28,9 @@ type socialParts struct {
 }
 
 // newSocial builds notes, likes, follows, the feed, sign-ins and visitor counts; the
-// shop queries count their views, so they come first.
-func (s *Node) newSocial(o options) (socialParts, error) {
+// shop queries count their views, so they come first. images tells which image paths
+// of this site exist.
+func (s *Node) newSocial(o options, images notes.Images) (socialParts, error) {
 	cfg := s.Config
 	rc := s.Redis.Client
 	inboxes, err := redisadapter.NewInboxes(rc, cfg.Social.InboxMax)
@@ -80,6 +81,7 @@ func (s *Node) newSocial(o options) (socialParts, error) {
 		// The shop cache is built after the social use cases (shops count their views
 		// through them); it is looked up when a review changes.
 		ShopCache: lateShopInvalidator{s},
+		Images:    images,
 	})
 	if err != nil {
 		return socialParts{}, err

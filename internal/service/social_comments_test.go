@@ -175,7 +175,7 @@ func editAndDeleteNotes(t *testing.T, env map[string]string) {
 			Images         []string
 		}
 	}
-	author.Do(t, update, map[string]any{"id": note, "in": map[string]any{"title": " new title ", "images": []string{"/media/a.png"}}}).Decode(t, &upd)
+	author.Do(t, update, map[string]any{"id": note, "in": map[string]any{"title": " new title ", "images": []string{"/imgs/shops/1-2.jpg"}}}).Decode(t, &upd)
 	if upd.UpdateBlog.Title != "new title" || upd.UpdateBlog.Content != "c" || len(upd.UpdateBlog.Images) != 1 {
 		t.Errorf("updated note %+v", upd.UpdateBlog)
 	}

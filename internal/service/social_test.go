@@ -159,7 +159,7 @@ func createBlog(t *testing.T, c testsupport.GraphQLClient, title string) blogNod
 	t.Helper()
 	var out struct{ CreateBlog blogNode }
 	c.Do(t, `mutation($in: CreateBlogInput!) { createBlog(input: $in) { `+blogFields+` } }`, map[string]any{"in": map[string]any{
-		"shopId": "1", "title": title, "content": "正文 " + title, "images": []string{"/imgs/blogs/" + title + ".jpg"},
+		"shopId": "1", "title": title, "content": "正文 " + title, "images": []string{"https://img.example.com/blogs/" + title + ".jpg"},
 	}}).Decode(t, &out)
 	return out.CreateBlog
 }

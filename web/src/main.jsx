@@ -17,6 +17,7 @@ function useRoute() {
 }
 
 const money = (cents) => (cents / 100).toFixed(cents % 100 ? 2 : 0);
+const distance = (m) => (m < 1000 ? Math.round(m) + ' m' : (m / 1000).toFixed(1) + ' km');
 
 function App() {
   const [, rerender] = useState(0);
@@ -95,18 +96,18 @@ function Shops() {
   const [next, setNext] = useState(null);
   // near is the point shops are listed around (null: not by distance).
   const [near, setNear] = useState(null);
-  useEffect(() => { gql(graphql(`query ShopTypes { shopTypes { id name } }`)).then((d) => setTypes(d.shopTypes)); }, []);
+  useEffect(() => { gql(graphql(`query ShopTypes { shopTypes { id name icon } }`)).then((d) => setTypes(d.shopTypes)); }, []);
   const load = async (after) => {
     let page;
     if (near) {
       const d = await gql(graphql(`query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {
         nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {
-          edges { distanceMeters node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }`),
+          edges { distanceMeters node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }`),
       { t: type || types[0]?.id || '1', lon: near.lon, lat: near.lat, a: after });
       page = d.nearbyShops;
     } else {
       const d = await gql(graphql(`query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {
-        edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }`),
+        edges { node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }`),
       { t: type || null, n: name || null, a: after });
       page = d.shops;
     }
@@ -125,7 +126,8 @@ function Shops() {
     <section>
       <div class="types" role="tablist">
         <button role="tab" aria-selected={type === ''} onClick={() => setType('')}>{t('allTypes')}</button>
-        {types.map((ty) => <button role="tab" aria-selected={type === ty.id} onClick={() => setType(ty.id)}>{ty.name}</button>)}
+        {types.map((ty) => <button role="tab" aria-selected={type === ty.id} onClick={() => setType(ty.id)}>
+          {ty.icon && <img src={ty.icon} alt="" class="type-icon" />}{ty.name}</button>)}
       </div>
       <div class="row">
         <label class="search">{t('search')} <input type="search" value={name} disabled={!!near} onChange={(e) => setName(e.currentTarget.value)} /></label>
@@ -134,9 +136,11 @@ function Shops() {
       {near && <p class="meta">{t('around')} {near.lat.toFixed(4)}, {near.lon.toFixed(4)}{near.guessed ? ' (' + t('guessed') + ')' : ''}</p>}
       <ul class="shops">
         {shops.map((s) => (
-          <li><a href={`#/shop/${s.id}`} class="shop-link"><b>{s.name}</b>
-            <span>{s.distance != null && <b class="distance">{s.distance < 1000 ? Math.round(s.distance) + ' m' : (s.distance / 1000).toFixed(1) + ' km'} · </b>}
-              {s.area} · {t('perPerson')} ¥{money(s.avgPrice)} · {t('score')} {(s.score / 10).toFixed(1)} · {s.comments} {t('reviews')}</span></a></li>
+          <li class="shop-card"><a href={`#/shop/${s.id}`} class="shop-link">
+            {s.images[0] && <img src={s.images[0]} alt="" class="shop-photo" loading="lazy" width="96" height="64" />}
+            <div><b>{s.name}</b>
+              <span>{s.distance != null && <b class="distance">{distance(s.distance)} · </b>}
+                {s.area} · {t('perPerson')} ¥{money(s.avgPrice)} · {t('score')} {(s.score / 10).toFixed(1)} · {s.comments} {t('reviews')}</span></div></a></li>
         ))}
       </ul>
       {next && <button onClick={() => load(next)}>{t('more')}</button>}
@@ -147,7 +151,7 @@ function Shops() {
 function Shop({ id }) {
   const [shop, setShop] = useState(null);
   useEffect(() => {
-    gql(graphql(`query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments type { name }
+    gql(graphql(`query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images openHours type { name }
       vouchers { id title payValue actualValue kind stock beginTime endTime }
       blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }`), { id }).then((d) => setShop(d.shop));
   }, [id]);
@@ -155,7 +159,9 @@ function Shop({ id }) {
   return (
     <section>
       <h1>{shop.name}</h1>
+      {shop.images.length > 0 && <div class="photos">{shop.images.map((src) => <img src={src} alt="" class="shop-photo" width="240" height="160" />)}</div>}
       <p>{shop.type?.name} · {shop.address} · {t('perPerson')} ¥{money(shop.avgPrice)} · {t('score')} {(shop.score / 10).toFixed(1)}</p>
+      {shop.openHours && <p class="meta">{t('openHours')} {shop.openHours}</p>}
       <h2>{t('vouchers')}</h2>
       <ul class="vouchers">{shop.vouchers.map((v) => <Voucher v={v} />)}</ul>
       <h2>{t('notes')}</h2>
@@ -354,7 +360,7 @@ function Note({ id }) {
   const [text, setText] = useState('');
   const [err, setErr] = useState('');
   const load = () => gql(graphql(`query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe
-      author { id nickName isFollowedByMe } shop { id name }
+      author { id nickName icon isFollowedByMe } shop { id name }
       comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }
       blogLikers(blogId: $id) { nickName } }`), { id }).then((d) => { setNote(d.blog); setLikers(d.blogLikers); });
   useEffect(() => { load(); }, [id]);
@@ -364,7 +370,7 @@ function Note({ id }) {
   return (
     <article>
       <h1>{note.title}</h1>
-      <p class="meta">{note.author.nickName} · <a href={`#/shop/${note.shop?.id}`}>{note.shop?.name}</a>{note.rating ? ' · ' + '★'.repeat(note.rating) : ''}</p>
+      <p class="meta">{note.author.icon && <img src={note.author.icon} alt="" class="avatar" width="24" height="24" />}{note.author.nickName} · <a href={`#/shop/${note.shop?.id}`}>{note.shop?.name}</a>{note.rating ? ' · ' + '★'.repeat(note.rating) : ''}</p>
       {note.images.map((src) => <img src={src} alt="" class="note-image" />)}
       <p class="content">{note.content}</p>
       <p>

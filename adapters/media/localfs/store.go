@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -89,6 +90,50 @@ func (s *Store) Put(_ context.Context, name, contentType string, data []byte) (u
 		return "", fmt.Errorf("media store: %w", err)
 	}
 	return s.urlPrefix + name, nil
+}
+
+// Has implements media.Store: whether a file Put wrote is at url.
+func (s *Store) Has(_ context.Context, url string) (bool, error) {
+	name, ok := s.nameOf(url)
+	if !ok {
+		return false, nil
+	}
+	info, err := os.Stat(filepath.Join(s.dir, name))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("media store: %w", err)
+	}
+	return info.Mode().IsRegular(), nil
+}
+
+// Delete implements media.Store: it removes the file Put wrote for url.
+func (s *Store) Delete(_ context.Context, url string) (bool, error) {
+	name, ok := s.nameOf(url)
+	if !ok {
+		return false, nil
+	}
+	err := os.Remove(filepath.Join(s.dir, name))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("media store: delete %s: %w", name, err)
+	}
+	return true, nil
+}
+
+// nameOf returns the name of the file at url, one of the URLs Put returns.
+func (s *Store) nameOf(url string) (string, bool) {
+	name, ok := strings.CutPrefix(url, s.urlPrefix)
+	if !ok {
+		return "", false
+	}
+	if _, known := typeOf(name); !known {
+		return "", false
+	}
+	return name, true
 }
 
 // typeOf returns the content type of a name Put accepts: 32 lower-case hex digits and

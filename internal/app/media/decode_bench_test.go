@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/internal/app/media"
+	"github.com/dealspot/dealspot/internal/app/media/mediatest"
 )
 
 // BenchmarkUpload16BitPNG uploads an 8000×5000 PNG of 16 bits per channel (a few
@@ -25,7 +26,7 @@ func BenchmarkUpload16BitPNG(b *testing.B) {
 	cfg := defaults
 	cfg.DecodeBudget = 1 << 30
 	cfg.RatePerUser = 0
-	u, err := media.New(cfg, media.Deps{Store: store})
+	u, err := media.New(cfg, media.Deps{Store: store, Uploads: &mediatest.MemUploads{}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -42,6 +42,25 @@ func (s *memStore) Put(_ context.Context, name, contentType string, data []byte)
 	return "/media/" + name, nil
 }
 
+func (s *memStore) Has(_ context.Context, url string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	name, ok := strings.CutPrefix(url, "/media/")
+	_, found := s.files[name]
+	return ok && found, nil
+}
+
+func (s *memStore) Delete(_ context.Context, url string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	name, ok := strings.CutPrefix(url, "/media/")
+	if _, found := s.files[name]; !ok || !found {
+		return false, nil
+	}
+	delete(s.files, name)
+	return true, nil
+}
+
 // last returns the name and file stored last.
 func (s *memStore) last(t testing.TB) (string, stored) {
 	t.Helper()
@@ -121,6 +140,17 @@ func (r *countingReader) Read(p []byte) (int, error) {
 	clear(p[k:])
 	r.read += int64(len(p))
 	return len(p), nil
+}
+
+// The in-memory record of uploads meets the contract of the database's.
+func TestMemUploadsContract(t *testing.T) {
+	t.Parallel()
+	mediatest.UploadsContract(t, func(*testing.T) mediatest.UploadStore {
+		m := &mediatest.MemUploads{}
+		return mediatest.UploadStore{Uploads: m, Uses: map[string]func(*testing.T, string){
+			"marked": func(_ *testing.T, url string) { m.Use(url) },
+		}}
+	})
 }
 
 // The in-memory store meets the contract of the one on disk.

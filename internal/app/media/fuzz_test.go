@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dealspot/dealspot/internal/app/media"
+	"github.com/dealspot/dealspot/internal/app/media/mediatest"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -20,7 +21,7 @@ func FuzzHandle(f *testing.F) {
 	f.Add(webpFile(riffChunk("VP8X", vp8x(0x2c, 2, 2)), riffChunk("VP8L", vp8l(2, 2, color.NRGBA{A: 9})), riffChunk("EXIF", []byte("e"))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		store := &memStore{}
-		u, err := media.New(media.Config{MaxBytes: 1 << 20, MaxSide: 512, MaxPixels: 1 << 16, DecodeBudget: 1 << 20}, media.Deps{Store: store})
+		u, err := media.New(media.Config{MaxBytes: 1 << 20, MaxSide: 512, MaxPixels: 1 << 16, DecodeBudget: 1 << 20}, media.Deps{Store: store, Uploads: &mediatest.MemUploads{}})
 		if err != nil {
 			t.Fatal(err)
 		}

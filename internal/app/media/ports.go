@@ -3,6 +3,8 @@ package media
 import (
 	"context"
 	"time"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // Store keeps uploaded images (the media store).
@@ -10,6 +12,31 @@ type Store interface {
 	// Put stores data under name (a random hex name with the extension of contentType)
 	// and returns the URL it is served at. Errors are infrastructure failures only.
 	Put(ctx context.Context, name, contentType string, data []byte) (url string, err error)
+	// Has reports whether an image is served at url (any string: a URL of another
+	// store, or no URL at all, is false). Errors are infrastructure failures only.
+	Has(ctx context.Context, url string) (bool, error)
+	// Delete removes the image served at url; false when there was none. Errors are
+	// infrastructure failures only.
+	Delete(ctx context.Context, url string) (bool, error)
+}
+
+// Uploads records who uploaded which image.
+type Uploads interface {
+	// AddUpload records an upload (its ID and CreatedAt are set by the store). Errors:
+	// any error for a URL already recorded, otherwise infrastructure failures only.
+	AddUpload(ctx context.Context, u domain.Upload) error
+	// DeleteUpload deletes the record of the upload at url in one transaction with
+	// check, which is called with the record and whether anything shows the image: a
+	// note's images, a user's icon or a shop's photos naming url. The record is
+	// deleted only when check returns nil; check's error is returned as it is. It
+	// reports false, without calling check, when no upload is recorded at url.
+	DeleteUpload(ctx context.Context, url string, check func(u domain.Upload, inUse bool) error) (bool, error)
+}
+
+// Shipped are the images that come with the server: the demo data's pictures.
+type Shipped interface {
+	// Has reports whether path is one of them.
+	Has(path string) bool
 }
 
 // RateLimiter counts events per key in a sliding window (the shape of

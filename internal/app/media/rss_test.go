@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/internal/app/media"
+	"github.com/dealspot/dealspot/internal/app/media/mediatest"
 )
 
 // TestConcurrentUploadsRSS is a measurement, not a check, and runs only when
@@ -40,7 +41,7 @@ func TestConcurrentUploadsRSS(t *testing.T) {
 	cfg := defaults
 	cfg.RatePerUser = 0
 	cfg.DecodeBudget = 512 << 20
-	u, err := media.New(cfg, media.Deps{Store: &memStore{}})
+	u, err := media.New(cfg, media.Deps{Store: &memStore{}, Uploads: &mediatest.MemUploads{}})
 	if err != nil {
 		t.Fatal(err)
 	}

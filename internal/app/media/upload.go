@@ -48,6 +48,8 @@ type Config struct {
 // Deps are the adapters uploads need.
 type Deps struct {
 	Store Store
+	// Uploads records who uploaded each image.
+	Uploads Uploads
 	// Limiter counts uploads per user; it may be nil when RatePerUser is 0.
 	Limiter RateLimiter
 }
@@ -71,8 +73,8 @@ type decodeHooks struct {
 // New checks cfg and d and returns the use case.
 func New(cfg Config, d Deps) (*Upload, error) {
 	switch {
-	case d.Store == nil:
-		return nil, errors.New("media: missing store")
+	case d.Store == nil || d.Uploads == nil:
+		return nil, errors.New("media: missing store or uploads")
 	case cfg.MaxBytes < 1 || cfg.MaxSide < 1 || cfg.MaxPixels < 1 || cfg.DecodeBudget < 1:
 		return nil, fmt.Errorf("media: size limits must be positive (bytes %d, side %d, pixels %d, decode budget %d)",
 			cfg.MaxBytes, cfg.MaxSide, cfg.MaxPixels, cfg.DecodeBudget)
@@ -86,7 +88,8 @@ func New(cfg Config, d Deps) (*Upload, error) {
 	return &Upload{cfg: cfg, d: d, budget: semaphore.NewWeighted(cfg.DecodeBudget)}, nil
 }
 
-// Handle stores the image read from r on behalf of a and returns where it is served.
+// Handle stores the image read from r on behalf of a, records a as its uploader (who
+// may delete it) and returns where it is served.
 // declaredSize is the size the client announced (-1 or 0 when unknown); it only refuses
 // early, and r is never read past MaxBytes+1 bytes.
 //
@@ -120,7 +123,15 @@ func (u *Upload) Handle(ctx context.Context, a domain.Actor, r io.Reader, declar
 	if err != nil {
 		return domain.Image{}, fmt.Errorf("store image: %w", err)
 	}
-	return domain.Image{URL: url, Width: c.width, Height: c.height, ContentType: c.format.contentType}, nil
+	img := domain.Image{URL: url, Width: c.width, Height: c.height, ContentType: c.format.contentType}
+	if err := u.d.Uploads.AddUpload(ctx, domain.Upload{UserID: a.UserID, Image: img}); err != nil {
+		// An image nobody owns could never be deleted: it goes too.
+		if _, derr := u.d.Store.Delete(context.WithoutCancel(ctx), url); derr != nil {
+			err = errors.Join(err, fmt.Errorf("delete the image again: %w", derr))
+		}
+		return domain.Image{}, fmt.Errorf("record upload: %w", err)
+	}
+	return img, nil
 }
 
 // allow counts one upload of a against the per-user rate.

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/image/webp"
 
 	"github.com/dealspot/dealspot/internal/app/media"
+	"github.com/dealspot/dealspot/internal/app/media/mediatest"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -33,6 +34,7 @@ var defaults = media.Config{MaxBytes: 10 << 20, MaxSide: 8192, MaxPixels: 40_000
 type env struct {
 	upload  *media.Upload
 	store   *memStore
+	uploads *mediatest.MemUploads
 	limiter *limiter
 }
 
@@ -42,8 +44,8 @@ func newEnv(t *testing.T, configure func(*media.Config)) *env {
 	if configure != nil {
 		configure(&cfg)
 	}
-	e := &env{store: &memStore{}, limiter: newLimiter()}
-	u, err := media.New(cfg, media.Deps{Store: e.store, Limiter: e.limiter})
+	e := &env{store: &memStore{}, uploads: &mediatest.MemUploads{}, limiter: newLimiter()}
+	u, err := media.New(cfg, media.Deps{Store: e.store, Uploads: e.uploads, Limiter: e.limiter})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -485,7 +487,7 @@ func TestStoreFailureIsInternal(t *testing.T) {
 		t.Fatal(err)
 	}
 	fail := failingStore{errors.New("disk full")}
-	u, err := media.New(defaults, media.Deps{Store: fail, Limiter: newLimiter()})
+	u, err := media.New(defaults, media.Deps{Store: fail, Uploads: &mediatest.MemUploads{}, Limiter: newLimiter()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -498,6 +500,8 @@ func TestStoreFailureIsInternal(t *testing.T) {
 type failingStore struct{ err error }
 
 func (s failingStore) Put(context.Context, string, string, []byte) (string, error) { return "", s.err }
+func (s failingStore) Has(context.Context, string) (bool, error)                   { return false, s.err }
+func (s failingStore) Delete(context.Context, string) (bool, error)                { return false, s.err }
 
 func TestNewRefusesBadSettings(t *testing.T) {
 	t.Parallel()
@@ -506,19 +510,20 @@ func TestNewRefusesBadSettings(t *testing.T) {
 		cfg  media.Config
 		deps media.Deps
 	}{
-		"no store":              {defaults, media.Deps{Limiter: newLimiter()}},
-		"no limiter for a rate": {defaults, media.Deps{Store: store}},
-		"zero bytes":            {media.Config{MaxSide: 1, MaxPixels: 1, DecodeBudget: 1}, media.Deps{Store: store}},
-		"zero side":             {media.Config{MaxBytes: 1, MaxPixels: 1, DecodeBudget: 1}, media.Deps{Store: store}},
-		"zero pixels":           {media.Config{MaxBytes: 1, MaxSide: 1, DecodeBudget: 1}, media.Deps{Store: store}},
-		"zero decode budget":    {media.Config{MaxBytes: 1, MaxSide: 1, MaxPixels: 1}, media.Deps{Store: store}},
-		"rate without window":   {media.Config{MaxBytes: 1, MaxSide: 1, MaxPixels: 1, DecodeBudget: 1, RatePerUser: 3}, media.Deps{Store: store, Limiter: newLimiter()}},
+		"no store":              {defaults, media.Deps{Uploads: &mediatest.MemUploads{}, Limiter: newLimiter()}},
+		"no uploads":            {defaults, media.Deps{Store: store, Limiter: newLimiter()}},
+		"no limiter for a rate": {defaults, media.Deps{Store: store, Uploads: &mediatest.MemUploads{}}},
+		"zero bytes":            {media.Config{MaxSide: 1, MaxPixels: 1, DecodeBudget: 1}, media.Deps{Store: store, Uploads: &mediatest.MemUploads{}}},
+		"zero side":             {media.Config{MaxBytes: 1, MaxPixels: 1, DecodeBudget: 1}, media.Deps{Store: store, Uploads: &mediatest.MemUploads{}}},
+		"zero pixels":           {media.Config{MaxBytes: 1, MaxSide: 1, DecodeBudget: 1}, media.Deps{Store: store, Uploads: &mediatest.MemUploads{}}},
+		"zero decode budget":    {media.Config{MaxBytes: 1, MaxSide: 1, MaxPixels: 1}, media.Deps{Store: store, Uploads: &mediatest.MemUploads{}}},
+		"rate without window":   {media.Config{MaxBytes: 1, MaxSide: 1, MaxPixels: 1, DecodeBudget: 1, RatePerUser: 3}, media.Deps{Store: store, Uploads: &mediatest.MemUploads{}, Limiter: newLimiter()}},
 	} {
 		if _, err := media.New(c.cfg, c.deps); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	if _, err := media.New(media.Config{MaxBytes: 1, MaxSide: 1, MaxPixels: 1, DecodeBudget: 1}, media.Deps{Store: store}); err != nil {
+	if _, err := media.New(media.Config{MaxBytes: 1, MaxSide: 1, MaxPixels: 1, DecodeBudget: 1}, media.Deps{Store: store, Uploads: &mediatest.MemUploads{}}); err != nil {
 		t.Errorf("no rate and no limiter: %v", err)
 	}
 }

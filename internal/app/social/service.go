@@ -80,6 +80,8 @@ type Deps struct {
 	ShopCache notes.ShopInvalidator
 	// Credits keeps the credits notes and sign-ins earn.
 	Credits Credits
+	// Images tells whether the paths of this site that notes and icons show exist.
+	Images notes.Images
 }
 
 // Service gathers the social use cases. The commands and queries are what a client may
@@ -113,7 +115,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 	switch {
 	case d.Blogs == nil, d.Follows == nil, d.Users == nil, d.Shops == nil, d.Likes == nil,
 		d.Mirror == nil, d.Inboxes == nil, d.Fanout == nil, d.SignIns == nil, d.Visitors == nil,
-		d.LikeStore == nil, d.SignInStore == nil, d.Comments == nil, d.Credits == nil:
+		d.LikeStore == nil, d.SignInStore == nil, d.Comments == nil, d.Credits == nil, d.Images == nil:
 		return nil, errors.New("social: missing dependency")
 	case cfg.Location == nil:
 		return nil, errors.New("social: no time zone")
@@ -148,10 +150,10 @@ func New(cfg Config, d Deps) (*Service, error) {
 	})
 	nt := notes.New(notes.Config{Pages: cfg.Pages, CommentRate: cfg.CommentRate, BlogRate: cfg.BlogRate}, notes.Deps{
 		Blogs: d.Blogs, Comments: d.Comments, Shops: d.Shops, Likes: lk.Loader, Publisher: fl.Publisher,
-		Visits: vis.Visits, Limiter: d.Limiter, ShopCache: d.ShopCache, Credits: d.Credits, Now: d.Now, Log: d.Log,
+		Visits: vis.Visits, Limiter: d.Limiter, ShopCache: d.ShopCache, Credits: d.Credits, Images: d.Images, Now: d.Now, Log: d.Log,
 	})
 	si := signins.New(signins.Deps{Store: d.SignInStore, Cache: d.SignIns, Credits: d.Credits, Location: cfg.Location, Now: d.Now, Log: d.Log})
-	pp := people.New(cfg.Pages, people.Deps{Users: d.Users, Follows: d.Follows, Blogs: d.Blogs, Now: d.Now})
+	pp := people.New(cfg.Pages, people.Deps{Users: d.Users, Follows: d.Follows, Blogs: d.Blogs, Images: d.Images, Now: d.Now})
 	return &Service{
 		BlogCommands:    nt.BlogCommands,
 		Blogs:           nt.Blogs,

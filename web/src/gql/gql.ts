@@ -19,10 +19,10 @@ type Documents = {
     "mutation Logout{ logout }": typeof types.LogoutDocument,
     "mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }": typeof types.SendLoginCodeDocument,
     "mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }": typeof types.LoginDocument,
-    "query ShopTypes { shopTypes { id name } }": typeof types.ShopTypesDocument,
-    "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }": typeof types.NearbyDocument,
-    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }": typeof types.ShopsDocument,
-    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": typeof types.ShopDocument,
+    "query ShopTypes { shopTypes { id name icon } }": typeof types.ShopTypesDocument,
+    "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }": typeof types.NearbyDocument,
+    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }": typeof types.ShopsDocument,
+    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": typeof types.ShopDocument,
     "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }": typeof types.OrderStatusDocument,
     "query Order($o: ID!) { order(id: $o) { redemptionCode } }": typeof types.OrderDocument,
     "mutation ClaimVoucher($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }": typeof types.ClaimVoucherDocument,
@@ -38,7 +38,7 @@ type Documents = {
     "mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }": typeof types.LikeBlogDocument,
     "mutation UnlikeBlog($id: ID!) { unlikeBlog(id: $id) { id } }": typeof types.UnlikeBlogDocument,
     "mutation Unfollow($u: ID!) { unfollow(userId: $u) }": typeof types.UnfollowDocument,
-    "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }": typeof types.BlogDocument,
+    "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName icon isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }": typeof types.BlogDocument,
     "mutation CreateComment($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }": typeof types.CreateCommentDocument,
     "mutation UploadImage($f: Upload!) { uploadImage(file: $f) { url } }": typeof types.UploadImageDocument,
     "mutation CreateBlog($in: CreateBlogInput!) { createBlog(input: $in) { id } }": typeof types.CreateBlogDocument,
@@ -50,10 +50,10 @@ const documents: Documents = {
     "mutation Logout{ logout }": types.LogoutDocument,
     "mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }": types.SendLoginCodeDocument,
     "mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }": types.LoginDocument,
-    "query ShopTypes { shopTypes { id name } }": types.ShopTypesDocument,
-    "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }": types.NearbyDocument,
-    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }": types.ShopsDocument,
-    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": types.ShopDocument,
+    "query ShopTypes { shopTypes { id name icon } }": types.ShopTypesDocument,
+    "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }": types.NearbyDocument,
+    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }": types.ShopsDocument,
+    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": types.ShopDocument,
     "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }": types.OrderStatusDocument,
     "query Order($o: ID!) { order(id: $o) { redemptionCode } }": types.OrderDocument,
     "mutation ClaimVoucher($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }": types.ClaimVoucherDocument,
@@ -69,7 +69,7 @@ const documents: Documents = {
     "mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }": types.LikeBlogDocument,
     "mutation UnlikeBlog($id: ID!) { unlikeBlog(id: $id) { id } }": types.UnlikeBlogDocument,
     "mutation Unfollow($u: ID!) { unfollow(userId: $u) }": types.UnfollowDocument,
-    "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }": types.BlogDocument,
+    "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName icon isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }": types.BlogDocument,
     "mutation CreateComment($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }": types.CreateCommentDocument,
     "mutation UploadImage($f: Upload!) { uploadImage(file: $f) { url } }": types.UploadImageDocument,
     "mutation CreateBlog($in: CreateBlogInput!) { createBlog(input: $in) { id } }": types.CreateBlogDocument,
@@ -96,19 +96,19 @@ export function graphql(source: "mutation Login($p: String!, $c: String!) { logi
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query ShopTypes { shopTypes { id name } }"): typeof import('./graphql').ShopTypesDocument;
+export function graphql(source: "query ShopTypes { shopTypes { id name icon } }"): typeof import('./graphql').ShopTypesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').NearbyDocument;
+export function graphql(source: "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').NearbyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').ShopsDocument;
+export function graphql(source: "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').ShopsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }"): typeof import('./graphql').ShopDocument;
+export function graphql(source: "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }"): typeof import('./graphql').ShopDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -172,7 +172,7 @@ export function graphql(source: "mutation Unfollow($u: ID!) { unfollow(userId: $
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }"): typeof import('./graphql').BlogDocument;
+export function graphql(source: "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName icon isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }"): typeof import('./graphql').BlogDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

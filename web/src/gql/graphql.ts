@@ -7,7 +7,11 @@ import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 export type CreateBlogInput = {
   /** At most 5000 characters. */
   content: string;
-  /** At most 9 image paths or URLs, without commas or spaces. */
+  /**
+   * At most 9 image paths or URLs, without commas or spaces: https URLs of other sites (not
+   * checked), or paths of this site that serve an image — an uploadImage url not deleted,
+   * or a demo picture; BAD_USER_INPUT names one that does not.
+   */
   images: Array<string>;
   /** A 1–5 star rating of the shop; it moves the shop's score and review count. */
   rating?: number | null | undefined;
@@ -100,7 +104,7 @@ export type LoginMutation = { login: { accessToken: string, refreshToken: string
 export type ShopTypesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ShopTypesQuery = { shopTypes: Array<{ id: string, name: string }> };
+export type ShopTypesQuery = { shopTypes: Array<{ id: string, name: string, icon: string }> };
 
 export type NearbyQueryVariables = Exact<{
   t: string;
@@ -110,7 +114,7 @@ export type NearbyQueryVariables = Exact<{
 }>;
 
 
-export type NearbyQuery = { nearbyShops: { edges: Array<{ distanceMeters: number | null, node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type NearbyQuery = { nearbyShops: { edges: Array<{ distanceMeters: number | null, node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number, images: Array<string> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShopsQueryVariables = Exact<{
   t?: string | null | undefined;
@@ -119,14 +123,14 @@ export type ShopsQueryVariables = Exact<{
 }>;
 
 
-export type ShopsQuery = { shops: { edges: Array<{ node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ShopsQuery = { shops: { edges: Array<{ node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number, images: Array<string> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShopQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type ShopQuery = { shop: { id: string, name: string, address: string, avgPrice: number, score: number, comments: number, type: { name: string } | null, vouchers: Array<{ id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, stock: number | null, beginTime: string | null, endTime: string | null }>, blogs: { edges: Array<{ node: { id: string, title: string, rating: number | null, likedCount: number, author: { nickName: string } } }> } } | null };
+export type ShopQuery = { shop: { id: string, name: string, address: string, avgPrice: number, score: number, comments: number, images: Array<string>, openHours: string, type: { name: string } | null, vouchers: Array<{ id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, stock: number | null, beginTime: string | null, endTime: string | null }>, blogs: { edges: Array<{ node: { id: string, title: string, rating: number | null, likedCount: number, author: { nickName: string } } }> } } | null };
 
 export type OrderStatusSubscriptionVariables = Exact<{
   o: string;
@@ -233,7 +237,7 @@ export type BlogQueryVariables = Exact<{
 }>;
 
 
-export type BlogQuery = { blog: { id: string, title: string, content: string, images: Array<string>, rating: number | null, likedCount: number, likedByMe: boolean, author: { id: string, nickName: string, isFollowedByMe: boolean }, shop: { id: string, name: string } | null, comments: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replies: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replyToUser: { nickName: string } | null } }> } } }> } } | null, blogLikers: Array<{ nickName: string }> };
+export type BlogQuery = { blog: { id: string, title: string, content: string, images: Array<string>, rating: number | null, likedCount: number, likedByMe: boolean, author: { id: string, nickName: string, icon: string, isFollowedByMe: boolean }, shop: { id: string, name: string } | null, comments: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replies: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replyToUser: { nickName: string } | null } }> } } }> } } | null, blogLikers: Array<{ nickName: string }> };
 
 export type CreateCommentMutationVariables = Exact<{
   b: string;
@@ -344,6 +348,7 @@ export const ShopTypesDocument = new TypedDocumentString(`
   shopTypes {
     id
     name
+    icon
   }
 }
     `) as unknown as TypedDocumentString<ShopTypesQuery, ShopTypesQueryVariables>;
@@ -359,6 +364,7 @@ export const NearbyDocument = new TypedDocumentString(`
         avgPrice
         score
         comments
+        images
       }
     }
     pageInfo {
@@ -379,6 +385,7 @@ export const ShopsDocument = new TypedDocumentString(`
         avgPrice
         score
         comments
+        images
       }
     }
     pageInfo {
@@ -397,6 +404,8 @@ export const ShopDocument = new TypedDocumentString(`
     avgPrice
     score
     comments
+    images
+    openHours
     type {
       name
     }
@@ -599,6 +608,7 @@ export const BlogDocument = new TypedDocumentString(`
     author {
       id
       nickName
+      icon
       isFollowedByMe
     }
     shop {

@@ -1,6 +1,6 @@
-// Package mediatest holds the contract of the media store: a suite every adapter of the
-// port runs, and the media tests' in-memory store too, so that it cannot drift from the
-// real thing.
+// Package mediatest holds the contracts of the media store and of the record of uploads:
+// suites every adapter of those ports runs, and the media tests' in-memory fakes too, so
+// that they cannot drift from the real things.
 //
 // media's other port, RateLimiter, is auth.RateLimiter's shape: its contract is
 // authtest.RateLimiterContract, which the Redis limiter and authtest.MemRateLimiter (the
@@ -12,6 +12,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"strings"
 	"testing"
 
 	"github.com/dealspot/dealspot/internal/app/media"
@@ -60,6 +61,47 @@ func StoreContract(t *testing.T, newStore func(t *testing.T) Store) {
 		}
 		if _, _, found := s.Read(t, images[0].url[:len(images[0].url)-len(images[0].name)]+randomName(t)+".png"); found {
 			t.Fatal("an image never put is served")
+		}
+	})
+	t.Run("it has what it serves, and a deleted image is gone", func(t *testing.T) {
+		t.Parallel()
+		s := newStore(t)
+		ctx := context.Background()
+		name := randomName(t)
+		kept, err := s.Put(ctx, name+".png", "image/png", []byte("\x89PNG\r\n\x1a\nkept"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gone, err := s.Put(ctx, randomName(t)+".jpg", "image/jpeg", []byte("\xff\xd8\xff\xe0gone"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		never := kept[:len(kept)-len(name)-len(".png")] + randomName(t) + ".png"
+		for url, want := range map[string]bool{kept: true, gone: true, never: false, "": false, "/imgs/shops/1-1.jpg": false,
+			kept + "x": false, strings.TrimSuffix(kept, ".png") + ".jpg": false, "https://elsewhere.example" + kept: false} {
+			if got, err := s.Has(ctx, url); err != nil || got != want {
+				t.Errorf("Has(%q) = %v, %v; want %v", url, got, err, want)
+			}
+		}
+		if deleted, err := s.Delete(ctx, gone); err != nil || !deleted {
+			t.Fatalf("Delete(%s) = %v, %v; want true", gone, deleted, err)
+		}
+		if has, err := s.Has(ctx, gone); err != nil || has {
+			t.Errorf("Has(%s) after Delete = %v, %v", gone, has, err)
+		}
+		if _, _, found := s.Read(t, gone); found {
+			t.Errorf("%s is served after Delete", gone)
+		}
+		if deleted, err := s.Delete(ctx, gone); err != nil || deleted {
+			t.Errorf("Delete(%s) again = %v, %v; want false", gone, deleted, err)
+		}
+		for _, url := range []string{never, "", "/imgs/shops/1-1.jpg"} {
+			if deleted, err := s.Delete(ctx, url); err != nil || deleted {
+				t.Errorf("Delete(%q) = %v, %v; want false", url, deleted, err)
+			}
+		}
+		if _, _, found := s.Read(t, kept); !found {
+			t.Errorf("%s, never deleted, is not served", kept)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -45,15 +46,21 @@ type BlogCommands struct {
 	// shopCache is told when a shop's reviews changed (nil: nothing caches shops).
 	shopCache ShopInvalidator
 	credits   Credits
+	// images tells whether the paths of this site a note shows exist (nil: not checked).
+	images Images
 }
 
 // CreateBlog publishes a blog by authorID, awards the author its credits and pushes it
 // to the author's followers: inline for a few followers, through the fan-out queue for
 // many. A failed push or award does not fail the call (the blog exists, and a retry
-// would publish it twice); it is logged. Errors: BAD_USER_INPUT.
+// would publish it twice); it is logged. Errors: BAD_USER_INPUT (among them an image
+// path of this site where it serves no image).
 func (c *BlogCommands) CreateBlog(ctx context.Context, authorID int64, in BlogInput) (BlogView, error) {
 	b, err := validBlog(in)
 	if err != nil {
+		return BlogView{}, err
+	}
+	if err := CheckImagesExist(ctx, c.images, "images", b.Images); err != nil {
 		return BlogView{}, err
 	}
 	shops, err := c.shops.ShopsByIDs(ctx, []int64{b.ShopID})
@@ -171,6 +178,16 @@ func (c *BlogCommands) UpdateBlog(ctx context.Context, a domain.Actor, id int64,
 		}
 		valid, err := validBlog(next)
 		if err != nil {
+			return err
+		}
+		// Only images the edit adds: those the note shows were checked when added.
+		var added []string
+		for _, img := range valid.Images {
+			if !slices.Contains(b.Images, img) {
+				added = append(added, img)
+			}
+		}
+		if err := CheckImagesExist(ctx, c.images, "images", added); err != nil {
 			return err
 		}
 		b.Title, b.Content, b.Images, b.Rating = valid.Title, valid.Content, valid.Images, valid.Rating

@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -45,5 +46,34 @@ func TestBlogInputIsChecked(t *testing.T) {
 		if _, err := validBlog(in); !errors.Is(err, domain.ErrBadInput) {
 			t.Errorf("%s: err = %v, want BAD_USER_INPUT", name, err)
 		}
+	}
+}
+
+type knownImages map[string]bool
+
+func (k knownImages) Exists(_ context.Context, path string) (bool, error) {
+	if path == "/media/broken.png" {
+		return false, errors.New("store down")
+	}
+	return k[path], nil
+}
+
+func TestImagesOfThisSiteMustExist(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	known := knownImages{"/imgs/shops/1-1.jpg": true}
+	if err := CheckImagesExist(ctx, known, "images", []string{"/imgs/shops/1-1.jpg", "https://cdn.example.com/a.png"}); err != nil {
+		t.Errorf("a demo picture and another site's URL: %v", err)
+	}
+	err := CheckImagesExist(ctx, known, "images", []string{"/imgs/shops/1-1.jpg", "/imgs/nothing.jpg"})
+	var de *domain.Error
+	if !errors.Is(err, domain.ErrBadInput) || !errors.As(err, &de) || !strings.Contains(de.Message, "/imgs/nothing.jpg") {
+		t.Errorf("a missing image: %v", err)
+	}
+	if err := CheckImagesExist(ctx, known, "images", []string{"/media/broken.png"}); err == nil || errors.Is(err, domain.ErrBadInput) {
+		t.Errorf("a failing look-up: %v, want an internal error", err)
+	}
+	if err := CheckImagesExist(ctx, nil, "images", []string{"/imgs/nothing.jpg"}); err != nil {
+		t.Errorf("nothing to check with: %v", err)
 	}
 }

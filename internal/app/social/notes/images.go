@@ -1,8 +1,12 @@
 package notes
 
 import (
+	"context"
+	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // ValidImage reports whether img may be shown as a blog image: an absolute https URL
@@ -26,4 +30,27 @@ func ValidImage(img string) bool {
 	}
 	// The scheme must be written in lower case as it is checked: no "JavaScript:" games.
 	return strings.HasPrefix(img, "https://")
+}
+
+// CheckImagesExist returns BAD_USER_INPUT naming the first of refs that is a path of this
+// site (refs passed ValidImage) where it serves no image. URLs of other sites are not
+// checked: fetching them would let anyone make the server call any address, and what
+// they serve can change at any time. With images nil, nothing is checked.
+func CheckImagesExist(ctx context.Context, images Images, field string, refs []string) error {
+	if images == nil {
+		return nil
+	}
+	for _, ref := range refs {
+		if !strings.HasPrefix(ref, "/") {
+			continue
+		}
+		ok, err := images.Exists(ctx, ref)
+		if err != nil {
+			return fmt.Errorf("check %s: %w", field, err)
+		}
+		if !ok {
+			return domain.Errorf(domain.CodeBadUserInput, "%s: there is no image at %s (upload it first)", field, ref)
+		}
+	}
+	return nil
 }

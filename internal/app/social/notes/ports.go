@@ -13,6 +13,14 @@ type HotPosition struct {
 	ID    int64
 }
 
+// Images tells whether a path of this site names an image it serves.
+type Images interface {
+	// Exists reports whether path (one ValidImage accepts, starting with "/") is an
+	// uploaded image or one that comes with the server. Errors are infrastructure
+	// failures only.
+	Exists(ctx context.Context, path string) (bool, error)
+}
+
 // Blogs reads and writes blogs in the relational store.
 type Blogs interface {
 	// CreateBlog stores a new blog and returns it with its id.

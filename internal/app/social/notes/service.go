@@ -39,8 +39,11 @@ type Deps struct {
 	ShopCache ShopInvalidator
 	// Credits award authors their notes' credits.
 	Credits Credits
-	Now     func() time.Time
-	Log     *slog.Logger
+	// Images tells whether the paths of this site a note shows exist (nil: not
+	// checked).
+	Images Images
+	Now    func() time.Time
+	Log    *slog.Logger
 }
 
 // Service gathers the notes use cases.
@@ -58,7 +61,7 @@ func New(cfg Config, d Deps) *Service {
 	return &Service{
 		BlogCommands: &BlogCommands{
 			blogs: d.Blogs, shops: d.Shops, publisher: d.Publisher, likes: d.Likes, views: views,
-			now: d.Now, log: d.Log, limits: limits, shopCache: d.ShopCache, credits: d.Credits,
+			now: d.Now, log: d.Log, limits: limits, shopCache: d.ShopCache, credits: d.Credits, images: d.Images,
 		},
 		Blogs:           &BlogQueries{blogs: d.Blogs, views: views, visits: d.Visits, pages: cfg.Pages},
 		CommentCommands: &CommentCommands{comments: d.Comments, blogs: d.Blogs, limits: limits},

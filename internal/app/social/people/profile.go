@@ -33,13 +33,14 @@ const (
 
 // PeopleCommands change the caller's own account details.
 type PeopleCommands struct {
-	users Users
-	now   func() time.Time
+	users  Users
+	images notes.Images
+	now    func() time.Time
 }
 
 // UpdateProfile changes the actor's profile. Errors: BAD_USER_INPUT (a field too long
-// or empty where it may not be, an icon that is not an https URL or one of our paths, a
-// birthday in the future or before 1900), UNAUTHENTICATED.
+// or empty where it may not be, an icon that is not an https URL or a path of this site
+// where it serves an image, a birthday in the future or before 1900), UNAUTHENTICATED.
 func (c *PeopleCommands) UpdateProfile(ctx context.Context, a domain.Actor, in ProfileInput) (domain.User, error) {
 	if a.UserID <= 0 {
 		return domain.User{}, domain.Errorf(domain.CodeUnauthenticated, "log in first")
@@ -59,6 +60,11 @@ func (c *PeopleCommands) UpdateProfile(ctx context.Context, a domain.Actor, in P
 	if in.Icon != nil {
 		if *in.Icon != "" && !notes.ValidImage(*in.Icon) {
 			return domain.User{}, domain.Errorf(domain.CodeBadUserInput, "icon: an https URL or an uploaded image's /media/ path")
+		}
+		if *in.Icon != u.Icon && *in.Icon != "" {
+			if err := notes.CheckImagesExist(ctx, c.images, "icon", []string{*in.Icon}); err != nil {
+				return domain.User{}, err
+			}
 		}
 		u.Icon = *in.Icon
 	}

@@ -38,3 +38,33 @@ func TestProfileTextRefusesControlAndBidiCharacters(t *testing.T) {
 		}
 	}
 }
+
+// knownImages are the paths of this site that serve an image, in the tests.
+type knownImages map[string]bool
+
+func (k knownImages) Exists(_ context.Context, path string) (bool, error) { return k[path], nil }
+
+// TestIconMustExist: an icon that is a path of this site must serve an image; an https
+// URL, an empty icon and the icon one has already are taken as they are.
+func TestIconMustExist(t *testing.T) {
+	t.Parallel()
+	users := socialtest.NewMemProfiles(domain.User{ID: 1, NickName: "n", Icon: "/imgs/icons/old.jpg"})
+	c := people.New(domain.PageLimits{}, people.Deps{Users: users, Images: knownImages{"/media/0123456789abcdef0123456789abcdef.png": true}}).Commands
+	actor := domain.Actor{UserID: 1}
+	ctx := context.Background()
+	// The icon stored before icons were checked stays through other changes.
+	nick := "m"
+	if _, err := c.UpdateProfile(ctx, actor, people.ProfileInput{NickName: &nick}); err != nil {
+		t.Fatalf("changing the nickname with an old icon: %v", err)
+	}
+	for _, icon := range []string{"/imgs/icons/old.jpg", "/media/0123456789abcdef0123456789abcdef.png", "https://cdn.example.com/a.png", ""} {
+		if u, err := c.UpdateProfile(ctx, actor, people.ProfileInput{Icon: &icon}); err != nil || u.Icon != icon {
+			t.Errorf("icon %q: %q, %v", icon, u.Icon, err)
+		}
+	}
+	for _, icon := range []string{"/media/does-not-exist.png", "/imgs/icons/old.jpg"} {
+		if _, err := c.UpdateProfile(ctx, actor, people.ProfileInput{Icon: &icon}); !errors.Is(err, domain.ErrBadInput) {
+			t.Errorf("icon %q: err = %v, want BAD_USER_INPUT", icon, err)
+		}
+	}
+}

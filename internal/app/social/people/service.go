@@ -6,6 +6,7 @@ package people
 import (
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -14,7 +15,10 @@ type Deps struct {
 	Users   Users
 	Follows Follows
 	Blogs   Blogs
-	Now     func() time.Time
+	// Images tells whether an icon that is a path of this site exists (nil: not
+	// checked).
+	Images notes.Images
+	Now    func() time.Time
 }
 
 // Service gathers the people use cases.
@@ -28,6 +32,6 @@ type Service struct {
 func New(pages domain.PageLimits, d Deps) *Service {
 	return &Service{
 		Queries:  &PeopleQueries{users: d.Users, follows: d.Follows, blogs: d.Blogs, pages: pages},
-		Commands: &PeopleCommands{users: d.Users, now: d.Now},
+		Commands: &PeopleCommands{users: d.Users, images: d.Images, now: d.Now},
 	}
 }
