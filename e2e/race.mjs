@@ -18,8 +18,11 @@ try {
   const results = await Promise.all(pages.map(async (p) => {
     const sale = p.locator('li.voucher', { hasText: title });
     await sale.locator('.order-status, .claim-answer').first().waitFor();
-    if (await sale.locator('.order-status').count()) return { won: true, status: await sale.locator('.order-status').getAttribute('data-status') };
-    return { won: false, answer: await sale.locator('.claim-answer').textContent() };
+    // Both pages then show the sale sold out, pushed by saleProgress without a reload.
+    await sale.locator('.stock[data-live="true"][data-remaining="0"]').waitFor({ timeout: 15000 });
+    const stock = (await sale.locator('.stock').textContent()).trim();
+    if (await sale.locator('.order-status').count()) return { won: true, status: await sale.locator('.order-status').getAttribute('data-status'), stock };
+    return { won: false, answer: await sale.locator('.claim-answer').textContent(), stock };
   }));
   console.log(JSON.stringify(results));
 } finally {

@@ -109,14 +109,17 @@ func TestTwoBrowsersClaimTheLastUnit(t *testing.T) {
 	saleID := newBrowserSale(t, admin, title, 1)
 	out := runNode(t, node, dir, "race.mjs", base, "1", title, "13900000961", "13900000962")
 	var results []struct {
-		Won            bool
-		Status, Answer string
+		Won                   bool
+		Status, Answer, Stock string
 	}
 	if err := json.Unmarshal(out, &results); err != nil || len(results) != 2 {
 		t.Fatalf("browsers answered %q: %v", out, err)
 	}
 	won := 0
 	for _, r := range results {
+		if !strings.Contains(r.Stock, "Sold out") {
+			t.Errorf("a page shows the sale's stock as %q after the last unit went, want Sold out (pushed by saleProgress)", r.Stock)
+		}
 		switch {
 		case r.Won:
 			won++

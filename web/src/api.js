@@ -64,16 +64,27 @@ export async function gql(query, variables = {}) {
 let socket = null;
 function resetSocket() { if (socket) { socket.dispose(); socket = null; } }
 
-// subscribe runs a subscription; onData gets each result's data. It returns a stop function.
-export function subscribe(query, variables, onData, onError) {
-  socket ??= createClient({
-    url: (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/graphql',
-    connectionParams: () => ({ Authorization: 'Bearer ' + session.access }),
-    lazy: true,
-  });
-  return socket.subscribe({ query: text(query), variables }, {
+const wsURL = () => (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/graphql';
+
+function run(client, query, variables, onData, onError) {
+  return client.subscribe({ query: text(query), variables }, {
     next: (r) => (r.errors?.length ? onError?.(new GraphQLError(r.errors[0])) : onData(r.data)),
     error: (e) => onError?.(e instanceof Error ? e : new Error(String(e?.reason || 'connection closed'))),
     complete: () => {},
   });
+}
+
+// subscribe runs a subscription as the logged-in user; onData gets each result's data.
+// It returns a stop function.
+export function subscribe(query, variables, onData, onError) {
+  socket ??= createClient({ url: wsURL(), connectionParams: () => ({ Authorization: 'Bearer ' + session.access }), lazy: true });
+  return run(socket, query, variables, onData, onError);
+}
+
+// subscribePublic runs a subscription anyone may run (saleProgress) on an anonymous
+// socket of its own, which logging in or out leaves running.
+let publicSocket = null;
+export function subscribePublic(query, variables, onData, onError) {
+  publicSocket ??= createClient({ url: wsURL(), lazy: true, retryAttempts: 20 });
+  return run(publicSocket, query, variables, onData, onError);
 }

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { gql, session, subscribe } from './api.js';
+import { gql, session, subscribe, subscribePublic } from './api.js';
 import { graphql } from './gql';
 import { lang, setLang, t } from './i18n.js';
 import './style.css';
@@ -189,6 +189,13 @@ function Voucher({ v }) {
   const begin = v.beginTime ? Date.parse(v.beginTime) : 0;
   const end = v.endTime ? Date.parse(v.endTime) : Infinity;
   const flash = v.kind === 'FLASH_SALE';
+  // The sale's remaining units, pushed by the server as they go (one read per sale and
+  // second on the server, however many pages show it).
+  const [live, setLive] = useState(null);
+  useEffect(() => (flash
+    ? subscribePublic(graphql(`subscription SaleProgress($v: ID!) { saleProgress(voucherId: $v) { remaining soldOut phase } }`), { v: v.id },
+      (d) => setLive(d.saleProgress))
+    : undefined), [v.id]);
   const follow = (orderId) => subscribe(graphql(`subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }`), { o: orderId },
     async (d) => {
       const ev = d.orderStatus;
@@ -211,7 +218,8 @@ function Voucher({ v }) {
   return (
     <li class="voucher">
       <b>{v.title}</b> ¥{money(v.payValue)} <s>¥{money(v.actualValue)}</s>
-      {flash && <span class="stock"> · {t('left')} {v.stock}</span>}
+      {flash && <span class="stock" data-live={live ? 'true' : 'false'} data-remaining={live ? live.remaining : v.stock}>
+        {' · '}{live?.soldOut ? t('SOLD_OUT') : <>{t('left')} {live ? live.remaining : v.stock}</>}</span>}
       {flash && (now < begin
         ? <span class="countdown"> · {t('startsIn')} {countdown(begin - now)}</span>
         : <span> · {now > end ? t('ended') : t('started')}</span>)}

@@ -23,6 +23,7 @@ type Documents = {
     "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }": typeof types.NearbyDocument,
     "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }": typeof types.ShopsDocument,
     "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": typeof types.ShopDocument,
+    "subscription SaleProgress($v: ID!) { saleProgress(voucherId: $v) { remaining soldOut phase } }": typeof types.SaleProgressDocument,
     "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }": typeof types.OrderStatusDocument,
     "query Order($o: ID!) { order(id: $o) { redemptionCode } }": typeof types.OrderDocument,
     "mutation ClaimVoucher($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }": typeof types.ClaimVoucherDocument,
@@ -54,6 +55,7 @@ const documents: Documents = {
     "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }": types.NearbyDocument,
     "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }": types.ShopsDocument,
     "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": types.ShopDocument,
+    "subscription SaleProgress($v: ID!) { saleProgress(voucherId: $v) { remaining soldOut phase } }": types.SaleProgressDocument,
     "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }": types.OrderStatusDocument,
     "query Order($o: ID!) { order(id: $o) { redemptionCode } }": types.OrderDocument,
     "mutation ClaimVoucher($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }": types.ClaimVoucherDocument,
@@ -109,6 +111,10 @@ export function graphql(source: "query Shops($t: ID, $n: String, $a: String) { s
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }"): typeof import('./graphql').ShopDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "subscription SaleProgress($v: ID!) { saleProgress(voucherId: $v) { remaining soldOut phase } }"): typeof import('./graphql').SaleProgressDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -70,6 +70,15 @@ export type Role =
   | 'MERCHANT'
   | 'USER';
 
+/** Where a flash sale stands in its window. */
+export type SalePhase =
+  /** At or after endTime. */
+  | 'ENDED'
+  /** Between beginTime and endTime. */
+  | 'LIVE'
+  /** Before beginTime. */
+  | 'UPCOMING';
+
 export type VoucherKind =
   | 'FLASH_SALE'
   | 'NORMAL';
@@ -131,6 +140,13 @@ export type ShopQueryVariables = Exact<{
 
 
 export type ShopQuery = { shop: { id: string, name: string, address: string, avgPrice: number, score: number, comments: number, images: Array<string>, openHours: string, type: { name: string } | null, vouchers: Array<{ id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, stock: number | null, beginTime: string | null, endTime: string | null }>, blogs: { edges: Array<{ node: { id: string, title: string, rating: number | null, likedCount: number, author: { nickName: string } } }> } } | null };
+
+export type SaleProgressSubscriptionVariables = Exact<{
+  v: string;
+}>;
+
+
+export type SaleProgressSubscription = { saleProgress: { remaining: number, soldOut: boolean, phase: SalePhase } };
 
 export type OrderStatusSubscriptionVariables = Exact<{
   o: string;
@@ -435,6 +451,15 @@ export const ShopDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ShopQuery, ShopQueryVariables>;
+export const SaleProgressDocument = new TypedDocumentString(`
+    subscription SaleProgress($v: ID!) {
+  saleProgress(voucherId: $v) {
+    remaining
+    soldOut
+    phase
+  }
+}
+    `) as unknown as TypedDocumentString<SaleProgressSubscription, SaleProgressSubscriptionVariables>;
 export const OrderStatusDocument = new TypedDocumentString(`
     subscription OrderStatus($o: ID!) {
   orderStatus(orderId: $o) {
