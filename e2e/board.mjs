@@ -36,7 +36,10 @@ try {
     if (n !== shown.at(-1)) shown.push(n);
   }
   if (shots) await page.screenshot({ path: `${shots}/board-desktop.png` });
-  console.log(JSON.stringify({ shown, remaining: Number(await page.textContent('#stat-remaining')) }));
+  // The chart's axes: its value ticks and its time labels, and the plotted line.
+  const ticks = await page.$$eval('.chart .tick', (ts) => ts.map((el) => el.textContent));
+  const plotted = await page.$eval('.chart polyline', (el) => el.getAttribute('points').trim().split(/\s+/).filter(Boolean).length);
+  console.log(JSON.stringify({ shown, remaining: Number(await page.textContent('#stat-remaining')), ticks, plotted }));
 } finally {
   await browser.close();
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -229,9 +230,21 @@ func TestMerchantBoardMovesDuringAFlood(t *testing.T) {
 	var seen struct {
 		Shown     []int
 		Remaining int
+		Ticks     []string
+		Plotted   int
 	}
 	if err := json.Unmarshal([]byte(last), &seen); err != nil {
 		t.Fatalf("board printed %q: %v", last, err)
+	}
+	// The chart has axes with labels: 0 and a top value, the time span and now, and
+	// what it plots.
+	for _, want := range []string{"0", "−30s", "现在", "每秒下单"} { // the board runs in Chinese
+		if !slices.Contains(seen.Ticks, want) {
+			t.Errorf("the board's chart labels are %q; want %q among them", seen.Ticks, want)
+		}
+	}
+	if len(seen.Ticks) < 6 || seen.Plotted < 2 {
+		t.Errorf("the board's chart: labels %q, %d points plotted; want 3 value ticks, 3 axis labels and a line", seen.Ticks, seen.Plotted)
 	}
 	t.Logf("accepted claims shown on the board: %v", seen.Shown)
 	if len(seen.Shown) < 3 || seen.Shown[0] != 0 || seen.Shown[len(seen.Shown)-1] != users || seen.Remaining != 1000-users {

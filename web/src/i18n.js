@@ -16,7 +16,7 @@ const text = {
     s_canceled: '已取消', s_rate: '每秒下单',
     feed: '关注', hot: '热门', write: '写笔记', follow: '关注', unfollow: '取消关注', comments: '评论', comment: '评论',
     send: '发送', content: '正文', rating: '评分', photo: '照片', publish: '发布', signInDaily: '签到', streak: '连续签到',
-    signInToday: '今日签到', nearMe: '附近', around: '位置', guessed: '未获得定位，按市中心', openHours: '营业时间',
+    signInToday: '今日签到', now: '现在', nearMe: '附近', around: '位置', guessed: '未获得定位，按市中心', openHours: '营业时间',
   },
   en: {
     shops: 'Shops', orders: 'My orders', login: 'Log in', logout: 'Log out', phone: 'Phone', sendCode: 'Send code',
@@ -34,7 +34,7 @@ const text = {
     s_canceled: 'Canceled', s_rate: 'Orders per second',
     feed: 'Following', hot: 'Hot', write: 'Write a note', follow: 'Follow', unfollow: 'Unfollow', comments: 'Comments',
     comment: 'Comment', send: 'Send', content: 'Text', rating: 'Rating', photo: 'Photo', publish: 'Publish',
-    signInDaily: 'Sign in', streak: 'Days in a row', signInToday: 'Sign in today',
+    signInDaily: 'Sign in', streak: 'Days in a row', signInToday: 'Sign in today', now: 'now',
     nearMe: 'Near me', around: 'Around', guessed: 'no location given: the city center', openHours: 'Open',
   },
 };

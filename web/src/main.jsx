@@ -293,15 +293,31 @@ function NewSale() {
   );
 }
 
+// The board's chart: its plot area in SVG units, and the time it shows.
+const C = { left: 34, top: 8, w: 300, h: 70, bottom: 18 };
+const chartWindow = 30_000;
+// niceTop rounds a chart's top up to 1, 2 or 5 times a power of ten.
+const niceTop = (v) => {
+  const p = 10 ** Math.floor(Math.log10(v));
+  return [1, 2, 5, 10].map((m) => m * p).find((n) => n >= v);
+};
+
 function LiveBoard({ voucherId }) {
   const [err, setErr] = useState('');
   const [stats, setStats] = useState(null);
   const [series, setSeries] = useState([]);
   useEffect(() => subscribe(graphql(`subscription SaleStats($v: ID!) { saleStats(voucherId: $v) {
       remaining accepted pending created paid used canceled failed claimsPerSecond at } }`), { v: voucherId },
-  (d) => { setStats(d.saleStats); setSeries((s) => [...s.slice(-59), d.saleStats.claimsPerSecond]); }, (e) => setErr(e.message)), [voucherId]);
-  const top = Math.max(1, ...series);
-  const points = series.map((v, i) => `${(i / 59) * 300},${60 - (v / top) * 56}`).join(' ');
+  (d) => {
+    setStats(d.saleStats);
+    setSeries((s) => [...s.filter((p) => Date.parse(d.saleStats.at) - p.at <= chartWindow), { at: Date.parse(d.saleStats.at), rate: d.saleStats.claimsPerSecond }]);
+  }, (e) => setErr(e.message)), [voucherId]);
+  // Orders per second over the last chartWindow, the newest push at the right edge.
+  const top = niceTop(Math.max(1, ...series.map((p) => p.rate)));
+  const last = series.length ? series[series.length - 1].at : 0;
+  const x = (at) => C.left + C.w * (1 - (last - at) / chartWindow);
+  const y = (rate) => C.top + C.h - (rate / top) * C.h;
+  const points = series.map((p) => `${x(p.at).toFixed(1)},${y(p.rate).toFixed(1)}`).join(' ');
   return (
     <section>
       <h1>{t('board')} #{voucherId}</h1>
@@ -313,7 +329,17 @@ function LiveBoard({ voucherId }) {
           <div><dt>{t('s_rate')}</dt><dd id="stat-rate">{stats.claimsPerSecond.toFixed(1)}</dd></div>
         </dl>
       )}
-      <svg viewBox="0 0 300 60" class="chart" role="img" aria-label={t('s_rate')}>
+      <svg viewBox={`0 0 ${C.left + C.w + 8} ${C.top + C.h + C.bottom}`} class="chart" role="img" aria-label={t('s_rate')}>
+        {[0, 0.5, 1].map((f) => (
+          <g class="grid">
+            <line x1={C.left} y1={y(top * f)} x2={C.left + C.w} y2={y(top * f)} />
+            <text x={C.left - 4} y={y(top * f) + 3} text-anchor="end" class="tick y-tick">{+(top * f).toFixed(1)}</text>
+          </g>))}
+        <line class="axis" x1={C.left} y1={C.top} x2={C.left} y2={C.top + C.h} />
+        <line class="axis" x1={C.left} y1={C.top + C.h} x2={C.left + C.w} y2={C.top + C.h} />
+        <text x={C.left} y={C.top + C.h + 13} class="tick x-tick">−{chartWindow / 1000}s</text>
+        <text x={C.left + C.w / 2} y={C.top + C.h + 13} text-anchor="middle" class="tick axis-label">{t('s_rate')}</text>
+        <text x={C.left + C.w} y={C.top + C.h + 13} text-anchor="end" class="tick x-tick">{t('now')}</text>
         <polyline fill="none" stroke="#c81d25" stroke-width="2" points={points} />
       </svg>
     </section>
