@@ -119,7 +119,6 @@ func TestWriteClaimsPricesOrders(t *testing.T) {
 				{OrderID: 2, UserID: 1, VoucherID: free.ID, ClaimedAt: claimedAt},
 				{OrderID: 3, UserID: 2, VoucherID: free.ID, ClaimedAt: claimedAt},
 			}
-			before := time.Now()
 			res, err := s.Orders().WriteClaims(ctx, claims, 15*time.Minute)
 			if err != nil || len(res.Created) != 3 {
 				t.Fatalf("write: %+v, %v", res, err)
@@ -130,7 +129,7 @@ func TestWriteClaimsPricesOrders(t *testing.T) {
 			o, err := s.Orders().Order(ctx, 1)
 			if err != nil || o.Status != domain.OrderCreated || o.ShopID != paid.ShopID || o.Amount != paid.PayValue ||
 				o.Kind != domain.VoucherFlashSale || o.RedemptionCode != "" || o.PayDeadline == nil ||
-				o.PayDeadline.Before(before.Add(15*time.Minute-time.Second)) || !o.CreatedAt.Equal(claimedAt) {
+				!o.PayDeadline.Equal(domain.PayDeadline(claimedAt, 15*time.Minute)) || !o.CreatedAt.Equal(claimedAt) {
 				t.Fatalf("priced order: %+v, %v", o, err)
 			}
 			codes := map[string]bool{}

@@ -386,6 +386,10 @@ func TestNearbyPages(t *testing.T) {
 	if got := nearbyIDs(second); !slices.Equal(got, want[2:]) || second.HasNextPage {
 		t.Fatalf("second page = %v (more %v), want %v, the last", got, second.HasNextPage, want[2:])
 	}
+	// Without a type: the shops of every type, nearest first (the KTV beside B).
+	if got := nearbyIDs(s.nearby(t, shop.NearbyQuery{First: 5})); len(got) != 5 || got[0] != ids[1] && got[1] != ids[1] || !slices.Contains(got, ids[0]) {
+		t.Fatalf("any type within 5 km = %v, want the 4 near food shops and the KTV", got)
+	}
 	// The far shop is within a wider radius.
 	if got := nearbyIDs(s.nearby(t, shop.NearbyQuery{TypeID: s.food, RadiusMeters: 10_000, First: 5})); len(got) != 5 {
 		t.Fatalf("within 10 km = %v, want all 5 food shops", got)
@@ -403,7 +407,7 @@ func TestNearbyPages(t *testing.T) {
 	}
 
 	for name, q := range map[string]shop.NearbyQuery{
-		"no type":           {Longitude: 120, Latitude: 30},
+		"negative type":     {TypeID: -1, Longitude: 120, Latitude: 30},
 		"latitude too far":  {TypeID: s.food, Longitude: 120, Latitude: 86},
 		"radius too wide":   {TypeID: s.food, Longitude: 120, Latitude: 30, RadiusMeters: 10_001},
 		"negative radius":   {TypeID: s.food, Longitude: 120, Latitude: 30, RadiusMeters: -1},
