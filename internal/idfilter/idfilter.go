@@ -68,16 +68,12 @@ func New(name string, cfg Config, source Source, log *slog.Logger) *Filter {
 // created (as of its last build and the announcements since).
 func (f *Filter) MayExist(id int64) bool {
 	f.mu.RLock()
-	bf := f.f
+	may := f.f == nil || f.f.Test(key(id)) // Add writes the same bits under the write lock
 	f.mu.RUnlock()
-	if bf == nil {
-		return true
+	if !may {
+		f.filtered.Add(1)
 	}
-	if bf.Test(key(id)) {
-		return true
-	}
-	f.filtered.Add(1)
-	return false
+	return may
 }
 
 // MayExistString is MayExist of a decimal id; an id that is not a number may not exist.

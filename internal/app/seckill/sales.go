@@ -102,6 +102,11 @@ func (f *FlashSales) CreateVoucher(ctx context.Context, a domain.Actor, in Vouch
 	if err != nil {
 		return domain.Voucher{}, fmt.Errorf("create voucher: %w", err)
 	}
+	// A read of this id before it existed may have cached "not found"; the id filter
+	// learns the new id from this announcement.
+	if err := f.c.d.VoucherChanges.VoucherChanged(ctx, out.ID); err != nil {
+		f.c.log.Warn("cannot announce a new voucher", "voucher_id", out.ID, "error", err)
+	}
 	return out, nil
 }
 
