@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"bytes"
+	"github.com/dealspot/dealspot/internal/testsupport"
 	"net/http"
 	"testing"
 )
@@ -120,4 +121,41 @@ func get(t *testing.T, url string) int {
 	}
 	_ = resp.Body.Close()
 	return resp.StatusCode
+}
+
+// TestShopPhotosMustExist: a shop's photos that are paths of this site must serve an
+// image, when the shop is created and when it is edited, on SQLite and on PostgreSQL.
+func TestShopPhotosMustExist(t *testing.T) {
+	t.Parallel()
+	for name, db := range map[string]func(t *testing.T) string{
+		"sqlite":   func(*testing.T) string { return "" },
+		"postgres": func(t *testing.T) string { return testsupport.PostgresURL(t) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			const adminPhone = "13900000421"
+			env := map[string]string{"JWT_SECRET": testSecret, "MEDIA_DIR": t.TempDir(), "ADMIN_PHONES": adminPhone}
+			if url := db(t); url != "" {
+				env["DATABASE_URL"] = url
+			}
+			srv := startServer(t, env)
+			admin := client(srv)
+			admin.Token = login(t, client(srv), adminPhone).AccessToken
+			shop := func(images string) map[string]any {
+				return map[string]any{"in": map[string]any{"name": "照片店", "typeId": "1", "address": "西湖区",
+					"longitude": 120.15, "latitude": 30.28, "images": images}}
+			}
+			wantCode(t, "a new shop with a missing photo", admin.Do(t, createShop, shop("/imgs/shops/1-1.jpg,/imgs/nothing.jpg")), "BAD_USER_INPUT")
+			var created struct{ CreateShop struct{ ID string } }
+			admin.Do(t, createShop, shop("/imgs/shops/1-1.jpg,https://cdn.example.com/front.jpg")).Decode(t, &created)
+			const edit = `mutation($id: ID!, $images: String) { updateShop(input: {id: $id, images: $images}) { images } }`
+			wantCode(t, "an edit adding a missing photo",
+				admin.Do(t, edit, map[string]any{"id": created.CreateShop.ID, "images": "/imgs/shops/1-1.jpg,/media/none.png"}), "BAD_USER_INPUT")
+			var edited struct{ UpdateShop struct{ Images []string } }
+			admin.Do(t, edit, map[string]any{"id": created.CreateShop.ID, "images": "/imgs/shops/2-1.jpg"}).Decode(t, &edited)
+			if len(edited.UpdateShop.Images) != 1 || edited.UpdateShop.Images[0] != "/imgs/shops/2-1.jpg" {
+				t.Fatalf("edited photos %v", edited.UpdateShop.Images)
+			}
+		})
+	}
 }

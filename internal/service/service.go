@@ -252,7 +252,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err != nil {
 		return nil, err
 	}
-	shopDeps := shop.Deps{Repo: o.shops(s.Store.Shops()), Geo: redisadapter.NewGeoIndex(s.Redis.Client), Views: soc.Visits}
+	shopDeps := shop.Deps{Repo: o.shops(s.Store.Shops()), Geo: redisadapter.NewGeoIndex(s.Redis.Client), Views: soc.Visits,
+		Images: imgs.images}
 	var shopInvalidator shop.Invalidator
 	if cfg.Cache.Enabled {
 		shopCache, err := newCache[domain.Shop](ctx, caches, "shop", cache.WithValid[domain.Shop](s.ids.shopValid))

@@ -30,6 +30,35 @@ type Commands struct {
 	repo        Repository
 	geo         GeoIndex
 	invalidator Invalidator
+	images      Images
+}
+
+// Images tells whether an image path of this site serves an image.
+type Images interface {
+	// Exists reports whether path (starting with "/") is an uploaded image or one that
+	// comes with the server. Errors are infrastructure failures only.
+	Exists(ctx context.Context, path string) (bool, error)
+}
+
+// checkPhotos refuses a shop's photo paths of this site that serve no image. URLs of
+// other sites are not fetched (see notes.CheckImagesExist).
+func (c *Commands) checkPhotos(ctx context.Context, images *string) error {
+	if c.images == nil || images == nil {
+		return nil
+	}
+	for _, ref := range (domain.Shop{Images: *images}).ImageList() {
+		if !strings.HasPrefix(ref, "/") {
+			continue
+		}
+		ok, err := c.images.Exists(ctx, ref)
+		if err != nil {
+			return fmt.Errorf("check images: %w", err)
+		}
+		if !ok {
+			return domain.Errorf(domain.CodeBadUserInput, "images: there is no image at %s (upload it first)", ref)
+		}
+	}
+	return nil
 }
 
 // NewCommands builds the shop commands; invalidator may be nil when nothing caches
@@ -38,7 +67,7 @@ func NewCommands(d Deps, invalidator Invalidator) (*Commands, error) {
 	if d.Repo == nil || d.Geo == nil {
 		return nil, errors.New("shop commands: nil repository or geo index")
 	}
-	return &Commands{repo: d.Repo, geo: d.Geo, invalidator: invalidator}, nil
+	return &Commands{repo: d.Repo, geo: d.Geo, invalidator: invalidator, images: d.Images}, nil
 }
 
 // CreateShop stores a new shop and indexes it. Name, type, address and coordinates are
@@ -49,6 +78,9 @@ func (c *Commands) CreateShop(ctx context.Context, in ShopInput) (domain.Shop, e
 	}
 	var s domain.Shop
 	if err := apply(&s, in); err != nil {
+		return domain.Shop{}, err
+	}
+	if err := c.checkPhotos(ctx, in.Images); err != nil {
 		return domain.Shop{}, err
 	}
 	created, err := c.repo.CreateShop(ctx, s)
@@ -86,6 +118,11 @@ func (c *Commands) UpdateShop(ctx context.Context, a domain.Actor, id int64, in 
 	}
 	if id <= 0 {
 		return domain.Shop{}, domain.Errorf(domain.CodeNotFound, "no shop %d", id)
+	}
+	// Before the row is locked: a photo deleted meanwhile is refused by deleteImage
+	// while the shop shows it.
+	if err := c.checkPhotos(ctx, in.Images); err != nil {
+		return domain.Shop{}, err
 	}
 	before, after, err := c.repo.UpdateShop(ctx, id, func(s *domain.Shop) error {
 		// Checked on the row as locked for the change: an owner changed meanwhile wins.

@@ -26,6 +26,8 @@ type Deps struct {
 	Lists ShopListCache
 	// Views counts who views a shop; nil counts nobody.
 	Views ViewCounter
+	// Images tells whether a photo path of this site serves an image (nil: not checked).
+	Images Images
 }
 
 // Queries answers read-only questions about shops.
