@@ -8,6 +8,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Get is a one-key read-through cache: it returns the value with id from the cache or,
@@ -17,10 +18,19 @@ type Get[V any] func(ctx context.Context, id int64, load func(ctx context.Contex
 // LoadMany reads the values with ids from the store; ids it lacks are left out.
 type LoadMany[V any] func(ctx context.Context, ids []int64) (map[int64]V, error)
 
+// flushAfter is how long a batch waits, from its first miss, for ids still undecided
+// before it loads the misses it has. An id can stay undecided for good: its read joined
+// a load another Through call leads (the cache reads each id once at a time), and that
+// call's batch may be waiting for an id whose read joined this call's load — without the
+// wait, two calls over the same cold ids would wait for each other forever. Misses
+// decided after the batch went are loaded one by one.
+const flushAfter = 20 * time.Millisecond
+
 // Through returns the values of ids (unknown ones left out), each read through get; the
 // ids get misses are loaded with one call of loadMany, made once every id was either
-// answered by the cache or found missing. A load the cache makes later (a background
-// refresh) loads its id alone.
+// answered by the cache or found missing, or flushAfter after the first miss, whichever
+// comes first. A load the cache makes later (a background refresh, or a miss decided
+// after the batch went) loads its id alone.
 func Through[V any](ctx context.Context, ids []int64, get Get[V], loadMany LoadMany[V]) (map[int64]V, error) {
 	ids = UniqueIDs(ids)
 	out := make(map[int64]V, len(ids))
@@ -41,10 +51,9 @@ func Through[V any](ctx context.Context, ids []int64, get Get[V], loadMany LoadM
 		go func() {
 			defer wg.Done()
 			load := func(ctx context.Context) (V, bool, error) {
-				if !decided[i].CompareAndSwap(false, true) {
+				if !decided[i].CompareAndSwap(false, true) || !b.decide(ctx, id, true) {
 					return loadOne(ctx, loadMany, id)
 				}
-				b.decide(ctx, id, true)
 				<-b.done
 				v, ok := b.loaded[id]
 				return v, ok, b.err
@@ -74,25 +83,51 @@ type batch[V any] struct {
 	mu        sync.Mutex
 	undecided int
 	missing   []int64
+	sent      bool
+	timer     *time.Timer
 	loadMany  LoadMany[V]
 	done      chan struct{}
 	loaded    map[int64]V
 	err       error
 }
 
-// decide records whether id missed; the last id decided sends the batch.
-func (b *batch[V]) decide(ctx context.Context, id int64, missed bool) {
+// decide records whether id missed; the last id decided sends the batch, and the first
+// miss starts the flushAfter wait. It returns whether a miss is in the batch: false once
+// the batch went without it (the caller loads it alone).
+func (b *batch[V]) decide(ctx context.Context, id int64, missed bool) bool {
 	b.mu.Lock()
+	if b.sent {
+		b.mu.Unlock()
+		return false
+	}
 	if missed {
 		b.missing = append(b.missing, id)
+		if b.timer == nil {
+			b.timer = time.AfterFunc(flushAfter, func() { b.send(context.WithoutCancel(ctx)) })
+		}
 	}
 	b.undecided--
 	last := b.undecided == 0
-	missing := b.missing
 	b.mu.Unlock()
-	if !last {
+	if last {
+		b.send(ctx)
+	}
+	return missed
+}
+
+// send loads the misses gathered so far, once.
+func (b *batch[V]) send(ctx context.Context) {
+	b.mu.Lock()
+	if b.sent {
+		b.mu.Unlock()
 		return
 	}
+	b.sent = true
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+	missing := b.missing
+	b.mu.Unlock()
 	if len(missing) > 0 {
 		b.loaded, b.err = b.loadMany(ctx, missing)
 	}

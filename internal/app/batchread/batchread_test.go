@@ -3,9 +3,13 @@ package batchread_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
+	"time"
+
+	"golang.org/x/sync/singleflight"
 
 	"github.com/dealspot/dealspot/internal/app/batchread"
 )
@@ -77,5 +81,58 @@ func TestStoreErrorReachesTheCaller(t *testing.T) {
 	})
 	if !errors.Is(err, boom) {
 		t.Errorf("err %v, want the store's", err)
+	}
+}
+
+// Two calls over the same cold ids, each leading the cache's load of an id whose read
+// the other call joined, must not wait for each other: each call's batch would wait for
+// its other id, whose read waits on the other call's batch. (The cache reads an id once
+// at a time — singleflight — as the read cache does.)
+func TestCrossedCallsDoNotWaitForEachOther(t *testing.T) {
+	var flights singleflight.Group
+	getter := func(delayed int64) batchread.Get[string] {
+		return func(ctx context.Context, id int64, load func(context.Context) (string, bool, error)) (string, bool, error) {
+			if id == delayed {
+				time.Sleep(50 * time.Millisecond) // the other call leads this id's load by then
+			}
+			v, err, _ := flights.Do(fmt.Sprint(id), func() (any, error) {
+				v, found, err := load(ctx)
+				if !found {
+					return "", err
+				}
+				return v, err
+			})
+			return v.(string), v.(string) != "", err
+		}
+	}
+	loadMany := func(_ context.Context, ids []int64) (map[int64]string, error) {
+		out := map[int64]string{}
+		for _, id := range ids {
+			out[id] = fmt.Sprint("shop ", id)
+		}
+		return out, nil
+	}
+	type result struct {
+		m   map[int64]string
+		err error
+	}
+	results := make(chan result, 2)
+	go func() {
+		m, err := batchread.Through(context.Background(), []int64{1, 2}, getter(2), loadMany)
+		results <- result{m, err}
+	}()
+	go func() {
+		m, err := batchread.Through(context.Background(), []int64{1, 2}, getter(1), loadMany)
+		results <- result{m, err}
+	}()
+	for range 2 {
+		select {
+		case r := <-results:
+			if r.err != nil || r.m[1] != "shop 1" || r.m[2] != "shop 2" {
+				t.Fatalf("Through = %v, %v; want both shops", r.m, r.err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("two calls over the same cold ids wait for each other")
+		}
 	}
 }
