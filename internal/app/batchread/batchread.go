@@ -18,18 +18,19 @@ type Get[V any] func(ctx context.Context, id int64, load func(ctx context.Contex
 // LoadMany reads the values with ids from the store; ids it lacks are left out.
 type LoadMany[V any] func(ctx context.Context, ids []int64) (map[int64]V, error)
 
-// flushAfter is how long a batch waits, from its first miss, for ids still undecided
+// flushIdle is how long a batch with misses waits while no other id of it is decided
 // before it loads the misses it has. An id can stay undecided for good: its read joined
 // a load another Through call leads (the cache reads each id once at a time), and that
 // call's batch may be waiting for an id whose read joined this call's load — without the
-// wait, two calls over the same cold ids would wait for each other forever. Misses
-// decided after the batch went are loaded one by one.
-const flushAfter = 20 * time.Millisecond
+// wait, two calls over the same cold ids would wait for each other forever. As long as
+// decisions keep coming, however slowly, the batch waits for all of them; misses decided
+// after it went are loaded one by one.
+const flushIdle = 100 * time.Millisecond
 
 // Through returns the values of ids (unknown ones left out), each read through get; the
 // ids get misses are loaded with one call of loadMany, made once every id was either
-// answered by the cache or found missing, or flushAfter after the first miss, whichever
-// comes first. A load the cache makes later (a background refresh, or a miss decided
+// answered by the cache or found missing, or once no id was decided for flushIdle while
+// misses wait. A load the cache makes later (a background refresh, or a miss decided
 // after the batch went) loads its id alone.
 func Through[V any](ctx context.Context, ids []int64, get Get[V], loadMany LoadMany[V]) (map[int64]V, error) {
 	ids = UniqueIDs(ids)
@@ -91,8 +92,8 @@ type batch[V any] struct {
 	err       error
 }
 
-// decide records whether id missed; the last id decided sends the batch, and the first
-// miss starts the flushAfter wait. It returns whether a miss is in the batch: false once
+// decide records whether id missed; the last id decided sends the batch, and while
+// misses wait every decision starts the flushIdle wait again. It returns whether a miss is in the batch: false once
 // the batch went without it (the caller loads it alone).
 func (b *batch[V]) decide(ctx context.Context, id int64, missed bool) bool {
 	b.mu.Lock()
@@ -102,12 +103,16 @@ func (b *batch[V]) decide(ctx context.Context, id int64, missed bool) bool {
 	}
 	if missed {
 		b.missing = append(b.missing, id)
-		if b.timer == nil {
-			b.timer = time.AfterFunc(flushAfter, func() { b.send(context.WithoutCancel(ctx)) })
-		}
 	}
 	b.undecided--
 	last := b.undecided == 0
+	switch {
+	case last:
+	case b.timer != nil:
+		b.timer.Reset(flushIdle) // progress: wait again
+	case len(b.missing) > 0:
+		b.timer = time.AfterFunc(flushIdle, func() { b.send(context.WithoutCancel(ctx)) })
+	}
 	b.mu.Unlock()
 	if last {
 		b.send(ctx)
