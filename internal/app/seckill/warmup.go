@@ -2,6 +2,7 @@ package seckill
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -123,10 +124,7 @@ func (w *Warmup) Pass(ctx context.Context) (loaded int, next time.Time, err erro
 			w.c.log.Info("flash sale warmed up", slog.Int64("voucher_id", v.ID), slog.Time("begins", v.FlashSale.BeginTime))
 		}
 	}
-	if len(errs) > 0 {
-		return loaded, next, fmt.Errorf("warm up sales: %w", errs[0])
-	}
-	return loaded, next, nil
+	return loaded, next, errors.Join(errs...)
 }
 
 // Run warms sales up until ctx ends: a pass now, then one when the next sale is due or

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"strings"
 	"unicode/utf8"
 
@@ -40,25 +41,13 @@ type Images interface {
 	Exists(ctx context.Context, path string) (bool, error)
 }
 
-// checkPhotos refuses a shop's photo paths of this site that serve no image. URLs of
-// other sites are not fetched (see notes.CheckImagesExist).
+// checkPhotos refuses a shop's photo paths of this site that serve no image, by the
+// rule notes and profiles follow (notes.CheckImagesExist).
 func (c *Commands) checkPhotos(ctx context.Context, images *string) error {
 	if c.images == nil || images == nil {
 		return nil
 	}
-	for _, ref := range (domain.Shop{Images: *images}).ImageList() {
-		if !strings.HasPrefix(ref, "/") {
-			continue
-		}
-		ok, err := c.images.Exists(ctx, ref)
-		if err != nil {
-			return fmt.Errorf("check images: %w", err)
-		}
-		if !ok {
-			return domain.Errorf(domain.CodeBadUserInput, "images: there is no image at %s (upload it first)", ref)
-		}
-	}
-	return nil
+	return notes.CheckImagesExist(ctx, c.images, "images", (domain.Shop{Images: *images}).ImageList())
 }
 
 // NewCommands builds the shop commands; invalidator may be nil when nothing caches
