@@ -1,11 +1,14 @@
 package service_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -84,6 +87,9 @@ func (r *floodResult) wait() { <-r.done }
 func checkAfterFault(t *testing.T, svc *service.Node, v domain.Voucher, stock int64, res *floodResult) {
 	t.Helper()
 	a := drain(t, svc, v.ID)
+	if a.Pending > 0 {
+		reportStalledDrain(t, svc, a.Pending)
+	}
 	for _, bad := range a.Check(stock) {
 		t.Error(bad)
 	}
@@ -248,5 +254,39 @@ func TestFivePercentOfPublishesFail(t *testing.T) {
 				t.Errorf("accepted %d claims for a stock of %d: failed publishes must give their unit back", len(res.accepted), stock)
 			}
 		})
+	}
+}
+
+// reportStalledDrain logs what the order pipeline is doing when accepted claims are still
+// waiting for their orders after drain gave up: the database pool, the queue, and the
+// goroutines in the queue consumer, the order writer and the store, so that a failure
+// names where the claims stopped.
+func reportStalledDrain(t *testing.T, svc *service.Node, pending int) {
+	t.Helper()
+	st := svc.Store.DB().Stats()
+	t.Logf("%d claims still pending; database pool: open %d in use %d idle %d, waited %d times (%v), max open %d",
+		pending, st.OpenConnections, st.InUse, st.Idle, st.WaitCount, st.WaitDuration, st.MaxOpenConnections)
+	if svc.Queue != nil {
+		depth, err := svc.Queue.Depth(context.Background())
+		t.Logf("queue: depth %+v (error %v), dead letters %d", depth, err, svc.Queue.DeadLetters())
+	}
+	buf := make([]byte, 32<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	seen := map[string]int{}
+	var order []string
+	for _, g := range bytes.Split(buf, []byte("\n\n")) {
+		if !bytes.Contains(g, []byte("adapters/queue")) && !bytes.Contains(g, []byte("adapters/entstore")) &&
+			!bytes.Contains(g, []byte("app/seckill")) && !bytes.Contains(g, []byte("database/sql")) {
+			continue
+		}
+		_, stack, _ := strings.Cut(string(g), "\n")
+		if seen[stack] == 0 {
+			order = append(order, string(g))
+		}
+		seen[stack]++
+	}
+	for _, g := range order {
+		_, stack, _ := strings.Cut(g, "\n")
+		t.Logf("(%d like this) %s", seen[stack], g)
 	}
 }
