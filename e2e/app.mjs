@@ -4,7 +4,7 @@
 // Screenshots of the screens go to the given folder, at phone and desktop sizes.
 // usage: node app.mjs <base URL> <shop id> <sale title> <phone> <screenshot dir>
 // Prints what it saw as JSON.
-import { launch, logIn } from './common.mjs';
+import { launch, logIn, shoot, sizes } from './common.mjs';
 
 const [base, shopID, saleTitle, phone, shots] = process.argv.slice(2);
 const browser = await launch();
@@ -16,7 +16,7 @@ const photosShown = async (page) => {
   return page.$$eval('img.shop-photo', (els) => els.filter((i) => i.naturalWidth > 0).length);
 };
 try {
-  for (const [size, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+  for (const [size, viewport] of [['desktop', sizes.desktop], ['phone', sizes.phone]]) {
     const page = await browser.newPage({ viewport, locale: 'zh-CN' });
     await page.goto(base + '/app/');
     await page.waitForSelector('.shop-link');
@@ -33,7 +33,7 @@ try {
   // Near me, with the browser's position at West Lake: the list turns into distances,
   // nearest first.
   const ctx = await browser.newContext({ geolocation: { latitude: 30.2590, longitude: 120.1480 }, permissions: ['geolocation'], locale: 'zh-CN',
-    viewport: { width: 390, height: 844 } });
+    viewport: sizes.phone });
   const near = await ctx.newPage();
   await near.goto(base + '/app/');
   await near.waitForSelector('.shop-link');
@@ -41,17 +41,17 @@ try {
   await near.waitForSelector('.distance');
   seen.distances = await near.$$eval('.distance', (els) => els.map((e) => e.textContent));
   await photosShown(near);
-  if (shots) await near.screenshot({ path: `${shots}/nearby-phone.png` });
+  await shoot(near, shots, 'nearby');
   await ctx.close();
 
-  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, locale: 'zh-CN' });
+  const page = await browser.newPage({ viewport: sizes.phone, locale: 'zh-CN' });
   await logIn(page, base, phone);
 
   await page.goto(base + '/app/#/shop/' + shopID);
   const sale = page.locator('li.voucher', { hasText: saleTitle });
   await sale.waitFor();
   seen.shopPhotos = await photosShown(page);
-  if (shots) await page.screenshot({ path: `${shots}/shop-phone.png` });
+  await shoot(page, shots, 'shop');
   // Every status the order shows, in order, as the page changes (no reload).
   await page.evaluate(() => {
     window.statusesShown = [];
@@ -66,12 +66,12 @@ try {
   seen.statuses.push(await status.getAttribute('data-status'));
   await sale.locator('.order-status[data-status="CREATED"]').waitFor({ timeout: 20000 });
   seen.statuses.push('CREATED');
-  if (shots) await page.screenshot({ path: `${shots}/claimed-phone.png` });
+  await shoot(page, shots, 'claimed');
   await sale.locator('.pay').click();
   await sale.locator('.redemption-code').waitFor({ timeout: 30000 });
   seen.statuses.push(await status.getAttribute('data-status'));
   seen.code = await sale.locator('.redemption-code').textContent();
-  if (shots) await page.screenshot({ path: `${shots}/paid-phone.png` });
+  await shoot(page, shots, 'paid');
   seen.reloads = await page.evaluate(() => performance.getEntriesByType('navigation').length);
   seen.shown = await page.evaluate(() => window.statusesShown);
   console.log(JSON.stringify(seen));

@@ -16,3 +16,20 @@ export async function logIn(page, base, phone) {
   await page.click('#login');
   await page.waitForSelector('.shop-link');
 }
+
+// The sizes the screens are shown at: a phone's, and a laptop's.
+export const sizes = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
+
+// shoot writes the page as it is now to <dir>/<name>-phone.png and <dir>/<name>-desktop.png
+// (nothing without dir), each at its size once the page's images have loaded, and gives
+// the page its own size back. options go to page.screenshot (fullPage, …).
+export async function shoot(page, dir, name, options = {}) {
+  if (!dir) return;
+  const own = page.viewportSize();
+  for (const [size, viewport] of Object.entries(sizes)) {
+    await page.setViewportSize(viewport);
+    await page.waitForFunction(() => [...document.images].every((i) => i.complete), null, { timeout: 15000 });
+    await page.screenshot({ path: `${dir}/${name}-${size}.png`, ...options });
+  }
+  await page.setViewportSize(own);
+}

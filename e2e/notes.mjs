@@ -1,12 +1,12 @@
 // A user writes a note with a photo, then likes and comments on it, and signs in for
 // the day. Prints what the pages showed as JSON.
 // usage: node notes.mjs <base URL> <phone> <photo file> [screenshot dir]
-import { launch, logIn } from './common.mjs';
+import { launch, logIn, shoot, sizes } from './common.mjs';
 
 const [base, phone, photo, shots] = process.argv.slice(2);
 const browser = await launch();
 try {
-  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, locale: 'zh-CN' });
+  const page = await browser.newPage({ viewport: sizes.phone, locale: 'zh-CN' });
   await logIn(page, base, phone);
   await page.goto(base + '/app/#/write');
   await page.fill('#note-shop', '1');
@@ -30,12 +30,12 @@ try {
   await page.click('form button[type=submit]');
   await page.locator('.comments li', { hasText: '下次一起去' }).waitFor();
   seen.commented = true;
-  if (shots) await page.screenshot({ path: `${shots}/note-phone.png`, fullPage: true });
+  await shoot(page, shots, 'note', { fullPage: true });
   await page.goto(base + '/app/#/signin');
   await page.click('#sign-in');
   await page.waitForSelector('.calendar span.signed');
   seen.streak = Number(await page.textContent('#streak'));
-  if (shots) await page.screenshot({ path: `${shots}/signin-phone.png` });
+  await shoot(page, shots, 'signin');
   // Logging out ends the session: the tokens are gone and the login link is back.
   await page.click('header button:has-text("退出")');
   await page.waitForSelector('header a[href="#/login"]');

@@ -23,6 +23,7 @@ import (
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
 	"github.com/dealspot/dealspot/ent/payment"
+	"github.com/dealspot/dealspot/ent/redeemrequest"
 	"github.com/dealspot/dealspot/ent/session"
 	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
@@ -57,6 +58,8 @@ type Client struct {
 	OrderIDNode *OrderIDNodeClient
 	// Payment is the client for interacting with the Payment builders.
 	Payment *PaymentClient
+	// RedeemRequest is the client for interacting with the RedeemRequest builders.
+	RedeemRequest *RedeemRequestClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
 	// SessionToken is the client for interacting with the SessionToken builders.
@@ -94,6 +97,7 @@ func (c *Client) init() {
 	c.Follow = NewFollowClient(c.config)
 	c.OrderIDNode = NewOrderIDNodeClient(c.config)
 	c.Payment = NewPaymentClient(c.config)
+	c.RedeemRequest = NewRedeemRequestClient(c.config)
 	c.Session = NewSessionClient(c.config)
 	c.SessionToken = NewSessionTokenClient(c.config)
 	c.Shop = NewShopClient(c.config)
@@ -193,25 +197,26 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:          ctx,
-		config:       cfg,
-		Blog:         NewBlogClient(cfg),
-		BlogLike:     NewBlogLikeClient(cfg),
-		Comment:      NewCommentClient(cfg),
-		CreditAward:  NewCreditAwardClient(cfg),
-		FlashSale:    NewFlashSaleClient(cfg),
-		Follow:       NewFollowClient(cfg),
-		OrderIDNode:  NewOrderIDNodeClient(cfg),
-		Payment:      NewPaymentClient(cfg),
-		Session:      NewSessionClient(cfg),
-		SessionToken: NewSessionTokenClient(cfg),
-		Shop:         NewShopClient(cfg),
-		ShopType:     NewShopTypeClient(cfg),
-		SignIn:       NewSignInClient(cfg),
-		Upload:       NewUploadClient(cfg),
-		User:         NewUserClient(cfg),
-		Voucher:      NewVoucherClient(cfg),
-		VoucherOrder: NewVoucherOrderClient(cfg),
+		ctx:           ctx,
+		config:        cfg,
+		Blog:          NewBlogClient(cfg),
+		BlogLike:      NewBlogLikeClient(cfg),
+		Comment:       NewCommentClient(cfg),
+		CreditAward:   NewCreditAwardClient(cfg),
+		FlashSale:     NewFlashSaleClient(cfg),
+		Follow:        NewFollowClient(cfg),
+		OrderIDNode:   NewOrderIDNodeClient(cfg),
+		Payment:       NewPaymentClient(cfg),
+		RedeemRequest: NewRedeemRequestClient(cfg),
+		Session:       NewSessionClient(cfg),
+		SessionToken:  NewSessionTokenClient(cfg),
+		Shop:          NewShopClient(cfg),
+		ShopType:      NewShopTypeClient(cfg),
+		SignIn:        NewSignInClient(cfg),
+		Upload:        NewUploadClient(cfg),
+		User:          NewUserClient(cfg),
+		Voucher:       NewVoucherClient(cfg),
+		VoucherOrder:  NewVoucherOrderClient(cfg),
 	}, nil
 }
 
@@ -229,25 +234,26 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:          ctx,
-		config:       cfg,
-		Blog:         NewBlogClient(cfg),
-		BlogLike:     NewBlogLikeClient(cfg),
-		Comment:      NewCommentClient(cfg),
-		CreditAward:  NewCreditAwardClient(cfg),
-		FlashSale:    NewFlashSaleClient(cfg),
-		Follow:       NewFollowClient(cfg),
-		OrderIDNode:  NewOrderIDNodeClient(cfg),
-		Payment:      NewPaymentClient(cfg),
-		Session:      NewSessionClient(cfg),
-		SessionToken: NewSessionTokenClient(cfg),
-		Shop:         NewShopClient(cfg),
-		ShopType:     NewShopTypeClient(cfg),
-		SignIn:       NewSignInClient(cfg),
-		Upload:       NewUploadClient(cfg),
-		User:         NewUserClient(cfg),
-		Voucher:      NewVoucherClient(cfg),
-		VoucherOrder: NewVoucherOrderClient(cfg),
+		ctx:           ctx,
+		config:        cfg,
+		Blog:          NewBlogClient(cfg),
+		BlogLike:      NewBlogLikeClient(cfg),
+		Comment:       NewCommentClient(cfg),
+		CreditAward:   NewCreditAwardClient(cfg),
+		FlashSale:     NewFlashSaleClient(cfg),
+		Follow:        NewFollowClient(cfg),
+		OrderIDNode:   NewOrderIDNodeClient(cfg),
+		Payment:       NewPaymentClient(cfg),
+		RedeemRequest: NewRedeemRequestClient(cfg),
+		Session:       NewSessionClient(cfg),
+		SessionToken:  NewSessionTokenClient(cfg),
+		Shop:          NewShopClient(cfg),
+		ShopType:      NewShopTypeClient(cfg),
+		SignIn:        NewSignInClient(cfg),
+		Upload:        NewUploadClient(cfg),
+		User:          NewUserClient(cfg),
+		Voucher:       NewVoucherClient(cfg),
+		VoucherOrder:  NewVoucherOrderClient(cfg),
 	}, nil
 }
 
@@ -278,8 +284,8 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.Blog, c.BlogLike, c.Comment, c.CreditAward, c.FlashSale, c.Follow,
-		c.OrderIDNode, c.Payment, c.Session, c.SessionToken, c.Shop, c.ShopType,
-		c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
+		c.OrderIDNode, c.Payment, c.RedeemRequest, c.Session, c.SessionToken, c.Shop,
+		c.ShopType, c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
 	} {
 		n.Use(hooks...)
 	}
@@ -290,8 +296,8 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.Blog, c.BlogLike, c.Comment, c.CreditAward, c.FlashSale, c.Follow,
-		c.OrderIDNode, c.Payment, c.Session, c.SessionToken, c.Shop, c.ShopType,
-		c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
+		c.OrderIDNode, c.Payment, c.RedeemRequest, c.Session, c.SessionToken, c.Shop,
+		c.ShopType, c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -316,6 +322,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.OrderIDNode.mutate(ctx, m)
 	case *PaymentMutation:
 		return c.Payment.mutate(ctx, m)
+	case *RedeemRequestMutation:
+		return c.RedeemRequest.mutate(ctx, m)
 	case *SessionMutation:
 		return c.Session.mutate(ctx, m)
 	case *SessionTokenMutation:
@@ -1416,6 +1424,139 @@ func (c *PaymentClient) mutate(ctx context.Context, m *PaymentMutation) (Value, 
 		return (&PaymentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Payment mutation op: %q", m.Op())
+	}
+}
+
+// RedeemRequestClient is a client for the RedeemRequest schema.
+type RedeemRequestClient struct {
+	config
+}
+
+// NewRedeemRequestClient returns a client for the RedeemRequest from the given config.
+func NewRedeemRequestClient(c config) *RedeemRequestClient {
+	return &RedeemRequestClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `redeemrequest.Hooks(f(g(h())))`.
+func (c *RedeemRequestClient) Use(hooks ...Hook) {
+	c.hooks.RedeemRequest = append(c.hooks.RedeemRequest, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `redeemrequest.Intercept(f(g(h())))`.
+func (c *RedeemRequestClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RedeemRequest = append(c.inters.RedeemRequest, interceptors...)
+}
+
+// Create returns a builder for creating a RedeemRequest entity.
+func (c *RedeemRequestClient) Create() *RedeemRequestCreate {
+	mutation := newRedeemRequestMutation(c.config, OpCreate)
+	return &RedeemRequestCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RedeemRequest entities.
+func (c *RedeemRequestClient) CreateBulk(builders ...*RedeemRequestCreate) *RedeemRequestCreateBulk {
+	return &RedeemRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RedeemRequestClient) MapCreateBulk(slice any, setFunc func(*RedeemRequestCreate, int)) *RedeemRequestCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RedeemRequestCreateBulk{err: fmt.Errorf("calling to RedeemRequestClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RedeemRequestCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RedeemRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RedeemRequest.
+func (c *RedeemRequestClient) Update() *RedeemRequestUpdate {
+	mutation := newRedeemRequestMutation(c.config, OpUpdate)
+	return &RedeemRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RedeemRequestClient) UpdateOne(_m *RedeemRequest) *RedeemRequestUpdateOne {
+	mutation := newRedeemRequestMutation(c.config, OpUpdateOne, withRedeemRequest(_m))
+	return &RedeemRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RedeemRequestClient) UpdateOneID(id int64) *RedeemRequestUpdateOne {
+	mutation := newRedeemRequestMutation(c.config, OpUpdateOne, withRedeemRequestID(id))
+	return &RedeemRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RedeemRequest.
+func (c *RedeemRequestClient) Delete() *RedeemRequestDelete {
+	mutation := newRedeemRequestMutation(c.config, OpDelete)
+	return &RedeemRequestDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RedeemRequestClient) DeleteOne(_m *RedeemRequest) *RedeemRequestDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RedeemRequestClient) DeleteOneID(id int64) *RedeemRequestDeleteOne {
+	builder := c.Delete().Where(redeemrequest.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RedeemRequestDeleteOne{builder}
+}
+
+// Query returns a query builder for RedeemRequest.
+func (c *RedeemRequestClient) Query() *RedeemRequestQuery {
+	return &RedeemRequestQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRedeemRequest},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RedeemRequest entity by its id.
+func (c *RedeemRequestClient) Get(ctx context.Context, id int64) (*RedeemRequest, error) {
+	return c.Query().Where(redeemrequest.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RedeemRequestClient) GetX(ctx context.Context, id int64) *RedeemRequest {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RedeemRequestClient) Hooks() []Hook {
+	return c.hooks.RedeemRequest
+}
+
+// Interceptors returns the client interceptors.
+func (c *RedeemRequestClient) Interceptors() []Interceptor {
+	return c.inters.RedeemRequest
+}
+
+func (c *RedeemRequestClient) mutate(ctx context.Context, m *RedeemRequestMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RedeemRequestCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RedeemRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RedeemRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RedeemRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RedeemRequest mutation op: %q", m.Op())
 	}
 }
 
@@ -2700,13 +2841,13 @@ func (c *VoucherOrderClient) mutate(ctx context.Context, m *VoucherOrderMutation
 type (
 	hooks struct {
 		Blog, BlogLike, Comment, CreditAward, FlashSale, Follow, OrderIDNode, Payment,
-		Session, SessionToken, Shop, ShopType, SignIn, Upload, User, Voucher,
-		VoucherOrder []ent.Hook
+		RedeemRequest, Session, SessionToken, Shop, ShopType, SignIn, Upload, User,
+		Voucher, VoucherOrder []ent.Hook
 	}
 	inters struct {
 		Blog, BlogLike, Comment, CreditAward, FlashSale, Follow, OrderIDNode, Payment,
-		Session, SessionToken, Shop, ShopType, SignIn, Upload, User, Voucher,
-		VoucherOrder []ent.Interceptor
+		RedeemRequest, Session, SessionToken, Shop, ShopType, SignIn, Upload, User,
+		Voucher, VoucherOrder []ent.Interceptor
 	}
 )
 

@@ -20,6 +20,7 @@ import (
 	"github.com/dealspot/dealspot/ent/orderidnode"
 	"github.com/dealspot/dealspot/ent/payment"
 	"github.com/dealspot/dealspot/ent/predicate"
+	"github.com/dealspot/dealspot/ent/redeemrequest"
 	"github.com/dealspot/dealspot/ent/session"
 	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
@@ -40,23 +41,24 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeBlog         = "Blog"
-	TypeBlogLike     = "BlogLike"
-	TypeComment      = "Comment"
-	TypeCreditAward  = "CreditAward"
-	TypeFlashSale    = "FlashSale"
-	TypeFollow       = "Follow"
-	TypeOrderIDNode  = "OrderIDNode"
-	TypePayment      = "Payment"
-	TypeSession      = "Session"
-	TypeSessionToken = "SessionToken"
-	TypeShop         = "Shop"
-	TypeShopType     = "ShopType"
-	TypeSignIn       = "SignIn"
-	TypeUpload       = "Upload"
-	TypeUser         = "User"
-	TypeVoucher      = "Voucher"
-	TypeVoucherOrder = "VoucherOrder"
+	TypeBlog          = "Blog"
+	TypeBlogLike      = "BlogLike"
+	TypeComment       = "Comment"
+	TypeCreditAward   = "CreditAward"
+	TypeFlashSale     = "FlashSale"
+	TypeFollow        = "Follow"
+	TypeOrderIDNode   = "OrderIDNode"
+	TypePayment       = "Payment"
+	TypeRedeemRequest = "RedeemRequest"
+	TypeSession       = "Session"
+	TypeSessionToken  = "SessionToken"
+	TypeShop          = "Shop"
+	TypeShopType      = "ShopType"
+	TypeSignIn        = "SignIn"
+	TypeUpload        = "Upload"
+	TypeUser          = "User"
+	TypeVoucher       = "Voucher"
+	TypeVoucherOrder  = "VoucherOrder"
 )
 
 // BlogMutation represents an operation that mutates the Blog nodes in the graph.
@@ -6151,6 +6153,569 @@ func (m *PaymentMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PaymentMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Payment edge %s", name)
+}
+
+// RedeemRequestMutation represents an operation that mutates the RedeemRequest nodes in the graph.
+type RedeemRequestMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int64
+	order_id      *int64
+	addorder_id   *int64
+	request_id    *string
+	units         *int
+	addunits      *int
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*RedeemRequest, error)
+	predicates    []predicate.RedeemRequest
+}
+
+var _ ent.Mutation = (*RedeemRequestMutation)(nil)
+
+// redeemrequestOption allows management of the mutation configuration using functional options.
+type redeemrequestOption func(*RedeemRequestMutation)
+
+// newRedeemRequestMutation creates new mutation for the RedeemRequest entity.
+func newRedeemRequestMutation(c config, op Op, opts ...redeemrequestOption) *RedeemRequestMutation {
+	m := &RedeemRequestMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRedeemRequest,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRedeemRequestID sets the ID field of the mutation.
+func withRedeemRequestID(id int64) redeemrequestOption {
+	return func(m *RedeemRequestMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RedeemRequest
+		)
+		m.oldValue = func(ctx context.Context) (*RedeemRequest, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RedeemRequest.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRedeemRequest sets the old RedeemRequest of the mutation.
+func withRedeemRequest(node *RedeemRequest) redeemrequestOption {
+	return func(m *RedeemRequestMutation) {
+		m.oldValue = func(context.Context) (*RedeemRequest, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RedeemRequestMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RedeemRequestMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of RedeemRequest entities.
+func (m *RedeemRequestMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RedeemRequestMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RedeemRequestMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RedeemRequest.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *RedeemRequestMutation) SetOrderID(i int64) {
+	m.order_id = &i
+	m.addorder_id = nil
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *RedeemRequestMutation) OrderID() (r int64, exists bool) {
+	v := m.order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the RedeemRequest entity.
+// If the RedeemRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RedeemRequestMutation) OldOrderID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// AddOrderID adds i to the "order_id" field.
+func (m *RedeemRequestMutation) AddOrderID(i int64) {
+	if m.addorder_id != nil {
+		*m.addorder_id += i
+	} else {
+		m.addorder_id = &i
+	}
+}
+
+// AddedOrderID returns the value that was added to the "order_id" field in this mutation.
+func (m *RedeemRequestMutation) AddedOrderID() (r int64, exists bool) {
+	v := m.addorder_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *RedeemRequestMutation) ResetOrderID() {
+	m.order_id = nil
+	m.addorder_id = nil
+}
+
+// SetRequestID sets the "request_id" field.
+func (m *RedeemRequestMutation) SetRequestID(s string) {
+	m.request_id = &s
+}
+
+// RequestID returns the value of the "request_id" field in the mutation.
+func (m *RedeemRequestMutation) RequestID() (r string, exists bool) {
+	v := m.request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestID returns the old "request_id" field's value of the RedeemRequest entity.
+// If the RedeemRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RedeemRequestMutation) OldRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestID: %w", err)
+	}
+	return oldValue.RequestID, nil
+}
+
+// ResetRequestID resets all changes to the "request_id" field.
+func (m *RedeemRequestMutation) ResetRequestID() {
+	m.request_id = nil
+}
+
+// SetUnits sets the "units" field.
+func (m *RedeemRequestMutation) SetUnits(i int) {
+	m.units = &i
+	m.addunits = nil
+}
+
+// Units returns the value of the "units" field in the mutation.
+func (m *RedeemRequestMutation) Units() (r int, exists bool) {
+	v := m.units
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnits returns the old "units" field's value of the RedeemRequest entity.
+// If the RedeemRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RedeemRequestMutation) OldUnits(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnits is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnits requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnits: %w", err)
+	}
+	return oldValue.Units, nil
+}
+
+// AddUnits adds i to the "units" field.
+func (m *RedeemRequestMutation) AddUnits(i int) {
+	if m.addunits != nil {
+		*m.addunits += i
+	} else {
+		m.addunits = &i
+	}
+}
+
+// AddedUnits returns the value that was added to the "units" field in this mutation.
+func (m *RedeemRequestMutation) AddedUnits() (r int, exists bool) {
+	v := m.addunits
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUnits resets all changes to the "units" field.
+func (m *RedeemRequestMutation) ResetUnits() {
+	m.units = nil
+	m.addunits = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *RedeemRequestMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *RedeemRequestMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the RedeemRequest entity.
+// If the RedeemRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RedeemRequestMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *RedeemRequestMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the RedeemRequestMutation builder.
+func (m *RedeemRequestMutation) Where(ps ...predicate.RedeemRequest) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RedeemRequestMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RedeemRequestMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RedeemRequest, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RedeemRequestMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RedeemRequestMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RedeemRequest).
+func (m *RedeemRequestMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RedeemRequestMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.order_id != nil {
+		fields = append(fields, redeemrequest.FieldOrderID)
+	}
+	if m.request_id != nil {
+		fields = append(fields, redeemrequest.FieldRequestID)
+	}
+	if m.units != nil {
+		fields = append(fields, redeemrequest.FieldUnits)
+	}
+	if m.created_at != nil {
+		fields = append(fields, redeemrequest.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RedeemRequestMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case redeemrequest.FieldOrderID:
+		return m.OrderID()
+	case redeemrequest.FieldRequestID:
+		return m.RequestID()
+	case redeemrequest.FieldUnits:
+		return m.Units()
+	case redeemrequest.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RedeemRequestMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case redeemrequest.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case redeemrequest.FieldRequestID:
+		return m.OldRequestID(ctx)
+	case redeemrequest.FieldUnits:
+		return m.OldUnits(ctx)
+	case redeemrequest.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown RedeemRequest field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RedeemRequestMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case redeemrequest.FieldOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case redeemrequest.FieldRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestID(v)
+		return nil
+	case redeemrequest.FieldUnits:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnits(v)
+		return nil
+	case redeemrequest.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RedeemRequest field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RedeemRequestMutation) AddedFields() []string {
+	var fields []string
+	if m.addorder_id != nil {
+		fields = append(fields, redeemrequest.FieldOrderID)
+	}
+	if m.addunits != nil {
+		fields = append(fields, redeemrequest.FieldUnits)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RedeemRequestMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case redeemrequest.FieldOrderID:
+		return m.AddedOrderID()
+	case redeemrequest.FieldUnits:
+		return m.AddedUnits()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RedeemRequestMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case redeemrequest.FieldOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOrderID(v)
+		return nil
+	case redeemrequest.FieldUnits:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUnits(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RedeemRequest numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RedeemRequestMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RedeemRequestMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RedeemRequestMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown RedeemRequest nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RedeemRequestMutation) ResetField(name string) error {
+	switch name {
+	case redeemrequest.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case redeemrequest.FieldRequestID:
+		m.ResetRequestID()
+		return nil
+	case redeemrequest.FieldUnits:
+		m.ResetUnits()
+		return nil
+	case redeemrequest.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown RedeemRequest field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RedeemRequestMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RedeemRequestMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RedeemRequestMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RedeemRequestMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RedeemRequestMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RedeemRequestMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RedeemRequestMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown RedeemRequest unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RedeemRequestMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown RedeemRequest edge %s", name)
 }
 
 // SessionMutation represents an operation that mutates the Session nodes in the graph.

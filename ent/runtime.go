@@ -13,6 +13,7 @@ import (
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
 	"github.com/dealspot/dealspot/ent/payment"
+	"github.com/dealspot/dealspot/ent/redeemrequest"
 	"github.com/dealspot/dealspot/ent/schema"
 	"github.com/dealspot/dealspot/ent/session"
 	"github.com/dealspot/dealspot/ent/sessiontoken"
@@ -315,6 +316,34 @@ func init() {
 	paymentDescID := paymentFields[0].Descriptor()
 	// payment.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	payment.IDValidator = paymentDescID.Validators[0].(func(int64) error)
+	redeemrequestFields := schema.RedeemRequest{}.Fields()
+	_ = redeemrequestFields
+	// redeemrequestDescRequestID is the schema descriptor for request_id field.
+	redeemrequestDescRequestID := redeemrequestFields[2].Descriptor()
+	// redeemrequest.RequestIDValidator is a validator for the "request_id" field. It is called by the builders before save.
+	redeemrequest.RequestIDValidator = func() func(string) error {
+		validators := redeemrequestDescRequestID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(request_id string) error {
+			for _, fn := range fns {
+				if err := fn(request_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// redeemrequestDescUnits is the schema descriptor for units field.
+	redeemrequestDescUnits := redeemrequestFields[3].Descriptor()
+	// redeemrequest.UnitsValidator is a validator for the "units" field. It is called by the builders before save.
+	redeemrequest.UnitsValidator = redeemrequestDescUnits.Validators[0].(func(int) error)
+	// redeemrequestDescID is the schema descriptor for id field.
+	redeemrequestDescID := redeemrequestFields[0].Descriptor()
+	// redeemrequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	redeemrequest.IDValidator = redeemrequestDescID.Validators[0].(func(int64) error)
 	sessionMixin := schema.Session{}.Mixin()
 	sessionMixinFields0 := sessionMixin[0].Fields()
 	_ = sessionMixinFields0

@@ -30,6 +30,8 @@ type Tx struct {
 	OrderIDNode *OrderIDNodeClient
 	// Payment is the client for interacting with the Payment builders.
 	Payment *PaymentClient
+	// RedeemRequest is the client for interacting with the RedeemRequest builders.
+	RedeemRequest *RedeemRequestClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
 	// SessionToken is the client for interacting with the SessionToken builders.
@@ -187,6 +189,7 @@ func (tx *Tx) init() {
 	tx.Follow = NewFollowClient(tx.config)
 	tx.OrderIDNode = NewOrderIDNodeClient(tx.config)
 	tx.Payment = NewPaymentClient(tx.config)
+	tx.RedeemRequest = NewRedeemRequestClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
 	tx.SessionToken = NewSessionTokenClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)

@@ -79,7 +79,7 @@ func (r *mutationResolver) RequestRefund(ctx context.Context, orderID string, re
 	return orderToModel(o, p.UserID), nil
 }
 
-func (r *mutationResolver) RedeemOrder(ctx context.Context, code string, quantity *int) (*model.VoucherOrder, error) {
+func (r *mutationResolver) RedeemOrder(ctx context.Context, code string, quantity *int, requestID *string) (*model.VoucherOrder, error) {
 	p, err := principal(ctx)
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func (r *mutationResolver) RedeemOrder(ctx context.Context, code string, quantit
 	if quantity != nil {
 		qty = *quantity
 	}
-	o, err := r.App.Commands.RedeemOrder.Handle(ctx, actor(p), code, qty)
+	o, err := r.App.Commands.RedeemOrder.Handle(ctx, actor(p), code, qty, requestID)
 	if err != nil {
 		return nil, err
 	}

@@ -23,28 +23,65 @@ func (r *Orders) Transition(ctx context.Context, t orders.Transition) (domain.Vo
 	var changed bool
 	err := r.raw.inTx(ctx, func(tx *sql.Tx) (err error) {
 		changed, err = r.moveTx(ctx, tx, t)
+		if err == nil && !changed {
+			// Nothing moved: what the transaction wrote (a redemption's key) goes too.
+			return errNotMoved
+		}
 		return err
 	})
-	if err != nil {
+	before := (*orders.RedeemedBefore)(nil)
+	if err != nil && !errors.Is(err, errNotMoved) && !errors.As(err, &before) {
 		return domain.VoucherOrder{}, false, err
 	}
 	o, err := r.Order(ctx, t.OrderID)
 	if err != nil {
 		return domain.VoucherOrder{}, false, err
 	}
+	if before != nil {
+		before.Order = o
+		return domain.VoucherOrder{}, false, before
+	}
 	return o, changed, nil
 }
+
+// errNotMoved rolls back a transition's transaction when its order did not move.
+var errNotMoved = errors.New("order not moved")
 
 // moveTx applies t in tx: the order's conditional UPDATE, then, when it won, the unit
 // back to the sale's stock, the shop's sold count and the payment's move (t.Payment).
 // changed is false when the order's status is not in t.From (or, redeeming, fewer than
-// t.Units units are left).
+// t.Units units are left); the caller then rolls tx back. A redemption under a request
+// id the order recorded is a *orders.RedeemedBefore (its Order left for the caller).
 //
 // A redemption counts its units in the same UPDATE, whose condition keeps them within
 // the order's quantity, and moves the order to USED only when it redeems the last ones:
-// of two redemptions racing for the last unit, one wins.
+// of two redemptions racing for the last unit, one wins. A redemption with a request id
+// first inserts its key: of copies of one request racing, one inserts it and the others
+// find it taken (on PostgreSQL they wait on the unique index until the first commits or
+// rolls back; SQLite's write transactions run one at a time) and redeem nothing. The
+// key is looked for before the order's status: the request that redeemed the last unit
+// is answered again.
 func (r *Orders) moveTx(ctx context.Context, tx *sql.Tx, t orders.Transition) (changed bool, err error) {
 	at := t.At.UTC()
+	if t.To == domain.OrderUsed && t.RequestID != "" {
+		a := &args{o: r.raw}
+		res, err := tx.ExecContext(ctx, "INSERT INTO redeem_requests (order_id, request_id, units, created_at) VALUES ("+
+			a.p(t.OrderID)+", "+a.p(t.RequestID)+", "+a.p(t.Units)+", "+a.p(at)+") ON CONFLICT (order_id, request_id) DO NOTHING", a.vals...)
+		if err != nil {
+			return false, fmt.Errorf("record redemption %q of order %d: %w", t.RequestID, t.OrderID, err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return false, err
+		} else if n == 0 {
+			b := &args{o: r.raw}
+			before := &orders.RedeemedBefore{}
+			if err := tx.QueryRowContext(ctx, "SELECT units FROM redeem_requests WHERE order_id = "+b.p(t.OrderID)+
+				" AND request_id = "+b.p(t.RequestID), b.vals...).Scan(&before.Units); err != nil {
+				return false, fmt.Errorf("read redemption %q of order %d: %w", t.RequestID, t.OrderID, err)
+			}
+			return false, before
+		}
+	}
 	a := &args{o: r.raw}
 	var set string
 	if t.To == domain.OrderUsed {

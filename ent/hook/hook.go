@@ -105,6 +105,18 @@ func (f PaymentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentMutation", m)
 }
 
+// The RedeemRequestFunc type is an adapter to allow the use of ordinary
+// function as RedeemRequest mutator.
+type RedeemRequestFunc func(context.Context, *ent.RedeemRequestMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RedeemRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RedeemRequestMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RedeemRequestMutation", m)
+}
+
 // The SessionFunc type is an adapter to allow the use of ordinary
 // function as Session mutator.
 type SessionFunc func(context.Context, *ent.SessionMutation) (ent.Value, error)

@@ -239,6 +239,27 @@ var (
 			},
 		},
 	}
+	// RedeemRequestsColumns holds the columns for the "redeem_requests" table.
+	RedeemRequestsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "order_id", Type: field.TypeInt64},
+		{Name: "request_id", Type: field.TypeString, Size: 64},
+		{Name: "units", Type: field.TypeInt},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// RedeemRequestsTable holds the schema information for the "redeem_requests" table.
+	RedeemRequestsTable = &schema.Table{
+		Name:       "redeem_requests",
+		Columns:    RedeemRequestsColumns,
+		PrimaryKey: []*schema.Column{RedeemRequestsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "redeemrequest_order_id_request_id",
+				Unique:  true,
+				Columns: []*schema.Column{RedeemRequestsColumns[1], RedeemRequestsColumns[2]},
+			},
+		},
+	}
 	// SessionsColumns holds the columns for the "sessions" table.
 	SessionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -532,6 +553,7 @@ var (
 		FollowsTable,
 		OrderIDNodesTable,
 		PaymentsTable,
+		RedeemRequestsTable,
 		SessionsTable,
 		SessionTokensTable,
 		ShopsTable,

@@ -30,6 +30,9 @@ type OrderIDNode func(*sql.Selector)
 // Payment is the predicate function for payment builders.
 type Payment func(*sql.Selector)
 
+// RedeemRequest is the predicate function for redeemrequest builders.
+type RedeemRequest func(*sql.Selector)
+
 // Session is the predicate function for session builders.
 type Session func(*sql.Selector)
 

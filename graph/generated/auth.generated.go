@@ -35,7 +35,7 @@ type MutationResolver interface {
 	PayOrder(ctx context.Context, orderID string) (*model.Payment, error)
 	CancelOrder(ctx context.Context, orderID string) (*model.VoucherOrder, error)
 	RequestRefund(ctx context.Context, orderID string, reason *string) (*model.VoucherOrder, error)
-	RedeemOrder(ctx context.Context, code string, quantity *int) (*model.VoucherOrder, error)
+	RedeemOrder(ctx context.Context, code string, quantity *int, requestID *string) (*model.VoucherOrder, error)
 	SetShopOwner(ctx context.Context, shopID string, userID string) (*model.Shop, error)
 	UploadImage(ctx context.Context, file graphql.Upload) (*model.Image, error)
 	DeleteImage(ctx context.Context, url string) (bool, error)
@@ -379,6 +379,14 @@ func (ec *executionContext) field_Mutation_redeemOrder_args(ctx context.Context,
 		return nil, err
 	}
 	args["quantity"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "requestId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["requestId"] = arg2
 	return args, nil
 }
 
@@ -1783,7 +1791,7 @@ func (ec *executionContext) _Mutation_redeemOrder(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RedeemOrder(ctx, fc.Args["code"].(string), fc.Args["quantity"].(*int))
+			return ec.Resolvers.Mutation().RedeemOrder(ctx, fc.Args["code"].(string), fc.Args["quantity"].(*int), fc.Args["requestId"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next

@@ -139,7 +139,7 @@ type ComplexityRoot struct {
 		LoginWithPassword func(childComplexity int, phone string, password string) int
 		Logout            func(childComplexity int) int
 		PayOrder          func(childComplexity int, orderID string) int
-		RedeemOrder       func(childComplexity int, code string, quantity *int) int
+		RedeemOrder       func(childComplexity int, code string, quantity *int, requestID *string) int
 		RefreshToken      func(childComplexity int, token string) int
 		RequestRefund     func(childComplexity int, orderID string, reason *string) int
 		SendLoginCode     func(childComplexity int, phone string) int
@@ -920,7 +920,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RedeemOrder(childComplexity, args["code"].(string), args["quantity"].(*int)), true
+		return e.ComplexityRoot.Mutation.RedeemOrder(childComplexity, args["code"].(string), args["quantity"].(*int), args["requestId"].(*string)), true
 	case "Mutation.refreshToken":
 		if e.ComplexityRoot.Mutation.RefreshToken == nil {
 			break
@@ -2820,8 +2820,17 @@ extend type Mutation {
   once) and keeps its code while some are. NOT_FOUND for codes of other shops;
   BAD_USER_INPUT for a quantity below 1; CONFLICT when the order is not PAID (already
   used, refunded) or has fewer units left.
+
+  requestId makes a redemption safe to send again (a request that timed out, retried):
+  a key the client chooses for one redemption, 1–64 characters of A–Z, a–z, 0–9, _ and
+  - (BAD_USER_INPUT otherwise). It is stored with the units it redeemed, in the same
+  transaction, and belongs to the order. The same requestId on the same order again —
+  later, or many copies at once — redeems nothing more and answers the order as it
+  stands now (USED when that request took the last unit); the same requestId with
+  another quantity is BAD_USER_INPUT (a key names one request), nothing redeemed. A
+  redemption refused (CONFLICT) keeps no key. Without requestId every call redeems.
   """
-  redeemOrder(code: String!, quantity: Int = 1): VoucherOrder! @auth(requires: MERCHANT)
+  redeemOrder(code: String!, quantity: Int = 1, requestId: String): VoucherOrder! @auth(requires: MERCHANT)
   """
   Make a user the merchant running a shop: a USER becomes MERCHANT, and the previous
   owner, a MERCHANT whose last shop this was, a USER again (an ADMIN stays one), from

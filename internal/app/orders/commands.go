@@ -294,16 +294,30 @@ type RedeemOrder struct{ c *core }
 
 // Handle redeems quantity units of the PAID order with a redemption code at a shop the
 // actor runs: the order becomes USED when no unit is left after them (a 1-unit order at
-// once) and stays PAID, its code valid, while some are. Errors: BAD_USER_INPUT for a
-// quantity below 1; NOT_FOUND for an unknown code and for a code of a shop the actor does
-// not run; CONFLICT when the order is not PAID (already used, refunded) or has fewer
-// units left.
-func (u *RedeemOrder) Handle(ctx context.Context, a domain.Actor, code string, quantity int) (domain.VoucherOrder, error) {
+// once) and stays PAID, its code valid, while some are.
+//
+// requestID, when not nil, is the client's key of this redemption, 1–64 characters of
+// [A-Za-z0-9_-]: the store records it with the units in the transaction that redeems
+// them, and a redemption the order has recorded under it redeems nothing more — it
+// answers the order as it stands, however late and however many copies race.
+//
+// Errors: BAD_USER_INPUT for a quantity below 1, a malformed requestID, and a requestID
+// the order recorded with another quantity; NOT_FOUND for an unknown code and for a
+// code of a shop the actor does not run; CONFLICT when the order is not PAID (already
+// used, refunded) or has fewer units left.
+func (u *RedeemOrder) Handle(ctx context.Context, a domain.Actor, code string, quantity int, requestID *string) (domain.VoucherOrder, error) {
 	if err := loggedIn(a); err != nil {
 		return domain.VoucherOrder{}, err
 	}
 	if quantity < 1 {
 		return domain.VoucherOrder{}, domain.Errorf(domain.CodeBadUserInput, "quantity must be at least 1")
+	}
+	key := ""
+	if requestID != nil {
+		if !validRequestID(*requestID) {
+			return domain.VoucherOrder{}, domain.Errorf(domain.CodeBadUserInput, "requestId must be 1 to %d characters of A-Z, a-z, 0-9, _ and -", maxRequestIDLen)
+		}
+		key = *requestID
 	}
 	code = strings.ToUpper(strings.TrimSpace(code))
 	if len(code) != domain.RedemptionCodeLen {
@@ -323,12 +337,22 @@ func (u *RedeemOrder) Handle(ctx context.Context, a domain.Actor, code string, q
 	if !a.CanRunShop(owner) {
 		return domain.VoucherOrder{}, domain.Errorf(domain.CodeNotFound, "no such redemption code")
 	}
-	if _, err := o.RedeemUnits(quantity); err != nil {
+	// Refused at once without a key; with one, the request may have come before and
+	// taken the units that are missing now, which the store knows.
+	if _, err := o.RedeemUnits(quantity); err != nil && key == "" {
 		return domain.VoucherOrder{}, err
 	}
 	t := Move(domain.OrderRedeem, o.ID, u.c.now())
-	t.Units = quantity
+	t.Units, t.RequestID = quantity, key
 	after, changed, err := u.c.d.Orders.Transition(ctx, t)
+	if before := (*RedeemedBefore)(nil); errors.As(err, &before) {
+		// This request came before (or a copy of it raced this one): answer again.
+		if before.Units != quantity {
+			return domain.VoucherOrder{}, domain.Errorf(domain.CodeBadUserInput,
+				"requestId %s redeemed %d units of this order, not %d: a requestId names one request", key, before.Units, quantity)
+		}
+		return before.Order, nil
+	}
 	if err != nil {
 		return domain.VoucherOrder{}, err
 	}
@@ -344,4 +368,21 @@ func (u *RedeemOrder) Handle(ctx context.Context, a domain.Actor, code string, q
 		u.c.publish(ctx, after, "")
 	}
 	return after, nil
+}
+
+// maxRequestIDLen is the longest key a redemption may carry (the column's width).
+const maxRequestIDLen = 64
+
+// validRequestID reports whether id is a redemption's key: 1–64 characters of
+// [A-Za-z0-9_-], so that keys are compared byte for byte on every database.
+func validRequestID(id string) bool {
+	if id == "" || len(id) > maxRequestIDLen {
+		return false
+	}
+	for _, c := range []byte(id) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

@@ -448,17 +448,17 @@ func TestRedeemOnTheMemoryStores(t *testing.T) {
 		{"a code of the wrong length", merchant, code[1:], domain.CodeNotFound},
 		{"an unknown code", merchant, strings.Repeat("0", domain.RedemptionCodeLen), domain.CodeNotFound},
 	} {
-		_, err := l.Redeem.Handle(ctx, c.a, c.code, 1)
+		_, err := l.Redeem.Handle(ctx, c.a, c.code, 1, nil)
 		wantCode(t, c.name, err, c.want)
 	}
 	if got := l.order(t, o.ID); got.Status != domain.OrderPaid {
 		t.Fatalf("refused redemptions moved the order: %+v", got)
 	}
-	used, err := l.Redeem.Handle(ctx, merchant, " "+strings.ToLower(code)+" ", 1)
+	used, err := l.Redeem.Handle(ctx, merchant, " "+strings.ToLower(code)+" ", 1, nil)
 	if err != nil || used.Status != domain.OrderUsed || used.UseTime == nil || used.ID != o.ID {
 		t.Fatalf("redeemed by the shop's merchant: %+v, %v", used, err)
 	}
-	_, err = l.Redeem.Handle(ctx, domain.Actor{UserID: 1, Role: domain.RoleAdmin}, code, 1)
+	_, err = l.Redeem.Handle(ctx, domain.Actor{UserID: 1, Role: domain.RoleAdmin}, code, 1, nil)
 	wantConflict(t, "redeeming twice", err, domain.OrderUsed)
 	_, err = l.Refund.Handle(ctx, buyer, o.ID, "")
 	wantConflict(t, "refunding a used order", err, domain.OrderUsed)

@@ -160,20 +160,20 @@ func TestRedeemChecksTheShopAndNormalisesTheCode(t *testing.T) {
 	store := &fakeStore{byCode: map[string]domain.VoucherOrder{code: {ID: 1, UserID: 5, ShopID: 9, Status: domain.OrderPaid}}}
 	svc := newService(t, orders.Config{}, store, seckilltest.NewMemVouchers(), owners(9, 70, 10, 80))
 	ctx := context.Background()
-	if _, err := svc.Redeem.Handle(ctx, domain.Actor{UserID: 80, Role: domain.RoleMerchant}, code, 1); domain.ErrorCode(err) != domain.CodeNotFound {
+	if _, err := svc.Redeem.Handle(ctx, domain.Actor{UserID: 80, Role: domain.RoleMerchant}, code, 1, nil); domain.ErrorCode(err) != domain.CodeNotFound {
 		t.Errorf("the merchant of another shop: %v, want NOT_FOUND", err)
 	}
-	if _, err := svc.Redeem.Handle(ctx, domain.Actor{UserID: 5, Role: domain.RoleUser}, code, 1); domain.ErrorCode(err) != domain.CodeNotFound {
+	if _, err := svc.Redeem.Handle(ctx, domain.Actor{UserID: 5, Role: domain.RoleUser}, code, 1, nil); domain.ErrorCode(err) != domain.CodeNotFound {
 		t.Errorf("the buyer: %v, want NOT_FOUND", err)
 	}
 	if len(store.moved) != 0 {
 		t.Fatalf("refused redemptions moved orders: %+v", store.moved)
 	}
-	o, err := svc.Redeem.Handle(ctx, domain.Actor{UserID: 70, Role: domain.RoleMerchant}, "  "+lower(code)+" ", 1)
+	o, err := svc.Redeem.Handle(ctx, domain.Actor{UserID: 70, Role: domain.RoleMerchant}, "  "+lower(code)+" ", 1, nil)
 	if err != nil || o.Status != domain.OrderUsed {
 		t.Fatalf("the shop's merchant, code typed in lower case: %+v, %v", o, err)
 	}
-	_, err = svc.Redeem.Handle(ctx, domain.Actor{Role: domain.RoleAdmin, UserID: 1}, code, 1)
+	_, err = svc.Redeem.Handle(ctx, domain.Actor{Role: domain.RoleAdmin, UserID: 1}, code, 1, nil)
 	var e *domain.Error
 	if domain.ErrorCode(err) != domain.CodeConflict || !asError(err, &e) || e.CurrentStatus != "USED" {
 		t.Errorf("second redemption: %v, want CONFLICT with current status USED", err)

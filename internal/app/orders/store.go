@@ -2,6 +2,7 @@ package orders
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/dealspot/dealspot/internal/domain"
@@ -59,9 +60,11 @@ type OrderStore interface {
 	CountByStatus(ctx context.Context, voucherID int64, since time.Time) (counts map[domain.OrderStatus]int64, recent int64, err error)
 	// Transition applies t. changed is false (and the order returned as it stands) when
 	// its status is not in t.From (or, redeeming, fewer than t.Units units are left);
-	// domain.ErrNotFound when there is no such order. The shop's sold count moves with
-	// the order in the same transaction: up by the order's units on a move to PAID, down
-	// by the units not redeemed on a move to REFUNDED.
+	// domain.ErrNotFound when there is no such order; a *RedeemedBefore when t is a
+	// redemption under a RequestID the order has recorded (nothing moves, whatever the
+	// order's status). The shop's sold count moves with the order in the same
+	// transaction: up by the order's units on a move to PAID, down by the units not
+	// redeemed on a move to REFUNDED.
 	Transition(ctx context.Context, t Transition) (o domain.VoucherOrder, changed bool, err error)
 	// ExpireDue applies domain.OrderExpire (reason TIMEOUT, at now) to up to limit orders
 	// whose pay deadline is at or before now, returning their FLASH_SALE units to their
@@ -89,12 +92,31 @@ type Transition struct {
 	// time recorded) while some are; the move does not happen (changed false) when fewer
 	// are left. 0 redeems every unit left.
 	Units int
+	// RequestID, on the redeem move, is the client's key of the redemption: recorded
+	// with its Units in the same transaction when the move happens, so that a request
+	// sent again never redeems twice — a move under a key the order has recorded does
+	// not happen (Transition answers *RedeemedBefore), however many copies of it race.
+	// A move that does not happen records nothing. Empty: no key.
+	RequestID string
 	// ReturnUnit gives a FLASH_SALE order's unit back to its sale's database stock in
 	// the same transaction, on a move to a status that holds none (CANCELED, REFUNDED).
 	// Ignored for NORMAL orders.
 	ReturnUnit bool
 	// Payment, when set, is moved in the same transaction: see PaymentMove.
 	Payment *PaymentMove
+}
+
+// RedeemedBefore is Transition's answer to a redemption under a request id the order
+// has recorded: the request was made before, and nothing moved this time.
+type RedeemedBefore struct {
+	// Order is the order as it stands.
+	Order domain.VoucherOrder
+	// Units is how many units the request redeemed when it was made.
+	Units int
+}
+
+func (e *RedeemedBefore) Error() string {
+	return fmt.Sprintf("order %d: this request redeemed %d units before", e.Order.ID, e.Units)
 }
 
 // Move is the transition of action a on order orderID at at, as the domain's table

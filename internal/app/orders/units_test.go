@@ -3,6 +3,7 @@ package orders_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -48,16 +49,16 @@ func TestRedeemUnitByUnitAndRefundTheRest(t *testing.T) {
 		t.Errorf("after paying 3 units: sold %d, shops told %v", l.store.Sold(9), got)
 	}
 	code := l.order(t, o.ID).RedemptionCode
-	_, err = l.Redeem.Handle(ctx, merchant, code, 0)
+	_, err = l.Redeem.Handle(ctx, merchant, code, 0, nil)
 	wantCode(t, "redeeming no unit", err, domain.CodeBadUserInput)
-	part, err := l.Redeem.Handle(ctx, merchant, code, 2)
+	part, err := l.Redeem.Handle(ctx, merchant, code, 2, nil)
 	if err != nil || part.Status != domain.OrderPaid || part.RedeemedQuantity != 2 || part.UnitsLeft() != 1 || part.RedemptionCode != code {
 		t.Fatalf("2 of 3 units redeemed: %+v, %v", part, err)
 	}
-	_, err = l.Redeem.Handle(ctx, merchant, code, 2)
+	_, err = l.Redeem.Handle(ctx, merchant, code, 2, nil)
 	wantConflict(t, "2 units of the 1 left", err, domain.OrderPaid)
 	l.status.want(t, o.ID, "PAID")
-	used, err := l.Redeem.Handle(ctx, merchant, code, 1)
+	used, err := l.Redeem.Handle(ctx, merchant, code, 1, nil)
 	if err != nil || used.Status != domain.OrderUsed || used.Redeemed() != 3 || used.UnitsLeft() != 0 {
 		t.Fatalf("the last unit redeemed: %+v, %v", used, err)
 	}
@@ -72,7 +73,7 @@ func TestRedeemUnitByUnitAndRefundTheRest(t *testing.T) {
 	}
 	p := l.paid(t, buyer, rest)
 	l.sold.take()
-	if _, err := l.Redeem.Handle(ctx, merchant, l.order(t, rest.ID).RedemptionCode, 1); err != nil {
+	if _, err := l.Redeem.Handle(ctx, merchant, l.order(t, rest.ID).RedemptionCode, 1, nil); err != nil {
 		t.Fatal(err)
 	}
 	r, err := l.Refund.Handle(ctx, buyer, rest.ID, "too many")
@@ -132,4 +133,53 @@ func TestOrderPaymentsAreShownToWhoSeesTheOrder(t *testing.T) {
 			t.Errorf("%s: payments of order %d: %+v", c.name, o.ID, ps)
 		}
 	}
+}
+
+// A redemption under a request id redeems once: sent again, or as racing copies, it
+// answers the order as it stands; reused with another quantity it is refused; the
+// request that took the last unit, sent again, answers the USED order (and tells the
+// subscribers once).
+func TestRedeemUnderARequestIDRedeemsOnce(t *testing.T) {
+	ctx := context.Background()
+	l := newLifecycle(t, orders.Config{}, owners(9, 70))
+	v := l.voucher(t, domain.Voucher{Kind: domain.VoucherNormal, PayValue: 400})
+	o, err := l.Buy.Handle(ctx, buyer, v.ID, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.paid(t, buyer, o)
+	code := l.order(t, o.ID).RedemptionCode
+	key := func(s string) *string { return &s }
+	for _, bad := range []string{"", " k", "k.1", "é", strings.Repeat("k", 65)} {
+		_, err := l.Redeem.Handle(ctx, merchant, code, 1, key(bad))
+		wantCode(t, "requestId "+bad, err, domain.CodeBadUserInput)
+	}
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {
+			if got, err := l.Redeem.Handle(ctx, merchant, code, 1, key("a")); err != nil || got.ID != o.ID || got.RedeemedQuantity != 1 {
+				t.Errorf("a copy of request a: %+v, %v", got, err)
+			}
+		})
+	}
+	wg.Wait()
+	if got, err := l.Redeem.Handle(ctx, merchant, code, 1, key("a")); err != nil || got.RedeemedQuantity != 1 {
+		t.Fatalf("request a again: %+v, %v; want 1 unit redeemed", got, err)
+	}
+	_, err = l.Redeem.Handle(ctx, merchant, code, 2, key("a"))
+	wantCode(t, "request a with 2 units", err, domain.CodeBadUserInput)
+	if got, err := l.Redeem.Handle(ctx, merchant, code, 3, key("B-2_")); err != nil || got.Status != domain.OrderUsed || got.RedeemedQuantity != 4 {
+		t.Fatalf("request B-2_ of the 3 units left: %+v, %v", got, err)
+	}
+	for _, k := range []string{"B-2_", "a"} {
+		q := map[string]int{"a": 1, "B-2_": 3}[k]
+		if got, err := l.Redeem.Handle(ctx, merchant, code, q, key(k)); err != nil || got.Status != domain.OrderUsed || got.RedeemedQuantity != 4 {
+			t.Errorf("request %s again on the used order: %+v, %v", k, got, err)
+		}
+	}
+	_, err = l.Redeem.Handle(ctx, merchant, code, 1, key("c"))
+	wantConflict(t, "a new request on the used order", err, domain.OrderUsed)
+	_, err = l.Redeem.Handle(ctx, merchant, code, 1, nil)
+	wantConflict(t, "no request id on the used order", err, domain.OrderUsed)
+	l.status.want(t, o.ID, "PAID", "USED")
 }

@@ -59,6 +59,7 @@ func OrderStoreContract(t *testing.T, newStore func(t *testing.T) Store) {
 		{"a shop's orders page newest first; counts by status", ordersOfShop},
 		{"a released order lets its user claim the sale again", ordersReclaim},
 		{"an order is redeemed unit by unit; a refund gives back the units left", ordersRedeemUnits},
+		{"a redemption under a request id happens once; its key and units are kept", ordersRedeemRequests},
 		{"a shop's sold counts the units of its paid and used orders, less those refunded", ordersSold},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -142,6 +143,84 @@ func ordersRedeemUnits(t *testing.T, s Store) {
 	if got := s.move(t, domain.OrderRefund, part.ID, 0, true); got.Status != domain.OrderRefunded || got.RedeemedQuantity != 1 ||
 		got.UnitsLeft() != 0 || got.RefundAmount() != 1000 {
 		t.Errorf("refund of 2 units left of 3: %+v", got)
+	}
+}
+
+func ordersRedeemRequests(t *testing.T, s Store) {
+	ctx := context.Background()
+	o := s.normalOrder(t, 4, 500)
+	s.move(t, domain.OrderPay, o.ID, 0, true)
+	redeem := func(requestID string, units int) orders.Transition {
+		tr := orders.Move(domain.OrderRedeem, o.ID, time.Now())
+		tr.Units, tr.RequestID = units, requestID
+		return tr
+	}
+	// wantBefore checks that tr did nothing, the order having recorded its request with
+	// units, and returns the order as it stands.
+	wantBefore := func(what string, tr orders.Transition, units int) domain.VoucherOrder {
+		t.Helper()
+		got, changed, err := s.Orders.Transition(ctx, tr)
+		var before *orders.RedeemedBefore
+		if !errors.As(err, &before) || changed || before.Units != units || before.Order.ID != tr.OrderID {
+			t.Fatalf("%s: %+v changed %v, %v; want *RedeemedBefore of %d units", what, got, changed, err, units)
+		}
+		return before.Order
+	}
+	// Copies of one request racing: exactly one redeems, the others are told it did.
+	var wg sync.WaitGroup
+	var won, told atomic.Int32
+	for range 16 {
+		wg.Go(func() {
+			got, changed, err := s.Orders.Transition(ctx, redeem("first", 1))
+			var before *orders.RedeemedBefore
+			switch {
+			case errors.As(err, &before):
+				if before.Units != 1 || before.Order.RedeemedQuantity != 1 {
+					t.Errorf("a copy of the request told %+v", before)
+				}
+				told.Add(1)
+			case err != nil:
+				t.Error(err)
+			case !changed || got.RedeemedQuantity != 1:
+				t.Errorf("a copy of the request: %+v changed %v", got, changed)
+			default:
+				won.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if got := s.order(t, o.ID); won.Load() != 1 || told.Load() != 15 || got.RedeemedQuantity != 1 || got.Status != domain.OrderPaid {
+		t.Fatalf("16 copies of one request: %d redeemed, %d told; order %+v; want 1 unit redeemed once", won.Load(), told.Load(), got)
+	}
+	// The same key does nothing again, whatever its units; another key redeems.
+	if got := wantBefore("the request again with 2 units", redeem("first", 2), 1); got.RedeemedQuantity != 1 {
+		t.Errorf("the order as it stands: %+v", got)
+	}
+	if got, changed, err := s.Orders.Transition(ctx, redeem("second", 2)); err != nil || !changed || got.RedeemedQuantity != 3 {
+		t.Fatalf("another request of 2 units: %+v changed %v, %v; want 3 redeemed", got, changed, err)
+	}
+	// A request the order refuses (too many units) keeps no key.
+	if got, changed, err := s.Orders.Transition(ctx, redeem("third", 2)); err != nil || changed || got.RedeemedQuantity != 3 {
+		t.Errorf("2 units of the 1 left: %+v changed %v, %v; want nothing done", got, changed, err)
+	}
+	if got, changed, err := s.Orders.Transition(ctx, redeem("third", 1)); err != nil || !changed || got.Status != domain.OrderUsed {
+		t.Fatalf("the last unit under the refused request's key: %+v changed %v, %v; want USED", got, changed, err)
+	}
+	// Once the order is USED, its requests are still answered; a new one is refused.
+	if got := wantBefore("the last unit's request again", redeem("third", 1), 1); got.Status != domain.OrderUsed || got.RedeemedQuantity != 4 {
+		t.Errorf("the order as it stands: %+v", got)
+	}
+	wantBefore("the second request again", redeem("second", 2), 2)
+	if got, changed, err := s.Orders.Transition(ctx, redeem("fourth", 1)); err != nil || changed || got.Status != domain.OrderUsed {
+		t.Errorf("a new request on the used order: %+v changed %v, %v; want nothing done", got, changed, err)
+	}
+	// A key is the order's: another order's request under it redeems there.
+	other := s.normalOrder(t, 2, 500)
+	s.move(t, domain.OrderPay, other.ID, 0, true)
+	tr := redeem("first", 1)
+	tr.OrderID = other.ID
+	if got, changed, err := s.Orders.Transition(ctx, tr); err != nil || !changed || got.RedeemedQuantity != 1 {
+		t.Errorf("another order under a used key: %+v changed %v, %v", got, changed, err)
 	}
 }
 

@@ -25,6 +25,14 @@ type Memory struct {
 	payments map[int64]domain.Payment
 	// sold is each shop's sold count, as the orders moved it.
 	sold map[int64]int64
+	// redeemed holds the units of each redemption made under a request id.
+	redeemed map[redeemKey]int
+}
+
+// redeemKey names one order's redemption under a client's request id.
+type redeemKey struct {
+	orderID   int64
+	requestID string
 }
 
 var _ orders.OrderStore = (*Memory)(nil)
@@ -32,7 +40,7 @@ var _ orders.OrderStore = (*Memory)(nil)
 // NewMemory returns an empty store.
 func NewMemory() *Memory {
 	return &Memory{orders: map[int64]domain.VoucherOrder{}, vouchers: map[int64]domain.Voucher{}, payments: map[int64]domain.Payment{},
-		sold: map[int64]int64{}}
+		sold: map[int64]int64{}, redeemed: map[redeemKey]int{}}
 }
 
 // AddVoucher stores v (its flash sale's stock is what WriteClaims takes from) under its
@@ -419,10 +427,18 @@ func (m *Memory) Transition(_ context.Context, t orders.Transition) (domain.Vouc
 	if !ok {
 		return domain.VoucherOrder{}, false, domain.ErrNotFound
 	}
+	key := redeemKey{o.ID, t.RequestID}
+	keyed := t.To == domain.OrderUsed && t.RequestID != ""
+	if units, seen := m.redeemed[key]; keyed && seen {
+		return domain.VoucherOrder{}, false, &orders.RedeemedBefore{Order: o, Units: units}
+	}
 	if !slices.Contains(t.From, o.Status) {
 		return o, false, nil
 	}
 	o, changed := m.move(o, t)
+	if changed && keyed {
+		m.redeemed[key] = t.Units
+	}
 	return o, changed, nil
 }
 
