@@ -51,6 +51,8 @@ try {
   const sale = page.locator('li.voucher', { hasText: saleTitle });
   await sale.waitFor();
   seen.shopPhotos = await photosShown(page);
+  // The photos' sizes as the page set them, which reserve their room before they load.
+  seen.shopPhotoSizes = await page.$$eval('.photos img.shop-photo', (els) => els.map((i) => `${i.getAttribute('width')}x${i.getAttribute('height')}`));
   await shoot(page, shots, 'shop');
   // Every status the order shows, in order, as the page changes (no reload).
   await page.evaluate(() => {

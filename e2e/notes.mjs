@@ -19,7 +19,9 @@ try {
   const img = page.locator('.note-image');
   await img.waitFor();
   await page.waitForFunction(() => document.querySelector('.note-image')?.complete);
-  const seen = { imageWidth: await img.evaluate((el) => el.naturalWidth), src: await img.getAttribute('src') };
+  const seen = { imageWidth: await img.evaluate((el) => el.naturalWidth), src: await img.getAttribute('src'),
+    // The size the page set on the image, from the note's images, before it loaded.
+    imageSize: `${await img.getAttribute('width')}x${await img.getAttribute('height')}` };
   // An access token that no longer holds: the app refreshes the session with its
   // refresh token and carries on.
   await page.evaluate(() => localStorage.setItem('access', 'expired.token.value'));

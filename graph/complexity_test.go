@@ -25,6 +25,8 @@ func TestComplexityMultipliesByPageSize(t *testing.T) {
 		{"list with first", `{ blogLikers(blogId: "1", first: 20) { id } }`, nil, 40},
 		// an edge to a list without first counts a default page: 1 + 20 × (edges 1 + node 1 + vouchers (1 + 10 × title))
 		{"edge list without first", `{ shops(first: 20) { edges { node { vouchers { title } } } } }`, nil, 1 + 20*(1+1+(1+10*1))},
+		// a list of values counts its selection once: 1 + 20 × (edges 1 + node 1 + images (1 + url, width, height))
+		{"list of images", `{ shops(first: 20) { edges { node { images { url width height } } } } }`, nil, 1 + 20*(1+1+(1+3))},
 		// introspection's lists are the schema's own: each counts once
 		{"introspection", `{ __schema { types { name fields { name args { name } type { name ofType { name } } } } } }`, nil, 11},
 		{"fragment under a connection", `{ shops(first: 5) { ...C } } fragment C on ShopConnection { edges { node { id name } } pageInfo { endCursor } }`, nil, 1 + 2 + 5*4},

@@ -49,7 +49,6 @@ func shopToModel(s domain.Shop) *model.Shop {
 		ID:         formatID(s.ID),
 		Name:       s.Name,
 		TypeID:     formatID(s.TypeID),
-		Images:     s.ImageList(),
 		ImagesText: s.Images,
 		Area:       s.Area,
 		Address:    s.Address,
@@ -62,6 +61,26 @@ func shopToModel(s domain.Shop) *model.Shop {
 		OpenHours:  s.OpenHours,
 		OwnerID:    optionalID(s.OwnerID),
 	}
+}
+
+// shopImageRefs are the paths or URLs of s's photos, in order.
+func shopImageRefs(s *model.Shop) []string {
+	return domain.Shop{Images: s.ImagesText}.ImageList()
+}
+
+// imageToModel shows img; its size and type are null where the server does not know
+// them (an image of another site).
+func imageToModel(img domain.Image) model.Image {
+	out := model.Image{URL: img.URL}
+	if img.Width > 0 && img.Height > 0 {
+		w, h := img.Width, img.Height
+		out.Width, out.Height = &w, &h
+	}
+	if img.ContentType != "" {
+		ct := img.ContentType
+		out.ContentType = &ct
+	}
+	return out
 }
 
 // optionalID is id as a GraphQL ID, nil for 0 (none).

@@ -32,7 +32,7 @@ func blogToModel(v notes.BlogView) *model.Blog {
 		ID:           formatID(v.Blog.ID),
 		Title:        v.Blog.Title,
 		Content:      v.Blog.Content,
-		Images:       images,
+		ImageUrls:    images,
 		AuthorID:     formatID(v.Blog.UserID),
 		ShopID:       formatID(v.Blog.ShopID),
 		LikedCount:   v.Blog.Liked,

@@ -63,6 +63,25 @@ func (r *Resolver) shopTypeEdge(ctx context.Context, id string) (*model.ShopType
 	return &m, nil
 }
 
+// imagesEdge is the images at refs, with the sizes and types the server knows: those of
+// every note and shop of a level are read together (one look-up of the uploads).
+func (r *Resolver) imagesEdge(ctx context.Context, refs []string) ([]model.Image, error) {
+	l := r.load(ctx)
+	thunks := make([]func() (domain.Image, error), len(refs))
+	for i, ref := range refs {
+		thunks[i] = l.images.LoadThunk(ctx, ref)
+	}
+	out := make([]model.Image, len(refs))
+	for i, thunk := range thunks {
+		img, err := thunk()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = imageToModel(img)
+	}
+	return out, nil
+}
+
 // voucherEdge is the voucher with id; NOT_FOUND when it is gone.
 func (r *Resolver) voucherEdge(ctx context.Context, id string) (*model.Voucher, error) {
 	vid, err := parseID("voucherId", id)

@@ -381,7 +381,8 @@ func intValue(v *ast.Value, vars map[string]any) (int64, bool) {
 
 // isEdge reports whether f leads from one object to others: not a root field (whose
 // lists, such as shopTypes, are small and fixed), not a connection's edges (counted by
-// the connection's `first`) and not introspection (the schema's own, bounded lists).
+// the connection's `first`), not introspection (the schema's own, bounded lists) and not
+// a list of values (valueTypes).
 func isEdge(f *ast.Field) bool {
 	if f.ObjectDefinition == nil || f.Definition == nil || f.Definition.Type == nil ||
 		strings.HasPrefix(f.ObjectDefinition.Name, "__") {
@@ -391,8 +392,15 @@ func isEdge(f *ast.Field) bool {
 	case "Query", "Mutation", "Subscription":
 		return false
 	}
-	return !strings.HasSuffix(f.Definition.Type.Name(), "Edge")
+	name := f.Definition.Type.Name()
+	return !strings.HasSuffix(name, "Edge") && !valueTypes[name]
 }
+
+// valueTypes are objects that are values of the object holding them, with leaves only:
+// a list of them (a note's images, at most 9, or a shop's photos) counts its selection
+// once, as the list of strings it was did — the images of a whole page are described
+// with one look-up.
+var valueTypes = map[string]bool{"Image": true}
 
 // codeValidationFailed is the code of a document refused by FragmentLimits: it is
 // invalid here, like one refused by a validation rule.

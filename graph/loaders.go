@@ -48,6 +48,8 @@ type loaders struct {
 	payments *dataloadgen.Loader[orderRef, []domain.Payment]
 	// comments loads comments by id (those replies answer).
 	comments *dataloadgen.Loader[int64, *domain.Comment]
+	// images describes the images notes and shops show, by path or URL.
+	images *dataloadgen.Loader[string, domain.Image]
 }
 
 // orderRef names an order with what says who may see its payments.
@@ -129,6 +131,13 @@ func newLoaders(a *app.Application, o LoaderOptions) *loaders {
 				out[i] = m[id]
 			}
 			return out, nil
+		}, opts...),
+		images: dataloadgen.NewLoader(func(ctx context.Context, refs []string) ([]domain.Image, []error) {
+			imgs, err := a.Queries.Images.Describe(ctx, refs)
+			if err != nil {
+				return nil, []error{err}
+			}
+			return imgs, nil
 		}, opts...),
 	}
 }

@@ -21,7 +21,8 @@ func (r *mutationResolver) UploadImage(ctx context.Context, file graphql.Upload)
 	if err != nil {
 		return nil, err
 	}
-	return &model.Image{URL: img.URL, Width: img.Width, Height: img.Height, ContentType: img.ContentType}, nil
+	m := imageToModel(img)
+	return &m, nil
 }
 
 func (r *mutationResolver) DeleteImage(ctx context.Context, url string) (bool, error) {

@@ -297,7 +297,7 @@ func TestResponseCacheHitsStillPassTheGuards(t *testing.T) {
 //
 //	go test -run '^$' -bench BenchmarkResponseCache -benchmem ./graph/
 func BenchmarkResponseCache(b *testing.B) {
-	const q = `{ shop(id:"2"){ id name typeId images area address avgPrice sold comments score openHours } }`
+	const q = `{ shop(id:"2"){ id name typeId images { url width height } area address avgPrice sold comments score openHours } }`
 	for _, name := range []string{"hit", "miss"} {
 		for method, req := range map[string]func(string) *http.Request{"GET": getRequest, "POST": postRequest} {
 			b.Run(name+"/"+method, func(b *testing.B) {

@@ -98,6 +98,10 @@ func (r *queryResolver) NearbyShops(ctx context.Context, typeID *string, longitu
 	return nearbyConnection(page, seen), nil
 }
 
+func (r *shopResolver) Images(ctx context.Context, obj *model.Shop) ([]model.Image, error) {
+	return r.imagesEdge(ctx, shopImageRefs(obj))
+}
+
 func (r *shopResolver) Type(ctx context.Context, obj *model.Shop) (*model.ShopType, error) {
 	return r.shopTypeEdge(ctx, obj.TypeID)
 }

@@ -13,6 +13,10 @@ import (
 	"github.com/dealspot/dealspot/internal/app/social/notes"
 )
 
+func (r *blogResolver) Images(ctx context.Context, obj *model.Blog) ([]model.Image, error) {
+	return r.imagesEdge(ctx, obj.ImageUrls)
+}
+
 func (r *blogResolver) Author(ctx context.Context, obj *model.Blog) (*model.User, error) {
 	return r.userEdge(ctx, obj.AuthorID)
 }

@@ -77,6 +77,22 @@ func (r *Uploads) DeleteUpload(ctx context.Context, url string, check func(u dom
 	return deleted, err
 }
 
+// UploadsAt implements media.Uploads with one query (url is unique and indexed).
+func (r *Uploads) UploadsAt(ctx context.Context, urls []string) (map[string]domain.Upload, error) {
+	out := make(map[string]domain.Upload, len(urls))
+	if len(urls) == 0 {
+		return out, nil
+	}
+	rows, err := r.client.Upload.Query().Where(upload.URLIn(urls...)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("look up %d uploads: %w", len(urls), err)
+	}
+	for _, row := range rows {
+		out[row.URL] = toUpload(row)
+	}
+	return out, nil
+}
+
 func toUpload(row *ent.Upload) domain.Upload {
 	return domain.Upload{
 		ID:     row.ID,

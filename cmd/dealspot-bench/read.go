@@ -33,7 +33,7 @@ const (
 const defaultReadMix = "shop=4,shops=3,nearby=2,hotBlogs=1"
 
 // shopFields are the shop's own fields every shop operation asks for.
-const shopFields = `id name typeId images area address longitude latitude avgPrice sold comments score openHours`
+const shopFields = `id name typeId images { url width height } area address longitude latitude avgPrice sold comments score openHours`
 
 // readQueries are the documents of the read path, with the variables the seed's first
 // shop fills in (see readTargetsOf).
@@ -41,7 +41,7 @@ var readQueries = map[string]string{
 	readShop:     `query ReadShop($id: ID!) { shop(id: $id) { ` + shopFields + ` } }`,
 	readShops:    `query ReadShops($typeId: ID) { shops(typeId: $typeId, first: 10) { edges { node { ` + shopFields + ` } } } }`,
 	readNearby:   `query ReadNearby($typeId: ID!, $lon: Float!, $lat: Float!) { nearbyShops(typeId: $typeId, longitude: $lon, latitude: $lat, first: 10) { edges { distanceMeters node { ` + shopFields + ` } } } }`,
-	readHotBlogs: `query ReadHotBlogs { hotBlogs(first: 10) { edges { node { id title content images authorId shopId rating likedCount createdAt } } } }`,
+	readHotBlogs: `query ReadHotBlogs { hotBlogs(first: 10) { edges { node { id title content images { url width height } authorId shopId rating likedCount createdAt } } } }`,
 }
 
 func readOpNames() []string { return []string{readShop, readShops, readNearby, readHotBlogs} }

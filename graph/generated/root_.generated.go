@@ -54,6 +54,7 @@ type ComplexityRoot struct {
 		Content      func(childComplexity int) int
 		CreatedAt    func(childComplexity int) int
 		ID           func(childComplexity int) int
+		ImageUrls    func(childComplexity int) int
 		Images       func(childComplexity int) int
 		LikedByMe    func(childComplexity int) int
 		LikedCount   func(childComplexity int) int
@@ -480,6 +481,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Blog.ID(childComplexity), true
+	case "Blog.imageUrls":
+		if e.ComplexityRoot.Blog.ImageUrls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Blog.ImageUrls(childComplexity), true
 	case "Blog.images":
 		if e.ComplexityRoot.Blog.Images == nil {
 			break
@@ -2847,22 +2854,33 @@ extend type Subscription {
 	{Name: "../schema/media.graphqls", Input: `"A file sent with the GraphQL multipart request spec (a multipart/form-data POST)."
 scalar Upload
 
-"An uploaded image, as it is served."
+"""
+An image as it is served: an upload (uploadImage's answer), a note's image or a shop's
+photo. Width and height are in pixels, as the image is displayed: a client sets them on
+its <img> so the page does not move when the image arrives.
+"""
 type Image {
-  "Where the image is served: a /media/… path on this server."
+  "Where the image is served: a path of this server (/media/… for an upload) or an https URL of another site."
   url: String!
-  width: Int!
-  height: Int!
-  "image/jpeg, image/png, image/webp or image/gif: the type found in the file, whatever it was named."
-  contentType: String!
+  "null for an image on another site (an https URL), whose file this server does not read."
+  width: Int
+  "null for an image on another site (an https URL), whose file this server does not read."
+  height: Int
+  """
+  image/jpeg, image/png, image/webp or image/gif: the type found in the file, whatever it
+  was named. null for an image on another site (an https URL), whose file this server
+  does not read.
+  """
+  contentType: String
 }
 
 extend type Mutation {
   """
   Upload an image (JPEG, PNG, WebP or GIF, at most UPLOAD_MAX_BYTES and UPLOAD_MAX_SIDE
-  pixels a side): stored without its metadata under a random name. Use its url in a
-  note's images or as a profile's icon; only paths of this site that serve an image are
-  accepted there. BAD_USER_INPUT for anything else; RATE_LIMITED past UPLOAD_RATE_PER_USER.
+  pixels a side): stored without its metadata under a random name, and answered with its
+  width, height and contentType, always set. Use its url in a note's images, a shop's
+  photos or as a profile's icon; only paths of this site that serve an image are accepted
+  there. BAD_USER_INPUT for anything else; RATE_LIMITED past UPLOAD_RATE_PER_USER.
   """
   uploadImage(file: Upload!): Image! @auth
   """
@@ -2911,9 +2929,9 @@ type Shop {
   id: ID!
   name: String!
   typeId: ID!
-  "The shop's photos: image paths or URLs, in display order (the type of Blog.images)."
-  images: [String!]!
-  "The photos as one comma-separated string."
+  "The shop's photos, in display order, with their sizes (the type of Blog.images)."
+  images: [Image!]!
+  "The photos' paths or URLs as one comma-separated string."
   imagesText: String! @deprecated(reason: "Use images, a list.")
   area: String!
   address: String!
@@ -3019,8 +3037,10 @@ type Blog {
   id: ID!
   title: String!
   content: String!
-  "Image paths or URLs, in display order."
-  images: [String!]!
+  "The note's images, in display order, with their sizes."
+  images: [Image!]!
+  "The images' paths or URLs, in display order."
+  imageUrls: [String!]! @deprecated(reason: "Use images { url }.")
   authorId: ID!
   author: User!
   shopId: ID!
@@ -3315,6 +3335,8 @@ func (ec *executionContext) childFields_Blog(ctx context.Context, field graphql.
 		return ec.fieldContext_Blog_content(ctx, field)
 	case "images":
 		return ec.fieldContext_Blog_images(ctx, field)
+	case "imageUrls":
+		return ec.fieldContext_Blog_imageUrls(ctx, field)
 	case "authorId":
 		return ec.fieldContext_Blog_authorId(ctx, field)
 	case "author":

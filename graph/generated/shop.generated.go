@@ -17,6 +17,8 @@ import (
 // region    ************************** generated!.gotpl **************************
 
 type ShopResolver interface {
+	Images(ctx context.Context, obj *model.Shop) ([]model.Image, error)
+
 	Type(ctx context.Context, obj *model.Shop) (*model.ShopType, error)
 	Vouchers(ctx context.Context, obj *model.Shop) ([]model.Voucher, error)
 	Blogs(ctx context.Context, obj *model.Shop, first *int, after *string) (*model.BlogConnection, error)
@@ -132,18 +134,27 @@ func (ec *executionContext) _Shop_images(ctx context.Context, field graphql.Coll
 			return ec.fieldContext_Shop_images(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Images, nil
+			return ec.Resolvers.Shop().Images(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Image) graphql.Marshaler {
+			return ec.marshalNImage2ᚕgithubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐImageᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Shop_images(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Shop", field, false, false, errors.New("field of type String does not have child fields"))
+	fc = &graphql.FieldContext{
+		Object:     "Shop",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Image(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Shop_imagesText(ctx context.Context, field graphql.CollectedField, obj *model.Shop) (ret graphql.Marshaler) {
@@ -1006,10 +1017,43 @@ func (ec *executionContext) _Shop(ctx context.Context, sel ast.SelectionSet, obj
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "images":
-			out.Values[i] = ec._Shop_images(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Shop_images(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "imagesText":
 			out.Values[i] = ec._Shop_imagesText(ctx, field, obj)
 			if out.Values[i] == graphql.Null {

@@ -26,11 +26,13 @@ type Blog struct {
 	ID      string `json:"id"`
 	Title   string `json:"title"`
 	Content string `json:"content"`
-	// Image paths or URLs, in display order.
-	Images   []string `json:"images"`
-	AuthorID string   `json:"authorId"`
-	Author   *User    `json:"author"`
-	ShopID   string   `json:"shopId"`
+	// The note's images, in display order, with their sizes.
+	Images []Image `json:"images"`
+	// The images' paths or URLs, in display order.
+	ImageUrls []string `json:"imageUrls"`
+	AuthorID  string   `json:"authorId"`
+	Author    *User    `json:"author"`
+	ShopID    string   `json:"shopId"`
 	// The shop the note is about; null when it no longer exists.
 	Shop *Shop `json:"shop,omitempty"`
 	// The note's 1–5 star rating of its shop; null when it gives none.
@@ -134,14 +136,20 @@ type FeedEdge struct {
 	Node   *Blog  `json:"node"`
 }
 
-// An uploaded image, as it is served.
+// An image as it is served: an upload (uploadImage's answer), a note's image or a shop's
+// photo. Width and height are in pixels, as the image is displayed: a client sets them on
+// its <img> so the page does not move when the image arrives.
 type Image struct {
-	// Where the image is served: a /media/… path on this server.
-	URL    string `json:"url"`
-	Width  int    `json:"width"`
-	Height int    `json:"height"`
-	// image/jpeg, image/png, image/webp or image/gif: the type found in the file, whatever it was named.
-	ContentType string `json:"contentType"`
+	// Where the image is served: a path of this server (/media/… for an upload) or an https URL of another site.
+	URL string `json:"url"`
+	// null for an image on another site (an https URL), whose file this server does not read.
+	Width *int `json:"width,omitempty"`
+	// null for an image on another site (an https URL), whose file this server does not read.
+	Height *int `json:"height,omitempty"`
+	// image/jpeg, image/png, image/webp or image/gif: the type found in the file, whatever it
+	// was named. null for an image on another site (an https URL), whose file this server
+	// does not read.
+	ContentType *string `json:"contentType,omitempty"`
 }
 
 type Mutation struct {
@@ -244,9 +252,9 @@ type Shop struct {
 	ID     string `json:"id"`
 	Name   string `json:"name"`
 	TypeID string `json:"typeId"`
-	// The shop's photos: image paths or URLs, in display order (the type of Blog.images).
-	Images []string `json:"images"`
-	// The photos as one comma-separated string.
+	// The shop's photos, in display order, with their sizes (the type of Blog.images).
+	Images []Image `json:"images"`
+	// The photos' paths or URLs as one comma-separated string.
 	ImagesText string  `json:"imagesText"`
 	Area       string  `json:"area"`
 	Address    string  `json:"address"`

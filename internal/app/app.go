@@ -5,7 +5,7 @@
 //
 // Each area of the service contributes one struct to each of Commands, Queries and
 // Operations (account.go, flashsale.go, lifecycle.go, social.go; shops are one field;
-// uploads, media.go, are commands only); their fields are promoted, so a resolver reads
+// images, media.go, have no operations); their fields are promoted, so a resolver reads
 // r.App.Commands.ClaimVoucher, whichever area it belongs to.
 package app
 
@@ -33,6 +33,7 @@ type Queries struct {
 	FlashSaleQueries
 	LifecycleQueries
 	SocialQueries
+	MediaQueries
 	Shops *shop.Queries
 }
 

@@ -9,3 +9,9 @@ type MediaCommands struct {
 	// DeleteImage deletes an upload nothing shows, for its uploader.
 	DeleteImage *media.Images
 }
+
+// MediaQueries read images.
+type MediaQueries struct {
+	// Images tells the sizes and types of the images notes and shops show.
+	Images *media.Images
+}

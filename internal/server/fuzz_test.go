@@ -29,11 +29,11 @@ var fuzzSeeds = []struct {
 }{
 	{`{ shopTypes { id name icon sort } }`, nil},
 	{`query Shops($t: ID, $n: Int, $a: String) { shops(typeId: $t, first: $n, after: $a) { edges { cursor node { id name area score avgPrice } } pageInfo { hasNextPage endCursor } } }`, map[string]any{"t": "1", "n": 5}},
-	{`{ shop(id: "1") { id name typeId images area address longitude latitude avgPrice sold comments score openHours } }`, nil},
+	{`{ shop(id: "1") { id name typeId images { url width height contentType } area address longitude latitude avgPrice sold comments score openHours } }`, nil},
 	{`{ shops(name: "茶", first: 3) { edges { node { id name } } } }`, nil},
 	{`query($lng: Float!, $lat: Float!) { nearbyShops(typeId: "1", longitude: $lng, latitude: $lat, radiusMeters: 3000, first: 5) { edges { distanceMeters node { id name } } pageInfo { endCursor } } }`, map[string]any{"lng": 120.15, "lat": 30.28}},
 	{`{ vouchers(shopId: "1") { id title payValue actualValue kind stock beginTime endTime } }`, nil},
-	{`{ hotBlogs(first: 5) { edges { cursor node { id title images likedCount likedByMe createdAt author { id nickName icon } shop { id name } } } pageInfo { hasNextPage endCursor } } }`, nil},
+	{`{ hotBlogs(first: 5) { edges { cursor node { id title images { url width height } likedCount likedByMe createdAt author { id nickName icon } shop { id name } } } pageInfo { hasNextPage endCursor } } }`, nil},
 	{`query($id: ID!) { blog(id: $id) { id title content } blogLikers(blogId: $id, first: 5) { id nickName } }`, map[string]any{"id": "1"}},
 	{`{ blogsOfUser(userId: "1", first: 3) { edges { node { id title } } } }`, nil},
 	{`{ me { id nickName phone role createdAt } }`, nil},

@@ -50,14 +50,15 @@ func TestWebAppClaimPayAndShowTheCode(t *testing.T) {
 		t.Fatalf("browser walk: %v\n%s\n%s", err, out, stderr)
 	}
 	var seen struct {
-		FCP        float64
-		Statuses   []string
-		Code       string
-		Reloads    int
-		Shown      []string
-		Distances  []string
-		ListPhotos int
-		ShopPhotos int
+		FCP            float64
+		Statuses       []string
+		Code           string
+		Reloads        int
+		Shown          []string
+		Distances      []string
+		ListPhotos     int
+		ShopPhotos     int
+		ShopPhotoSizes []string
 	}
 	if err := json.Unmarshal(out, &seen); err != nil {
 		t.Fatalf("browser answered %q: %v", out, err)
@@ -75,6 +76,10 @@ func TestWebAppClaimPayAndShowTheCode(t *testing.T) {
 	// Every shop card shows its first photo, and the shop's page both.
 	if seen.ListPhotos < 10 || seen.ShopPhotos != 2 {
 		t.Errorf("%d shop photos shown on the list, %d on the shop's page; want one a shop, and its 2", seen.ListPhotos, seen.ShopPhotos)
+	}
+	// The shop's page sets each photo's size, as drawn, so nothing moves as they load.
+	if !slices.Equal(seen.ShopPhotoSizes, []string{"480x320", "480x320"}) {
+		t.Errorf("the shop's photos were given sizes %q; want 480x320 each", seen.ShopPhotoSizes)
 	}
 	if seen.FCP <= 0 || seen.FCP > 1000 {
 		t.Errorf("first contentful paint %.0f ms, want under 1 s", seen.FCP)
@@ -273,6 +278,7 @@ func TestNotesInTheBrowser(t *testing.T) {
 	var seen struct {
 		ImageWidth int
 		Src, Liked string
+		ImageSize  string
 		Commented  bool
 		Streak     int
 		LoggedOut  bool
@@ -280,7 +286,7 @@ func TestNotesInTheBrowser(t *testing.T) {
 	if err := json.Unmarshal(out, &seen); err != nil {
 		t.Fatalf("browser answered %q: %v", out, err)
 	}
-	if seen.ImageWidth != 64 || !strings.HasPrefix(seen.Src, "/media/") || !strings.Contains(seen.Liked, "1") || !seen.Commented || seen.Streak != 1 || !seen.LoggedOut {
+	if seen.ImageWidth != 64 || seen.ImageSize != "64x48" || !strings.HasPrefix(seen.Src, "/media/") || !strings.Contains(seen.Liked, "1") || !seen.Commented || seen.Streak != 1 || !seen.LoggedOut {
 		t.Errorf("the user saw %s", out)
 	}
 }

@@ -14,12 +14,14 @@ import (
 
 // TestEveryDemoImageIsServed: every image path the demo data refers to — each seeded
 // shop's photos, each shop type's icon, each demo user's avatar, as the API gives them —
-// is served by the server as a real image.
+// is served by the server as a real image; a shop's photos of the size and type the API
+// tells.
 func TestEveryDemoImageIsServed(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, nil)
 	c := client(srv)
 	var paths []string
+	told := map[string]shownImage{}
 	var types struct{ ShopTypes []struct{ Icon string } }
 	c.Do(t, `{ shopTypes { icon } }`, nil).Decode(t, &types)
 	for _, ty := range types.ShopTypes {
@@ -29,7 +31,7 @@ func TestEveryDemoImageIsServed(t *testing.T) {
 	for after := ""; ; {
 		var page struct {
 			Shops struct {
-				Edges    []struct{ Node struct{ Images []string } }
+				Edges    []struct{ Node struct{ Images []shownImage } }
 				PageInfo struct {
 					HasNextPage bool
 					EndCursor   string
@@ -40,10 +42,13 @@ func TestEveryDemoImageIsServed(t *testing.T) {
 		if after != "" {
 			vars["after"] = after
 		}
-		c.Do(t, `query($after: String) { shops(first: 50, after: $after) { edges { node { images } } pageInfo { hasNextPage endCursor } } }`, vars).Decode(t, &page)
+		c.Do(t, `query($after: String) { shops(first: 50, after: $after) { edges { node { images { url width height contentType } } } pageInfo { hasNextPage endCursor } } }`, vars).Decode(t, &page)
 		for _, e := range page.Shops.Edges {
 			shops++
-			paths = append(paths, e.Node.Images...)
+			for _, img := range e.Node.Images {
+				paths = append(paths, img.URL)
+				told[img.URL] = img
+			}
 		}
 		if !page.Shops.PageInfo.HasNextPage {
 			break
@@ -78,8 +83,14 @@ func TestEveryDemoImageIsServed(t *testing.T) {
 			t.Errorf("GET %s: %d %s", p, resp.StatusCode, ct)
 			continue
 		}
-		if _, format, err := image.DecodeConfig(bytes.NewReader(body)); err != nil || "image/"+format != ct {
+		cfg, format, err := image.DecodeConfig(bytes.NewReader(body))
+		if err != nil || "image/"+format != ct {
 			t.Errorf("GET %s: %s, %d bytes that are not one (%s, %v)", p, ct, len(body), format, err)
+			continue
+		}
+		if img, ok := told[p]; ok && (img.Width == nil || img.Height == nil || img.ContentType == nil ||
+			*img.Width != cfg.Width || *img.Height != cfg.Height || *img.ContentType != ct) {
+			t.Errorf("%s is served %d×%d %s; the API tells %v×%v %v", p, cfg.Width, cfg.Height, ct, shown(img.Width), shown(img.Height), shown(img.ContentType))
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/dealspot/dealspot/adapters/entstore"
+	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/service"
@@ -228,7 +229,7 @@ func TestScreensCostConstantStatements(t *testing.T) {
 	screens := map[string]string{
 		"shop page": `{ shop(id: "1") { name score comments type { name } vouchers { title stock }
 			blogs(first: %[1]d) { edges { node { title rating likedCount author { nickName icon } } } } } }`,
-		"note page": fmt.Sprintf(`{ blog(id: "%d") { title content images rating author { nickName icon } shop { name score }
+		"note page": fmt.Sprintf(`{ blog(id: "%d") { title content images { url width height } rating author { nickName icon } shop { name score }
 			comments(first: %%[1]d) { edges { node { content author { nickName } replyCount
 				replies(first: 3) { edges { node { content author { nickName } replyTo { content author { nickName } } replyToUser { nickName } } } } } } } }
 			blogLikers(blogId: "%d", first: %%[1]d) { nickName } }`, note, note),
@@ -248,5 +249,94 @@ func TestScreensCostConstantStatements(t *testing.T) {
 		if small > 10 || large > 10 || large > small+1 {
 			t.Errorf("%s: %d statements with 10 items per list, %d with 50: want the same few", name, small, large)
 		}
+	}
+}
+
+// TestImageSizesCostOneStatementAPage: the sizes of a page's images — 20 notes with 3
+// images each, an upload, a demo picture and another site's, or 20 shops with an
+// upload among their photos — cost one statement more than the page without them,
+// whatever the page's size (the uploads of the whole page are looked up at once); a
+// page whose images are demo pictures and other sites' costs none more. On PostgreSQL.
+func TestImageSizesCostOneStatementAPage(t *testing.T) {
+	t.Parallel()
+	_, svc := startService(t, map[string]string{
+		"DATABASE_URL": testsupport.PostgresURL(t), "REDIS_URL": testsupport.RedisURL(t), "MEDIA_DIR": t.TempDir(),
+		"BLOG_RATE_PER_USER": "off", "UPLOAD_RATE_PER_USER": "off", "GRAPHQL_MAX_COMPLEXITY": "100000",
+		"DATALOADER_WAIT":    "50ms", // as in TestNotePageCostsConstantStatements
+		"RESPONSE_CACHE_TTL": "0",
+	})
+	ctx := context.Background()
+	u, err := svc.Store.Users().CreateUser(ctx, domain.User{Phone: "13733330001", NickName: "photographer", Role: domain.RoleUser})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writer := domain.Actor{UserID: u.ID, Role: domain.RoleUser}
+	const notesCount, shopsCount = 20, 20
+	uploads := make([]domain.Image, notesCount)
+	for i := range uploads {
+		data := pngOf(t, 10+i, 5+i)
+		img, err := svc.App.Commands.UploadImage.Handle(ctx, writer, bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		uploads[i] = img
+		if _, err := svc.App.Commands.Blogs.CreateBlog(ctx, u.ID, notes.BlogInput{ShopID: int64(i%10 + 1), Title: fmt.Sprint("photos ", i),
+			Content: "c", Images: []string{img.URL, "/imgs/shops/1-1.jpg", fmt.Sprintf("https://cdn.example.com/%d.jpg", i)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	admin := domain.Actor{UserID: u.ID, Role: domain.RoleAdmin}
+	for i := range shopsCount {
+		photos := fmt.Sprintf("/imgs/shops/1-2.jpg,%s", uploads[i].URL)
+		if _, err := svc.App.Commands.Shops.UpdateShop(ctx, admin, int64(i+1), shop.ShopInput{Images: &photos}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	const notesPage = `{ blogsOfUser(userId: "%d", first: %d) { edges { node { id %s } } } }`
+	const withSizes, pathsOnly = "images { url width height contentType }", "imageUrls"
+	var page struct {
+		BlogsOfUser struct {
+			Edges []struct {
+				Node struct{ Images []shownImage }
+			}
+		}
+	}
+	for _, n := range []int{5, notesCount} {
+		statements(t, svc, fmt.Sprintf(notesPage, u.ID, n, pathsOnly)) // warm the caches
+		bare, _ := statements(t, svc, fmt.Sprintf(notesPage, u.ID, n, pathsOnly))
+		sized, data := statements(t, svc, fmt.Sprintf(notesPage, u.ID, n, withSizes))
+		t.Logf("%d notes of 3 images: %d statements with their sizes, %d with their paths only", n, sized, bare)
+		if sized > bare+1 {
+			t.Errorf("%d notes of 3 images cost %d statements with their sizes, %d without: want one more at most", n, sized, bare)
+		}
+		if err := json.Unmarshal(data, &page); err != nil {
+			t.Fatal(err)
+		}
+		if len(page.BlogsOfUser.Edges) != n {
+			t.Fatalf("%d notes, want %d", len(page.BlogsOfUser.Edges), n)
+		}
+		for _, e := range page.BlogsOfUser.Edges {
+			imgs := e.Node.Images
+			if len(imgs) != 3 || imgs[0].Width == nil || imgs[1].Width == nil || *imgs[1].Width != 480 || imgs[2].Width != nil {
+				t.Fatalf("a note's images: %+v", imgs)
+			}
+		}
+	}
+
+	const shopsPage = `{ shops(first: %d) { edges { node { id %s } } } }`
+	for _, n := range []int{5, shopsCount} {
+		statements(t, svc, fmt.Sprintf(shopsPage, n, "imagesText"))
+		bare, _ := statements(t, svc, fmt.Sprintf(shopsPage, n, "imagesText"))
+		sized, _ := statements(t, svc, fmt.Sprintf(shopsPage, n, withSizes))
+		t.Logf("%d shops with an upload among their photos: %d statements with their sizes, %d without", n, sized, bare)
+		if sized > bare+1 {
+			t.Errorf("%d shops cost %d statements with their photos' sizes, %d without: want one more at most", n, sized, bare)
+		}
+	}
+	// Only demo pictures: nothing to look up.
+	statements(t, svc, fmt.Sprintf(`{ shop(id: "%d") { %s } }`, shopsCount+1, withSizes))
+	if n, _ := statements(t, svc, fmt.Sprintf(`{ shop(id: "%d") { %s } }`, shopsCount+1, withSizes)); n != 0 {
+		t.Errorf("a cached shop of demo pictures costs %d statements with their sizes, want 0", n)
 	}
 }

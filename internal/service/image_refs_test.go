@@ -2,9 +2,11 @@ package service_test
 
 import (
 	"bytes"
-	"github.com/dealspot/dealspot/internal/testsupport"
 	"net/http"
+	"slices"
 	"testing"
+
+	"github.com/dealspot/dealspot/internal/testsupport"
 )
 
 // TestImageReferencesMustExist: a note's images and a profile's icon that are paths of
@@ -20,7 +22,7 @@ func TestImageReferencesMustExist(t *testing.T) {
 		t.Fatalf("upload: %v", codes)
 	}
 	const profile = `mutation($icon: String) { updateProfile(input: {icon: $icon}) { icon } }`
-	const note = `mutation($images: [String!]!) { createBlog(input: {shopId: "1", title: "t", content: "c", images: $images}) { id images } }`
+	const note = `mutation($images: [String!]!) { createBlog(input: {shopId: "1", title: "t", content: "c", images: $images}) { id images { url } } }`
 	for _, missing := range []string{"/media/does-not-exist.png", "/media/0123456789abcdef0123456789abcdef.png", "/imgs/nothing.jpg",
 		"/imgs/icons/99.jpg", "/imgs/shops/1-1.png"} {
 		wantCode(t, "icon "+missing, user.Do(t, profile, map[string]any{"icon": missing}), "BAD_USER_INPUT")
@@ -36,20 +38,20 @@ func TestImageReferencesMustExist(t *testing.T) {
 	var created struct {
 		CreateBlog struct {
 			ID     string
-			Images []string
+			Images []shownImage
 		}
 	}
 	images := []string{img.URL, "/imgs/shops/3-2.jpg", "https://cdn.example.com/b.png"}
 	user.Do(t, note, map[string]any{"images": images}).Decode(t, &created)
-	if len(created.CreateBlog.Images) != 3 {
+	if !slices.Equal(urlsOf(created.CreateBlog.Images), images) {
 		t.Fatalf("note images %v, want %v", created.CreateBlog.Images, images)
 	}
-	const edit = `mutation($id: ID!, $images: [String!]) { updateBlog(id: $id, input: {images: $images}) { images } }`
+	const edit = `mutation($id: ID!, $images: [String!]) { updateBlog(id: $id, input: {images: $images}) { images { url } } }`
 	wantCode(t, "a missing image added by an edit",
 		user.Do(t, edit, map[string]any{"id": created.CreateBlog.ID, "images": append(images, "/imgs/nothing.jpg")}), "BAD_USER_INPUT")
-	var edited struct{ UpdateBlog struct{ Images []string } }
+	var edited struct{ UpdateBlog struct{ Images []shownImage } }
 	user.Do(t, edit, map[string]any{"id": created.CreateBlog.ID, "images": images[:2]}).Decode(t, &edited)
-	if len(edited.UpdateBlog.Images) != 2 {
+	if !slices.Equal(urlsOf(edited.UpdateBlog.Images), images[:2]) {
 		t.Errorf("edited images %v", edited.UpdateBlog.Images)
 	}
 }
@@ -148,12 +150,12 @@ func TestShopPhotosMustExist(t *testing.T) {
 			wantCode(t, "a new shop with a missing photo", admin.Do(t, createShop, shop("/imgs/shops/1-1.jpg,/imgs/nothing.jpg")), "BAD_USER_INPUT")
 			var created struct{ CreateShop struct{ ID string } }
 			admin.Do(t, createShop, shop("/imgs/shops/1-1.jpg,https://cdn.example.com/front.jpg")).Decode(t, &created)
-			const edit = `mutation($id: ID!, $images: String) { updateShop(input: {id: $id, images: $images}) { images } }`
+			const edit = `mutation($id: ID!, $images: String) { updateShop(input: {id: $id, images: $images}) { images { url } } }`
 			wantCode(t, "an edit adding a missing photo",
 				admin.Do(t, edit, map[string]any{"id": created.CreateShop.ID, "images": "/imgs/shops/1-1.jpg,/media/none.png"}), "BAD_USER_INPUT")
-			var edited struct{ UpdateShop struct{ Images []string } }
+			var edited struct{ UpdateShop struct{ Images []shownImage } }
 			admin.Do(t, edit, map[string]any{"id": created.CreateShop.ID, "images": "/imgs/shops/2-1.jpg"}).Decode(t, &edited)
-			if len(edited.UpdateShop.Images) != 1 || edited.UpdateShop.Images[0] != "/imgs/shops/2-1.jpg" {
+			if !slices.Equal(urlsOf(edited.UpdateShop.Images), []string{"/imgs/shops/2-1.jpg"}) {
 				t.Fatalf("edited photos %v", edited.UpdateShop.Images)
 			}
 		})

@@ -13,7 +13,7 @@ func TestBlogImagesMustBeHTTPSURLsOrOwnPaths(t *testing.T) {
 	anon := client(srv)
 	user := client(srv)
 	user.Token = login(t, anon, "13900000088").AccessToken
-	const create = `mutation($in: CreateBlogInput!) { createBlog(input: $in) { id images } }`
+	const create = `mutation($in: CreateBlogInput!) { createBlog(input: $in) { id images { url } } }`
 	blog := func(img string) map[string]any {
 		return map[string]any{"in": map[string]any{"shopId": "1", "title": "t", "content": "c", "images": []string{img}}}
 	}

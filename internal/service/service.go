@@ -309,6 +309,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	}
 	s.closers = append(s.closers, stopFilters)
 	s.App.Commands.MediaCommands = app.MediaCommands{UploadImage: imgs.upload, DeleteImage: imgs.images}
+	s.App.Queries.MediaQueries = app.MediaQueries{Images: imgs.images}
 	if s.Seeded {
 		if err := s.seedDemoSocial(ctx); err != nil {
 			return nil, err

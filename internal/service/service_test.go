@@ -191,7 +191,7 @@ func TestRequestLimits(t *testing.T) {
 		{"too deep", `{ shops { edges { node { id } } } }`, "DEPTH_LIMIT_EXCEEDED"},
 		{"too deep through a fragment", `{ shops { ...f } } fragment f on ShopConnection { edges { node { id } } }`, "DEPTH_LIMIT_EXCEEDED"},
 		{"too many aliases", `{ a: shopTypes { id } b: shopTypes { id } c: shopTypes { id } }`, "ALIAS_LIMIT_EXCEEDED"},
-		{"too complex", `{ ` + strings.Repeat(`shopTypes { id name icon sort } `, 1) + `x: shop(id: "1") { id name address area images openHours sold comments score avgPrice longitude latitude typeId } y: shop(id: "2") { id name address area images openHours sold comments score avgPrice longitude latitude typeId } }`, "COMPLEXITY_LIMIT_EXCEEDED"},
+		{"too complex", `{ ` + strings.Repeat(`shopTypes { id name icon sort } `, 1) + `x: shop(id: "1") { id name address area images { url } openHours sold comments score avgPrice longitude latitude typeId } y: shop(id: "2") { id name address area images { url } openHours sold comments score avgPrice longitude latitude typeId } }`, "COMPLEXITY_LIMIT_EXCEEDED"},
 		{"not valid", `{ nope }`, "GRAPHQL_VALIDATION_FAILED"},
 		{"not parseable", `{ shop(`, "GRAPHQL_PARSE_FAILED"},
 	}

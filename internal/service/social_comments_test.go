@@ -168,15 +168,16 @@ func editAndDeleteNotes(t *testing.T, env map[string]string) {
 	note := newNote(t, author)
 	other.Do(t, createComment, map[string]any{"b": note, "c": "nice"}).Decode(t, &commentAnswer{})
 
-	const update = `mutation($id: ID!, $in: UpdateBlogInput!) { updateBlog(id: $id, input: $in) { title content images } }`
+	const update = `mutation($id: ID!, $in: UpdateBlogInput!) { updateBlog(id: $id, input: $in) { title content images { url width } } }`
 	var upd struct {
 		UpdateBlog struct {
 			Title, Content string
-			Images         []string
+			Images         []shownImage
 		}
 	}
 	author.Do(t, update, map[string]any{"id": note, "in": map[string]any{"title": " new title ", "images": []string{"/imgs/shops/1-2.jpg"}}}).Decode(t, &upd)
-	if upd.UpdateBlog.Title != "new title" || upd.UpdateBlog.Content != "c" || len(upd.UpdateBlog.Images) != 1 {
+	if upd.UpdateBlog.Title != "new title" || upd.UpdateBlog.Content != "c" || len(upd.UpdateBlog.Images) != 1 ||
+		upd.UpdateBlog.Images[0].URL != "/imgs/shops/1-2.jpg" || upd.UpdateBlog.Images[0].Width == nil {
 		t.Errorf("updated note %+v", upd.UpdateBlog)
 	}
 	wantCode(t, "editing another's note", other.Do(t, update, map[string]any{"id": note, "in": map[string]any{"title": "x"}}), "FORBIDDEN")

@@ -145,7 +145,7 @@ func pooledHTTP(t *testing.T, n int) *http.Client {
 
 type blogNode struct {
 	ID, Title  string
-	Images     []string
+	Images     []shownImage
 	Author     struct{ ID, NickName string }
 	Shop       *struct{ ID, Name string }
 	LikedCount int
@@ -153,7 +153,7 @@ type blogNode struct {
 	CreatedAt  time.Time
 }
 
-const blogFields = `id title images author { id nickName } shop { id name } likedCount likedByMe createdAt`
+const blogFields = `id title images { url width height contentType } author { id nickName } shop { id name } likedCount likedByMe createdAt`
 
 func createBlog(t *testing.T, c testsupport.GraphQLClient, title string) blogNode {
 	t.Helper()

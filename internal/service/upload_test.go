@@ -143,10 +143,10 @@ func TestUploadImageOverHTTP(t *testing.T) {
 	if m, err := png.Decode(bytes.NewReader(served)); err != nil || m.Bounds().Dx() != 30 {
 		t.Fatalf("served image does not decode: %v", err)
 	}
-	var note struct{ CreateBlog struct{ Images []string } }
-	user.Do(t, `mutation($in: CreateBlogInput!) { createBlog(input: $in) { images } }`, map[string]any{"in": map[string]any{
+	var note struct{ CreateBlog struct{ Images []shownImage } }
+	user.Do(t, `mutation($in: CreateBlogInput!) { createBlog(input: $in) { images { url width height contentType } } }`, map[string]any{"in": map[string]any{
 		"shopId": "1", "title": "with a photo", "content": "c", "images": []string{img.URL}}}).Decode(t, &note)
-	if len(note.CreateBlog.Images) != 1 || note.CreateBlog.Images[0] != img.URL {
+	if len(note.CreateBlog.Images) != 1 || note.CreateBlog.Images[0].URL != img.URL || shown(note.CreateBlog.Images[0].Width) != img.Width {
 		t.Errorf("note images %v", note.CreateBlog.Images)
 	}
 

@@ -43,14 +43,15 @@ func TestFaviconAtTheSiteRoot(t *testing.T) {
 }
 
 // TestShopImagesAreAList: Shop.images is the same type as Blog.images, a list
-// of paths; the comma-separated string it was stays readable as the deprecated
-// imagesText.
+// of images; the comma-separated string of paths it was stays readable as the
+// deprecated imagesText, and the list of paths Blog.images was as the deprecated
+// Blog.imageUrls.
 func TestShopImagesAreAList(t *testing.T) {
 	t.Parallel()
 	c := client(startServer(t, nil))
 	var got struct {
 		Shop struct {
-			Images     []string
+			Images     []shownImage
 			ImagesText string
 		}
 		Schema struct {
@@ -65,23 +66,26 @@ func TestShopImagesAreAList(t *testing.T) {
 			}
 		} `json:"__schema"`
 	}
-	c.Do(t, `{ shop(id: "1") { images imagesText }
+	c.Do(t, `{ shop(id: "1") { images { url width height contentType } imagesText }
 		__schema { types { name fields(includeDeprecated: true) { name isDeprecated deprecationReason
 			type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }`, nil).Decode(t, &got)
-	if want := []string{"/imgs/shops/1-1.jpg", "/imgs/shops/1-2.jpg"}; !slices.Equal(got.Shop.Images, want) ||
+	if want := []string{"/imgs/shops/1-1.jpg", "/imgs/shops/1-2.jpg"}; !slices.Equal(urlsOf(got.Shop.Images), want) ||
 		got.Shop.ImagesText != strings.Join(want, ",") {
-		t.Errorf("shop 1: images %q, imagesText %q", got.Shop.Images, got.Shop.ImagesText)
+		t.Errorf("shop 1: images %+v, imagesText %q", got.Shop.Images, got.Shop.ImagesText)
 	}
 	types := map[string]any{}
 	for _, ty := range got.Schema.Types {
 		for _, f := range ty.Fields {
 			types[ty.Name+"."+f.Name] = f.Type
-			if ty.Name == "Shop" && f.Name == "imagesText" && (!f.IsDeprecated || f.DeprecationReason == nil) {
-				t.Errorf("Shop.imagesText is not deprecated")
+			if ((ty.Name == "Shop" && f.Name == "imagesText") || (ty.Name == "Blog" && f.Name == "imageUrls")) && (!f.IsDeprecated || f.DeprecationReason == nil) {
+				t.Errorf("%s.%s is not deprecated", ty.Name, f.Name)
 			}
 		}
 	}
-	if shop, blog := fmt.Sprint(types["Shop.images"]), fmt.Sprint(types["Blog.images"]); shop != blog {
-		t.Errorf("Shop.images is %s, Blog.images %s", shop, blog)
+	if shop, blog := fmt.Sprint(types["Shop.images"]), fmt.Sprint(types["Blog.images"]); shop != blog || !strings.Contains(shop, "Image") {
+		t.Errorf("Shop.images is %s, Blog.images %s; want both lists of Image", shop, blog)
+	}
+	if types["Blog.imageUrls"] == nil {
+		t.Error("Blog.imageUrls is gone")
 	}
 }

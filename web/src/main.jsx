@@ -102,12 +102,12 @@ function Shops() {
     if (near) {
       const d = await gql(graphql(`query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {
         nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {
-          edges { distanceMeters node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }`),
+          edges { distanceMeters node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }`),
       { t: type || types[0]?.id || '1', lon: near.lon, lat: near.lat, a: after });
       page = d.nearbyShops;
     } else {
       const d = await gql(graphql(`query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {
-        edges { node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }`),
+        edges { node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }`),
       { t: type || null, n: name || null, a: after });
       page = d.shops;
     }
@@ -137,7 +137,8 @@ function Shops() {
       <ul class="shops">
         {shops.map((s) => (
           <li class="shop-card"><a href={`#/shop/${s.id}`} class="shop-link">
-            {s.images[0] && <img src={s.images[0]} alt="" class="shop-photo" loading="lazy" width="96" height="64" />}
+            {/* The card's thumbnail has a box of its own (cropped to fill it), whatever the photo's size. */}
+            {s.images[0] && <img src={s.images[0].url} alt="" class="shop-photo" loading="lazy" width="96" height="64" />}
             <div><b>{s.name}</b>
               <span>{s.distance != null && <b class="distance">{distance(s.distance)} · </b>}
                 {s.area} · {t('perPerson')} ¥{money(s.avgPrice)} · {t('score')} {(s.score / 10).toFixed(1)} · {s.comments} {t('reviews')}</span></div></a></li>
@@ -148,10 +149,18 @@ function Shops() {
   );
 }
 
+// Photo shows an image at its own size, so the page keeps its place while it loads; an
+// image of another site, whose size the server does not know, gets the fallback's
+// [width, height], if any.
+function Photo({ img, fallback, ...props }) {
+  const [w, h] = img.width && img.height ? [img.width, img.height] : fallback || [];
+  return <img src={img.url} alt="" width={w} height={h} {...props} />;
+}
+
 function Shop({ id }) {
   const [shop, setShop] = useState(null);
   useEffect(() => {
-    gql(graphql(`query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images openHours type { name }
+    gql(graphql(`query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }
       vouchers { id title payValue actualValue kind stock beginTime endTime }
       blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }`), { id }).then((d) => setShop(d.shop));
   }, [id]);
@@ -159,7 +168,7 @@ function Shop({ id }) {
   return (
     <section>
       <h1>{shop.name}</h1>
-      {shop.images.length > 0 && <div class="photos">{shop.images.map((src) => <img src={src} alt="" class="shop-photo" width="240" height="160" />)}</div>}
+      {shop.images.length > 0 && <div class="photos">{shop.images.map((p) => <Photo img={p} class="shop-photo" fallback={[240, 160]} />)}</div>}
       <p>{shop.type?.name} · {shop.address} · {t('perPerson')} ¥{money(shop.avgPrice)} · {t('score')} {(shop.score / 10).toFixed(1)}</p>
       {shop.openHours && <p class="meta">{t('openHours')} {shop.openHours}</p>}
       <h2>{t('vouchers')}</h2>
@@ -393,7 +402,7 @@ function Note({ id }) {
   const [likers, setLikers] = useState([]);
   const [text, setText] = useState('');
   const [err, setErr] = useState('');
-  const load = () => gql(graphql(`query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe
+  const load = () => gql(graphql(`query Blog($id: ID!) { blog(id: $id) { id title content images { url width height } rating likedCount likedByMe
       author { id nickName icon isFollowedByMe } shop { id name }
       comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }
       blogLikers(blogId: $id) { nickName } }`), { id }).then((d) => { setNote(d.blog); setLikers(d.blogLikers); });
@@ -405,7 +414,7 @@ function Note({ id }) {
     <article>
       <h1>{note.title}</h1>
       <p class="meta">{note.author.icon && <img src={note.author.icon} alt="" class="avatar" width="24" height="24" />}{note.author.nickName} · <a href={`#/shop/${note.shop?.id}`}>{note.shop?.name}</a>{note.rating ? ' · ' + '★'.repeat(note.rating) : ''}</p>
-      {note.images.map((src) => <img src={src} alt="" class="note-image" />)}
+      {note.images.map((img) => <Photo img={img} class="note-image" />)}
       <p class="content">{note.content}</p>
       <p>
         <button id="like" aria-pressed={note.likedByMe} onClick={() => run(note.likedByMe ? UnlikeBlog : LikeBlog, { id })}>♥ {note.likedCount}</button>

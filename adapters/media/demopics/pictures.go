@@ -26,6 +26,8 @@ import (
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
+
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // Pictures are the demo pictures, by path.
@@ -54,7 +56,7 @@ func New(paths []string) (*Pictures, error) {
 	for _, s := range paths {
 		ext := path.Ext(s)
 		dir := path.Dir(s)
-		if !strings.HasPrefix(s, "/") || path.Clean(s) != s || dir == "/" || (ext != ".jpg" && ext != ".png") {
+		if !strings.HasPrefix(s, "/") || path.Clean(s) != s || dir == "/" || contentTypes[ext] == "" {
 			return nil, fmt.Errorf("demo pictures: %q is not a clean path of a .jpg or .png file in a folder", s)
 		}
 		p.byPath[s] = &picture{path: s}
@@ -67,10 +69,14 @@ func New(paths []string) (*Pictures, error) {
 	return p, nil
 }
 
-// Has reports whether a picture is served at path.
-func (p *Pictures) Has(path string) bool {
-	_, ok := p.byPath[path]
-	return ok
+// Image returns the picture at path with its size and type, as it is drawn, and
+// whether a picture is served there; it draws nothing.
+func (p *Pictures) Image(at string) (domain.Image, bool) {
+	if _, ok := p.byPath[at]; !ok {
+		return domain.Image{}, false
+	}
+	size := sizeOf(at)
+	return domain.Image{URL: at, Width: size.X, Height: size.Y, ContentType: contentTypes[path.Ext(at)]}, true
 }
 
 // Prefixes are the top folders the pictures are in (e.g. /imgs/ and /types/), each
@@ -117,14 +123,22 @@ var sizes = map[string]image.Point{
 	"/types":      {X: 96, Y: 96},
 }
 
+// contentTypes are the pictures' types, by extension (New accepts these only).
+var contentTypes = map[string]string{".jpg": "image/jpeg", ".png": "image/png"}
+
+// sizeOf is the size the picture at p is drawn at.
+func sizeOf(p string) image.Point {
+	if size, ok := sizes[path.Dir(p)]; ok {
+		return size
+	}
+	return image.Point{X: 320, Y: 240}
+}
+
 // draw1 draws the picture at p: a background colour told from its subject (the part of
 // its name before a dash, so a shop's photos share a hue), a lighter disc told from the
 // whole name, and the name as a label.
 func draw1(p string) ([]byte, string, error) {
-	size, ok := sizes[path.Dir(p)]
-	if !ok {
-		size = image.Point{X: 320, Y: 240}
-	}
+	size := sizeOf(p)
 	name := strings.TrimSuffix(path.Base(p), path.Ext(p))
 	subject, _, _ := strings.Cut(name, "-")
 	hue := hash(path.Dir(p)+"/"+subject) % 360
@@ -150,12 +164,12 @@ func draw1(p string) ([]byte, string, error) {
 		if err := png.Encode(&buf, m); err != nil {
 			return nil, "", fmt.Errorf("draw %s: %w", p, err)
 		}
-		return buf.Bytes(), "image/png", nil
+		return buf.Bytes(), contentTypes[".png"], nil
 	case ".jpg":
 		if err := jpeg.Encode(&buf, m, &jpeg.Options{Quality: 80}); err != nil {
 			return nil, "", fmt.Errorf("draw %s: %w", p, err)
 		}
-		return buf.Bytes(), "image/jpeg", nil
+		return buf.Bytes(), contentTypes[".jpg"], nil
 	}
 	return nil, "", errors.New("demo pictures: unknown format of " + p)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dealspot/dealspot/adapters/media/demopics"
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // TestServesOnlyItsPictures: each known path is a small real image of its extension's
@@ -43,8 +44,8 @@ func TestServesOnlyItsPictures(t *testing.T) {
 		if again := get(http.MethodGet, path); !bytes.Equal(again.Body.Bytes(), rec.Body.Bytes()) {
 			t.Errorf("GET %s twice: two pictures", path)
 		}
-		if !p.Has(path) {
-			t.Errorf("Has(%s) = false", path)
+		if _, ok := p.Image(path); !ok {
+			t.Errorf("Image(%s): none", path)
 		}
 	}
 	if a, b := get(http.MethodGet, "/imgs/shops/1-1.jpg"), get(http.MethodGet, "/imgs/shops/1-2.jpg"); bytes.Equal(a.Body.Bytes(), b.Body.Bytes()) {
@@ -54,8 +55,8 @@ func TestServesOnlyItsPictures(t *testing.T) {
 		if rec := get(http.MethodGet, path); rec.Code != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404", path, rec.Code)
 		}
-		if p.Has(path) {
-			t.Errorf("Has(%s) = true", path)
+		if _, ok := p.Image(path); ok {
+			t.Errorf("Image(%s): one", path)
 		}
 	}
 	if rec := get(http.MethodPost, "/types/ms.png"); rec.Code != http.StatusMethodNotAllowed {
@@ -69,5 +70,33 @@ func TestRefusesPathsItCannotServe(t *testing.T) {
 		if _, err := demopics.New([]string{bad}); err == nil {
 			t.Errorf("New(%q) accepted", bad)
 		}
+	}
+}
+
+// TestImageIsTheDrawnSize: Image tells each picture's size and type as the picture
+// served at its path decodes, for every folder the demo data uses; nothing for a path
+// it does not serve.
+func TestImageIsTheDrawnSize(t *testing.T) {
+	t.Parallel()
+	paths := []string{"/imgs/shops/1-1.jpg", "/types/ms.png", "/imgs/icons/1.jpg", "/imgs/other/x.png"}
+	p, err := demopics.New(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range paths {
+		img, ok := p.Image(path)
+		rec := httptest.NewRecorder()
+		p.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		cfg, format, err := image.DecodeConfig(bytes.NewReader(rec.Body.Bytes()))
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		want := domain.Image{URL: path, Width: cfg.Width, Height: cfg.Height, ContentType: "image/" + format}
+		if !ok || img != want || rec.Header().Get("Content-Type") != want.ContentType {
+			t.Errorf("Image(%s) = %+v, %v; served %+v as %s", path, img, ok, want, rec.Header().Get("Content-Type"))
+		}
+	}
+	if img, ok := p.Image("/imgs/shops/9-1.jpg"); ok || img != (domain.Image{}) {
+		t.Errorf("Image of a path not served = %+v, %v", img, ok)
 	}
 }

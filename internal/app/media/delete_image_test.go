@@ -11,13 +11,19 @@ import (
 )
 
 // shipped are the images that come with the server, in the tests.
-type shipped map[string]bool
+type shipped map[string]domain.Image
 
-func (s shipped) Has(path string) bool { return s[path] }
+func (s shipped) Image(path string) (domain.Image, bool) {
+	img, ok := s[path]
+	return img, ok
+}
+
+// demoPicture is the one image that comes with the server in the tests.
+var demoPicture = domain.Image{URL: "/imgs/shops/1-1.jpg", Width: 480, Height: 320, ContentType: "image/jpeg"}
 
 func newImages(t *testing.T, e *env) *media.Images {
 	t.Helper()
-	images, err := media.NewImages(media.ImagesDeps{Store: e.store, Uploads: e.uploads, Shipped: shipped{"/imgs/shops/1-1.jpg": true}})
+	images, err := media.NewImages(media.ImagesDeps{Store: e.store, Uploads: e.uploads, Shipped: shipped{demoPicture.URL: demoPicture}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +81,9 @@ type failingUploads struct{ err error }
 func (f failingUploads) AddUpload(context.Context, domain.Upload) error { return f.err }
 func (f failingUploads) DeleteUpload(context.Context, string, func(domain.Upload, bool) error) (bool, error) {
 	return false, f.err
+}
+func (f failingUploads) UploadsAt(context.Context, []string) (map[string]domain.Upload, error) {
+	return nil, f.err
 }
 
 // TestDeleteImage: an uploader deletes their own upload once nothing shows it; nobody

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
-// Images tells which image paths of this site exist, and deletes uploads.
+// Images tells which image paths of this site exist and their sizes, and deletes
+// uploads.
 type Images struct {
 	store   Store
 	uploads Uploads
@@ -36,7 +38,7 @@ func NewImages(d ImagesDeps) (*Images, error) {
 // uploaded and not deleted, or one that comes with the server. Errors are
 // infrastructure failures only.
 func (i *Images) Exists(ctx context.Context, path string) (bool, error) {
-	if i.shipped != nil && i.shipped.Has(path) {
+	if _, ok := i.shippedImage(path); ok {
 		return true, nil
 	}
 	ok, err := i.store.Has(ctx, path)
@@ -44,6 +46,56 @@ func (i *Images) Exists(ctx context.Context, path string) (bool, error) {
 		return false, fmt.Errorf("look up image: %w", err)
 	}
 	return ok, nil
+}
+
+// Describe returns the images at refs — each a path of this site or an https URL of
+// another site, as notes and shops show them — in the order of refs, with their sizes
+// and types where the server knows them: an upload's, recorded when it was uploaded,
+// and a demo picture's. An image of another site, whose file the server never reads,
+// and a path that serves no known image have their URL only. However many refs name
+// uploads, the record of uploads is read once (and not at all when none does). Errors
+// are infrastructure failures only.
+func (i *Images) Describe(ctx context.Context, refs []string) ([]domain.Image, error) {
+	out := make([]domain.Image, len(refs))
+	var uploaded []string
+	for k, ref := range refs {
+		out[k] = domain.Image{URL: ref}
+		if !strings.HasPrefix(ref, "/") {
+			continue // another site's
+		}
+		if img, ok := i.shippedImage(ref); ok {
+			out[k] = img
+			continue
+		}
+		uploaded = append(uploaded, ref)
+	}
+	if len(uploaded) == 0 {
+		return out, nil
+	}
+	slices.Sort(uploaded)
+	ups, err := i.uploads.UploadsAt(ctx, slices.Compact(uploaded))
+	if err != nil {
+		return nil, fmt.Errorf("look up uploaded images: %w", err)
+	}
+	for k, ref := range refs {
+		if u, ok := ups[ref]; ok {
+			out[k] = u.Image
+		}
+	}
+	return out, nil
+}
+
+// shippedImage returns the image that comes with the server at path, if any.
+func (i *Images) shippedImage(path string) (domain.Image, bool) {
+	if i.shipped == nil {
+		return domain.Image{}, false
+	}
+	img, ok := i.shipped.Image(path)
+	if !ok {
+		return domain.Image{}, false
+	}
+	img.URL = path
+	return img, true
 }
 
 // Delete deletes the uploaded image at url, for its uploader or an ADMIN, when nothing

@@ -31,12 +31,17 @@ type Uploads interface {
 	// deleted only when check returns nil; check's error is returned as it is. It
 	// reports false, without calling check, when no upload is recorded at url.
 	DeleteUpload(ctx context.Context, url string, check func(u domain.Upload, inUse bool) error) (bool, error)
+	// UploadsAt returns the uploads recorded at urls, by url, with one read however many
+	// urls there are; a url without a record is missing from the map. Errors are
+	// infrastructure failures only.
+	UploadsAt(ctx context.Context, urls []string) (map[string]domain.Upload, error)
 }
 
 // Shipped are the images that come with the server: the demo data's pictures.
 type Shipped interface {
-	// Has reports whether path is one of them.
-	Has(path string) bool
+	// Image returns the image at path, with its size and type, and whether path is one
+	// of them. It reads no file.
+	Image(path string) (domain.Image, bool)
 }
 
 // RateLimiter counts events per key in a sliding window (the shape of

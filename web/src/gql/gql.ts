@@ -20,9 +20,9 @@ type Documents = {
     "mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }": typeof types.SendLoginCodeDocument,
     "mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }": typeof types.LoginDocument,
     "query ShopTypes { shopTypes { id name icon } }": typeof types.ShopTypesDocument,
-    "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }": typeof types.NearbyDocument,
-    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }": typeof types.ShopsDocument,
-    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": typeof types.ShopDocument,
+    "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }": typeof types.NearbyDocument,
+    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }": typeof types.ShopsDocument,
+    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": typeof types.ShopDocument,
     "subscription SaleProgress($v: ID!) { saleProgress(voucherId: $v) { remaining soldOut phase } }": typeof types.SaleProgressDocument,
     "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }": typeof types.OrderStatusDocument,
     "query Order($o: ID!) { order(id: $o) { redemptionCode } }": typeof types.OrderDocument,
@@ -39,7 +39,7 @@ type Documents = {
     "mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }": typeof types.LikeBlogDocument,
     "mutation UnlikeBlog($id: ID!) { unlikeBlog(id: $id) { id } }": typeof types.UnlikeBlogDocument,
     "mutation Unfollow($u: ID!) { unfollow(userId: $u) }": typeof types.UnfollowDocument,
-    "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName icon isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }": typeof types.BlogDocument,
+    "query Blog($id: ID!) { blog(id: $id) { id title content images { url width height } rating likedCount likedByMe\n      author { id nickName icon isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }": typeof types.BlogDocument,
     "mutation CreateComment($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }": typeof types.CreateCommentDocument,
     "mutation UploadImage($f: Upload!) { uploadImage(file: $f) { url } }": typeof types.UploadImageDocument,
     "mutation CreateBlog($in: CreateBlogInput!) { createBlog(input: $in) { id } }": typeof types.CreateBlogDocument,
@@ -52,9 +52,9 @@ const documents: Documents = {
     "mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }": types.SendLoginCodeDocument,
     "mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }": types.LoginDocument,
     "query ShopTypes { shopTypes { id name icon } }": types.ShopTypesDocument,
-    "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }": types.NearbyDocument,
-    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }": types.ShopsDocument,
-    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": types.ShopDocument,
+    "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }": types.NearbyDocument,
+    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }": types.ShopsDocument,
+    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": types.ShopDocument,
     "subscription SaleProgress($v: ID!) { saleProgress(voucherId: $v) { remaining soldOut phase } }": types.SaleProgressDocument,
     "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }": types.OrderStatusDocument,
     "query Order($o: ID!) { order(id: $o) { redemptionCode } }": types.OrderDocument,
@@ -71,7 +71,7 @@ const documents: Documents = {
     "mutation LikeBlog($id: ID!) { likeBlog(id: $id) { id } }": types.LikeBlogDocument,
     "mutation UnlikeBlog($id: ID!) { unlikeBlog(id: $id) { id } }": types.UnlikeBlogDocument,
     "mutation Unfollow($u: ID!) { unfollow(userId: $u) }": types.UnfollowDocument,
-    "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName icon isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }": types.BlogDocument,
+    "query Blog($id: ID!) { blog(id: $id) { id title content images { url width height } rating likedCount likedByMe\n      author { id nickName icon isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }": types.BlogDocument,
     "mutation CreateComment($b: ID!, $c: String!) { createComment(blogId: $b, content: $c) { id } }": types.CreateCommentDocument,
     "mutation UploadImage($f: Upload!) { uploadImage(file: $f) { url } }": types.UploadImageDocument,
     "mutation CreateBlog($in: CreateBlogInput!) { createBlog(input: $in) { id } }": types.CreateBlogDocument,
@@ -102,15 +102,15 @@ export function graphql(source: "query ShopTypes { shopTypes { id name icon } }"
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').NearbyDocument;
+export function graphql(source: "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').NearbyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments images } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').ShopsDocument;
+export function graphql(source: "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').ShopsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }"): typeof import('./graphql').ShopDocument;
+export function graphql(source: "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }"): typeof import('./graphql').ShopDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -178,7 +178,7 @@ export function graphql(source: "mutation Unfollow($u: ID!) { unfollow(userId: $
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query Blog($id: ID!) { blog(id: $id) { id title content images rating likedCount likedByMe\n      author { id nickName icon isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }"): typeof import('./graphql').BlogDocument;
+export function graphql(source: "query Blog($id: ID!) { blog(id: $id) { id title content images { url width height } rating likedCount likedByMe\n      author { id nickName icon isFollowedByMe } shop { id name }\n      comments(first: 20) { edges { node { id content author { nickName } replies(first: 5) { edges { node { id content author { nickName } replyToUser { nickName } } } } } } } }\n      blogLikers(blogId: $id) { nickName } }"): typeof import('./graphql').BlogDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

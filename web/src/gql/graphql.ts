@@ -123,7 +123,7 @@ export type NearbyQueryVariables = Exact<{
 }>;
 
 
-export type NearbyQuery = { nearbyShops: { edges: Array<{ distanceMeters: number | null, node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number, images: Array<string> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type NearbyQuery = { nearbyShops: { edges: Array<{ distanceMeters: number | null, node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number, images: Array<{ url: string }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShopsQueryVariables = Exact<{
   t?: string | null | undefined;
@@ -132,14 +132,14 @@ export type ShopsQueryVariables = Exact<{
 }>;
 
 
-export type ShopsQuery = { shops: { edges: Array<{ node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number, images: Array<string> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ShopsQuery = { shops: { edges: Array<{ node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number, images: Array<{ url: string }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShopQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type ShopQuery = { shop: { id: string, name: string, address: string, avgPrice: number, score: number, comments: number, images: Array<string>, openHours: string, type: { name: string } | null, vouchers: Array<{ id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, stock: number | null, beginTime: string | null, endTime: string | null }>, blogs: { edges: Array<{ node: { id: string, title: string, rating: number | null, likedCount: number, author: { nickName: string } } }> } } | null };
+export type ShopQuery = { shop: { id: string, name: string, address: string, avgPrice: number, score: number, comments: number, openHours: string, images: Array<{ url: string, width: number | null, height: number | null }>, type: { name: string } | null, vouchers: Array<{ id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, stock: number | null, beginTime: string | null, endTime: string | null }>, blogs: { edges: Array<{ node: { id: string, title: string, rating: number | null, likedCount: number, author: { nickName: string } } }> } } | null };
 
 export type SaleProgressSubscriptionVariables = Exact<{
   v: string;
@@ -253,7 +253,7 @@ export type BlogQueryVariables = Exact<{
 }>;
 
 
-export type BlogQuery = { blog: { id: string, title: string, content: string, images: Array<string>, rating: number | null, likedCount: number, likedByMe: boolean, author: { id: string, nickName: string, icon: string, isFollowedByMe: boolean }, shop: { id: string, name: string } | null, comments: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replies: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replyToUser: { nickName: string } | null } }> } } }> } } | null, blogLikers: Array<{ nickName: string }> };
+export type BlogQuery = { blog: { id: string, title: string, content: string, rating: number | null, likedCount: number, likedByMe: boolean, images: Array<{ url: string, width: number | null, height: number | null }>, author: { id: string, nickName: string, icon: string, isFollowedByMe: boolean }, shop: { id: string, name: string } | null, comments: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replies: { edges: Array<{ node: { id: string, content: string, author: { nickName: string }, replyToUser: { nickName: string } | null } }> } } }> } } | null, blogLikers: Array<{ nickName: string }> };
 
 export type CreateCommentMutationVariables = Exact<{
   b: string;
@@ -380,7 +380,9 @@ export const NearbyDocument = new TypedDocumentString(`
         avgPrice
         score
         comments
-        images
+        images {
+          url
+        }
       }
     }
     pageInfo {
@@ -401,7 +403,9 @@ export const ShopsDocument = new TypedDocumentString(`
         avgPrice
         score
         comments
-        images
+        images {
+          url
+        }
       }
     }
     pageInfo {
@@ -420,7 +424,11 @@ export const ShopDocument = new TypedDocumentString(`
     avgPrice
     score
     comments
-    images
+    images {
+      url
+      width
+      height
+    }
     openHours
     type {
       name
@@ -626,7 +634,11 @@ export const BlogDocument = new TypedDocumentString(`
     id
     title
     content
-    images
+    images {
+      url
+      width
+      height
+    }
     rating
     likedCount
     likedByMe

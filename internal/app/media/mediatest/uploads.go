@@ -92,6 +92,31 @@ func UploadsContract(t *testing.T, newStore func(t *testing.T) UploadStore) {
 		}
 	})
 
+	t.Run("uploads are read by their urls, the unknown ones left out", func(t *testing.T) {
+		t.Parallel()
+		s := newStore(t)
+		a, gone := add(t, s, 11), add(t, s, 11)
+		b := domain.Upload{UserID: 12, Image: domain.Image{URL: "/media/" + randomName(t) + ".webp", Width: 7, Height: 9, ContentType: "image/webp"}}
+		if err := s.AddUpload(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+		if deleted, _, err := deleteSeeing(s, gone.URL, nil); err != nil || !deleted {
+			t.Fatalf("DeleteUpload = %v, %v", deleted, err)
+		}
+		unknown := "/media/" + randomName(t) + ".png"
+		got, err := s.UploadsAt(ctx, []string{unknown, b.URL, gone.URL, a.URL, "https://elsewhere.example/a.png"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || got[a.URL].Image != a.Image || got[a.URL].UserID != 11 || got[b.URL].Image != b.Image ||
+			got[b.URL].UserID != 12 || got[b.URL].ID <= 0 {
+			t.Errorf("UploadsAt = %+v; want %+v and %+v only", got, a, b)
+		}
+		if got, err := s.UploadsAt(ctx, nil); err != nil || len(got) != 0 {
+			t.Errorf("UploadsAt(nil) = %v, %v; want none", got, err)
+		}
+	})
+
 	t.Run("an image shown anywhere is in use", func(t *testing.T) {
 		t.Parallel()
 		s := newStore(t)
@@ -149,6 +174,19 @@ func (m *MemUploads) DeleteUpload(_ context.Context, url string, check func(u do
 	}
 	delete(m.uploads, url)
 	return true, nil
+}
+
+// UploadsAt implements media.Uploads.
+func (m *MemUploads) UploadsAt(_ context.Context, urls []string) (map[string]domain.Upload, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make(map[string]domain.Upload, len(urls))
+	for _, url := range urls {
+		if u, ok := m.uploads[url]; ok {
+			out[url] = u
+		}
+	}
+	return out, nil
 }
 
 // Use marks url as shown (as a note's image, say) until Unuse.
