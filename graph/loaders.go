@@ -48,6 +48,11 @@ type loaders struct {
 	payments *dataloadgen.Loader[orderRef, []domain.Payment]
 	// comments loads comments by id (those replies answer).
 	comments *dataloadgen.Loader[int64, *domain.Comment]
+	// shopsMarked and vouchersMarked tell, per shop or voucher, whether the caller
+	// marked it as a favourite; shopFavoriteCounts counts who did, per shop.
+	shopsMarked        *dataloadgen.Loader[int64, bool]
+	vouchersMarked     *dataloadgen.Loader[int64, bool]
+	shopFavoriteCounts *dataloadgen.Loader[int64, int]
 }
 
 // orderRef names an order with what says who may see its payments.
@@ -92,16 +97,19 @@ func newLoaders(a *app.Application, o LoaderOptions) *loaders {
 			}
 			return out, nil
 		}, opts...),
-		shopBlogs:       blogPages(a, true, opts),
-		userBlogs:       blogPages(a, false, opts),
-		followerCounts:  countLoader(a.Queries.People.FollowerCounts, opts),
-		followingCounts: countLoader(a.Queries.People.FollowingCounts, opts),
-		blogCounts:      countLoader(a.Queries.People.BlogCounts, opts),
-		blogComments:    blogComments,
-		replies:         replies,
-		comments:        dataloadgen.NewLoader(byKey(a.Queries.Comments.ByIDs), opts...),
-		users:           dataloadgen.NewLoader(byKey(a.Queries.People.ByIDs), opts...),
-		shops:           dataloadgen.NewLoader(byKey(a.Queries.Shops.ShopsByIDs), opts...),
+		shopsMarked:        markLoader(a, domain.FavoriteShop, opts),
+		vouchersMarked:     markLoader(a, domain.FavoriteVoucher, opts),
+		shopFavoriteCounts: countLoader(a.Queries.Favorites.ShopCounts, opts),
+		shopBlogs:          blogPages(a, true, opts),
+		userBlogs:          blogPages(a, false, opts),
+		followerCounts:     countLoader(a.Queries.People.FollowerCounts, opts),
+		followingCounts:    countLoader(a.Queries.People.FollowingCounts, opts),
+		blogCounts:         countLoader(a.Queries.People.BlogCounts, opts),
+		blogComments:       blogComments,
+		replies:            replies,
+		comments:           dataloadgen.NewLoader(byKey(a.Queries.Comments.ByIDs), opts...),
+		users:              dataloadgen.NewLoader(byKey(a.Queries.People.ByIDs), opts...),
+		shops:              dataloadgen.NewLoader(byKey(a.Queries.Shops.ShopsByIDs), opts...),
 		shopTypes: dataloadgen.NewLoader(byKey(func(ctx context.Context, _ []int64) (map[int64]domain.ShopType, error) {
 			return a.Queries.Shops.ShopTypesByID(ctx)
 		}), opts...),

@@ -10,6 +10,11 @@ import (
 	"time"
 )
 
+// What a favourite marks.
+type FavoriteTarget interface {
+	IsFavoriteTarget()
+}
+
 type AuthPayload struct {
 	// HS256 JWT; send as Authorization: Bearer <token>.
 	AccessToken string `json:"accessToken"`
@@ -122,6 +127,16 @@ type CreateVoucherInput struct {
 	Rules       *string `json:"rules,omitempty"`
 	PayValue    int     `json:"payValue"`
 	ActualValue int     `json:"actualValue"`
+}
+
+type FavoriteConnection struct {
+	Edges    []FavoriteEdge `json:"edges"`
+	PageInfo *PageInfo      `json:"pageInfo"`
+}
+
+type FavoriteEdge struct {
+	Cursor string    `json:"cursor"`
+	Node   *Favorite `json:"node"`
 }
 
 type FeedConnection struct {
@@ -274,7 +289,13 @@ type Shop struct {
 	OwnerID *string `json:"ownerId,omitempty"`
 	// The merchant who runs the shop, as anyone sees a user (the phone masked); null when nobody does.
 	Owner *User `json:"owner,omitempty"`
+	// Whether the caller marked the shop as a favourite; false for an anonymous caller.
+	FavoritedByMe bool `json:"favoritedByMe"`
+	// How many users marked the shop as a favourite.
+	FavoriteCount int `json:"favoriteCount"`
 }
+
+func (Shop) IsFavoriteTarget() {}
 
 type ShopConnection struct {
 	Edges    []ShopEdge `json:"edges"`
@@ -443,9 +464,13 @@ type Voucher struct {
 	Buckets *int `json:"buckets,omitempty"`
 	// The shop that sells it.
 	Shop *Shop `json:"shop"`
+	// Whether the caller marked the voucher as a favourite; false for an anonymous caller.
+	FavoritedByMe bool `json:"favoritedByMe"`
 	// Flash sales only, for ADMINs (null for everyone else): the sale's warm-up into Redis.
 	Warmup *SaleWarmup `json:"warmup,omitempty"`
 }
+
+func (Voucher) IsFavoriteTarget() {}
 
 // One purchase of a voucher: a flash-sale claim or a normal voucher bought. Amounts are in cents.
 type VoucherOrder struct {

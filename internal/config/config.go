@@ -93,8 +93,16 @@ type Config struct {
 	Orders    Orders
 	Payment   Payment
 	Social    Social
+	Favorites Favorites
 	Media     Media
 	SMS       SMS
+}
+
+// Favorites bounds users' favourite shops and vouchers.
+type Favorites struct {
+	// MaxPerUser is how many favourites one user keeps at most, shops and vouchers
+	// together (FAVORITES_MAX_PER_USER).
+	MaxPerUser int
 }
 
 // Media bounds image uploads and says where the local media store keeps them.

@@ -222,6 +222,7 @@ func Load(getenv func(string) string) (Config, error) {
 		CommentRate:      r.rate("COMMENT_RATE_PER_USER", Rate{Max: 10, Window: time.Minute}),
 		BlogRate:         r.rate("BLOG_RATE_PER_USER", Rate{Max: 10, Window: time.Hour}),
 	}
+	c.Favorites = Favorites{MaxPerUser: r.integer("FAVORITES_MAX_PER_USER", 1000, 1)}
 	c.Media = Media{
 		Dir:          r.str("MEDIA_DIR", filepath.Join(c.DataDir, "media")),
 		MaxBytes:     r.integer64("UPLOAD_MAX_BYTES", 10<<20, 1),
