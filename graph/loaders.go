@@ -113,20 +113,7 @@ func newLoaders(a *app.Application, o LoaderOptions) *loaders {
 		shopTypes: dataloadgen.NewLoader(byKey(func(ctx context.Context, _ []int64) (map[int64]domain.ShopType, error) {
 			return a.Queries.Shops.ShopTypesByID(ctx)
 		}), opts...),
-		vouchers: dataloadgen.NewLoader(byKey(func(ctx context.Context, ids []int64) (map[int64]seckill.VoucherView, error) {
-			out := make(map[int64]seckill.VoucherView, len(ids))
-			for _, id := range ids {
-				// Through the voucher cache, one by one: orders of a page name few vouchers.
-				v, found, err := a.Queries.Vouchers.ByID(ctx, id)
-				if err != nil {
-					return nil, err
-				}
-				if found {
-					out[id] = v
-				}
-			}
-			return out, nil
-		}), opts...),
+		vouchers: dataloadgen.NewLoader(byKey(a.Queries.Vouchers.ByIDs), opts...),
 		shopVouchers: dataloadgen.NewLoader(func(ctx context.Context, shopIDs []int64) ([][]seckill.VoucherView, []error) {
 			m, err := a.Queries.Vouchers.OfShops(ctx, shopIDs)
 			if err != nil {
