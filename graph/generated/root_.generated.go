@@ -104,6 +104,28 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	Deal struct {
+		BeginsAt       func(childComplexity int) int
+		Discount       func(childComplexity int) int
+		DistanceMeters func(childComplexity int) int
+		EndsAt         func(childComplexity int) int
+		Live           func(childComplexity int) int
+		RemainingStock func(childComplexity int) int
+		SecondsLeft    func(childComplexity int) int
+		Shop           func(childComplexity int) int
+		Voucher        func(childComplexity int) int
+	}
+
+	DealConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	DealEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Favorite struct {
 		CreatedAt func(childComplexity int) int
 		ID        func(childComplexity int) int
@@ -211,6 +233,7 @@ type ComplexityRoot struct {
 		BlogsOfUser    func(childComplexity int, userID string, first *int, after *string) int
 		Comments       func(childComplexity int, blogID string, first *int, after *string, order *model.CommentOrder) int
 		CommonFollows  func(childComplexity int, userID string) int
+		DealsNearby    func(childComplexity int, longitude float64, latitude float64, radius *int, sort *model.DealSort, first *int, after *string) int
 		Feed           func(childComplexity int, first *int, after *string) int
 		Followers      func(childComplexity int, userID string, first *int, after *string) int
 		Following      func(childComplexity int, userID string, first *int, after *string) int
@@ -692,6 +715,87 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CommentEdge.Node(childComplexity), true
+
+	case "Deal.beginsAt":
+		if e.ComplexityRoot.Deal.BeginsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.BeginsAt(childComplexity), true
+	case "Deal.discount":
+		if e.ComplexityRoot.Deal.Discount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.Discount(childComplexity), true
+	case "Deal.distanceMeters":
+		if e.ComplexityRoot.Deal.DistanceMeters == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.DistanceMeters(childComplexity), true
+	case "Deal.endsAt":
+		if e.ComplexityRoot.Deal.EndsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.EndsAt(childComplexity), true
+	case "Deal.live":
+		if e.ComplexityRoot.Deal.Live == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.Live(childComplexity), true
+	case "Deal.remainingStock":
+		if e.ComplexityRoot.Deal.RemainingStock == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.RemainingStock(childComplexity), true
+	case "Deal.secondsLeft":
+		if e.ComplexityRoot.Deal.SecondsLeft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.SecondsLeft(childComplexity), true
+	case "Deal.shop":
+		if e.ComplexityRoot.Deal.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.Shop(childComplexity), true
+	case "Deal.voucher":
+		if e.ComplexityRoot.Deal.Voucher == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.Voucher(childComplexity), true
+
+	case "DealConnection.edges":
+		if e.ComplexityRoot.DealConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DealConnection.Edges(childComplexity), true
+	case "DealConnection.pageInfo":
+		if e.ComplexityRoot.DealConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DealConnection.PageInfo(childComplexity), true
+
+	case "DealEdge.cursor":
+		if e.ComplexityRoot.DealEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DealEdge.Cursor(childComplexity), true
+	case "DealEdge.node":
+		if e.ComplexityRoot.DealEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DealEdge.Node(childComplexity), true
 
 	case "Favorite.createdAt":
 		if e.ComplexityRoot.Favorite.CreatedAt == nil {
@@ -1364,6 +1468,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CommonFollows(childComplexity, args["userId"].(string)), true
+	case "Query.dealsNearby":
+		if e.ComplexityRoot.Query.DealsNearby == nil {
+			break
+		}
+
+		args, err := ec.field_Query_dealsNearby_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DealsNearby(childComplexity, args["longitude"].(float64), args["latitude"].(float64), args["radius"].(*int), args["sort"].(*model.DealSort), args["first"].(*int), args["after"].(*string)), true
 	case "Query.feed":
 		if e.ComplexityRoot.Query.Feed == nil {
 			break
@@ -2605,6 +2720,63 @@ type Mutation {
   setRole(userId: ID!, role: Role!): User! @auth(requires: ADMIN)
 }
 `, BuiltIn: false},
+	{Name: "../schema/deals.graphqls", Input: `"The order of dealsNearby; each ends with the voucher id, so it is total."
+enum DealSort {
+  "Nearest shop first."
+  DISTANCE
+  "Largest discount (actualValue − payValue) first."
+  DISCOUNT
+  "The shop's best rating first."
+  SCORE
+  "The flash sale that ends first first; normal vouchers, which do not end, last."
+  ENDING_SOON
+}
+
+"A voucher of a shop near the search point, as the search saw it."
+type Deal {
+  voucher: Voucher!
+  shop: Shop!
+  "The shop's distance from the search point, in meters (rounded)."
+  distanceMeters: Int!
+  "actualValue − payValue, in cents."
+  discount: Int!
+  "Flash sales: when the sale begins (null for a normal voucher)."
+  beginsAt: Time
+  "Flash sales: when the sale ends (null for a normal voucher)."
+  endsAt: Time
+  "Flash sales: whole seconds until the sale ends (null for a normal voucher)."
+  secondsLeft: Int
+  "Flash sales: units still to give out, live (the gate's count, as Voucher.stock); null for a normal voucher."
+  remainingStock: Int
+  "Whether it can be bought or claimed now: a normal voucher, or a flash sale between beginsAt and endsAt."
+  live: Boolean!
+}
+
+type DealEdge {
+  cursor: String!
+  node: Deal!
+}
+
+type DealConnection {
+  edges: [DealEdge!]!
+  pageInfo: PageInfo!
+}
+
+extend type Query {
+  """
+  Deals near me: the normal vouchers and the live and upcoming flash sales of the shops
+  within radius meters of the point (default 5000, at most DEALS_NEARBY_MAX_RADIUS,
+  20000; the nearest DEALS_NEARBY_MAX_SHOPS, 500, shops), in the order sort asks for.
+  Ended sales, sold-out ones (they return if units come back) and vouchers off sale are
+  left out. Paged by a cursor that holds the last deal's sort key and voucher id: each
+  page is the deals after it, so paging shows a deal once and misses none that existed
+  at the first page, whatever is created meanwhile (a deal whose key moves between
+  pages, a shop re-rated or a sale's end moved, may be shown twice or not at all).
+  BAD_USER_INPUT for a bad point, radius or page size, or a cursor of another sort.
+  """
+  dealsNearby(longitude: Float!, latitude: Float!, radius: Int, sort: DealSort = DISTANCE, first: Int, after: String): DealConnection!
+}
+`, BuiltIn: false},
 	{Name: "../schema/error_codes.graphqls", Input: `# Written by ` + "`" + `make generate` + "`" + ` (internal/tools/errorcodes) from internal/domain/codes.go;
 # edit the list there, not here.
 
@@ -3623,6 +3795,50 @@ func (ec *executionContext) childFields_CommentEdge(ctx context.Context, field g
 		return ec.fieldContext_CommentEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CommentEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Deal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "voucher":
+		return ec.fieldContext_Deal_voucher(ctx, field)
+	case "shop":
+		return ec.fieldContext_Deal_shop(ctx, field)
+	case "distanceMeters":
+		return ec.fieldContext_Deal_distanceMeters(ctx, field)
+	case "discount":
+		return ec.fieldContext_Deal_discount(ctx, field)
+	case "beginsAt":
+		return ec.fieldContext_Deal_beginsAt(ctx, field)
+	case "endsAt":
+		return ec.fieldContext_Deal_endsAt(ctx, field)
+	case "secondsLeft":
+		return ec.fieldContext_Deal_secondsLeft(ctx, field)
+	case "remainingStock":
+		return ec.fieldContext_Deal_remainingStock(ctx, field)
+	case "live":
+		return ec.fieldContext_Deal_live(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Deal", field.Name)
+}
+
+func (ec *executionContext) childFields_DealConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_DealConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DealConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DealConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_DealEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_DealEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_DealEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DealEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Favorite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

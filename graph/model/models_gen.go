@@ -129,6 +129,36 @@ type CreateVoucherInput struct {
 	ActualValue int     `json:"actualValue"`
 }
 
+// A voucher of a shop near the search point, as the search saw it.
+type Deal struct {
+	Voucher *Voucher `json:"voucher"`
+	Shop    *Shop    `json:"shop"`
+	// The shop's distance from the search point, in meters (rounded).
+	DistanceMeters int `json:"distanceMeters"`
+	// actualValue − payValue, in cents.
+	Discount int `json:"discount"`
+	// Flash sales: when the sale begins (null for a normal voucher).
+	BeginsAt *time.Time `json:"beginsAt,omitempty"`
+	// Flash sales: when the sale ends (null for a normal voucher).
+	EndsAt *time.Time `json:"endsAt,omitempty"`
+	// Flash sales: whole seconds until the sale ends (null for a normal voucher).
+	SecondsLeft *int `json:"secondsLeft,omitempty"`
+	// Flash sales: units still to give out, live (the gate's count, as Voucher.stock); null for a normal voucher.
+	RemainingStock *int `json:"remainingStock,omitempty"`
+	// Whether it can be bought or claimed now: a normal voucher, or a flash sale between beginsAt and endsAt.
+	Live bool `json:"live"`
+}
+
+type DealConnection struct {
+	Edges    []DealEdge `json:"edges"`
+	PageInfo *PageInfo  `json:"pageInfo"`
+}
+
+type DealEdge struct {
+	Cursor string `json:"cursor"`
+	Node   *Deal  `json:"node"`
+}
+
 type FavoriteConnection struct {
 	Edges    []FavoriteEdge `json:"edges"`
 	PageInfo *PageInfo      `json:"pageInfo"`
@@ -577,6 +607,70 @@ func (e *CommentOrder) UnmarshalJSON(b []byte) error {
 }
 
 func (e CommentOrder) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The order of dealsNearby; each ends with the voucher id, so it is total.
+type DealSort string
+
+const (
+	// Nearest shop first.
+	DealSortDistance DealSort = "DISTANCE"
+	// Largest discount (actualValue − payValue) first.
+	DealSortDiscount DealSort = "DISCOUNT"
+	// The shop's best rating first.
+	DealSortScore DealSort = "SCORE"
+	// The flash sale that ends first first; normal vouchers, which do not end, last.
+	DealSortEndingSoon DealSort = "ENDING_SOON"
+)
+
+var AllDealSort = []DealSort{
+	DealSortDistance,
+	DealSortDiscount,
+	DealSortScore,
+	DealSortEndingSoon,
+}
+
+func (e DealSort) IsValid() bool {
+	switch e {
+	case DealSortDistance, DealSortDiscount, DealSortScore, DealSortEndingSoon:
+		return true
+	}
+	return false
+}
+
+func (e DealSort) String() string {
+	return string(e)
+}
+
+func (e *DealSort) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DealSort(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DealSort", str)
+	}
+	return nil
+}
+
+func (e DealSort) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DealSort) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DealSort) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

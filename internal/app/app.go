@@ -10,6 +10,7 @@
 package app
 
 import (
+	"github.com/dealspot/dealspot/internal/app/deals"
 	"github.com/dealspot/dealspot/internal/app/favorites"
 	"github.com/dealspot/dealspot/internal/app/shop"
 )
@@ -41,6 +42,8 @@ type Queries struct {
 	Shops *shop.Queries
 	// Favorites reads users' favourites (and a shop's fans).
 	Favorites *favorites.Queries
+	// Deals finds the deals near a point.
+	Deals *deals.Queries
 }
 
 // Operations are run by the server itself (workers, start-up and repairs) or by the

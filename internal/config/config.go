@@ -425,6 +425,11 @@ type Paging struct {
 	MaxNearbyRadius float64
 	// NearbyMaxDepth is how many shops a nearbyShops search may page through.
 	NearbyMaxDepth int
+	// DealsMaxRadius is the largest dealsNearby radius, in meters
+	// (DEALS_NEARBY_MAX_RADIUS); DealsMaxShops how many of the nearest shops within it a
+	// dealsNearby search reads the deals of (DEALS_NEARBY_MAX_SHOPS).
+	DealsMaxRadius int
+	DealsMaxShops  int
 }
 
 // Orders are the settings of an order's life after the claim.

@@ -105,6 +105,8 @@ func Load(getenv func(string) string) (Config, error) {
 		NearbyRadius:    float64(r.integer("NEARBY_RADIUS_DEFAULT_METERS", 5000, 1)),
 		MaxNearbyRadius: float64(r.integer("NEARBY_RADIUS_MAX_METERS", 50000, 1)),
 		NearbyMaxDepth:  r.integer("NEARBY_MAX_DEPTH", 1000, 1),
+		DealsMaxRadius:  r.integer("DEALS_NEARBY_MAX_RADIUS", 20000, 1),
+		DealsMaxShops:   r.integer("DEALS_NEARBY_MAX_SHOPS", 500, 1),
 	}
 	c.Auth = Auth{
 		AccessTTL:       r.duration("AUTH_ACCESS_TTL", 30*time.Minute),

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 
+	"github.com/dealspot/dealspot/internal/app/deals"
 	"github.com/dealspot/dealspot/internal/app/favorites"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/app/shop"
@@ -30,6 +31,21 @@ func (f favoriteTargets) Exists(ctx context.Context, t domain.FavoriteTarget) (b
 	}
 	_, found := shops[t.ID]
 	return found, nil
+}
+
+// startDeals builds the search of deals near a point on the shops and vouchers built
+// before.
+func (s *Node) startDeals() error {
+	q, err := deals.New(deals.Limits{
+		MaxRadiusMeters: s.Config.Paging.DealsMaxRadius,
+		MaxShops:        s.Config.Paging.DealsMaxShops,
+		Pages:           domain.PageLimits{Default: s.Config.Paging.DefaultPageSize, Max: s.Config.Paging.MaxPageSize},
+	}, deals.Deps{Shops: s.App.Queries.Shops, Vouchers: s.App.Queries.Vouchers})
+	if err != nil {
+		return err
+	}
+	s.App.Queries.Deals = q
+	return nil
 }
 
 // startFavorites builds the favourites' use cases on the shops and vouchers built before.
