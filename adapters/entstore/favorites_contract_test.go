@@ -12,6 +12,6 @@ import (
 func TestFavoritesStoreContract(t *testing.T) {
 	t.Parallel()
 	onEveryStore(t, func(t *testing.T, open func(t *testing.T) *entstore.Store) {
-		favoritestest.StoreContract(t, func(t *testing.T) favorites.Store { return open(t).Favorites() })
+		favoritestest.StoreContract(t, func(t *testing.T) favorites.Store { return entstore.NewFavorites(open(t)) })
 	})
 }

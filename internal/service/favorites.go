@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 
+	"github.com/dealspot/dealspot/adapters/entstore"
 	"github.com/dealspot/dealspot/internal/app/deals"
 	"github.com/dealspot/dealspot/internal/app/favorites"
 	"github.com/dealspot/dealspot/internal/app/seckill"
@@ -54,7 +55,7 @@ func (s *Node) startFavorites() error {
 		MaxPerUser: s.Config.Favorites.MaxPerUser,
 		Pages:      domain.PageLimits{Default: s.Config.Paging.DefaultPageSize, Max: s.Config.Paging.MaxPageSize},
 	}, favorites.Deps{
-		Store:   s.Store.Favorites(),
+		Store:   entstore.NewFavorites(s.Store),
 		Targets: favoriteTargets{shops: s.App.Queries.Shops, vouchers: s.App.Queries.Vouchers},
 	})
 	if err != nil {
