@@ -19,6 +19,7 @@ import (
 	"github.com/dealspot/dealspot/ent/bloglike"
 	"github.com/dealspot/dealspot/ent/comment"
 	"github.com/dealspot/dealspot/ent/creditaward"
+	"github.com/dealspot/dealspot/ent/favorite"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
@@ -50,6 +51,8 @@ type Client struct {
 	Comment *CommentClient
 	// CreditAward is the client for interacting with the CreditAward builders.
 	CreditAward *CreditAwardClient
+	// Favorite is the client for interacting with the Favorite builders.
+	Favorite *FavoriteClient
 	// FlashSale is the client for interacting with the FlashSale builders.
 	FlashSale *FlashSaleClient
 	// Follow is the client for interacting with the Follow builders.
@@ -93,6 +96,7 @@ func (c *Client) init() {
 	c.BlogLike = NewBlogLikeClient(c.config)
 	c.Comment = NewCommentClient(c.config)
 	c.CreditAward = NewCreditAwardClient(c.config)
+	c.Favorite = NewFavoriteClient(c.config)
 	c.FlashSale = NewFlashSaleClient(c.config)
 	c.Follow = NewFollowClient(c.config)
 	c.OrderIDNode = NewOrderIDNodeClient(c.config)
@@ -203,6 +207,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		BlogLike:      NewBlogLikeClient(cfg),
 		Comment:       NewCommentClient(cfg),
 		CreditAward:   NewCreditAwardClient(cfg),
+		Favorite:      NewFavoriteClient(cfg),
 		FlashSale:     NewFlashSaleClient(cfg),
 		Follow:        NewFollowClient(cfg),
 		OrderIDNode:   NewOrderIDNodeClient(cfg),
@@ -240,6 +245,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		BlogLike:      NewBlogLikeClient(cfg),
 		Comment:       NewCommentClient(cfg),
 		CreditAward:   NewCreditAwardClient(cfg),
+		Favorite:      NewFavoriteClient(cfg),
 		FlashSale:     NewFlashSaleClient(cfg),
 		Follow:        NewFollowClient(cfg),
 		OrderIDNode:   NewOrderIDNodeClient(cfg),
@@ -283,7 +289,7 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.Blog, c.BlogLike, c.Comment, c.CreditAward, c.FlashSale, c.Follow,
+		c.Blog, c.BlogLike, c.Comment, c.CreditAward, c.Favorite, c.FlashSale, c.Follow,
 		c.OrderIDNode, c.Payment, c.RedeemRequest, c.Session, c.SessionToken, c.Shop,
 		c.ShopType, c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
 	} {
@@ -295,7 +301,7 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.Blog, c.BlogLike, c.Comment, c.CreditAward, c.FlashSale, c.Follow,
+		c.Blog, c.BlogLike, c.Comment, c.CreditAward, c.Favorite, c.FlashSale, c.Follow,
 		c.OrderIDNode, c.Payment, c.RedeemRequest, c.Session, c.SessionToken, c.Shop,
 		c.ShopType, c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
 	} {
@@ -314,6 +320,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Comment.mutate(ctx, m)
 	case *CreditAwardMutation:
 		return c.CreditAward.mutate(ctx, m)
+	case *FavoriteMutation:
+		return c.Favorite.mutate(ctx, m)
 	case *FlashSaleMutation:
 		return c.FlashSale.mutate(ctx, m)
 	case *FollowMutation:
@@ -876,6 +884,139 @@ func (c *CreditAwardClient) mutate(ctx context.Context, m *CreditAwardMutation) 
 		return (&CreditAwardDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown CreditAward mutation op: %q", m.Op())
+	}
+}
+
+// FavoriteClient is a client for the Favorite schema.
+type FavoriteClient struct {
+	config
+}
+
+// NewFavoriteClient returns a client for the Favorite from the given config.
+func NewFavoriteClient(c config) *FavoriteClient {
+	return &FavoriteClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `favorite.Hooks(f(g(h())))`.
+func (c *FavoriteClient) Use(hooks ...Hook) {
+	c.hooks.Favorite = append(c.hooks.Favorite, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `favorite.Intercept(f(g(h())))`.
+func (c *FavoriteClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Favorite = append(c.inters.Favorite, interceptors...)
+}
+
+// Create returns a builder for creating a Favorite entity.
+func (c *FavoriteClient) Create() *FavoriteCreate {
+	mutation := newFavoriteMutation(c.config, OpCreate)
+	return &FavoriteCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Favorite entities.
+func (c *FavoriteClient) CreateBulk(builders ...*FavoriteCreate) *FavoriteCreateBulk {
+	return &FavoriteCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *FavoriteClient) MapCreateBulk(slice any, setFunc func(*FavoriteCreate, int)) *FavoriteCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &FavoriteCreateBulk{err: fmt.Errorf("calling to FavoriteClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*FavoriteCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &FavoriteCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Favorite.
+func (c *FavoriteClient) Update() *FavoriteUpdate {
+	mutation := newFavoriteMutation(c.config, OpUpdate)
+	return &FavoriteUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *FavoriteClient) UpdateOne(_m *Favorite) *FavoriteUpdateOne {
+	mutation := newFavoriteMutation(c.config, OpUpdateOne, withFavorite(_m))
+	return &FavoriteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FavoriteClient) UpdateOneID(id int64) *FavoriteUpdateOne {
+	mutation := newFavoriteMutation(c.config, OpUpdateOne, withFavoriteID(id))
+	return &FavoriteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Favorite.
+func (c *FavoriteClient) Delete() *FavoriteDelete {
+	mutation := newFavoriteMutation(c.config, OpDelete)
+	return &FavoriteDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *FavoriteClient) DeleteOne(_m *Favorite) *FavoriteDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FavoriteClient) DeleteOneID(id int64) *FavoriteDeleteOne {
+	builder := c.Delete().Where(favorite.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FavoriteDeleteOne{builder}
+}
+
+// Query returns a query builder for Favorite.
+func (c *FavoriteClient) Query() *FavoriteQuery {
+	return &FavoriteQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFavorite},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Favorite entity by its id.
+func (c *FavoriteClient) Get(ctx context.Context, id int64) (*Favorite, error) {
+	return c.Query().Where(favorite.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *FavoriteClient) GetX(ctx context.Context, id int64) *Favorite {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *FavoriteClient) Hooks() []Hook {
+	return c.hooks.Favorite
+}
+
+// Interceptors returns the client interceptors.
+func (c *FavoriteClient) Interceptors() []Interceptor {
+	return c.inters.Favorite
+}
+
+func (c *FavoriteClient) mutate(ctx context.Context, m *FavoriteMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FavoriteCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FavoriteUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FavoriteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FavoriteDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Favorite mutation op: %q", m.Op())
 	}
 }
 
@@ -2840,14 +2981,14 @@ func (c *VoucherOrderClient) mutate(ctx context.Context, m *VoucherOrderMutation
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		Blog, BlogLike, Comment, CreditAward, FlashSale, Follow, OrderIDNode, Payment,
-		RedeemRequest, Session, SessionToken, Shop, ShopType, SignIn, Upload, User,
-		Voucher, VoucherOrder []ent.Hook
+		Blog, BlogLike, Comment, CreditAward, Favorite, FlashSale, Follow, OrderIDNode,
+		Payment, RedeemRequest, Session, SessionToken, Shop, ShopType, SignIn, Upload,
+		User, Voucher, VoucherOrder []ent.Hook
 	}
 	inters struct {
-		Blog, BlogLike, Comment, CreditAward, FlashSale, Follow, OrderIDNode, Payment,
-		RedeemRequest, Session, SessionToken, Shop, ShopType, SignIn, Upload, User,
-		Voucher, VoucherOrder []ent.Interceptor
+		Blog, BlogLike, Comment, CreditAward, Favorite, FlashSale, Follow, OrderIDNode,
+		Payment, RedeemRequest, Session, SessionToken, Shop, ShopType, SignIn, Upload,
+		User, Voucher, VoucherOrder []ent.Interceptor
 	}
 )
 

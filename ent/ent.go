@@ -16,6 +16,7 @@ import (
 	"github.com/dealspot/dealspot/ent/bloglike"
 	"github.com/dealspot/dealspot/ent/comment"
 	"github.com/dealspot/dealspot/ent/creditaward"
+	"github.com/dealspot/dealspot/ent/favorite"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
@@ -94,6 +95,7 @@ func checkColumn(t, c string) error {
 			bloglike.Table:      bloglike.ValidColumn,
 			comment.Table:       comment.ValidColumn,
 			creditaward.Table:   creditaward.ValidColumn,
+			favorite.Table:      favorite.ValidColumn,
 			flashsale.Table:     flashsale.ValidColumn,
 			follow.Table:        follow.ValidColumn,
 			orderidnode.Table:   orderidnode.ValidColumn,

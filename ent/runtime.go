@@ -9,6 +9,7 @@ import (
 	"github.com/dealspot/dealspot/ent/bloglike"
 	"github.com/dealspot/dealspot/ent/comment"
 	"github.com/dealspot/dealspot/ent/creditaward"
+	"github.com/dealspot/dealspot/ent/favorite"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
 	"github.com/dealspot/dealspot/ent/orderidnode"
@@ -190,6 +191,12 @@ func init() {
 	creditawardDescID := creditawardFields[0].Descriptor()
 	// creditaward.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	creditaward.IDValidator = creditawardDescID.Validators[0].(func(int64) error)
+	favoriteFields := schema.Favorite{}.Fields()
+	_ = favoriteFields
+	// favoriteDescID is the schema descriptor for id field.
+	favoriteDescID := favoriteFields[0].Descriptor()
+	// favorite.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	favorite.IDValidator = favoriteDescID.Validators[0].(func(int64) error)
 	flashsaleMixin := schema.FlashSale{}.Mixin()
 	flashsaleMixinFields0 := flashsaleMixin[0].Fields()
 	_ = flashsaleMixinFields0

@@ -22,6 +22,8 @@ type Tx struct {
 	Comment *CommentClient
 	// CreditAward is the client for interacting with the CreditAward builders.
 	CreditAward *CreditAwardClient
+	// Favorite is the client for interacting with the Favorite builders.
+	Favorite *FavoriteClient
 	// FlashSale is the client for interacting with the FlashSale builders.
 	FlashSale *FlashSaleClient
 	// Follow is the client for interacting with the Follow builders.
@@ -185,6 +187,7 @@ func (tx *Tx) init() {
 	tx.BlogLike = NewBlogLikeClient(tx.config)
 	tx.Comment = NewCommentClient(tx.config)
 	tx.CreditAward = NewCreditAwardClient(tx.config)
+	tx.Favorite = NewFavoriteClient(tx.config)
 	tx.FlashSale = NewFlashSaleClient(tx.config)
 	tx.Follow = NewFollowClient(tx.config)
 	tx.OrderIDNode = NewOrderIDNodeClient(tx.config)

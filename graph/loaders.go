@@ -50,6 +50,11 @@ type loaders struct {
 	comments *dataloadgen.Loader[int64, *domain.Comment]
 	// images describes the images notes and shops show, by path or URL.
 	images *dataloadgen.Loader[string, domain.Image]
+	// shopsMarked and vouchersMarked tell, per shop or voucher, whether the caller
+	// marked it as a favourite; shopFavoriteCounts counts who did, per shop.
+	shopsMarked        *dataloadgen.Loader[int64, bool]
+	vouchersMarked     *dataloadgen.Loader[int64, bool]
+	shopFavoriteCounts *dataloadgen.Loader[int64, int]
 }
 
 // orderRef names an order with what says who may see its payments.
@@ -94,33 +99,23 @@ func newLoaders(a *app.Application, o LoaderOptions) *loaders {
 			}
 			return out, nil
 		}, opts...),
-		shopBlogs:       blogPages(a, true, opts),
-		userBlogs:       blogPages(a, false, opts),
-		followerCounts:  countLoader(a.Queries.People.FollowerCounts, opts),
-		followingCounts: countLoader(a.Queries.People.FollowingCounts, opts),
-		blogCounts:      countLoader(a.Queries.People.BlogCounts, opts),
-		blogComments:    blogComments,
-		replies:         replies,
-		comments:        dataloadgen.NewLoader(byKey(a.Queries.Comments.ByIDs), opts...),
-		users:           dataloadgen.NewLoader(byKey(a.Queries.People.ByIDs), opts...),
-		shops:           dataloadgen.NewLoader(byKey(a.Queries.Shops.ShopsByIDs), opts...),
+		shopsMarked:        markLoader(a, domain.FavoriteShop, opts),
+		vouchersMarked:     markLoader(a, domain.FavoriteVoucher, opts),
+		shopFavoriteCounts: countLoader(a.Queries.Favorites.ShopCounts, opts),
+		shopBlogs:          blogPages(a, true, opts),
+		userBlogs:          blogPages(a, false, opts),
+		followerCounts:     countLoader(a.Queries.People.FollowerCounts, opts),
+		followingCounts:    countLoader(a.Queries.People.FollowingCounts, opts),
+		blogCounts:         countLoader(a.Queries.People.BlogCounts, opts),
+		blogComments:       blogComments,
+		replies:            replies,
+		comments:           dataloadgen.NewLoader(byKey(a.Queries.Comments.ByIDs), opts...),
+		users:              dataloadgen.NewLoader(byKey(a.Queries.People.ByIDs), opts...),
+		shops:              dataloadgen.NewLoader(byKey(a.Queries.Shops.ShopsByIDs), opts...),
 		shopTypes: dataloadgen.NewLoader(byKey(func(ctx context.Context, _ []int64) (map[int64]domain.ShopType, error) {
 			return a.Queries.Shops.ShopTypesByID(ctx)
 		}), opts...),
-		vouchers: dataloadgen.NewLoader(byKey(func(ctx context.Context, ids []int64) (map[int64]seckill.VoucherView, error) {
-			out := make(map[int64]seckill.VoucherView, len(ids))
-			for _, id := range ids {
-				// Through the voucher cache, one by one: orders of a page name few vouchers.
-				v, found, err := a.Queries.Vouchers.ByID(ctx, id)
-				if err != nil {
-					return nil, err
-				}
-				if found {
-					out[id] = v
-				}
-			}
-			return out, nil
-		}), opts...),
+		vouchers: dataloadgen.NewLoader(byKey(a.Queries.Vouchers.ByIDs), opts...),
 		shopVouchers: dataloadgen.NewLoader(func(ctx context.Context, shopIDs []int64) ([][]seckill.VoucherView, []error) {
 			m, err := a.Queries.Vouchers.OfShops(ctx, shopIDs)
 			if err != nil {

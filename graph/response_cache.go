@@ -77,16 +77,18 @@ const DefaultResponseCacheMaxKeyBytes = 16 << 10
 // moment: a document selecting any of them is never cached. Fields under @auth are
 // volatile too (they depend on the caller).
 var volatileFields = map[string]bool{
-	"Query.me":             true,
-	"Blog.likedByMe":       true,
-	"User.isFollowedByMe":  true,
-	"Voucher.stock":        true, // a sale's stock moves with every claim on any node
-	"Voucher.warmup":       true, // for ADMINs only, and moves when the sale is loaded
-	"SaleStats.remaining":  true,
-	"SaleStats.at":         true,
-	"SaleStats.pending":    true,
-	"Query.isFollowing":    true,
-	"Query.uniqueVisitors": true,
+	"Query.me":              true,
+	"Blog.likedByMe":        true,
+	"User.isFollowedByMe":   true,
+	"Shop.favoritedByMe":    true,
+	"Voucher.favoritedByMe": true,
+	"Voucher.stock":         true, // a sale's stock moves with every claim on any node
+	"Voucher.warmup":        true, // for ADMINs only, and moves when the sale is loaded
+	"SaleStats.remaining":   true,
+	"SaleStats.at":          true,
+	"SaleStats.pending":     true,
+	"Query.isFollowing":     true,
+	"Query.uniqueVisitors":  true,
 }
 
 // ResponseCache holds whole answers to public queries. Use NewResponseCache; a nil

@@ -107,3 +107,30 @@ func TestConflictsBehindFragmentChainsAreNotSkipped(t *testing.T) {
 		t.Fatalf("chain: codes %v %.300s, want GRAPHQL_VALIDATION_FAILED", got.codes(), got.body)
 	}
 }
+
+// Fields of one response name on the members of a union (a favourite's target) merge
+// when they are the same field of the same type; different fields under one name are
+// refused (the spec would allow some: a client aliases them apart), and a document of
+// thousands of them is still checked in linear time.
+func TestUnionMembersFieldsMergeByNameArgumentsAndType(t *testing.T) {
+	t.Parallel()
+	h := graph.NewTestServer(defaults)
+	const wrap = `{ myFavorites { edges { node { target { %s } } } } }`
+	for name, sel := range map[string]string{
+		"different fields":      `... on Shop { x: name } ... on Voucher { x: title }`,
+		"different types":       `... on Shop { x: favoriteCount } ... on Voucher { x: favoritedByMe }`,
+		"different sub-objects": `... on Shop { x: owner { id } } ... on Voucher { x: shop { id } }`,
+	} {
+		if got := post(t, h, fmt.Sprintf(wrap, sel), nil); got.firstCode() != "GRAPHQL_VALIDATION_FAILED" {
+			t.Errorf("%s: %v %.300s, want a conflict (GRAPHQL_VALIDATION_FAILED)", name, got.codes(), got.body)
+		}
+	}
+	same := `__typename ... on Shop { id favoritedByMe } ... on Voucher { id favoritedByMe shop { id } }`
+	if got := post(t, h, fmt.Sprintf(wrap, same), nil); got.firstCode() == "GRAPHQL_VALIDATION_FAILED" {
+		t.Errorf("the same fields on both members refused: %.300s", got.body)
+	}
+	many := strings.Repeat(" ... on Shop { id } ... on Voucher { id }", 1000)
+	if got := postWithin(t, h, fmt.Sprintf(wrap, many), nil, 2*time.Second); got.firstCode() == "GRAPHQL_VALIDATION_FAILED" {
+		t.Errorf("2,000 ids on both members: %v %.300s", got.codes(), got.body)
+	}
+}

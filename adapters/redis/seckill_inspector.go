@@ -63,6 +63,50 @@ func (in *GateInspector) Stock(ctx context.Context, voucherID int64) (int64, boo
 	return sum, true, nil
 }
 
+// Stocks implements seckill.SaleStock: Stock of every sale, all buckets of all sales
+// read in one pipeline.
+func (in *GateInspector) Stocks(ctx context.Context, sales []seckill.SaleRef) (map[int64]int64, error) {
+	out := make(map[int64]int64, len(sales))
+	if len(sales) == 0 {
+		return out, nil
+	}
+	cmds := make([][]*goredis.StringCmd, len(sales))
+	for i, s := range sales {
+		n, err := in.ks.buckets(ctx, s.VoucherID, s.Buckets)
+		if err != nil {
+			return nil, fmt.Errorf("read stock of voucher %d: %w", s.VoucherID, err)
+		}
+		cmds[i] = make([]*goredis.StringCmd, n)
+	}
+	_, err := in.ks.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+		for i, s := range sales {
+			for b := range cmds[i] {
+				cmds[i][b] = p.Get(ctx, in.ks.bucketKeys(s.VoucherID, b).stock)
+			}
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, goredis.Nil) {
+		return nil, fmt.Errorf("read stock of %d sales: %w", len(sales), err)
+	}
+sales:
+	for i, s := range sales {
+		var sum int64
+		for _, c := range cmds[i] {
+			v, err := c.Int64()
+			if errors.Is(err, goredis.Nil) {
+				continue sales // not loaded
+			}
+			if err != nil {
+				return nil, fmt.Errorf("read stock of voucher %d: %w", s.VoucherID, err)
+			}
+			sum += v
+		}
+		out[s.VoucherID] = sum
+	}
+	return out, nil
+}
+
 // Holders implements seckill.SaleStock: the union of the buckets' holders (each user is
 // in one bucket).
 func (in *GateInspector) Holders(ctx context.Context, voucherID int64) ([]int64, error) {

@@ -120,6 +120,37 @@ var (
 			},
 		},
 	}
+	// FavoritesColumns holds the columns for the "favorites" table.
+	FavoritesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"SHOP", "VOUCHER"}},
+		{Name: "target_id", Type: field.TypeInt64},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// FavoritesTable holds the schema information for the "favorites" table.
+	FavoritesTable = &schema.Table{
+		Name:       "favorites",
+		Columns:    FavoritesColumns,
+		PrimaryKey: []*schema.Column{FavoritesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "favorite_user_id_kind_target_id",
+				Unique:  true,
+				Columns: []*schema.Column{FavoritesColumns[1], FavoritesColumns[2], FavoritesColumns[3]},
+			},
+			{
+				Name:    "favorite_user_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{FavoritesColumns[1], FavoritesColumns[0]},
+			},
+			{
+				Name:    "favorite_kind_target_id_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{FavoritesColumns[2], FavoritesColumns[3], FavoritesColumns[1]},
+			},
+		},
+	}
 	// FlashSalesColumns holds the columns for the "flash_sales" table.
 	FlashSalesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt64},
@@ -549,6 +580,7 @@ var (
 		BlogLikesTable,
 		CommentsTable,
 		CreditAwardsTable,
+		FavoritesTable,
 		FlashSalesTable,
 		FollowsTable,
 		OrderIDNodesTable,

@@ -18,6 +18,9 @@ type Comment func(*sql.Selector)
 // CreditAward is the predicate function for creditaward builders.
 type CreditAward func(*sql.Selector)
 
+// Favorite is the predicate function for favorite builders.
+type Favorite func(*sql.Selector)
+
 // FlashSale is the predicate function for flashsale builders.
 type FlashSale func(*sql.Selector)
 

@@ -24,6 +24,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	Blog() BlogResolver
 	Comment() CommentResolver
+	Favorite() FavoriteResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Shop() ShopResolver
@@ -104,6 +105,46 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	Deal struct {
+		BeginsAt       func(childComplexity int) int
+		Discount       func(childComplexity int) int
+		DistanceMeters func(childComplexity int) int
+		EndsAt         func(childComplexity int) int
+		Live           func(childComplexity int) int
+		RemainingStock func(childComplexity int) int
+		SecondsLeft    func(childComplexity int) int
+		Shop           func(childComplexity int) int
+		Voucher        func(childComplexity int) int
+	}
+
+	DealConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	DealEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	Favorite struct {
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Shop      func(childComplexity int) int
+		Target    func(childComplexity int) int
+		Voucher   func(childComplexity int) int
+	}
+
+	FavoriteConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	FavoriteEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	FeedConnection struct {
 		Edges    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
@@ -134,6 +175,8 @@ type ComplexityRoot struct {
 		DeleteBlog        func(childComplexity int, id string) int
 		DeleteComment     func(childComplexity int, id string) int
 		DeleteImage       func(childComplexity int, url string) int
+		FavoriteShop      func(childComplexity int, shopID string) int
+		FavoriteVoucher   func(childComplexity int, voucherID string) int
 		Follow            func(childComplexity int, userID string) int
 		LikeBlog          func(childComplexity int, id string) int
 		Login             func(childComplexity int, phone string, code string) int
@@ -149,6 +192,8 @@ type ComplexityRoot struct {
 		SetShopOwner      func(childComplexity int, shopID string, userID string) int
 		SignIn            func(childComplexity int) int
 		UnblockUser       func(childComplexity int, userID string) int
+		UnfavoriteShop    func(childComplexity int, shopID string) int
+		UnfavoriteVoucher func(childComplexity int, voucherID string) int
 		Unfollow          func(childComplexity int, userID string) int
 		UnlikeBlog        func(childComplexity int, id string) int
 		UpdateBlog        func(childComplexity int, id string, input model.UpdateBlogInput) int
@@ -189,12 +234,14 @@ type ComplexityRoot struct {
 		BlogsOfUser    func(childComplexity int, userID string, first *int, after *string) int
 		Comments       func(childComplexity int, blogID string, first *int, after *string, order *model.CommentOrder) int
 		CommonFollows  func(childComplexity int, userID string) int
+		DealsNearby    func(childComplexity int, longitude float64, latitude float64, radius *int, sort *model.DealSort, first *int, after *string) int
 		Feed           func(childComplexity int, first *int, after *string) int
 		Followers      func(childComplexity int, userID string, first *int, after *string) int
 		Following      func(childComplexity int, userID string, first *int, after *string) int
 		HotBlogs       func(childComplexity int, first *int, after *string) int
 		IsFollowing    func(childComplexity int, userID string) int
 		Me             func(childComplexity int) int
+		MyFavorites    func(childComplexity int, first *int, after *string) int
 		MyOrders       func(childComplexity int, status []model.OrderStatus, first *int, after *string) int
 		MyShops        func(childComplexity int) int
 		NearbyShops    func(childComplexity int, typeID *string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) int
@@ -248,25 +295,27 @@ type ComplexityRoot struct {
 	}
 
 	Shop struct {
-		Address    func(childComplexity int) int
-		Area       func(childComplexity int) int
-		AvgPrice   func(childComplexity int) int
-		Blogs      func(childComplexity int, first *int, after *string) int
-		Comments   func(childComplexity int) int
-		ID         func(childComplexity int) int
-		Images     func(childComplexity int) int
-		ImagesText func(childComplexity int) int
-		Latitude   func(childComplexity int) int
-		Longitude  func(childComplexity int) int
-		Name       func(childComplexity int) int
-		OpenHours  func(childComplexity int) int
-		Owner      func(childComplexity int) int
-		OwnerID    func(childComplexity int) int
-		Score      func(childComplexity int) int
-		Sold       func(childComplexity int) int
-		Type       func(childComplexity int) int
-		TypeID     func(childComplexity int) int
-		Vouchers   func(childComplexity int) int
+		Address       func(childComplexity int) int
+		Area          func(childComplexity int) int
+		AvgPrice      func(childComplexity int) int
+		Blogs         func(childComplexity int, first *int, after *string) int
+		Comments      func(childComplexity int) int
+		FavoriteCount func(childComplexity int) int
+		FavoritedByMe func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Images        func(childComplexity int) int
+		ImagesText    func(childComplexity int) int
+		Latitude      func(childComplexity int) int
+		Longitude     func(childComplexity int) int
+		Name          func(childComplexity int) int
+		OpenHours     func(childComplexity int) int
+		Owner         func(childComplexity int) int
+		OwnerID       func(childComplexity int) int
+		Score         func(childComplexity int) int
+		Sold          func(childComplexity int) int
+		Type          func(childComplexity int) int
+		TypeID        func(childComplexity int) int
+		Vouchers      func(childComplexity int) int
 	}
 
 	ShopConnection struct {
@@ -336,20 +385,21 @@ type ComplexityRoot struct {
 	}
 
 	Voucher struct {
-		ActualValue func(childComplexity int) int
-		BeginTime   func(childComplexity int) int
-		Buckets     func(childComplexity int) int
-		EndTime     func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Kind        func(childComplexity int) int
-		PayValue    func(childComplexity int) int
-		Rules       func(childComplexity int) int
-		Shop        func(childComplexity int) int
-		ShopID      func(childComplexity int) int
-		Stock       func(childComplexity int) int
-		SubTitle    func(childComplexity int) int
-		Title       func(childComplexity int) int
-		Warmup      func(childComplexity int) int
+		ActualValue   func(childComplexity int) int
+		BeginTime     func(childComplexity int) int
+		Buckets       func(childComplexity int) int
+		EndTime       func(childComplexity int) int
+		FavoritedByMe func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Kind          func(childComplexity int) int
+		PayValue      func(childComplexity int) int
+		Rules         func(childComplexity int) int
+		Shop          func(childComplexity int) int
+		ShopID        func(childComplexity int) int
+		Stock         func(childComplexity int) int
+		SubTitle      func(childComplexity int) int
+		Title         func(childComplexity int) int
+		Warmup        func(childComplexity int) int
 	}
 
 	VoucherOrder struct {
@@ -673,6 +723,144 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CommentEdge.Node(childComplexity), true
 
+	case "Deal.beginsAt":
+		if e.ComplexityRoot.Deal.BeginsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.BeginsAt(childComplexity), true
+	case "Deal.discount":
+		if e.ComplexityRoot.Deal.Discount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.Discount(childComplexity), true
+	case "Deal.distanceMeters":
+		if e.ComplexityRoot.Deal.DistanceMeters == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.DistanceMeters(childComplexity), true
+	case "Deal.endsAt":
+		if e.ComplexityRoot.Deal.EndsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.EndsAt(childComplexity), true
+	case "Deal.live":
+		if e.ComplexityRoot.Deal.Live == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.Live(childComplexity), true
+	case "Deal.remainingStock":
+		if e.ComplexityRoot.Deal.RemainingStock == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.RemainingStock(childComplexity), true
+	case "Deal.secondsLeft":
+		if e.ComplexityRoot.Deal.SecondsLeft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.SecondsLeft(childComplexity), true
+	case "Deal.shop":
+		if e.ComplexityRoot.Deal.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.Shop(childComplexity), true
+	case "Deal.voucher":
+		if e.ComplexityRoot.Deal.Voucher == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deal.Voucher(childComplexity), true
+
+	case "DealConnection.edges":
+		if e.ComplexityRoot.DealConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DealConnection.Edges(childComplexity), true
+	case "DealConnection.pageInfo":
+		if e.ComplexityRoot.DealConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DealConnection.PageInfo(childComplexity), true
+
+	case "DealEdge.cursor":
+		if e.ComplexityRoot.DealEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DealEdge.Cursor(childComplexity), true
+	case "DealEdge.node":
+		if e.ComplexityRoot.DealEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DealEdge.Node(childComplexity), true
+
+	case "Favorite.createdAt":
+		if e.ComplexityRoot.Favorite.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Favorite.CreatedAt(childComplexity), true
+	case "Favorite.id":
+		if e.ComplexityRoot.Favorite.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Favorite.ID(childComplexity), true
+	case "Favorite.shop":
+		if e.ComplexityRoot.Favorite.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Favorite.Shop(childComplexity), true
+	case "Favorite.target":
+		if e.ComplexityRoot.Favorite.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Favorite.Target(childComplexity), true
+	case "Favorite.voucher":
+		if e.ComplexityRoot.Favorite.Voucher == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Favorite.Voucher(childComplexity), true
+
+	case "FavoriteConnection.edges":
+		if e.ComplexityRoot.FavoriteConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FavoriteConnection.Edges(childComplexity), true
+	case "FavoriteConnection.pageInfo":
+		if e.ComplexityRoot.FavoriteConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FavoriteConnection.PageInfo(childComplexity), true
+
+	case "FavoriteEdge.cursor":
+		if e.ComplexityRoot.FavoriteEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FavoriteEdge.Cursor(childComplexity), true
+	case "FavoriteEdge.node":
+		if e.ComplexityRoot.FavoriteEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FavoriteEdge.Node(childComplexity), true
+
 	case "FeedConnection.edges":
 		if e.ComplexityRoot.FeedConnection.Edges == nil {
 			break
@@ -856,6 +1044,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteImage(childComplexity, args["url"].(string)), true
+	case "Mutation.favoriteShop":
+		if e.ComplexityRoot.Mutation.FavoriteShop == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_favoriteShop_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.FavoriteShop(childComplexity, args["shopId"].(string)), true
+	case "Mutation.favoriteVoucher":
+		if e.ComplexityRoot.Mutation.FavoriteVoucher == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_favoriteVoucher_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.FavoriteVoucher(childComplexity, args["voucherId"].(string)), true
 	case "Mutation.follow":
 		if e.ComplexityRoot.Mutation.Follow == nil {
 			break
@@ -1011,6 +1221,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UnblockUser(childComplexity, args["userId"].(string)), true
+	case "Mutation.unfavoriteShop":
+		if e.ComplexityRoot.Mutation.UnfavoriteShop == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unfavoriteShop_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnfavoriteShop(childComplexity, args["shopId"].(string)), true
+	case "Mutation.unfavoriteVoucher":
+		if e.ComplexityRoot.Mutation.UnfavoriteVoucher == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unfavoriteVoucher_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnfavoriteVoucher(childComplexity, args["voucherId"].(string)), true
 	case "Mutation.unfollow":
 		if e.ComplexityRoot.Mutation.Unfollow == nil {
 			break
@@ -1243,6 +1475,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CommonFollows(childComplexity, args["userId"].(string)), true
+	case "Query.dealsNearby":
+		if e.ComplexityRoot.Query.DealsNearby == nil {
+			break
+		}
+
+		args, err := ec.field_Query_dealsNearby_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DealsNearby(childComplexity, args["longitude"].(float64), args["latitude"].(float64), args["radius"].(*int), args["sort"].(*model.DealSort), args["first"].(*int), args["after"].(*string)), true
 	case "Query.feed":
 		if e.ComplexityRoot.Query.Feed == nil {
 			break
@@ -1305,6 +1548,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Me(childComplexity), true
+	case "Query.myFavorites":
+		if e.ComplexityRoot.Query.MyFavorites == nil {
+			break
+		}
+
+		args, err := ec.field_Query_myFavorites_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MyFavorites(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Query.myOrders":
 		if e.ComplexityRoot.Query.MyOrders == nil {
 			break
@@ -1633,6 +1887,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Shop.Comments(childComplexity), true
+	case "Shop.favoriteCount":
+		if e.ComplexityRoot.Shop.FavoriteCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.FavoriteCount(childComplexity), true
+	case "Shop.favoritedByMe":
+		if e.ComplexityRoot.Shop.FavoritedByMe == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shop.FavoritedByMe(childComplexity), true
 	case "Shop.id":
 		if e.ComplexityRoot.Shop.ID == nil {
 			break
@@ -2032,6 +2298,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Voucher.EndTime(childComplexity), true
+	case "Voucher.favoritedByMe":
+		if e.ComplexityRoot.Voucher.FavoritedByMe == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.FavoritedByMe(childComplexity), true
 	case "Voucher.id":
 		if e.ComplexityRoot.Voucher.ID == nil {
 			break
@@ -2455,6 +2727,63 @@ type Mutation {
   setRole(userId: ID!, role: Role!): User! @auth(requires: ADMIN)
 }
 `, BuiltIn: false},
+	{Name: "../schema/deals.graphqls", Input: `"The order of dealsNearby; each ends with the voucher id, so it is total."
+enum DealSort {
+  "Nearest shop first."
+  DISTANCE
+  "Largest discount (actualValue − payValue) first."
+  DISCOUNT
+  "The shop's best rating first."
+  SCORE
+  "The flash sale that ends first first; normal vouchers, which do not end, last."
+  ENDING_SOON
+}
+
+"A voucher of a shop near the search point, as the search saw it."
+type Deal {
+  voucher: Voucher!
+  shop: Shop!
+  "The shop's distance from the search point, in meters (rounded)."
+  distanceMeters: Int!
+  "actualValue − payValue, in cents."
+  discount: Int!
+  "Flash sales: when the sale begins (null for a normal voucher)."
+  beginsAt: Time
+  "Flash sales: when the sale ends (null for a normal voucher)."
+  endsAt: Time
+  "Flash sales: whole seconds until the sale ends (null for a normal voucher)."
+  secondsLeft: Int
+  "Flash sales: units still to give out, live (the gate's count, as Voucher.stock); null for a normal voucher."
+  remainingStock: Int
+  "Whether it can be bought or claimed now: a normal voucher, or a flash sale between beginsAt and endsAt."
+  live: Boolean!
+}
+
+type DealEdge {
+  cursor: String!
+  node: Deal!
+}
+
+type DealConnection {
+  edges: [DealEdge!]!
+  pageInfo: PageInfo!
+}
+
+extend type Query {
+  """
+  Deals near me: the normal vouchers and the live and upcoming flash sales of the shops
+  within radius meters of the point (default 5000, at most DEALS_NEARBY_MAX_RADIUS,
+  20000; the nearest DEALS_NEARBY_MAX_SHOPS, 500, shops), in the order sort asks for.
+  Ended sales, sold-out ones (they return if units come back) and vouchers off sale are
+  left out. Paged by a cursor that holds the last deal's sort key and voucher id: each
+  page is the deals after it, so paging shows a deal once and misses none that existed
+  at the first page, whatever is created meanwhile (a deal whose key moves between
+  pages, a shop re-rated or a sale's end moved, may be shown twice or not at all).
+  BAD_USER_INPUT for a bad point, radius or page size, or a cursor of another sort.
+  """
+  dealsNearby(longitude: Float!, latitude: Float!, radius: Int, sort: DealSort = DISTANCE, first: Int, after: String): DealConnection!
+}
+`, BuiltIn: false},
 	{Name: "../schema/error_codes.graphqls", Input: `# Written by ` + "`" + `make generate` + "`" + ` (internal/tools/errorcodes) from internal/domain/codes.go;
 # edit the list there, not here.
 
@@ -2503,6 +2832,64 @@ enum ErrorCode {
   BAD_REQUEST
   "The request URL or body is over its size limit (HTTP_MAX_BODY_BYTES for a body). Extensions: maxBytes."
   REQUEST_TOO_LARGE
+}
+`, BuiltIn: false},
+	{Name: "../schema/favorites.graphqls", Input: `extend type Shop {
+  "Whether the caller marked the shop as a favourite; false for an anonymous caller."
+  favoritedByMe: Boolean!
+  "How many users marked the shop as a favourite."
+  favoriteCount: Int!
+}
+
+extend type Voucher {
+  "Whether the caller marked the voucher as a favourite; false for an anonymous caller."
+  favoritedByMe: Boolean!
+}
+
+"What a favourite marks."
+union FavoriteTarget = Shop | Voucher
+
+"A shop or a voucher the caller marked as a favourite."
+type Favorite {
+  id: ID!
+  "When it was marked (marking it again keeps this time; taken back and marked again, it is new)."
+  createdAt: Time!
+  "The shop or the voucher; null only if it is gone."
+  target: FavoriteTarget
+  "The shop, when the favourite is a shop."
+  shop: Shop
+  "The voucher, when the favourite is a voucher."
+  voucher: Voucher
+}
+
+type FavoriteEdge {
+  cursor: String!
+  node: Favorite!
+}
+
+type FavoriteConnection {
+  edges: [FavoriteEdge!]!
+  pageInfo: PageInfo!
+}
+
+extend type Query {
+  "The caller's favourite shops and vouchers, newest first."
+  myFavorites(first: Int, after: String): FavoriteConnection! @auth
+}
+
+extend type Mutation {
+  """
+  Mark a shop as one of the caller's favourites and return it. Marking it again changes
+  nothing. NOT_FOUND for an unknown shop; BAD_USER_INPUT once the caller keeps
+  FAVORITES_MAX_PER_USER (1000) favourites, shops and vouchers together.
+  """
+  favoriteShop(shopId: ID!): Shop! @auth
+  "Take the caller's mark of a shop back and return the shop; taking back one not there changes nothing. NOT_FOUND for an unknown shop."
+  unfavoriteShop(shopId: ID!): Shop! @auth
+  "Mark a voucher as one of the caller's favourites, as favoriteShop does a shop."
+  favoriteVoucher(voucherId: ID!): Voucher! @auth
+  "Take the caller's mark of a voucher back, as unfavoriteShop does a shop's."
+  unfavoriteVoucher(voucherId: ID!): Voucher! @auth
 }
 `, BuiltIn: false},
 	{Name: "../schema/flashsale.graphqls", Input: `"Where an order is in its life."
@@ -3441,6 +3828,86 @@ func (ec *executionContext) childFields_CommentEdge(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type CommentEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_Deal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "voucher":
+		return ec.fieldContext_Deal_voucher(ctx, field)
+	case "shop":
+		return ec.fieldContext_Deal_shop(ctx, field)
+	case "distanceMeters":
+		return ec.fieldContext_Deal_distanceMeters(ctx, field)
+	case "discount":
+		return ec.fieldContext_Deal_discount(ctx, field)
+	case "beginsAt":
+		return ec.fieldContext_Deal_beginsAt(ctx, field)
+	case "endsAt":
+		return ec.fieldContext_Deal_endsAt(ctx, field)
+	case "secondsLeft":
+		return ec.fieldContext_Deal_secondsLeft(ctx, field)
+	case "remainingStock":
+		return ec.fieldContext_Deal_remainingStock(ctx, field)
+	case "live":
+		return ec.fieldContext_Deal_live(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Deal", field.Name)
+}
+
+func (ec *executionContext) childFields_DealConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_DealConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DealConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DealConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_DealEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_DealEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_DealEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DealEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Favorite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Favorite_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Favorite_createdAt(ctx, field)
+	case "target":
+		return ec.fieldContext_Favorite_target(ctx, field)
+	case "shop":
+		return ec.fieldContext_Favorite_shop(ctx, field)
+	case "voucher":
+		return ec.fieldContext_Favorite_voucher(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Favorite", field.Name)
+}
+
+func (ec *executionContext) childFields_FavoriteConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_FavoriteConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_FavoriteConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FavoriteConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_FavoriteEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_FavoriteEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_FavoriteEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FavoriteEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_FeedConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "edges":
@@ -3637,6 +4104,10 @@ func (ec *executionContext) childFields_Shop(ctx context.Context, field graphql.
 		return ec.fieldContext_Shop_ownerId(ctx, field)
 	case "owner":
 		return ec.fieldContext_Shop_owner(ctx, field)
+	case "favoritedByMe":
+		return ec.fieldContext_Shop_favoritedByMe(ctx, field)
+	case "favoriteCount":
+		return ec.fieldContext_Shop_favoriteCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Shop", field.Name)
 }
@@ -3789,6 +4260,8 @@ func (ec *executionContext) childFields_Voucher(ctx context.Context, field graph
 		return ec.fieldContext_Voucher_buckets(ctx, field)
 	case "shop":
 		return ec.fieldContext_Voucher_shop(ctx, field)
+	case "favoritedByMe":
+		return ec.fieldContext_Voucher_favoritedByMe(ctx, field)
 	case "warmup":
 		return ec.fieldContext_Voucher_warmup(ctx, field)
 	}

@@ -23,3 +23,14 @@ type Comment struct {
 	ReplyCount    int       `json:"replyCount"`
 	CreatedAt     time.Time `json:"createdAt"`
 }
+
+// Favorite is a shop or a voucher a user marked. It is written by hand to carry what it
+// marks: its target, shop and voucher are edges their resolvers load.
+type Favorite struct {
+	ID        string    `json:"id"`
+	CreatedAt time.Time `json:"createdAt"`
+	// VoucherMark tells a voucher's favourite from a shop's; TargetID is the voucher's or
+	// the shop's id.
+	VoucherMark bool   `json:"-"`
+	TargetID    string `json:"-"`
+}

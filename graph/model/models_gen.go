@@ -10,6 +10,11 @@ import (
 	"time"
 )
 
+// What a favourite marks.
+type FavoriteTarget interface {
+	IsFavoriteTarget()
+}
+
 type AuthPayload struct {
 	// HS256 JWT; send as Authorization: Bearer <token>.
 	AccessToken string `json:"accessToken"`
@@ -124,6 +129,46 @@ type CreateVoucherInput struct {
 	Rules       *string `json:"rules,omitempty"`
 	PayValue    int     `json:"payValue"`
 	ActualValue int     `json:"actualValue"`
+}
+
+// A voucher of a shop near the search point, as the search saw it.
+type Deal struct {
+	Voucher *Voucher `json:"voucher"`
+	Shop    *Shop    `json:"shop"`
+	// The shop's distance from the search point, in meters (rounded).
+	DistanceMeters int `json:"distanceMeters"`
+	// actualValue − payValue, in cents.
+	Discount int `json:"discount"`
+	// Flash sales: when the sale begins (null for a normal voucher).
+	BeginsAt *time.Time `json:"beginsAt,omitempty"`
+	// Flash sales: when the sale ends (null for a normal voucher).
+	EndsAt *time.Time `json:"endsAt,omitempty"`
+	// Flash sales: whole seconds until the sale ends (null for a normal voucher).
+	SecondsLeft *int `json:"secondsLeft,omitempty"`
+	// Flash sales: units still to give out, live (the gate's count, as Voucher.stock); null for a normal voucher.
+	RemainingStock *int `json:"remainingStock,omitempty"`
+	// Whether it can be bought or claimed now: a normal voucher, or a flash sale between beginsAt and endsAt.
+	Live bool `json:"live"`
+}
+
+type DealConnection struct {
+	Edges    []DealEdge `json:"edges"`
+	PageInfo *PageInfo  `json:"pageInfo"`
+}
+
+type DealEdge struct {
+	Cursor string `json:"cursor"`
+	Node   *Deal  `json:"node"`
+}
+
+type FavoriteConnection struct {
+	Edges    []FavoriteEdge `json:"edges"`
+	PageInfo *PageInfo      `json:"pageInfo"`
+}
+
+type FavoriteEdge struct {
+	Cursor string    `json:"cursor"`
+	Node   *Favorite `json:"node"`
 }
 
 type FeedConnection struct {
@@ -282,7 +327,13 @@ type Shop struct {
 	OwnerID *string `json:"ownerId,omitempty"`
 	// The merchant who runs the shop, as anyone sees a user (the phone masked); null when nobody does.
 	Owner *User `json:"owner,omitempty"`
+	// Whether the caller marked the shop as a favourite; false for an anonymous caller.
+	FavoritedByMe bool `json:"favoritedByMe"`
+	// How many users marked the shop as a favourite.
+	FavoriteCount int `json:"favoriteCount"`
 }
+
+func (Shop) IsFavoriteTarget() {}
 
 type ShopConnection struct {
 	Edges    []ShopEdge `json:"edges"`
@@ -451,9 +502,13 @@ type Voucher struct {
 	Buckets *int `json:"buckets,omitempty"`
 	// The shop that sells it.
 	Shop *Shop `json:"shop"`
+	// Whether the caller marked the voucher as a favourite; false for an anonymous caller.
+	FavoritedByMe bool `json:"favoritedByMe"`
 	// Flash sales only, for ADMINs (null for everyone else): the sale's warm-up into Redis.
 	Warmup *SaleWarmup `json:"warmup,omitempty"`
 }
+
+func (Voucher) IsFavoriteTarget() {}
 
 // One purchase of a voucher: a flash-sale claim or a normal voucher bought. Amounts are in cents.
 type VoucherOrder struct {
@@ -560,6 +615,70 @@ func (e *CommentOrder) UnmarshalJSON(b []byte) error {
 }
 
 func (e CommentOrder) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The order of dealsNearby; each ends with the voucher id, so it is total.
+type DealSort string
+
+const (
+	// Nearest shop first.
+	DealSortDistance DealSort = "DISTANCE"
+	// Largest discount (actualValue − payValue) first.
+	DealSortDiscount DealSort = "DISCOUNT"
+	// The shop's best rating first.
+	DealSortScore DealSort = "SCORE"
+	// The flash sale that ends first first; normal vouchers, which do not end, last.
+	DealSortEndingSoon DealSort = "ENDING_SOON"
+)
+
+var AllDealSort = []DealSort{
+	DealSortDistance,
+	DealSortDiscount,
+	DealSortScore,
+	DealSortEndingSoon,
+}
+
+func (e DealSort) IsValid() bool {
+	switch e {
+	case DealSortDistance, DealSortDiscount, DealSortScore, DealSortEndingSoon:
+		return true
+	}
+	return false
+}
+
+func (e DealSort) String() string {
+	return string(e)
+}
+
+func (e *DealSort) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DealSort(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DealSort", str)
+	}
+	return nil
+}
+
+func (e DealSort) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DealSort) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DealSort) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

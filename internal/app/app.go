@@ -9,7 +9,11 @@
 // r.App.Commands.ClaimVoucher, whichever area it belongs to.
 package app
 
-import "github.com/dealspot/dealspot/internal/app/shop"
+import (
+	"github.com/dealspot/dealspot/internal/app/deals"
+	"github.com/dealspot/dealspot/internal/app/favorites"
+	"github.com/dealspot/dealspot/internal/app/shop"
+)
 
 // Application is what a client may call.
 type Application struct {
@@ -25,6 +29,8 @@ type Commands struct {
 	SocialCommands
 	MediaCommands
 	Shops *shop.Commands
+	// Favorites marks and unmarks users' favourite shops and vouchers.
+	Favorites *favorites.Commands
 }
 
 // Queries read state for a client.
@@ -35,6 +41,10 @@ type Queries struct {
 	SocialQueries
 	MediaQueries
 	Shops *shop.Queries
+	// Favorites reads users' favourites (and a shop's fans).
+	Favorites *favorites.Queries
+	// Deals finds the deals near a point.
+	Deals *deals.Queries
 }
 
 // Operations are run by the server itself (workers, start-up and repairs) or by the

@@ -93,8 +93,16 @@ type Config struct {
 	Orders    Orders
 	Payment   Payment
 	Social    Social
+	Favorites Favorites
 	Media     Media
 	SMS       SMS
+}
+
+// Favorites bounds users' favourite shops and vouchers.
+type Favorites struct {
+	// MaxPerUser is how many favourites one user keeps at most, shops and vouchers
+	// together (FAVORITES_MAX_PER_USER).
+	MaxPerUser int
 }
 
 // Media bounds image uploads and says where the local media store keeps them.
@@ -417,6 +425,11 @@ type Paging struct {
 	MaxNearbyRadius float64
 	// NearbyMaxDepth is how many shops a nearbyShops search may page through.
 	NearbyMaxDepth int
+	// DealsMaxRadius is the largest dealsNearby radius, in meters
+	// (DEALS_NEARBY_MAX_RADIUS); DealsMaxShops how many of the nearest shops within it a
+	// dealsNearby search reads the deals of (DEALS_NEARBY_MAX_SHOPS).
+	DealsMaxRadius int
+	DealsMaxShops  int
 }
 
 // Orders are the settings of an order's life after the claim.

@@ -105,6 +105,8 @@ func Load(getenv func(string) string) (Config, error) {
 		NearbyRadius:    float64(r.integer("NEARBY_RADIUS_DEFAULT_METERS", 5000, 1)),
 		MaxNearbyRadius: float64(r.integer("NEARBY_RADIUS_MAX_METERS", 50000, 1)),
 		NearbyMaxDepth:  r.integer("NEARBY_MAX_DEPTH", 1000, 1),
+		DealsMaxRadius:  r.integer("DEALS_NEARBY_MAX_RADIUS", 20000, 1),
+		DealsMaxShops:   r.integer("DEALS_NEARBY_MAX_SHOPS", 500, 1),
 	}
 	c.Auth = Auth{
 		AccessTTL:       r.duration("AUTH_ACCESS_TTL", 30*time.Minute),
@@ -222,6 +224,7 @@ func Load(getenv func(string) string) (Config, error) {
 		CommentRate:      r.rate("COMMENT_RATE_PER_USER", Rate{Max: 10, Window: time.Minute}),
 		BlogRate:         r.rate("BLOG_RATE_PER_USER", Rate{Max: 10, Window: time.Hour}),
 	}
+	c.Favorites = Favorites{MaxPerUser: r.integer("FAVORITES_MAX_PER_USER", 1000, 1)}
 	c.Media = Media{
 		Dir:          r.str("MEDIA_DIR", filepath.Join(c.DataDir, "media")),
 		MaxBytes:     r.integer64("UPLOAD_MAX_BYTES", 10<<20, 1),

@@ -303,6 +303,12 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err := s.startSocial(ctx, soc); err != nil {
 		return nil, err
 	}
+	if err := s.startFavorites(); err != nil {
+		return nil, err
+	}
+	if err := s.startDeals(); err != nil {
+		return nil, err
+	}
 	stopFilters, err := s.ids.start(ctx, caches.deps.Invalidations, log)
 	if err != nil {
 		return nil, fmt.Errorf("build the id filters: %w", err)

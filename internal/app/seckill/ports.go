@@ -127,6 +127,9 @@ type SaleStock interface {
 	Snapshot(ctx context.Context, voucherID int64) (GateSnapshot, error)
 	// Stock returns the stock left in Redis; false when the sale is not loaded.
 	Stock(ctx context.Context, voucherID int64) (int64, bool, error)
+	// Stocks is Stock for many sales in one round trip: the stock left of each sale
+	// Redis holds, by voucher id; sales not loaded are left out.
+	Stocks(ctx context.Context, sales []SaleRef) (map[int64]int64, error)
 	// Holders lists the users marked as holding the voucher.
 	Holders(ctx context.Context, voucherID int64) ([]int64, error)
 	// Reservations lists the sale's pending reservations.
@@ -134,6 +137,13 @@ type SaleStock interface {
 	// Repair applies r in one atomic step unless a reservation of the sale was dropped,
 	// or the sale loaded or repaired, since r.Version was read (false then: read again).
 	Repair(ctx context.Context, r GateRepair) (bool, error)
+}
+
+// SaleRef names a sale for a read of many: its voucher and its bucket count
+// (domain.FlashSale.Buckets; 0: looked up as for a call that does not carry it).
+type SaleRef struct {
+	VoucherID int64
+	Buckets   int
 }
 
 // GateSnapshot is a sale's state in Redis at one instant.

@@ -90,31 +90,10 @@ func (q *Queries) Nearby(ctx context.Context, in NearbyQuery) (NearbyPage, error
 			return NearbyPage{}, domain.Errorf(domain.CodeBadUserInput, "after: nearbyShops pages through at most %d shops; narrow the radius", maxDepth)
 		}
 	}
-	hits, err := q.nearbyHits(ctx, in.TypeID, in.Longitude, in.Latitude, radius, seen+size+1+tieSlack)
+	found, err := q.nearest(ctx, in.TypeID, in.Longitude, in.Latitude, radius, seen+size+1+tieSlack)
 	if err != nil {
-		return NearbyPage{}, fmt.Errorf("nearby shops: %w", err)
+		return NearbyPage{}, err
 	}
-	ids := make([]int64, len(hits))
-	for i, h := range hits {
-		ids[i] = h.ShopID
-	}
-	// Through the shop cache: a page reads tieSlack more shops than it shows, and most
-	// of them were read a moment ago by the page before.
-	shops, err := q.ShopsByIDs(ctx, ids)
-	if err != nil {
-		return NearbyPage{}, fmt.Errorf("load nearby shops: %w", err)
-	}
-	found := make([]NearbyShop, 0, len(shops))
-	for _, s := range shops {
-		if in.TypeID != 0 && s.TypeID != in.TypeID {
-			continue // moved to another type since it was indexed
-		}
-		d := domain.DistanceMeters(in.Longitude, in.Latitude, s.Longitude, s.Latitude)
-		found = append(found, NearbyShop{Shop: s, DistanceMeters: d})
-	}
-	slices.SortFunc(found, func(a, b NearbyShop) int {
-		return cmp.Or(cmp.Compare(a.DistanceMeters, b.DistanceMeters), cmp.Compare(a.Shop.ID, b.Shop.ID))
-	})
 	if in.After != nil {
 		after := *in.After
 		found = slices.DeleteFunc(found, func(n NearbyShop) bool {
@@ -127,6 +106,56 @@ func (q *Queries) Nearby(ctx context.Context, in NearbyQuery) (NearbyPage, error
 		page.Shops, page.HasNextPage = found[:size], true
 	}
 	return page, nil
+}
+
+// Within returns up to limit shops of every type within radiusMeters of a point, nearest
+// first (ties by id), each with its haversine distance from the point. Errors:
+// BAD_USER_INPUT for out-of-range coordinates or radius (the caller bounds the radius).
+func (q *Queries) Within(ctx context.Context, lon, lat, radiusMeters float64, limit int) ([]NearbyShop, error) {
+	if !domain.ValidCoordinates(lon, lat) || math.IsNaN(lon) || math.IsNaN(lat) {
+		return nil, domain.Errorf(domain.CodeBadUserInput, "longitude must be within ±180 and latitude within ±%.4f", domain.MaxLatitude)
+	}
+	if radiusMeters <= 0 || math.IsNaN(radiusMeters) || limit <= 0 {
+		return nil, domain.Errorf(domain.CodeBadUserInput, "the radius must be positive")
+	}
+	found, err := q.nearest(ctx, 0, lon, lat, radiusMeters, limit)
+	if err != nil {
+		return nil, err
+	}
+	// The index's distances and the stored coordinates' may differ by a hair at the edge.
+	found = slices.DeleteFunc(found, func(n NearbyShop) bool { return n.DistanceMeters > radiusMeters })
+	return found[:min(len(found), limit)], nil
+}
+
+// nearest reads up to limit shops of typeID (0: every type) within radius from the index
+// and the shops (through the shop cache), nearest first by their stored coordinates.
+func (q *Queries) nearest(ctx context.Context, typeID int64, lon, lat, radius float64, limit int) ([]NearbyShop, error) {
+	hits, err := q.nearbyHits(ctx, typeID, lon, lat, radius, limit)
+	if err != nil {
+		return nil, fmt.Errorf("nearby shops: %w", err)
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ShopID
+	}
+	// Through the shop cache: a page reads tieSlack more shops than it shows, and most
+	// of them were read a moment ago by the page before.
+	shops, err := q.ShopsByIDs(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("load nearby shops: %w", err)
+	}
+	found := make([]NearbyShop, 0, len(shops))
+	for _, s := range shops {
+		if typeID != 0 && s.TypeID != typeID {
+			continue // moved to another type since it was indexed
+		}
+		d := domain.DistanceMeters(lon, lat, s.Longitude, s.Latitude)
+		found = append(found, NearbyShop{Shop: s, DistanceMeters: d})
+	}
+	slices.SortFunc(found, func(a, b NearbyShop) int {
+		return cmp.Or(cmp.Compare(a.DistanceMeters, b.DistanceMeters), cmp.Compare(a.Shop.ID, b.Shop.ID))
+	})
+	return found, nil
 }
 
 // nearbyHits reads the index of typeID, or, for typeID 0, the index of every type (a few

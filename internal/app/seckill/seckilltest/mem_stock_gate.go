@@ -236,6 +236,17 @@ func (g *MemStockGate) Stock(_ context.Context, voucherID int64) (int64, bool, e
 	return s.stock, true, nil
 }
 
+// Stocks implements seckill.SaleStock.
+func (g *MemStockGate) Stocks(ctx context.Context, sales []seckill.SaleRef) (map[int64]int64, error) {
+	out := make(map[int64]int64, len(sales))
+	for _, s := range sales {
+		if n, ok, _ := g.Stock(ctx, s.VoucherID); ok {
+			out[s.VoucherID] = n
+		}
+	}
+	return out, nil
+}
+
 // Holders implements seckill.SaleStock.
 func (g *MemStockGate) Holders(_ context.Context, voucherID int64) ([]int64, error) {
 	g.mu.Lock()

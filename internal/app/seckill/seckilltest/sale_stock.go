@@ -41,6 +41,7 @@ func saleStockContract(t *testing.T, newStock func(t *testing.T) seckill.SaleSto
 		{"pending finds a reservation by its order id alone", gatePending},
 		{"set window moves the window and keeps stock and holders", gateSetWindow},
 		{"snapshot reads the sale; an unloaded sale is not loaded", gateSnapshot},
+		{"stocks reads the stock left of many sales at once, leaving out those not loaded", gateStocks},
 		{"repair applies only to the snapshot it was computed from", gateRepair},
 		{"units of released orders go back once per order; a freed slot lets the user claim again", gateReturnUnits},
 	} {
@@ -328,6 +329,18 @@ func gateSnapshot(t *testing.T, g gateCase) {
 	if err != nil || !snap.Loaded || snap.Stock != 3 || len(snap.Reservations) != 1 || snap.Reservations[0].OrderID != order ||
 		snap.Reservations[0].UserID != user || len(snap.Holders) != 2 {
 		t.Fatalf("snapshot: %+v, %v; want 3 left, the reservation of %d and 2 holders", snap, err, order)
+	}
+}
+
+func gateStocks(t *testing.T, g gateCase) {
+	if m, err := g.Stocks(g.ctx, nil); err != nil || len(m) != 0 {
+		t.Fatalf("stocks of no sale: %v, %v", m, err)
+	}
+	a, b, never := g.open(t, 4), g.open(t, 7), newID()
+	g.reserve(t, a, newID(), seckill.Accepted)
+	m, err := g.Stocks(g.ctx, []seckill.SaleRef{{VoucherID: a}, {VoucherID: never}, {VoucherID: b}})
+	if err != nil || len(m) != 2 || m[a] != 3 || m[b] != 7 {
+		t.Fatalf("stocks = %v, %v; want %d: 3, %d: 7 and no sale never loaded", m, err, a, b)
 	}
 }
 
