@@ -26,6 +26,12 @@ type Tx struct {
 	FlashSale *FlashSaleClient
 	// Follow is the client for interacting with the Follow builders.
 	Follow *FollowClient
+	// Notification is the client for interacting with the Notification builders.
+	Notification *NotificationClient
+	// NotificationActor is the client for interacting with the NotificationActor builders.
+	NotificationActor *NotificationActorClient
+	// NotificationSetting is the client for interacting with the NotificationSetting builders.
+	NotificationSetting *NotificationSettingClient
 	// OrderIDNode is the client for interacting with the OrderIDNode builders.
 	OrderIDNode *OrderIDNodeClient
 	// Payment is the client for interacting with the Payment builders.
@@ -185,6 +191,9 @@ func (tx *Tx) init() {
 	tx.CreditAward = NewCreditAwardClient(tx.config)
 	tx.FlashSale = NewFlashSaleClient(tx.config)
 	tx.Follow = NewFollowClient(tx.config)
+	tx.Notification = NewNotificationClient(tx.config)
+	tx.NotificationActor = NewNotificationActorClient(tx.config)
+	tx.NotificationSetting = NewNotificationSettingClient(tx.config)
 	tx.OrderIDNode = NewOrderIDNodeClient(tx.config)
 	tx.Payment = NewPaymentClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)

@@ -4,9 +4,9 @@
 // operator's command line receive *Operations.
 //
 // Each area of the service contributes one struct to each of Commands, Queries and
-// Operations (account.go, flashsale.go, lifecycle.go, social.go; shops are one field;
-// uploads, media.go, are commands only); their fields are promoted, so a resolver reads
-// r.App.Commands.ClaimVoucher, whichever area it belongs to.
+// Operations (account.go, flashsale.go, inbox.go, lifecycle.go, social.go; shops are
+// one field; uploads, media.go, are commands only); their fields are promoted, so a
+// resolver reads r.App.Commands.ClaimVoucher, whichever area it belongs to.
 package app
 
 import "github.com/dealspot/dealspot/internal/app/shop"
@@ -23,6 +23,7 @@ type Commands struct {
 	FlashSaleCommands
 	LifecycleCommands
 	SocialCommands
+	InboxCommands
 	MediaCommands
 	Shops *shop.Commands
 }
@@ -33,6 +34,7 @@ type Queries struct {
 	FlashSaleQueries
 	LifecycleQueries
 	SocialQueries
+	InboxQueries
 	Shops *shop.Queries
 }
 
@@ -43,5 +45,6 @@ type Operations struct {
 	FlashSaleOperations
 	LifecycleOperations
 	SocialOperations
+	InboxOperations
 	Shops *shop.Operations
 }
