@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/dealspot/dealspot/internal/app/batchread"
 	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -37,16 +38,12 @@ func (v *viewer) of(ctx context.Context, userID int64, ns []domain.Notification)
 		return nil, nil
 	}
 	var actorIDs, blogIDs, orderIDs []int64
-	collect := func(ids *[]int64, id int64) {
-		if id > 0 && !slices.Contains(*ids, id) {
-			*ids = append(*ids, id)
-		}
-	}
 	for _, n := range ns {
-		collect(&actorIDs, n.ActorID)
-		collect(&blogIDs, n.BlogID)
-		collect(&orderIDs, n.OrderID)
+		actorIDs = append(actorIDs, n.ActorID)
+		blogIDs = append(blogIDs, n.BlogID)
+		orderIDs = append(orderIDs, n.OrderID)
 	}
+	actorIDs, blogIDs, orderIDs = positive(actorIDs), positive(blogIDs), positive(orderIDs)
 	actors := map[int64]domain.User{}
 	if len(actorIDs) > 0 {
 		users, err := v.users.UsersByIDs(ctx, actorIDs)
@@ -95,4 +92,9 @@ func (v *viewer) of(ctx context.Context, userID int64, ns []domain.Notification)
 		out[i] = view
 	}
 	return out, nil
+}
+
+// positive returns the ids above 0 (0: none), each once, in first-seen order.
+func positive(ids []int64) []int64 {
+	return batchread.UniqueIDs(slices.DeleteFunc(ids, func(id int64) bool { return id <= 0 }))
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/batchread"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -40,7 +41,7 @@ func (w *Writer) Handle(ctx context.Context, events []domain.NotificationEvent) 
 	if adds, err = w.wanted(ctx, adds); err != nil {
 		return err
 	}
-	var changed []int64
+	var changed []int64 // users whose inbox changed
 	var errs []error
 	for _, a := range merge(adds) {
 		n, ok, err := w.store.Add(ctx, a)
@@ -51,9 +52,7 @@ func (w *Writer) Handle(ctx context.Context, events []domain.NotificationEvent) 
 		if !ok {
 			continue
 		}
-		if !slices.Contains(changed, a.UserID) {
-			changed = append(changed, a.UserID)
-		}
+		changed = append(changed, a.UserID)
 		if n.Seq%w.pruneEvery() == 0 {
 			if _, err := w.store.Prune(ctx, a.UserID, w.keep); err != nil {
 				// The next prune of the user deletes them.
@@ -62,7 +61,7 @@ func (w *Writer) Handle(ctx context.Context, events []domain.NotificationEvent) 
 		}
 	}
 	if len(changed) > 0 {
-		if err := w.bus.Publish(context.WithoutCancel(ctx), changed...); err != nil {
+		if err := w.bus.Publish(context.WithoutCancel(ctx), batchread.UniqueIDs(changed)...); err != nil {
 			// Subscriptions miss the push; the inbox has the notifications.
 			w.log.Warn("cannot announce new notifications", slog.Int("users", len(changed)), slog.Any("error", err))
 		}
@@ -155,10 +154,11 @@ func wellFormed(e domain.NotificationEvent) bool {
 func (w *Writer) noteAuthors(ctx context.Context, events []domain.NotificationEvent) (map[int64]int64, error) {
 	var ids []int64
 	for _, e := range events {
-		if e.Kind == domain.NotifyBlogCommented && e.BlogID > 0 && !slices.Contains(ids, e.BlogID) {
+		if e.Kind == domain.NotifyBlogCommented && e.BlogID > 0 {
 			ids = append(ids, e.BlogID)
 		}
 	}
+	ids = batchread.UniqueIDs(ids)
 	authors := make(map[int64]int64, len(ids))
 	if len(ids) == 0 {
 		return authors, nil
@@ -178,13 +178,11 @@ func (w *Writer) wanted(ctx context.Context, adds []Addition) ([]Addition, error
 	if len(adds) == 0 {
 		return nil, nil
 	}
-	var users []int64
-	for _, a := range adds {
-		if !slices.Contains(users, a.UserID) {
-			users = append(users, a.UserID)
-		}
+	users := make([]int64, len(adds))
+	for i, a := range adds {
+		users[i] = a.UserID
 	}
-	settings, err := w.store.Settings(ctx, users)
+	settings, err := w.store.Settings(ctx, batchread.UniqueIDs(users))
 	if err != nil {
 		return nil, fmt.Errorf("read notification settings: %w", err)
 	}
