@@ -22,6 +22,9 @@ import (
 	"github.com/dealspot/dealspot/ent/favorite"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
+	"github.com/dealspot/dealspot/ent/notification"
+	"github.com/dealspot/dealspot/ent/notificationactor"
+	"github.com/dealspot/dealspot/ent/notificationsetting"
 	"github.com/dealspot/dealspot/ent/orderidnode"
 	"github.com/dealspot/dealspot/ent/payment"
 	"github.com/dealspot/dealspot/ent/redeemrequest"
@@ -57,6 +60,12 @@ type Client struct {
 	FlashSale *FlashSaleClient
 	// Follow is the client for interacting with the Follow builders.
 	Follow *FollowClient
+	// Notification is the client for interacting with the Notification builders.
+	Notification *NotificationClient
+	// NotificationActor is the client for interacting with the NotificationActor builders.
+	NotificationActor *NotificationActorClient
+	// NotificationSetting is the client for interacting with the NotificationSetting builders.
+	NotificationSetting *NotificationSettingClient
 	// OrderIDNode is the client for interacting with the OrderIDNode builders.
 	OrderIDNode *OrderIDNodeClient
 	// Payment is the client for interacting with the Payment builders.
@@ -99,6 +108,9 @@ func (c *Client) init() {
 	c.Favorite = NewFavoriteClient(c.config)
 	c.FlashSale = NewFlashSaleClient(c.config)
 	c.Follow = NewFollowClient(c.config)
+	c.Notification = NewNotificationClient(c.config)
+	c.NotificationActor = NewNotificationActorClient(c.config)
+	c.NotificationSetting = NewNotificationSettingClient(c.config)
 	c.OrderIDNode = NewOrderIDNodeClient(c.config)
 	c.Payment = NewPaymentClient(c.config)
 	c.RedeemRequest = NewRedeemRequestClient(c.config)
@@ -201,27 +213,30 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:           ctx,
-		config:        cfg,
-		Blog:          NewBlogClient(cfg),
-		BlogLike:      NewBlogLikeClient(cfg),
-		Comment:       NewCommentClient(cfg),
-		CreditAward:   NewCreditAwardClient(cfg),
-		Favorite:      NewFavoriteClient(cfg),
-		FlashSale:     NewFlashSaleClient(cfg),
-		Follow:        NewFollowClient(cfg),
-		OrderIDNode:   NewOrderIDNodeClient(cfg),
-		Payment:       NewPaymentClient(cfg),
-		RedeemRequest: NewRedeemRequestClient(cfg),
-		Session:       NewSessionClient(cfg),
-		SessionToken:  NewSessionTokenClient(cfg),
-		Shop:          NewShopClient(cfg),
-		ShopType:      NewShopTypeClient(cfg),
-		SignIn:        NewSignInClient(cfg),
-		Upload:        NewUploadClient(cfg),
-		User:          NewUserClient(cfg),
-		Voucher:       NewVoucherClient(cfg),
-		VoucherOrder:  NewVoucherOrderClient(cfg),
+		ctx:                 ctx,
+		config:              cfg,
+		Blog:                NewBlogClient(cfg),
+		BlogLike:            NewBlogLikeClient(cfg),
+		Comment:             NewCommentClient(cfg),
+		CreditAward:         NewCreditAwardClient(cfg),
+		Favorite:            NewFavoriteClient(cfg),
+		FlashSale:           NewFlashSaleClient(cfg),
+		Follow:              NewFollowClient(cfg),
+		Notification:        NewNotificationClient(cfg),
+		NotificationActor:   NewNotificationActorClient(cfg),
+		NotificationSetting: NewNotificationSettingClient(cfg),
+		OrderIDNode:         NewOrderIDNodeClient(cfg),
+		Payment:             NewPaymentClient(cfg),
+		RedeemRequest:       NewRedeemRequestClient(cfg),
+		Session:             NewSessionClient(cfg),
+		SessionToken:        NewSessionTokenClient(cfg),
+		Shop:                NewShopClient(cfg),
+		ShopType:            NewShopTypeClient(cfg),
+		SignIn:              NewSignInClient(cfg),
+		Upload:              NewUploadClient(cfg),
+		User:                NewUserClient(cfg),
+		Voucher:             NewVoucherClient(cfg),
+		VoucherOrder:        NewVoucherOrderClient(cfg),
 	}, nil
 }
 
@@ -239,27 +254,30 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:           ctx,
-		config:        cfg,
-		Blog:          NewBlogClient(cfg),
-		BlogLike:      NewBlogLikeClient(cfg),
-		Comment:       NewCommentClient(cfg),
-		CreditAward:   NewCreditAwardClient(cfg),
-		Favorite:      NewFavoriteClient(cfg),
-		FlashSale:     NewFlashSaleClient(cfg),
-		Follow:        NewFollowClient(cfg),
-		OrderIDNode:   NewOrderIDNodeClient(cfg),
-		Payment:       NewPaymentClient(cfg),
-		RedeemRequest: NewRedeemRequestClient(cfg),
-		Session:       NewSessionClient(cfg),
-		SessionToken:  NewSessionTokenClient(cfg),
-		Shop:          NewShopClient(cfg),
-		ShopType:      NewShopTypeClient(cfg),
-		SignIn:        NewSignInClient(cfg),
-		Upload:        NewUploadClient(cfg),
-		User:          NewUserClient(cfg),
-		Voucher:       NewVoucherClient(cfg),
-		VoucherOrder:  NewVoucherOrderClient(cfg),
+		ctx:                 ctx,
+		config:              cfg,
+		Blog:                NewBlogClient(cfg),
+		BlogLike:            NewBlogLikeClient(cfg),
+		Comment:             NewCommentClient(cfg),
+		CreditAward:         NewCreditAwardClient(cfg),
+		Favorite:            NewFavoriteClient(cfg),
+		FlashSale:           NewFlashSaleClient(cfg),
+		Follow:              NewFollowClient(cfg),
+		Notification:        NewNotificationClient(cfg),
+		NotificationActor:   NewNotificationActorClient(cfg),
+		NotificationSetting: NewNotificationSettingClient(cfg),
+		OrderIDNode:         NewOrderIDNodeClient(cfg),
+		Payment:             NewPaymentClient(cfg),
+		RedeemRequest:       NewRedeemRequestClient(cfg),
+		Session:             NewSessionClient(cfg),
+		SessionToken:        NewSessionTokenClient(cfg),
+		Shop:                NewShopClient(cfg),
+		ShopType:            NewShopTypeClient(cfg),
+		SignIn:              NewSignInClient(cfg),
+		Upload:              NewUploadClient(cfg),
+		User:                NewUserClient(cfg),
+		Voucher:             NewVoucherClient(cfg),
+		VoucherOrder:        NewVoucherOrderClient(cfg),
 	}, nil
 }
 
@@ -290,8 +308,9 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.Blog, c.BlogLike, c.Comment, c.CreditAward, c.Favorite, c.FlashSale, c.Follow,
-		c.OrderIDNode, c.Payment, c.RedeemRequest, c.Session, c.SessionToken, c.Shop,
-		c.ShopType, c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
+		c.Notification, c.NotificationActor, c.NotificationSetting, c.OrderIDNode,
+		c.Payment, c.RedeemRequest, c.Session, c.SessionToken, c.Shop, c.ShopType,
+		c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
 	} {
 		n.Use(hooks...)
 	}
@@ -302,8 +321,9 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.Blog, c.BlogLike, c.Comment, c.CreditAward, c.Favorite, c.FlashSale, c.Follow,
-		c.OrderIDNode, c.Payment, c.RedeemRequest, c.Session, c.SessionToken, c.Shop,
-		c.ShopType, c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
+		c.Notification, c.NotificationActor, c.NotificationSetting, c.OrderIDNode,
+		c.Payment, c.RedeemRequest, c.Session, c.SessionToken, c.Shop, c.ShopType,
+		c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -326,6 +346,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.FlashSale.mutate(ctx, m)
 	case *FollowMutation:
 		return c.Follow.mutate(ctx, m)
+	case *NotificationMutation:
+		return c.Notification.mutate(ctx, m)
+	case *NotificationActorMutation:
+		return c.NotificationActor.mutate(ctx, m)
+	case *NotificationSettingMutation:
+		return c.NotificationSetting.mutate(ctx, m)
 	case *OrderIDNodeMutation:
 		return c.OrderIDNode.mutate(ctx, m)
 	case *PaymentMutation:
@@ -1299,6 +1325,405 @@ func (c *FollowClient) mutate(ctx context.Context, m *FollowMutation) (Value, er
 		return (&FollowDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Follow mutation op: %q", m.Op())
+	}
+}
+
+// NotificationClient is a client for the Notification schema.
+type NotificationClient struct {
+	config
+}
+
+// NewNotificationClient returns a client for the Notification from the given config.
+func NewNotificationClient(c config) *NotificationClient {
+	return &NotificationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `notification.Hooks(f(g(h())))`.
+func (c *NotificationClient) Use(hooks ...Hook) {
+	c.hooks.Notification = append(c.hooks.Notification, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `notification.Intercept(f(g(h())))`.
+func (c *NotificationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Notification = append(c.inters.Notification, interceptors...)
+}
+
+// Create returns a builder for creating a Notification entity.
+func (c *NotificationClient) Create() *NotificationCreate {
+	mutation := newNotificationMutation(c.config, OpCreate)
+	return &NotificationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Notification entities.
+func (c *NotificationClient) CreateBulk(builders ...*NotificationCreate) *NotificationCreateBulk {
+	return &NotificationCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *NotificationClient) MapCreateBulk(slice any, setFunc func(*NotificationCreate, int)) *NotificationCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &NotificationCreateBulk{err: fmt.Errorf("calling to NotificationClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*NotificationCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &NotificationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Notification.
+func (c *NotificationClient) Update() *NotificationUpdate {
+	mutation := newNotificationMutation(c.config, OpUpdate)
+	return &NotificationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *NotificationClient) UpdateOne(_m *Notification) *NotificationUpdateOne {
+	mutation := newNotificationMutation(c.config, OpUpdateOne, withNotification(_m))
+	return &NotificationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *NotificationClient) UpdateOneID(id int64) *NotificationUpdateOne {
+	mutation := newNotificationMutation(c.config, OpUpdateOne, withNotificationID(id))
+	return &NotificationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Notification.
+func (c *NotificationClient) Delete() *NotificationDelete {
+	mutation := newNotificationMutation(c.config, OpDelete)
+	return &NotificationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *NotificationClient) DeleteOne(_m *Notification) *NotificationDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *NotificationClient) DeleteOneID(id int64) *NotificationDeleteOne {
+	builder := c.Delete().Where(notification.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &NotificationDeleteOne{builder}
+}
+
+// Query returns a query builder for Notification.
+func (c *NotificationClient) Query() *NotificationQuery {
+	return &NotificationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeNotification},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Notification entity by its id.
+func (c *NotificationClient) Get(ctx context.Context, id int64) (*Notification, error) {
+	return c.Query().Where(notification.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *NotificationClient) GetX(ctx context.Context, id int64) *Notification {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *NotificationClient) Hooks() []Hook {
+	return c.hooks.Notification
+}
+
+// Interceptors returns the client interceptors.
+func (c *NotificationClient) Interceptors() []Interceptor {
+	return c.inters.Notification
+}
+
+func (c *NotificationClient) mutate(ctx context.Context, m *NotificationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&NotificationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&NotificationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&NotificationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&NotificationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Notification mutation op: %q", m.Op())
+	}
+}
+
+// NotificationActorClient is a client for the NotificationActor schema.
+type NotificationActorClient struct {
+	config
+}
+
+// NewNotificationActorClient returns a client for the NotificationActor from the given config.
+func NewNotificationActorClient(c config) *NotificationActorClient {
+	return &NotificationActorClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `notificationactor.Hooks(f(g(h())))`.
+func (c *NotificationActorClient) Use(hooks ...Hook) {
+	c.hooks.NotificationActor = append(c.hooks.NotificationActor, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `notificationactor.Intercept(f(g(h())))`.
+func (c *NotificationActorClient) Intercept(interceptors ...Interceptor) {
+	c.inters.NotificationActor = append(c.inters.NotificationActor, interceptors...)
+}
+
+// Create returns a builder for creating a NotificationActor entity.
+func (c *NotificationActorClient) Create() *NotificationActorCreate {
+	mutation := newNotificationActorMutation(c.config, OpCreate)
+	return &NotificationActorCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of NotificationActor entities.
+func (c *NotificationActorClient) CreateBulk(builders ...*NotificationActorCreate) *NotificationActorCreateBulk {
+	return &NotificationActorCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *NotificationActorClient) MapCreateBulk(slice any, setFunc func(*NotificationActorCreate, int)) *NotificationActorCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &NotificationActorCreateBulk{err: fmt.Errorf("calling to NotificationActorClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*NotificationActorCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &NotificationActorCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for NotificationActor.
+func (c *NotificationActorClient) Update() *NotificationActorUpdate {
+	mutation := newNotificationActorMutation(c.config, OpUpdate)
+	return &NotificationActorUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *NotificationActorClient) UpdateOne(_m *NotificationActor) *NotificationActorUpdateOne {
+	mutation := newNotificationActorMutation(c.config, OpUpdateOne, withNotificationActor(_m))
+	return &NotificationActorUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *NotificationActorClient) UpdateOneID(id int64) *NotificationActorUpdateOne {
+	mutation := newNotificationActorMutation(c.config, OpUpdateOne, withNotificationActorID(id))
+	return &NotificationActorUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for NotificationActor.
+func (c *NotificationActorClient) Delete() *NotificationActorDelete {
+	mutation := newNotificationActorMutation(c.config, OpDelete)
+	return &NotificationActorDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *NotificationActorClient) DeleteOne(_m *NotificationActor) *NotificationActorDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *NotificationActorClient) DeleteOneID(id int64) *NotificationActorDeleteOne {
+	builder := c.Delete().Where(notificationactor.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &NotificationActorDeleteOne{builder}
+}
+
+// Query returns a query builder for NotificationActor.
+func (c *NotificationActorClient) Query() *NotificationActorQuery {
+	return &NotificationActorQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeNotificationActor},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a NotificationActor entity by its id.
+func (c *NotificationActorClient) Get(ctx context.Context, id int64) (*NotificationActor, error) {
+	return c.Query().Where(notificationactor.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *NotificationActorClient) GetX(ctx context.Context, id int64) *NotificationActor {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *NotificationActorClient) Hooks() []Hook {
+	return c.hooks.NotificationActor
+}
+
+// Interceptors returns the client interceptors.
+func (c *NotificationActorClient) Interceptors() []Interceptor {
+	return c.inters.NotificationActor
+}
+
+func (c *NotificationActorClient) mutate(ctx context.Context, m *NotificationActorMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&NotificationActorCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&NotificationActorUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&NotificationActorUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&NotificationActorDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown NotificationActor mutation op: %q", m.Op())
+	}
+}
+
+// NotificationSettingClient is a client for the NotificationSetting schema.
+type NotificationSettingClient struct {
+	config
+}
+
+// NewNotificationSettingClient returns a client for the NotificationSetting from the given config.
+func NewNotificationSettingClient(c config) *NotificationSettingClient {
+	return &NotificationSettingClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `notificationsetting.Hooks(f(g(h())))`.
+func (c *NotificationSettingClient) Use(hooks ...Hook) {
+	c.hooks.NotificationSetting = append(c.hooks.NotificationSetting, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `notificationsetting.Intercept(f(g(h())))`.
+func (c *NotificationSettingClient) Intercept(interceptors ...Interceptor) {
+	c.inters.NotificationSetting = append(c.inters.NotificationSetting, interceptors...)
+}
+
+// Create returns a builder for creating a NotificationSetting entity.
+func (c *NotificationSettingClient) Create() *NotificationSettingCreate {
+	mutation := newNotificationSettingMutation(c.config, OpCreate)
+	return &NotificationSettingCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of NotificationSetting entities.
+func (c *NotificationSettingClient) CreateBulk(builders ...*NotificationSettingCreate) *NotificationSettingCreateBulk {
+	return &NotificationSettingCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *NotificationSettingClient) MapCreateBulk(slice any, setFunc func(*NotificationSettingCreate, int)) *NotificationSettingCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &NotificationSettingCreateBulk{err: fmt.Errorf("calling to NotificationSettingClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*NotificationSettingCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &NotificationSettingCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for NotificationSetting.
+func (c *NotificationSettingClient) Update() *NotificationSettingUpdate {
+	mutation := newNotificationSettingMutation(c.config, OpUpdate)
+	return &NotificationSettingUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *NotificationSettingClient) UpdateOne(_m *NotificationSetting) *NotificationSettingUpdateOne {
+	mutation := newNotificationSettingMutation(c.config, OpUpdateOne, withNotificationSetting(_m))
+	return &NotificationSettingUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *NotificationSettingClient) UpdateOneID(id int64) *NotificationSettingUpdateOne {
+	mutation := newNotificationSettingMutation(c.config, OpUpdateOne, withNotificationSettingID(id))
+	return &NotificationSettingUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for NotificationSetting.
+func (c *NotificationSettingClient) Delete() *NotificationSettingDelete {
+	mutation := newNotificationSettingMutation(c.config, OpDelete)
+	return &NotificationSettingDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *NotificationSettingClient) DeleteOne(_m *NotificationSetting) *NotificationSettingDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *NotificationSettingClient) DeleteOneID(id int64) *NotificationSettingDeleteOne {
+	builder := c.Delete().Where(notificationsetting.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &NotificationSettingDeleteOne{builder}
+}
+
+// Query returns a query builder for NotificationSetting.
+func (c *NotificationSettingClient) Query() *NotificationSettingQuery {
+	return &NotificationSettingQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeNotificationSetting},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a NotificationSetting entity by its id.
+func (c *NotificationSettingClient) Get(ctx context.Context, id int64) (*NotificationSetting, error) {
+	return c.Query().Where(notificationsetting.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *NotificationSettingClient) GetX(ctx context.Context, id int64) *NotificationSetting {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *NotificationSettingClient) Hooks() []Hook {
+	return c.hooks.NotificationSetting
+}
+
+// Interceptors returns the client interceptors.
+func (c *NotificationSettingClient) Interceptors() []Interceptor {
+	return c.inters.NotificationSetting
+}
+
+func (c *NotificationSettingClient) mutate(ctx context.Context, m *NotificationSettingMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&NotificationSettingCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&NotificationSettingUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&NotificationSettingUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&NotificationSettingDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown NotificationSetting mutation op: %q", m.Op())
 	}
 }
 
@@ -2981,14 +3406,16 @@ func (c *VoucherOrderClient) mutate(ctx context.Context, m *VoucherOrderMutation
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		Blog, BlogLike, Comment, CreditAward, Favorite, FlashSale, Follow, OrderIDNode,
-		Payment, RedeemRequest, Session, SessionToken, Shop, ShopType, SignIn, Upload,
-		User, Voucher, VoucherOrder []ent.Hook
+		Blog, BlogLike, Comment, CreditAward, Favorite, FlashSale, Follow, Notification,
+		NotificationActor, NotificationSetting, OrderIDNode, Payment, RedeemRequest,
+		Session, SessionToken, Shop, ShopType, SignIn, Upload, User, Voucher,
+		VoucherOrder []ent.Hook
 	}
 	inters struct {
-		Blog, BlogLike, Comment, CreditAward, Favorite, FlashSale, Follow, OrderIDNode,
-		Payment, RedeemRequest, Session, SessionToken, Shop, ShopType, SignIn, Upload,
-		User, Voucher, VoucherOrder []ent.Interceptor
+		Blog, BlogLike, Comment, CreditAward, Favorite, FlashSale, Follow, Notification,
+		NotificationActor, NotificationSetting, OrderIDNode, Payment, RedeemRequest,
+		Session, SessionToken, Shop, ShopType, SignIn, Upload, User, Voucher,
+		VoucherOrder []ent.Interceptor
 	}
 )
 

@@ -19,6 +19,9 @@ import (
 	"github.com/dealspot/dealspot/ent/favorite"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
+	"github.com/dealspot/dealspot/ent/notification"
+	"github.com/dealspot/dealspot/ent/notificationactor"
+	"github.com/dealspot/dealspot/ent/notificationsetting"
 	"github.com/dealspot/dealspot/ent/orderidnode"
 	"github.com/dealspot/dealspot/ent/payment"
 	"github.com/dealspot/dealspot/ent/redeemrequest"
@@ -91,25 +94,28 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			blog.Table:          blog.ValidColumn,
-			bloglike.Table:      bloglike.ValidColumn,
-			comment.Table:       comment.ValidColumn,
-			creditaward.Table:   creditaward.ValidColumn,
-			favorite.Table:      favorite.ValidColumn,
-			flashsale.Table:     flashsale.ValidColumn,
-			follow.Table:        follow.ValidColumn,
-			orderidnode.Table:   orderidnode.ValidColumn,
-			payment.Table:       payment.ValidColumn,
-			redeemrequest.Table: redeemrequest.ValidColumn,
-			session.Table:       session.ValidColumn,
-			sessiontoken.Table:  sessiontoken.ValidColumn,
-			shop.Table:          shop.ValidColumn,
-			shoptype.Table:      shoptype.ValidColumn,
-			signin.Table:        signin.ValidColumn,
-			upload.Table:        upload.ValidColumn,
-			user.Table:          user.ValidColumn,
-			voucher.Table:       voucher.ValidColumn,
-			voucherorder.Table:  voucherorder.ValidColumn,
+			blog.Table:                blog.ValidColumn,
+			bloglike.Table:            bloglike.ValidColumn,
+			comment.Table:             comment.ValidColumn,
+			creditaward.Table:         creditaward.ValidColumn,
+			favorite.Table:            favorite.ValidColumn,
+			flashsale.Table:           flashsale.ValidColumn,
+			follow.Table:              follow.ValidColumn,
+			notification.Table:        notification.ValidColumn,
+			notificationactor.Table:   notificationactor.ValidColumn,
+			notificationsetting.Table: notificationsetting.ValidColumn,
+			orderidnode.Table:         orderidnode.ValidColumn,
+			payment.Table:             payment.ValidColumn,
+			redeemrequest.Table:       redeemrequest.ValidColumn,
+			session.Table:             session.ValidColumn,
+			sessiontoken.Table:        sessiontoken.ValidColumn,
+			shop.Table:                shop.ValidColumn,
+			shoptype.Table:            shoptype.ValidColumn,
+			signin.Table:              signin.ValidColumn,
+			upload.Table:              upload.ValidColumn,
+			user.Table:                user.ValidColumn,
+			voucher.Table:             voucher.ValidColumn,
+			voucherorder.Table:        voucherorder.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

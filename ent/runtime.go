@@ -12,6 +12,9 @@ import (
 	"github.com/dealspot/dealspot/ent/favorite"
 	"github.com/dealspot/dealspot/ent/flashsale"
 	"github.com/dealspot/dealspot/ent/follow"
+	"github.com/dealspot/dealspot/ent/notification"
+	"github.com/dealspot/dealspot/ent/notificationactor"
+	"github.com/dealspot/dealspot/ent/notificationsetting"
 	"github.com/dealspot/dealspot/ent/orderidnode"
 	"github.com/dealspot/dealspot/ent/payment"
 	"github.com/dealspot/dealspot/ent/redeemrequest"
@@ -245,6 +248,91 @@ func init() {
 	followDescID := followFields[0].Descriptor()
 	// follow.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	follow.IDValidator = followDescID.Validators[0].(func(int64) error)
+	notificationFields := schema.Notification{}.Fields()
+	_ = notificationFields
+	// notificationDescKind is the schema descriptor for kind field.
+	notificationDescKind := notificationFields[2].Descriptor()
+	// notification.KindValidator is a validator for the "kind" field. It is called by the builders before save.
+	notification.KindValidator = notificationDescKind.Validators[0].(func(string) error)
+	// notificationDescGroupKey is the schema descriptor for group_key field.
+	notificationDescGroupKey := notificationFields[3].Descriptor()
+	// notification.GroupKeyValidator is a validator for the "group_key" field. It is called by the builders before save.
+	notification.GroupKeyValidator = notificationDescGroupKey.Validators[0].(func(string) error)
+	// notificationDescActorID is the schema descriptor for actor_id field.
+	notificationDescActorID := notificationFields[4].Descriptor()
+	// notification.DefaultActorID holds the default value on creation for the actor_id field.
+	notification.DefaultActorID = notificationDescActorID.Default.(int64)
+	// notificationDescActorCount is the schema descriptor for actor_count field.
+	notificationDescActorCount := notificationFields[5].Descriptor()
+	// notification.DefaultActorCount holds the default value on creation for the actor_count field.
+	notification.DefaultActorCount = notificationDescActorCount.Default.(int)
+	// notification.ActorCountValidator is a validator for the "actor_count" field. It is called by the builders before save.
+	notification.ActorCountValidator = notificationDescActorCount.Validators[0].(func(int) error)
+	// notificationDescBlogID is the schema descriptor for blog_id field.
+	notificationDescBlogID := notificationFields[6].Descriptor()
+	// notification.DefaultBlogID holds the default value on creation for the blog_id field.
+	notification.DefaultBlogID = notificationDescBlogID.Default.(int64)
+	// notificationDescCommentID is the schema descriptor for comment_id field.
+	notificationDescCommentID := notificationFields[7].Descriptor()
+	// notification.DefaultCommentID holds the default value on creation for the comment_id field.
+	notification.DefaultCommentID = notificationDescCommentID.Default.(int64)
+	// notificationDescOrderID is the schema descriptor for order_id field.
+	notificationDescOrderID := notificationFields[8].Descriptor()
+	// notification.DefaultOrderID holds the default value on creation for the order_id field.
+	notification.DefaultOrderID = notificationDescOrderID.Default.(int64)
+	// notificationDescSeq is the schema descriptor for seq field.
+	notificationDescSeq := notificationFields[9].Descriptor()
+	// notification.SeqValidator is a validator for the "seq" field. It is called by the builders before save.
+	notification.SeqValidator = notificationDescSeq.Validators[0].(func(int64) error)
+	// notificationDescID is the schema descriptor for id field.
+	notificationDescID := notificationFields[0].Descriptor()
+	// notification.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	notification.IDValidator = notificationDescID.Validators[0].(func(int64) error)
+	notificationactorFields := schema.NotificationActor{}.Fields()
+	_ = notificationactorFields
+	// notificationactorDescID is the schema descriptor for id field.
+	notificationactorDescID := notificationactorFields[0].Descriptor()
+	// notificationactor.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	notificationactor.IDValidator = notificationactorDescID.Validators[0].(func(int64) error)
+	notificationsettingMixin := schema.NotificationSetting{}.Mixin()
+	notificationsettingMixinFields0 := notificationsettingMixin[0].Fields()
+	_ = notificationsettingMixinFields0
+	notificationsettingFields := schema.NotificationSetting{}.Fields()
+	_ = notificationsettingFields
+	// notificationsettingDescCreatedAt is the schema descriptor for created_at field.
+	notificationsettingDescCreatedAt := notificationsettingMixinFields0[0].Descriptor()
+	// notificationsetting.DefaultCreatedAt holds the default value on creation for the created_at field.
+	notificationsetting.DefaultCreatedAt = notificationsettingDescCreatedAt.Default.(func() time.Time)
+	// notificationsettingDescUpdatedAt is the schema descriptor for updated_at field.
+	notificationsettingDescUpdatedAt := notificationsettingMixinFields0[1].Descriptor()
+	// notificationsetting.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	notificationsetting.DefaultUpdatedAt = notificationsettingDescUpdatedAt.Default.(func() time.Time)
+	// notificationsetting.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	notificationsetting.UpdateDefaultUpdatedAt = notificationsettingDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// notificationsettingDescLikes is the schema descriptor for likes field.
+	notificationsettingDescLikes := notificationsettingFields[2].Descriptor()
+	// notificationsetting.DefaultLikes holds the default value on creation for the likes field.
+	notificationsetting.DefaultLikes = notificationsettingDescLikes.Default.(bool)
+	// notificationsettingDescComments is the schema descriptor for comments field.
+	notificationsettingDescComments := notificationsettingFields[3].Descriptor()
+	// notificationsetting.DefaultComments holds the default value on creation for the comments field.
+	notificationsetting.DefaultComments = notificationsettingDescComments.Default.(bool)
+	// notificationsettingDescFollows is the schema descriptor for follows field.
+	notificationsettingDescFollows := notificationsettingFields[4].Descriptor()
+	// notificationsetting.DefaultFollows holds the default value on creation for the follows field.
+	notificationsetting.DefaultFollows = notificationsettingDescFollows.Default.(bool)
+	// notificationsettingDescOrders is the schema descriptor for orders field.
+	notificationsettingDescOrders := notificationsettingFields[5].Descriptor()
+	// notificationsetting.DefaultOrders holds the default value on creation for the orders field.
+	notificationsetting.DefaultOrders = notificationsettingDescOrders.Default.(bool)
+	// notificationsettingDescFollowedNotes is the schema descriptor for followed_notes field.
+	notificationsettingDescFollowedNotes := notificationsettingFields[6].Descriptor()
+	// notificationsetting.DefaultFollowedNotes holds the default value on creation for the followed_notes field.
+	notificationsetting.DefaultFollowedNotes = notificationsettingDescFollowedNotes.Default.(bool)
+	// notificationsettingDescID is the schema descriptor for id field.
+	notificationsettingDescID := notificationsettingFields[0].Descriptor()
+	// notificationsetting.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	notificationsetting.IDValidator = notificationsettingDescID.Validators[0].(func(int64) error)
 	orderidnodeMixin := schema.OrderIDNode{}.Mixin()
 	orderidnodeMixinFields0 := orderidnodeMixin[0].Fields()
 	_ = orderidnodeMixinFields0

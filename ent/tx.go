@@ -28,6 +28,12 @@ type Tx struct {
 	FlashSale *FlashSaleClient
 	// Follow is the client for interacting with the Follow builders.
 	Follow *FollowClient
+	// Notification is the client for interacting with the Notification builders.
+	Notification *NotificationClient
+	// NotificationActor is the client for interacting with the NotificationActor builders.
+	NotificationActor *NotificationActorClient
+	// NotificationSetting is the client for interacting with the NotificationSetting builders.
+	NotificationSetting *NotificationSettingClient
 	// OrderIDNode is the client for interacting with the OrderIDNode builders.
 	OrderIDNode *OrderIDNodeClient
 	// Payment is the client for interacting with the Payment builders.
@@ -190,6 +196,9 @@ func (tx *Tx) init() {
 	tx.Favorite = NewFavoriteClient(tx.config)
 	tx.FlashSale = NewFlashSaleClient(tx.config)
 	tx.Follow = NewFollowClient(tx.config)
+	tx.Notification = NewNotificationClient(tx.config)
+	tx.NotificationActor = NewNotificationActorClient(tx.config)
+	tx.NotificationSetting = NewNotificationSettingClient(tx.config)
 	tx.OrderIDNode = NewOrderIDNodeClient(tx.config)
 	tx.Payment = NewPaymentClient(tx.config)
 	tx.RedeemRequest = NewRedeemRequestClient(tx.config)

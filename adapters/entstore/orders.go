@@ -266,3 +266,19 @@ func toOrder(o *ent.VoucherOrder) domain.VoucherOrder {
 	}
 	return out
 }
+
+// OrdersByIDs returns the orders with those ids, leaving out unknown ones (inbox.Orders).
+func (r *Orders) OrdersByIDs(ctx context.Context, ids []int64) ([]domain.VoucherOrder, error) {
+	var out []domain.VoucherOrder
+	for start := 0; start < len(ids); start += writtenOrdersChunk {
+		part := ids[start:min(start+writtenOrdersChunk, len(ids))]
+		rows, err := r.client.VoucherOrder.Query().Where(voucherorder.IDIn(part...)).All(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("load %d orders: %w", len(part), err)
+		}
+		for _, row := range rows {
+			out = append(out, toOrder(row))
+		}
+	}
+	return out, nil
+}

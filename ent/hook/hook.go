@@ -93,6 +93,42 @@ func (f FollowFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FollowMutation", m)
 }
 
+// The NotificationFunc type is an adapter to allow the use of ordinary
+// function as Notification mutator.
+type NotificationFunc func(context.Context, *ent.NotificationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f NotificationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.NotificationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.NotificationMutation", m)
+}
+
+// The NotificationActorFunc type is an adapter to allow the use of ordinary
+// function as NotificationActor mutator.
+type NotificationActorFunc func(context.Context, *ent.NotificationActorMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f NotificationActorFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.NotificationActorMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.NotificationActorMutation", m)
+}
+
+// The NotificationSettingFunc type is an adapter to allow the use of ordinary
+// function as NotificationSetting mutator.
+type NotificationSettingFunc func(context.Context, *ent.NotificationSettingMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f NotificationSettingFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.NotificationSettingMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.NotificationSettingMutation", m)
+}
+
 // The OrderIDNodeFunc type is an adapter to allow the use of ordinary
 // function as OrderIDNode mutator.
 type OrderIDNodeFunc func(context.Context, *ent.OrderIDNodeMutation) (ent.Value, error)

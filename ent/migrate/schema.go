@@ -211,6 +211,87 @@ var (
 			},
 		},
 	}
+	// NotificationsColumns holds the columns for the "notifications" table.
+	NotificationsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "kind", Type: field.TypeString, Size: 32},
+		{Name: "group_key", Type: field.TypeString, Size: 128},
+		{Name: "actor_id", Type: field.TypeInt64, Default: 0},
+		{Name: "actor_count", Type: field.TypeInt, Default: 0},
+		{Name: "blog_id", Type: field.TypeInt64, Default: 0},
+		{Name: "comment_id", Type: field.TypeInt64, Default: 0},
+		{Name: "order_id", Type: field.TypeInt64, Default: 0},
+		{Name: "seq", Type: field.TypeInt64},
+		{Name: "read_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+	}
+	// NotificationsTable holds the schema information for the "notifications" table.
+	NotificationsTable = &schema.Table{
+		Name:       "notifications",
+		Columns:    NotificationsColumns,
+		PrimaryKey: []*schema.Column{NotificationsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "notification_user_id_seq",
+				Unique:  true,
+				Columns: []*schema.Column{NotificationsColumns[1], NotificationsColumns[9]},
+			},
+			{
+				Name:    "notification_user_id_group_key",
+				Unique:  true,
+				Columns: []*schema.Column{NotificationsColumns[1], NotificationsColumns[3]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "read_at IS NULL",
+				},
+			},
+		},
+	}
+	// NotificationActorsColumns holds the columns for the "notification_actors" table.
+	NotificationActorsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "notification_id", Type: field.TypeInt64},
+		{Name: "user_id", Type: field.TypeInt64},
+	}
+	// NotificationActorsTable holds the schema information for the "notification_actors" table.
+	NotificationActorsTable = &schema.Table{
+		Name:       "notification_actors",
+		Columns:    NotificationActorsColumns,
+		PrimaryKey: []*schema.Column{NotificationActorsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "notificationactor_notification_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{NotificationActorsColumns[1], NotificationActorsColumns[2]},
+			},
+		},
+	}
+	// NotificationSettingsColumns holds the columns for the "notification_settings" table.
+	NotificationSettingsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "likes", Type: field.TypeBool, Default: true},
+		{Name: "comments", Type: field.TypeBool, Default: true},
+		{Name: "follows", Type: field.TypeBool, Default: true},
+		{Name: "orders", Type: field.TypeBool, Default: true},
+		{Name: "followed_notes", Type: field.TypeBool, Default: false},
+	}
+	// NotificationSettingsTable holds the schema information for the "notification_settings" table.
+	NotificationSettingsTable = &schema.Table{
+		Name:       "notification_settings",
+		Columns:    NotificationSettingsColumns,
+		PrimaryKey: []*schema.Column{NotificationSettingsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "notificationsetting_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{NotificationSettingsColumns[3]},
+			},
+		},
+	}
 	// OrderIDNodesColumns holds the columns for the "order_id_nodes" table.
 	OrderIDNodesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt64, Increment: true},
@@ -583,6 +664,9 @@ var (
 		FavoritesTable,
 		FlashSalesTable,
 		FollowsTable,
+		NotificationsTable,
+		NotificationActorsTable,
+		NotificationSettingsTable,
 		OrderIDNodesTable,
 		PaymentsTable,
 		RedeemRequestsTable,

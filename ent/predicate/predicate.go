@@ -27,6 +27,15 @@ type FlashSale func(*sql.Selector)
 // Follow is the predicate function for follow builders.
 type Follow func(*sql.Selector)
 
+// Notification is the predicate function for notification builders.
+type Notification func(*sql.Selector)
+
+// NotificationActor is the predicate function for notificationactor builders.
+type NotificationActor func(*sql.Selector)
+
+// NotificationSetting is the predicate function for notificationsetting builders.
+type NotificationSetting func(*sql.Selector)
+
 // OrderIDNode is the predicate function for orderidnode builders.
 type OrderIDNode func(*sql.Selector)
 

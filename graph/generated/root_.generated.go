@@ -163,44 +163,77 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		BlockUser         func(childComplexity int, userID string) int
-		BuyVoucher        func(childComplexity int, voucherID string, quantity *int) int
-		CancelOrder       func(childComplexity int, orderID string) int
-		ClaimVoucher      func(childComplexity int, voucherID string) int
-		CreateBlog        func(childComplexity int, input model.CreateBlogInput) int
-		CreateComment     func(childComplexity int, blogID string, content string, replyTo *string) int
-		CreateFlashSale   func(childComplexity int, input model.CreateFlashSaleInput) int
-		CreateShop        func(childComplexity int, input model.CreateShopInput) int
-		CreateVoucher     func(childComplexity int, input model.CreateVoucherInput) int
-		DeleteBlog        func(childComplexity int, id string) int
-		DeleteComment     func(childComplexity int, id string) int
-		DeleteImage       func(childComplexity int, url string) int
-		FavoriteShop      func(childComplexity int, shopID string) int
-		FavoriteVoucher   func(childComplexity int, voucherID string) int
-		Follow            func(childComplexity int, userID string) int
-		LikeBlog          func(childComplexity int, id string) int
-		Login             func(childComplexity int, phone string, code string) int
-		LoginWithPassword func(childComplexity int, phone string, password string) int
-		Logout            func(childComplexity int) int
-		PayOrder          func(childComplexity int, orderID string) int
-		RedeemOrder       func(childComplexity int, code string, quantity *int, requestID *string) int
-		RefreshToken      func(childComplexity int, token string) int
-		RequestRefund     func(childComplexity int, orderID string, reason *string) int
-		SendLoginCode     func(childComplexity int, phone string) int
-		SetPassword       func(childComplexity int, password string, currentPassword *string) int
-		SetRole           func(childComplexity int, userID string, role model.Role) int
-		SetShopOwner      func(childComplexity int, shopID string, userID string) int
-		SignIn            func(childComplexity int) int
-		UnblockUser       func(childComplexity int, userID string) int
-		UnfavoriteShop    func(childComplexity int, shopID string) int
-		UnfavoriteVoucher func(childComplexity int, voucherID string) int
-		Unfollow          func(childComplexity int, userID string) int
-		UnlikeBlog        func(childComplexity int, id string) int
-		UpdateBlog        func(childComplexity int, id string, input model.UpdateBlogInput) int
-		UpdateFlashSale   func(childComplexity int, input model.UpdateFlashSaleInput) int
-		UpdateProfile     func(childComplexity int, input model.UpdateProfileInput) int
-		UpdateShop        func(childComplexity int, input model.UpdateShopInput) int
-		UploadImage       func(childComplexity int, file graphql.Upload) int
+		BlockUser                  func(childComplexity int, userID string) int
+		BuyVoucher                 func(childComplexity int, voucherID string, quantity *int) int
+		CancelOrder                func(childComplexity int, orderID string) int
+		ClaimVoucher               func(childComplexity int, voucherID string) int
+		CreateBlog                 func(childComplexity int, input model.CreateBlogInput) int
+		CreateComment              func(childComplexity int, blogID string, content string, replyTo *string) int
+		CreateFlashSale            func(childComplexity int, input model.CreateFlashSaleInput) int
+		CreateShop                 func(childComplexity int, input model.CreateShopInput) int
+		CreateVoucher              func(childComplexity int, input model.CreateVoucherInput) int
+		DeleteBlog                 func(childComplexity int, id string) int
+		DeleteComment              func(childComplexity int, id string) int
+		DeleteImage                func(childComplexity int, url string) int
+		FavoriteShop               func(childComplexity int, shopID string) int
+		FavoriteVoucher            func(childComplexity int, voucherID string) int
+		Follow                     func(childComplexity int, userID string) int
+		LikeBlog                   func(childComplexity int, id string) int
+		Login                      func(childComplexity int, phone string, code string) int
+		LoginWithPassword          func(childComplexity int, phone string, password string) int
+		Logout                     func(childComplexity int) int
+		MarkNotificationsRead      func(childComplexity int, upTo *string) int
+		PayOrder                   func(childComplexity int, orderID string) int
+		RedeemOrder                func(childComplexity int, code string, quantity *int, requestID *string) int
+		RefreshToken               func(childComplexity int, token string) int
+		RequestRefund              func(childComplexity int, orderID string, reason *string) int
+		SendLoginCode              func(childComplexity int, phone string) int
+		SetPassword                func(childComplexity int, password string, currentPassword *string) int
+		SetRole                    func(childComplexity int, userID string, role model.Role) int
+		SetShopOwner               func(childComplexity int, shopID string, userID string) int
+		SignIn                     func(childComplexity int) int
+		UnblockUser                func(childComplexity int, userID string) int
+		UnfavoriteShop             func(childComplexity int, shopID string) int
+		UnfavoriteVoucher          func(childComplexity int, voucherID string) int
+		Unfollow                   func(childComplexity int, userID string) int
+		UnlikeBlog                 func(childComplexity int, id string) int
+		UpdateBlog                 func(childComplexity int, id string, input model.UpdateBlogInput) int
+		UpdateFlashSale            func(childComplexity int, input model.UpdateFlashSaleInput) int
+		UpdateNotificationSettings func(childComplexity int, input model.NotificationSettingsInput) int
+		UpdateProfile              func(childComplexity int, input model.UpdateProfileInput) int
+		UpdateShop                 func(childComplexity int, input model.UpdateShopInput) int
+		UploadImage                func(childComplexity int, file graphql.Upload) int
+	}
+
+	Notification struct {
+		Actor      func(childComplexity int) int
+		ActorCount func(childComplexity int) int
+		Blog       func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Kind       func(childComplexity int) int
+		Order      func(childComplexity int) int
+		Read       func(childComplexity int) int
+		Text       func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+	}
+
+	NotificationConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	NotificationEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	NotificationSettings struct {
+		Comments      func(childComplexity int) int
+		FollowedNotes func(childComplexity int) int
+		Follows       func(childComplexity int) int
+		Likes         func(childComplexity int) int
+		Orders        func(childComplexity int) int
 	}
 
 	OrderStatusEvent struct {
@@ -229,33 +262,36 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Blog           func(childComplexity int, id string) int
-		BlogLikers     func(childComplexity int, blogID string, first *int) int
-		BlogsOfUser    func(childComplexity int, userID string, first *int, after *string) int
-		Comments       func(childComplexity int, blogID string, first *int, after *string, order *model.CommentOrder) int
-		CommonFollows  func(childComplexity int, userID string) int
-		DealsNearby    func(childComplexity int, longitude float64, latitude float64, radius *int, sort *model.DealSort, first *int, after *string) int
-		Feed           func(childComplexity int, first *int, after *string) int
-		Followers      func(childComplexity int, userID string, first *int, after *string) int
-		Following      func(childComplexity int, userID string, first *int, after *string) int
-		HotBlogs       func(childComplexity int, first *int, after *string) int
-		IsFollowing    func(childComplexity int, userID string) int
-		Me             func(childComplexity int) int
-		MyFavorites    func(childComplexity int, first *int, after *string) int
-		MyOrders       func(childComplexity int, status []model.OrderStatus, first *int, after *string) int
-		MyShops        func(childComplexity int) int
-		NearbyShops    func(childComplexity int, typeID *string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) int
-		Order          func(childComplexity int, id string) int
-		SaleStats      func(childComplexity int, voucherID string) int
-		Shop           func(childComplexity int, id string) int
-		ShopOrders     func(childComplexity int, shopID string, status []model.OrderStatus, first *int, after *string) int
-		ShopTypes      func(childComplexity int) int
-		Shops          func(childComplexity int, typeID *string, name *string, first *int, after *string) int
-		SignInStatus   func(childComplexity int, month *string) int
-		UniqueVisitors func(childComplexity int, from model.Date, to model.Date, shopID *string) int
-		User           func(childComplexity int, id string) int
-		Voucher        func(childComplexity int, id string) int
-		Vouchers       func(childComplexity int, shopID string) int
+		Blog                    func(childComplexity int, id string) int
+		BlogLikers              func(childComplexity int, blogID string, first *int) int
+		BlogsOfUser             func(childComplexity int, userID string, first *int, after *string) int
+		Comments                func(childComplexity int, blogID string, first *int, after *string, order *model.CommentOrder) int
+		CommonFollows           func(childComplexity int, userID string) int
+		DealsNearby             func(childComplexity int, longitude float64, latitude float64, radius *int, sort *model.DealSort, first *int, after *string) int
+		Feed                    func(childComplexity int, first *int, after *string) int
+		Followers               func(childComplexity int, userID string, first *int, after *string) int
+		Following               func(childComplexity int, userID string, first *int, after *string) int
+		HotBlogs                func(childComplexity int, first *int, after *string) int
+		IsFollowing             func(childComplexity int, userID string) int
+		Me                      func(childComplexity int) int
+		MyFavorites             func(childComplexity int, first *int, after *string) int
+		MyOrders                func(childComplexity int, status []model.OrderStatus, first *int, after *string) int
+		MyShops                 func(childComplexity int) int
+		NearbyShops             func(childComplexity int, typeID *string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) int
+		NotificationSettings    func(childComplexity int) int
+		Notifications           func(childComplexity int, first *int, after *string, unreadOnly *bool) int
+		Order                   func(childComplexity int, id string) int
+		SaleStats               func(childComplexity int, voucherID string) int
+		Shop                    func(childComplexity int, id string) int
+		ShopOrders              func(childComplexity int, shopID string, status []model.OrderStatus, first *int, after *string) int
+		ShopTypes               func(childComplexity int) int
+		Shops                   func(childComplexity int, typeID *string, name *string, first *int, after *string) int
+		SignInStatus            func(childComplexity int, month *string) int
+		UniqueVisitors          func(childComplexity int, from model.Date, to model.Date, shopID *string) int
+		UnreadNotificationCount func(childComplexity int) int
+		User                    func(childComplexity int, id string) int
+		Voucher                 func(childComplexity int, id string) int
+		Vouchers                func(childComplexity int, shopID string) int
 	}
 
 	SaleProgress struct {
@@ -344,9 +380,10 @@ type ComplexityRoot struct {
 	}
 
 	Subscription struct {
-		OrderStatus  func(childComplexity int, orderID string) int
-		SaleProgress func(childComplexity int, voucherID string) int
-		SaleStats    func(childComplexity int, voucherID string) int
+		NotificationAdded func(childComplexity int) int
+		OrderStatus       func(childComplexity int, orderID string) int
+		SaleProgress      func(childComplexity int, voucherID string) int
+		SaleStats         func(childComplexity int, voucherID string) int
 	}
 
 	User struct {
@@ -1116,6 +1153,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Logout(childComplexity), true
+	case "Mutation.markNotificationsRead":
+		if e.ComplexityRoot.Mutation.MarkNotificationsRead == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_markNotificationsRead_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MarkNotificationsRead(childComplexity, args["upTo"].(*string)), true
 	case "Mutation.payOrder":
 		if e.ComplexityRoot.Mutation.PayOrder == nil {
 			break
@@ -1287,6 +1335,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateFlashSale(childComplexity, args["input"].(model.UpdateFlashSaleInput)), true
+	case "Mutation.updateNotificationSettings":
+		if e.ComplexityRoot.Mutation.UpdateNotificationSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateNotificationSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateNotificationSettings(childComplexity, args["input"].(model.NotificationSettingsInput)), true
 	case "Mutation.updateProfile":
 		if e.ComplexityRoot.Mutation.UpdateProfile == nil {
 			break
@@ -1320,6 +1379,124 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UploadImage(childComplexity, args["file"].(graphql.Upload)), true
+
+	case "Notification.actor":
+		if e.ComplexityRoot.Notification.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.Actor(childComplexity), true
+	case "Notification.actorCount":
+		if e.ComplexityRoot.Notification.ActorCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.ActorCount(childComplexity), true
+	case "Notification.blog":
+		if e.ComplexityRoot.Notification.Blog == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.Blog(childComplexity), true
+	case "Notification.createdAt":
+		if e.ComplexityRoot.Notification.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.CreatedAt(childComplexity), true
+	case "Notification.id":
+		if e.ComplexityRoot.Notification.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.ID(childComplexity), true
+	case "Notification.kind":
+		if e.ComplexityRoot.Notification.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.Kind(childComplexity), true
+	case "Notification.order":
+		if e.ComplexityRoot.Notification.Order == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.Order(childComplexity), true
+	case "Notification.read":
+		if e.ComplexityRoot.Notification.Read == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.Read(childComplexity), true
+	case "Notification.text":
+		if e.ComplexityRoot.Notification.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.Text(childComplexity), true
+	case "Notification.updatedAt":
+		if e.ComplexityRoot.Notification.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.UpdatedAt(childComplexity), true
+
+	case "NotificationConnection.edges":
+		if e.ComplexityRoot.NotificationConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NotificationConnection.Edges(childComplexity), true
+	case "NotificationConnection.pageInfo":
+		if e.ComplexityRoot.NotificationConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NotificationConnection.PageInfo(childComplexity), true
+
+	case "NotificationEdge.cursor":
+		if e.ComplexityRoot.NotificationEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NotificationEdge.Cursor(childComplexity), true
+	case "NotificationEdge.node":
+		if e.ComplexityRoot.NotificationEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NotificationEdge.Node(childComplexity), true
+
+	case "NotificationSettings.comments":
+		if e.ComplexityRoot.NotificationSettings.Comments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NotificationSettings.Comments(childComplexity), true
+	case "NotificationSettings.followedNotes":
+		if e.ComplexityRoot.NotificationSettings.FollowedNotes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NotificationSettings.FollowedNotes(childComplexity), true
+	case "NotificationSettings.follows":
+		if e.ComplexityRoot.NotificationSettings.Follows == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NotificationSettings.Follows(childComplexity), true
+	case "NotificationSettings.likes":
+		if e.ComplexityRoot.NotificationSettings.Likes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NotificationSettings.Likes(childComplexity), true
+	case "NotificationSettings.orders":
+		if e.ComplexityRoot.NotificationSettings.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NotificationSettings.Orders(childComplexity), true
 
 	case "OrderStatusEvent.orderId":
 		if e.ComplexityRoot.OrderStatusEvent.OrderID == nil {
@@ -1587,6 +1764,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.NearbyShops(childComplexity, args["typeId"].(*string), args["longitude"].(float64), args["latitude"].(float64), args["radiusMeters"].(*float64), args["first"].(*int), args["after"].(*string)), true
+	case "Query.notificationSettings":
+		if e.ComplexityRoot.Query.NotificationSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.NotificationSettings(childComplexity), true
+	case "Query.notifications":
+		if e.ComplexityRoot.Query.Notifications == nil {
+			break
+		}
+
+		args, err := ec.field_Query_notifications_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Notifications(childComplexity, args["first"].(*int), args["after"].(*string), args["unreadOnly"].(*bool)), true
 	case "Query.order":
 		if e.ComplexityRoot.Query.Order == nil {
 			break
@@ -1670,6 +1864,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.UniqueVisitors(childComplexity, args["from"].(model.Date), args["to"].(model.Date), args["shopId"].(*string)), true
+	case "Query.unreadNotificationCount":
+		if e.ComplexityRoot.Query.UnreadNotificationCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.UnreadNotificationCount(childComplexity), true
 	case "Query.user":
 		if e.ComplexityRoot.Query.User == nil {
 			break
@@ -2066,6 +2266,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SignInStatus.SignedToday(childComplexity), true
 
+	case "Subscription.notificationAdded":
+		if e.ComplexityRoot.Subscription.NotificationAdded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.NotificationAdded(childComplexity), true
 	case "Subscription.orderStatus":
 		if e.ComplexityRoot.Subscription.OrderStatus == nil {
 			break
@@ -2542,6 +2748,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateFlashSaleInput,
 		ec.unmarshalInputCreateShopInput,
 		ec.unmarshalInputCreateVoucherInput,
+		ec.unmarshalInputNotificationSettingsInput,
 		ec.unmarshalInputUpdateBlogInput,
 		ec.unmarshalInputUpdateFlashSaleInput,
 		ec.unmarshalInputUpdateProfileInput,
@@ -3137,6 +3344,117 @@ type SaleWarmup {
 extend type Voucher {
   "Flash sales only, for ADMINs (null for everyone else): the sale's warm-up into Redis."
   warmup: SaleWarmup
+}
+`, BuiltIn: false},
+	{Name: "../schema/inbox.graphqls", Input: `"What a notification tells."
+enum NotificationKind {
+  "People liked the caller's note."
+  BLOG_LIKED
+  "People commented on the caller's note (replies included)."
+  BLOG_COMMENTED
+  "People replied to the caller's comment."
+  COMMENT_REPLIED
+  "People started following the caller."
+  FOLLOWED
+  "The caller's order was paid: its redemption code is ready."
+  ORDER_PAID
+  "The caller's order was refunded."
+  ORDER_REFUNDED
+  "The caller's order was canceled because it was not paid in time."
+  ORDER_EXPIRED
+}
+
+"""
+One line of the caller's inbox. Actions of one group — people liking one note,
+commenting on it, replying to one comment, following the caller — collapse into one
+notification while it is unread: actorCount counts the people, actor is the latest. A
+read notification stays as it was; the next action of its group starts a new one.
+"""
+type Notification {
+  id: ID!
+  kind: NotificationKind!
+  "When the notification was created (its first action)."
+  createdAt: Time!
+  "When its latest action happened."
+  updatedAt: Time!
+  read: Boolean!
+  "The latest person who acted; null for the server's own doing (orders) and for a user who is gone."
+  actor: User
+  "How many different people acted (0 for orders)."
+  actorCount: Int!
+  "The note it is about; null for none, and once the note is deleted."
+  blog: Blog
+  "The caller's order it is about; null for none."
+  order: VoucherOrder
+  "A readable line, e.g. Ann and 12 others liked your note “Noodles”."
+  text: String!
+}
+
+type NotificationEdge {
+  cursor: String!
+  node: Notification!
+}
+
+type NotificationConnection {
+  edges: [NotificationEdge!]!
+  pageInfo: PageInfo!
+}
+
+"The kinds of notification the caller wants. Changes apply to actions from then on."
+type NotificationSettings {
+  "BLOG_LIKED (default on)."
+  likes: Boolean!
+  "BLOG_COMMENTED and COMMENT_REPLIED (default on)."
+  comments: Boolean!
+  "FOLLOWED (default on)."
+  follows: Boolean!
+  "ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED (default on)."
+  orders: Boolean!
+  "Notes published by the authors the caller follows (default off; the feed has them)."
+  followedNotes: Boolean!
+}
+
+"Settings to change; those left out stay as they are."
+input NotificationSettingsInput {
+  likes: Boolean
+  comments: Boolean
+  follows: Boolean
+  orders: Boolean
+  followedNotes: Boolean
+}
+
+extend type Query {
+  """
+  The caller's notifications, the latest activity first: a grouped notification that
+  gains a person moves to the top. Notifications are written shortly after what they
+  tell (not within the request that caused it). The newest NOTIFICATIONS_KEEP (500) are
+  kept. unreadOnly leaves out those read.
+  """
+  notifications(first: Int, after: String, unreadOnly: Boolean): NotificationConnection! @auth
+  "How many of the caller's notifications are unread."
+  unreadNotificationCount: Int! @auth
+  "The caller's notification settings."
+  notificationSettings: NotificationSettings! @auth
+}
+
+extend type Mutation {
+  """
+  Marks the caller's notifications read: the one with id upTo and every one listed after
+  it (older), or all of them when upTo is left out. Answers how many were unread.
+  NOT_FOUND when upTo is not one of the caller's notifications.
+  """
+  markNotificationsRead(upTo: ID): Int! @auth
+  "Changes the caller's notification settings and answers them."
+  updateNotificationSettings(input: NotificationSettingsInput!): NotificationSettings! @auth
+}
+
+extend type Subscription {
+  """
+  The caller's notifications as they are written: a new one, or a grouped one that
+  gained a person (the same id again, counting more). A push can be lost when servers
+  lose touch with one another: re-read notifications to be sure.
+  """
+  notificationAdded: Notification! @auth
 }
 `, BuiltIn: false},
 	{Name: "../schema/lifecycle.graphqls", Input: `enum PaymentStatus {
@@ -3940,6 +4258,68 @@ func (ec *executionContext) childFields_Image(ctx context.Context, field graphql
 		return ec.fieldContext_Image_contentType(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Image", field.Name)
+}
+
+func (ec *executionContext) childFields_Notification(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Notification_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_Notification_kind(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Notification_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Notification_updatedAt(ctx, field)
+	case "read":
+		return ec.fieldContext_Notification_read(ctx, field)
+	case "actor":
+		return ec.fieldContext_Notification_actor(ctx, field)
+	case "actorCount":
+		return ec.fieldContext_Notification_actorCount(ctx, field)
+	case "blog":
+		return ec.fieldContext_Notification_blog(ctx, field)
+	case "order":
+		return ec.fieldContext_Notification_order(ctx, field)
+	case "text":
+		return ec.fieldContext_Notification_text(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Notification", field.Name)
+}
+
+func (ec *executionContext) childFields_NotificationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_NotificationConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_NotificationConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NotificationConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_NotificationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_NotificationEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_NotificationEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NotificationEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_NotificationSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "likes":
+		return ec.fieldContext_NotificationSettings_likes(ctx, field)
+	case "comments":
+		return ec.fieldContext_NotificationSettings_comments(ctx, field)
+	case "follows":
+		return ec.fieldContext_NotificationSettings_follows(ctx, field)
+	case "orders":
+		return ec.fieldContext_NotificationSettings_orders(ctx, field)
+	case "followedNotes":
+		return ec.fieldContext_NotificationSettings_followedNotes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NotificationSettings", field.Name)
 }
 
 func (ec *executionContext) childFields_OrderStatusEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

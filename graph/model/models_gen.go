@@ -200,6 +200,63 @@ type Image struct {
 type Mutation struct {
 }
 
+// One line of the caller's inbox. Actions of one group — people liking one note,
+// commenting on it, replying to one comment, following the caller — collapse into one
+// notification while it is unread: actorCount counts the people, actor is the latest. A
+// read notification stays as it was; the next action of its group starts a new one.
+type Notification struct {
+	ID   string           `json:"id"`
+	Kind NotificationKind `json:"kind"`
+	// When the notification was created (its first action).
+	CreatedAt time.Time `json:"createdAt"`
+	// When its latest action happened.
+	UpdatedAt time.Time `json:"updatedAt"`
+	Read      bool      `json:"read"`
+	// The latest person who acted; null for the server's own doing (orders) and for a user who is gone.
+	Actor *User `json:"actor,omitempty"`
+	// How many different people acted (0 for orders).
+	ActorCount int `json:"actorCount"`
+	// The note it is about; null for none, and once the note is deleted.
+	Blog *Blog `json:"blog,omitempty"`
+	// The caller's order it is about; null for none.
+	Order *VoucherOrder `json:"order,omitempty"`
+	// A readable line, e.g. Ann and 12 others liked your note “Noodles”.
+	Text string `json:"text"`
+}
+
+type NotificationConnection struct {
+	Edges    []NotificationEdge `json:"edges"`
+	PageInfo *PageInfo          `json:"pageInfo"`
+}
+
+type NotificationEdge struct {
+	Cursor string        `json:"cursor"`
+	Node   *Notification `json:"node"`
+}
+
+// The kinds of notification the caller wants. Changes apply to actions from then on.
+type NotificationSettings struct {
+	// BLOG_LIKED (default on).
+	Likes bool `json:"likes"`
+	// BLOG_COMMENTED and COMMENT_REPLIED (default on).
+	Comments bool `json:"comments"`
+	// FOLLOWED (default on).
+	Follows bool `json:"follows"`
+	// ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED (default on).
+	Orders bool `json:"orders"`
+	// Notes published by the authors the caller follows (default off; the feed has them).
+	FollowedNotes bool `json:"followedNotes"`
+}
+
+// Settings to change; those left out stay as they are.
+type NotificationSettingsInput struct {
+	Likes         *bool `json:"likes,omitempty"`
+	Comments      *bool `json:"comments,omitempty"`
+	Follows       *bool `json:"follows,omitempty"`
+	Orders        *bool `json:"orders,omitempty"`
+	FollowedNotes *bool `json:"followedNotes,omitempty"`
+}
+
 type OrderStatusEvent struct {
 	OrderID string      `json:"orderId"`
 	Status  OrderStatus `json:"status"`
@@ -851,6 +908,79 @@ func (e *Gender) UnmarshalJSON(b []byte) error {
 }
 
 func (e Gender) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What a notification tells.
+type NotificationKind string
+
+const (
+	// People liked the caller's note.
+	NotificationKindBlogLiked NotificationKind = "BLOG_LIKED"
+	// People commented on the caller's note (replies included).
+	NotificationKindBlogCommented NotificationKind = "BLOG_COMMENTED"
+	// People replied to the caller's comment.
+	NotificationKindCommentReplied NotificationKind = "COMMENT_REPLIED"
+	// People started following the caller.
+	NotificationKindFollowed NotificationKind = "FOLLOWED"
+	// The caller's order was paid: its redemption code is ready.
+	NotificationKindOrderPaid NotificationKind = "ORDER_PAID"
+	// The caller's order was refunded.
+	NotificationKindOrderRefunded NotificationKind = "ORDER_REFUNDED"
+	// The caller's order was canceled because it was not paid in time.
+	NotificationKindOrderExpired NotificationKind = "ORDER_EXPIRED"
+)
+
+var AllNotificationKind = []NotificationKind{
+	NotificationKindBlogLiked,
+	NotificationKindBlogCommented,
+	NotificationKindCommentReplied,
+	NotificationKindFollowed,
+	NotificationKindOrderPaid,
+	NotificationKindOrderRefunded,
+	NotificationKindOrderExpired,
+}
+
+func (e NotificationKind) IsValid() bool {
+	switch e {
+	case NotificationKindBlogLiked, NotificationKindBlogCommented, NotificationKindCommentReplied, NotificationKindFollowed, NotificationKindOrderPaid, NotificationKindOrderRefunded, NotificationKindOrderExpired:
+		return true
+	}
+	return false
+}
+
+func (e NotificationKind) String() string {
+	return string(e)
+}
+
+func (e *NotificationKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = NotificationKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid NotificationKind", str)
+	}
+	return nil
+}
+
+func (e NotificationKind) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *NotificationKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e NotificationKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -4,9 +4,9 @@
 // operator's command line receive *Operations.
 //
 // Each area of the service contributes one struct to each of Commands, Queries and
-// Operations (account.go, flashsale.go, lifecycle.go, social.go; shops are one field;
-// images, media.go, have no operations); their fields are promoted, so a resolver reads
-// r.App.Commands.ClaimVoucher, whichever area it belongs to.
+// Operations (account.go, flashsale.go, inbox.go, lifecycle.go, social.go; shops are
+// one field; images and uploads, media.go); their fields are promoted, so a
+// resolver reads r.App.Commands.ClaimVoucher, whichever area it belongs to.
 package app
 
 import (
@@ -27,6 +27,7 @@ type Commands struct {
 	FlashSaleCommands
 	LifecycleCommands
 	SocialCommands
+	InboxCommands
 	MediaCommands
 	Shops *shop.Commands
 	// Favorites marks and unmarks users' favourite shops and vouchers.
@@ -40,6 +41,7 @@ type Queries struct {
 	LifecycleQueries
 	SocialQueries
 	MediaQueries
+	InboxQueries
 	Shops *shop.Queries
 	// Favorites reads users' favourites (and a shop's fans).
 	Favorites *favorites.Queries
@@ -54,5 +56,6 @@ type Operations struct {
 	FlashSaleOperations
 	LifecycleOperations
 	SocialOperations
+	InboxOperations
 	Shops *shop.Operations
 }

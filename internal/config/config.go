@@ -21,6 +21,10 @@ const (
 	QueueAMQP   = "amqp"
 )
 
+// MaxNotificationsKeep bounds NOTIFICATIONS_KEEP: past it an inbox is a log, not a
+// list a person reads, and every user's rows cost the database.
+const MaxNotificationsKeep = 100_000
+
 // Config is the whole configuration of a Dealspot process.
 type Config struct {
 	// Addr is the HTTP listen address (DEALSPOT_ADDR).
@@ -168,6 +172,9 @@ type Social struct {
 	// (Max 0: off).
 	CommentRate Rate
 	BlogRate    Rate
+	// NotificationsKeep is how many notifications each user keeps, the newest
+	// (NOTIFICATIONS_KEEP).
+	NotificationsKeep int
 }
 
 // Seckill tunes the flash sale and its order queue.

@@ -211,18 +211,19 @@ func Load(getenv func(string) string) (Config, error) {
 		c.Payment.WebhookSecret = DevPaymentSecret
 	}
 	c.Social = Social{
-		Location:         r.location("DEALSPOT_TIMEZONE", "Asia/Shanghai"),
-		LikersDefault:    r.integer("BLOG_LIKERS_DEFAULT", 5, 1),
-		LikersMax:        r.integer("BLOG_LIKERS_MAX", 50, 1),
-		InboxMax:         r.integer("FEED_INBOX_MAX", 1000, 1),
-		SyncFanoutMax:    r.integer("FEED_SYNC_FANOUT_MAX", 200, 0),
-		FollowBackfill:   r.integer("FEED_FOLLOW_BACKFILL", 20, 0),
-		CommonFollowsMax: r.integer("COMMON_FOLLOWS_MAX", 100, 1),
-		VisitorMaxDays:   r.integer("UV_MAX_RANGE_DAYS", 366, 1),
-		VisitorRetention: r.duration("UV_RETENTION", 400*24*time.Hour),
-		SignInCacheTTL:   r.duration("SIGNIN_CACHE_TTL", 24*time.Hour),
-		CommentRate:      r.rate("COMMENT_RATE_PER_USER", Rate{Max: 10, Window: time.Minute}),
-		BlogRate:         r.rate("BLOG_RATE_PER_USER", Rate{Max: 10, Window: time.Hour}),
+		Location:          r.location("DEALSPOT_TIMEZONE", "Asia/Shanghai"),
+		LikersDefault:     r.integer("BLOG_LIKERS_DEFAULT", 5, 1),
+		LikersMax:         r.integer("BLOG_LIKERS_MAX", 50, 1),
+		InboxMax:          r.integer("FEED_INBOX_MAX", 1000, 1),
+		SyncFanoutMax:     r.integer("FEED_SYNC_FANOUT_MAX", 200, 0),
+		FollowBackfill:    r.integer("FEED_FOLLOW_BACKFILL", 20, 0),
+		CommonFollowsMax:  r.integer("COMMON_FOLLOWS_MAX", 100, 1),
+		VisitorMaxDays:    r.integer("UV_MAX_RANGE_DAYS", 366, 1),
+		VisitorRetention:  r.duration("UV_RETENTION", 400*24*time.Hour),
+		SignInCacheTTL:    r.duration("SIGNIN_CACHE_TTL", 24*time.Hour),
+		CommentRate:       r.rate("COMMENT_RATE_PER_USER", Rate{Max: 10, Window: time.Minute}),
+		BlogRate:          r.rate("BLOG_RATE_PER_USER", Rate{Max: 10, Window: time.Hour}),
+		NotificationsKeep: r.integer("NOTIFICATIONS_KEEP", 500, 1),
 	}
 	c.Favorites = Favorites{MaxPerUser: r.integer("FAVORITES_MAX_PER_USER", 1000, 1)}
 	c.Media = Media{

@@ -34,6 +34,9 @@ func (c Config) validate() error {
 			bad("PPROF_ADDR", "wants an address of its own, not DEALSPOT_ADDR or METRICS_ADDR (%s)", c.PprofAddr)
 		}
 	}
+	if c.Social.NotificationsKeep > MaxNotificationsKeep {
+		bad("NOTIFICATIONS_KEEP", "at most %d, got %d", MaxNotificationsKeep, c.Social.NotificationsKeep)
+	}
 	if err := validateDatabaseURL(c.DatabaseURL); err != nil {
 		bad("DATABASE_URL", "%v", err)
 	}

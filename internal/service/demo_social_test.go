@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -63,4 +64,9 @@ func TestSeededSocialDataIsVisibleThroughTheAPI(t *testing.T) {
 	if !follows.IsFollowing || len(follows.CommonFollows) == 0 {
 		t.Errorf("demo follows not visible: %+v", follows)
 	}
+	// User 5 follows user 1, and the demo people like and comment on user 1's notes.
+	eventually(t, c, "the first demo user's notifications", true, func(ns []notificationNode, _ int) bool {
+		return slices.ContainsFunc(ns, func(n notificationNode) bool { return n.Kind == "FOLLOWED" }) &&
+			slices.ContainsFunc(ns, func(n notificationNode) bool { return n.Kind == "BLOG_LIKED" && n.Blog != nil })
+	})
 }

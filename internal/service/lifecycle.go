@@ -49,7 +49,8 @@ func (s *Node) startLifecycle(sales orders.Sales, ids seckill.IDGenerator, statu
 		Pages:               domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
 	}, orders.Deps{
 		Orders: s.Store.Orders(), Payments: s.Store.Payments(), Vouchers: s.Store.Vouchers(), Shops: s.Store.Shops(), Sales: sales,
-		Provider: provider, Status: status, IDs: ids, Sold: sold, Credits: s.Store.Users().Credits(), Log: s.Log,
+		Provider: provider, Status: status, IDs: ids, Sold: sold, Credits: s.Store.Users().Credits(), Notifier: s.notifications,
+		Log: s.Log,
 	})
 	if err != nil {
 		return err

@@ -16,6 +16,7 @@ import (
 	"github.com/dealspot/dealspot/adapters/entstore"
 	"github.com/dealspot/dealspot/adapters/localcache"
 	"github.com/dealspot/dealspot/adapters/metrics"
+	"github.com/dealspot/dealspot/adapters/notifyqueue"
 	"github.com/dealspot/dealspot/adapters/queue"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/sms"
@@ -75,6 +76,8 @@ type Node struct {
 	// jwtSecret is the secret access tokens are signed with (JWT_SECRET, or dev mode's
 	// kept random secret).
 	jwtSecret []byte
+	// notifications carries what the use cases report to the inboxes' writer.
+	notifications *notifyqueue.Buffer
 }
 
 // JWTSecret returns the secret access tokens are signed with, for tools that mint tokens
@@ -248,6 +251,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err != nil {
 		return nil, err
 	}
+	s.notifications = newNotifications(s)
 	soc, err := s.newSocial(o, imgs.images)
 	if err != nil {
 		return nil, err
@@ -307,6 +311,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		return nil, err
 	}
 	if err := s.startDeals(); err != nil {
+		return nil, err
+	}
+	if err := s.startInbox(); err != nil {
 		return nil, err
 	}
 	stopFilters, err := s.ids.start(ctx, caches.deps.Invalidations, log)

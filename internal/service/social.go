@@ -82,6 +82,7 @@ func (s *Node) newSocial(o options, images notes.Images) (socialParts, error) {
 		// through them); it is looked up when a review changes.
 		ShopCache: lateShopInvalidator{s},
 		Images:    images,
+		Notifier:  s.notifications,
 	})
 	if err != nil {
 		return socialParts{}, err

@@ -30,6 +30,7 @@ type lifecycle struct {
 	provider *orderstest.MemProvider
 	status   *statusLog
 	sold     *soldLog
+	notified *notifyLog
 	// skew moves the service's clock ahead of the wall clock (the in-memory store dates
 	// a claim's pay deadline by the wall clock).
 	mu   sync.Mutex
@@ -42,11 +43,11 @@ func newLifecycle(t *testing.T, cfg orders.Config, shops *seckilltest.MemShopOwn
 	t.Helper()
 	store := orderstest.NewMemory()
 	l := &lifecycle{store: store, payStore: orderstest.NewMemoryPayments(store), vouchers: seckilltest.NewMemVouchers(9, 10),
-		sales: orderstest.NewMemSales(), provider: orderstest.NewMemProvider(), status: &statusLog{}, sold: &soldLog{}}
+		sales: orderstest.NewMemSales(), provider: orderstest.NewMemProvider(), status: &statusLog{}, sold: &soldLog{}, notified: &notifyLog{}}
 	cfg.Pages = domain.PageLimits{Default: 10, Max: 100}
 	svc, err := orders.New(cfg, orders.Deps{Orders: store, Payments: l.payStore, Vouchers: l.vouchers, Shops: shops,
-		Sales: l.sales, Provider: l.provider, Status: l.status, IDs: seckilltest.NewMemIDs(1), Sold: l.sold, Log: slog.New(slog.DiscardHandler),
-		Now: l.now})
+		Sales: l.sales, Provider: l.provider, Status: l.status, IDs: seckilltest.NewMemIDs(1), Sold: l.sold, Notifier: l.notified,
+		Log: slog.New(slog.DiscardHandler), Now: l.now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,6 +196,68 @@ func (s *statusLog) want(t *testing.T, id int64, want ...string) {
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("events of order %d: %v, want %v", id, got, want)
 	}
+}
+
+// notifyLog records the events handed to the buyers' inboxes.
+type notifyLog struct {
+	mu     sync.Mutex
+	events []domain.NotificationEvent
+}
+
+func (n *notifyLog) Notify(_ context.Context, e domain.NotificationEvent) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.events = append(n.events, e)
+}
+
+// want checks the kinds told of order id, in order.
+func (n *notifyLog) want(t *testing.T, id int64, want ...domain.NotificationKind) {
+	t.Helper()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var got []domain.NotificationKind
+	for _, e := range n.events {
+		if e.OrderID == id {
+			got = append(got, e.Kind)
+			if e.RecipientID != buyer.UserID || e.ActorID != 0 || e.At.IsZero() {
+				t.Errorf("event %+v; want it to the buyer %d, from nobody, dated", e, buyer.UserID)
+			}
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("told of order %d: %v, want %v", id, got, want)
+	}
+}
+
+// Buyers are told that their orders were paid, refunded, or canceled for want of
+// payment — not that they canceled one themselves.
+func TestBuyersAreToldOfPaymentsRefundsAndExpiry(t *testing.T) {
+	ctx := context.Background()
+	l := newLifecycle(t, orders.Config{PayTimeout: 10 * time.Minute}, owners(9, 70))
+	v := l.voucher(t, domain.Voucher{Kind: domain.VoucherNormal, PayValue: 300})
+	buy := func() domain.VoucherOrder {
+		t.Helper()
+		o, err := l.Buy.Handle(ctx, buyer, v.ID, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	refunded, canceled, expired := buy(), buy(), buy()
+	l.paid(t, buyer, refunded)
+	if _, err := l.Refund.Handle(ctx, buyer, refunded.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Cancel.Handle(ctx, buyer, canceled.ID); err != nil {
+		t.Fatal(err)
+	}
+	l.advance(11 * time.Minute)
+	if n, err := l.Expirer.RunOnce(ctx); err != nil || n != 1 {
+		t.Fatalf("expiry: %d, %v; want 1", n, err)
+	}
+	l.notified.want(t, refunded.ID, domain.NotifyOrderPaid, domain.NotifyOrderRefunded)
+	l.notified.want(t, canceled.ID)
+	l.notified.want(t, expired.ID, domain.NotifyOrderExpired)
 }
 
 // wantConflict checks that err is a CONFLICT naming the order's current status.

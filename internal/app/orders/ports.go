@@ -121,6 +121,12 @@ type StatusPublisher interface {
 	Publish(ctx context.Context, events ...domain.OrderEvent) error
 }
 
+// Notifier hands what happened to orders to their buyers' inboxes, which write the
+// notifications later: Notify never waits for them and never fails the move.
+type Notifier interface {
+	Notify(ctx context.Context, e domain.NotificationEvent)
+}
+
 // SoldChanges is told that shops' sold counts moved (in the database, with the order
 // moves that moved them), so that their cached copies are refreshed. It never fails a
 // move: a copy it cannot refresh is served until it expires.

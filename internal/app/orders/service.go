@@ -68,7 +68,10 @@ type Deps struct {
 	Sold SoldChanges
 	// Credits award paid orders' credits (nil: no credits are kept).
 	Credits Credits
-	Log     *slog.Logger
+	// Notifier tells buyers that their orders were paid, refunded or canceled for want
+	// of payment (nil: nobody is told).
+	Notifier Notifier
+	Log      *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -169,11 +172,31 @@ func (c *core) soldChanged(ctx context.Context, o domain.VoucherOrder) {
 }
 
 // publish tells every node an order moved; a failure is logged (subscribers re-read).
+// The moves a buyer hears of in their inbox go to it too.
 func (c *core) publish(ctx context.Context, o domain.VoucherOrder, reason string) {
 	e := domain.OrderEvent{OrderID: o.ID, UserID: o.UserID, VoucherID: o.VoucherID, Status: o.Status, Reason: reason, At: c.now()}
 	if err := c.d.Status.Publish(context.WithoutCancel(ctx), e); err != nil {
 		c.log.Warn("cannot publish order status", slog.Int64("order_id", o.ID), slog.Any("error", err))
 	}
+	if kind, ok := notificationOf(e); ok && c.d.Notifier != nil {
+		c.d.Notifier.Notify(ctx, domain.NotificationEvent{Kind: kind, RecipientID: o.UserID, OrderID: o.ID, At: e.At})
+	}
+}
+
+// notificationOf tells which notification an order's event gives its buyer: its
+// payment (the provider's notification, not the buyer's request), its refund, its
+// cancel for want of payment. The buyer's own cancel and the refund's money coming back
+// later are not told.
+func notificationOf(e domain.OrderEvent) (domain.NotificationKind, bool) {
+	switch {
+	case e.Status == domain.OrderPaid && e.Reason == "":
+		return domain.NotifyOrderPaid, true
+	case e.Status == domain.OrderRefunded && e.Reason == "":
+		return domain.NotifyOrderRefunded, true
+	case e.Status == domain.OrderCanceled && e.Reason == string(domain.CancelTimeout):
+		return domain.NotifyOrderExpired, true
+	}
+	return "", false
 }
 
 // returnUnits gives the units of released flash-sale orders of one sale back to the

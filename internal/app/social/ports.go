@@ -1,11 +1,14 @@
 package social
 
 import (
+	"context"
+
 	"github.com/dealspot/dealspot/internal/app/social/follows"
 	"github.com/dealspot/dealspot/internal/app/social/likes"
 	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/app/social/people"
 	"github.com/dealspot/dealspot/internal/app/social/signins"
+	"github.com/dealspot/dealspot/internal/domain"
 )
 
 // Blogs reads and writes blogs in the relational store: what each of the social
@@ -37,3 +40,16 @@ type Credits interface {
 	notes.Credits
 	signins.Credits
 }
+
+// Notifier hands likes, comments and follows to the users' inboxes, without waiting
+// for the notifications.
+type Notifier interface {
+	likes.Notifier
+	notes.Notifier
+	follows.Notifier
+}
+
+// noNotifier tells nobody.
+type noNotifier struct{}
+
+func (noNotifier) Notify(context.Context, domain.NotificationEvent) {}

@@ -82,6 +82,9 @@ type Deps struct {
 	Credits Credits
 	// Images tells whether the paths of this site that notes and icons show exist.
 	Images notes.Images
+	// Notifier hands likes, comments and follows to the users' inboxes (nil: nobody
+	// is told).
+	Notifier Notifier
 }
 
 // Service gathers the social use cases. The commands and queries are what a client may
@@ -135,22 +138,25 @@ func New(cfg Config, d Deps) (*Service, error) {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
+	if d.Notifier == nil {
+		d.Notifier = noNotifier{}
+	}
 	if cfg.VisitFlush <= 0 {
 		cfg.VisitFlush = 100 * time.Millisecond
 	}
 	vis := visitors.New(visitors.Config{Location: cfg.Location, MaxDays: cfg.MaxVisitorDays, Flush: cfg.VisitFlush},
 		visitors.Deps{Visitors: d.Visitors, Owners: d.ShopOwners, Now: d.Now, Log: d.Log})
-	lk := likes.New(cfg.Likers, likes.Deps{Store: d.LikeStore, Cache: d.Likes, Blogs: d.Blogs, Users: d.Users, Log: d.Log, Now: d.Now})
+	lk := likes.New(cfg.Likers, likes.Deps{Store: d.LikeStore, Cache: d.Likes, Blogs: d.Blogs, Users: d.Users, Notifier: d.Notifier, Log: d.Log, Now: d.Now})
 	fl := follows.New(follows.Config{
 		Pages: cfg.Pages, InboxMax: cfg.InboxMax, SyncFanoutMax: cfg.SyncFanoutMax,
 		FollowBackfill: cfg.FollowBackfill, CommonFollowsMax: cfg.CommonFollowsMax,
 	}, follows.Deps{
 		Follows: d.Follows, Mirror: d.Mirror, Users: d.Users, Blogs: d.Blogs, Inboxes: d.Inboxes, Fanout: d.Fanout,
-		Views: notes.NewViews(lk.Loader), Log: d.Log,
+		Views: notes.NewViews(lk.Loader), Notifier: d.Notifier, Log: d.Log,
 	})
 	nt := notes.New(notes.Config{Pages: cfg.Pages, CommentRate: cfg.CommentRate, BlogRate: cfg.BlogRate}, notes.Deps{
 		Blogs: d.Blogs, Comments: d.Comments, Shops: d.Shops, Likes: lk.Loader, Publisher: fl.Publisher,
-		Visits: vis.Visits, Limiter: d.Limiter, ShopCache: d.ShopCache, Credits: d.Credits, Images: d.Images, Now: d.Now, Log: d.Log,
+		Visits: vis.Visits, Limiter: d.Limiter, ShopCache: d.ShopCache, Credits: d.Credits, Images: d.Images, Notifier: d.Notifier, Now: d.Now, Log: d.Log,
 	})
 	si := signins.New(signins.Deps{Store: d.SignInStore, Cache: d.SignIns, Credits: d.Credits, Location: cfg.Location, Now: d.Now, Log: d.Log})
 	pp := people.New(cfg.Pages, people.Deps{Users: d.Users, Follows: d.Follows, Blogs: d.Blogs, Images: d.Images, Now: d.Now})

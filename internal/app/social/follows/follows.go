@@ -20,6 +20,7 @@ type FollowCommands struct {
 	inboxes     Inboxes
 	backfillMax int
 	inboxMax    int
+	notifier    Notifier
 	log         *slog.Logger
 }
 
@@ -48,6 +49,9 @@ func (c *FollowCommands) Follow(ctx context.Context, userID, targetID int64) err
 	}
 	if created && c.backfillMax > 0 {
 		c.backfill(ctx, userID, targetID)
+	}
+	if created {
+		c.notifier.Notify(ctx, domain.NotificationEvent{Kind: domain.NotifyFollowed, ActorID: userID, RecipientID: targetID})
 	}
 	return nil
 }

@@ -114,3 +114,9 @@ type Blogs interface {
 	// BlogStamps returns the ids and times of a user's newest limit blogs, newest first.
 	BlogStamps(ctx context.Context, userID int64, limit int) ([]domain.BlogStamp, error)
 }
+
+// Notifier hands what happened to the users' inboxes, which write the notifications
+// later: Notify never waits for them and never fails the action that happened.
+type Notifier interface {
+	Notify(ctx context.Context, e domain.NotificationEvent)
+}

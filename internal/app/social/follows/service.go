@@ -38,7 +38,9 @@ type Deps struct {
 	Fanout  FanoutQueue
 	// Views adds the reader's likes to the feed's notes.
 	Views *notes.Views
-	Log   *slog.Logger
+	// Notifier tells users of their new followers.
+	Notifier Notifier
+	Log      *slog.Logger
 }
 
 // Service gathers the follow and feed use cases. Fanout, Loader and Publisher are run by
@@ -61,7 +63,7 @@ func New(cfg Config, d Deps) *Service {
 	return &Service{
 		Commands: &FollowCommands{
 			users: d.Users, follows: d.Follows, mirror: d.Mirror, blogs: d.Blogs, inboxes: d.Inboxes,
-			backfillMax: cfg.FollowBackfill, inboxMax: cfg.InboxMax, log: d.Log,
+			backfillMax: cfg.FollowBackfill, inboxMax: cfg.InboxMax, notifier: d.Notifier, log: d.Log,
 		},
 		Queries: &FollowQueries{mirror: d.Mirror, users: d.Users, commonMax: cfg.CommonFollowsMax},
 		Feed: &FeedQueries{

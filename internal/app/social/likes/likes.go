@@ -12,9 +12,10 @@ import (
 
 // LikeCommands like and unlike blogs.
 type LikeCommands struct {
-	blogs Blogs
-	likes *Loader
-	now   func() time.Time
+	blogs    Blogs
+	likes    *Loader
+	notifier Notifier
+	now      func() time.Time
 }
 
 // LikeBlog makes userID like a blog; liking a blog the user likes already changes
@@ -55,6 +56,9 @@ func (c *LikeCommands) setLike(ctx context.Context, userID, blogID int64, like b
 		// The change is stored; from here on only the cache is at stake, and a client
 		// that goes away must not leave it behind the database.
 		c.likes.cacheLike(context.WithoutCancel(ctx), blogID, userID, ch)
+		if like {
+			c.notifier.Notify(ctx, domain.NotificationEvent{Kind: domain.NotifyBlogLiked, ActorID: userID, RecipientID: b.UserID, BlogID: blogID, At: ch.At})
+		}
 	}
 	b.Liked = ch.Count
 	return notes.BlogView{Blog: b, LikedByMe: ch.Liked}, nil

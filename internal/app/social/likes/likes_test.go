@@ -142,19 +142,56 @@ func (someUsers) UsersByIDs(_ context.Context, ids []int64) ([]domain.User, erro
 	return out, nil
 }
 
+// notified records the events handed to the inboxes.
+type notified struct {
+	mu     sync.Mutex
+	events []domain.NotificationEvent
+}
+
+func (n *notified) Notify(_ context.Context, e domain.NotificationEvent) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.events = append(n.events, e)
+}
+
 // likesUnderTest is the like use cases over one cache and store.
 type likesUnderTest struct {
 	*LikeCommands
 	*LikeQueries
 	*Loader
+	notified *notified
 }
 
 func likesService(store *likeStore, cache *likeCache) likesUnderTest {
 	loader := NewLoader(cache, store, slog.New(slog.DiscardHandler))
+	n := &notified{}
 	return likesUnderTest{
-		LikeCommands: &LikeCommands{blogs: oneBlog{}, likes: loader, now: time.Now},
+		LikeCommands: &LikeCommands{blogs: oneBlog{}, likes: loader, notifier: n, now: time.Now},
 		LikeQueries:  &LikeQueries{likes: loader, users: someUsers{}, limits: domain.PageLimits{Default: 5, Max: 50}},
 		Loader:       loader,
+		notified:     n,
+	}
+}
+
+// A like that changes something tells the note's author (blog 3 is user 1's); a
+// repeated like and an unlike tell nobody.
+func TestALikeIsHandedToTheAuthorsInbox(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := likesService(&likeStore{}, &likeCache{})
+	at := time.Now()
+	s.now = func() time.Time { return at }
+	for range 2 {
+		if _, err := s.LikeBlog(ctx, 8, 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.UnlikeBlog(ctx, 8, 3); err != nil {
+		t.Fatal(err)
+	}
+	want := []domain.NotificationEvent{{Kind: domain.NotifyBlogLiked, ActorID: 8, RecipientID: 1, BlogID: 3, At: at}}
+	if !slices.Equal(s.notified.events, want) {
+		t.Fatalf("events %+v, want %+v", s.notified.events, want)
 	}
 }
 

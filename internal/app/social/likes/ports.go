@@ -91,3 +91,9 @@ type Users interface {
 	// unknown ones.
 	UsersByIDs(ctx context.Context, ids []int64) ([]domain.User, error)
 }
+
+// Notifier hands what happened to the users' inboxes, which write the notifications
+// later: Notify never waits for them and never fails the action that happened.
+type Notifier interface {
+	Notify(ctx context.Context, e domain.NotificationEvent)
+}

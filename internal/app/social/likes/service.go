@@ -18,8 +18,10 @@ type Deps struct {
 	Cache Likes
 	Blogs Blogs
 	Users Users
-	Log   *slog.Logger
-	Now   func() time.Time
+	// Notifier tells the notes' authors of their likes.
+	Notifier Notifier
+	Log      *slog.Logger
+	Now      func() time.Time
 }
 
 // Service gathers the like use cases.
@@ -37,7 +39,7 @@ type Service struct {
 func New(likers domain.PageLimits, d Deps) *Service {
 	loader := NewLoader(d.Cache, d.Store, d.Log)
 	return &Service{
-		Commands: &LikeCommands{blogs: d.Blogs, likes: loader, now: d.Now},
+		Commands: &LikeCommands{blogs: d.Blogs, likes: loader, notifier: d.Notifier, now: d.Now},
 		Queries:  &LikeQueries{likes: loader, users: d.Users, limits: likers},
 		Loader:   loader,
 		Legacy:   &LegacyImport{likes: d.Cache, store: d.Store},

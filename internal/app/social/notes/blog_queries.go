@@ -51,6 +51,19 @@ func (q *BlogQueries) Blog(ctx context.Context, viewer Viewer, id int64) (view B
 	return views[0], true, nil
 }
 
+// BlogViews returns the blogs with those ids as viewerID sees them, in the order of
+// ids, leaving out unknown ones; it counts no view.
+func (q *BlogQueries) BlogViews(ctx context.Context, viewerID int64, ids []int64) ([]BlogView, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	blogs, err := q.blogs.BlogsByIDs(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("load %d blogs: %w", len(ids), err)
+	}
+	return q.views.Of(ctx, viewerID, blogs)
+}
+
 // HotBlogs pages through blogs by likes, most liked first (ties: newer first). Likes
 // change while a reader pages, so a blog can move across the page boundary; each page
 // is still well ordered. Errors: BAD_USER_INPUT for a bad page size.

@@ -24,8 +24,9 @@ type CommentInput struct {
 type CommentCommands struct {
 	comments Comments
 	// blogs tells whose note a comment is on: its author may delete it.
-	blogs  Blogs
-	limits *postLimits
+	blogs    Blogs
+	limits   *postLimits
+	notifier Notifier
 }
 
 // Create publishes a comment by the actor. Errors: BAD_USER_INPUT (empty or too long,
@@ -66,7 +67,13 @@ func (c *CommentCommands) Create(ctx context.Context, a domain.Actor, in Comment
 	if errors.Is(err, domain.ErrNotFound) {
 		return domain.Comment{}, domain.Errorf(domain.CodeNotFound, "no note %d (or the comment answered is gone)", in.BlogID)
 	}
-	return created, err
+	if err != nil {
+		return domain.Comment{}, err
+	}
+	// The inbox finds the note's author: the comment does not wait for that read.
+	c.notifier.Notify(ctx, domain.NotificationEvent{Kind: domain.NotifyBlogCommented, ActorID: a.UserID, BlogID: created.BlogID,
+		CommentID: created.ID, ReplyToID: created.ReplyToID, ReplyToUserID: created.ReplyToUserID, At: created.CreatedAt})
+	return created, nil
 }
 
 // Delete deletes a comment, with its replies, for its author, the author of its blog or

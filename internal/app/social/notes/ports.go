@@ -27,6 +27,9 @@ type Blogs interface {
 	CreateBlog(ctx context.Context, b domain.Blog) (domain.Blog, error)
 	// Blog returns one blog, or domain.ErrNotFound.
 	Blog(ctx context.Context, id int64) (domain.Blog, error)
+	// BlogsByIDs returns the blogs with those ids in the order of ids, leaving out
+	// unknown ones.
+	BlogsByIDs(ctx context.Context, ids []int64) ([]domain.Blog, error)
 	// BlogsOfUser returns up to limit blogs of a user with id < before (0: from the
 	// newest), newest first.
 	BlogsOfUser(ctx context.Context, userID, before int64, limit int) ([]domain.Blog, error)
@@ -127,4 +130,10 @@ type Credits interface {
 	// credits in the same transaction, and keeps the key taken so that a later Award of
 	// it adds nothing; it reports whether there was an amount to take back.
 	Revoke(ctx context.Context, userID int64, reason domain.CreditReason, ref int64) (bool, error)
+}
+
+// Notifier hands what happened to the users' inboxes, which write the notifications
+// later: Notify never waits for them and never fails the action that happened.
+type Notifier interface {
+	Notify(ctx context.Context, e domain.NotificationEvent)
 }

@@ -42,8 +42,10 @@ type Deps struct {
 	// Images tells whether the paths of this site a note shows exist (nil: not
 	// checked).
 	Images Images
-	Now    func() time.Time
-	Log    *slog.Logger
+	// Notifier tells the notes' authors, and the users answered, of comments.
+	Notifier Notifier
+	Now      func() time.Time
+	Log      *slog.Logger
 }
 
 // Service gathers the notes use cases.
@@ -64,7 +66,7 @@ func New(cfg Config, d Deps) *Service {
 			now: d.Now, log: d.Log, limits: limits, shopCache: d.ShopCache, credits: d.Credits, images: d.Images,
 		},
 		Blogs:           &BlogQueries{blogs: d.Blogs, views: views, visits: d.Visits, pages: cfg.Pages},
-		CommentCommands: &CommentCommands{comments: d.Comments, blogs: d.Blogs, limits: limits},
+		CommentCommands: &CommentCommands{comments: d.Comments, blogs: d.Blogs, limits: limits, notifier: d.Notifier},
 		Comments:        &CommentQueries{comments: d.Comments, pages: cfg.Pages},
 	}
 }

@@ -1,0 +1,132 @@
+package domain
+
+import "time"
+
+// NotificationKind says what a notification tells.
+type NotificationKind string
+
+// Notification kinds.
+const (
+	// NotifyBlogLiked: users liked the recipient's note.
+	NotifyBlogLiked NotificationKind = "BLOG_LIKED"
+	// NotifyBlogCommented: users commented on the recipient's note (replies included).
+	NotifyBlogCommented NotificationKind = "BLOG_COMMENTED"
+	// NotifyCommentReplied: users replied to the recipient's comment.
+	NotifyCommentReplied NotificationKind = "COMMENT_REPLIED"
+	// NotifyFollowed: users started following the recipient.
+	NotifyFollowed NotificationKind = "FOLLOWED"
+	// NotifyOrderPaid: the recipient's order was paid (its redemption code is ready).
+	NotifyOrderPaid NotificationKind = "ORDER_PAID"
+	// NotifyOrderRefunded: the recipient's order was refunded.
+	NotifyOrderRefunded NotificationKind = "ORDER_REFUNDED"
+	// NotifyOrderExpired: the recipient's order was canceled because it was not paid in
+	// time.
+	NotifyOrderExpired NotificationKind = "ORDER_EXPIRED"
+)
+
+// NotificationKinds lists every kind.
+var NotificationKinds = []NotificationKind{
+	NotifyBlogLiked, NotifyBlogCommented, NotifyCommentReplied, NotifyFollowed,
+	NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired,
+}
+
+// Valid reports whether k is one of the kinds.
+func (k NotificationKind) Valid() bool {
+	for _, v := range NotificationKinds {
+		if k == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Notification is one line of a user's inbox. Actions of one group (several people
+// liking one note) collapse into one notification while it is unread: ActorCount counts
+// the distinct users who acted, ActorID is the latest of them.
+type Notification struct {
+	ID int64
+	// UserID is the recipient.
+	UserID int64
+	Kind   NotificationKind
+	// GroupKey names the group whose actions collapse into this notification while it
+	// is unread (one note's likes, one order's payment).
+	GroupKey string
+	// ActorID is the latest user who acted (0: the server's own doing, such as a
+	// payment arriving); ActorCount counts the distinct users who acted.
+	ActorID    int64
+	ActorCount int
+	// BlogID, CommentID and OrderID are what it is about (0: none). CommentID is the
+	// latest comment of the group.
+	BlogID    int64
+	CommentID int64
+	OrderID   int64
+	// Read is whether the recipient marked it read.
+	Read bool
+	// Seq orders a user's notifications: each change that adds to one (created, or a
+	// new actor joined) gives it the user's next number, so the inbox lists the latest
+	// activity first.
+	Seq int64
+	// CreatedAt is when it was created; UpdatedAt when its latest actor acted.
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// NotificationEvent is something that happened which may concern a user other than the
+// one who did it: the social and order use cases hand these to the inbox, which decides
+// who is told and writes the notifications later.
+type NotificationEvent struct {
+	// Kind is what happened: BLOG_COMMENTED stands for any comment (a reply too; the
+	// inbox tells the note's author and the user answered).
+	Kind NotificationKind
+	// ActorID did it (0: the server).
+	ActorID int64
+	// RecipientID is whom it concerns; 0 for a comment, whose note's author the inbox
+	// looks up.
+	RecipientID int64
+	BlogID      int64
+	CommentID   int64
+	OrderID     int64
+	// ReplyToID is the comment a reply answers and ReplyToUserID its author (0: none).
+	ReplyToID     int64
+	ReplyToUserID int64
+	// At is when it happened (zero: when the inbox handles it).
+	At time.Time
+}
+
+// NotificationSettings say which kinds of notification a user wants.
+type NotificationSettings struct {
+	// Likes: BLOG_LIKED.
+	Likes bool
+	// Comments: BLOG_COMMENTED and COMMENT_REPLIED.
+	Comments bool
+	// Follows: FOLLOWED.
+	Follows bool
+	// Orders: ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED.
+	Orders bool
+	// FollowedNotes: notes published by followed authors (no notification of this
+	// kind is written yet).
+	FollowedNotes bool
+}
+
+// DefaultNotificationSettings are the settings of a user who never changed them:
+// everything about the user's own notes, follows and orders, not the notes of the
+// authors they follow (the feed has those).
+func DefaultNotificationSettings() NotificationSettings {
+	return NotificationSettings{Likes: true, Comments: true, Follows: true, Orders: true}
+}
+
+// Wants reports whether a user with these settings is told about notifications of kind
+// k.
+func (s NotificationSettings) Wants(k NotificationKind) bool {
+	switch k {
+	case NotifyBlogLiked:
+		return s.Likes
+	case NotifyBlogCommented, NotifyCommentReplied:
+		return s.Comments
+	case NotifyFollowed:
+		return s.Follows
+	case NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired:
+		return s.Orders
+	}
+	return false
+}
