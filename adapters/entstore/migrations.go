@@ -196,6 +196,21 @@ func (s *Store) Migrations() *Migrations { return &Migrations{db: s.db, dialect:
 // yet applied.
 func (m *Migrations) Migrate(ctx context.Context) error { return m.migrate(ctx, "") }
 
+// MigrateTo is Migrate stopping after the file of version (a 14-digit version that this
+// build has a file of): to leave a database a release behind, or to step through.
+func (m *Migrations) MigrateTo(ctx context.Context, version string) error {
+	set, err := loadMigrations(m.dialect)
+	if err != nil {
+		return err
+	}
+	for _, f := range set.files {
+		if f.Version() == version {
+			return m.migrate(ctx, version)
+		}
+	}
+	return fmt.Errorf("this build has no migration file of version %q (see dealspot migrate --status)", version)
+}
+
 // migrate is Migrate stopping after version upTo ("": the latest).
 func (m *Migrations) migrate(ctx context.Context, upTo string) error {
 	set, err := loadMigrations(m.dialect)

@@ -15,14 +15,15 @@ import (
 	"github.com/dealspot/dealspot/internal/service"
 )
 
-// migrate applies the pending migration files (under the advisory lock on PostgreSQL), or
-// with --status lists them on out.
+// migrate applies the pending migration files (under the advisory lock on PostgreSQL), with
+// --to VERSION only those up to that version, or with --status lists them on out.
 func migrate(ctx context.Context, cfg config.Config, log *slog.Logger, args []string, out io.Writer) (err error) {
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	status := fs.Bool("status", false, "list the migration files and which the database has applied; change nothing")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return errors.New("usage: dealspot migrate [--status]")
+	to := fs.String("to", "", "apply the pending files up to and including this version only")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || (*status && *to != "") {
+		return errors.New("usage: dealspot migrate [--status | --to VERSION]")
 	}
 	store, err := service.OpenStoreAsIs(ctx, cfg)
 	if err != nil {
@@ -30,7 +31,7 @@ func migrate(ctx context.Context, cfg config.Config, log *slog.Logger, args []st
 	}
 	defer func() { err = errors.Join(err, store.Close()) }()
 	if !*status {
-		return service.MigrateStore(ctx, store, log)
+		return service.MigrateStoreTo(ctx, store, *to, log)
 	}
 	st, err := store.Migrations().Status(ctx)
 	if err != nil {

@@ -122,12 +122,21 @@ func readySchema(ctx context.Context, store *entstore.Store, migrate bool, log *
 
 // MigrateStore applies the store's pending migration files and logs what it did.
 func MigrateStore(ctx context.Context, store *entstore.Store, log *slog.Logger) error {
+	return MigrateStoreTo(ctx, store, "", log)
+}
+
+// MigrateStoreTo is MigrateStore stopping after the file of version upTo ("": the latest).
+func MigrateStoreTo(ctx context.Context, store *entstore.Store, upTo string, log *slog.Logger) error {
 	migrations := store.Migrations()
 	before, err := migrations.Status(ctx)
 	if err != nil {
 		return fmt.Errorf("database: %w", err)
 	}
-	if err := migrations.Migrate(ctx); err != nil {
+	migrate := migrations.Migrate
+	if upTo != "" {
+		migrate = func(ctx context.Context) error { return migrations.MigrateTo(ctx, upTo) }
+	}
+	if err := migrate(ctx); err != nil {
 		return fmt.Errorf("database: migrate the schema: %w", err)
 	}
 	after, err := migrations.Status(ctx)
