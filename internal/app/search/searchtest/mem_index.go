@@ -1,0 +1,143 @@
+package searchtest
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/dealspot/dealspot/internal/app/search"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// MemIndex is an in-memory search.Index over the documents put in it. It matches as
+// the stores do (every term in a field, case-insensitively) and ranks by the same tiers;
+// within a tier a shorter name ranks higher. A typo is forgiven as on SQLite: at least
+// half of the query's character pairs, counting its first and last character as pairs
+// with the start and the end, are in the name.
+type MemIndex struct {
+	mu    sync.Mutex
+	shops map[int64]domain.Shop
+	notes map[int64]domain.Blog
+	users map[int64]domain.User
+}
+
+var _ search.Index = (*MemIndex)(nil)
+
+// NewMemIndex returns an index without documents.
+func NewMemIndex() *MemIndex {
+	return &MemIndex{shops: map[int64]domain.Shop{}, notes: map[int64]domain.Blog{}, users: map[int64]domain.User{}}
+}
+
+// PutShop adds or replaces a shop.
+func (x *MemIndex) PutShop(s domain.Shop) { x.mu.Lock(); x.shops[s.ID] = s; x.mu.Unlock() }
+
+// PutNote adds or replaces a note.
+func (x *MemIndex) PutNote(b domain.Blog) { x.mu.Lock(); x.notes[b.ID] = b; x.mu.Unlock() }
+
+// PutUser adds or replaces a user.
+func (x *MemIndex) PutUser(u domain.User) { x.mu.Lock(); x.users[u.ID] = u; x.mu.Unlock() }
+
+// DeleteShop removes a shop.
+func (x *MemIndex) DeleteShop(id int64) { x.mu.Lock(); delete(x.shops, id); x.mu.Unlock() }
+
+// DeleteNote removes a note.
+func (x *MemIndex) DeleteNote(id int64) { x.mu.Lock(); delete(x.notes, id); x.mu.Unlock() }
+
+// Search implements search.Index.
+func (x *MemIndex) Search(_ context.Context, q search.Query) ([]search.Hit, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var hits []search.Hit
+	consider := func(h search.Hit, name string, others ...string) {
+		if q.NamesOnly {
+			others = nil
+		}
+		score, ok := rank(q, name, others)
+		if !ok {
+			return
+		}
+		h.Position = search.Position{Score: score, ID: h.ID}
+		if q.After == nil || q.After.Before(h.Position) {
+			hits = append(hits, h)
+		}
+	}
+	switch q.Kind {
+	case search.KindShop:
+		for _, s := range x.shops {
+			if q.TypeID == 0 || s.TypeID == q.TypeID {
+				consider(search.Hit{Position: search.Position{ID: s.ID}, Shop: s}, s.Name, s.Area, s.Address)
+			}
+		}
+	case search.KindNote:
+		for _, b := range x.notes {
+			consider(search.Hit{Position: search.Position{ID: b.ID}, Note: b}, b.Title, b.Content)
+		}
+	case search.KindUser:
+		for _, u := range x.users {
+			consider(search.Hit{Position: search.Position{ID: u.ID}, User: u}, u.NickName)
+		}
+	}
+	slices.SortFunc(hits, func(a, b search.Hit) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(b.ID, a.ID))
+	})
+	return hits[:min(len(hits), q.Limit)], nil
+}
+
+// rank scores a document by its name and other fields; ok is false when it does not
+// match.
+func rank(q search.Query, name string, others []string) (score float64, ok bool) {
+	lname := strings.ToLower(name)
+	inName, everywhere := true, true
+	for _, t := range q.Terms {
+		t = strings.ToLower(t)
+		if !strings.Contains(lname, t) {
+			inName = false
+			if !slices.ContainsFunc(others, func(f string) bool { return strings.Contains(strings.ToLower(f), t) }) {
+				everywhere = false
+			}
+		}
+	}
+	coverage := float64(utf8.RuneCountInString(q.Text)) / float64(max(1, utf8.RuneCountInString(name)))
+	switch {
+	case strings.HasPrefix(lname, strings.ToLower(q.Text)):
+		return search.TierPrefix + 0.999*min(1, coverage), true
+	case inName:
+		return search.TierName + 0.999*min(1, coverage), true
+	case everywhere:
+		return search.TierOther, true
+	}
+	if share := pairShare(strings.ToLower(q.Text), lname); q.Typos && share >= 0.5 {
+		return search.TierTypo + 0.999*share, true
+	}
+	return 0, false
+}
+
+// pairShare is the share of text's character pairs found in name, its first and last
+// characters paired with name's start and end.
+func pairShare(text, name string) float64 {
+	rs := []rune(strings.ReplaceAll(text, " ", ""))
+	if len(rs) == 0 {
+		return 0
+	}
+	n := []rune(name)
+	grams := map[string]bool{}
+	found := 0
+	check := func(g string, ok bool) {
+		if !grams[g] {
+			grams[g] = true
+			if ok {
+				found++
+			}
+		}
+	}
+	check("^"+string(rs[0]), len(n) > 0 && n[0] == rs[0])
+	for i := 0; i+1 < len(rs); i++ {
+		p := string(rs[i : i+2])
+		check(p, strings.Contains(name, p))
+	}
+	check(string(rs[len(rs)-1])+"$", len(n) > 0 && n[len(n)-1] == rs[len(rs)-1])
+	return float64(found) / float64(len(grams))
+}
