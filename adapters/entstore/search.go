@@ -29,8 +29,9 @@ type Search struct {
 
 var _ search.Index = (*Search)(nil)
 
-// Search returns the search index.
-func (s *Store) Search() *Search {
+// NewSearch returns the search index of s. (A function rather than a method of Store,
+// whose methods are at archcheck's cap.)
+func NewSearch(s *Store) *Search {
 	return &Search{db: s.db, raw: s.raw(), dialect: s.dialect, shops: s.Shops(), blogs: s.Blogs(), users: s.Users()}
 }
 
@@ -42,8 +43,9 @@ const (
 	// characters stay below 0.2.
 	postgresTypoSimilarity = 0.2
 	// sqliteTypoShare is the share of the query's character pairs (its first and last
-	// character paired with the name's start and end) found in the name: one wrong
-	// character in a name of four characters or more leaves at least half.
+	// character paired with the start and the end of a word of the name) found in the
+	// name: one wrong character in a name of four characters or more leaves at least
+	// half.
 	sqliteTypoShare = 0.5
 )
 
@@ -300,25 +302,34 @@ func (r *Search) rankSQLite(ctx context.Context, spec searchable, q search.Query
 }
 
 // typoShare is the SQL for the share of text's character pairs found in the name column:
-// its first and last characters count as pairs with the name's start and end.
+// its first and last characters count as pairs with the start and the end of a word of
+// the name (the name's own, or next to a space or a bracket).
 func typoShare(a *args, name, text string) string {
 	rs := []rune(strings.ReplaceAll(text, " ", ""))
 	if len(rs) == 0 {
 		return "0.0"
 	}
+	like := func(pattern string) string { return name + " LIKE " + bind(a, pattern) + ` ESCAPE '\'` }
 	seen := map[string]bool{}
 	var checks []string
-	check := func(pattern string) {
-		if !seen[pattern] {
-			seen[pattern] = true
-			checks = append(checks, "("+name+" LIKE "+bind(a, pattern)+` ESCAPE '\')`)
+	check := func(gram string, patterns ...string) {
+		if seen[gram] {
+			return
 		}
+		seen[gram] = true
+		ors := make([]string, len(patterns))
+		for i, p := range patterns {
+			ors[i] = like(p)
+		}
+		checks = append(checks, "("+strings.Join(ors, " OR ")+")")
 	}
-	check(likeEscape(string(rs[0])) + "%")
+	first, last := likeEscape(string(rs[0])), likeEscape(string(rs[len(rs)-1]))
+	check("^"+first, first+"%", "% "+first+"%", "%("+first+"%", "%（"+first+"%")
 	for i := 0; i+1 < len(rs); i++ {
-		check("%" + likeEscape(string(rs[i:i+2])) + "%")
+		pair := likeEscape(string(rs[i : i+2]))
+		check(pair, "%"+pair+"%")
 	}
-	check("%" + likeEscape(string(rs[len(rs)-1])))
+	check(last+"$", "%"+last, "%"+last+" %", "%"+last+")%", "%"+last+"(%", "%"+last+"）%", "%"+last+"（%")
 	return "((" + strings.Join(checks, " + ") + ") * 1.0 / " + strconv.Itoa(len(checks)) + ")"
 }
 

@@ -42,7 +42,7 @@ func searchStore(t *testing.T, s *entstore.Store) searchtest.Store {
 	// The author and the shop the notes are about match none of the contract's queries
 	// of their kinds.
 	return searchtest.Store{
-		Index: s.Search(),
+		Index: entstore.NewSearch(s),
 		Types: types,
 		AddShop: func(t *testing.T, sh domain.Shop) domain.Shop {
 			if sh.TypeID == 0 {

@@ -9,7 +9,10 @@
 // r.App.Commands.ClaimVoucher, whichever area it belongs to.
 package app
 
-import "github.com/dealspot/dealspot/internal/app/shop"
+import (
+	"github.com/dealspot/dealspot/internal/app/search"
+	"github.com/dealspot/dealspot/internal/app/shop"
+)
 
 // Application is what a client may call.
 type Application struct {
@@ -34,6 +37,8 @@ type Queries struct {
 	LifecycleQueries
 	SocialQueries
 	Shops *shop.Queries
+	// Search finds shops, notes and people by their text.
+	Search *search.Queries
 }
 
 // Operations are run by the server itself (workers, start-up and repairs) or by the

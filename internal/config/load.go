@@ -106,6 +106,10 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxNearbyRadius: float64(r.integer("NEARBY_RADIUS_MAX_METERS", 50000, 1)),
 		NearbyMaxDepth:  r.integer("NEARBY_MAX_DEPTH", 1000, 1),
 	}
+	c.Search = Search{
+		MaxQueryLength: r.integer("SEARCH_MAX_QUERY_LENGTH", 64, 1),
+		MaxPageSize:    r.integer("SEARCH_PAGE_SIZE_MAX", 50, 1),
+	}
 	c.Auth = Auth{
 		AccessTTL:       r.duration("AUTH_ACCESS_TTL", 30*time.Minute),
 		RefreshTTL:      r.duration("AUTH_REFRESH_TTL", 30*24*time.Hour),

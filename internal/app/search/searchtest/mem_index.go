@@ -16,7 +16,7 @@ import (
 // the stores do (every term in a field, case-insensitively) and ranks by the same tiers;
 // within a tier a shorter name ranks higher. A typo is forgiven as on SQLite: at least
 // half of the query's character pairs, counting its first and last character as pairs
-// with the start and the end, are in the name.
+// with the start and the end of a word, are in the name.
 type MemIndex struct {
 	mu    sync.Mutex
 	shops map[int64]domain.Shop
@@ -116,13 +116,13 @@ func rank(q search.Query, name string, others []string) (score float64, ok bool)
 }
 
 // pairShare is the share of text's character pairs found in name, its first and last
-// characters paired with name's start and end.
+// characters paired with the start and the end of a word of name (the name's own, or
+// next to a space or a bracket).
 func pairShare(text, name string) float64 {
 	rs := []rune(strings.ReplaceAll(text, " ", ""))
 	if len(rs) == 0 {
 		return 0
 	}
-	n := []rune(name)
 	grams := map[string]bool{}
 	found := 0
 	check := func(g string, ok bool) {
@@ -133,11 +133,20 @@ func pairShare(text, name string) float64 {
 			}
 		}
 	}
-	check("^"+string(rs[0]), len(n) > 0 && n[0] == rs[0])
+	first, last := string(rs[0]), string(rs[len(rs)-1])
+	starts := strings.HasPrefix(name, first)
+	for _, sep := range []string{" ", "(", "（"} {
+		starts = starts || strings.Contains(name, sep+first)
+	}
+	check("^"+first, starts)
 	for i := 0; i+1 < len(rs); i++ {
 		p := string(rs[i : i+2])
 		check(p, strings.Contains(name, p))
 	}
-	check(string(rs[len(rs)-1])+"$", len(n) > 0 && n[len(n)-1] == rs[len(rs)-1])
+	ends := strings.HasSuffix(name, last)
+	for _, sep := range []string{" ", ")", "(", "）", "（"} {
+		ends = ends || strings.Contains(name, last+sep)
+	}
+	check(last+"$", ends)
 	return float64(found) / float64(len(grams))
 }
