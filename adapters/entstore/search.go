@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -49,6 +50,14 @@ const (
 	sqliteTypoShare = 0.5
 )
 
+// postgresSearchPageCost is the random_page_cost a search is planned with, in its own
+// transaction. With the default of 4 (disks that seek) the planner takes a trigram index
+// for dearer than it is and reads the whole table instead, computing the word similarity
+// of every name or scanning every note's content: 5 to 8 times slower for a word a few
+// percent of the notes hold, and for typos (docs/performance.md, Search). Search's
+// tables are read from memory or SSDs, where 1.1 is the usual setting.
+const postgresSearchPageCost = 1.1
+
 // searchable is where a kind of document lives and which of its columns are searched.
 type searchable struct {
 	table string
@@ -58,7 +67,7 @@ type searchable struct {
 	// are the other searched columns.
 	name   string
 	others []string
-	// weights are the columns' weights in the relevance, name first.
+	// weights are the columns' weights in SQLite's bm25, name first.
 	weights []float64
 }
 
@@ -83,21 +92,33 @@ type ranked struct {
 }
 
 // Search implements search.Index: the ranked ids in one statement (on PostgreSQL in a
-// read-only transaction when typos are forgiven, which sets the word-similarity
-// threshold for it), then their documents by id.
+// read-only transaction that sets the word-similarity threshold and the planner's page
+// cost for it), then their documents by id. A search that forgives typos looks for
+// names like the query only when nothing matches it exactly: on the first page when the
+// exact search finds nothing, on the later ones when the page before ended at the typo
+// tier, which only such a search reaches.
 func (r *Search) Search(ctx context.Context, q search.Query) ([]search.Hit, error) {
 	spec, ok := searchables[q.Kind]
 	if !ok || len(q.Terms) == 0 || q.Limit <= 0 {
 		return nil, nil
 	}
+	rank := r.rankSQLite
+	if r.dialect == dialect.Postgres {
+		rank = r.rankPostgres
+	}
 	var (
 		rows []ranked
 		err  error
 	)
-	if r.dialect == dialect.Postgres {
-		rows, err = r.rankPostgres(ctx, spec, q)
-	} else {
-		rows, err = r.rankSQLite(ctx, spec, q)
+	switch {
+	case q.Typos && q.After != nil && math.Floor(q.After.Score) == search.TierTypo:
+		rows, err = rank(ctx, spec, q, true)
+	case q.Typos && q.After == nil:
+		if rows, err = rank(ctx, spec, q, false); err == nil && len(rows) == 0 {
+			rows, err = rank(ctx, spec, q, true)
+		}
+	default:
+		rows, err = rank(ctx, spec, q, false)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("search %s: %w", spec.table, err)
@@ -155,6 +176,16 @@ func bind(a *args, v any) string {
 	return "?" + strconv.Itoa(len(a.vals))
 }
 
+// likeOperator is PostgreSQL's operator that finds t in any case: ILIKE, or LIKE for
+// text without cased letters (Chinese), which finds the same and costs less — ILIKE
+// lowercases every text it reads.
+func likeOperator(t string) string {
+	if strings.ToLower(t) == strings.ToUpper(t) {
+		return " LIKE "
+	}
+	return " ILIKE "
+}
+
 // likeEscape makes s match itself in a LIKE pattern whose escape character is '\'.
 func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
@@ -172,57 +203,54 @@ func afterAndLimit(a *args, q search.Query) string {
 	return b.String()
 }
 
-func (r *Search) rankPostgres(ctx context.Context, spec searchable, q search.Query) ([]ranked, error) {
+// rankPostgres ranks the documents matching q exactly, or, with typos, those whose name
+// is like q.Text.
+func (r *Search) rankPostgres(ctx context.Context, spec searchable, q search.Query, typos bool) ([]ranked, error) {
 	a := &args{o: r.raw}
-	cols := spec.columns(q)
 	name := "d." + spec.name
-	text := bind(a, q.Text) + "::text"
-	// Each term in some column; the name holding every term.
-	var every, inName []string
-	for _, t := range q.Terms {
-		p := bind(a, "%"+likeEscape(t)+"%")
-		var ors []string
-		for _, c := range cols {
-			ors = append(ors, "d."+c+" ILIKE "+p)
-		}
-		every = append(every, "("+strings.Join(ors, " OR ")+")")
-		inName = append(inName, name+" ILIKE "+p)
-	}
-	match := strings.Join(every, " AND ")
-	typo := "false"
-	if q.Typos {
+	var score, where string
+	if typos {
+		text := bind(a, q.Text) + "::text"
 		// <% is word_similarity(text, name) >= pg_trgm.word_similarity_threshold, which
 		// the GIN index answers.
-		typo = text + " <% " + name
-		match = "(" + match + ") OR " + typo
+		score = fmt.Sprintf("(%d + 0.999 * word_similarity(%s, %s))::float8", search.TierTypo, text, name)
+		where = text + " <% " + name
+	} else {
+		// Each term in some column; the name holding every term.
+		var every, inName []string
+		for _, t := range q.Terms {
+			p, op := bind(a, "%"+likeEscape(t)+"%"), likeOperator(t)
+			var ors []string
+			for _, c := range spec.columns(q) {
+				ors = append(ors, "d."+c+op+p)
+			}
+			every = append(every, "("+strings.Join(ors, " OR ")+")")
+			inName = append(inName, name+op+p)
+		}
+		where = strings.Join(every, " AND ")
+		// The relevance within a tier is cheap to compute for every document a common
+		// word matches: the share of the name the query covers (the shorter name
+		// first), and none for a match in the other fields, whose ties go to the newest.
+		// (The word similarity of a long content would cost more than the rest of the
+		// search.)
+		covered := fmt.Sprintf("0.999 * LEAST(1.0, %d.0 / GREATEST(1, char_length(%s)))", utf8.RuneCountInString(q.Text), name)
+		score = fmt.Sprintf("(CASE WHEN %s%s%s THEN %d + %s WHEN %s THEN %d + %s ELSE %d END)::float8",
+			name, likeOperator(q.Text), bind(a, likeEscape(q.Text)+"%"), search.TierPrefix, covered,
+			strings.Join(inName, " AND "), search.TierName, covered, search.TierOther)
 	}
-	where := "(" + match + ")"
+	where = "(" + where + ")"
 	if q.TypeID != 0 {
 		where += " AND d.type_id = " + bind(a, q.TypeID)
 	}
-	var rel []string
-	total := 0.0
-	for i, c := range cols {
-		rel = append(rel, strconv.FormatFloat(spec.weights[i], 'g', -1, 64)+" * word_similarity("+text+", d."+c+")")
-		total += spec.weights[i]
-	}
-	score := fmt.Sprintf("(CASE WHEN %s ILIKE %s THEN %d WHEN %s THEN %d WHEN %s THEN %d ELSE %d END + 0.999 * (%s) / %s)::float8",
-		name, bind(a, likeEscape(q.Text)+"%"), search.TierPrefix,
-		strings.Join(inName, " AND "), search.TierName,
-		typo, search.TierTypo, search.TierOther,
-		strings.Join(rel, " + "), strconv.FormatFloat(total, 'g', -1, 64))
 	stmt := "SELECT id, score FROM (SELECT d.id, " + score + " AS score FROM " + spec.table + " d WHERE " + where + ") hits" +
 		afterAndLimit(a, q)
-	if !q.Typos {
-		return scanRanked(r.db.QueryContext(ctx, stmt, a.vals...))
-	}
 	tx, err := r.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = tx.Rollback() }()
-	if _, err := tx.ExecContext(ctx, "SELECT set_config('pg_trgm.word_similarity_threshold', $1, true)",
-		strconv.FormatFloat(postgresTypoSimilarity, 'g', -1, 64)); err != nil {
+	if _, err := tx.ExecContext(ctx, "SELECT set_config('pg_trgm.word_similarity_threshold', $1, true), set_config('random_page_cost', $2, true)",
+		strconv.FormatFloat(postgresTypoSimilarity, 'g', -1, 64), strconv.FormatFloat(postgresSearchPageCost, 'g', -1, 64)); err != nil {
 		return nil, err
 	}
 	out, err := scanRanked(tx.QueryContext(ctx, stmt, a.vals...))
@@ -232,10 +260,23 @@ func (r *Search) rankPostgres(ctx context.Context, spec searchable, q search.Que
 	return out, tx.Commit()
 }
 
-func (r *Search) rankSQLite(ctx context.Context, spec searchable, q search.Query) ([]ranked, error) {
+// rankSQLite ranks the documents matching q exactly, or, with typos, those whose name is
+// like q.Text.
+func (r *Search) rankSQLite(ctx context.Context, spec searchable, q search.Query, typos bool) ([]ranked, error) {
 	a := &args{o: r.raw}
-	cols := spec.columns(q)
 	name := "d." + spec.name
+	var stmt strings.Builder
+	if typos {
+		share := typoShare(a, name, q.Text)
+		where := share + " >= " + strconv.FormatFloat(sqliteTypoShare, 'g', -1, 64)
+		if q.TypeID != 0 {
+			where += " AND d.type_id = " + bind(a, q.TypeID)
+		}
+		stmt.WriteString(fmt.Sprintf("WITH hits AS MATERIALIZED (SELECT d.id, %d + 0.999 * %s AS score FROM %s d WHERE %s) SELECT id, score FROM hits",
+			search.TierTypo, share, spec.table, where))
+		stmt.WriteString(afterAndLimit(a, q))
+		return scanRanked(r.db.QueryContext(ctx, stmt.String(), a.vals...))
+	}
 	// Terms of three characters or more are trigrams the FTS table matches; shorter
 	// ones are looked for with LIKE (on the table, which has fewer columns to read).
 	var phrases, short, inName []string
@@ -251,17 +292,12 @@ func (r *Search) rankSQLite(ctx context.Context, spec searchable, q search.Query
 			continue
 		}
 		var ors []string
-		for _, c := range cols {
+		for _, c := range spec.columns(q) {
 			ors = append(ors, "d."+c+" LIKE "+p+` ESCAPE '\'`)
 		}
 		short = append(short, "("+strings.Join(ors, " OR ")+")")
 	}
-	var (
-		stmt  strings.Builder
-		exact []string
-		from  = spec.table + " d"
-		rel   = "0.0"
-	)
+	from, rel := spec.table+" d", "0.0"
 	if len(phrases) > 0 {
 		weights := make([]string, len(spec.weights))
 		for i, w := range spec.weights {
@@ -270,33 +306,19 @@ func (r *Search) rankSQLite(ctx context.Context, spec searchable, q search.Query
 		// bm25 is negative, better the lower: -b / (1 - b) is in [0, 1).
 		stmt.WriteString("WITH m AS MATERIALIZED (SELECT rowid AS id, bm25(" + spec.fts + ", " + strings.Join(weights, ", ") + ") AS b FROM " +
 			spec.fts + " WHERE " + spec.fts + " MATCH " + bind(a, strings.Join(phrases, " AND ")) + "), ")
-		exact = append(exact, "m.id IS NOT NULL")
-		from = "m JOIN " + spec.table + " d ON d.id = m.id"
-		rel = "COALESCE(-m.b / (1 - m.b), 0.0)"
+		from, rel = "m JOIN "+spec.table+" d ON d.id = m.id", "-m.b / (1 - m.b)"
 	} else {
 		stmt.WriteString("WITH ")
 	}
-	exact = append(exact, short...)
-	match := strings.Join(exact, " AND ")
-	share := "0.0"
-	if q.Typos {
-		share = typoShare(a, name, q.Text)
-		if len(phrases) > 0 {
-			from = spec.table + " d LEFT JOIN m ON m.id = d.id"
-		}
-		match = "(" + match + ") OR " + share + " >= " + strconv.FormatFloat(sqliteTypoShare, 'g', -1, 64)
-	}
-	where := "(" + match + ")"
+	where := append([]string{"1"}, short...)
 	if q.TypeID != 0 {
-		where += " AND d.type_id = " + bind(a, q.TypeID)
+		where = append(where, "d.type_id = "+bind(a, q.TypeID))
 	}
-	tier := fmt.Sprintf("CASE WHEN %s LIKE %s ESCAPE '\\' THEN %d WHEN %s THEN %d WHEN %s THEN %d ELSE %d END",
+	tier := fmt.Sprintf("CASE WHEN %s LIKE %s ESCAPE '\\' THEN %d WHEN %s THEN %d ELSE %d END",
 		name, bind(a, likeEscape(q.Text)+"%"), search.TierPrefix,
-		strings.Join(inName, " AND "), search.TierName,
-		strings.Join(exact, " AND "), search.TierOther, search.TierTypo)
-	stmt.WriteString("t AS MATERIALIZED (SELECT d.id, " + tier + " AS tier, " + rel + " AS rel, " + share + " AS share FROM " + from +
-		" WHERE " + where + "), hits AS MATERIALIZED (SELECT id, tier + 0.999 * (CASE WHEN tier = " + strconv.Itoa(search.TierTypo) +
-		" THEN share ELSE rel END) AS score FROM t) SELECT id, score FROM hits")
+		strings.Join(inName, " AND "), search.TierName, search.TierOther)
+	stmt.WriteString("hits AS MATERIALIZED (SELECT d.id, " + tier + " + 0.999 * " + rel + " AS score FROM " + from +
+		" WHERE " + strings.Join(where, " AND ") + ") SELECT id, score FROM hits")
 	stmt.WriteString(afterAndLimit(a, q))
 	return scanRanked(r.db.QueryContext(ctx, stmt.String(), a.vals...))
 }

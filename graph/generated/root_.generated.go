@@ -2969,8 +2969,8 @@ type Query {
   """
   Shops, optionally of one type, paged by cursor: in id order, or, given a name (not
   blank), the shops whose names match it best first, as Query.search ranks them (a name
-  that starts with it, then one that holds it, then one a typo away), with cursors of
-  their own. A name is at most as long as a shop's name (128 characters).
+  that starts with it, then one that holds it; when none does, names a typo away), with
+  cursors of their own. A name is at most as long as a shop's name (128 characters).
   """
   shops(typeId: ID, name: String, first: Int, after: String): ShopConnection!
 }
@@ -2999,11 +2999,12 @@ type SearchResult {
   """
   How well the document matched; results come best first (ties: the newer first). The
   whole part is the tier — 3: the name (a shop's name, a note's title, a nickname) starts
-  with the query; 2: the name holds every word of the query; 1: the name is like the
-  query without holding it (a typo; shops and people, queries of three characters or
-  more); 0: the words are in the other fields (area, address, content). The fraction is
-  the relevance within the tier, below 1: pg_trgm's word similarity on PostgreSQL, bm25
-  on SQLite, so scores compare within one search only.
+  with the query; 2: the name holds every word of the query; 0: the words are in the
+  other fields (area, address, content); 1: nothing matched the query, and the name is
+  like it (a typo; shops and people, a query of one word of three characters or more).
+  The fraction is the relevance within the tier, below 1 (bm25 on SQLite; on PostgreSQL
+  how much of the name the query covers, or its word similarity for a typo), so scores
+  compare within one search only.
   """
   score: Float!
   """
@@ -3035,8 +3036,9 @@ extend type Query {
   trimmed and its white space collapsed; blank, longer than SEARCH_MAX_QUERY_LENGTH
   characters or holding control characters it is BAD_USER_INPUT. Every word of it must
   be found, in any case, as part of one of the searched fields — Chinese needs no spaces:
-  茶餐厅 finds 拱宸桥边的茶餐厅. A shop's name or a nickname with one wrong character
-  is found too (below the exact matches). first is at most SEARCH_PAGE_SIZE_MAX.
+  茶餐厅 finds 拱宸桥边的茶餐厅. When nothing matches, shops' names or nicknames one
+  character off are found instead, for a query of one word of three characters or more.
+  first is at most SEARCH_PAGE_SIZE_MAX.
   """
   search(query: String!, kind: SearchKind!, first: Int, after: String): SearchConnection!
 }

@@ -246,11 +246,12 @@ type SearchEdge struct {
 type SearchResult struct {
 	// How well the document matched; results come best first (ties: the newer first). The
 	// whole part is the tier — 3: the name (a shop's name, a note's title, a nickname) starts
-	// with the query; 2: the name holds every word of the query; 1: the name is like the
-	// query without holding it (a typo; shops and people, queries of three characters or
-	// more); 0: the words are in the other fields (area, address, content). The fraction is
-	// the relevance within the tier, below 1: pg_trgm's word similarity on PostgreSQL, bm25
-	// on SQLite, so scores compare within one search only.
+	// with the query; 2: the name holds every word of the query; 0: the words are in the
+	// other fields (area, address, content); 1: nothing matched the query, and the name is
+	// like it (a typo; shops and people, a query of one word of three characters or more).
+	// The fraction is the relevance within the tier, below 1 (bm25 on SQLite; on PostgreSQL
+	// how much of the name the query covers, or its word similarity for a typo), so scores
+	// compare within one search only.
 	Score float64 `json:"score"`
 	// Where it matched: about 60 characters of the first field that holds a word of the query
 	// (for a note its content before its title), white space shown as one space, the text

@@ -195,8 +195,8 @@ func TestSearchOverGraphQL(t *testing.T) {
 }
 
 // TestSearchForgivesATypoInAName: one wrong character in a shop's name of four
-// characters or more still finds it, below the names that hold the query, by
-// Query.search and by shops(name:). On PostgreSQL the typo is judged by pg_trgm's word
+// characters or more still finds it when nothing matches exactly, by Query.search and
+// by shops(name:). On PostgreSQL the typo is judged by pg_trgm's word
 // similarity; on SQLite by the share of the query's character pairs the name holds (its
 // first and last characters paired with the start and the end of a word), at least
 // half — so there a typo is forgiven when at most about half the pairs are broken.

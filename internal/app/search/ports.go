@@ -47,9 +47,10 @@ type Query struct {
 	// searched fields (case-insensitively, as a substring: Chinese has no spaces between
 	// words), or, with Typos, when its name is like Text.
 	Terms []string
-	// Typos also matches documents whose name (a shop's name, a user's nickname) is
-	// like Text although it is not in it: a wrong, missing or extra character. Each
-	// index says how alike is enough.
+	// Typos: when no document matches exactly, the documents whose name (a shop's name,
+	// a user's nickname) is like Text match instead — a wrong, missing or extra
+	// character — at TierTypo, which no exact match reaches. Each index says how alike
+	// is enough. Set for one-word queries only.
 	Typos bool
 	// NamesOnly searches shops' names only, not their area and address.
 	NamesOnly bool
@@ -67,7 +68,7 @@ type Query struct {
 const (
 	// TierOther: the terms are found in other fields only (an address, a note's content).
 	TierOther = 0
-	// TierTypo: the name is like the query (Query.Typos) without holding it.
+	// TierTypo: nothing matches the query, and the name is like it (Query.Typos).
 	TierTypo = 1
 	// TierName: the name holds every term.
 	TierName = 2

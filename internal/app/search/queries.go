@@ -129,9 +129,11 @@ func (q *Queries) query(text string, maxRunes, first int, after *Position) (Quer
 	return Query{Text: text, Terms: strings.Split(text, " "), After: after, Limit: size + 1}, nil
 }
 
-// typoTolerant reports whether a typo may be forgiven in text: it is long enough.
+// typoTolerant reports whether a typo may be forgiven in text: one word (a name), long
+// enough. Several words are matched each on its own, exactly: a name like all of them
+// together is mostly a name that shares one.
 func typoTolerant(text string) bool {
-	return utf8.RuneCountInString(strings.ReplaceAll(text, " ", "")) >= minTypoRunes
+	return !strings.Contains(text, " ") && utf8.RuneCountInString(text) >= minTypoRunes
 }
 
 // search asks the index for one page (and one hit more, to tell whether another page

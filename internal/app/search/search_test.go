@@ -113,8 +113,8 @@ func TestBadQueriesAreRefused(t *testing.T) {
 	}
 }
 
-// Typos are forgiven in names (shops, people) when the query has three characters or
-// more, never in notes; shops(name:) searches names only, of one type.
+// Typos are forgiven in names (shops, people) when the query is one word of three
+// characters or more, never in notes; shops(name:) searches names only, of one type.
 func TestTyposAndNames(t *testing.T) {
 	t.Parallel()
 	q, _, r := newQueries(t)
@@ -125,7 +125,7 @@ func TestTyposAndNames(t *testing.T) {
 		typos bool
 	}{
 		{"海底劳", search.KindShop, true}, {"海底", search.KindShop, false}, {"小 鱼", search.KindUser, false},
-		{"小鱼儿", search.KindUser, true}, {"茶餐厅好吃", search.KindNote, false},
+		{"小鱼儿", search.KindUser, true}, {"茶餐厅好吃", search.KindNote, false}, {"海底 劳火锅", search.KindShop, false},
 	} {
 		if _, err := q.Search(ctx, 0, c.text, c.kind, 0, nil); err != nil {
 			t.Fatal(err)

@@ -3,6 +3,7 @@ package searchtest
 import (
 	"cmp"
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -14,9 +15,9 @@ import (
 
 // MemIndex is an in-memory search.Index over the documents put in it. It matches as
 // the stores do (every term in a field, case-insensitively) and ranks by the same tiers;
-// within a tier a shorter name ranks higher. A typo is forgiven as on SQLite: at least
-// half of the query's character pairs, counting its first and last character as pairs
-// with the start and the end of a word, are in the name.
+// within a tier a shorter name ranks higher. When nothing matches exactly, a typo is
+// forgiven as on SQLite: at least half of the query's character pairs, counting its first
+// and last character as pairs with the start and the end of a word, are in the name.
 type MemIndex struct {
 	mu    sync.Mutex
 	shops map[int64]domain.Shop
@@ -50,12 +51,30 @@ func (x *MemIndex) DeleteNote(id int64) { x.mu.Lock(); delete(x.notes, id); x.mu
 func (x *MemIndex) Search(_ context.Context, q search.Query) ([]search.Hit, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	typoPage := q.Typos && q.After != nil && math.Floor(q.After.Score) == search.TierTypo
+	hits := x.matches(q, typoPage)
+	if q.Typos && q.After == nil && len(hits) == 0 {
+		hits = x.matches(q, true)
+	}
+	slices.SortFunc(hits, func(a, b search.Hit) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(b.ID, a.ID))
+	})
+	return hits[:min(len(hits), q.Limit)], nil
+}
+
+// matches returns the documents matching q exactly, or, with typos, those whose name is
+// like q.Text, after q.After.
+func (x *MemIndex) matches(q search.Query, typos bool) []search.Hit {
 	var hits []search.Hit
 	consider := func(h search.Hit, name string, others ...string) {
 		if q.NamesOnly {
 			others = nil
 		}
 		score, ok := rank(q, name, others)
+		if typos {
+			share := pairShare(strings.ToLower(q.Text), strings.ToLower(name))
+			score, ok = search.TierTypo+0.999*share, share >= 0.5
+		}
 		if !ok {
 			return
 		}
@@ -80,14 +99,11 @@ func (x *MemIndex) Search(_ context.Context, q search.Query) ([]search.Hit, erro
 			consider(search.Hit{Position: search.Position{ID: u.ID}, User: u}, u.NickName)
 		}
 	}
-	slices.SortFunc(hits, func(a, b search.Hit) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(b.ID, a.ID))
-	})
-	return hits[:min(len(hits), q.Limit)], nil
+	return hits
 }
 
 // rank scores a document by its name and other fields; ok is false when it does not
-// match.
+// match exactly.
 func rank(q search.Query, name string, others []string) (score float64, ok bool) {
 	lname := strings.ToLower(name)
 	inName, everywhere := true, true
@@ -108,9 +124,6 @@ func rank(q search.Query, name string, others []string) (score float64, ok bool)
 		return search.TierName + 0.999*min(1, coverage), true
 	case everywhere:
 		return search.TierOther, true
-	}
-	if share := pairShare(strings.ToLower(q.Text), lname); q.Typos && share >= 0.5 {
-		return search.TierTypo + 0.999*share, true
 	}
 	return 0, false
 }
