@@ -52,10 +52,12 @@ const (
 
 // postgresSearchPageCost is the random_page_cost a search is planned with, in its own
 // transaction. With the default of 4 (disks that seek) the planner takes a trigram index
-// for dearer than it is and reads the whole table instead, computing the word similarity
-// of every name or scanning every note's content: 5 to 8 times slower for a word a few
-// percent of the notes hold, and for typos (docs/performance.md, Search). Search's
-// tables are read from memory or SSDs, where 1.1 is the usual setting.
+// for dearer than it is and reads the whole table instead: 4 to 5 times slower for a
+// word a few percent of the notes hold (docs/performance.md, Search). Search's tables
+// are read from memory or SSDs, where 1.1 is the usual setting. The same transaction
+// turns parallel plans off: searches come many at once, and a note search that scans
+// the table in three processes costs more CPU than in one (a third fewer searches a
+// second on two cores under a flood).
 const postgresSearchPageCost = 1.1
 
 // searchable is where a kind of document lives and which of its columns are searched.
@@ -92,8 +94,8 @@ type ranked struct {
 }
 
 // Search implements search.Index: the ranked ids in one statement (on PostgreSQL in a
-// read-only transaction that sets the word-similarity threshold and the planner's page
-// cost for it), then their documents by id. A search that forgives typos looks for
+// read-only transaction that sets the word-similarity threshold and the planner's
+// settings for it), then their documents by id. A search that forgives typos looks for
 // names like the query only when nothing matches it exactly: on the first page when the
 // exact search finds nothing, on the later ones when the page before ended at the typo
 // tier, which only such a search reaches.
@@ -249,7 +251,8 @@ func (r *Search) rankPostgres(ctx context.Context, spec searchable, q search.Que
 		return nil, err
 	}
 	defer func() { _ = tx.Rollback() }()
-	if _, err := tx.ExecContext(ctx, "SELECT set_config('pg_trgm.word_similarity_threshold', $1, true), set_config('random_page_cost', $2, true)",
+	if _, err := tx.ExecContext(ctx, "SELECT set_config('pg_trgm.word_similarity_threshold', $1, true), "+
+		"set_config('random_page_cost', $2, true), set_config('max_parallel_workers_per_gather', '0', true)",
 		strconv.FormatFloat(postgresTypoSimilarity, 'g', -1, 64), strconv.FormatFloat(postgresSearchPageCost, 'g', -1, 64)); err != nil {
 		return nil, err
 	}
