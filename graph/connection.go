@@ -3,6 +3,7 @@ package graph
 import (
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/app/search"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/app/social/follows"
 	"github.com/dealspot/dealspot/internal/app/social/notes"
@@ -30,6 +31,35 @@ func shopConnection(shops []domain.Shop, hasNext bool) *model.ShopConnection {
 		func(_ int, s domain.Shop) string { return encodeCursor(shopCursor, s.ID) },
 		func(c string, s domain.Shop) model.ShopEdge { return model.ShopEdge{Cursor: c, Node: shopToModel(s)} })
 	return &model.ShopConnection{Edges: es, PageInfo: info}
+}
+
+// rankedShopConnection maps a page of shops found by name, best first.
+func rankedShopConnection(page search.Page) *model.ShopConnection {
+	es, info := edges(page.Results, page.HasNextPage,
+		func(_ int, r search.Result) string { return encodeSearchCursor(r.Position) },
+		func(c string, r search.Result) model.ShopEdge {
+			return model.ShopEdge{Cursor: c, Node: shopToModel(*r.Shop)}
+		})
+	return &model.ShopConnection{Edges: es, PageInfo: info}
+}
+
+// searchConnection maps a page of search results as p sees them.
+func searchConnection(page search.Page, p auth.Principal) *model.SearchConnection {
+	es, info := edges(page.Results, page.HasNextPage,
+		func(_ int, r search.Result) string { return encodeSearchCursor(r.Position) },
+		func(c string, r search.Result) model.SearchEdge {
+			node := &model.SearchResult{Score: r.Score, Snippet: r.Snippet}
+			switch {
+			case r.Shop != nil:
+				node.Shop = shopToModel(*r.Shop)
+			case r.Note != nil:
+				node.Note = blogToModel(*r.Note)
+			case r.User != nil:
+				node.User = userToModel(*r.User, p)
+			}
+			return model.SearchEdge{Cursor: c, Node: node}
+		})
+	return &model.SearchConnection{Edges: es, PageInfo: info}
 }
 
 // nearbyConnection maps a page of nearby shops; seen is how many shops earlier pages

@@ -9,6 +9,7 @@ import (
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/app/orders"
+	"github.com/dealspot/dealspot/internal/app/search"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -251,4 +252,12 @@ func orderEventToModel(e domain.OrderEvent) *model.OrderStatusEvent {
 		out.Reason = &e.Reason
 	}
 	return out
+}
+
+// searchKinds maps the GraphQL kinds of search to the app's (an unknown one to 0, which
+// the app refuses).
+var searchKinds = map[model.SearchKind]search.Kind{
+	model.SearchKindShop: search.KindShop,
+	model.SearchKindNote: search.KindNote,
+	model.SearchKindUser: search.KindUser,
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/dealspot/dealspot/internal/app/search"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/app/social/follows"
 	"github.com/dealspot/dealspot/internal/app/social/notes"
@@ -27,6 +28,28 @@ func decodeCursor(kind string, raw *string) (int64, error) {
 }
 
 const shopCursor = "shop"
+
+// searchCursor is a place in a ranked list (Query.search, shops(name:)): the score and
+// the id.
+const searchCursor = "rank"
+
+func encodeSearchCursor(p search.Position) string {
+	return domain.EncodeCursor(searchCursor, domain.FormatCursorFloat(p.Score), formatID(p.ID))
+}
+
+// decodeSearchCursor reads a ranked position; nil or empty means the top.
+func decodeSearchCursor(raw *string) (*search.Position, error) {
+	c, ok, err := domain.ParseCursor(searchCursor, deref(raw), 2)
+	if err != nil || !ok {
+		return nil, err
+	}
+	score, err1 := c.Float(0, 0, search.TierPrefix+1)
+	id, err2 := c.Int(1, 1, math.MaxInt64)
+	if err1 != nil || err2 != nil {
+		return nil, domain.BadCursor()
+	}
+	return &search.Position{Score: score, ID: id}, nil
+}
 
 const nearbyCursor = "near"
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dealspot/dealspot/graph/generated"
 	"github.com/dealspot/dealspot/graph/model"
+	"github.com/dealspot/dealspot/internal/app/search"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/domain"
 	"github.com/dealspot/dealspot/internal/reqmeta"
@@ -44,11 +45,22 @@ func (r *queryResolver) Shops(ctx context.Context, typeID *string, name *string,
 	if err != nil {
 		return nil, err
 	}
+	if search.Named(deref(name)) {
+		pos, err := decodeSearchCursor(after)
+		if err != nil {
+			return nil, err
+		}
+		page, err := r.App.Queries.Search.ShopsByName(ctx, *name, tid, deref(first), pos)
+		if err != nil {
+			return nil, err
+		}
+		return rankedShopConnection(page), nil
+	}
 	afterID, err := decodeCursor(shopCursor, after)
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.App.Queries.Shops.Shops(ctx, domain.ShopFilter{TypeID: tid, Name: deref(name)}, deref(first), afterID)
+	page, err := r.App.Queries.Shops.Shops(ctx, domain.ShopFilter{TypeID: tid}, deref(first), afterID)
 	if err != nil {
 		return nil, err
 	}

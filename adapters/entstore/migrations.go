@@ -709,7 +709,12 @@ func (m *Migrations) replay(ctx context.Context, conn *sql.Conn, set migrationSe
 		}
 		defer func() { _ = tx.Rollback() }()
 		scheme = fmt.Sprintf("dealspot_adopt_%d", time.Now().UnixNano())
-		for _, stmt := range []string{"CREATE SCHEMA " + scheme, "SET LOCAL search_path TO " + scheme} {
+		// The scratch schema comes first in the path, so the files create their tables
+		// there; the schemas after it keep the extensions the database already has (a
+		// file's CREATE EXTENSION IF NOT EXISTS does nothing then, and its indexes need
+		// their operator classes).
+		for _, stmt := range []string{"CREATE SCHEMA " + scheme,
+			"SELECT set_config('search_path', '" + scheme + ", ' || current_setting('search_path'), true)"} {
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
 				return nil, fmt.Errorf("prepare a scratch schema to compare with: %w", err)
 			}

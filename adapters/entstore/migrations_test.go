@@ -277,6 +277,22 @@ func TestMigrateAdoptsFirstReleaseDatabase(t *testing.T) {
 	})
 }
 
+// A database made before versioned migrations on a server where pg_trgm was already
+// installed (in the public schema, by its administrator) is adopted too: the files are
+// replayed in a scratch schema that must still see the extension's operator classes.
+func TestMigrateAdoptsDatabaseWithTrigramsInstalled(t *testing.T) {
+	t.Parallel()
+	s := openStore(t, testsupport.PostgresURL(t))
+	exec(t, s, "CREATE EXTENSION IF NOT EXISTS pg_trgm")
+	createLikeOldReleases(t, s, firstrelease.Tables...)
+	if err := s.Migrations().Migrate(t.Context()); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	if err := s.Migrations().CheckMigrated(t.Context()); err != nil {
+		t.Errorf("CheckMigrated after adoption: %v", err)
+	}
+}
+
 // A database of the last release before versioned migrations (Schema.Create of today's
 // ent schema, its start-up fixes already run) is adopted whole: no file runs again, so
 // the rating sums its shops have moved to since are kept.

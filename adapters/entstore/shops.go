@@ -61,15 +61,11 @@ func (r *Shops) Shop(ctx context.Context, id int64) (domain.Shop, error) {
 }
 
 // Shops returns up to page.First+1 shops matching filter with id > page.After, ordered
-// by id, so callers can tell whether another page follows. The name filter is a
-// case-insensitive substring match.
+// by id, so callers can tell whether another page follows.
 func (r *Shops) Shops(ctx context.Context, filter domain.ShopFilter, page domain.Page) ([]domain.Shop, error) {
 	q := r.client.Shop.Query()
 	if filter.TypeID != 0 {
 		q.Where(entshop.TypeID(filter.TypeID))
-	}
-	if filter.Name != "" {
-		q.Where(entshop.NameContainsFold(filter.Name))
 	}
 	if page.After > 0 {
 		q.Where(entshop.IDGT(page.After))

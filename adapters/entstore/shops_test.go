@@ -1,12 +1,16 @@
 package entstore_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/dealspot/dealspot/adapters/entstore"
+	"github.com/dealspot/dealspot/internal/app/search"
+	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -95,11 +99,6 @@ func testShopPaging(t *testing.T, s *entstore.Store) {
 	}{
 		{"all", domain.ShopFilter{}, ids},
 		{"by type", domain.ShopFilter{TypeID: food.ID}, []int64{ids[0], ids[1], ids[4], ids[5], ids[6]}},
-		{"by name, any case", domain.ShopFilter{Name: "BLUE"}, []int64{ids[0], ids[3]}},
-		{"by name and type", domain.ShopFilter{Name: "blue", TypeID: ktv.ID}, []int64{ids[3]}},
-		{"by chinese name", domain.ShopFilter{Name: "海底捞"}, []int64{ids[1], ids[6]}},
-		{"percent sign is literal", domain.ShopFilter{Name: "100%"}, []int64{ids[5]}},
-		{"no match", domain.ShopFilter{Name: "nothing like it"}, nil},
 		{"unknown type", domain.ShopFilter{TypeID: ktv.ID + 1000}, nil},
 	}
 	for _, tc := range tests {
@@ -109,6 +108,41 @@ func testShopPaging(t *testing.T, s *entstore.Store) {
 				if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 					t.Fatalf("page size %d: ids = %v, want %v", size, got, tc.want)
 				}
+			}
+		})
+	}
+
+	// Names are searched, not filtered: shops(name:) lists the shops the search finds by
+	// name, best first (search.Queries.ShopsByName over this store's index), so the
+	// shops each name finds are compared as sets — their order is the rank's.
+	byName := []struct {
+		name, query string
+		typeID      int64
+		want        []int64
+	}{
+		{"by name, any case", "BLUE", 0, []int64{ids[0], ids[3]}},
+		{"by name and type", "blue", ktv.ID, []int64{ids[3]}},
+		{"by chinese name", "海底捞", 0, []int64{ids[1], ids[6]}},
+		{"percent sign is literal", "100%", 0, []int64{ids[5]}},
+		{"no match", "nothing like it", 0, nil},
+	}
+	searches, err := search.NewQueries(entstore.NewSearch(s), noNoteViews{}, search.Limits{Pages: domain.PageLimits{Default: 10, Max: 10}, MaxQueryRunes: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range byName {
+		t.Run(tc.name, func(t *testing.T) {
+			page, err := searches.ShopsByName(ctx, tc.query, tc.typeID, 10, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int64
+			for _, r := range page.Results {
+				got = append(got, r.Shop.ID)
+			}
+			slices.Sort(got)
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Fatalf("shops named %q: ids = %v, want %v", tc.query, got, tc.want)
 			}
 		})
 	}
@@ -171,4 +205,15 @@ func mustShopType(t *testing.T, s *entstore.Store, name string) domain.ShopType 
 		t.Fatal(err)
 	}
 	return typ
+}
+
+// noNoteViews shows notes as nobody in particular sees them (no note is searched here).
+type noNoteViews struct{}
+
+func (noNoteViews) Of(_ context.Context, _ int64, blogs []domain.Blog) ([]notes.BlogView, error) {
+	out := make([]notes.BlogView, len(blogs))
+	for i, b := range blogs {
+		out[i] = notes.BlogView{Blog: b}
+	}
+	return out, nil
 }

@@ -110,7 +110,7 @@ var storeCases = []storeCase{
 	{"ping and dialect", testPing},
 	{"shop types are ordered by sort then id", testShopTypes},
 	{"shop is created and read back", testShopCreateRead},
-	{"shops page by id with type and name filters", testShopPaging},
+	{"shops page by id with a type filter; names are searched", testShopPaging},
 	{"concurrent orders of one user for one voucher: exactly one wins", testOrderUniqueConcurrent},
 	{"migration is idempotent and keeps data", testMigrateIdempotent},
 	{"seed fills an empty database once", testSeed},

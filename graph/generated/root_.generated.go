@@ -282,6 +282,7 @@ type ComplexityRoot struct {
 		Notifications           func(childComplexity int, first *int, after *string, unreadOnly *bool) int
 		Order                   func(childComplexity int, id string) int
 		SaleStats               func(childComplexity int, voucherID string) int
+		Search                  func(childComplexity int, query string, kind model.SearchKind, first *int, after *string) int
 		Shop                    func(childComplexity int, id string) int
 		ShopOrders              func(childComplexity int, shopID string, status []model.OrderStatus, first *int, after *string) int
 		ShopTypes               func(childComplexity int) int
@@ -322,6 +323,24 @@ type ComplexityRoot struct {
 	SaleWarmup struct {
 		At     func(childComplexity int) int
 		Loaded func(childComplexity int) int
+	}
+
+	SearchConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	SearchEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SearchResult struct {
+		Note    func(childComplexity int) int
+		Score   func(childComplexity int) int
+		Shop    func(childComplexity int) int
+		Snippet func(childComplexity int) int
+		User    func(childComplexity int) int
 	}
 
 	SendCodePayload struct {
@@ -1803,6 +1822,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SaleStats(childComplexity, args["voucherId"].(string)), true
+	case "Query.search":
+		if e.ComplexityRoot.Query.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Query_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Search(childComplexity, args["query"].(string), args["kind"].(model.SearchKind), args["first"].(*int), args["after"].(*string)), true
 	case "Query.shop":
 		if e.ComplexityRoot.Query.Shop == nil {
 			break
@@ -2032,6 +2062,63 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SaleWarmup.Loaded(childComplexity), true
+
+	case "SearchConnection.edges":
+		if e.ComplexityRoot.SearchConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchConnection.Edges(childComplexity), true
+	case "SearchConnection.pageInfo":
+		if e.ComplexityRoot.SearchConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchConnection.PageInfo(childComplexity), true
+
+	case "SearchEdge.cursor":
+		if e.ComplexityRoot.SearchEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchEdge.Cursor(childComplexity), true
+	case "SearchEdge.node":
+		if e.ComplexityRoot.SearchEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchEdge.Node(childComplexity), true
+
+	case "SearchResult.note":
+		if e.ComplexityRoot.SearchResult.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchResult.Note(childComplexity), true
+	case "SearchResult.score":
+		if e.ComplexityRoot.SearchResult.Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchResult.Score(childComplexity), true
+	case "SearchResult.shop":
+		if e.ComplexityRoot.SearchResult.Shop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchResult.Shop(childComplexity), true
+	case "SearchResult.snippet":
+		if e.ComplexityRoot.SearchResult.Snippet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchResult.Snippet(childComplexity), true
+	case "SearchResult.user":
+		if e.ComplexityRoot.SearchResult.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchResult.User(childComplexity), true
 
 	case "SendCodePayload.devCode":
 		if e.ComplexityRoot.SendCodePayload.DevCode == nil {
@@ -3611,7 +3698,12 @@ type Query {
   shopTypes: [ShopType!]!
   "One shop; null for an unknown id."
   shop(id: ID!): Shop
-  "Shops, optionally of one type or matching a name, paged by cursor in id order."
+  """
+  Shops, optionally of one type, paged by cursor: in id order, or, given a name (not
+  blank), the shops whose names match it best first, as Query.search ranks them (a name
+  that starts with it, then one that holds it; when none does, names a typo away), with
+  cursors of their own. A name is at most as long as a shop's name (128 characters).
+  """
   shops(typeId: ID, name: String, first: Int, after: String): ShopConnection!
 }
 
@@ -3619,6 +3711,68 @@ type Query {
 type PageInfo {
   hasNextPage: Boolean!
   endCursor: String
+}
+`, BuiltIn: false},
+	{Name: "../schema/search.graphqls", Input: `"What a search looks for."
+enum SearchKind {
+  "Shops, by name, area and address."
+  SHOP
+  "Notes, by title and content."
+  NOTE
+  "People, by nickname."
+  USER
+}
+
+"""
+A document a search found, and why. Exactly one of shop, note and user is set: the one
+of the search's kind.
+"""
+type SearchResult {
+  """
+  How well the document matched; results come best first (ties: the newer first). The
+  whole part is the tier — 3: the name (a shop's name, a note's title, a nickname) starts
+  with the query; 2: the name holds every word of the query; 0: the words are in the
+  other fields (area, address, content); 1: nothing matched the query, and the name is
+  like it (a typo; shops and people, a query of one word of three characters or more).
+  The fraction is the relevance within the tier, below 1 (bm25 on SQLite; on PostgreSQL
+  how much of the name the query covers, or its word similarity for a typo), so scores
+  compare within one search only.
+  """
+  score: Float!
+  """
+  Where it matched: about 60 characters of the first field that holds a word of the query
+  (for a note its content before its title), white space shown as one space, the text
+  HTML-escaped and each match wrapped in <mark>…</mark>; for a typo, the name with the
+  runs of characters it shares with the query marked.
+  """
+  snippet: String!
+  shop: Shop
+  note: Blog
+  user: User
+}
+
+type SearchEdge {
+  cursor: String!
+  node: SearchResult!
+}
+
+type SearchConnection {
+  edges: [SearchEdge!]!
+  pageInfo: PageInfo!
+}
+
+extend type Query {
+  """
+  Full-text search of shops, notes or people, best match first, paged by cursor (the
+  score and the id, so a page starts exactly where the last one ended). The query is
+  trimmed and its white space collapsed; blank, longer than SEARCH_MAX_QUERY_LENGTH
+  characters or holding control characters it is BAD_USER_INPUT. Every word of it must
+  be found, in any case, as part of one of the searched fields — Chinese needs no spaces:
+  茶餐厅 finds 拱宸桥边的茶餐厅. When nothing matches, shops' names or nicknames one
+  character off are found instead, for a query of one word of three characters or more.
+  first is at most SEARCH_PAGE_SIZE_MAX.
+  """
+  search(query: String!, kind: SearchKind!, first: Int, after: String): SearchConnection!
 }
 `, BuiltIn: false},
 	{Name: "../schema/shop.graphqls", Input: `"A category of shops."
@@ -4430,6 +4584,42 @@ func (ec *executionContext) childFields_SaleWarmup(ctx context.Context, field gr
 		return ec.fieldContext_SaleWarmup_loaded(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SaleWarmup", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SearchConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SearchConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SearchEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SearchEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "score":
+		return ec.fieldContext_SearchResult_score(ctx, field)
+	case "snippet":
+		return ec.fieldContext_SearchResult_snippet(ctx, field)
+	case "shop":
+		return ec.fieldContext_SearchResult_shop(ctx, field)
+	case "note":
+		return ec.fieldContext_SearchResult_note(ctx, field)
+	case "user":
+		return ec.fieldContext_SearchResult_user(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchResult", field.Name)
 }
 
 func (ec *executionContext) childFields_SendCodePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

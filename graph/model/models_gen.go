@@ -341,6 +341,38 @@ type SaleWarmup struct {
 	Loaded bool `json:"loaded"`
 }
 
+type SearchConnection struct {
+	Edges    []SearchEdge `json:"edges"`
+	PageInfo *PageInfo    `json:"pageInfo"`
+}
+
+type SearchEdge struct {
+	Cursor string        `json:"cursor"`
+	Node   *SearchResult `json:"node"`
+}
+
+// A document a search found, and why. Exactly one of shop, note and user is set: the one
+// of the search's kind.
+type SearchResult struct {
+	// How well the document matched; results come best first (ties: the newer first). The
+	// whole part is the tier — 3: the name (a shop's name, a note's title, a nickname) starts
+	// with the query; 2: the name holds every word of the query; 0: the words are in the
+	// other fields (area, address, content); 1: nothing matched the query, and the name is
+	// like it (a typo; shops and people, a query of one word of three characters or more).
+	// The fraction is the relevance within the tier, below 1 (bm25 on SQLite; on PostgreSQL
+	// how much of the name the query covers, or its word similarity for a typo), so scores
+	// compare within one search only.
+	Score float64 `json:"score"`
+	// Where it matched: about 60 characters of the first field that holds a word of the query
+	// (for a note its content before its title), white space shown as one space, the text
+	// HTML-escaped and each match wrapped in <mark>…</mark>; for a typo, the name with the
+	// runs of characters it shares with the query marked.
+	Snippet string `json:"snippet"`
+	Shop    *Shop  `json:"shop,omitempty"`
+	Note    *Blog  `json:"note,omitempty"`
+	User    *User  `json:"user,omitempty"`
+}
+
 type SendCodePayload struct {
 	Sent bool `json:"sent"`
 	// Seconds until another code may be asked for.
@@ -1237,6 +1269,67 @@ func (e *SalePhase) UnmarshalJSON(b []byte) error {
 }
 
 func (e SalePhase) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What a search looks for.
+type SearchKind string
+
+const (
+	// Shops, by name, area and address.
+	SearchKindShop SearchKind = "SHOP"
+	// Notes, by title and content.
+	SearchKindNote SearchKind = "NOTE"
+	// People, by nickname.
+	SearchKindUser SearchKind = "USER"
+)
+
+var AllSearchKind = []SearchKind{
+	SearchKindShop,
+	SearchKindNote,
+	SearchKindUser,
+}
+
+func (e SearchKind) IsValid() bool {
+	switch e {
+	case SearchKindShop, SearchKindNote, SearchKindUser:
+		return true
+	}
+	return false
+}
+
+func (e SearchKind) String() string {
+	return string(e)
+}
+
+func (e *SearchKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SearchKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SearchKind", str)
+	}
+	return nil
+}
+
+func (e SearchKind) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SearchKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SearchKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

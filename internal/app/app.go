@@ -12,6 +12,7 @@ package app
 import (
 	"github.com/dealspot/dealspot/internal/app/deals"
 	"github.com/dealspot/dealspot/internal/app/favorites"
+	"github.com/dealspot/dealspot/internal/app/search"
 	"github.com/dealspot/dealspot/internal/app/shop"
 )
 
@@ -47,6 +48,8 @@ type Queries struct {
 	Favorites *favorites.Queries
 	// Deals finds the deals near a point.
 	Deals *deals.Queries
+	// Search finds shops, notes and people by their text.
+	Search *search.Queries
 }
 
 // Operations are run by the server itself (workers, start-up and repairs) or by the

@@ -91,6 +91,7 @@ type Config struct {
 	Websocket Websocket
 	GraphQL   GraphQL
 	Paging    Paging
+	Search    Search
 	Auth      Auth
 	Cache     Cache
 	Seckill   Seckill
@@ -437,6 +438,16 @@ type Paging struct {
 	// dealsNearby search reads the deals of (DEALS_NEARBY_MAX_SHOPS).
 	DealsMaxRadius int
 	DealsMaxShops  int
+}
+
+// Search bounds Query.search.
+type Search struct {
+	// MaxQueryLength bounds a query, in characters once it is trimmed and its white
+	// space collapsed (SEARCH_MAX_QUERY_LENGTH).
+	MaxQueryLength int
+	// MaxPageSize bounds a page of results (SEARCH_PAGE_SIZE_MAX); the default page is
+	// PAGE_SIZE_DEFAULT, or this when it is smaller.
+	MaxPageSize int
 }
 
 // Orders are the settings of an order's life after the claim.

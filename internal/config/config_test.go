@@ -37,6 +37,9 @@ func TestLoadDefaultsAreEmbedded(t *testing.T) {
 	if !c.Dev || !c.Seed || !c.AutoMigrate || !c.IDE || !c.Introspection {
 		t.Errorf("embedded defaults should be dev mode with seed, migrate, IDE and introspection: %+v", c)
 	}
+	if c.Search != (config.Search{MaxQueryLength: 64, MaxPageSize: 50}) {
+		t.Errorf("search settings %+v, want the documented 64 characters and pages of 50", c.Search)
+	}
 }
 
 func TestLoadAcceptsARedisClusterURL(t *testing.T) {
@@ -153,6 +156,8 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"wrong codes per IP malformed", map[string]string{"LOGIN_WRONG_CODES_PER_IP": "lots"}, "LOGIN_WRONG_CODES_PER_IP"},
 		{"daily code cap not positive", map[string]string{"LOGIN_CODE_DAILY_MAX": "0"}, "LOGIN_CODE_DAILY_MAX"},
 		{"page default above max", map[string]string{"PAGE_SIZE_DEFAULT": "50", "PAGE_SIZE_MAX": "20"}, "PAGE_SIZE_DEFAULT"},
+		{"search query length not positive", map[string]string{"SEARCH_MAX_QUERY_LENGTH": "0"}, "SEARCH_MAX_QUERY_LENGTH"},
+		{"search page size not positive", map[string]string{"SEARCH_PAGE_SIZE_MAX": "0"}, "SEARCH_PAGE_SIZE_MAX"},
 		{"stream claim interval above half the idle time", map[string]string{"ORDER_STREAM_CLAIM_IDLE": "2s", "ORDER_STREAM_CLAIM_INTERVAL": "1500ms"}, "ORDER_STREAM_CLAIM_INTERVAL"},
 		{"stream claim idle not positive", map[string]string{"ORDER_STREAM_CLAIM_IDLE": "0"}, "ORDER_STREAM_CLAIM_IDLE"},
 		{"status re-check concurrency not positive", map[string]string{"ORDER_STATUS_RECHECK_CONCURRENCY": "0"}, "ORDER_STATUS_RECHECK_CONCURRENCY"},

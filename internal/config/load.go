@@ -108,6 +108,10 @@ func Load(getenv func(string) string) (Config, error) {
 		DealsMaxRadius:  r.integer("DEALS_NEARBY_MAX_RADIUS", 20000, 1),
 		DealsMaxShops:   r.integer("DEALS_NEARBY_MAX_SHOPS", 500, 1),
 	}
+	c.Search = Search{
+		MaxQueryLength: r.integer("SEARCH_MAX_QUERY_LENGTH", 64, 1),
+		MaxPageSize:    r.integer("SEARCH_PAGE_SIZE_MAX", 50, 1),
+	}
 	c.Auth = Auth{
 		AccessTTL:       r.duration("AUTH_ACCESS_TTL", 30*time.Minute),
 		RefreshTTL:      r.duration("AUTH_REFRESH_TTL", 30*24*time.Hour),

@@ -49,10 +49,10 @@ func (s Shop) ImageList() []string {
 	return out
 }
 
-// ShopFilter narrows a shop listing.
+// ShopFilter narrows a shop listing. (Shops are found by name through the search,
+// ranked: internal/app/search.)
 type ShopFilter struct {
 	TypeID int64 // 0 = any type
-	Name   string
 }
 
 // Page asks for up to First items strictly after the item with id After (0 = from the

@@ -24,6 +24,7 @@ import (
 	"github.com/dealspot/dealspot/internal/app"
 	"github.com/dealspot/dealspot/internal/app/auth"
 	"github.com/dealspot/dealspot/internal/app/regen"
+	"github.com/dealspot/dealspot/internal/app/search"
 	"github.com/dealspot/dealspot/internal/app/shop"
 	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -306,7 +307,14 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		return nil, err
 	}
 	log.Info("nearby index built", slog.Int("shops", n))
-	s.App = &app.Application{Commands: app.Commands{Shops: shopCommands}, Queries: app.Queries{Shops: shops}}
+	searches, err := search.NewQueries(entstore.NewSearch(s.Store), soc.NoteViews, search.Limits{
+		Pages:         domain.PageLimits{Default: min(cfg.Paging.DefaultPageSize, cfg.Search.MaxPageSize), Max: cfg.Search.MaxPageSize},
+		MaxQueryRunes: cfg.Search.MaxQueryLength,
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.App = &app.Application{Commands: app.Commands{Shops: shopCommands}, Queries: app.Queries{Shops: shops, Search: searches}}
 	s.Ops = &app.Operations{Shops: shopOps}
 	s.App.Commands.AccountCommands, s.App.Queries.AccountQueries, s.Ops.AccountOperations = app.Account(authSvc)
 	s.promote = authSvc.MerchantRoles

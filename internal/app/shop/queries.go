@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -135,7 +133,8 @@ type ShopPage struct {
 	HasNextPage bool
 }
 
-// Shops pages through shops matching filter. first ≤ 0 means the default page size.
+// Shops pages through shops matching filter, by id. first ≤ 0 means the default page
+// size. (Shops found by name are the search's: search.Queries.ShopsByName.)
 func (q *Queries) Shops(ctx context.Context, filter domain.ShopFilter, first int, after int64) (ShopPage, error) {
 	size, err := q.limits.Size(first)
 	if err != nil {
@@ -144,12 +143,7 @@ func (q *Queries) Shops(ctx context.Context, filter domain.ShopFilter, first int
 	if filter.TypeID < 0 || after < 0 {
 		return ShopPage{}, domain.Errorf(domain.CodeBadUserInput, "ids must be positive")
 	}
-	filter.Name = strings.TrimSpace(filter.Name)
-	if utf8.RuneCountInString(filter.Name) > maxNameLen {
-		// No shop name is that long, so the pattern can match nothing.
-		return ShopPage{}, domain.Errorf(domain.CodeBadUserInput, "name must be at most %d characters", maxNameLen)
-	}
-	if q.lists != nil && filter.Name == "" {
+	if q.lists != nil {
 		if page, ok, err := q.shopsFromHead(ctx, filter.TypeID, size, after); err != nil || ok {
 			return page, err
 		}

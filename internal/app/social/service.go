@@ -110,6 +110,9 @@ type Service struct {
 	LegacyFacts  *LegacyImport
 	// Visits counts views of shops and blogs (shop.ViewCounter) and writes them.
 	Visits *visitors.Visits
+	// NoteViews shows notes as a reader sees them (with the reader's likes), for lists of
+	// notes other use cases find (the search).
+	NoteViews *notes.Views
 }
 
 // New checks cfg and deps, builds the use cases and starts the background writer of
@@ -147,12 +150,13 @@ func New(cfg Config, d Deps) (*Service, error) {
 	vis := visitors.New(visitors.Config{Location: cfg.Location, MaxDays: cfg.MaxVisitorDays, Flush: cfg.VisitFlush},
 		visitors.Deps{Visitors: d.Visitors, Owners: d.ShopOwners, Now: d.Now, Log: d.Log})
 	lk := likes.New(cfg.Likers, likes.Deps{Store: d.LikeStore, Cache: d.Likes, Blogs: d.Blogs, Users: d.Users, Notifier: d.Notifier, Log: d.Log, Now: d.Now})
+	views := notes.NewViews(lk.Loader)
 	fl := follows.New(follows.Config{
 		Pages: cfg.Pages, InboxMax: cfg.InboxMax, SyncFanoutMax: cfg.SyncFanoutMax,
 		FollowBackfill: cfg.FollowBackfill, CommonFollowsMax: cfg.CommonFollowsMax,
 	}, follows.Deps{
 		Follows: d.Follows, Mirror: d.Mirror, Users: d.Users, Blogs: d.Blogs, Inboxes: d.Inboxes, Fanout: d.Fanout,
-		Views: notes.NewViews(lk.Loader), Notifier: d.Notifier, Log: d.Log,
+		Views: views, Notifier: d.Notifier, Log: d.Log,
 	})
 	nt := notes.New(notes.Config{Pages: cfg.Pages, CommentRate: cfg.CommentRate, BlogRate: cfg.BlogRate}, notes.Deps{
 		Blogs: d.Blogs, Comments: d.Comments, Shops: d.Shops, Likes: lk.Loader, Publisher: fl.Publisher,
@@ -179,6 +183,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 		FollowMirror:    fl.Loader,
 		LegacyFacts:     &LegacyImport{likes: lk.Legacy, signIns: si.Legacy},
 		Visits:          vis.Visits,
+		NoteViews:       views,
 	}, nil
 }
 

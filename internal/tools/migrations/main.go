@@ -22,11 +22,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"ariga.io/atlas/sql/migrate"
+	atlas "ariga.io/atlas/sql/schema"
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/schema"
@@ -123,9 +125,11 @@ func validName(s string) bool {
 }
 
 // options are the migration options of both generation and the drift check: indexes and
-// columns the schema no longer has are dropped, so a leftover shows as drift.
+// columns the schema no longer has are dropped, so a leftover shows as drift — except the
+// search indexes, which hand-written files make (keepSearchIndexes).
 func options(dir migrate.Dir, drv *entsql.Driver) []schema.MigrateOption {
 	return []schema.MigrateOption{
+		schema.WithDiffHook(keepSearchIndexes),
 		schema.WithDir(dir),
 		schema.WithMigrationMode(schema.ModeReplay),
 		schema.WithDialect(drv.Dialect()),
@@ -133,6 +137,36 @@ func options(dir migrate.Dir, drv *entsql.Driver) []schema.MigrateOption {
 		schema.WithDropIndex(true),
 		schema.WithDropColumn(true),
 	}
+}
+
+// searchIndexPrefix starts the names of the indexes that search reads (PostgreSQL's
+// trigram indexes): ent cannot describe them, so a hand-written migration creates them and
+// the diff leaves them be. (SQLite's search tables are tables ent does not know, which
+// ent's diff never drops.)
+const searchIndexPrefix = "search_"
+
+// keepSearchIndexes drops from a diff the removal of the search indexes.
+func keepSearchIndexes(next schema.Differ) schema.Differ {
+	return schema.DiffFunc(func(current, desired *atlas.Schema) ([]atlas.Change, error) {
+		changes, err := next.Diff(current, desired)
+		if err != nil {
+			return nil, err
+		}
+		kept := changes[:0]
+		for _, c := range changes {
+			if m, ok := c.(*atlas.ModifyTable); ok {
+				m.Changes = slices.DeleteFunc(m.Changes, func(c atlas.Change) bool {
+					d, ok := c.(*atlas.DropIndex)
+					return ok && strings.HasPrefix(d.I.Name, searchIndexPrefix)
+				})
+				if len(m.Changes) == 0 {
+					continue
+				}
+			}
+			kept = append(kept, c)
+		}
+		return kept, nil
+	})
 }
 
 // diffMu serialises diffs: ent writes to the package-level tables of ent/migrate while

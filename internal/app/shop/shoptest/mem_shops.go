@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/dealspot/dealspot/internal/app/shop"
@@ -84,8 +83,7 @@ func (r *MemShops) ShopsByIDs(_ context.Context, ids []int64) ([]domain.Shop, er
 	return out, nil
 }
 
-// Shops implements shop.Repository; the name filter matches a part of the name, whatever
-// the case.
+// Shops implements shop.Repository.
 func (r *MemShops) Shops(_ context.Context, filter domain.ShopFilter, page domain.Page) ([]domain.Shop, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -95,7 +93,6 @@ func (r *MemShops) Shops(_ context.Context, filter domain.ShopFilter, page domai
 		switch {
 		case id <= page.After:
 		case filter.TypeID != 0 && s.TypeID != filter.TypeID:
-		case filter.Name != "" && !strings.Contains(strings.ToLower(s.Name), strings.ToLower(filter.Name)):
 		default:
 			out = append(out, s)
 		}
