@@ -148,9 +148,7 @@ func (d *dataset) queryKinds() []queryKind {
 	for i := range streets {
 		streetsAreas = append(streetsAreas, areas[i%len(areas)]+" "+streets[i])
 	}
-	for _, n := range nicks {
-		nickParts = append(nickParts, n)
-	}
+	nickParts = append(nickParts, nicks...)
 	return []queryKind{
 		{name: "notes: a common word of two (好吃)", kind: search.KindNote, texts: common},
 		{name: "notes: a word of three (牛腩面)", kind: search.KindNote, texts: dishes},
