@@ -24,6 +24,9 @@ type QueueSource struct {
 	// to the dead-letter topic.
 	Depth       func(ctx context.Context) ([]QueueDepth, error)
 	DeadLetters func() uint64
+	// AbandonedBatches counts the order batches whose handler did not return within
+	// twice ORDER_WRITE_TIMEOUT and were answered with an error instead.
+	AbandonedBatches func() uint64
 }
 
 // queueDepthTimeout bounds one read of the queues' depths; queueDepthMaxAge is how long
@@ -38,6 +41,7 @@ const (
 type QueueCollector struct {
 	src                       QueueSource
 	depth, inFlight, deadDesc *prometheus.Desc
+	abandonedDesc             *prometheus.Desc
 	readErrors                prometheus.Counter
 	mu                        sync.Mutex
 	last                      []QueueDepth
@@ -56,6 +60,9 @@ func NewQueueCollector(reg prometheus.Registerer, src QueueSource) (*QueueCollec
 			[]string{"queue"}, prometheus.Labels{"backend": src.Backend}),
 		deadDesc: prometheus.NewDesc("dealspot_queue_dead_letters_total",
 			"Order messages this process moved to the dead-letter topic after they kept failing.",
+			nil, prometheus.Labels{"backend": src.Backend}),
+		abandonedDesc: prometheus.NewDesc("dealspot_order_batches_abandoned_total",
+			"Order batches whose writer did not return within twice ORDER_WRITE_TIMEOUT; their claims were answered with an error and retried.",
 			nil, prometheus.Labels{"backend": src.Backend}),
 	}
 	var err error
@@ -76,12 +83,16 @@ func (c *QueueCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.depth
 	ch <- c.inFlight
 	ch <- c.deadDesc
+	ch <- c.abandonedDesc
 }
 
 // Collect implements prometheus.Collector.
 func (c *QueueCollector) Collect(ch chan<- prometheus.Metric) {
 	if c.src.DeadLetters != nil {
 		ch <- prometheus.MustNewConstMetric(c.deadDesc, prometheus.CounterValue, float64(c.src.DeadLetters()))
+	}
+	if c.src.AbandonedBatches != nil {
+		ch <- prometheus.MustNewConstMetric(c.abandonedDesc, prometheus.CounterValue, float64(c.src.AbandonedBatches()))
 	}
 	for _, d := range c.read() {
 		ch <- prometheus.MustNewConstMetric(c.depth, prometheus.GaugeValue, float64(d.Waiting), d.Queue)

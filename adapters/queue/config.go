@@ -93,6 +93,14 @@ type Config struct {
 	// ClaimIdle/3.
 	ClaimInterval time.Duration
 
+	// HandleTimeout bounds one batch's handle call (0: unbounded). Its context is
+	// cancelled after HandleTimeout, which ends a statement waiting in the database; a
+	// call that has still not returned HandleTimeout later (a driver stuck on its
+	// connection) is abandoned: its claims are answered with an error, so their messages
+	// are retried, and its worker takes the next batch. Handling must be idempotent for
+	// this, as it already is for redeliveries.
+	HandleTimeout time.Duration
+
 	// DrainTimeout bounds a graceful stop: how long the batches in hand may take to
 	// finish and be acknowledged.
 	DrainTimeout time.Duration
@@ -152,6 +160,8 @@ func (c Config) Validate() error {
 		return errors.New("queue: Workers must be at least 1")
 	case c.MaxRetries < 1:
 		return errors.New("queue: MaxRetries must be at least 1")
+	case c.HandleTimeout < 0:
+		return errors.New("queue: HandleTimeout must not be negative")
 	}
 	switch c.Backend {
 	case BackendMemory:

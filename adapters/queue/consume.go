@@ -22,6 +22,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
@@ -108,6 +109,7 @@ func (q *Queue) consume(
 	stopCtx, stopped := context.WithCancel(workCtx)
 	defer stopped()
 	b := newBatcher(workCtx, q.cfg, handle, q.log)
+	b.abandoned = &q.abandoned
 	c := &consumer{cfg: q.cfg, batcher: b, stopCtx: stopCtx}
 
 	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: q.cfg.DrainTimeout}, q.wlog)
@@ -397,7 +399,11 @@ type batcher struct {
 	handle func(context.Context, []domain.Claim) error
 	ctx    context.Context // given to handle
 	cancel context.CancelFunc
-	log    *slog.Logger
+	// timeout bounds a handle call (0: none); abandoned counts the calls given up on
+	// after twice as long.
+	timeout   time.Duration
+	abandoned *atomic.Uint64
+	log       *slog.Logger
 	// tracer traces batches (nil: off); backend names the messaging system in spans.
 	tracer  trace.Tracer
 	backend string
@@ -432,6 +438,7 @@ func newBatcher(ctx context.Context, cfg Config, handle func(context.Context, []
 		handle:  handle,
 		ctx:     ctx,
 		cancel:  cancel,
+		timeout: cfg.HandleTimeout,
 		log:     log,
 		in:      make(chan *pendingClaim),
 		workers: cfg.Workers,
@@ -584,7 +591,7 @@ func (b *batcher) run(items []*pendingClaim, laneNo int) {
 			claims = append(claims, p.claim)
 		}
 		ctx, span := b.traced(items, len(claims), laneNo)
-		err := b.safeHandle(ctx, claims)
+		err := b.bounded(ctx, claims)
 		tracespan.End(span, err)
 		if err != nil {
 			b.log.Warn("order batch failed", "size", len(claims), "attempt", laneNo, "alone", laneNo == 0, "error", err)
@@ -625,6 +632,36 @@ func (b *batcher) traced(items []*pendingClaim, claims, laneNo int) (context.Con
 		trace.WithSpanKind(trace.SpanKindConsumer), trace.WithLinks(links...),
 		trace.WithAttributes(attribute.String("messaging.system", b.backend), attribute.String("messaging.operation.type", "process"),
 			attribute.Int("messaging.batch.message_count", claims), attribute.Int("dealspot.queue.attempt", laneNo)))
+}
+
+// errAbandoned answers the claims of a batch whose handle call did not return in time.
+var errAbandoned = errors.New("queue: order batch abandoned: its handler did not return in time")
+
+// bounded handles claims within the batcher's timeout: the call's context is cancelled
+// after it, and a call still running a timeout later is left behind (its result, if it
+// ever comes, is dropped) and answered with errAbandoned, so a driver stuck on a dead
+// connection never holds a worker, and with it every claim behind it, for good.
+func (b *batcher) bounded(ctx context.Context, claims []domain.Claim) error {
+	if b.timeout <= 0 {
+		return b.safeHandle(ctx, claims)
+	}
+	ctx, cancel := context.WithTimeout(ctx, b.timeout)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- b.safeHandle(ctx, claims) }()
+	grace := time.NewTimer(2 * b.timeout)
+	defer grace.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-grace.C:
+		if b.abandoned != nil {
+			b.abandoned.Add(1)
+		}
+		b.log.Error("order batch handler did not return after its timeout; answering its claims with an error so they are retried",
+			"size", len(claims), "timeout", b.timeout)
+		return errAbandoned
+	}
 }
 
 func (b *batcher) safeHandle(ctx context.Context, claims []domain.Claim) (err error) {

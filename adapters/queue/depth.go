@@ -39,5 +39,9 @@ func (q *Queue) Depth(ctx context.Context) ([]Depth, error) {
 // DeadLetters counts the messages this process moved to the dead-letter topic.
 func (q *Queue) DeadLetters() uint64 { return q.deadLetters.Load() }
 
+// AbandonedBatches counts the order batches this process gave up waiting for (see
+// Config.HandleTimeout).
+func (q *Queue) AbandonedBatches() uint64 { return q.abandoned.Load() }
+
 // deadLetterCount is the counter the dead-letter publisher adds to.
 type deadLetterCount = atomic.Uint64

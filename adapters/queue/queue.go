@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
@@ -48,6 +49,8 @@ type Queue struct {
 	run *consumeRun
 	// deadLetters counts the messages moved to the dead-letter topic.
 	deadLetters deadLetterCount
+	// abandoned counts the batches whose handler did not return in time.
+	abandoned atomic.Uint64
 }
 
 var _ seckill.ClaimPublisher = (*Queue)(nil)

@@ -198,6 +198,10 @@ type Seckill struct {
 	Workers        int
 	Consumers      int
 	MaxRetries     int
+	// WriteTimeout bounds one order batch's write (ORDER_WRITE_TIMEOUT; 0: unbounded):
+	// its statements are cancelled after it, and a write still not back twice as long
+	// after it began is abandoned and its claims retried.
+	WriteTimeout time.Duration
 	// StreamClaimIdle is how long an entry of a Redis order stream may stay with a
 	// consumer that no longer refreshes it before another consumer takes it over;
 	// StreamClaimInterval is how often consumers refresh their entries and look for

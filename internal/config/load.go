@@ -176,6 +176,7 @@ func Load(getenv func(string) string) (Config, error) {
 		Workers:           r.integer("ORDER_WORKERS", DefaultOrderWorkers, 1),
 		Consumers:         r.integer("ORDER_CONSUMERS", 0, 0),
 		MaxRetries:        r.integer("ORDER_MAX_RETRIES", DefaultOrderMaxRetries, 1),
+		WriteTimeout:      r.durationOrZero("ORDER_WRITE_TIMEOUT", DefaultOrderWriteTimeout),
 		GateCoalesce:      r.coalesce("GATE_COALESCE"),
 		SoldOutMarkTTL:    r.duration("SOLD_OUT_MARK_TTL", 10*time.Second),
 		WarmupBefore:      r.durationOrZero("SALE_WARMUP_BEFORE", 10*time.Minute),

@@ -11,6 +11,7 @@ const (
 	DefaultOrderBatchWait      = 25 * time.Millisecond // ORDER_BATCH_WAIT
 	DefaultOrderWorkers        = 2                     // ORDER_WORKERS
 	DefaultOrderMaxRetries     = 5                     // ORDER_MAX_RETRIES
+	DefaultOrderWriteTimeout   = 30 * time.Second      // ORDER_WRITE_TIMEOUT
 	DefaultStreamClaimIdle     = 5 * time.Second       // ORDER_STREAM_CLAIM_IDLE
 	DefaultStreamClaimInterval = time.Second           // ORDER_STREAM_CLAIM_INTERVAL
 )

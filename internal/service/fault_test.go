@@ -3,6 +3,7 @@ package service_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -13,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"entgo.io/ent/dialect"
 
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -148,6 +151,8 @@ func floodThroughOutage(t *testing.T, env map[string]string, proxy *testsupport.
 	t.Helper()
 	env = merge(env, map[string]string{
 		"CLAIM_RATE_PER_USER": "off", "RECONCILE_INTERVAL": "500ms", "RECONCILE_REPUBLISH_AFTER": "2s",
+		// A write stuck on a connection around the cut is given up well within the drain.
+		"ORDER_WRITE_TIMEOUT": "5s",
 	})
 	_, svc := startService(t, env)
 	v := newSale(t, svc, outageStock)
@@ -270,6 +275,9 @@ func reportStalledDrain(t *testing.T, svc *service.Node, pending int) {
 		depth, err := svc.Queue.Depth(context.Background())
 		t.Logf("queue: depth %+v (error %v), dead letters %d", depth, err, svc.Queue.DeadLetters())
 	}
+	if svc.Store.Dialect() == dialect.Postgres {
+		reportBackends(t, svc.Store.DB())
+	}
 	buf := make([]byte, 32<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	seen := map[string]int{}
@@ -288,5 +296,34 @@ func reportStalledDrain(t *testing.T, svc *service.Node, pending int) {
 	for _, g := range order {
 		_, stack, _ := strings.Cut(g, "\n")
 		t.Logf("(%d like this) %s", seen[stack], g)
+	}
+}
+
+// reportBackends logs the database's server processes: what each runs or waits for, and
+// which processes block it, so that a claim stuck in the database names its holder.
+func reportBackends(t *testing.T, db *sql.DB) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rows, err := db.QueryContext(ctx, `SELECT pid, coalesce(state, ''), coalesce(wait_event_type, ''),
+		coalesce(wait_event, ''), coalesce(now() - xact_start, interval '0'), pg_blocking_pids(pid)::text, left(query, 120)
+		FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY xact_start NULLS LAST`)
+	if err != nil {
+		t.Logf("database processes: %v", err)
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			pid                             int
+			state, waitType, wait, blockers string
+			inTx                            string
+			query                           string
+		)
+		if err := rows.Scan(&pid, &state, &waitType, &wait, &inTx, &blockers, &query); err != nil {
+			t.Logf("database processes: %v", err)
+			return
+		}
+		t.Logf("database process %d: %s, waiting %s/%s, transaction open %s, blocked by %s: %s", pid, state, waitType, wait, inTx, blockers, query)
 	}
 }

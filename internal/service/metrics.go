@@ -34,7 +34,8 @@ func registerQueueMetrics(reg prometheus.Registerer, q *queue.Queue) error {
 			}
 			return out, err
 		},
-		DeadLetters: q.DeadLetters,
+		DeadLetters:      q.DeadLetters,
+		AbandonedBatches: q.AbandonedBatches,
 	})
 	return err
 }

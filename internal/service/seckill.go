@@ -36,6 +36,8 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		Consumers:    cfg.Seckill.Consumers,
 		MaxRetries:   cfg.Seckill.MaxRetries,
 
+		HandleTimeout: cfg.Seckill.WriteTimeout,
+
 		ClaimIdle:     cfg.Seckill.StreamClaimIdle,
 		ClaimInterval: cfg.Seckill.StreamClaimInterval,
 		Tracer:        s.tracer,
