@@ -115,13 +115,16 @@ func hasInterfaces(schema *ast.Schema) bool {
 	return false
 }
 
-// linearOverlapRule checks that the fields sharing a response name can be merged: the
-// same field with the same arguments and the same type, and, recursively, the same for
-// what they select. Comparing each field with the first of its response name is then
-// enough: the check is linear in the expanded operation. Without interfaces the fields of
-// one selection set have one parent type, except under a union, whose members' fields
-// may share a response name; the spec lets those differ (different fields of two member
-// types, of the same shape), which this refuses — a client aliases them apart.
+// linearOverlapRule checks that the fields sharing a response name can be merged, as the
+// spec's OverlappingFieldsCanBeMerged does: fields of one parent type must be the same
+// field with the same arguments; fields whose parents are two different object types
+// (the members of a union: they never both apply) may differ in name and arguments but
+// must have the same shape (the same list and non-null wrappers, the same scalar or
+// enum at the leaves); and, recursively, the same holds for what they select, where
+// below two exclusive parents only the shape counts. Comparing each field with the first
+// of its response name, and with the first of its response name and parent type, is
+// then enough, since both relations are equivalences: the check stays linear in the
+// expanded operation (a field is compared again at most once per level above it).
 //
 // The expanded operation is measured first (each fragment once). One that expands to
 // more than maxFields fields is left unchecked here, because the complexity limit, which
@@ -141,8 +144,8 @@ func linearOverlapRule(maxFields int) core.RuleFunc {
 					count(size.nodes), maxNodesPerField*maxFields), core.At(op.Position))
 				return
 			}
-			c := overlapChecker{fragments: m.fragments, addError: addError, reported: map[string]bool{}}
-			c.check(c.collect(nil, op.SelectionSet, map[string]bool{}))
+			c := overlapChecker{schema: walker.Schema, fragments: m.fragments, addError: addError, reported: map[string]bool{}}
+			c.check(c.collect(nil, op.SelectionSet, map[string]bool{}), false)
 		})
 	}
 }
@@ -152,6 +155,7 @@ func linearOverlapRule(maxFields int) core.RuleFunc {
 const maxNodesPerField = 10
 
 type overlapChecker struct {
+	schema    *ast.Schema
 	fragments map[string]*ast.FragmentDefinition
 	addError  core.AddErrFunc
 	reported  map[string]bool
@@ -180,11 +184,16 @@ func (c *overlapChecker) collect(fields []*ast.Field, set ast.SelectionSet, inPa
 }
 
 // check compares the fields of one merged selection set and then, per response name,
-// the merged selection of the fields sharing it.
-func (c *overlapChecker) check(fields []*ast.Field) {
+// the merged selection of the fields sharing it. exclusive says the fields' parents
+// never apply together, so only their shapes must agree.
+func (c *overlapChecker) check(fields []*ast.Field, exclusive bool) {
 	type group struct {
 		first *ast.Field
-		sub   []*ast.Field
+		// byParent holds, per parent type, its first field and the merged selection of
+		// the fields of that parent; sub is the merged selection of every field.
+		byParent map[string]*group
+		parents  []string
+		sub      []*ast.Field
 	}
 	var order []string
 	groups := map[string]*group{}
@@ -195,31 +204,65 @@ func (c *overlapChecker) check(fields []*ast.Field) {
 		}
 		g := groups[key]
 		if g == nil {
-			g = &group{first: f}
+			g = &group{first: f, byParent: map[string]*group{}}
 			groups[key] = g
 			order = append(order, key)
 		} else {
-			c.compare(key, g.first, f)
+			c.compare(key, g.first, f, exclusive || parentOf(g.first) != parentOf(f))
 		}
 		g.sub = c.collect(g.sub, f.SelectionSet, map[string]bool{})
+		if exclusive {
+			continue
+		}
+		p := parentOf(f)
+		pg := g.byParent[p]
+		if pg == nil {
+			pg = &group{first: f}
+			g.byParent[p] = pg
+			g.parents = append(g.parents, p)
+		} else if pg.first != g.first {
+			c.compare(key, pg.first, f, false)
+		}
+		pg.sub = c.collect(pg.sub, f.SelectionSet, map[string]bool{})
 	}
 	for _, key := range order {
-		if g := groups[key]; len(g.sub) > 0 {
-			c.check(g.sub)
+		g := groups[key]
+		if exclusive || len(g.parents) == 1 {
+			if len(g.sub) > 0 {
+				c.check(g.sub, exclusive)
+			}
+			continue
+		}
+		// Fields of one response name on several member types: within a type they must
+		// merge as usual; across types only their shapes must agree.
+		for _, p := range g.parents {
+			if sub := g.byParent[p].sub; len(sub) > 0 {
+				c.check(sub, false)
+			}
+		}
+		if len(g.sub) > 0 {
+			c.check(g.sub, true)
 		}
 	}
 }
 
-func (c *overlapChecker) compare(key string, a, b *ast.Field) {
+// parentOf names the type a field is selected on.
+func parentOf(f *ast.Field) string {
+	if f.ObjectDefinition == nil {
+		return ""
+	}
+	return f.ObjectDefinition.Name
+}
+
+func (c *overlapChecker) compare(key string, a, b *ast.Field, exclusive bool) {
 	var reason string
 	switch {
-	case a.Name != b.Name:
+	case !exclusive && a.Name != b.Name:
 		reason = fmt.Sprintf("%s and %s are different fields", a.Name, b.Name)
-	case !sameArguments(a.Arguments, b.Arguments):
+	case !exclusive && !sameArguments(a.Arguments, b.Arguments):
 		reason = "they have differing arguments"
-	case a.Definition != nil && b.Definition != nil && a.Definition.Type.String() != b.Definition.Type.String():
-		// The same name on two members of a union (an unknown field has no definition:
-		// another rule refuses it).
+	case a.Definition != nil && b.Definition != nil && !c.sameShape(a.Definition.Type, b.Definition.Type, exclusive):
+		// An unknown field has no definition: another rule refuses it.
 		reason = fmt.Sprintf("they return differing types %s and %s", a.Definition.Type, b.Definition.Type)
 	default:
 		return
@@ -234,6 +277,36 @@ func (c *overlapChecker) compare(key string, a, b *ast.Field) {
 		core.Message(`Fields "%s" conflict because %s. Use different aliases on the fields to fetch both if this was intentional.`, key, reason),
 		core.At(b.Position),
 	)
+}
+
+// sameShape reports whether two field types answer alike: the same wrappers and, at the
+// leaves, the same scalar or enum. Unless exclusive, they must be the same type.
+func (c *overlapChecker) sameShape(a, b *ast.Type, exclusive bool) bool {
+	if !exclusive {
+		return a.String() == b.String()
+	}
+	for {
+		if a.NonNull != b.NonNull || (a.Elem == nil) != (b.Elem == nil) {
+			return false
+		}
+		if a.Elem == nil {
+			break
+		}
+		a, b = a.Elem, b.Elem
+	}
+	if a.NamedType == b.NamedType {
+		return true
+	}
+	return !c.leaf(a.NamedType) && !c.leaf(b.NamedType)
+}
+
+// leaf reports whether the named type is a scalar or an enum (unknown: treated as one).
+func (c *overlapChecker) leaf(name string) bool {
+	if c.schema == nil {
+		return true
+	}
+	t := c.schema.Types[name]
+	return t == nil || t.Kind == ast.Scalar || t.Kind == ast.Enum
 }
 
 func position(f *ast.Field) any {

@@ -108,21 +108,33 @@ func TestConflictsBehindFragmentChainsAreNotSkipped(t *testing.T) {
 	}
 }
 
-// Fields of one response name on the members of a union (a favourite's target) merge
-// when they are the same field of the same type; different fields under one name are
-// refused (the spec would allow some: a client aliases them apart), and a document of
-// thousands of them is still checked in linear time.
+// Fields of one response name on the members of a union (a favourite's target) follow
+// the spec: on two member types they may be different fields when they answer in the
+// same shape (the client reads one or the other), never two shapes; on one member type
+// they must be the same field; and a document of thousands of them is still checked in
+// linear time.
 func TestUnionMembersFieldsMergeByNameArgumentsAndType(t *testing.T) {
 	t.Parallel()
 	h := graph.NewTestServer(defaults)
 	const wrap = `{ myFavorites { edges { node { target { %s } } } } }`
 	for name, sel := range map[string]string{
-		"different fields":      `... on Shop { x: name } ... on Voucher { x: title }`,
-		"different types":       `... on Shop { x: favoriteCount } ... on Voucher { x: favoritedByMe }`,
-		"different sub-objects": `... on Shop { x: owner { id } } ... on Voucher { x: shop { id } }`,
+		"different types":        `... on Shop { x: favoriteCount } ... on Voucher { x: favoritedByMe }`,
+		"two scalars":            `... on Shop { x: name } ... on Voucher { x: payValue }`,
+		"nullable and not":       `... on Shop { x: favoriteCount } ... on Voucher { x: stock }`,
+		"one member, two fields": `... on Shop { x: name } ... on Voucher { x: title } ... on Shop { x: address }`,
+		"one member, deeper":     `... on Voucher { s: shop { x: name } } ... on Shop { t: owner { id } } ... on Voucher { s: shop { x: address } }`,
 	} {
 		if got := post(t, h, fmt.Sprintf(wrap, sel), nil); got.firstCode() != "GRAPHQL_VALIDATION_FAILED" {
 			t.Errorf("%s: %v %.300s, want a conflict (GRAPHQL_VALIDATION_FAILED)", name, got.codes(), got.body)
+		}
+	}
+	for name, sel := range map[string]string{
+		"different fields, one shape": `... on Shop { x: name } ... on Voucher { x: title }`,
+		"different numbers":           `... on Shop { x: favoriteCount } ... on Voucher { x: payValue }`,
+		"one member, the same field":  `... on Shop { x: name } ... on Voucher { x: title } ... on Shop { x: name }`,
+	} {
+		if got := post(t, h, fmt.Sprintf(wrap, sel), nil); got.firstCode() == "GRAPHQL_VALIDATION_FAILED" {
+			t.Errorf("%s: refused: %.300s", name, got.body)
 		}
 	}
 	same := `__typename ... on Shop { id favoritedByMe } ... on Voucher { id favoritedByMe shop { id } }`
