@@ -1,6 +1,6 @@
 // Deals near me: the vouchers and flash sales of the shops around the user, in the
 // order the user picks, a page at a time.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from './api.js';
 import { graphql } from './gql';
 import { t } from './i18n.js';
@@ -21,17 +21,27 @@ export function Deals() {
   const [sort, setSort] = useState('DISTANCE');
   const [radius, setRadius] = useState(5000);
   const [deals, setDeals] = useState(null);
+  // shown is the order and radius the list was read with.
+  const [shown, setShown] = useState('');
   const [next, setNext] = useState(null);
   const [err, setErr] = useState('');
   useEffect(() => { locate(setNear); }, []);
+  // seq numbers the first-page reads: an answer to an older one is dropped.
+  const seq = useRef(0);
   const load = async (after) => {
     setErr('');
     try {
+      const my = after ? seq.current : ++seq.current;
       const d = await gql(DealsNearby, { lon: near.lon, lat: near.lat, r: radius, sort, a: after || null });
+      if (my !== seq.current) return;
       // The time left is counted from when the page was read, whatever the user's clock says.
       const read = Date.now();
-      const list = d.dealsNearby.edges.map((e) => ({ ...e.node, endsAtLocal: e.node.secondsLeft != null ? read + e.node.secondsLeft * 1000 : null }));
+      const list = d.dealsNearby.edges.map(({ node: n }) => {
+        const ends = n.secondsLeft != null ? read + n.secondsLeft * 1000 : null;
+        return { ...n, endsAtLocal: ends, beginsAtLocal: ends != null && n.beginsAt ? ends - (Date.parse(n.endsAt) - Date.parse(n.beginsAt)) : null };
+      });
       setDeals((old) => (after ? [...old, ...list] : list));
+      setShown(`${sort}:${radius}`);
       setNext(d.dealsNearby.pageInfo.hasNextPage ? d.dealsNearby.pageInfo.endCursor : null);
     } catch (x) { setErr(t(x.code) === x.code ? x.message : t(x.code)); }
   };
@@ -50,9 +60,9 @@ export function Deals() {
       </div>
       {err && <p role="alert" class="error">{err}</p>}
       {deals && deals.length === 0 && <p class="meta">{t('noDeals')}</p>}
-      <ul class="deals">{deals?.map((d) => {
+      <ul class="deals" data-shown={shown}>{deals?.map((d) => {
         const v = d.voucher;
-        const upcoming = d.beginsAt && Date.parse(d.beginsAt) > now;
+        const upcoming = d.beginsAtLocal != null && d.beginsAtLocal > now;
         return (
           <li class="deal" data-voucher={v.id} data-distance={d.distanceMeters} data-discount={d.discount}
             data-score={d.shop.score} data-seconds-left={d.secondsLeft ?? ''}>
@@ -64,7 +74,7 @@ export function Deals() {
                 <span>{d.shop.name} · {t('score')} {(d.shop.score / 10).toFixed(1)}</span>
                 <span><b class="distance">{distance(d.distanceMeters)}</b>
                   {v.kind === 'FLASH_SALE' && (upcoming
-                    ? <> · <span class="time-left">{t('startsIn')} {timeLeft(Date.parse(d.beginsAt) - now)}</span></>
+                    ? <> · <span class="time-left">{t('startsIn')} {timeLeft(d.beginsAtLocal - now)}</span></>
                     : d.endsAtLocal != null && <> · <span class="time-left">{t('endsIn')} {timeLeft(d.endsAtLocal - now)}</span></>)}
                   {d.remainingStock != null && <> · <span class="remaining">{t('left')} {d.remainingStock}</span></>}
                 </span>

@@ -1,6 +1,6 @@
 // The inbox: the header's bell with the unread count, kept live by the
 // notificationAdded subscription, and the inbox page with its settings.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql, session, subscribe } from './api.js';
 import { graphql } from './gql';
 import { lang, t } from './i18n.js';
@@ -76,13 +76,14 @@ const settingKeys = ['likes', 'comments', 'follows', 'orders', 'followedNotes'];
 function InboxSettings() {
   const [s, setS] = useState(null);
   const [err, setErr] = useState('');
+  const [saved, setSaved] = useState(0); // changes the server has answered
   useEffect(() => { gql(Settings).then((d) => setS(d.notificationSettings)).catch((x) => setErr(x.message)); }, []);
   const change = async (key, on) => {
     setErr('');
-    try { setS((await gql(UpdateSettings, { in: { [key]: on } })).updateNotificationSettings); } catch (x) { setErr(x.message); }
+    try { setS((await gql(UpdateSettings, { in: { [key]: on } })).updateNotificationSettings); setSaved((n) => n + 1); } catch (x) { setErr(x.message); }
   };
   return (
-    <fieldset class="settings" id="inbox-settings">
+    <fieldset class="settings" id="inbox-settings" data-saved={saved}>
       <legend>{t('notifySettings')}</legend>
       {s && settingKeys.map((k) => (
         <label class="switch"><input type="checkbox" id={'notify-' + k} checked={s[k]} onChange={(e) => change(k, e.currentTarget.checked)} /> {t('notify_' + k)}</label>))}
@@ -97,8 +98,12 @@ export function Inbox() {
   const [next, setNext] = useState(null);
   const [showSettings, setShowSettings] = useState(false);
   const [err, setErr] = useState('');
+  // seq numbers the first-page reads: an answer to an older one is dropped.
+  const seq = useRef(0);
   const load = async (after) => {
+    const my = after ? seq.current : ++seq.current;
     const d = await gql(Notifications, { a: after || null, unread: unreadOnly });
+    if (my !== seq.current) return;
     const list = d.notifications.edges.map((e) => e.node);
     setItems((old) => (after ? [...old, ...list] : list));
     setNext(d.notifications.pageInfo.hasNextPage ? d.notifications.pageInfo.endCursor : null);

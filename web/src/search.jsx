@@ -1,6 +1,6 @@
 // Search: the header's box and the results page, one tab per kind (shops, notes,
 // people), each result with the snippet where it matched.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from './api.js';
 import { graphql } from './gql';
 import { t } from './i18n.js';
@@ -61,16 +61,23 @@ export function SearchBox({ kind, query }) {
 
 export function SearchPage({ kind, query }) {
   const [results, setResults] = useState(null);
+  // shown is the kind and query the list was read with.
+  const [shown, setShown] = useState('');
   const [next, setNext] = useState(null);
   const [err, setErr] = useState('');
+  // seq numbers the first-page reads: an answer to an older one is dropped.
+  const seq = useRef(0);
   const load = async (after) => {
     setErr('');
     try {
+      const my = after ? seq.current : ++seq.current;
       const d = await gql(Search, { q: query, kind, a: after || null });
+      if (my !== seq.current) return;
       const list = d.search.edges.map((e) => e.node);
       setResults((old) => (after ? [...old, ...list] : list));
+      setShown(`${kind}:${query}`);
       setNext(d.search.pageInfo.hasNextPage ? d.search.pageInfo.endCursor : null);
-    } catch (x) { setResults([]); setNext(null); setErr(t(x.code) === x.code ? x.message : t(x.code)); }
+    } catch (x) { setResults([]); setNext(null); setShown(`${kind}:${query}`); setErr(t(x.code) === x.code ? x.message : t(x.code)); }
   };
   useEffect(() => { setResults(null); if (query) load(null); }, [kind, query]);
   return (
@@ -81,7 +88,7 @@ export function SearchPage({ kind, query }) {
       </div>
       {err && <p role="alert" class="error">{err}</p>}
       {results && results.length === 0 && !err && <p class="meta" id="no-results">{t('noResults')}</p>}
-      <ul class="results">{results?.map((r) => (
+      <ul class="results" data-shown={shown}>{results?.map((r) => (
         <li class="result" data-kind={kind}>
           {r.shop && <a href={`#/shop/${r.shop.id}`} class="shop-link">
             <Titled name={r.shop.name} snippet={r.snippet} />
