@@ -208,7 +208,7 @@ func TestSearchInTheBrowser(t *testing.T) {
 	node, dir := browserTools(t)
 	base, admin := startServe(t, "13900001020")
 	admin.Do(t, `mutation($in: CreateBlogInput!) { createBlog(input: $in) { id } }`, map[string]any{"in": map[string]any{
-		"shopId": "3", "title": "标签测试", "content": `<img src=x onerror="window.pwned=1"><b>香辣蟹</b>很好吃`,
+		"shopId": "3", "title": "标签测试", "content": `<img src=x onerror="window.pwned=1"><b>香辣蟹</b>很好吃`, "images": []string{},
 	}}).Decode(t, &struct{}{})
 	out := runNode(t, node, dir, "search.mjs", base, "茶餐厅", "东坡肉", "新白路餐厅", "香辣蟹", "店", "吃货", screenshots(t))
 	type result struct {

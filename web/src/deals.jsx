@@ -52,7 +52,7 @@ export function Deals() {
       <h1>{t('dealsNear')}</h1>
       {near && <p class="meta">{t('around')} {near.lat.toFixed(4)}, {near.lon.toFixed(4)}{near.guessed ? ' (' + t('guessed') + ')' : ''}</p>}
       <div class="row">
-        <div class="types" role="tablist" aria-label={t('sortBy')}>
+        <div class="types sorts" role="tablist" aria-label={t('sortBy')}>
           {dealSorts.map((s) => <button role="tab" id={'sort-' + s} aria-selected={sort === s} onClick={() => setSort(s)}>{t('sort_' + s)}</button>)}
         </div>
         <label class="inline">{t('radius')} <select id="deal-radius" value={radius} onChange={(e) => setRadius(Number(e.currentTarget.value))}>

@@ -40,14 +40,16 @@ export function Bell({ user }) {
   }, [user.id]);
   return (
     <a href="#/inbox" id="bell" class="bell" data-unread={count} aria-label={`${t('inbox')} (${count} ${t('unread')})`}>
-      <span aria-hidden="true">🔔</span>{count > 0 && <span class="badge" id="unread-badge">{count > 99 ? '99+' : count}</span>}
+      <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" class="icon"><path fill="currentColor"
+        d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1z" /></svg>
+      {count > 0 && <span class="badge" id="unread-badge">{count > 99 ? '99+' : count}</span>}
     </a>
   );
 }
 
-// The icon each kind of notification is shown with; a kind the app does not know yet
-// (sale reminders, waitlist offers) gets the last one.
-const icons = { BLOG_LIKED: '♥', BLOG_COMMENTED: '💬', COMMENT_REPLIED: '↩', FOLLOWED: '👤', ORDER_PAID: '🎫', ORDER_REFUNDED: '↺', ORDER_EXPIRED: '⌛' };
+// The sign each kind of notification is shown with (characters common fonts have); a
+// kind the app does not know yet (sale reminders, waitlist offers) gets a dot.
+const icons = { BLOG_LIKED: '♥', BLOG_COMMENTED: '✉', COMMENT_REPLIED: '↩', FOLLOWED: '☺', ORDER_PAID: '✓', ORDER_REFUNDED: '↺', ORDER_EXPIRED: '✕' };
 
 // notificationText is the notification's line in the user's language: the server writes
 // English; Chinese is put together here from the same facts.
@@ -138,7 +140,7 @@ export function Inbox() {
       <ul class="notifications">{items?.map((n) => {
         const href = target(n);
         const body = <>
-          <span class="kind" aria-hidden="true">{icons[n.kind] || '🔔'}</span>
+          <span class="kind" aria-hidden="true">{icons[n.kind] || '•'}</span>
           {n.actor?.icon && <img src={n.actor.icon} alt="" class="avatar" width="24" height="24" />}
           <span class="text">{notificationText(n)}<small class="meta"> · {ago(n.updatedAt)}</small></span>
         </>;

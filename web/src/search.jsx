@@ -54,7 +54,9 @@ export function SearchBox({ kind, query }) {
     <form class="search-box" role="search" onSubmit={submit}>
       <input type="search" id="search-box" name="q" value={q} maxLength={100} placeholder={t('searchAll')} aria-label={t('searchAll')}
         onInput={(e) => setQ(e.currentTarget.value)} />
-      <button type="submit" id="search-go" aria-label={t('searchGo')}>🔍</button>
+      <button type="submit" id="search-go" aria-label={t('searchGo')}>
+        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" class="icon"><circle cx="10.5" cy="10.5" r="6.5" fill="none" stroke="currentColor" stroke-width="2.4" />
+          <path d="M15.5 15.5L21 21" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" /></svg></button>
     </form>
   );
 }
