@@ -1,6 +1,7 @@
 // The inbox: user A writes a note; B, then C, like it in browsers of their own. A's bell
 // goes from 0 to 1 without a reload (the notificationAdded subscription); the inbox shows
-// one grouped notification naming both; marking all read clears the bell. A setting
+// one grouped notification naming both; marking all read clears the bell. After the
+// session is refreshed (a new socket), B's comment turns the bell to 1 again. A setting
 // changed in the inbox's panel holds after a reload. Prints what the pages showed as JSON.
 // usage: node inbox.mjs <base URL> <phone A> <phone B> <phone C> [screenshot dir]
 import { launch, logIn, shoot, sizes } from './common.mjs';
@@ -66,8 +67,22 @@ try {
   seen.after = await a.getAttribute('#bell', 'data-unread');
   seen.badgeAfter = await a.locator('#unread-badge').count();
   seen.unreadItemsAfter = await a.locator('li.notification.unread').count();
+
+  // The access token runs out and the next request refreshes the session, which opens a
+  // new socket: the bell listens again on it, and B's comment turns it to 1.
+  await a.evaluate(() => localStorage.setItem('access', 'expired.token.value'));
+  await a.click('header a[href="#/favorites"]');
+  seen.refreshed = await a.waitForFunction(() => !['', null, 'expired.token.value'].includes(localStorage.getItem('access')))
+    .then(() => true, () => false);
+  await b.fill('#comment', '看起来不错');
+  await b.click('form:has(#comment) button[type=submit]');
+  await b.locator('.comments li', { hasText: '看起来不错' }).waitFor();
+  await a.waitForSelector('#bell[data-unread="1"]', { timeout: 20000 });
+  seen.afterComment = await a.getAttribute('#bell', 'data-unread');
   seen.shown = await a.evaluate(() => window.unreadShown);
   seen.notReloaded = await a.evaluate(() => window.notReloaded === true);
+  await a.goto(base + '/app/#/inbox');
+  await a.click('#settings-toggle');
 
   // Settings: follows off, kept after a reload, then on again.
   await a.uncheck('#notify-follows');

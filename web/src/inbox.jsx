@@ -20,10 +20,23 @@ const UpdateSettings = graphql(`mutation UpdateNotificationSettings($in: Notific
 // The inbox tells the bell to count again (after marking read) with this event.
 const recount = () => dispatchEvent(new Event('dealspot:unread'));
 
-// onNotification calls fn on each of the user's new (or regrouped) notifications, and on
-// the socket coming back after a drop, when pushes may have been missed.
+// onNotification calls fn on each of the user's new (or regrouped) notifications, and
+// again whenever the subscription ended (the session was refreshed, the socket dropped,
+// the token had run out), when pushes may have been missed; then it subscribes again,
+// waiting longer after each failure in a row. fn's read refreshes a session that ran out.
 function onNotification(fn) {
-  return subscribe(NotificationAdded, {}, fn, () => setTimeout(fn, 1000));
+  let stop = () => {};
+  let closed = false;
+  let failures = 0;
+  let since = 0;
+  const again = () => {
+    if (closed) return;
+    if (Date.now() - since > 30000) failures = 0; // it held a while: not a failure in a row
+    setTimeout(() => { if (!closed) { fn(); start(); } }, Math.min(30000, 500 * 2 ** failures++));
+  };
+  const start = () => { since = Date.now(); stop = subscribe(NotificationAdded, {}, () => { failures = 0; fn(); }, again, again); };
+  start();
+  return () => { closed = true; stop(); };
 }
 
 // Bell links to the inbox and shows how many notifications are unread, counted again
