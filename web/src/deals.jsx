@@ -81,6 +81,7 @@ export function Deals() {
               </div>
             </a>
             <Heart kind="voucher" id={v.id} on={v.favoritedByMe} />
+            {/* An upcoming sale's reminder (remindMe) belongs here, beside the heart. */}
           </li>);
       })}</ul>
       <More next={next} load={load} id="more-deals" />

@@ -85,7 +85,8 @@ function notificationText(n) {
 // Where a notification leads: its note, or the orders.
 const target = (n) => (n.blog ? `#/note/${n.blog.id}` : n.order ? '#/orders' : null);
 
-// The kinds of notification the settings turn on and off, in the order shown.
+// The kinds of notification the settings turn on and off, in the order shown (a new
+// setting is one more key here and its notify_<key> text in i18n.js).
 const settingKeys = ['likes', 'comments', 'follows', 'orders', 'followedNotes'];
 
 function InboxSettings() {
