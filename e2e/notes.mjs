@@ -29,7 +29,7 @@ try {
   await page.waitForFunction(() => document.querySelector('#like')?.textContent.includes('1'));
   seen.liked = (await page.textContent('#like')).trim();
   await page.fill('#comment', '下次一起去');
-  await page.click('form button[type=submit]');
+  await page.click('form:has(#comment) button[type=submit]');
   await page.locator('.comments li', { hasText: '下次一起去' }).waitFor();
   seen.commented = true;
   await shoot(page, shots, 'note', { fullPage: true });

@@ -66,19 +66,20 @@ function resetSocket() { if (socket) { socket.dispose(); socket = null; } }
 
 const wsURL = () => (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/graphql';
 
-function run(client, query, variables, onData, onError) {
+function run(client, query, variables, onData, onError, onComplete) {
   return client.subscribe({ query: text(query), variables }, {
     next: (r) => (r.errors?.length ? onError?.(new GraphQLError(r.errors[0])) : onData(r.data)),
     error: (e) => onError?.(e instanceof Error ? e : new Error(String(e?.reason || 'connection closed'))),
-    complete: () => {},
+    complete: () => onComplete?.(),
   });
 }
 
 // subscribe runs a subscription as the logged-in user; onData gets each result's data.
-// It returns a stop function.
-export function subscribe(query, variables, onData, onError) {
+// onComplete, if given, hears of its end, also when the session changed (a refresh or a
+// login closes the socket). It returns a stop function.
+export function subscribe(query, variables, onData, onError, onComplete) {
   socket ??= createClient({ url: wsURL(), connectionParams: () => ({ Authorization: 'Bearer ' + session.access }), lazy: true });
-  return run(socket, query, variables, onData, onError);
+  return run(socket, query, variables, onData, onError, onComplete);
 }
 
 // subscribePublic runs a subscription anyone may run (saleProgress) on an anonymous

@@ -2,10 +2,16 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { gql, session, subscribe, subscribePublic } from './api.js';
 import { graphql } from './gql';
+import { Deals } from './deals.jsx';
+import { Favorites } from './favorites.jsx';
 import { lang, setLang, t } from './i18n.js';
+import { Bell, Inbox } from './inbox.jsx';
+import { SearchBox, SearchPage } from './search.jsx';
+import { Heart, Photo, ShopCard, countdown, locate, money, useNow } from './ui.jsx';
 import './style.css';
 
-// Hash routes: #/ shops, #/shop/<id>, #/login, #/orders.
+// Hash routes: #/ shops, #/shop/<id>, #/login, #/orders, #/deals, #/favorites, #/inbox,
+// #/search/<kind>/<query>, …
 function useRoute() {
   const [hash, setHash] = useState(location.hash.slice(2));
   useEffect(() => {
@@ -13,23 +19,24 @@ function useRoute() {
     addEventListener('hashchange', on);
     return () => removeEventListener('hashchange', on);
   }, []);
-  return hash.split('/');
+  return hash.split('/').map((p) => { try { return decodeURIComponent(p); } catch { return p; } });
 }
-
-const money = (cents) => (cents / 100).toFixed(cents % 100 ? 2 : 0);
-const distance = (m) => (m < 1000 ? Math.round(m) + ' m' : (m / 1000).toFixed(1) + ' km');
 
 function App() {
   const [, rerender] = useState(0);
-  const [page, id] = useRoute();
+  const [page, id, arg] = useRoute();
   const user = session.user;
   return (
     <>
       <header>
         <a href="#/" class="brand">Dealspot</a>
+        {user && <Bell user={user} />}
+        <SearchBox kind={page === 'search' ? id : null} query={page === 'search' ? arg : ''} />
         <nav>
           <a href="#/">{t('shops')}</a>
+          <a href="#/deals">{t('deals')}</a>
           <a href="#/notes">{t('notes')}</a>
+          {user && <a href="#/favorites">{t('favorites')}</a>}
           {user && <a href="#/signin">{t('signInDaily')}</a>}
           {user && <a href="#/orders">{t('orders')}</a>}
           {user && user.role !== 'USER' && <a href="#/board">{t('board')}</a>}
@@ -50,6 +57,10 @@ function App() {
           : page === 'note' ? <Note id={id} />
           : page === 'write' ? <Write />
           : page === 'signin' ? <SignIn />
+          : page === 'deals' ? <Deals />
+          : page === 'favorites' ? <Favorites />
+          : page === 'inbox' ? <Inbox />
+          : page === 'search' ? <SearchPage kind={id || 'SHOP'} query={arg || ''} />
           : <Shops />}
       </main>
     </>
@@ -88,6 +99,9 @@ function Login({ onDone }) {
   );
 }
 
+// A shop as the lists show it.
+graphql(`fragment ShopItem on Shop { id name area avgPrice score comments images { url } }`);
+
 function Shops() {
   const [types, setTypes] = useState([]);
   const [type, setType] = useState('');
@@ -97,17 +111,24 @@ function Shops() {
   // near is the point shops are listed around (null: not by distance).
   const [near, setNear] = useState(null);
   useEffect(() => { gql(graphql(`query ShopTypes { shopTypes { id name icon } }`)).then((d) => setTypes(d.shopTypes)); }, []);
+  const me = !!session.access;
   const load = async (after) => {
     let page;
     if (near) {
-      const d = await gql(graphql(`query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {
+      // A logged-in user's list has the hearts (an anonymous one stays cacheable).
+      const d = await gql(me ? graphql(`query NearbyMine($t: ID!, $lon: Float!, $lat: Float!, $a: String) {
         nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {
-          edges { distanceMeters node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }`),
+          edges { distanceMeters node { ...ShopItem favoritedByMe favoriteCount } } pageInfo { hasNextPage endCursor } } }`)
+        : graphql(`query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {
+        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {
+          edges { distanceMeters node { ...ShopItem } } pageInfo { hasNextPage endCursor } } }`),
       { t: type || types[0]?.id || '1', lon: near.lon, lat: near.lat, a: after });
       page = d.nearbyShops;
     } else {
-      const d = await gql(graphql(`query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {
-        edges { node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }`),
+      const d = await gql(me ? graphql(`query ShopsMine($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {
+        edges { node { ...ShopItem favoritedByMe favoriteCount } } pageInfo { hasNextPage endCursor } } }`)
+        : graphql(`query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {
+        edges { node { ...ShopItem } } pageInfo { hasNextPage endCursor } } }`),
       { t: type || null, n: name || null, a: after });
       page = d.shops;
     }
@@ -117,11 +138,7 @@ function Shops() {
   };
   useEffect(() => { load(null); }, [type, name, near, types.length > 0]);
   // Near me: the browser's position, or (refused or unavailable) the center of the demo city.
-  const nearMe = () => {
-    const fallback = () => setNear({ lon: 120.155, lat: 30.274, guessed: true });
-    if (!navigator.geolocation) { fallback(); return; }
-    navigator.geolocation.getCurrentPosition((p) => setNear({ lon: p.coords.longitude, lat: p.coords.latitude }), fallback, { timeout: 5000 });
-  };
+  const nearMe = () => locate(setNear);
   return (
     <section>
       <div class="types" role="tablist">
@@ -135,39 +152,25 @@ function Shops() {
       </div>
       {near && <p class="meta">{t('around')} {near.lat.toFixed(4)}, {near.lon.toFixed(4)}{near.guessed ? ' (' + t('guessed') + ')' : ''}</p>}
       <ul class="shops">
-        {shops.map((s) => (
-          <li class="shop-card"><a href={`#/shop/${s.id}`} class="shop-link">
-            {/* The card's thumbnail has a box of its own (cropped to fill it), whatever the photo's size. */}
-            {s.images[0] && <img src={s.images[0].url} alt="" class="shop-photo" loading="lazy" width="96" height="64" />}
-            <div><b>{s.name}</b>
-              <span>{s.distance != null && <b class="distance">{distance(s.distance)} · </b>}
-                {s.area} · {t('perPerson')} ¥{money(s.avgPrice)} · {t('score')} {(s.score / 10).toFixed(1)} · {s.comments} {t('reviews')}</span></div></a></li>
-        ))}
+        {shops.map((s) => <ShopCard s={s} />)}
       </ul>
       {next && <button onClick={() => load(next)}>{t('more')}</button>}
     </section>
   );
 }
 
-// Photo shows an image at its own size, so the page keeps its place while it loads; an
-// image of another site, whose size the server does not know, gets the fallback's
-// [width, height], if any.
-function Photo({ img, fallback, ...props }) {
-  const [w, h] = img.width && img.height ? [img.width, img.height] : fallback || [];
-  return <img src={img.url} alt="" width={w} height={h} {...props} />;
-}
-
 function Shop({ id }) {
   const [shop, setShop] = useState(null);
   useEffect(() => {
     gql(graphql(`query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }
-      vouchers { id title payValue actualValue kind stock beginTime endTime }
+      favoritedByMe favoriteCount
+      vouchers { id title payValue actualValue kind stock beginTime endTime favoritedByMe }
       blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }`), { id }).then((d) => setShop(d.shop));
   }, [id]);
   if (!shop) return <p>…</p>;
   return (
     <section>
-      <h1>{shop.name}</h1>
+      <div class="title-row"><h1>{shop.name}</h1><Heart kind="shop" id={shop.id} on={shop.favoritedByMe} count={shop.favoriteCount} /></div>
       {shop.images.length > 0 && <div class="photos">{shop.images.map((p) => <Photo img={p} class="shop-photo" fallback={[240, 160]} />)}</div>}
       <p>{shop.type?.name} · {shop.address} · {t('perPerson')} ¥{money(shop.avgPrice)} · {t('score')} {(shop.score / 10).toFixed(1)}</p>
       {shop.openHours && <p class="meta">{t('openHours')} {shop.openHours}</p>}
@@ -179,17 +182,6 @@ function Shop({ id }) {
     </section>
   );
 }
-
-function useNow() {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => { const i = setInterval(() => setNow(Date.now()), 1000); return () => clearInterval(i); }, []);
-  return now;
-}
-
-const countdown = (ms) => {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-};
 
 function Voucher({ v }) {
   const now = useNow();
@@ -233,6 +225,10 @@ function Voucher({ v }) {
         ? <span class="countdown"> · {t('startsIn')} {countdown(begin - now)}</span>
         : <span> · {now > end ? t('ended') : t('started')}</span>)}
       {flash && !order && <button class="claim" disabled={now < begin || now > end} onClick={claim}>{t('claim')}</button>}
+      <span class="voucher-actions">
+        <Heart kind="voucher" id={v.id} on={v.favoritedByMe} />
+        {/* A sale's reminder (remindMe) and its waitlist (joinWaitlist, acceptOffer) belong here, beside the heart. */}
+      </span>
       {order && (
         <div class="order" aria-live="polite">
           {t('status')}: <b class="order-status" data-status={order.status}>{t(order.status)}</b>

@@ -16,13 +16,25 @@ import * as types from './graphql';
  */
 type Documents = {
     "mutation Refresh($t: String!) { refreshToken(token: $t) { accessToken refreshToken user { id nickName role } } }": typeof types.RefreshDocument,
+    "query DealsNearby($lon: Float!, $lat: Float!, $r: Int, $sort: DealSort, $a: String) {\n  dealsNearby(longitude: $lon, latitude: $lat, radius: $r, sort: $sort, first: 10, after: $a) {\n    edges { node { distanceMeters discount beginsAt endsAt secondsLeft remainingStock live\n      voucher { id title payValue actualValue kind favoritedByMe }\n      shop { id name area score images { url } } } }\n    pageInfo { hasNextPage endCursor } } }": typeof types.DealsNearbyDocument,
+    "query MyFavorites($a: String) { myFavorites(first: 20, after: $a) {\n  edges { node { id createdAt\n    shop { id name area avgPrice score comments images { url } favoritedByMe favoriteCount }\n    voucher { id title payValue actualValue kind endTime favoritedByMe shop { id name } } } }\n  pageInfo { hasNextPage endCursor } } }": typeof types.MyFavoritesDocument,
+    "query UnreadCount { unreadNotificationCount }": typeof types.UnreadCountDocument,
+    "subscription NotificationAdded { notificationAdded { id } }": typeof types.NotificationAddedDocument,
+    "fragment NotificationItem on Notification { id kind createdAt updatedAt read actorCount text\n  actor { id nickName icon } blog { id title } order { id } }": typeof types.NotificationItemFragmentDoc,
+    "query Notifications($a: String, $unread: Boolean) {\n  notifications(first: 20, after: $a, unreadOnly: $unread) { edges { node { ...NotificationItem } } pageInfo { hasNextPage endCursor } } }": typeof types.NotificationsDocument,
+    "mutation MarkNotificationsRead($upTo: ID) { markNotificationsRead(upTo: $upTo) }": typeof types.MarkNotificationsReadDocument,
+    "query NotificationSettings { notificationSettings { likes comments follows orders followedNotes } }": typeof types.NotificationSettingsDocument,
+    "mutation UpdateNotificationSettings($in: NotificationSettingsInput!) {\n  updateNotificationSettings(input: $in) { likes comments follows orders followedNotes } }": typeof types.UpdateNotificationSettingsDocument,
     "mutation Logout{ logout }": typeof types.LogoutDocument,
     "mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }": typeof types.SendLoginCodeDocument,
     "mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }": typeof types.LoginDocument,
+    "fragment ShopItem on Shop { id name area avgPrice score comments images { url } }": typeof types.ShopItemFragmentDoc,
     "query ShopTypes { shopTypes { id name icon } }": typeof types.ShopTypesDocument,
-    "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }": typeof types.NearbyDocument,
-    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }": typeof types.ShopsDocument,
-    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": typeof types.ShopDocument,
+    "query NearbyMine($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { ...ShopItem favoritedByMe favoriteCount } } pageInfo { hasNextPage endCursor } } }": typeof types.NearbyMineDocument,
+    "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { ...ShopItem } } pageInfo { hasNextPage endCursor } } }": typeof types.NearbyDocument,
+    "query ShopsMine($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { ...ShopItem favoritedByMe favoriteCount } } pageInfo { hasNextPage endCursor } } }": typeof types.ShopsMineDocument,
+    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { ...ShopItem } } pageInfo { hasNextPage endCursor } } }": typeof types.ShopsDocument,
+    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      favoritedByMe favoriteCount\n      vouchers { id title payValue actualValue kind stock beginTime endTime favoritedByMe }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": typeof types.ShopDocument,
     "subscription SaleProgress($v: ID!) { saleProgress(voucherId: $v) { remaining soldOut phase } }": typeof types.SaleProgressDocument,
     "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }": typeof types.OrderStatusDocument,
     "query Order($o: ID!) { order(id: $o) { redemptionCode } }": typeof types.OrderDocument,
@@ -45,16 +57,33 @@ type Documents = {
     "mutation CreateBlog($in: CreateBlogInput!) { createBlog(input: $in) { id } }": typeof types.CreateBlogDocument,
     "query SignInStatus { signInStatus { month signedDays consecutiveDays } }": typeof types.SignInStatusDocument,
     "mutation SignIn{ signIn { month } }": typeof types.SignInDocument,
+    "query Search($q: String!, $kind: SearchKind!, $a: String) {\n  search(query: $q, kind: $kind, first: 10, after: $a) {\n    edges { node { score snippet\n      shop { id name area avgPrice score images { url } }\n      note { id title likedCount author { nickName } shop { name } }\n      user { id nickName icon } } }\n    pageInfo { hasNextPage endCursor } } }": typeof types.SearchDocument,
+    "mutation FavoriteShop($id: ID!) { mark: favoriteShop(shopId: $id) { id favoritedByMe favoriteCount } }": typeof types.FavoriteShopDocument,
+    "mutation UnfavoriteShop($id: ID!) { mark: unfavoriteShop(shopId: $id) { id favoritedByMe favoriteCount } }": typeof types.UnfavoriteShopDocument,
+    "mutation FavoriteVoucher($id: ID!) { mark: favoriteVoucher(voucherId: $id) { id favoritedByMe } }": typeof types.FavoriteVoucherDocument,
+    "mutation UnfavoriteVoucher($id: ID!) { mark: unfavoriteVoucher(voucherId: $id) { id favoritedByMe } }": typeof types.UnfavoriteVoucherDocument,
 };
 const documents: Documents = {
     "mutation Refresh($t: String!) { refreshToken(token: $t) { accessToken refreshToken user { id nickName role } } }": types.RefreshDocument,
+    "query DealsNearby($lon: Float!, $lat: Float!, $r: Int, $sort: DealSort, $a: String) {\n  dealsNearby(longitude: $lon, latitude: $lat, radius: $r, sort: $sort, first: 10, after: $a) {\n    edges { node { distanceMeters discount beginsAt endsAt secondsLeft remainingStock live\n      voucher { id title payValue actualValue kind favoritedByMe }\n      shop { id name area score images { url } } } }\n    pageInfo { hasNextPage endCursor } } }": types.DealsNearbyDocument,
+    "query MyFavorites($a: String) { myFavorites(first: 20, after: $a) {\n  edges { node { id createdAt\n    shop { id name area avgPrice score comments images { url } favoritedByMe favoriteCount }\n    voucher { id title payValue actualValue kind endTime favoritedByMe shop { id name } } } }\n  pageInfo { hasNextPage endCursor } } }": types.MyFavoritesDocument,
+    "query UnreadCount { unreadNotificationCount }": types.UnreadCountDocument,
+    "subscription NotificationAdded { notificationAdded { id } }": types.NotificationAddedDocument,
+    "fragment NotificationItem on Notification { id kind createdAt updatedAt read actorCount text\n  actor { id nickName icon } blog { id title } order { id } }": types.NotificationItemFragmentDoc,
+    "query Notifications($a: String, $unread: Boolean) {\n  notifications(first: 20, after: $a, unreadOnly: $unread) { edges { node { ...NotificationItem } } pageInfo { hasNextPage endCursor } } }": types.NotificationsDocument,
+    "mutation MarkNotificationsRead($upTo: ID) { markNotificationsRead(upTo: $upTo) }": types.MarkNotificationsReadDocument,
+    "query NotificationSettings { notificationSettings { likes comments follows orders followedNotes } }": types.NotificationSettingsDocument,
+    "mutation UpdateNotificationSettings($in: NotificationSettingsInput!) {\n  updateNotificationSettings(input: $in) { likes comments follows orders followedNotes } }": types.UpdateNotificationSettingsDocument,
     "mutation Logout{ logout }": types.LogoutDocument,
     "mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }": types.SendLoginCodeDocument,
     "mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }": types.LoginDocument,
+    "fragment ShopItem on Shop { id name area avgPrice score comments images { url } }": types.ShopItemFragmentDoc,
     "query ShopTypes { shopTypes { id name icon } }": types.ShopTypesDocument,
-    "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }": types.NearbyDocument,
-    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }": types.ShopsDocument,
-    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": types.ShopDocument,
+    "query NearbyMine($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { ...ShopItem favoritedByMe favoriteCount } } pageInfo { hasNextPage endCursor } } }": types.NearbyMineDocument,
+    "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { ...ShopItem } } pageInfo { hasNextPage endCursor } } }": types.NearbyDocument,
+    "query ShopsMine($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { ...ShopItem favoritedByMe favoriteCount } } pageInfo { hasNextPage endCursor } } }": types.ShopsMineDocument,
+    "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { ...ShopItem } } pageInfo { hasNextPage endCursor } } }": types.ShopsDocument,
+    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      favoritedByMe favoriteCount\n      vouchers { id title payValue actualValue kind stock beginTime endTime favoritedByMe }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": types.ShopDocument,
     "subscription SaleProgress($v: ID!) { saleProgress(voucherId: $v) { remaining soldOut phase } }": types.SaleProgressDocument,
     "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }": types.OrderStatusDocument,
     "query Order($o: ID!) { order(id: $o) { redemptionCode } }": types.OrderDocument,
@@ -77,12 +106,53 @@ const documents: Documents = {
     "mutation CreateBlog($in: CreateBlogInput!) { createBlog(input: $in) { id } }": types.CreateBlogDocument,
     "query SignInStatus { signInStatus { month signedDays consecutiveDays } }": types.SignInStatusDocument,
     "mutation SignIn{ signIn { month } }": types.SignInDocument,
+    "query Search($q: String!, $kind: SearchKind!, $a: String) {\n  search(query: $q, kind: $kind, first: 10, after: $a) {\n    edges { node { score snippet\n      shop { id name area avgPrice score images { url } }\n      note { id title likedCount author { nickName } shop { name } }\n      user { id nickName icon } } }\n    pageInfo { hasNextPage endCursor } } }": types.SearchDocument,
+    "mutation FavoriteShop($id: ID!) { mark: favoriteShop(shopId: $id) { id favoritedByMe favoriteCount } }": types.FavoriteShopDocument,
+    "mutation UnfavoriteShop($id: ID!) { mark: unfavoriteShop(shopId: $id) { id favoritedByMe favoriteCount } }": types.UnfavoriteShopDocument,
+    "mutation FavoriteVoucher($id: ID!) { mark: favoriteVoucher(voucherId: $id) { id favoritedByMe } }": types.FavoriteVoucherDocument,
+    "mutation UnfavoriteVoucher($id: ID!) { mark: unfavoriteVoucher(voucherId: $id) { id favoritedByMe } }": types.UnfavoriteVoucherDocument,
 };
 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation Refresh($t: String!) { refreshToken(token: $t) { accessToken refreshToken user { id nickName role } } }"): typeof import('./graphql').RefreshDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query DealsNearby($lon: Float!, $lat: Float!, $r: Int, $sort: DealSort, $a: String) {\n  dealsNearby(longitude: $lon, latitude: $lat, radius: $r, sort: $sort, first: 10, after: $a) {\n    edges { node { distanceMeters discount beginsAt endsAt secondsLeft remainingStock live\n      voucher { id title payValue actualValue kind favoritedByMe }\n      shop { id name area score images { url } } } }\n    pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').DealsNearbyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query MyFavorites($a: String) { myFavorites(first: 20, after: $a) {\n  edges { node { id createdAt\n    shop { id name area avgPrice score comments images { url } favoritedByMe favoriteCount }\n    voucher { id title payValue actualValue kind endTime favoritedByMe shop { id name } } } }\n  pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').MyFavoritesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query UnreadCount { unreadNotificationCount }"): typeof import('./graphql').UnreadCountDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "subscription NotificationAdded { notificationAdded { id } }"): typeof import('./graphql').NotificationAddedDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "fragment NotificationItem on Notification { id kind createdAt updatedAt read actorCount text\n  actor { id nickName icon } blog { id title } order { id } }"): typeof import('./graphql').NotificationItemFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Notifications($a: String, $unread: Boolean) {\n  notifications(first: 20, after: $a, unreadOnly: $unread) { edges { node { ...NotificationItem } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').NotificationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation MarkNotificationsRead($upTo: ID) { markNotificationsRead(upTo: $upTo) }"): typeof import('./graphql').MarkNotificationsReadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query NotificationSettings { notificationSettings { likes comments follows orders followedNotes } }"): typeof import('./graphql').NotificationSettingsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UpdateNotificationSettings($in: NotificationSettingsInput!) {\n  updateNotificationSettings(input: $in) { likes comments follows orders followedNotes } }"): typeof import('./graphql').UpdateNotificationSettingsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -98,19 +168,31 @@ export function graphql(source: "mutation Login($p: String!, $c: String!) { logi
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "fragment ShopItem on Shop { id name area avgPrice score comments images { url } }"): typeof import('./graphql').ShopItemFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "query ShopTypes { shopTypes { id name icon } }"): typeof import('./graphql').ShopTypesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').NearbyDocument;
+export function graphql(source: "query NearbyMine($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { ...ShopItem favoritedByMe favoriteCount } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').NearbyMineDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { id name area avgPrice score comments images { url } } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').ShopsDocument;
+export function graphql(source: "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { ...ShopItem } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').NearbyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      vouchers { id title payValue actualValue kind stock beginTime endTime }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }"): typeof import('./graphql').ShopDocument;
+export function graphql(source: "query ShopsMine($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { ...ShopItem favoritedByMe favoriteCount } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').ShopsMineDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { ...ShopItem } } pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').ShopsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      favoritedByMe favoriteCount\n      vouchers { id title payValue actualValue kind stock beginTime endTime favoritedByMe }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }"): typeof import('./graphql').ShopDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -199,6 +281,26 @@ export function graphql(source: "query SignInStatus { signInStatus { month signe
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation SignIn{ signIn { month } }"): typeof import('./graphql').SignInDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Search($q: String!, $kind: SearchKind!, $a: String) {\n  search(query: $q, kind: $kind, first: 10, after: $a) {\n    edges { node { score snippet\n      shop { id name area avgPrice score images { url } }\n      note { id title likedCount author { nickName } shop { name } }\n      user { id nickName icon } } }\n    pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').SearchDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation FavoriteShop($id: ID!) { mark: favoriteShop(shopId: $id) { id favoritedByMe favoriteCount } }"): typeof import('./graphql').FavoriteShopDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UnfavoriteShop($id: ID!) { mark: unfavoriteShop(shopId: $id) { id favoritedByMe favoriteCount } }"): typeof import('./graphql').UnfavoriteShopDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation FavoriteVoucher($id: ID!) { mark: favoriteVoucher(voucherId: $id) { id favoritedByMe } }"): typeof import('./graphql').FavoriteVoucherDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UnfavoriteVoucher($id: ID!) { mark: unfavoriteVoucher(voucherId: $id) { id favoritedByMe } }"): typeof import('./graphql').UnfavoriteVoucherDocument;
 
 
 export function graphql(source: string) {

@@ -37,6 +37,43 @@ export type CreateFlashSaleInput = {
   title: string;
 };
 
+/** The order of dealsNearby; each ends with the voucher id, so it is total. */
+export type DealSort =
+  /** Largest discount (actualValue − payValue) first. */
+  | 'DISCOUNT'
+  /** Nearest shop first. */
+  | 'DISTANCE'
+  /** The flash sale that ends first first; normal vouchers, which do not end, last. */
+  | 'ENDING_SOON'
+  /** The shop's best rating first. */
+  | 'SCORE';
+
+/** What a notification tells. */
+export type NotificationKind =
+  /** People commented on the caller's note (replies included). */
+  | 'BLOG_COMMENTED'
+  /** People liked the caller's note. */
+  | 'BLOG_LIKED'
+  /** People replied to the caller's comment. */
+  | 'COMMENT_REPLIED'
+  /** People started following the caller. */
+  | 'FOLLOWED'
+  /** The caller's order was canceled because it was not paid in time. */
+  | 'ORDER_EXPIRED'
+  /** The caller's order was paid: its redemption code is ready. */
+  | 'ORDER_PAID'
+  /** The caller's order was refunded. */
+  | 'ORDER_REFUNDED';
+
+/** Settings to change; those left out stay as they are. */
+export type NotificationSettingsInput = {
+  comments?: boolean | null | undefined;
+  followedNotes?: boolean | null | undefined;
+  follows?: boolean | null | undefined;
+  likes?: boolean | null | undefined;
+  orders?: boolean | null | undefined;
+};
+
 /** Where an order is in its life. */
 export type OrderStatus =
   /** Canceled by the buyer or because the pay deadline passed; a flash sale's unit went back to the sale. */
@@ -79,6 +116,15 @@ export type SalePhase =
   /** Before beginTime. */
   | 'UPCOMING';
 
+/** What a search looks for. */
+export type SearchKind =
+  /** Notes, by title and content. */
+  | 'NOTE'
+  /** Shops, by name, area and address. */
+  | 'SHOP'
+  /** People, by nickname. */
+  | 'USER';
+
 export type VoucherKind =
   | 'FLASH_SALE'
   | 'NORMAL';
@@ -89,6 +135,63 @@ export type RefreshMutationVariables = Exact<{
 
 
 export type RefreshMutation = { refreshToken: { accessToken: string, refreshToken: string, user: { id: string, nickName: string, role: Role | null } } };
+
+export type DealsNearbyQueryVariables = Exact<{
+  lon: number;
+  lat: number;
+  r?: number | null | undefined;
+  sort?: DealSort | null | undefined;
+  a?: string | null | undefined;
+}>;
+
+
+export type DealsNearbyQuery = { dealsNearby: { edges: Array<{ node: { distanceMeters: number, discount: number, beginsAt: string | null, endsAt: string | null, secondsLeft: number | null, remainingStock: number | null, live: boolean, voucher: { id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, favoritedByMe: boolean }, shop: { id: string, name: string, area: string, score: number, images: Array<{ url: string }> } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type MyFavoritesQueryVariables = Exact<{
+  a?: string | null | undefined;
+}>;
+
+
+export type MyFavoritesQuery = { myFavorites: { edges: Array<{ node: { id: string, createdAt: string, shop: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number, favoritedByMe: boolean, favoriteCount: number, images: Array<{ url: string }> } | null, voucher: { id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, endTime: string | null, favoritedByMe: boolean, shop: { id: string, name: string } } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type UnreadCountQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type UnreadCountQuery = { unreadNotificationCount: number };
+
+export type NotificationAddedSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type NotificationAddedSubscription = { notificationAdded: { id: string } };
+
+export type NotificationItemFragment = { id: string, kind: NotificationKind, createdAt: string, updatedAt: string, read: boolean, actorCount: number, text: string, actor: { id: string, nickName: string, icon: string } | null, blog: { id: string, title: string } | null, order: { id: string } | null };
+
+export type NotificationsQueryVariables = Exact<{
+  a?: string | null | undefined;
+  unread?: boolean | null | undefined;
+}>;
+
+
+export type NotificationsQuery = { notifications: { edges: Array<{ node: { id: string, kind: NotificationKind, createdAt: string, updatedAt: string, read: boolean, actorCount: number, text: string, actor: { id: string, nickName: string, icon: string } | null, blog: { id: string, title: string } | null, order: { id: string } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type MarkNotificationsReadMutationVariables = Exact<{
+  upTo?: string | null | undefined;
+}>;
+
+
+export type MarkNotificationsReadMutation = { markNotificationsRead: number };
+
+export type NotificationSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type NotificationSettingsQuery = { notificationSettings: { likes: boolean, comments: boolean, follows: boolean, orders: boolean, followedNotes: boolean } };
+
+export type UpdateNotificationSettingsMutationVariables = Exact<{
+  in: NotificationSettingsInput;
+}>;
+
+
+export type UpdateNotificationSettingsMutation = { updateNotificationSettings: { likes: boolean, comments: boolean, follows: boolean, orders: boolean, followedNotes: boolean } };
 
 export type LogoutMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -110,10 +213,22 @@ export type LoginMutationVariables = Exact<{
 
 export type LoginMutation = { login: { accessToken: string, refreshToken: string, user: { id: string, nickName: string, role: Role | null } } };
 
+export type ShopItemFragment = { id: string, name: string, area: string, avgPrice: number, score: number, comments: number, images: Array<{ url: string }> };
+
 export type ShopTypesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ShopTypesQuery = { shopTypes: Array<{ id: string, name: string, icon: string }> };
+
+export type NearbyMineQueryVariables = Exact<{
+  t: string;
+  lon: number;
+  lat: number;
+  a?: string | null | undefined;
+}>;
+
+
+export type NearbyMineQuery = { nearbyShops: { edges: Array<{ distanceMeters: number | null, node: { favoritedByMe: boolean, favoriteCount: number, id: string, name: string, area: string, avgPrice: number, score: number, comments: number, images: Array<{ url: string }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type NearbyQueryVariables = Exact<{
   t: string;
@@ -124,6 +239,15 @@ export type NearbyQueryVariables = Exact<{
 
 
 export type NearbyQuery = { nearbyShops: { edges: Array<{ distanceMeters: number | null, node: { id: string, name: string, area: string, avgPrice: number, score: number, comments: number, images: Array<{ url: string }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type ShopsMineQueryVariables = Exact<{
+  t?: string | null | undefined;
+  n?: string | null | undefined;
+  a?: string | null | undefined;
+}>;
+
+
+export type ShopsMineQuery = { shops: { edges: Array<{ node: { favoritedByMe: boolean, favoriteCount: number, id: string, name: string, area: string, avgPrice: number, score: number, comments: number, images: Array<{ url: string }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShopsQueryVariables = Exact<{
   t?: string | null | undefined;
@@ -139,7 +263,7 @@ export type ShopQueryVariables = Exact<{
 }>;
 
 
-export type ShopQuery = { shop: { id: string, name: string, address: string, avgPrice: number, score: number, comments: number, openHours: string, images: Array<{ url: string, width: number | null, height: number | null }>, type: { name: string } | null, vouchers: Array<{ id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, stock: number | null, beginTime: string | null, endTime: string | null }>, blogs: { edges: Array<{ node: { id: string, title: string, rating: number | null, likedCount: number, author: { nickName: string } } }> } } | null };
+export type ShopQuery = { shop: { id: string, name: string, address: string, avgPrice: number, score: number, comments: number, openHours: string, favoritedByMe: boolean, favoriteCount: number, images: Array<{ url: string, width: number | null, height: number | null }>, type: { name: string } | null, vouchers: Array<{ id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, stock: number | null, beginTime: string | null, endTime: string | null, favoritedByMe: boolean }>, blogs: { edges: Array<{ node: { id: string, title: string, rating: number | null, likedCount: number, author: { nickName: string } } }> } } | null };
 
 export type SaleProgressSubscriptionVariables = Exact<{
   v: string;
@@ -287,6 +411,43 @@ export type SignInMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type SignInMutation = { signIn: { month: string } };
 
+export type SearchQueryVariables = Exact<{
+  q: string;
+  kind: SearchKind;
+  a?: string | null | undefined;
+}>;
+
+
+export type SearchQuery = { search: { edges: Array<{ node: { score: number, snippet: string, shop: { id: string, name: string, area: string, avgPrice: number, score: number, images: Array<{ url: string }> } | null, note: { id: string, title: string, likedCount: number, author: { nickName: string }, shop: { name: string } | null } | null, user: { id: string, nickName: string, icon: string } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type FavoriteShopMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type FavoriteShopMutation = { mark: { id: string, favoritedByMe: boolean, favoriteCount: number } };
+
+export type UnfavoriteShopMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type UnfavoriteShopMutation = { mark: { id: string, favoritedByMe: boolean, favoriteCount: number } };
+
+export type FavoriteVoucherMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type FavoriteVoucherMutation = { mark: { id: string, favoritedByMe: boolean } };
+
+export type UnfavoriteVoucherMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type UnfavoriteVoucherMutation = { mark: { id: string, favoritedByMe: boolean } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -305,6 +466,42 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const NotificationItemFragmentDoc = new TypedDocumentString(`
+    fragment NotificationItem on Notification {
+  id
+  kind
+  createdAt
+  updatedAt
+  read
+  actorCount
+  text
+  actor {
+    id
+    nickName
+    icon
+  }
+  blog {
+    id
+    title
+  }
+  order {
+    id
+  }
+}
+    `, {"fragmentName":"NotificationItem"}) as unknown as TypedDocumentString<NotificationItemFragment, unknown>;
+export const ShopItemFragmentDoc = new TypedDocumentString(`
+    fragment ShopItem on Shop {
+  id
+  name
+  area
+  avgPrice
+  score
+  comments
+  images {
+    url
+  }
+}
+    `, {"fragmentName":"ShopItem"}) as unknown as TypedDocumentString<ShopItemFragment, unknown>;
 export const NoteItemFragmentDoc = new TypedDocumentString(`
     fragment NoteItem on Blog {
   id
@@ -333,6 +530,167 @@ export const RefreshDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RefreshMutation, RefreshMutationVariables>;
+export const DealsNearbyDocument = new TypedDocumentString(`
+    query DealsNearby($lon: Float!, $lat: Float!, $r: Int, $sort: DealSort, $a: String) {
+  dealsNearby(
+    longitude: $lon
+    latitude: $lat
+    radius: $r
+    sort: $sort
+    first: 10
+    after: $a
+  ) {
+    edges {
+      node {
+        distanceMeters
+        discount
+        beginsAt
+        endsAt
+        secondsLeft
+        remainingStock
+        live
+        voucher {
+          id
+          title
+          payValue
+          actualValue
+          kind
+          favoritedByMe
+        }
+        shop {
+          id
+          name
+          area
+          score
+          images {
+            url
+          }
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DealsNearbyQuery, DealsNearbyQueryVariables>;
+export const MyFavoritesDocument = new TypedDocumentString(`
+    query MyFavorites($a: String) {
+  myFavorites(first: 20, after: $a) {
+    edges {
+      node {
+        id
+        createdAt
+        shop {
+          id
+          name
+          area
+          avgPrice
+          score
+          comments
+          images {
+            url
+          }
+          favoritedByMe
+          favoriteCount
+        }
+        voucher {
+          id
+          title
+          payValue
+          actualValue
+          kind
+          endTime
+          favoritedByMe
+          shop {
+            id
+            name
+          }
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MyFavoritesQuery, MyFavoritesQueryVariables>;
+export const UnreadCountDocument = new TypedDocumentString(`
+    query UnreadCount {
+  unreadNotificationCount
+}
+    `) as unknown as TypedDocumentString<UnreadCountQuery, UnreadCountQueryVariables>;
+export const NotificationAddedDocument = new TypedDocumentString(`
+    subscription NotificationAdded {
+  notificationAdded {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<NotificationAddedSubscription, NotificationAddedSubscriptionVariables>;
+export const NotificationsDocument = new TypedDocumentString(`
+    query Notifications($a: String, $unread: Boolean) {
+  notifications(first: 20, after: $a, unreadOnly: $unread) {
+    edges {
+      node {
+        ...NotificationItem
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment NotificationItem on Notification {
+  id
+  kind
+  createdAt
+  updatedAt
+  read
+  actorCount
+  text
+  actor {
+    id
+    nickName
+    icon
+  }
+  blog {
+    id
+    title
+  }
+  order {
+    id
+  }
+}`) as unknown as TypedDocumentString<NotificationsQuery, NotificationsQueryVariables>;
+export const MarkNotificationsReadDocument = new TypedDocumentString(`
+    mutation MarkNotificationsRead($upTo: ID) {
+  markNotificationsRead(upTo: $upTo)
+}
+    `) as unknown as TypedDocumentString<MarkNotificationsReadMutation, MarkNotificationsReadMutationVariables>;
+export const NotificationSettingsDocument = new TypedDocumentString(`
+    query NotificationSettings {
+  notificationSettings {
+    likes
+    comments
+    follows
+    orders
+    followedNotes
+  }
+}
+    `) as unknown as TypedDocumentString<NotificationSettingsQuery, NotificationSettingsQueryVariables>;
+export const UpdateNotificationSettingsDocument = new TypedDocumentString(`
+    mutation UpdateNotificationSettings($in: NotificationSettingsInput!) {
+  updateNotificationSettings(input: $in) {
+    likes
+    comments
+    follows
+    orders
+    followedNotes
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateNotificationSettingsMutation, UpdateNotificationSettingsMutationVariables>;
 export const LogoutDocument = new TypedDocumentString(`
     mutation Logout {
   logout
@@ -368,21 +726,41 @@ export const ShopTypesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ShopTypesQuery, ShopTypesQueryVariables>;
+export const NearbyMineDocument = new TypedDocumentString(`
+    query NearbyMine($t: ID!, $lon: Float!, $lat: Float!, $a: String) {
+  nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {
+    edges {
+      distanceMeters
+      node {
+        ...ShopItem
+        favoritedByMe
+        favoriteCount
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment ShopItem on Shop {
+  id
+  name
+  area
+  avgPrice
+  score
+  comments
+  images {
+    url
+  }
+}`) as unknown as TypedDocumentString<NearbyMineQuery, NearbyMineQueryVariables>;
 export const NearbyDocument = new TypedDocumentString(`
     query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {
   nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {
     edges {
       distanceMeters
       node {
-        id
-        name
-        area
-        avgPrice
-        score
-        comments
-        images {
-          url
-        }
+        ...ShopItem
       }
     }
     pageInfo {
@@ -391,21 +769,50 @@ export const NearbyDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<NearbyQuery, NearbyQueryVariables>;
+    fragment ShopItem on Shop {
+  id
+  name
+  area
+  avgPrice
+  score
+  comments
+  images {
+    url
+  }
+}`) as unknown as TypedDocumentString<NearbyQuery, NearbyQueryVariables>;
+export const ShopsMineDocument = new TypedDocumentString(`
+    query ShopsMine($t: ID, $n: String, $a: String) {
+  shops(typeId: $t, name: $n, first: 10, after: $a) {
+    edges {
+      node {
+        ...ShopItem
+        favoritedByMe
+        favoriteCount
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment ShopItem on Shop {
+  id
+  name
+  area
+  avgPrice
+  score
+  comments
+  images {
+    url
+  }
+}`) as unknown as TypedDocumentString<ShopsMineQuery, ShopsMineQueryVariables>;
 export const ShopsDocument = new TypedDocumentString(`
     query Shops($t: ID, $n: String, $a: String) {
   shops(typeId: $t, name: $n, first: 10, after: $a) {
     edges {
       node {
-        id
-        name
-        area
-        avgPrice
-        score
-        comments
-        images {
-          url
-        }
+        ...ShopItem
       }
     }
     pageInfo {
@@ -414,7 +821,17 @@ export const ShopsDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ShopsQuery, ShopsQueryVariables>;
+    fragment ShopItem on Shop {
+  id
+  name
+  area
+  avgPrice
+  score
+  comments
+  images {
+    url
+  }
+}`) as unknown as TypedDocumentString<ShopsQuery, ShopsQueryVariables>;
 export const ShopDocument = new TypedDocumentString(`
     query Shop($id: ID!) {
   shop(id: $id) {
@@ -433,6 +850,8 @@ export const ShopDocument = new TypedDocumentString(`
     type {
       name
     }
+    favoritedByMe
+    favoriteCount
     vouchers {
       id
       title
@@ -442,6 +861,7 @@ export const ShopDocument = new TypedDocumentString(`
       stock
       beginTime
       endTime
+      favoritedByMe
     }
     blogs(first: 5) {
       edges {
@@ -720,3 +1140,79 @@ export const SignInDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SignInMutation, SignInMutationVariables>;
+export const SearchDocument = new TypedDocumentString(`
+    query Search($q: String!, $kind: SearchKind!, $a: String) {
+  search(query: $q, kind: $kind, first: 10, after: $a) {
+    edges {
+      node {
+        score
+        snippet
+        shop {
+          id
+          name
+          area
+          avgPrice
+          score
+          images {
+            url
+          }
+        }
+        note {
+          id
+          title
+          likedCount
+          author {
+            nickName
+          }
+          shop {
+            name
+          }
+        }
+        user {
+          id
+          nickName
+          icon
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SearchQuery, SearchQueryVariables>;
+export const FavoriteShopDocument = new TypedDocumentString(`
+    mutation FavoriteShop($id: ID!) {
+  mark: favoriteShop(shopId: $id) {
+    id
+    favoritedByMe
+    favoriteCount
+  }
+}
+    `) as unknown as TypedDocumentString<FavoriteShopMutation, FavoriteShopMutationVariables>;
+export const UnfavoriteShopDocument = new TypedDocumentString(`
+    mutation UnfavoriteShop($id: ID!) {
+  mark: unfavoriteShop(shopId: $id) {
+    id
+    favoritedByMe
+    favoriteCount
+  }
+}
+    `) as unknown as TypedDocumentString<UnfavoriteShopMutation, UnfavoriteShopMutationVariables>;
+export const FavoriteVoucherDocument = new TypedDocumentString(`
+    mutation FavoriteVoucher($id: ID!) {
+  mark: favoriteVoucher(voucherId: $id) {
+    id
+    favoritedByMe
+  }
+}
+    `) as unknown as TypedDocumentString<FavoriteVoucherMutation, FavoriteVoucherMutationVariables>;
+export const UnfavoriteVoucherDocument = new TypedDocumentString(`
+    mutation UnfavoriteVoucher($id: ID!) {
+  mark: unfavoriteVoucher(voucherId: $id) {
+    id
+    favoritedByMe
+  }
+}
+    `) as unknown as TypedDocumentString<UnfavoriteVoucherMutation, UnfavoriteVoucherMutationVariables>;
