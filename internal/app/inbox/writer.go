@@ -23,8 +23,8 @@ type Writer struct {
 	// maxFanout bounds, per event, the followers a note reaches (FOLLOWED_NOTE) and the
 	// fans a sale reaches (SHOP_NEW_SALE).
 	maxFanout Fanout
-	now  func() time.Time
-	log  *slog.Logger
+	now       func() time.Time
+	log       *slog.Logger
 }
 
 // Handle writes the notifications a batch of events makes, in the events' order, and
