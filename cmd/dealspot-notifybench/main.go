@@ -9,7 +9,7 @@
 //
 // It makes a fresh database (dropped at the end unless -keep) and migrates it, then
 // reports -likes BLOG_LIKED events of distinct users on one note, evenly over -spread,
-// through the node's notification buffer (adapters/notifyqueue, as the likeBlog use
+// through the node's notification buffer (adapters/queue/notifyqueue, as the likeBlog use
 // case does) into the inbox's writer (internal/app/inbox) on the store
 // (adapters/entstore). The pushes are counted by a bus that publishes nothing. It
 // reports the writer's batches, the notification rows inserted and updated, the actor
@@ -33,7 +33,7 @@ import (
 	"time"
 
 	"github.com/dealspot/dealspot/adapters/entstore"
-	"github.com/dealspot/dealspot/adapters/notifyqueue"
+	"github.com/dealspot/dealspot/adapters/queue/notifyqueue"
 	"github.com/dealspot/dealspot/internal/app/inbox"
 	"github.com/dealspot/dealspot/internal/app/social/notes"
 	"github.com/dealspot/dealspot/internal/domain"

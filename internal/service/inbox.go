@@ -9,7 +9,7 @@ import (
 
 	"github.com/dealspot/dealspot/adapters/entstore"
 	"github.com/dealspot/dealspot/adapters/metrics"
-	"github.com/dealspot/dealspot/adapters/notifyqueue"
+	"github.com/dealspot/dealspot/adapters/queue/notifyqueue"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/app"
 	"github.com/dealspot/dealspot/internal/app/inbox"

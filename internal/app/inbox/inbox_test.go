@@ -145,7 +145,7 @@ func newFixtureWith(t *testing.T, cfg inbox.Config, warnings inbox.ExpiryWarning
 			userD: {ID: userD, NickName: "Dan"}},
 		Orders: fakeOrders{50: {ID: 50, UserID: userA, Status: domain.OrderPaid}, 51: {ID: 51, UserID: userB},
 			52: {ID: 52, UserID: userA, Status: domain.OrderCreated, PayDeadline: &orderDeadline}},
-		Now:    func() time.Time { return *clock },
+		Now: func() time.Time { return *clock },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kfake"
 
-	"github.com/dealspot/dealspot/adapters/notifyqueue"
+	"github.com/dealspot/dealspot/adapters/queue/notifyqueue"
 	"github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/internal/app/inbox"
 	"github.com/dealspot/dealspot/internal/app/inbox/inboxtest"

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dealspot/dealspot/adapters/notifyqueue"
+	"github.com/dealspot/dealspot/adapters/queue/notifyqueue"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
