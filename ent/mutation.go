@@ -5150,6 +5150,8 @@ type NotificationMutation struct {
 	addcomment_id  *int64
 	order_id       *int64
 	addorder_id    *int64
+	voucher_id     *int64
+	addvoucher_id  *int64
 	seq            *int64
 	addseq         *int64
 	read_at        *time.Time
@@ -5673,6 +5675,62 @@ func (m *NotificationMutation) ResetOrderID() {
 	m.addorder_id = nil
 }
 
+// SetVoucherID sets the "voucher_id" field.
+func (m *NotificationMutation) SetVoucherID(i int64) {
+	m.voucher_id = &i
+	m.addvoucher_id = nil
+}
+
+// VoucherID returns the value of the "voucher_id" field in the mutation.
+func (m *NotificationMutation) VoucherID() (r int64, exists bool) {
+	v := m.voucher_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVoucherID returns the old "voucher_id" field's value of the Notification entity.
+// If the Notification object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationMutation) OldVoucherID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVoucherID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVoucherID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVoucherID: %w", err)
+	}
+	return oldValue.VoucherID, nil
+}
+
+// AddVoucherID adds i to the "voucher_id" field.
+func (m *NotificationMutation) AddVoucherID(i int64) {
+	if m.addvoucher_id != nil {
+		*m.addvoucher_id += i
+	} else {
+		m.addvoucher_id = &i
+	}
+}
+
+// AddedVoucherID returns the value that was added to the "voucher_id" field in this mutation.
+func (m *NotificationMutation) AddedVoucherID() (r int64, exists bool) {
+	v := m.addvoucher_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVoucherID resets all changes to the "voucher_id" field.
+func (m *NotificationMutation) ResetVoucherID() {
+	m.voucher_id = nil
+	m.addvoucher_id = nil
+}
+
 // SetSeq sets the "seq" field.
 func (m *NotificationMutation) SetSeq(i int64) {
 	m.seq = &i
@@ -5884,7 +5942,7 @@ func (m *NotificationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *NotificationMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 13)
 	if m.user_id != nil {
 		fields = append(fields, notification.FieldUserID)
 	}
@@ -5908,6 +5966,9 @@ func (m *NotificationMutation) Fields() []string {
 	}
 	if m.order_id != nil {
 		fields = append(fields, notification.FieldOrderID)
+	}
+	if m.voucher_id != nil {
+		fields = append(fields, notification.FieldVoucherID)
 	}
 	if m.seq != nil {
 		fields = append(fields, notification.FieldSeq)
@@ -5945,6 +6006,8 @@ func (m *NotificationMutation) Field(name string) (ent.Value, bool) {
 		return m.CommentID()
 	case notification.FieldOrderID:
 		return m.OrderID()
+	case notification.FieldVoucherID:
+		return m.VoucherID()
 	case notification.FieldSeq:
 		return m.Seq()
 	case notification.FieldReadAt:
@@ -5978,6 +6041,8 @@ func (m *NotificationMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldCommentID(ctx)
 	case notification.FieldOrderID:
 		return m.OldOrderID(ctx)
+	case notification.FieldVoucherID:
+		return m.OldVoucherID(ctx)
 	case notification.FieldSeq:
 		return m.OldSeq(ctx)
 	case notification.FieldReadAt:
@@ -6051,6 +6116,13 @@ func (m *NotificationMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetOrderID(v)
 		return nil
+	case notification.FieldVoucherID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVoucherID(v)
+		return nil
 	case notification.FieldSeq:
 		v, ok := value.(int64)
 		if !ok {
@@ -6105,6 +6177,9 @@ func (m *NotificationMutation) AddedFields() []string {
 	if m.addorder_id != nil {
 		fields = append(fields, notification.FieldOrderID)
 	}
+	if m.addvoucher_id != nil {
+		fields = append(fields, notification.FieldVoucherID)
+	}
 	if m.addseq != nil {
 		fields = append(fields, notification.FieldSeq)
 	}
@@ -6128,6 +6203,8 @@ func (m *NotificationMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedCommentID()
 	case notification.FieldOrderID:
 		return m.AddedOrderID()
+	case notification.FieldVoucherID:
+		return m.AddedVoucherID()
 	case notification.FieldSeq:
 		return m.AddedSeq()
 	}
@@ -6180,6 +6257,13 @@ func (m *NotificationMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddOrderID(v)
+		return nil
+	case notification.FieldVoucherID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVoucherID(v)
 		return nil
 	case notification.FieldSeq:
 		v, ok := value.(int64)
@@ -6247,6 +6331,9 @@ func (m *NotificationMutation) ResetField(name string) error {
 		return nil
 	case notification.FieldOrderID:
 		m.ResetOrderID()
+		return nil
+	case notification.FieldVoucherID:
+		m.ResetVoucherID()
 		return nil
 	case notification.FieldSeq:
 		m.ResetSeq()
@@ -6782,6 +6869,7 @@ type NotificationSettingMutation struct {
 	follows        *bool
 	orders         *bool
 	followed_notes *bool
+	shop_sales     *bool
 	clearedFields  map[string]struct{}
 	done           bool
 	oldValue       func(context.Context) (*NotificationSetting, error)
@@ -7200,6 +7288,42 @@ func (m *NotificationSettingMutation) ResetFollowedNotes() {
 	m.followed_notes = nil
 }
 
+// SetShopSales sets the "shop_sales" field.
+func (m *NotificationSettingMutation) SetShopSales(b bool) {
+	m.shop_sales = &b
+}
+
+// ShopSales returns the value of the "shop_sales" field in the mutation.
+func (m *NotificationSettingMutation) ShopSales() (r bool, exists bool) {
+	v := m.shop_sales
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopSales returns the old "shop_sales" field's value of the NotificationSetting entity.
+// If the NotificationSetting object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationSettingMutation) OldShopSales(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopSales is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopSales requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopSales: %w", err)
+	}
+	return oldValue.ShopSales, nil
+}
+
+// ResetShopSales resets all changes to the "shop_sales" field.
+func (m *NotificationSettingMutation) ResetShopSales() {
+	m.shop_sales = nil
+}
+
 // Where appends a list predicates to the NotificationSettingMutation builder.
 func (m *NotificationSettingMutation) Where(ps ...predicate.NotificationSetting) {
 	m.predicates = append(m.predicates, ps...)
@@ -7234,7 +7358,7 @@ func (m *NotificationSettingMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *NotificationSettingMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created_at != nil {
 		fields = append(fields, notificationsetting.FieldCreatedAt)
 	}
@@ -7258,6 +7382,9 @@ func (m *NotificationSettingMutation) Fields() []string {
 	}
 	if m.followed_notes != nil {
 		fields = append(fields, notificationsetting.FieldFollowedNotes)
+	}
+	if m.shop_sales != nil {
+		fields = append(fields, notificationsetting.FieldShopSales)
 	}
 	return fields
 }
@@ -7283,6 +7410,8 @@ func (m *NotificationSettingMutation) Field(name string) (ent.Value, bool) {
 		return m.Orders()
 	case notificationsetting.FieldFollowedNotes:
 		return m.FollowedNotes()
+	case notificationsetting.FieldShopSales:
+		return m.ShopSales()
 	}
 	return nil, false
 }
@@ -7308,6 +7437,8 @@ func (m *NotificationSettingMutation) OldField(ctx context.Context, name string)
 		return m.OldOrders(ctx)
 	case notificationsetting.FieldFollowedNotes:
 		return m.OldFollowedNotes(ctx)
+	case notificationsetting.FieldShopSales:
+		return m.OldShopSales(ctx)
 	}
 	return nil, fmt.Errorf("unknown NotificationSetting field %s", name)
 }
@@ -7372,6 +7503,13 @@ func (m *NotificationSettingMutation) SetField(name string, value ent.Value) err
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetFollowedNotes(v)
+		return nil
+	case notificationsetting.FieldShopSales:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopSales(v)
 		return nil
 	}
 	return fmt.Errorf("unknown NotificationSetting field %s", name)
@@ -7460,6 +7598,9 @@ func (m *NotificationSettingMutation) ResetField(name string) error {
 		return nil
 	case notificationsetting.FieldFollowedNotes:
 		m.ResetFollowedNotes()
+		return nil
+	case notificationsetting.FieldShopSales:
+		m.ResetShopSales()
 		return nil
 	}
 	return fmt.Errorf("unknown NotificationSetting field %s", name)
@@ -16414,6 +16555,7 @@ type VoucherOrderMutation struct {
 	addamount            *int64
 	status               *voucherorder.Status
 	pay_deadline         *time.Time
+	expiry_warned_at     *time.Time
 	pay_time             *time.Time
 	use_time             *time.Time
 	canceled_at          *time.Time
@@ -17061,6 +17203,55 @@ func (m *VoucherOrderMutation) ResetPayDeadline() {
 	delete(m.clearedFields, voucherorder.FieldPayDeadline)
 }
 
+// SetExpiryWarnedAt sets the "expiry_warned_at" field.
+func (m *VoucherOrderMutation) SetExpiryWarnedAt(t time.Time) {
+	m.expiry_warned_at = &t
+}
+
+// ExpiryWarnedAt returns the value of the "expiry_warned_at" field in the mutation.
+func (m *VoucherOrderMutation) ExpiryWarnedAt() (r time.Time, exists bool) {
+	v := m.expiry_warned_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiryWarnedAt returns the old "expiry_warned_at" field's value of the VoucherOrder entity.
+// If the VoucherOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VoucherOrderMutation) OldExpiryWarnedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiryWarnedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiryWarnedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiryWarnedAt: %w", err)
+	}
+	return oldValue.ExpiryWarnedAt, nil
+}
+
+// ClearExpiryWarnedAt clears the value of the "expiry_warned_at" field.
+func (m *VoucherOrderMutation) ClearExpiryWarnedAt() {
+	m.expiry_warned_at = nil
+	m.clearedFields[voucherorder.FieldExpiryWarnedAt] = struct{}{}
+}
+
+// ExpiryWarnedAtCleared returns if the "expiry_warned_at" field was cleared in this mutation.
+func (m *VoucherOrderMutation) ExpiryWarnedAtCleared() bool {
+	_, ok := m.clearedFields[voucherorder.FieldExpiryWarnedAt]
+	return ok
+}
+
+// ResetExpiryWarnedAt resets all changes to the "expiry_warned_at" field.
+func (m *VoucherOrderMutation) ResetExpiryWarnedAt() {
+	m.expiry_warned_at = nil
+	delete(m.clearedFields, voucherorder.FieldExpiryWarnedAt)
+}
+
 // SetPayTime sets the "pay_time" field.
 func (m *VoucherOrderMutation) SetPayTime(t time.Time) {
 	m.pay_time = &t
@@ -17448,7 +17639,7 @@ func (m *VoucherOrderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VoucherOrderMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 20)
 	if m.created_at != nil {
 		fields = append(fields, voucherorder.FieldCreatedAt)
 	}
@@ -17481,6 +17672,9 @@ func (m *VoucherOrderMutation) Fields() []string {
 	}
 	if m.pay_deadline != nil {
 		fields = append(fields, voucherorder.FieldPayDeadline)
+	}
+	if m.expiry_warned_at != nil {
+		fields = append(fields, voucherorder.FieldExpiryWarnedAt)
 	}
 	if m.pay_time != nil {
 		fields = append(fields, voucherorder.FieldPayTime)
@@ -17536,6 +17730,8 @@ func (m *VoucherOrderMutation) Field(name string) (ent.Value, bool) {
 		return m.Status()
 	case voucherorder.FieldPayDeadline:
 		return m.PayDeadline()
+	case voucherorder.FieldExpiryWarnedAt:
+		return m.ExpiryWarnedAt()
 	case voucherorder.FieldPayTime:
 		return m.PayTime()
 	case voucherorder.FieldUseTime:
@@ -17583,6 +17779,8 @@ func (m *VoucherOrderMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldStatus(ctx)
 	case voucherorder.FieldPayDeadline:
 		return m.OldPayDeadline(ctx)
+	case voucherorder.FieldExpiryWarnedAt:
+		return m.OldExpiryWarnedAt(ctx)
 	case voucherorder.FieldPayTime:
 		return m.OldPayTime(ctx)
 	case voucherorder.FieldUseTime:
@@ -17684,6 +17882,13 @@ func (m *VoucherOrderMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetPayDeadline(v)
+		return nil
+	case voucherorder.FieldExpiryWarnedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiryWarnedAt(v)
 		return nil
 	case voucherorder.FieldPayTime:
 		v, ok := value.(time.Time)
@@ -17849,6 +18054,9 @@ func (m *VoucherOrderMutation) ClearedFields() []string {
 	if m.FieldCleared(voucherorder.FieldPayDeadline) {
 		fields = append(fields, voucherorder.FieldPayDeadline)
 	}
+	if m.FieldCleared(voucherorder.FieldExpiryWarnedAt) {
+		fields = append(fields, voucherorder.FieldExpiryWarnedAt)
+	}
 	if m.FieldCleared(voucherorder.FieldPayTime) {
 		fields = append(fields, voucherorder.FieldPayTime)
 	}
@@ -17880,6 +18088,9 @@ func (m *VoucherOrderMutation) ClearField(name string) error {
 	switch name {
 	case voucherorder.FieldPayDeadline:
 		m.ClearPayDeadline()
+		return nil
+	case voucherorder.FieldExpiryWarnedAt:
+		m.ClearExpiryWarnedAt()
 		return nil
 	case voucherorder.FieldPayTime:
 		m.ClearPayTime()
@@ -17936,6 +18147,9 @@ func (m *VoucherOrderMutation) ResetField(name string) error {
 		return nil
 	case voucherorder.FieldPayDeadline:
 		m.ResetPayDeadline()
+		return nil
+	case voucherorder.FieldExpiryWarnedAt:
+		m.ResetExpiryWarnedAt()
 		return nil
 	case voucherorder.FieldPayTime:
 		m.ResetPayTime()

@@ -33,7 +33,9 @@ type NotificationSetting struct {
 	Orders bool `json:"orders,omitempty"`
 	// FollowedNotes holds the value of the "followed_notes" field.
 	FollowedNotes bool `json:"followed_notes,omitempty"`
-	selectValues  sql.SelectValues
+	// ShopSales holds the value of the "shop_sales" field.
+	ShopSales    bool `json:"shop_sales,omitempty"`
+	selectValues sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -41,7 +43,7 @@ func (*NotificationSetting) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case notificationsetting.FieldLikes, notificationsetting.FieldComments, notificationsetting.FieldFollows, notificationsetting.FieldOrders, notificationsetting.FieldFollowedNotes:
+		case notificationsetting.FieldLikes, notificationsetting.FieldComments, notificationsetting.FieldFollows, notificationsetting.FieldOrders, notificationsetting.FieldFollowedNotes, notificationsetting.FieldShopSales:
 			values[i] = new(sql.NullBool)
 		case notificationsetting.FieldID, notificationsetting.FieldUserID:
 			values[i] = new(sql.NullInt64)
@@ -116,6 +118,12 @@ func (_m *NotificationSetting) assignValues(columns []string, values []any) erro
 			} else if value.Valid {
 				_m.FollowedNotes = value.Bool
 			}
+		case notificationsetting.FieldShopSales:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field shop_sales", values[i])
+			} else if value.Valid {
+				_m.ShopSales = value.Bool
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -175,6 +183,9 @@ func (_m *NotificationSetting) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("followed_notes=")
 	builder.WriteString(fmt.Sprintf("%v", _m.FollowedNotes))
+	builder.WriteString(", ")
+	builder.WriteString("shop_sales=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ShopSales))
 	builder.WriteByte(')')
 	return builder.String()
 }

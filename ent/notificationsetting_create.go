@@ -126,6 +126,20 @@ func (_c *NotificationSettingCreate) SetNillableFollowedNotes(v *bool) *Notifica
 	return _c
 }
 
+// SetShopSales sets the "shop_sales" field.
+func (_c *NotificationSettingCreate) SetShopSales(v bool) *NotificationSettingCreate {
+	_c.mutation.SetShopSales(v)
+	return _c
+}
+
+// SetNillableShopSales sets the "shop_sales" field if the given value is not nil.
+func (_c *NotificationSettingCreate) SetNillableShopSales(v *bool) *NotificationSettingCreate {
+	if v != nil {
+		_c.SetShopSales(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *NotificationSettingCreate) SetID(v int64) *NotificationSettingCreate {
 	_c.mutation.SetID(v)
@@ -195,6 +209,10 @@ func (_c *NotificationSettingCreate) defaults() {
 		v := notificationsetting.DefaultFollowedNotes
 		_c.mutation.SetFollowedNotes(v)
 	}
+	if _, ok := _c.mutation.ShopSales(); !ok {
+		v := notificationsetting.DefaultShopSales
+		_c.mutation.SetShopSales(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -222,6 +240,9 @@ func (_c *NotificationSettingCreate) check() error {
 	}
 	if _, ok := _c.mutation.FollowedNotes(); !ok {
 		return &ValidationError{Name: "followed_notes", err: errors.New(`ent: missing required field "NotificationSetting.followed_notes"`)}
+	}
+	if _, ok := _c.mutation.ShopSales(); !ok {
+		return &ValidationError{Name: "shop_sales", err: errors.New(`ent: missing required field "NotificationSetting.shop_sales"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := notificationsetting.IDValidator(v); err != nil {
@@ -292,6 +313,10 @@ func (_c *NotificationSettingCreate) createSpec() (*NotificationSetting, *sqlgra
 	if value, ok := _c.mutation.FollowedNotes(); ok {
 		_spec.SetField(notificationsetting.FieldFollowedNotes, field.TypeBool, value)
 		_node.FollowedNotes = value
+	}
+	if value, ok := _c.mutation.ShopSales(); ok {
+		_spec.SetField(notificationsetting.FieldShopSales, field.TypeBool, value)
+		_node.ShopSales = value
 	}
 	return _node, _spec
 }
@@ -414,6 +439,18 @@ func (u *NotificationSettingUpsert) SetFollowedNotes(v bool) *NotificationSettin
 // UpdateFollowedNotes sets the "followed_notes" field to the value that was provided on create.
 func (u *NotificationSettingUpsert) UpdateFollowedNotes() *NotificationSettingUpsert {
 	u.SetExcluded(notificationsetting.FieldFollowedNotes)
+	return u
+}
+
+// SetShopSales sets the "shop_sales" field.
+func (u *NotificationSettingUpsert) SetShopSales(v bool) *NotificationSettingUpsert {
+	u.Set(notificationsetting.FieldShopSales, v)
+	return u
+}
+
+// UpdateShopSales sets the "shop_sales" field to the value that was provided on create.
+func (u *NotificationSettingUpsert) UpdateShopSales() *NotificationSettingUpsert {
+	u.SetExcluded(notificationsetting.FieldShopSales)
 	return u
 }
 
@@ -552,6 +589,20 @@ func (u *NotificationSettingUpsertOne) SetFollowedNotes(v bool) *NotificationSet
 func (u *NotificationSettingUpsertOne) UpdateFollowedNotes() *NotificationSettingUpsertOne {
 	return u.Update(func(s *NotificationSettingUpsert) {
 		s.UpdateFollowedNotes()
+	})
+}
+
+// SetShopSales sets the "shop_sales" field.
+func (u *NotificationSettingUpsertOne) SetShopSales(v bool) *NotificationSettingUpsertOne {
+	return u.Update(func(s *NotificationSettingUpsert) {
+		s.SetShopSales(v)
+	})
+}
+
+// UpdateShopSales sets the "shop_sales" field to the value that was provided on create.
+func (u *NotificationSettingUpsertOne) UpdateShopSales() *NotificationSettingUpsertOne {
+	return u.Update(func(s *NotificationSettingUpsert) {
+		s.UpdateShopSales()
 	})
 }
 
@@ -856,6 +907,20 @@ func (u *NotificationSettingUpsertBulk) SetFollowedNotes(v bool) *NotificationSe
 func (u *NotificationSettingUpsertBulk) UpdateFollowedNotes() *NotificationSettingUpsertBulk {
 	return u.Update(func(s *NotificationSettingUpsert) {
 		s.UpdateFollowedNotes()
+	})
+}
+
+// SetShopSales sets the "shop_sales" field.
+func (u *NotificationSettingUpsertBulk) SetShopSales(v bool) *NotificationSettingUpsertBulk {
+	return u.Update(func(s *NotificationSettingUpsert) {
+		s.SetShopSales(v)
+	})
+}
+
+// UpdateShopSales sets the "shop_sales" field to the value that was provided on create.
+func (u *NotificationSettingUpsertBulk) UpdateShopSales() *NotificationSettingUpsertBulk {
+	return u.Update(func(s *NotificationSettingUpsert) {
+		s.UpdateShopSales()
 	})
 }
 

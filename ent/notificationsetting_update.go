@@ -104,6 +104,20 @@ func (_u *NotificationSettingUpdate) SetNillableFollowedNotes(v *bool) *Notifica
 	return _u
 }
 
+// SetShopSales sets the "shop_sales" field.
+func (_u *NotificationSettingUpdate) SetShopSales(v bool) *NotificationSettingUpdate {
+	_u.mutation.SetShopSales(v)
+	return _u
+}
+
+// SetNillableShopSales sets the "shop_sales" field if the given value is not nil.
+func (_u *NotificationSettingUpdate) SetNillableShopSales(v *bool) *NotificationSettingUpdate {
+	if v != nil {
+		_u.SetShopSales(*v)
+	}
+	return _u
+}
+
 // Mutation returns the NotificationSettingMutation object of the builder.
 func (_u *NotificationSettingUpdate) Mutation() *NotificationSettingMutation {
 	return _u.mutation
@@ -171,6 +185,9 @@ func (_u *NotificationSettingUpdate) sqlSave(ctx context.Context) (_node int, er
 	}
 	if value, ok := _u.mutation.FollowedNotes(); ok {
 		_spec.SetField(notificationsetting.FieldFollowedNotes, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.ShopSales(); ok {
+		_spec.SetField(notificationsetting.FieldShopSales, field.TypeBool, value)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -264,6 +281,20 @@ func (_u *NotificationSettingUpdateOne) SetFollowedNotes(v bool) *NotificationSe
 func (_u *NotificationSettingUpdateOne) SetNillableFollowedNotes(v *bool) *NotificationSettingUpdateOne {
 	if v != nil {
 		_u.SetFollowedNotes(*v)
+	}
+	return _u
+}
+
+// SetShopSales sets the "shop_sales" field.
+func (_u *NotificationSettingUpdateOne) SetShopSales(v bool) *NotificationSettingUpdateOne {
+	_u.mutation.SetShopSales(v)
+	return _u
+}
+
+// SetNillableShopSales sets the "shop_sales" field if the given value is not nil.
+func (_u *NotificationSettingUpdateOne) SetNillableShopSales(v *bool) *NotificationSettingUpdateOne {
+	if v != nil {
+		_u.SetShopSales(*v)
 	}
 	return _u
 }
@@ -365,6 +396,9 @@ func (_u *NotificationSettingUpdateOne) sqlSave(ctx context.Context) (_node *Not
 	}
 	if value, ok := _u.mutation.FollowedNotes(); ok {
 		_spec.SetField(notificationsetting.FieldFollowedNotes, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.ShopSales(); ok {
+		_spec.SetField(notificationsetting.FieldShopSales, field.TypeBool, value)
 	}
 	_node = &NotificationSetting{config: _u.config}
 	_spec.Assign = _node.assignValues

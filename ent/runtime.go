@@ -280,8 +280,12 @@ func init() {
 	notificationDescOrderID := notificationFields[8].Descriptor()
 	// notification.DefaultOrderID holds the default value on creation for the order_id field.
 	notification.DefaultOrderID = notificationDescOrderID.Default.(int64)
+	// notificationDescVoucherID is the schema descriptor for voucher_id field.
+	notificationDescVoucherID := notificationFields[9].Descriptor()
+	// notification.DefaultVoucherID holds the default value on creation for the voucher_id field.
+	notification.DefaultVoucherID = notificationDescVoucherID.Default.(int64)
 	// notificationDescSeq is the schema descriptor for seq field.
-	notificationDescSeq := notificationFields[9].Descriptor()
+	notificationDescSeq := notificationFields[10].Descriptor()
 	// notification.SeqValidator is a validator for the "seq" field. It is called by the builders before save.
 	notification.SeqValidator = notificationDescSeq.Validators[0].(func(int64) error)
 	// notificationDescID is the schema descriptor for id field.
@@ -329,6 +333,10 @@ func init() {
 	notificationsettingDescFollowedNotes := notificationsettingFields[6].Descriptor()
 	// notificationsetting.DefaultFollowedNotes holds the default value on creation for the followed_notes field.
 	notificationsetting.DefaultFollowedNotes = notificationsettingDescFollowedNotes.Default.(bool)
+	// notificationsettingDescShopSales is the schema descriptor for shop_sales field.
+	notificationsettingDescShopSales := notificationsettingFields[7].Descriptor()
+	// notificationsetting.DefaultShopSales holds the default value on creation for the shop_sales field.
+	notificationsetting.DefaultShopSales = notificationsettingDescShopSales.Default.(bool)
 	// notificationsettingDescID is the schema descriptor for id field.
 	notificationsettingDescID := notificationsettingFields[0].Descriptor()
 	// notificationsetting.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -911,25 +919,25 @@ func init() {
 	// voucherorder.AmountValidator is a validator for the "amount" field. It is called by the builders before save.
 	voucherorder.AmountValidator = voucherorderDescAmount.Validators[0].(func(int64) error)
 	// voucherorderDescCancelReason is the schema descriptor for cancel_reason field.
-	voucherorderDescCancelReason := voucherorderFields[13].Descriptor()
+	voucherorderDescCancelReason := voucherorderFields[14].Descriptor()
 	// voucherorder.DefaultCancelReason holds the default value on creation for the cancel_reason field.
 	voucherorder.DefaultCancelReason = voucherorderDescCancelReason.Default.(string)
 	// voucherorder.CancelReasonValidator is a validator for the "cancel_reason" field. It is called by the builders before save.
 	voucherorder.CancelReasonValidator = voucherorderDescCancelReason.Validators[0].(func(string) error)
 	// voucherorderDescFailReason is the schema descriptor for fail_reason field.
-	voucherorderDescFailReason := voucherorderFields[14].Descriptor()
+	voucherorderDescFailReason := voucherorderFields[15].Descriptor()
 	// voucherorder.DefaultFailReason holds the default value on creation for the fail_reason field.
 	voucherorder.DefaultFailReason = voucherorderDescFailReason.Default.(string)
 	// voucherorder.FailReasonValidator is a validator for the "fail_reason" field. It is called by the builders before save.
 	voucherorder.FailReasonValidator = voucherorderDescFailReason.Validators[0].(func(string) error)
 	// voucherorderDescRefundReason is the schema descriptor for refund_reason field.
-	voucherorderDescRefundReason := voucherorderFields[16].Descriptor()
+	voucherorderDescRefundReason := voucherorderFields[17].Descriptor()
 	// voucherorder.DefaultRefundReason holds the default value on creation for the refund_reason field.
 	voucherorder.DefaultRefundReason = voucherorderDescRefundReason.Default.(string)
 	// voucherorder.RefundReasonValidator is a validator for the "refund_reason" field. It is called by the builders before save.
 	voucherorder.RefundReasonValidator = voucherorderDescRefundReason.Validators[0].(func(string) error)
 	// voucherorderDescRedemptionCode is the schema descriptor for redemption_code field.
-	voucherorderDescRedemptionCode := voucherorderFields[17].Descriptor()
+	voucherorderDescRedemptionCode := voucherorderFields[18].Descriptor()
 	// voucherorder.RedemptionCodeValidator is a validator for the "redemption_code" field. It is called by the builders before save.
 	voucherorder.RedemptionCodeValidator = voucherorderDescRedemptionCode.Validators[0].(func(string) error)
 	// voucherorderDescID is the schema descriptor for id field.

@@ -39,6 +39,8 @@ type VoucherOrder struct {
 	Status voucherorder.Status `json:"status,omitempty"`
 	// PayDeadline holds the value of the "pay_deadline" field.
 	PayDeadline *time.Time `json:"pay_deadline,omitempty"`
+	// ExpiryWarnedAt holds the value of the "expiry_warned_at" field.
+	ExpiryWarnedAt *time.Time `json:"expiry_warned_at,omitempty"`
 	// PayTime holds the value of the "pay_time" field.
 	PayTime *time.Time `json:"pay_time,omitempty"`
 	// UseTime holds the value of the "use_time" field.
@@ -67,7 +69,7 @@ func (*VoucherOrder) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullInt64)
 		case voucherorder.FieldKind, voucherorder.FieldStatus, voucherorder.FieldCancelReason, voucherorder.FieldFailReason, voucherorder.FieldRefundReason, voucherorder.FieldRedemptionCode:
 			values[i] = new(sql.NullString)
-		case voucherorder.FieldCreatedAt, voucherorder.FieldUpdatedAt, voucherorder.FieldPayDeadline, voucherorder.FieldPayTime, voucherorder.FieldUseTime, voucherorder.FieldCanceledAt, voucherorder.FieldRefundTime:
+		case voucherorder.FieldCreatedAt, voucherorder.FieldUpdatedAt, voucherorder.FieldPayDeadline, voucherorder.FieldExpiryWarnedAt, voucherorder.FieldPayTime, voucherorder.FieldUseTime, voucherorder.FieldCanceledAt, voucherorder.FieldRefundTime:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -156,6 +158,13 @@ func (_m *VoucherOrder) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.PayDeadline = new(time.Time)
 				*_m.PayDeadline = value.Time
+			}
+		case voucherorder.FieldExpiryWarnedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field expiry_warned_at", values[i])
+			} else if value.Valid {
+				_m.ExpiryWarnedAt = new(time.Time)
+				*_m.ExpiryWarnedAt = value.Time
 			}
 		case voucherorder.FieldPayTime:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -278,6 +287,11 @@ func (_m *VoucherOrder) String() string {
 	builder.WriteString(", ")
 	if v := _m.PayDeadline; v != nil {
 		builder.WriteString("pay_deadline=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.ExpiryWarnedAt; v != nil {
+		builder.WriteString("expiry_warned_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteString(", ")

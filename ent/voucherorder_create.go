@@ -160,6 +160,20 @@ func (_c *VoucherOrderCreate) SetNillablePayDeadline(v *time.Time) *VoucherOrder
 	return _c
 }
 
+// SetExpiryWarnedAt sets the "expiry_warned_at" field.
+func (_c *VoucherOrderCreate) SetExpiryWarnedAt(v time.Time) *VoucherOrderCreate {
+	_c.mutation.SetExpiryWarnedAt(v)
+	return _c
+}
+
+// SetNillableExpiryWarnedAt sets the "expiry_warned_at" field if the given value is not nil.
+func (_c *VoucherOrderCreate) SetNillableExpiryWarnedAt(v *time.Time) *VoucherOrderCreate {
+	if v != nil {
+		_c.SetExpiryWarnedAt(*v)
+	}
+	return _c
+}
+
 // SetPayTime sets the "pay_time" field.
 func (_c *VoucherOrderCreate) SetPayTime(v time.Time) *VoucherOrderCreate {
 	_c.mutation.SetPayTime(v)
@@ -527,6 +541,10 @@ func (_c *VoucherOrderCreate) createSpec() (*VoucherOrder, *sqlgraph.CreateSpec)
 		_spec.SetField(voucherorder.FieldPayDeadline, field.TypeTime, value)
 		_node.PayDeadline = &value
 	}
+	if value, ok := _c.mutation.ExpiryWarnedAt(); ok {
+		_spec.SetField(voucherorder.FieldExpiryWarnedAt, field.TypeTime, value)
+		_node.ExpiryWarnedAt = &value
+	}
 	if value, ok := _c.mutation.PayTime(); ok {
 		_spec.SetField(voucherorder.FieldPayTime, field.TypeTime, value)
 		_node.PayTime = &value
@@ -668,6 +686,24 @@ func (u *VoucherOrderUpsert) UpdatePayDeadline() *VoucherOrderUpsert {
 // ClearPayDeadline clears the value of the "pay_deadline" field.
 func (u *VoucherOrderUpsert) ClearPayDeadline() *VoucherOrderUpsert {
 	u.SetNull(voucherorder.FieldPayDeadline)
+	return u
+}
+
+// SetExpiryWarnedAt sets the "expiry_warned_at" field.
+func (u *VoucherOrderUpsert) SetExpiryWarnedAt(v time.Time) *VoucherOrderUpsert {
+	u.Set(voucherorder.FieldExpiryWarnedAt, v)
+	return u
+}
+
+// UpdateExpiryWarnedAt sets the "expiry_warned_at" field to the value that was provided on create.
+func (u *VoucherOrderUpsert) UpdateExpiryWarnedAt() *VoucherOrderUpsert {
+	u.SetExcluded(voucherorder.FieldExpiryWarnedAt)
+	return u
+}
+
+// ClearExpiryWarnedAt clears the value of the "expiry_warned_at" field.
+func (u *VoucherOrderUpsert) ClearExpiryWarnedAt() *VoucherOrderUpsert {
+	u.SetNull(voucherorder.FieldExpiryWarnedAt)
 	return u
 }
 
@@ -933,6 +969,27 @@ func (u *VoucherOrderUpsertOne) UpdatePayDeadline() *VoucherOrderUpsertOne {
 func (u *VoucherOrderUpsertOne) ClearPayDeadline() *VoucherOrderUpsertOne {
 	return u.Update(func(s *VoucherOrderUpsert) {
 		s.ClearPayDeadline()
+	})
+}
+
+// SetExpiryWarnedAt sets the "expiry_warned_at" field.
+func (u *VoucherOrderUpsertOne) SetExpiryWarnedAt(v time.Time) *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetExpiryWarnedAt(v)
+	})
+}
+
+// UpdateExpiryWarnedAt sets the "expiry_warned_at" field to the value that was provided on create.
+func (u *VoucherOrderUpsertOne) UpdateExpiryWarnedAt() *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdateExpiryWarnedAt()
+	})
+}
+
+// ClearExpiryWarnedAt clears the value of the "expiry_warned_at" field.
+func (u *VoucherOrderUpsertOne) ClearExpiryWarnedAt() *VoucherOrderUpsertOne {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.ClearExpiryWarnedAt()
 	})
 }
 
@@ -1385,6 +1442,27 @@ func (u *VoucherOrderUpsertBulk) UpdatePayDeadline() *VoucherOrderUpsertBulk {
 func (u *VoucherOrderUpsertBulk) ClearPayDeadline() *VoucherOrderUpsertBulk {
 	return u.Update(func(s *VoucherOrderUpsert) {
 		s.ClearPayDeadline()
+	})
+}
+
+// SetExpiryWarnedAt sets the "expiry_warned_at" field.
+func (u *VoucherOrderUpsertBulk) SetExpiryWarnedAt(v time.Time) *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.SetExpiryWarnedAt(v)
+	})
+}
+
+// UpdateExpiryWarnedAt sets the "expiry_warned_at" field to the value that was provided on create.
+func (u *VoucherOrderUpsertBulk) UpdateExpiryWarnedAt() *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.UpdateExpiryWarnedAt()
+	})
+}
+
+// ClearExpiryWarnedAt clears the value of the "expiry_warned_at" field.
+func (u *VoucherOrderUpsertBulk) ClearExpiryWarnedAt() *VoucherOrderUpsertBulk {
+	return u.Update(func(s *VoucherOrderUpsert) {
+		s.ClearExpiryWarnedAt()
 	})
 }
 

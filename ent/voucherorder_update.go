@@ -89,6 +89,26 @@ func (_u *VoucherOrderUpdate) ClearPayDeadline() *VoucherOrderUpdate {
 	return _u
 }
 
+// SetExpiryWarnedAt sets the "expiry_warned_at" field.
+func (_u *VoucherOrderUpdate) SetExpiryWarnedAt(v time.Time) *VoucherOrderUpdate {
+	_u.mutation.SetExpiryWarnedAt(v)
+	return _u
+}
+
+// SetNillableExpiryWarnedAt sets the "expiry_warned_at" field if the given value is not nil.
+func (_u *VoucherOrderUpdate) SetNillableExpiryWarnedAt(v *time.Time) *VoucherOrderUpdate {
+	if v != nil {
+		_u.SetExpiryWarnedAt(*v)
+	}
+	return _u
+}
+
+// ClearExpiryWarnedAt clears the value of the "expiry_warned_at" field.
+func (_u *VoucherOrderUpdate) ClearExpiryWarnedAt() *VoucherOrderUpdate {
+	_u.mutation.ClearExpiryWarnedAt()
+	return _u
+}
+
 // SetPayTime sets the "pay_time" field.
 func (_u *VoucherOrderUpdate) SetPayTime(v time.Time) *VoucherOrderUpdate {
 	_u.mutation.SetPayTime(v)
@@ -337,6 +357,12 @@ func (_u *VoucherOrderUpdate) sqlSave(ctx context.Context) (_node int, err error
 	if _u.mutation.PayDeadlineCleared() {
 		_spec.ClearField(voucherorder.FieldPayDeadline, field.TypeTime)
 	}
+	if value, ok := _u.mutation.ExpiryWarnedAt(); ok {
+		_spec.SetField(voucherorder.FieldExpiryWarnedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ExpiryWarnedAtCleared() {
+		_spec.ClearField(voucherorder.FieldExpiryWarnedAt, field.TypeTime)
+	}
 	if value, ok := _u.mutation.PayTime(); ok {
 		_spec.SetField(voucherorder.FieldPayTime, field.TypeTime, value)
 	}
@@ -454,6 +480,26 @@ func (_u *VoucherOrderUpdateOne) SetNillablePayDeadline(v *time.Time) *VoucherOr
 // ClearPayDeadline clears the value of the "pay_deadline" field.
 func (_u *VoucherOrderUpdateOne) ClearPayDeadline() *VoucherOrderUpdateOne {
 	_u.mutation.ClearPayDeadline()
+	return _u
+}
+
+// SetExpiryWarnedAt sets the "expiry_warned_at" field.
+func (_u *VoucherOrderUpdateOne) SetExpiryWarnedAt(v time.Time) *VoucherOrderUpdateOne {
+	_u.mutation.SetExpiryWarnedAt(v)
+	return _u
+}
+
+// SetNillableExpiryWarnedAt sets the "expiry_warned_at" field if the given value is not nil.
+func (_u *VoucherOrderUpdateOne) SetNillableExpiryWarnedAt(v *time.Time) *VoucherOrderUpdateOne {
+	if v != nil {
+		_u.SetExpiryWarnedAt(*v)
+	}
+	return _u
+}
+
+// ClearExpiryWarnedAt clears the value of the "expiry_warned_at" field.
+func (_u *VoucherOrderUpdateOne) ClearExpiryWarnedAt() *VoucherOrderUpdateOne {
+	_u.mutation.ClearExpiryWarnedAt()
 	return _u
 }
 
@@ -734,6 +780,12 @@ func (_u *VoucherOrderUpdateOne) sqlSave(ctx context.Context) (_node *VoucherOrd
 	}
 	if _u.mutation.PayDeadlineCleared() {
 		_spec.ClearField(voucherorder.FieldPayDeadline, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ExpiryWarnedAt(); ok {
+		_spec.SetField(voucherorder.FieldExpiryWarnedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ExpiryWarnedAtCleared() {
+		_spec.ClearField(voucherorder.FieldExpiryWarnedAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.PayTime(); ok {
 		_spec.SetField(voucherorder.FieldPayTime, field.TypeTime, value)

@@ -29,6 +29,10 @@ func notificationToModel(v inbox.View, p auth.Principal) *model.Notification {
 	if v.Order != nil {
 		out.Order = orderToModel(*v.Order, p.UserID)
 	}
+	if v.VoucherID > 0 {
+		id := formatID(v.VoucherID)
+		out.VoucherID = &id
+	}
 	return out
 }
 
@@ -42,5 +46,6 @@ func notificationConnection(page inbox.Page, p auth.Principal) *model.Notificati
 }
 
 func notificationSettingsToModel(s domain.NotificationSettings) *model.NotificationSettings {
-	return &model.NotificationSettings{Likes: s.Likes, Comments: s.Comments, Follows: s.Follows, Orders: s.Orders, FollowedNotes: s.FollowedNotes}
+	return &model.NotificationSettings{Likes: s.Likes, Comments: s.Comments, Follows: s.Follows, Orders: s.Orders, FollowedNotes: s.FollowedNotes,
+		ShopSales: s.ShopSales}
 }

@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/dealspot/dealspot/graph/generated"
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/inbox"
 )
@@ -31,11 +32,27 @@ func (r *mutationResolver) UpdateNotificationSettings(ctx context.Context, input
 	}
 	s, err := r.App.Commands.Inbox.UpdateSettings(ctx, p.UserID, inbox.SettingsChange{
 		Likes: input.Likes, Comments: input.Comments, Follows: input.Follows, Orders: input.Orders, FollowedNotes: input.FollowedNotes,
+		ShopSales: input.ShopSales,
 	})
 	if err != nil {
 		return nil, err
 	}
 	return notificationSettingsToModel(s), nil
+}
+
+func (r *notificationResolver) Voucher(ctx context.Context, obj *model.Notification) (*model.Voucher, error) {
+	if obj.VoucherID == nil {
+		return nil, nil
+	}
+	vid, err := parseID("voucherId", *obj.VoucherID)
+	if err != nil {
+		return nil, err
+	}
+	v, err := r.load(ctx).vouchers.Load(ctx, vid)
+	if err != nil || v == nil {
+		return nil, err // a sale that is gone is null
+	}
+	return voucherToModel(*v), nil
 }
 
 func (r *queryResolver) Notifications(ctx context.Context, first *int, after *string, unreadOnly *bool) (*model.NotificationConnection, error) {
@@ -96,3 +113,7 @@ func (r *subscriptionResolver) NotificationAdded(ctx context.Context) (<-chan *m
 	}()
 	return out, nil
 }
+
+func (r *Resolver) Notification() generated.NotificationResolver { return &notificationResolver{r} }
+
+type notificationResolver struct{ *Resolver }

@@ -102,7 +102,7 @@ func (r *Notifications) create(ctx context.Context, tx *ent.Tx, a inbox.Addition
 		return nil, err
 	}
 	c := tx.Notification.Create().SetUserID(a.UserID).SetKind(string(a.Kind)).SetGroupKey(a.GroupKey).
-		SetActorCount(len(actors)).SetBlogID(a.BlogID).SetCommentID(a.CommentID).SetOrderID(a.OrderID).
+		SetActorCount(len(actors)).SetBlogID(a.BlogID).SetCommentID(a.CommentID).SetOrderID(a.OrderID).SetVoucherID(a.VoucherID).
 		SetSeq(seq).SetCreatedAt(at).SetUpdatedAt(at)
 	if len(actors) > 0 {
 		c.SetActorID(actors[len(actors)-1])
@@ -182,7 +182,7 @@ func toNotification(row *ent.Notification) domain.Notification {
 	return domain.Notification{
 		ID: row.ID, UserID: row.UserID, Kind: domain.NotificationKind(row.Kind), GroupKey: row.GroupKey,
 		ActorID: row.ActorID, ActorCount: row.ActorCount, BlogID: row.BlogID, CommentID: row.CommentID, OrderID: row.OrderID,
-		Read: row.ReadAt != nil, Seq: row.Seq, CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt,
+		VoucherID: row.VoucherID, Read: row.ReadAt != nil, Seq: row.Seq, CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt,
 	}
 }
 
@@ -284,7 +284,8 @@ func (r *Notifications) Settings(ctx context.Context, userIDs []int64) (map[int6
 }
 
 func toSettings(row *ent.NotificationSetting) domain.NotificationSettings {
-	return domain.NotificationSettings{Likes: row.Likes, Comments: row.Comments, Follows: row.Follows, Orders: row.Orders, FollowedNotes: row.FollowedNotes}
+	return domain.NotificationSettings{Likes: row.Likes, Comments: row.Comments, Follows: row.Follows, Orders: row.Orders, FollowedNotes: row.FollowedNotes,
+		ShopSales: row.ShopSales}
 }
 
 // UpdateSettings implements inbox.Store. The user's row is read for update; a user's
@@ -317,14 +318,14 @@ func (r *Notifications) updateSettings(ctx context.Context, userID int64, update
 			s = domain.DefaultNotificationSettings()
 			update(&s)
 			return tx.NotificationSetting.Create().SetUserID(userID).SetLikes(s.Likes).SetComments(s.Comments).
-				SetFollows(s.Follows).SetOrders(s.Orders).SetFollowedNotes(s.FollowedNotes).Exec(ctx)
+				SetFollows(s.Follows).SetOrders(s.Orders).SetFollowedNotes(s.FollowedNotes).SetShopSales(s.ShopSales).Exec(ctx)
 		case err != nil:
 			return err
 		}
 		s = toSettings(row)
 		update(&s)
 		return tx.NotificationSetting.UpdateOne(row).SetLikes(s.Likes).SetComments(s.Comments).
-			SetFollows(s.Follows).SetOrders(s.Orders).SetFollowedNotes(s.FollowedNotes).Exec(ctx)
+			SetFollows(s.Follows).SetOrders(s.Orders).SetFollowedNotes(s.FollowedNotes).SetShopSales(s.ShopSales).Exec(ctx)
 	})
 	return s, err
 }

@@ -200,3 +200,20 @@ func (r *Vouchers) UpdateFlashSale(ctx context.Context, voucherID int64, update 
 	}
 	return out, nil
 }
+
+// VouchersByIDs returns the vouchers with those ids, with their flash sales, leaving
+// out unknown ones.
+func (r *Vouchers) VouchersByIDs(ctx context.Context, ids []int64) ([]domain.Voucher, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := r.client.Voucher.Query().Where(voucher.IDIn(ids...)).WithFlashSale().All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load vouchers: %w", err)
+	}
+	out := make([]domain.Voucher, len(rows))
+	for i, row := range rows {
+		out[i] = toVoucher(row)
+	}
+	return out, nil
+}

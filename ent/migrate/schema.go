@@ -222,6 +222,7 @@ var (
 		{Name: "blog_id", Type: field.TypeInt64, Default: 0},
 		{Name: "comment_id", Type: field.TypeInt64, Default: 0},
 		{Name: "order_id", Type: field.TypeInt64, Default: 0},
+		{Name: "voucher_id", Type: field.TypeInt64, Default: 0},
 		{Name: "seq", Type: field.TypeInt64},
 		{Name: "read_at", Type: field.TypeTime, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
@@ -236,7 +237,7 @@ var (
 			{
 				Name:    "notification_user_id_seq",
 				Unique:  true,
-				Columns: []*schema.Column{NotificationsColumns[1], NotificationsColumns[9]},
+				Columns: []*schema.Column{NotificationsColumns[1], NotificationsColumns[10]},
 			},
 			{
 				Name:    "notification_user_id_group_key",
@@ -278,6 +279,7 @@ var (
 		{Name: "follows", Type: field.TypeBool, Default: true},
 		{Name: "orders", Type: field.TypeBool, Default: true},
 		{Name: "followed_notes", Type: field.TypeBool, Default: false},
+		{Name: "shop_sales", Type: field.TypeBool, Default: true},
 	}
 	// NotificationSettingsTable holds the schema information for the "notification_settings" table.
 	NotificationSettingsTable = &schema.Table{
@@ -607,6 +609,7 @@ var (
 		{Name: "amount", Type: field.TypeInt64, Default: 0},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"PENDING", "CREATED", "FAILED", "PAID", "USED", "CANCELED", "REFUNDED"}, Default: "CREATED"},
 		{Name: "pay_deadline", Type: field.TypeTime, Nullable: true},
+		{Name: "expiry_warned_at", Type: field.TypeTime, Nullable: true},
 		{Name: "pay_time", Type: field.TypeTime, Nullable: true},
 		{Name: "use_time", Type: field.TypeTime, Nullable: true},
 		{Name: "canceled_at", Type: field.TypeTime, Nullable: true},

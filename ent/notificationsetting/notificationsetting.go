@@ -29,6 +29,8 @@ const (
 	FieldOrders = "orders"
 	// FieldFollowedNotes holds the string denoting the followed_notes field in the database.
 	FieldFollowedNotes = "followed_notes"
+	// FieldShopSales holds the string denoting the shop_sales field in the database.
+	FieldShopSales = "shop_sales"
 	// Table holds the table name of the notificationsetting in the database.
 	Table = "notification_settings"
 )
@@ -44,6 +46,7 @@ var Columns = []string{
 	FieldFollows,
 	FieldOrders,
 	FieldFollowedNotes,
+	FieldShopSales,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -73,6 +76,8 @@ var (
 	DefaultOrders bool
 	// DefaultFollowedNotes holds the default value on creation for the "followed_notes" field.
 	DefaultFollowedNotes bool
+	// DefaultShopSales holds the default value on creation for the "shop_sales" field.
+	DefaultShopSales bool
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(int64) error
 )
@@ -123,4 +128,9 @@ func ByOrders(opts ...sql.OrderTermOption) OrderOption {
 // ByFollowedNotes orders the results by the followed_notes field.
 func ByFollowedNotes(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldFollowedNotes, opts...).ToFunc()
+}
+
+// ByShopSales orders the results by the shop_sales field.
+func ByShopSales(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldShopSales, opts...).ToFunc()
 }

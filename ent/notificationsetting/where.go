@@ -94,6 +94,11 @@ func FollowedNotes(v bool) predicate.NotificationSetting {
 	return predicate.NotificationSetting(sql.FieldEQ(FieldFollowedNotes, v))
 }
 
+// ShopSales applies equality check predicate on the "shop_sales" field. It's identical to ShopSalesEQ.
+func ShopSales(v bool) predicate.NotificationSetting {
+	return predicate.NotificationSetting(sql.FieldEQ(FieldShopSales, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.NotificationSetting {
 	return predicate.NotificationSetting(sql.FieldEQ(FieldCreatedAt, v))
@@ -262,6 +267,16 @@ func FollowedNotesEQ(v bool) predicate.NotificationSetting {
 // FollowedNotesNEQ applies the NEQ predicate on the "followed_notes" field.
 func FollowedNotesNEQ(v bool) predicate.NotificationSetting {
 	return predicate.NotificationSetting(sql.FieldNEQ(FieldFollowedNotes, v))
+}
+
+// ShopSalesEQ applies the EQ predicate on the "shop_sales" field.
+func ShopSalesEQ(v bool) predicate.NotificationSetting {
+	return predicate.NotificationSetting(sql.FieldEQ(FieldShopSales, v))
+}
+
+// ShopSalesNEQ applies the NEQ predicate on the "shop_sales" field.
+func ShopSalesNEQ(v bool) predicate.NotificationSetting {
+	return predicate.NotificationSetting(sql.FieldNEQ(FieldShopSales, v))
 }
 
 // And groups predicates with the AND operator between them.

@@ -27,7 +27,8 @@ func (NotificationSetting) Fields() []ent.Field {
 		field.Int64("user_id").
 			Immutable(),
 		// likes: BLOG_LIKED; comments: BLOG_COMMENTED and COMMENT_REPLIED; follows:
-		// FOLLOWED; orders: ORDER_*; followed_notes: notes of followed authors.
+		// FOLLOWED; orders: ORDER_*; followed_notes: notes of followed authors;
+		// shop_sales: new sales of favourite shops.
 		field.Bool("likes").
 			Default(true),
 		field.Bool("comments").
@@ -38,6 +39,9 @@ func (NotificationSetting) Fields() []ent.Field {
 			Default(true),
 		field.Bool("followed_notes").
 			Default(false),
+		// shop_sales: SHOP_NEW_SALE, flash sales of the user's favourite shops.
+		field.Bool("shop_sales").
+			Default(true),
 	}
 }
 

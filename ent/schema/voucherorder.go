@@ -69,6 +69,12 @@ func (VoucherOrder) Fields() []ent.Field {
 		field.Time("pay_deadline").
 			Optional().
 			Nillable(),
+		// expiry_warned_at is when its buyer was told that the unpaid order will be
+		// canceled soon (null: not yet); set once, by the one node whose conditional
+		// update wins.
+		field.Time("expiry_warned_at").
+			Optional().
+			Nillable(),
 		// pay_time is when the order was paid.
 		field.Time("pay_time").
 			Optional().

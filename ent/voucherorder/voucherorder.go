@@ -36,6 +36,8 @@ const (
 	FieldStatus = "status"
 	// FieldPayDeadline holds the string denoting the pay_deadline field in the database.
 	FieldPayDeadline = "pay_deadline"
+	// FieldExpiryWarnedAt holds the string denoting the expiry_warned_at field in the database.
+	FieldExpiryWarnedAt = "expiry_warned_at"
 	// FieldPayTime holds the string denoting the pay_time field in the database.
 	FieldPayTime = "pay_time"
 	// FieldUseTime holds the string denoting the use_time field in the database.
@@ -70,6 +72,7 @@ var Columns = []string{
 	FieldAmount,
 	FieldStatus,
 	FieldPayDeadline,
+	FieldExpiryWarnedAt,
 	FieldPayTime,
 	FieldUseTime,
 	FieldCanceledAt,
@@ -247,6 +250,11 @@ func ByStatus(opts ...sql.OrderTermOption) OrderOption {
 // ByPayDeadline orders the results by the pay_deadline field.
 func ByPayDeadline(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPayDeadline, opts...).ToFunc()
+}
+
+// ByExpiryWarnedAt orders the results by the expiry_warned_at field.
+func ByExpiryWarnedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldExpiryWarnedAt, opts...).ToFunc()
 }
 
 // ByPayTime orders the results by the pay_time field.

@@ -99,6 +99,11 @@ func PayDeadline(v time.Time) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldEQ(FieldPayDeadline, v))
 }
 
+// ExpiryWarnedAt applies equality check predicate on the "expiry_warned_at" field. It's identical to ExpiryWarnedAtEQ.
+func ExpiryWarnedAt(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldExpiryWarnedAt, v))
+}
+
 // PayTime applies equality check predicate on the "pay_time" field. It's identical to PayTimeEQ.
 func PayTime(v time.Time) predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldEQ(FieldPayTime, v))
@@ -547,6 +552,56 @@ func PayDeadlineIsNil() predicate.VoucherOrder {
 // PayDeadlineNotNil applies the NotNil predicate on the "pay_deadline" field.
 func PayDeadlineNotNil() predicate.VoucherOrder {
 	return predicate.VoucherOrder(sql.FieldNotNull(FieldPayDeadline))
+}
+
+// ExpiryWarnedAtEQ applies the EQ predicate on the "expiry_warned_at" field.
+func ExpiryWarnedAtEQ(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldEQ(FieldExpiryWarnedAt, v))
+}
+
+// ExpiryWarnedAtNEQ applies the NEQ predicate on the "expiry_warned_at" field.
+func ExpiryWarnedAtNEQ(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNEQ(FieldExpiryWarnedAt, v))
+}
+
+// ExpiryWarnedAtIn applies the In predicate on the "expiry_warned_at" field.
+func ExpiryWarnedAtIn(vs ...time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIn(FieldExpiryWarnedAt, vs...))
+}
+
+// ExpiryWarnedAtNotIn applies the NotIn predicate on the "expiry_warned_at" field.
+func ExpiryWarnedAtNotIn(vs ...time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotIn(FieldExpiryWarnedAt, vs...))
+}
+
+// ExpiryWarnedAtGT applies the GT predicate on the "expiry_warned_at" field.
+func ExpiryWarnedAtGT(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGT(FieldExpiryWarnedAt, v))
+}
+
+// ExpiryWarnedAtGTE applies the GTE predicate on the "expiry_warned_at" field.
+func ExpiryWarnedAtGTE(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldGTE(FieldExpiryWarnedAt, v))
+}
+
+// ExpiryWarnedAtLT applies the LT predicate on the "expiry_warned_at" field.
+func ExpiryWarnedAtLT(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLT(FieldExpiryWarnedAt, v))
+}
+
+// ExpiryWarnedAtLTE applies the LTE predicate on the "expiry_warned_at" field.
+func ExpiryWarnedAtLTE(v time.Time) predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldLTE(FieldExpiryWarnedAt, v))
+}
+
+// ExpiryWarnedAtIsNil applies the IsNil predicate on the "expiry_warned_at" field.
+func ExpiryWarnedAtIsNil() predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldIsNull(FieldExpiryWarnedAt))
+}
+
+// ExpiryWarnedAtNotNil applies the NotNil predicate on the "expiry_warned_at" field.
+func ExpiryWarnedAtNotNil() predicate.VoucherOrder {
+	return predicate.VoucherOrder(sql.FieldNotNull(FieldExpiryWarnedAt))
 }
 
 // PayTimeEQ applies the EQ predicate on the "pay_time" field.

@@ -26,6 +26,7 @@ type ResolverRoot interface {
 	Comment() CommentResolver
 	Favorite() FavoriteResolver
 	Mutation() MutationResolver
+	Notification() NotificationResolver
 	Query() QueryResolver
 	Shop() ShopResolver
 	Subscription() SubscriptionResolver
@@ -216,6 +217,8 @@ type ComplexityRoot struct {
 		Read       func(childComplexity int) int
 		Text       func(childComplexity int) int
 		UpdatedAt  func(childComplexity int) int
+		Voucher    func(childComplexity int) int
+		VoucherID  func(childComplexity int) int
 	}
 
 	NotificationConnection struct {
@@ -234,6 +237,7 @@ type ComplexityRoot struct {
 		Follows       func(childComplexity int) int
 		Likes         func(childComplexity int) int
 		Orders        func(childComplexity int) int
+		ShopSales     func(childComplexity int) int
 	}
 
 	OrderStatusEvent struct {
@@ -1459,6 +1463,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Notification.UpdatedAt(childComplexity), true
+	case "Notification.voucher":
+		if e.ComplexityRoot.Notification.Voucher == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.Voucher(childComplexity), true
+	case "Notification.voucherId":
+		if e.ComplexityRoot.Notification.VoucherID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Notification.VoucherID(childComplexity), true
 
 	case "NotificationConnection.edges":
 		if e.ComplexityRoot.NotificationConnection.Edges == nil {
@@ -1516,6 +1532,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.NotificationSettings.Orders(childComplexity), true
+	case "NotificationSettings.shopSales":
+		if e.ComplexityRoot.NotificationSettings.ShopSales == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NotificationSettings.ShopSales(childComplexity), true
 
 	case "OrderStatusEvent.orderId":
 		if e.ComplexityRoot.OrderStatusEvent.OrderID == nil {
@@ -3449,6 +3471,12 @@ enum NotificationKind {
   ORDER_REFUNDED
   "The caller's order was canceled because it was not paid in time."
   ORDER_EXPIRED
+  "The caller's order is still unpaid and will be canceled soon (ORDER_EXPIRY_WARNING_BEFORE, 5 minutes, before its pay deadline)."
+  ORDER_EXPIRY_WARNING
+  "An author the caller follows published a note (only with the followedNotes setting on)."
+  FOLLOWED_NOTE
+  "A shop the caller marked as a favourite put a new flash sale on."
+  SHOP_NEW_SALE
 }
 
 """
@@ -3473,6 +3501,10 @@ type Notification {
   blog: Blog
   "The caller's order it is about; null for none."
   order: VoucherOrder
+  "The flash sale it is about (SHOP_NEW_SALE); null for none."
+  voucherId: ID
+  "The flash sale it is about (SHOP_NEW_SALE); null for none, and once the sale is deleted."
+  voucher: Voucher
   "A readable line, e.g. Ann and 12 others liked your note “Noodles”."
   text: String!
 }
@@ -3495,10 +3527,12 @@ type NotificationSettings {
   comments: Boolean!
   "FOLLOWED (default on)."
   follows: Boolean!
-  "ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED (default on)."
+  "ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED, ORDER_EXPIRY_WARNING (default on)."
   orders: Boolean!
-  "Notes published by the authors the caller follows (default off; the feed has them)."
+  "FOLLOWED_NOTE: notes published by the authors the caller follows (default off; the feed has them)."
   followedNotes: Boolean!
+  "SHOP_NEW_SALE: new flash sales of the caller's favourite shops (default on)."
+  shopSales: Boolean!
 }
 
 "Settings to change; those left out stay as they are."
@@ -3508,6 +3542,7 @@ input NotificationSettingsInput {
   follows: Boolean
   orders: Boolean
   followedNotes: Boolean
+  shopSales: Boolean
 }
 
 extend type Query {
@@ -4434,6 +4469,10 @@ func (ec *executionContext) childFields_Notification(ctx context.Context, field 
 		return ec.fieldContext_Notification_blog(ctx, field)
 	case "order":
 		return ec.fieldContext_Notification_order(ctx, field)
+	case "voucherId":
+		return ec.fieldContext_Notification_voucherId(ctx, field)
+	case "voucher":
+		return ec.fieldContext_Notification_voucher(ctx, field)
 	case "text":
 		return ec.fieldContext_Notification_text(ctx, field)
 	}
@@ -4472,6 +4511,8 @@ func (ec *executionContext) childFields_NotificationSettings(ctx context.Context
 		return ec.fieldContext_NotificationSettings_orders(ctx, field)
 	case "followedNotes":
 		return ec.fieldContext_NotificationSettings_followedNotes(ctx, field)
+	case "shopSales":
+		return ec.fieldContext_NotificationSettings_shopSales(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type NotificationSettings", field.Name)
 }

@@ -220,6 +220,10 @@ type Notification struct {
 	Blog *Blog `json:"blog,omitempty"`
 	// The caller's order it is about; null for none.
 	Order *VoucherOrder `json:"order,omitempty"`
+	// The flash sale it is about (SHOP_NEW_SALE); null for none.
+	VoucherID *string `json:"voucherId,omitempty"`
+	// The flash sale it is about (SHOP_NEW_SALE); null for none, and once the sale is deleted.
+	Voucher *Voucher `json:"voucher,omitempty"`
 	// A readable line, e.g. Ann and 12 others liked your note “Noodles”.
 	Text string `json:"text"`
 }
@@ -242,10 +246,12 @@ type NotificationSettings struct {
 	Comments bool `json:"comments"`
 	// FOLLOWED (default on).
 	Follows bool `json:"follows"`
-	// ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED (default on).
+	// ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED, ORDER_EXPIRY_WARNING (default on).
 	Orders bool `json:"orders"`
-	// Notes published by the authors the caller follows (default off; the feed has them).
+	// FOLLOWED_NOTE: notes published by the authors the caller follows (default off; the feed has them).
 	FollowedNotes bool `json:"followedNotes"`
+	// SHOP_NEW_SALE: new flash sales of the caller's favourite shops (default on).
+	ShopSales bool `json:"shopSales"`
 }
 
 // Settings to change; those left out stay as they are.
@@ -255,6 +261,7 @@ type NotificationSettingsInput struct {
 	Follows       *bool `json:"follows,omitempty"`
 	Orders        *bool `json:"orders,omitempty"`
 	FollowedNotes *bool `json:"followedNotes,omitempty"`
+	ShopSales     *bool `json:"shopSales,omitempty"`
 }
 
 type OrderStatusEvent struct {
@@ -963,6 +970,12 @@ const (
 	NotificationKindOrderRefunded NotificationKind = "ORDER_REFUNDED"
 	// The caller's order was canceled because it was not paid in time.
 	NotificationKindOrderExpired NotificationKind = "ORDER_EXPIRED"
+	// The caller's order is still unpaid and will be canceled soon (ORDER_EXPIRY_WARNING_BEFORE, 5 minutes, before its pay deadline).
+	NotificationKindOrderExpiryWarning NotificationKind = "ORDER_EXPIRY_WARNING"
+	// An author the caller follows published a note (only with the followedNotes setting on).
+	NotificationKindFollowedNote NotificationKind = "FOLLOWED_NOTE"
+	// A shop the caller marked as a favourite put a new flash sale on.
+	NotificationKindShopNewSale NotificationKind = "SHOP_NEW_SALE"
 )
 
 var AllNotificationKind = []NotificationKind{
@@ -973,11 +986,14 @@ var AllNotificationKind = []NotificationKind{
 	NotificationKindOrderPaid,
 	NotificationKindOrderRefunded,
 	NotificationKindOrderExpired,
+	NotificationKindOrderExpiryWarning,
+	NotificationKindFollowedNote,
+	NotificationKindShopNewSale,
 }
 
 func (e NotificationKind) IsValid() bool {
 	switch e {
-	case NotificationKindBlogLiked, NotificationKindBlogCommented, NotificationKindCommentReplied, NotificationKindFollowed, NotificationKindOrderPaid, NotificationKindOrderRefunded, NotificationKindOrderExpired:
+	case NotificationKindBlogLiked, NotificationKindBlogCommented, NotificationKindCommentReplied, NotificationKindFollowed, NotificationKindOrderPaid, NotificationKindOrderRefunded, NotificationKindOrderExpired, NotificationKindOrderExpiryWarning, NotificationKindFollowedNote, NotificationKindShopNewSale:
 		return true
 	}
 	return false

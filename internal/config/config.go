@@ -176,6 +176,19 @@ type Social struct {
 	// NotificationsKeep is how many notifications each user keeps, the newest
 	// (NOTIFICATIONS_KEEP).
 	NotificationsKeep int
+	// NotifyBuffer is how many notification events wait in a node's publish buffer
+	// before more are dropped (NOTIFY_BUFFER).
+	NotifyBuffer int
+	// FollowedNoteMaxFanout bounds the followers one published note is told to
+	// (NOTIFY_FOLLOWED_NOTE_MAX_FANOUT); ShopSaleMaxFanout the fans one new sale is
+	// told to (NOTIFY_SHOP_SALE_MAX_FANOUT).
+	FollowedNoteMaxFanout int
+	ShopSaleMaxFanout     int
+	// ExpiryWarningBefore is how long before its pay deadline the buyer of an unpaid
+	// order is warned (ORDER_EXPIRY_WARNING_BEFORE; 0: never); ExpiryWarningInterval
+	// how often due warnings are looked for (ORDER_EXPIRY_WARNING_INTERVAL).
+	ExpiryWarningBefore   time.Duration
+	ExpiryWarningInterval time.Duration
 }
 
 // Seckill tunes the flash sale and its order queue.

@@ -229,6 +229,12 @@ func Load(getenv func(string) string) (Config, error) {
 		CommentRate:       r.rate("COMMENT_RATE_PER_USER", Rate{Max: 10, Window: time.Minute}),
 		BlogRate:          r.rate("BLOG_RATE_PER_USER", Rate{Max: 10, Window: time.Hour}),
 		NotificationsKeep: r.integer("NOTIFICATIONS_KEEP", 500, 1),
+
+		NotifyBuffer:          r.integer("NOTIFY_BUFFER", 10_000, 1),
+		FollowedNoteMaxFanout: r.integer("NOTIFY_FOLLOWED_NOTE_MAX_FANOUT", 10_000, 0),
+		ShopSaleMaxFanout:     r.integer("NOTIFY_SHOP_SALE_MAX_FANOUT", 10_000, 0),
+		ExpiryWarningBefore:   r.durationOrZero("ORDER_EXPIRY_WARNING_BEFORE", 5*time.Minute),
+		ExpiryWarningInterval: r.duration("ORDER_EXPIRY_WARNING_INTERVAL", 15*time.Second),
 	}
 	c.Favorites = Favorites{MaxPerUser: r.integer("FAVORITES_MAX_PER_USER", 1000, 1)}
 	c.Media = Media{

@@ -22,12 +22,20 @@ const (
 	// NotifyOrderExpired: the recipient's order was canceled because it was not paid in
 	// time.
 	NotifyOrderExpired NotificationKind = "ORDER_EXPIRED"
+	// NotifyOrderExpiryWarning: the recipient's order is still unpaid and will be
+	// canceled soon (ORDER_EXPIRY_WARNING_BEFORE before its pay deadline).
+	NotifyOrderExpiryWarning NotificationKind = "ORDER_EXPIRY_WARNING"
+	// NotifyFollowedNote: an author the recipient follows published a note.
+	NotifyFollowedNote NotificationKind = "FOLLOWED_NOTE"
+	// NotifyShopNewSale: a shop the recipient marked as a favourite put a flash sale on.
+	NotifyShopNewSale NotificationKind = "SHOP_NEW_SALE"
 )
 
 // NotificationKinds lists every kind.
 var NotificationKinds = []NotificationKind{
 	NotifyBlogLiked, NotifyBlogCommented, NotifyCommentReplied, NotifyFollowed,
 	NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired,
+	NotifyOrderExpiryWarning, NotifyFollowedNote, NotifyShopNewSale,
 }
 
 // Valid reports whether k is one of the kinds.
@@ -60,6 +68,8 @@ type Notification struct {
 	BlogID    int64
 	CommentID int64
 	OrderID   int64
+	// VoucherID is the flash sale it is about (0: none).
+	VoucherID int64
 	// Read is whether the recipient marked it read.
 	Read bool
 	// Seq orders a user's notifications: each change that adds to one (created, or a
@@ -81,11 +91,15 @@ type NotificationEvent struct {
 	// ActorID did it (0: the server).
 	ActorID int64
 	// RecipientID is whom it concerns; 0 for a comment, whose note's author the inbox
-	// looks up.
+	// looks up, for a published note, whose author's followers it looks up, and for a
+	// new sale, whose shop's fans it looks up.
 	RecipientID int64
 	BlogID      int64
 	CommentID   int64
 	OrderID     int64
+	// ShopID and VoucherID name a shop's new flash sale (SHOP_NEW_SALE).
+	ShopID    int64
+	VoucherID int64
 	// ReplyToID is the comment a reply answers and ReplyToUserID its author (0: none).
 	ReplyToID     int64
 	ReplyToUserID int64
@@ -101,18 +115,19 @@ type NotificationSettings struct {
 	Comments bool
 	// Follows: FOLLOWED.
 	Follows bool
-	// Orders: ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED.
+	// Orders: ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED, ORDER_EXPIRY_WARNING.
 	Orders bool
-	// FollowedNotes: notes published by followed authors (no notification of this
-	// kind is written yet).
+	// FollowedNotes: FOLLOWED_NOTE, notes published by followed authors.
 	FollowedNotes bool
+	// ShopSales: SHOP_NEW_SALE, flash sales of favourite shops.
+	ShopSales bool
 }
 
 // DefaultNotificationSettings are the settings of a user who never changed them:
-// everything about the user's own notes, follows and orders, not the notes of the
-// authors they follow (the feed has those).
+// everything about the user's own notes, follows and orders and the sales of their
+// favourite shops, not the notes of the authors they follow (the feed has those).
 func DefaultNotificationSettings() NotificationSettings {
-	return NotificationSettings{Likes: true, Comments: true, Follows: true, Orders: true}
+	return NotificationSettings{Likes: true, Comments: true, Follows: true, Orders: true, ShopSales: true}
 }
 
 // Wants reports whether a user with these settings is told about notifications of kind
@@ -125,8 +140,12 @@ func (s NotificationSettings) Wants(k NotificationKind) bool {
 		return s.Comments
 	case NotifyFollowed:
 		return s.Follows
-	case NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired:
+	case NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired, NotifyOrderExpiryWarning:
 		return s.Orders
+	case NotifyFollowedNote:
+		return s.FollowedNotes
+	case NotifyShopNewSale:
+		return s.ShopSales
 	}
 	return false
 }

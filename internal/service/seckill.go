@@ -131,6 +131,7 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 		Payments:       s.Store.Payments(),
 		Sold:           sold,
 		Observer:       observer,
+		Notifier:       s.notifications,
 		Log:            s.Log,
 	})
 	if err != nil {

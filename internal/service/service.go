@@ -16,7 +16,6 @@ import (
 	"github.com/dealspot/dealspot/adapters/entstore"
 	"github.com/dealspot/dealspot/adapters/localcache"
 	"github.com/dealspot/dealspot/adapters/metrics"
-	"github.com/dealspot/dealspot/adapters/notifyqueue"
 	"github.com/dealspot/dealspot/adapters/queue"
 	redisadapter "github.com/dealspot/dealspot/adapters/redis"
 	"github.com/dealspot/dealspot/adapters/sms"
@@ -78,7 +77,7 @@ type Node struct {
 	// kept random secret).
 	jwtSecret []byte
 	// notifications carries what the use cases report to the inboxes' writer.
-	notifications *notifyqueue.Buffer
+	notifications *notifications
 }
 
 // JWTSecret returns the secret access tokens are signed with, for tools that mint tokens
@@ -261,7 +260,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err != nil {
 		return nil, err
 	}
-	s.notifications = newNotifications(s)
+	if s.notifications, err = newNotifications(ctx, s); err != nil {
+		return nil, err
+	}
 	soc, err := s.newSocial(o, imgs.images)
 	if err != nil {
 		return nil, err

@@ -41,7 +41,7 @@ func (c *Commands) MarkRead(ctx context.Context, userID, upTo int64) (int, error
 // SettingsChange changes some of a user's notification settings; nil leaves one as it
 // is.
 type SettingsChange struct {
-	Likes, Comments, Follows, Orders, FollowedNotes *bool
+	Likes, Comments, Follows, Orders, FollowedNotes, ShopSales *bool
 }
 
 // UpdateSettings applies ch to the user's settings and returns them. It changes the
@@ -62,6 +62,7 @@ func (c *Commands) UpdateSettings(ctx context.Context, userID int64, ch Settings
 		set(&s.Follows, ch.Follows)
 		set(&s.Orders, ch.Orders)
 		set(&s.FollowedNotes, ch.FollowedNotes)
+		set(&s.ShopSales, ch.ShopSales)
 	})
 	if err != nil {
 		return domain.NotificationSettings{}, fmt.Errorf("change notification settings: %w", err)

@@ -59,28 +59,98 @@ func (f fakeOrders) OrdersByIDs(_ context.Context, ids []int64) ([]domain.Vouche
 	return out, nil
 }
 
+// fakeAudience: followers by author, fans by shop, each ascending; reads counts the
+// users read.
+type fakeAudience struct {
+	followers, fans map[int64][]int64
+	reads           *int
+}
+
+func page(ids []int64, after int64, limit int) []int64 {
+	var out []int64
+	for _, id := range ids {
+		if id > after && len(out) < limit {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func (f fakeAudience) FollowerIDs(_ context.Context, authorID, after int64, limit int) ([]int64, error) {
+	out := page(f.followers[authorID], after, limit)
+	*f.reads += len(out)
+	return out, nil
+}
+
+func (f fakeAudience) Fans(_ context.Context, shopID, after int64, limit int) ([]int64, error) {
+	out := page(f.fans[shopID], after, limit)
+	*f.reads += len(out)
+	return out, nil
+}
+
+// fakeSales: sale 70 "Half-price hotpot" of shop 7 "Hotpot King".
+type fakeSales struct{}
+
+func (fakeSales) VouchersByIDs(_ context.Context, ids []int64) ([]domain.Voucher, error) {
+	if slices.Contains(ids, 70) {
+		return []domain.Voucher{{ID: 70, ShopID: 7, Title: "Half-price hotpot"}}, nil
+	}
+	return nil, nil
+}
+
+func (fakeSales) ShopsByIDs(_ context.Context, ids []int64) ([]domain.Shop, error) {
+	if slices.Contains(ids, 7) {
+		return []domain.Shop{{ID: 7, Name: "Hotpot King"}}, nil
+	}
+	return nil, nil
+}
+
+// orderDeadline is the pay deadline of A's unpaid order 52.
+var orderDeadline = time.Date(2030, 1, 1, 0, 15, 0, 0, time.UTC)
+
 // fixture is an inbox on fakes: A's notes 10 ("Noodles") and 11, order 50 of A and 51
 // of B.
 type fixture struct {
-	store *inboxtest.MemStore
-	svc   *inbox.Service
+	store    *inboxtest.MemStore
+	svc      *inbox.Service
+	audience fakeAudience
+	// clock is the inbox's time: a test moves it.
+	clock *time.Time
 }
 
 func newFixture(t *testing.T, keep int) fixture {
 	t.Helper()
+	return newFixtureWith(t, inbox.Config{Keep: keep}, nil)
+}
+
+// newFixtureWith is newFixture with cfg (Pages and MaxFanout set when left out), and
+// warnings for the expiry warner.
+func newFixtureWith(t *testing.T, cfg inbox.Config, warnings inbox.ExpiryWarnings) fixture {
+	t.Helper()
 	store := inboxtest.NewMemStore()
-	svc, err := inbox.New(inbox.Config{Keep: keep, Pages: domain.PageLimits{Default: 10, Max: 50}}, inbox.Deps{
+	if cfg.Pages == (domain.PageLimits{}) {
+		cfg.Pages = domain.PageLimits{Default: 10, Max: 50}
+	}
+	if cfg.MaxFanout == (inbox.Fanout{}) {
+		cfg.MaxFanout = inbox.Fanout{FollowedNote: 10_000, ShopSale: 10_000}
+	}
+	audience := fakeAudience{followers: map[int64][]int64{}, fans: map[int64][]int64{}, reads: new(int)}
+	clock := new(time.Time)
+	*clock = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	svc, err := inbox.New(cfg, inbox.Deps{
+		Audience: audience, Sales: fakeSales{}, Warnings: warnings,
 		Store: store, Bus: inboxtest.NewMemBus(),
 		Blogs: fakeBlogs{10: {ID: 10, UserID: userA, Title: "Noodles"}, 11: {ID: 11, UserID: userA, Title: "Tea"}},
 		Users: fakeUsers{userA: {ID: userA, NickName: "Ann"}, userB: {ID: userB, NickName: "Bo"}, userC: {ID: userC, NickName: "Cai"},
 			userD: {ID: userD, NickName: "Dan"}},
-		Orders: fakeOrders{50: {ID: 50, UserID: userA, Status: domain.OrderPaid}, 51: {ID: 51, UserID: userB}},
-		Now:    func() time.Time { return time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) },
+		Orders: fakeOrders{50: {ID: 50, UserID: userA, Status: domain.OrderPaid}, 51: {ID: 51, UserID: userB},
+			52: {ID: 52, UserID: userA, Status: domain.OrderCreated, PayDeadline: &orderDeadline}},
+		Now: func() time.Time { return *clock },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fixture{store: store, svc: svc}
+	return fixture{store: store, svc: svc, audience: audience, clock: clock}
 }
 
 func (f fixture) handle(t *testing.T, events ...domain.NotificationEvent) {

@@ -17,10 +17,11 @@ type Addition struct {
 	// Actors are the users who acted, in the order they did, each once; none for the
 	// server's own doing (orders).
 	Actors []int64
-	// BlogID, CommentID and OrderID are what it is about (0: none).
+	// BlogID, CommentID, OrderID and VoucherID are what it is about (0: none).
 	BlogID    int64
 	CommentID int64
 	OrderID   int64
+	VoucherID int64
 	At        time.Time
 }
 
@@ -88,4 +89,38 @@ type Orders interface {
 	// OrdersByIDs returns the orders with those ids, leaving out unknown ones, with one
 	// query.
 	OrdersByIDs(ctx context.Context, ids []int64) ([]domain.VoucherOrder, error)
+}
+
+// Audience lists the users an event of one actor may reach past its actor: the
+// followers of a note's author, the fans of a shop. Both page by user id.
+type Audience interface {
+	// FollowerIDs returns up to limit ids of authorID's followers greater than after,
+	// ascending.
+	FollowerIDs(ctx context.Context, authorID, after int64, limit int) ([]int64, error)
+	// Fans returns up to limit ids of the users who marked the shop as a favourite,
+	// greater than after, ascending.
+	Fans(ctx context.Context, shopID, after int64, limit int) ([]int64, error)
+}
+
+// Sales reads the flash sales and shops notifications are about.
+type Sales interface {
+	// VouchersByIDs returns the vouchers with those ids, leaving out unknown ones.
+	VouchersByIDs(ctx context.Context, ids []int64) ([]domain.Voucher, error)
+	// ShopsByIDs returns the shops with those ids, leaving out unknown ones.
+	ShopsByIDs(ctx context.Context, ids []int64) ([]domain.Shop, error)
+}
+
+// ExpiryWarnings finds the unpaid orders whose buyers are to be warned before their pay
+// deadline, and records, once for all nodes, that a buyer was.
+type ExpiryWarnings interface {
+	// DueWarnings returns up to limit CREATED orders whose pay deadline is after now and
+	// at or before until, and whose buyer was not warned yet, soonest deadline first.
+	DueWarnings(ctx context.Context, now, until time.Time, limit int) ([]domain.VoucherOrder, error)
+	// MarkWarned records that the order's buyer was warned at at, if the order is still
+	// CREATED and unwarned: true for the one caller that recorded it (of any node),
+	// false for everyone else, and for an order that was paid or canceled meanwhile.
+	MarkWarned(ctx context.Context, orderID int64, at time.Time) (bool, error)
+	// UnmarkWarned takes back a mark whose notification could not be written, so a
+	// later pass warns again.
+	UnmarkWarned(ctx context.Context, orderID int64) error
 }

@@ -2,6 +2,7 @@ package inbox
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -25,8 +26,36 @@ func Text(v View) string {
 		return fmt.Sprintf("Your order %d was refunded", n.OrderID)
 	case domain.NotifyOrderExpired:
 		return fmt.Sprintf("Your order %d was canceled: it was not paid in time", n.OrderID)
+	case domain.NotifyOrderExpiryWarning:
+		return fmt.Sprintf("Your order %d expires %s: pay it to keep it", n.OrderID, expiresIn(v))
+	case domain.NotifyFollowedNote:
+		return who(v) + " published a new note" + title(v)
+	case domain.NotifyShopNewSale:
+		shop, sale := "A shop you like", ""
+		if v.Shop != nil && v.Shop.Name != "" {
+			shop = v.Shop.Name
+		}
+		if v.Sale != nil {
+			sale = ": “" + v.Sale.Title + "”"
+		}
+		return shop + " has a new flash sale" + sale
 	}
 	return "Something happened"
+}
+
+// expiresIn says how long the order had left when the warning was written: "in 5
+// minutes" ("soon" once the order cannot be read).
+func expiresIn(v View) string {
+	if v.Order == nil || v.Order.PayDeadline == nil {
+		return "soon"
+	}
+	left := v.Order.PayDeadline.Sub(v.CreatedAt).Round(time.Minute)
+	switch m := int(left / time.Minute); {
+	case m <= 1:
+		return "in 1 minute"
+	default:
+		return fmt.Sprintf("in %d minutes", m)
+	}
 }
 
 // who names the actors: the latest by name, the others counted.

@@ -20,6 +20,10 @@ type View struct {
 	Blog *notes.BlogView
 	// Order is the recipient's order it is about; nil for none.
 	Order *domain.VoucherOrder
+	// Sale is the flash sale it is about and Shop that sale's shop; nil for none, or
+	// one that is gone.
+	Sale *domain.Voucher
+	Shop *domain.Shop
 	// Text is a readable line saying what happened.
 	Text string
 }
@@ -29,6 +33,7 @@ type viewer struct {
 	blogs  Blogs
 	users  Users
 	orders Orders
+	sales  Sales
 }
 
 // of returns the views of the user's notifications: their actors, notes and orders
@@ -37,13 +42,14 @@ func (v *viewer) of(ctx context.Context, userID int64, ns []domain.Notification)
 	if len(ns) == 0 {
 		return nil, nil
 	}
-	var actorIDs, blogIDs, orderIDs []int64
+	var actorIDs, blogIDs, orderIDs, saleIDs []int64
 	for _, n := range ns {
 		actorIDs = append(actorIDs, n.ActorID)
 		blogIDs = append(blogIDs, n.BlogID)
 		orderIDs = append(orderIDs, n.OrderID)
+		saleIDs = append(saleIDs, n.VoucherID)
 	}
-	actorIDs, blogIDs, orderIDs = positive(actorIDs), positive(blogIDs), positive(orderIDs)
+	actorIDs, blogIDs, orderIDs, saleIDs = positive(actorIDs), positive(blogIDs), positive(orderIDs), positive(saleIDs)
 	actors := map[int64]domain.User{}
 	if len(actorIDs) > 0 {
 		users, err := v.users.UsersByIDs(ctx, actorIDs)
@@ -76,6 +82,10 @@ func (v *viewer) of(ctx context.Context, userID int64, ns []domain.Notification)
 			}
 		}
 	}
+	sales, shops, err := v.salesOf(ctx, saleIDs)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]View, len(ns))
 	for i, n := range ns {
 		view := View{Notification: n}
@@ -88,10 +98,43 @@ func (v *viewer) of(ctx context.Context, userID int64, ns []domain.Notification)
 		if o, ok := orders[n.OrderID]; ok {
 			view.Order = &o
 		}
+		if sale, ok := sales[n.VoucherID]; ok {
+			view.Sale = &sale
+			if shop, ok := shops[sale.ShopID]; ok {
+				view.Shop = &shop
+			}
+		}
 		view.Text = Text(view)
 		out[i] = view
 	}
 	return out, nil
+}
+
+// salesOf reads the sales with those ids and their shops, by id.
+func (v *viewer) salesOf(ctx context.Context, ids []int64) (map[int64]domain.Voucher, map[int64]domain.Shop, error) {
+	sales, shops := map[int64]domain.Voucher{}, map[int64]domain.Shop{}
+	if len(ids) == 0 {
+		return sales, shops, nil
+	}
+	vs, err := v.sales.VouchersByIDs(ctx, ids)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read the sales of notifications: %w", err)
+	}
+	var shopIDs []int64
+	for _, s := range vs {
+		sales[s.ID] = s
+		shopIDs = append(shopIDs, s.ShopID)
+	}
+	if shopIDs = positive(shopIDs); len(shopIDs) > 0 {
+		ss, err := v.sales.ShopsByIDs(ctx, shopIDs)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read the shops of notifications: %w", err)
+		}
+		for _, s := range ss {
+			shops[s.ID] = s
+		}
+	}
+	return sales, shops, nil
 }
 
 // positive returns the ids above 0 (0: none), each once, in first-seen order.

@@ -14,13 +14,17 @@ import (
 
 // Writer turns the events the use cases report into notifications.
 type Writer struct {
-	store Store
-	bus   Bus
-	blogs Blogs
+	store    Store
+	bus      Bus
+	blogs    Blogs
+	audience Audience
 	// keep is how many notifications a user keeps.
 	keep int
-	now  func() time.Time
-	log  *slog.Logger
+	// maxFanout bounds, per event, the followers a note reaches (FOLLOWED_NOTE) and the
+	// fans a sale reaches (SHOP_NEW_SALE).
+	maxFanout Fanout
+	now       func() time.Time
+	log       *slog.Logger
 }
 
 // Handle writes the notifications a batch of events makes, in the events' order, and
@@ -81,6 +85,8 @@ func repliedKey(commentID int64) string { return fmt.Sprintf("comment:%d:replied
 func orderKey(k domain.NotificationKind, orderID int64) string {
 	return fmt.Sprintf("order:%d:%s", orderID, k)
 }
+func followedNoteKey(blogID int64) string { return fmt.Sprintf("blog:%d:published", blogID) }
+func saleKey(voucherID int64) string      { return fmt.Sprintf("sale:%d", voucherID) }
 
 const followedKey = "followed"
 
@@ -96,7 +102,8 @@ func (w *Writer) additions(ctx context.Context, events []domain.NotificationEven
 		if to <= 0 || to == e.ActorID {
 			return // nobody, or the actor: nobody is told of their own doing
 		}
-		a := Addition{UserID: to, Kind: kind, GroupKey: key, BlogID: e.BlogID, CommentID: e.CommentID, OrderID: e.OrderID, At: e.At}
+		a := Addition{UserID: to, Kind: kind, GroupKey: key, BlogID: e.BlogID, CommentID: e.CommentID, OrderID: e.OrderID,
+			VoucherID: e.VoucherID, At: e.At}
 		if e.ActorID > 0 {
 			a.Actors = []int64{e.ActorID}
 		}
@@ -128,11 +135,61 @@ func (w *Writer) additions(ctx context.Context, events []domain.NotificationEven
 			}
 		case domain.NotifyFollowed:
 			add(e, e.RecipientID, e.Kind, followedKey)
-		case domain.NotifyOrderPaid, domain.NotifyOrderRefunded, domain.NotifyOrderExpired:
+		case domain.NotifyOrderPaid, domain.NotifyOrderRefunded, domain.NotifyOrderExpired, domain.NotifyOrderExpiryWarning:
 			add(e, e.RecipientID, e.Kind, orderKey(e.Kind, e.OrderID))
+		case domain.NotifyFollowedNote:
+			followers, err := w.reach(ctx, w.maxFanout.FollowedNote, func(after int64, limit int) ([]int64, error) {
+				return w.audience.FollowerIDs(ctx, e.ActorID, after, limit)
+			})
+			if err != nil {
+				return nil, fmt.Errorf("read the followers of author %d: %w", e.ActorID, err)
+			}
+			for _, to := range followers {
+				add(e, to, e.Kind, followedNoteKey(e.BlogID))
+			}
+		case domain.NotifyShopNewSale:
+			fans, err := w.reach(ctx, w.maxFanout.ShopSale, func(after int64, limit int) ([]int64, error) {
+				return w.audience.Fans(ctx, e.ShopID, after, limit)
+			})
+			if err != nil {
+				return nil, fmt.Errorf("read the fans of shop %d: %w", e.ShopID, err)
+			}
+			// The sale is the shop's doing, not a person's: no actor is shown or counted
+			// (the merchant who put it on is not told of it all the same).
+			sale := e
+			sale.ActorID = 0
+			for _, to := range fans {
+				if to != e.ActorID {
+					add(sale, to, e.Kind, saleKey(e.VoucherID))
+				}
+			}
 		}
 	}
 	return adds, nil
+}
+
+// reachPage is how many followers or fans one read returns.
+const reachPage = 1000
+
+// reach pages through an audience, by ascending user id, and returns its first limit
+// users: the bound of one event's fan-out.
+func (w *Writer) reach(ctx context.Context, limit int, page func(after int64, limit int) ([]int64, error)) ([]int64, error) {
+	var out []int64
+	after := int64(0)
+	for len(out) < limit {
+		want := min(reachPage, limit-len(out))
+		ids, err := page(after, want)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ids...)
+		if len(ids) < want {
+			return out, nil
+		}
+		after = ids[len(ids)-1]
+	}
+	w.log.Info("notification fan-out stopped at its bound", slog.Int("users", limit))
+	return out, nil
 }
 
 // wellFormed reports whether e names what its kind needs.
@@ -144,8 +201,12 @@ func wellFormed(e domain.NotificationEvent) bool {
 		return e.ActorID > 0 && e.BlogID > 0 && e.CommentID > 0 && (e.ReplyToID > 0) == (e.ReplyToUserID > 0)
 	case domain.NotifyFollowed:
 		return e.ActorID > 0 && e.RecipientID > 0
-	case domain.NotifyOrderPaid, domain.NotifyOrderRefunded, domain.NotifyOrderExpired:
+	case domain.NotifyOrderPaid, domain.NotifyOrderRefunded, domain.NotifyOrderExpired, domain.NotifyOrderExpiryWarning:
 		return e.RecipientID > 0 && e.OrderID > 0
+	case domain.NotifyFollowedNote:
+		return e.ActorID > 0 && e.BlogID > 0
+	case domain.NotifyShopNewSale:
+		return e.ShopID > 0 && e.VoucherID > 0
 	}
 	return false
 }

@@ -196,6 +196,12 @@ type VoucherInvalidator interface {
 	VoucherChanged(ctx context.Context, id int64) error
 }
 
+// SaleNotifier hands a shop's new sale to the inboxes of the users who marked the shop
+// as a favourite, without waiting for them (the inbox package writes them later).
+type SaleNotifier interface {
+	Notify(ctx context.Context, e domain.NotificationEvent)
+}
+
 // ShopOwners says who runs a shop.
 type ShopOwners interface {
 	// ShopOwner returns the shop's owner (0: none), or domain.ErrNotFound.

@@ -111,7 +111,8 @@ func (f *FlashSales) CreateVoucher(ctx context.Context, a domain.Actor, in Vouch
 }
 
 // CreateFlashSale stores a flash-sale voucher with its sale in one transaction for a
-// shop a runs, then preloads the sale's stock and window into Redis. Errors:
+// shop a runs, then preloads the sale's stock and window into Redis and reports the new
+// sale to the inboxes of the shop's fans. Errors:
 // BAD_USER_INPUT (also for buckets outside 1..MaxBuckets or above the stock);
 // FORBIDDEN.
 func (f *FlashSales) CreateFlashSale(ctx context.Context, a domain.Actor, in FlashSaleInput) (domain.Voucher, error) {
@@ -155,6 +156,8 @@ func (f *FlashSales) CreateFlashSale(ctx context.Context, a domain.Actor, in Fla
 	}
 	// A read of this id before it existed may have cached "not found".
 	_ = f.c.d.VoucherChanges.VoucherChanged(ctx, out.ID)
+	f.c.d.Notifier.Notify(ctx, domain.NotificationEvent{Kind: domain.NotifyShopNewSale, ActorID: a.UserID, ShopID: out.ShopID,
+		VoucherID: out.ID, At: f.c.now()})
 	return out, nil
 }
 

@@ -112,6 +112,8 @@ type Deps struct {
 	Sold orders.SoldChanges
 	// Observer counts claims, written and failed orders and repairs (nil: nothing).
 	Observer Observer
+	// Notifier tells the fans of a shop of its new flash sales (nil: nobody).
+	Notifier SaleNotifier
 	Log      *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -119,6 +121,11 @@ type Deps struct {
 	// it); nil means time.After.
 	After func(time.Duration) <-chan time.Time
 }
+
+// noSaleNotifier tells nobody.
+type noSaleNotifier struct{}
+
+func (noSaleNotifier) Notify(context.Context, domain.NotificationEvent) {}
 
 // DefaultPayTimeout is how long a written order waits for payment unless configured.
 const DefaultPayTimeout = 15 * time.Minute
@@ -190,6 +197,9 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 	}
 	if d.Observer == nil {
 		d.Observer = NopObserver{}
+	}
+	if d.Notifier == nil {
+		d.Notifier = noSaleNotifier{}
 	}
 	if cfg.SoldOutMarkTTL <= 0 {
 		cfg.SoldOutMarkTTL = 10 * time.Second

@@ -73,7 +73,7 @@ func (m *MemStore) Add(_ context.Context, a inbox.Addition) (domain.Notification
 		}
 		n := domain.Notification{
 			ID: m.nextID, UserID: a.UserID, Kind: a.Kind, GroupKey: a.GroupKey, ActorCount: len(actors),
-			BlogID: a.BlogID, CommentID: a.CommentID, OrderID: a.OrderID, Seq: m.maxSeq(a.UserID) + 1,
+			BlogID: a.BlogID, CommentID: a.CommentID, OrderID: a.OrderID, VoucherID: a.VoucherID, Seq: m.maxSeq(a.UserID) + 1,
 			CreatedAt: a.At, UpdatedAt: a.At,
 		}
 		if len(actors) > 0 {

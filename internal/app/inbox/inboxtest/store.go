@@ -69,6 +69,10 @@ func storeGroups(t *testing.T, s inbox.Store) {
 	// An addition without actors holds its group once while unread.
 	paid := inbox.Addition{UserID: user, Kind: domain.NotifyOrderPaid, GroupKey: "order:9:ORDER_PAID", OrderID: 9, At: at(5)}
 	p, changed := mustAdd(t, s, paid)
+	sale, _ := mustAdd(t, s, inbox.Addition{UserID: other, Kind: domain.NotifyShopNewSale, GroupKey: "sale:12", VoucherID: 12, At: at(5)})
+	if sale.VoucherID != 12 || sale.Kind != domain.NotifyShopNewSale {
+		t.Fatalf("sale notification = %+v; want voucher 12", sale)
+	}
 	if !changed || p.ActorID != 0 || p.ActorCount != 0 || p.OrderID != 9 || p.Seq != 4 {
 		t.Fatalf("order notification = %+v, %v", p, changed)
 	}
@@ -180,14 +184,14 @@ func storeSettings(t *testing.T, s inbox.Store) {
 		if *s != domain.DefaultNotificationSettings() {
 			t.Errorf("update saw %+v, want the defaults", *s)
 		}
-		s.Likes, s.FollowedNotes = false, true
+		s.Likes, s.FollowedNotes, s.ShopSales = false, true, false
 	})
 	want := domain.NotificationSettings{Comments: true, Follows: true, Orders: true, FollowedNotes: true}
 	if err != nil || changed != want {
 		t.Fatalf("UpdateSettings = %+v, %v; want %+v", changed, err, want)
 	}
-	changed, err = s.UpdateSettings(ctx, u, func(s *domain.NotificationSettings) { s.Orders = false })
-	want.Orders = false
+	changed, err = s.UpdateSettings(ctx, u, func(s *domain.NotificationSettings) { s.Orders, s.ShopSales = false, true })
+	want.Orders, want.ShopSales = false, true
 	if err != nil || changed != want {
 		t.Fatalf("second UpdateSettings = %+v, %v; want %+v", changed, err, want)
 	}

@@ -48,6 +48,8 @@ type BlogCommands struct {
 	credits   Credits
 	// images tells whether the paths of this site a note shows exist (nil: not checked).
 	images Images
+	// notifier tells the author's followers who want it (the inbox decides) of the note.
+	notifier Notifier
 }
 
 // CreateBlog publishes a blog by authorID, awards the author its credits and pushes it
@@ -84,6 +86,7 @@ func (c *BlogCommands) CreateBlog(ctx context.Context, authorID int64, in BlogIn
 		c.log.Warn("a note's credits were not awarded", slog.Int64("blog_id", created.ID), slog.Any("error", err))
 	}
 	c.publisher.Publish(ctx, created)
+	c.notifier.Notify(ctx, domain.NotificationEvent{Kind: domain.NotifyFollowedNote, ActorID: authorID, BlogID: created.ID, At: created.CreatedAt})
 	c.shopReviewed(ctx, created.ShopID)
 	views, err := c.views.Of(ctx, authorID, []domain.Blog{created})
 	if err != nil {

@@ -42,7 +42,8 @@ type Deps struct {
 	// Images tells whether the paths of this site a note shows exist (nil: not
 	// checked).
 	Images Images
-	// Notifier tells the notes' authors, and the users answered, of comments.
+	// Notifier tells the notes' authors, and the users answered, of comments, and the
+	// authors' followers of their new notes.
 	Notifier Notifier
 	Now      func() time.Time
 	Log      *slog.Logger
@@ -64,6 +65,7 @@ func New(cfg Config, d Deps) *Service {
 		BlogCommands: &BlogCommands{
 			blogs: d.Blogs, shops: d.Shops, publisher: d.Publisher, likes: d.Likes, views: views,
 			now: d.Now, log: d.Log, limits: limits, shopCache: d.ShopCache, credits: d.Credits, images: d.Images,
+			notifier: d.Notifier,
 		},
 		Blogs:           &BlogQueries{blogs: d.Blogs, views: views, visits: d.Visits, pages: cfg.Pages},
 		CommentCommands: &CommentCommands{comments: d.Comments, blogs: d.Blogs, limits: limits, notifier: d.Notifier},

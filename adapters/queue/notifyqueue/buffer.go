@@ -1,15 +1,23 @@
 // Package notifyqueue carries the notification events the use cases report (likes,
-// comments, follows, order moves) to the inbox's writer: a bounded buffer in the
-// process, drained in batches by one worker.
+// comments, follows, notes, sales, order moves) to the inbox's writer.
 //
-// It is in process on purpose. A like, a comment or a follow must never wait for its
-// notification, nor fail for it: Notify only puts the event in the buffer, and drops it
-// (counted, logged) when the buffer is full — the writer then lags far behind, and the
-// action itself is stored either way. Events still in the buffer when the process dies
-// are lost: a notification is derived from facts the database keeps, and losing a few
-// on a crash is the price of keeping the requests free of any round trip. A batch the
-// writer fails on is retried a few times (the writer's handling is idempotent), then
-// dropped with an error in the log.
+// A like, a comment or a follow must never wait for its notification, nor fail for it:
+// Notify only puts the event in a bounded buffer in the process (Buffer), and drops it
+// (counted, logged) when the buffer is full — the writer or the broker then lags far
+// behind, and the action itself is stored either way. One worker drains the buffer in
+// batches and hands each batch on:
+//
+//   - with the in-process queue (QUEUE=memory, the embedded default), to the writer
+//     directly: events still in the buffer when the process dies are lost;
+//   - with Redis Streams, AMQP or Kafka, to the Broker, which publishes the batch as one
+//     message on a topic of its own; every node's consumer hands the messages to the
+//     writer and acknowledges them once written. Only the events of the last few
+//     milliseconds (the buffer's Linger) can then be lost with the process; those
+//     published wait in the broker for a writer to come back.
+//
+// A batch that fails is handed again a few times (the writer's handling is idempotent),
+// then dropped with an error in the log. Every event given up on is counted by reason
+// (Drops).
 package notifyqueue
 
 import (
@@ -35,6 +43,11 @@ type Config struct {
 	// the first wait between attempts (default 100ms, doubling).
 	Attempts int
 	Backoff  time.Duration
+	// Drops counts the events given up on (nil: not counted).
+	Drops Drops
+	// FailReason is the reason a batch the handler kept failing on is counted under
+	// (default write_failed; publish_failed where the handler publishes).
+	FailReason string
 }
 
 // Buffer is the queue. Notify may be called from any goroutine; Run drains.
@@ -69,6 +82,12 @@ func New(cfg Config, log *slog.Logger) *Buffer {
 	if cfg.Backoff <= 0 {
 		cfg.Backoff = 100 * time.Millisecond
 	}
+	if cfg.Drops == nil {
+		cfg.Drops = func(string, int) {}
+	}
+	if cfg.FailReason == "" {
+		cfg.FailReason = ReasonWriteFailed
+	}
 	if log == nil {
 		log = slog.Default()
 	}
@@ -82,12 +101,14 @@ func (b *Buffer) Notify(_ context.Context, e domain.NotificationEvent) {
 	defer b.mu.RUnlock()
 	if b.closed {
 		b.dropped.Add(1)
+		b.cfg.Drops(ReasonClosed, 1)
 		return
 	}
 	select {
 	case b.events <- e:
 	default:
 		n := b.dropped.Add(1)
+		b.cfg.Drops(ReasonBufferFull, 1)
 		now, last := time.Now().UnixNano(), b.warnedAt.Load()
 		if now-last >= int64(time.Second) && b.warnedAt.CompareAndSwap(last, now) {
 			b.log.Warn("notification buffer full: events dropped", slog.Int64("dropped_total", n), slog.Int("capacity", b.cfg.Capacity))
@@ -95,7 +116,7 @@ func (b *Buffer) Notify(_ context.Context, e domain.NotificationEvent) {
 	}
 }
 
-// Dropped counts the events dropped so far.
+// Dropped counts the events dropped so far, for any reason.
 func (b *Buffer) Dropped() int64 { return b.dropped.Load() }
 
 // Run hands the events to handle in batches, in the order they came, until ctx ends or
@@ -144,8 +165,10 @@ func (b *Buffer) hand(ctx context.Context, batch []domain.NotificationEvent, han
 			return
 		}
 		if attempt >= b.cfg.Attempts || ctx.Err() != nil {
-			b.log.Error("notification events dropped: the writer keeps failing", slog.Int("events", len(batch)),
+			b.log.Error("notification events dropped: their handler keeps failing", slog.Int("events", len(batch)),
 				slog.Int("attempts", attempt), slog.Any("error", err))
+			b.dropped.Add(int64(len(batch)))
+			b.cfg.Drops(b.cfg.FailReason, len(batch))
 			return
 		}
 		b.log.Warn("cannot write notifications; retrying", slog.Int("events", len(batch)), slog.Any("error", err))
@@ -181,6 +204,8 @@ func (b *Buffer) last(batch []domain.NotificationEvent, handle func(context.Cont
 	defer cancel()
 	if err := handle(ctx, batch); err != nil {
 		b.log.Error("notification events dropped at shutdown", slog.Int("events", len(batch)), slog.Any("error", err))
+		b.dropped.Add(int64(len(batch)))
+		b.cfg.Drops(b.cfg.FailReason, len(batch))
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dealspot/dealspot/adapters/notifyqueue"
+	"github.com/dealspot/dealspot/adapters/queue/notifyqueue"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -152,5 +152,38 @@ func TestAFailingBatchIsRetriedThenDropped(t *testing.T) {
 	<-stopped
 	if got, _ := h.actors(); !slices.Equal(got, []int64{1, 1, 1, 2, 2, 2, 3}) {
 		t.Fatalf("handed over %v", got)
+	}
+}
+
+// Every event given up on is counted under its reason: past the capacity
+// (buffer_full), after Close (closed), and when the handler keeps failing (the
+// configured FailReason).
+func TestDropsAreCountedByReason(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	drops := map[string]int{}
+	b := notifyqueue.New(notifyqueue.Config{Capacity: 3, Attempts: 2, Backoff: time.Millisecond, FailReason: notifyqueue.ReasonPublishFailed,
+		Drops: func(reason string, n int) {
+			mu.Lock()
+			defer mu.Unlock()
+			drops[reason] += n
+		}}, slog.New(slog.DiscardHandler))
+	for i := range 5 {
+		b.Notify(t.Context(), event(i))
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b.Run(t.Context(), func(context.Context, []domain.NotificationEvent) error { return errors.New("broker down") })
+	}()
+	b.Close()
+	<-done
+	b.Notify(t.Context(), event(9))
+	mu.Lock()
+	defer mu.Unlock()
+	want := map[string]int{notifyqueue.ReasonBufferFull: 2, notifyqueue.ReasonPublishFailed: 3, notifyqueue.ReasonClosed: 1}
+	if len(drops) != len(want) || drops[notifyqueue.ReasonBufferFull] != 2 || drops[notifyqueue.ReasonPublishFailed] != 3 ||
+		drops[notifyqueue.ReasonClosed] != 1 || b.Dropped() != 6 {
+		t.Fatalf("drops %v (total %d); want %v", drops, b.Dropped(), want)
 	}
 }
