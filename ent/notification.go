@@ -33,6 +33,8 @@ type Notification struct {
 	CommentID int64 `json:"comment_id,omitempty"`
 	// OrderID holds the value of the "order_id" field.
 	OrderID int64 `json:"order_id,omitempty"`
+	// VoucherID holds the value of the "voucher_id" field.
+	VoucherID int64 `json:"voucher_id,omitempty"`
 	// Seq holds the value of the "seq" field.
 	Seq int64 `json:"seq,omitempty"`
 	// ReadAt holds the value of the "read_at" field.
@@ -49,7 +51,7 @@ func (*Notification) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case notification.FieldID, notification.FieldUserID, notification.FieldActorID, notification.FieldActorCount, notification.FieldBlogID, notification.FieldCommentID, notification.FieldOrderID, notification.FieldSeq:
+		case notification.FieldID, notification.FieldUserID, notification.FieldActorID, notification.FieldActorCount, notification.FieldBlogID, notification.FieldCommentID, notification.FieldOrderID, notification.FieldVoucherID, notification.FieldSeq:
 			values[i] = new(sql.NullInt64)
 		case notification.FieldKind, notification.FieldGroupKey:
 			values[i] = new(sql.NullString)
@@ -123,6 +125,12 @@ func (_m *Notification) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field order_id", values[i])
 			} else if value.Valid {
 				_m.OrderID = value.Int64
+			}
+		case notification.FieldVoucherID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field voucher_id", values[i])
+			} else if value.Valid {
+				_m.VoucherID = value.Int64
 			}
 		case notification.FieldSeq:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -208,6 +216,9 @@ func (_m *Notification) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("order_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.OrderID))
+	builder.WriteString(", ")
+	builder.WriteString("voucher_id=")
+	builder.WriteString(fmt.Sprintf("%v", _m.VoucherID))
 	builder.WriteString(", ")
 	builder.WriteString("seq=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Seq))

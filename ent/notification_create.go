@@ -110,6 +110,20 @@ func (_c *NotificationCreate) SetNillableOrderID(v *int64) *NotificationCreate {
 	return _c
 }
 
+// SetVoucherID sets the "voucher_id" field.
+func (_c *NotificationCreate) SetVoucherID(v int64) *NotificationCreate {
+	_c.mutation.SetVoucherID(v)
+	return _c
+}
+
+// SetNillableVoucherID sets the "voucher_id" field if the given value is not nil.
+func (_c *NotificationCreate) SetNillableVoucherID(v *int64) *NotificationCreate {
+	if v != nil {
+		_c.SetVoucherID(*v)
+	}
+	return _c
+}
+
 // SetSeq sets the "seq" field.
 func (_c *NotificationCreate) SetSeq(v int64) *NotificationCreate {
 	_c.mutation.SetSeq(v)
@@ -203,6 +217,10 @@ func (_c *NotificationCreate) defaults() {
 		v := notification.DefaultOrderID
 		_c.mutation.SetOrderID(v)
 	}
+	if _, ok := _c.mutation.VoucherID(); !ok {
+		v := notification.DefaultVoucherID
+		_c.mutation.SetVoucherID(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -245,6 +263,9 @@ func (_c *NotificationCreate) check() error {
 	}
 	if _, ok := _c.mutation.OrderID(); !ok {
 		return &ValidationError{Name: "order_id", err: errors.New(`ent: missing required field "Notification.order_id"`)}
+	}
+	if _, ok := _c.mutation.VoucherID(); !ok {
+		return &ValidationError{Name: "voucher_id", err: errors.New(`ent: missing required field "Notification.voucher_id"`)}
 	}
 	if _, ok := _c.mutation.Seq(); !ok {
 		return &ValidationError{Name: "seq", err: errors.New(`ent: missing required field "Notification.seq"`)}
@@ -329,6 +350,10 @@ func (_c *NotificationCreate) createSpec() (*Notification, *sqlgraph.CreateSpec)
 	if value, ok := _c.mutation.OrderID(); ok {
 		_spec.SetField(notification.FieldOrderID, field.TypeInt64, value)
 		_node.OrderID = value
+	}
+	if value, ok := _c.mutation.VoucherID(); ok {
+		_spec.SetField(notification.FieldVoucherID, field.TypeInt64, value)
+		_node.VoucherID = value
 	}
 	if value, ok := _c.mutation.Seq(); ok {
 		_spec.SetField(notification.FieldSeq, field.TypeInt64, value)
@@ -531,6 +556,9 @@ func (u *NotificationUpsertOne) UpdateNewValues() *NotificationUpsertOne {
 		}
 		if _, exists := u.create.mutation.OrderID(); exists {
 			s.SetIgnore(notification.FieldOrderID)
+		}
+		if _, exists := u.create.mutation.VoucherID(); exists {
+			s.SetIgnore(notification.FieldVoucherID)
 		}
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(notification.FieldCreatedAt)
@@ -881,6 +909,9 @@ func (u *NotificationUpsertBulk) UpdateNewValues() *NotificationUpsertBulk {
 			}
 			if _, exists := b.mutation.OrderID(); exists {
 				s.SetIgnore(notification.FieldOrderID)
+			}
+			if _, exists := b.mutation.VoucherID(); exists {
+				s.SetIgnore(notification.FieldVoucherID)
 			}
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(notification.FieldCreatedAt)

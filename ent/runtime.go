@@ -18,6 +18,7 @@ import (
 	"github.com/dealspot/dealspot/ent/orderidnode"
 	"github.com/dealspot/dealspot/ent/payment"
 	"github.com/dealspot/dealspot/ent/redeemrequest"
+	"github.com/dealspot/dealspot/ent/salereminder"
 	"github.com/dealspot/dealspot/ent/schema"
 	"github.com/dealspot/dealspot/ent/session"
 	"github.com/dealspot/dealspot/ent/sessiontoken"
@@ -280,8 +281,12 @@ func init() {
 	notificationDescOrderID := notificationFields[8].Descriptor()
 	// notification.DefaultOrderID holds the default value on creation for the order_id field.
 	notification.DefaultOrderID = notificationDescOrderID.Default.(int64)
+	// notificationDescVoucherID is the schema descriptor for voucher_id field.
+	notificationDescVoucherID := notificationFields[9].Descriptor()
+	// notification.DefaultVoucherID holds the default value on creation for the voucher_id field.
+	notification.DefaultVoucherID = notificationDescVoucherID.Default.(int64)
 	// notificationDescSeq is the schema descriptor for seq field.
-	notificationDescSeq := notificationFields[9].Descriptor()
+	notificationDescSeq := notificationFields[10].Descriptor()
 	// notification.SeqValidator is a validator for the "seq" field. It is called by the builders before save.
 	notification.SeqValidator = notificationDescSeq.Validators[0].(func(int64) error)
 	// notificationDescID is the schema descriptor for id field.
@@ -439,6 +444,12 @@ func init() {
 	redeemrequestDescID := redeemrequestFields[0].Descriptor()
 	// redeemrequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	redeemrequest.IDValidator = redeemrequestDescID.Validators[0].(func(int64) error)
+	salereminderFields := schema.SaleReminder{}.Fields()
+	_ = salereminderFields
+	// salereminderDescID is the schema descriptor for id field.
+	salereminderDescID := salereminderFields[0].Descriptor()
+	// salereminder.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	salereminder.IDValidator = salereminderDescID.Validators[0].(func(int64) error)
 	sessionMixin := schema.Session{}.Mixin()
 	sessionMixinFields0 := sessionMixin[0].Fields()
 	_ = sessionMixinFields0

@@ -222,6 +222,7 @@ var (
 		{Name: "blog_id", Type: field.TypeInt64, Default: 0},
 		{Name: "comment_id", Type: field.TypeInt64, Default: 0},
 		{Name: "order_id", Type: field.TypeInt64, Default: 0},
+		{Name: "voucher_id", Type: field.TypeInt64, Default: 0},
 		{Name: "seq", Type: field.TypeInt64},
 		{Name: "read_at", Type: field.TypeTime, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
@@ -236,7 +237,7 @@ var (
 			{
 				Name:    "notification_user_id_seq",
 				Unique:  true,
-				Columns: []*schema.Column{NotificationsColumns[1], NotificationsColumns[9]},
+				Columns: []*schema.Column{NotificationsColumns[1], NotificationsColumns[10]},
 			},
 			{
 				Name:    "notification_user_id_group_key",
@@ -369,6 +370,40 @@ var (
 				Name:    "redeemrequest_order_id_request_id",
 				Unique:  true,
 				Columns: []*schema.Column{RedeemRequestsColumns[1], RedeemRequestsColumns[2]},
+			},
+		},
+	}
+	// SaleRemindersColumns holds the columns for the "sale_reminders" table.
+	SaleRemindersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "voucher_id", Type: field.TypeInt64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "sent_at", Type: field.TypeTime, Nullable: true},
+	}
+	// SaleRemindersTable holds the schema information for the "sale_reminders" table.
+	SaleRemindersTable = &schema.Table{
+		Name:       "sale_reminders",
+		Columns:    SaleRemindersColumns,
+		PrimaryKey: []*schema.Column{SaleRemindersColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "salereminder_user_id_voucher_id",
+				Unique:  true,
+				Columns: []*schema.Column{SaleRemindersColumns[1], SaleRemindersColumns[2]},
+			},
+			{
+				Name:    "salereminder_voucher_id_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{SaleRemindersColumns[2], SaleRemindersColumns[1]},
+			},
+			{
+				Name:    "salereminder_waiting",
+				Unique:  false,
+				Columns: []*schema.Column{SaleRemindersColumns[2], SaleRemindersColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "sent_at IS NULL",
+				},
 			},
 		},
 	}
@@ -670,6 +705,7 @@ var (
 		OrderIDNodesTable,
 		PaymentsTable,
 		RedeemRequestsTable,
+		SaleRemindersTable,
 		SessionsTable,
 		SessionTokensTable,
 		ShopsTable,

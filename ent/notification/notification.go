@@ -27,6 +27,8 @@ const (
 	FieldCommentID = "comment_id"
 	// FieldOrderID holds the string denoting the order_id field in the database.
 	FieldOrderID = "order_id"
+	// FieldVoucherID holds the string denoting the voucher_id field in the database.
+	FieldVoucherID = "voucher_id"
 	// FieldSeq holds the string denoting the seq field in the database.
 	FieldSeq = "seq"
 	// FieldReadAt holds the string denoting the read_at field in the database.
@@ -50,6 +52,7 @@ var Columns = []string{
 	FieldBlogID,
 	FieldCommentID,
 	FieldOrderID,
+	FieldVoucherID,
 	FieldSeq,
 	FieldReadAt,
 	FieldCreatedAt,
@@ -83,6 +86,8 @@ var (
 	DefaultCommentID int64
 	// DefaultOrderID holds the default value on creation for the "order_id" field.
 	DefaultOrderID int64
+	// DefaultVoucherID holds the default value on creation for the "voucher_id" field.
+	DefaultVoucherID int64
 	// SeqValidator is a validator for the "seq" field. It is called by the builders before save.
 	SeqValidator func(int64) error
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -135,6 +140,11 @@ func ByCommentID(opts ...sql.OrderTermOption) OrderOption {
 // ByOrderID orders the results by the order_id field.
 func ByOrderID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldOrderID, opts...).ToFunc()
+}
+
+// ByVoucherID orders the results by the voucher_id field.
+func ByVoucherID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldVoucherID, opts...).ToFunc()
 }
 
 // BySeq orders the results by the seq field.

@@ -94,6 +94,11 @@ func OrderID(v int64) predicate.Notification {
 	return predicate.Notification(sql.FieldEQ(FieldOrderID, v))
 }
 
+// VoucherID applies equality check predicate on the "voucher_id" field. It's identical to VoucherIDEQ.
+func VoucherID(v int64) predicate.Notification {
+	return predicate.Notification(sql.FieldEQ(FieldVoucherID, v))
+}
+
 // Seq applies equality check predicate on the "seq" field. It's identical to SeqEQ.
 func Seq(v int64) predicate.Notification {
 	return predicate.Notification(sql.FieldEQ(FieldSeq, v))
@@ -482,6 +487,46 @@ func OrderIDLT(v int64) predicate.Notification {
 // OrderIDLTE applies the LTE predicate on the "order_id" field.
 func OrderIDLTE(v int64) predicate.Notification {
 	return predicate.Notification(sql.FieldLTE(FieldOrderID, v))
+}
+
+// VoucherIDEQ applies the EQ predicate on the "voucher_id" field.
+func VoucherIDEQ(v int64) predicate.Notification {
+	return predicate.Notification(sql.FieldEQ(FieldVoucherID, v))
+}
+
+// VoucherIDNEQ applies the NEQ predicate on the "voucher_id" field.
+func VoucherIDNEQ(v int64) predicate.Notification {
+	return predicate.Notification(sql.FieldNEQ(FieldVoucherID, v))
+}
+
+// VoucherIDIn applies the In predicate on the "voucher_id" field.
+func VoucherIDIn(vs ...int64) predicate.Notification {
+	return predicate.Notification(sql.FieldIn(FieldVoucherID, vs...))
+}
+
+// VoucherIDNotIn applies the NotIn predicate on the "voucher_id" field.
+func VoucherIDNotIn(vs ...int64) predicate.Notification {
+	return predicate.Notification(sql.FieldNotIn(FieldVoucherID, vs...))
+}
+
+// VoucherIDGT applies the GT predicate on the "voucher_id" field.
+func VoucherIDGT(v int64) predicate.Notification {
+	return predicate.Notification(sql.FieldGT(FieldVoucherID, v))
+}
+
+// VoucherIDGTE applies the GTE predicate on the "voucher_id" field.
+func VoucherIDGTE(v int64) predicate.Notification {
+	return predicate.Notification(sql.FieldGTE(FieldVoucherID, v))
+}
+
+// VoucherIDLT applies the LT predicate on the "voucher_id" field.
+func VoucherIDLT(v int64) predicate.Notification {
+	return predicate.Notification(sql.FieldLT(FieldVoucherID, v))
+}
+
+// VoucherIDLTE applies the LTE predicate on the "voucher_id" field.
+func VoucherIDLTE(v int64) predicate.Notification {
+	return predicate.Notification(sql.FieldLTE(FieldVoucherID, v))
 }
 
 // SeqEQ applies the EQ predicate on the "seq" field.

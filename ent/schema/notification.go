@@ -48,6 +48,11 @@ func (Notification) Fields() []ent.Field {
 		field.Int64("order_id").
 			Default(0).
 			Immutable(),
+		// voucher_id is the voucher it is about (0: none): the flash sale of a
+		// SALE_REMINDER.
+		field.Int64("voucher_id").
+			Default(0).
+			Immutable(),
 		// seq orders the user's inbox: every change that adds to a notification gives it
 		// the user's next number.
 		field.Int64("seq").

@@ -22,12 +22,15 @@ const (
 	// NotifyOrderExpired: the recipient's order was canceled because it was not paid in
 	// time.
 	NotifyOrderExpired NotificationKind = "ORDER_EXPIRED"
+	// NotifySaleReminder: a flash sale the recipient asked to be reminded of
+	// (remindMe) begins soon.
+	NotifySaleReminder NotificationKind = "SALE_REMINDER"
 )
 
 // NotificationKinds lists every kind.
 var NotificationKinds = []NotificationKind{
 	NotifyBlogLiked, NotifyBlogCommented, NotifyCommentReplied, NotifyFollowed,
-	NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired,
+	NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired, NotifySaleReminder,
 }
 
 // Valid reports whether k is one of the kinds.
@@ -55,11 +58,12 @@ type Notification struct {
 	// payment arriving); ActorCount counts the distinct users who acted.
 	ActorID    int64
 	ActorCount int
-	// BlogID, CommentID and OrderID are what it is about (0: none). CommentID is the
-	// latest comment of the group.
+	// BlogID, CommentID, OrderID and VoucherID are what it is about (0: none).
+	// CommentID is the latest comment of the group.
 	BlogID    int64
 	CommentID int64
 	OrderID   int64
+	VoucherID int64
 	// Read is whether the recipient marked it read.
 	Read bool
 	// Seq orders a user's notifications: each change that adds to one (created, or a
@@ -127,6 +131,9 @@ func (s NotificationSettings) Wants(k NotificationKind) bool {
 		return s.Follows
 	case NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired:
 		return s.Orders
+	case NotifySaleReminder:
+		// Asked for sale by sale (remindMe); cancelReminder is its off switch.
+		return true
 	}
 	return false
 }
