@@ -17,10 +17,11 @@ type Addition struct {
 	// Actors are the users who acted, in the order they did, each once; none for the
 	// server's own doing (orders).
 	Actors []int64
-	// BlogID, CommentID and OrderID are what it is about (0: none).
+	// BlogID, CommentID, OrderID and VoucherID are what it is about (0: none).
 	BlogID    int64
 	CommentID int64
 	OrderID   int64
+	VoucherID int64
 	At        time.Time
 }
 
@@ -81,6 +82,12 @@ type Users interface {
 	// UsersByIDs returns the users with those ids in the order of ids, leaving out
 	// unknown ones.
 	UsersByIDs(ctx context.Context, ids []int64) ([]domain.User, error)
+}
+
+// Vouchers reads the vouchers notifications are about (a reminded sale's).
+type Vouchers interface {
+	// VouchersByIDs returns the vouchers with those ids, leaving out unknown ones.
+	VouchersByIDs(ctx context.Context, ids []int64) (map[int64]domain.Voucher, error)
 }
 
 // Orders reads the orders notifications are about.

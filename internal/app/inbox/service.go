@@ -34,7 +34,10 @@ type Deps struct {
 	Blogs  Blogs
 	Users  Users
 	Orders Orders
-	Log    *slog.Logger
+	// Vouchers reads the sales of SALE_REMINDER notifications; nil leaves their
+	// vouchers out of the views (and the sale's title out of their text).
+	Vouchers Vouchers
+	Log      *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -63,7 +66,7 @@ func New(cfg Config, d Deps) (*Service, error) {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	views := &viewer{blogs: d.Blogs, users: d.Users, orders: d.Orders}
+	views := &viewer{blogs: d.Blogs, users: d.Users, orders: d.Orders, vouchers: d.Vouchers}
 	return &Service{
 		Commands: &Commands{store: d.Store},
 		Queries:  &Queries{store: d.Store, bus: d.Bus, views: views, pages: cfg.Pages, log: d.Log},

@@ -25,6 +25,8 @@ func Text(v View) string {
 		return fmt.Sprintf("Your order %d was refunded", n.OrderID)
 	case domain.NotifyOrderExpired:
 		return fmt.Sprintf("Your order %d was canceled: it was not paid in time", n.OrderID)
+	case domain.NotifySaleReminder:
+		return saleReminderText(v)
 	}
 	return "Something happened"
 }
@@ -57,4 +59,13 @@ func noteOrTitle(v View) string {
 		return " a note"
 	}
 	return " “" + v.Blog.Blog.Title + "”"
+}
+
+// saleReminderText names the reminded sale and when it begins, as the sale stands now.
+func saleReminderText(v View) string {
+	if v.Voucher == nil || v.Voucher.FlashSale == nil {
+		return "A flash sale you asked to be reminded of begins soon"
+	}
+	return fmt.Sprintf("The flash sale “%s” begins at %s", v.Voucher.Title,
+		v.Voucher.FlashSale.BeginTime.UTC().Format("2006-01-02 15:04 UTC"))
 }

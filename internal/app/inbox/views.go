@@ -20,15 +20,18 @@ type View struct {
 	Blog *notes.BlogView
 	// Order is the recipient's order it is about; nil for none.
 	Order *domain.VoucherOrder
+	// Voucher is the voucher it is about (a reminded sale); nil for none, or one gone.
+	Voucher *domain.Voucher
 	// Text is a readable line saying what happened.
 	Text string
 }
 
 // viewer adds to notifications what their recipient reads with them.
 type viewer struct {
-	blogs  Blogs
-	users  Users
-	orders Orders
+	blogs    Blogs
+	users    Users
+	orders   Orders
+	vouchers Vouchers // nil: none read
 }
 
 // of returns the views of the user's notifications: their actors, notes and orders
@@ -37,13 +40,14 @@ func (v *viewer) of(ctx context.Context, userID int64, ns []domain.Notification)
 	if len(ns) == 0 {
 		return nil, nil
 	}
-	var actorIDs, blogIDs, orderIDs []int64
+	var actorIDs, blogIDs, orderIDs, voucherIDs []int64
 	for _, n := range ns {
 		actorIDs = append(actorIDs, n.ActorID)
 		blogIDs = append(blogIDs, n.BlogID)
 		orderIDs = append(orderIDs, n.OrderID)
+		voucherIDs = append(voucherIDs, n.VoucherID)
 	}
-	actorIDs, blogIDs, orderIDs = positive(actorIDs), positive(blogIDs), positive(orderIDs)
+	actorIDs, blogIDs, orderIDs, voucherIDs = positive(actorIDs), positive(blogIDs), positive(orderIDs), positive(voucherIDs)
 	actors := map[int64]domain.User{}
 	if len(actorIDs) > 0 {
 		users, err := v.users.UsersByIDs(ctx, actorIDs)
@@ -76,6 +80,14 @@ func (v *viewer) of(ctx context.Context, userID int64, ns []domain.Notification)
 			}
 		}
 	}
+	vouchers := map[int64]domain.Voucher{}
+	if len(voucherIDs) > 0 && v.vouchers != nil {
+		vs, err := v.vouchers.VouchersByIDs(ctx, voucherIDs)
+		if err != nil {
+			return nil, fmt.Errorf("read the vouchers of notifications: %w", err)
+		}
+		vouchers = vs
+	}
 	out := make([]View, len(ns))
 	for i, n := range ns {
 		view := View{Notification: n}
@@ -87,6 +99,9 @@ func (v *viewer) of(ctx context.Context, userID int64, ns []domain.Notification)
 		}
 		if o, ok := orders[n.OrderID]; ok {
 			view.Order = &o
+		}
+		if vc, ok := vouchers[n.VoucherID]; ok {
+			view.Voucher = &vc
 		}
 		view.Text = Text(view)
 		out[i] = view
