@@ -19,6 +19,7 @@ func notificationToModel(v inbox.View, p auth.Principal) *model.Notification {
 		Read:       v.Read,
 		ActorCount: v.ActorCount,
 		Text:       v.Text,
+		VoucherID:  v.VoucherID,
 	}
 	if v.Actor != nil {
 		out.Actor = userToModel(*v.Actor, p)

@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/dealspot/dealspot/graph/generated"
 	"github.com/dealspot/dealspot/graph/model"
 	"github.com/dealspot/dealspot/internal/app/inbox"
 )
@@ -36,6 +37,17 @@ func (r *mutationResolver) UpdateNotificationSettings(ctx context.Context, input
 		return nil, err
 	}
 	return notificationSettingsToModel(s), nil
+}
+
+func (r *notificationResolver) Voucher(ctx context.Context, obj *model.Notification) (*model.Voucher, error) {
+	if obj.VoucherID <= 0 {
+		return nil, nil
+	}
+	v, err := r.load(ctx).vouchers.Load(ctx, obj.VoucherID)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	return voucherToModel(*v), nil
 }
 
 func (r *queryResolver) Notifications(ctx context.Context, first *int, after *string, unreadOnly *bool) (*model.NotificationConnection, error) {
@@ -96,3 +108,7 @@ func (r *subscriptionResolver) NotificationAdded(ctx context.Context) (<-chan *m
 	}()
 	return out, nil
 }
+
+func (r *Resolver) Notification() generated.NotificationResolver { return &notificationResolver{r} }
+
+type notificationResolver struct{ *Resolver }

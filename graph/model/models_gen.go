@@ -220,8 +220,12 @@ type Notification struct {
 	Blog *Blog `json:"blog,omitempty"`
 	// The caller's order it is about; null for none.
 	Order *VoucherOrder `json:"order,omitempty"`
+	// The flash sale it is about (SALE_REMINDER); null for none, and once the voucher is gone.
+	Voucher *Voucher `json:"voucher,omitempty"`
 	// A readable line, e.g. Ann and 12 others liked your note “Noodles”.
 	Text string `json:"text"`
+	// the voucher the notification is about (0 for none)
+	VoucherID int64 `json:"-"`
 }
 
 type NotificationConnection struct {
@@ -595,6 +599,11 @@ type Voucher struct {
 	FavoritedByMe bool `json:"favoritedByMe"`
 	// Flash sales only, for ADMINs (null for everyone else): the sale's warm-up into Redis.
 	Warmup *SaleWarmup `json:"warmup,omitempty"`
+	// Whether the caller asked to be reminded of this flash sale (remindMe); false for an anonymous caller.
+	RemindedByMe bool `json:"remindedByMe"`
+	// How many users asked to be reminded of this flash sale (reminders sent included): for
+	// the MERCHANT who runs the voucher's shop and for ADMINs; null for everyone else.
+	ReminderCount *int `json:"reminderCount,omitempty"`
 }
 
 func (Voucher) IsFavoriteTarget() {}
@@ -796,8 +805,10 @@ const (
 	ErrorCodeAlreadyClaimed ErrorCode = "ALREADY_CLAIMED"
 	// claimVoucher: the sale has not begun yet.
 	ErrorCodeNotStarted ErrorCode = "NOT_STARTED"
-	// claimVoucher: the sale is over.
+	// claimVoucher, remindMe, cancelReminder: the sale is over.
 	ErrorCodeEnded ErrorCode = "ENDED"
+	// remindMe, cancelReminder: the sale has begun (claim it now).
+	ErrorCodeAlreadyStarted ErrorCode = "ALREADY_STARTED"
 	// The server failed; the details are logged with the request id (X-Request-Id), never shown.
 	ErrorCodeInternal ErrorCode = "INTERNAL"
 	// The operation ran longer than GRAPHQL_EXEC_TIMEOUT.
@@ -831,6 +842,7 @@ var AllErrorCode = []ErrorCode{
 	ErrorCodeAlreadyClaimed,
 	ErrorCodeNotStarted,
 	ErrorCodeEnded,
+	ErrorCodeAlreadyStarted,
 	ErrorCodeInternal,
 	ErrorCodeTimeout,
 	ErrorCodeGraphqlParseFailed,
@@ -845,7 +857,7 @@ var AllErrorCode = []ErrorCode{
 
 func (e ErrorCode) IsValid() bool {
 	switch e {
-	case ErrorCodeUnauthenticated, ErrorCodeForbidden, ErrorCodeBadUserInput, ErrorCodeNotFound, ErrorCodeConflict, ErrorCodeRateLimited, ErrorCodeSoldOut, ErrorCodeAlreadyClaimed, ErrorCodeNotStarted, ErrorCodeEnded, ErrorCodeInternal, ErrorCodeTimeout, ErrorCodeGraphqlParseFailed, ErrorCodeGraphqlValidationFailed, ErrorCodeDepthLimitExceeded, ErrorCodeAliasLimitExceeded, ErrorCodeComplexityLimitExceeded, ErrorCodePersistedQueryNotFound, ErrorCodeBadRequest, ErrorCodeRequestTooLarge:
+	case ErrorCodeUnauthenticated, ErrorCodeForbidden, ErrorCodeBadUserInput, ErrorCodeNotFound, ErrorCodeConflict, ErrorCodeRateLimited, ErrorCodeSoldOut, ErrorCodeAlreadyClaimed, ErrorCodeNotStarted, ErrorCodeEnded, ErrorCodeAlreadyStarted, ErrorCodeInternal, ErrorCodeTimeout, ErrorCodeGraphqlParseFailed, ErrorCodeGraphqlValidationFailed, ErrorCodeDepthLimitExceeded, ErrorCodeAliasLimitExceeded, ErrorCodeComplexityLimitExceeded, ErrorCodePersistedQueryNotFound, ErrorCodeBadRequest, ErrorCodeRequestTooLarge:
 		return true
 	}
 	return false
@@ -963,6 +975,8 @@ const (
 	NotificationKindOrderRefunded NotificationKind = "ORDER_REFUNDED"
 	// The caller's order was canceled because it was not paid in time.
 	NotificationKindOrderExpired NotificationKind = "ORDER_EXPIRED"
+	// A flash sale the caller asked to be reminded of (remindMe) begins within SALE_REMINDER_BEFORE (5m).
+	NotificationKindSaleReminder NotificationKind = "SALE_REMINDER"
 )
 
 var AllNotificationKind = []NotificationKind{
@@ -973,11 +987,12 @@ var AllNotificationKind = []NotificationKind{
 	NotificationKindOrderPaid,
 	NotificationKindOrderRefunded,
 	NotificationKindOrderExpired,
+	NotificationKindSaleReminder,
 }
 
 func (e NotificationKind) IsValid() bool {
 	switch e {
-	case NotificationKindBlogLiked, NotificationKindBlogCommented, NotificationKindCommentReplied, NotificationKindFollowed, NotificationKindOrderPaid, NotificationKindOrderRefunded, NotificationKindOrderExpired:
+	case NotificationKindBlogLiked, NotificationKindBlogCommented, NotificationKindCommentReplied, NotificationKindFollowed, NotificationKindOrderPaid, NotificationKindOrderRefunded, NotificationKindOrderExpired, NotificationKindSaleReminder:
 		return true
 	}
 	return false

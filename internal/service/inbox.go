@@ -26,12 +26,13 @@ func (s *Node) startInbox() error {
 	cfg := s.Config
 	bus := redisadapter.NewNotificationBus(s.Redis.Client, s.Redis.Channel(redisadapter.DefaultNotificationChannel))
 	s.closers = append(s.closers, bus.Close)
+	s.notificationBus = bus
 	svc, err := inbox.New(inbox.Config{
 		Keep:  cfg.Social.NotificationsKeep,
 		Pages: domain.PageLimits{Default: cfg.Paging.DefaultPageSize, Max: cfg.Paging.MaxPageSize},
 	}, inbox.Deps{
 		Store: entstore.NewNotifications(s.Store), Bus: bus, Blogs: s.App.Queries.Blogs, Users: s.Store.Users(), Orders: s.Store.Orders(),
-		Log: s.Log,
+		Vouchers: inboxVouchers{s.App.Queries.Vouchers}, Log: s.Log,
 	})
 	if err != nil {
 		return err
