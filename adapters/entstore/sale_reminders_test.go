@@ -23,7 +23,7 @@ type reminderClock struct {
 	now time.Time
 }
 
-func (c *reminderClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *reminderClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 func (c *reminderClock) Set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.now = t }
 
 // storeSales reads sales straight from the store.
