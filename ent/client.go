@@ -28,6 +28,7 @@ import (
 	"github.com/dealspot/dealspot/ent/orderidnode"
 	"github.com/dealspot/dealspot/ent/payment"
 	"github.com/dealspot/dealspot/ent/redeemrequest"
+	"github.com/dealspot/dealspot/ent/salereminder"
 	"github.com/dealspot/dealspot/ent/session"
 	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
@@ -72,6 +73,8 @@ type Client struct {
 	Payment *PaymentClient
 	// RedeemRequest is the client for interacting with the RedeemRequest builders.
 	RedeemRequest *RedeemRequestClient
+	// SaleReminder is the client for interacting with the SaleReminder builders.
+	SaleReminder *SaleReminderClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
 	// SessionToken is the client for interacting with the SessionToken builders.
@@ -114,6 +117,7 @@ func (c *Client) init() {
 	c.OrderIDNode = NewOrderIDNodeClient(c.config)
 	c.Payment = NewPaymentClient(c.config)
 	c.RedeemRequest = NewRedeemRequestClient(c.config)
+	c.SaleReminder = NewSaleReminderClient(c.config)
 	c.Session = NewSessionClient(c.config)
 	c.SessionToken = NewSessionTokenClient(c.config)
 	c.Shop = NewShopClient(c.config)
@@ -228,6 +232,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		OrderIDNode:         NewOrderIDNodeClient(cfg),
 		Payment:             NewPaymentClient(cfg),
 		RedeemRequest:       NewRedeemRequestClient(cfg),
+		SaleReminder:        NewSaleReminderClient(cfg),
 		Session:             NewSessionClient(cfg),
 		SessionToken:        NewSessionTokenClient(cfg),
 		Shop:                NewShopClient(cfg),
@@ -269,6 +274,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		OrderIDNode:         NewOrderIDNodeClient(cfg),
 		Payment:             NewPaymentClient(cfg),
 		RedeemRequest:       NewRedeemRequestClient(cfg),
+		SaleReminder:        NewSaleReminderClient(cfg),
 		Session:             NewSessionClient(cfg),
 		SessionToken:        NewSessionTokenClient(cfg),
 		Shop:                NewShopClient(cfg),
@@ -309,8 +315,8 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.Blog, c.BlogLike, c.Comment, c.CreditAward, c.Favorite, c.FlashSale, c.Follow,
 		c.Notification, c.NotificationActor, c.NotificationSetting, c.OrderIDNode,
-		c.Payment, c.RedeemRequest, c.Session, c.SessionToken, c.Shop, c.ShopType,
-		c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
+		c.Payment, c.RedeemRequest, c.SaleReminder, c.Session, c.SessionToken, c.Shop,
+		c.ShopType, c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
 	} {
 		n.Use(hooks...)
 	}
@@ -322,8 +328,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.Blog, c.BlogLike, c.Comment, c.CreditAward, c.Favorite, c.FlashSale, c.Follow,
 		c.Notification, c.NotificationActor, c.NotificationSetting, c.OrderIDNode,
-		c.Payment, c.RedeemRequest, c.Session, c.SessionToken, c.Shop, c.ShopType,
-		c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
+		c.Payment, c.RedeemRequest, c.SaleReminder, c.Session, c.SessionToken, c.Shop,
+		c.ShopType, c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -358,6 +364,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Payment.mutate(ctx, m)
 	case *RedeemRequestMutation:
 		return c.RedeemRequest.mutate(ctx, m)
+	case *SaleReminderMutation:
+		return c.SaleReminder.mutate(ctx, m)
 	case *SessionMutation:
 		return c.Session.mutate(ctx, m)
 	case *SessionTokenMutation:
@@ -2126,6 +2134,139 @@ func (c *RedeemRequestClient) mutate(ctx context.Context, m *RedeemRequestMutati
 	}
 }
 
+// SaleReminderClient is a client for the SaleReminder schema.
+type SaleReminderClient struct {
+	config
+}
+
+// NewSaleReminderClient returns a client for the SaleReminder from the given config.
+func NewSaleReminderClient(c config) *SaleReminderClient {
+	return &SaleReminderClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `salereminder.Hooks(f(g(h())))`.
+func (c *SaleReminderClient) Use(hooks ...Hook) {
+	c.hooks.SaleReminder = append(c.hooks.SaleReminder, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `salereminder.Intercept(f(g(h())))`.
+func (c *SaleReminderClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SaleReminder = append(c.inters.SaleReminder, interceptors...)
+}
+
+// Create returns a builder for creating a SaleReminder entity.
+func (c *SaleReminderClient) Create() *SaleReminderCreate {
+	mutation := newSaleReminderMutation(c.config, OpCreate)
+	return &SaleReminderCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SaleReminder entities.
+func (c *SaleReminderClient) CreateBulk(builders ...*SaleReminderCreate) *SaleReminderCreateBulk {
+	return &SaleReminderCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SaleReminderClient) MapCreateBulk(slice any, setFunc func(*SaleReminderCreate, int)) *SaleReminderCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SaleReminderCreateBulk{err: fmt.Errorf("calling to SaleReminderClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SaleReminderCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SaleReminderCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SaleReminder.
+func (c *SaleReminderClient) Update() *SaleReminderUpdate {
+	mutation := newSaleReminderMutation(c.config, OpUpdate)
+	return &SaleReminderUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SaleReminderClient) UpdateOne(_m *SaleReminder) *SaleReminderUpdateOne {
+	mutation := newSaleReminderMutation(c.config, OpUpdateOne, withSaleReminder(_m))
+	return &SaleReminderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SaleReminderClient) UpdateOneID(id int64) *SaleReminderUpdateOne {
+	mutation := newSaleReminderMutation(c.config, OpUpdateOne, withSaleReminderID(id))
+	return &SaleReminderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SaleReminder.
+func (c *SaleReminderClient) Delete() *SaleReminderDelete {
+	mutation := newSaleReminderMutation(c.config, OpDelete)
+	return &SaleReminderDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SaleReminderClient) DeleteOne(_m *SaleReminder) *SaleReminderDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SaleReminderClient) DeleteOneID(id int64) *SaleReminderDeleteOne {
+	builder := c.Delete().Where(salereminder.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SaleReminderDeleteOne{builder}
+}
+
+// Query returns a query builder for SaleReminder.
+func (c *SaleReminderClient) Query() *SaleReminderQuery {
+	return &SaleReminderQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSaleReminder},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SaleReminder entity by its id.
+func (c *SaleReminderClient) Get(ctx context.Context, id int64) (*SaleReminder, error) {
+	return c.Query().Where(salereminder.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SaleReminderClient) GetX(ctx context.Context, id int64) *SaleReminder {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SaleReminderClient) Hooks() []Hook {
+	return c.hooks.SaleReminder
+}
+
+// Interceptors returns the client interceptors.
+func (c *SaleReminderClient) Interceptors() []Interceptor {
+	return c.inters.SaleReminder
+}
+
+func (c *SaleReminderClient) mutate(ctx context.Context, m *SaleReminderMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SaleReminderCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SaleReminderUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SaleReminderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SaleReminderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SaleReminder mutation op: %q", m.Op())
+	}
+}
+
 // SessionClient is a client for the Session schema.
 type SessionClient struct {
 	config
@@ -3408,14 +3549,14 @@ type (
 	hooks struct {
 		Blog, BlogLike, Comment, CreditAward, Favorite, FlashSale, Follow, Notification,
 		NotificationActor, NotificationSetting, OrderIDNode, Payment, RedeemRequest,
-		Session, SessionToken, Shop, ShopType, SignIn, Upload, User, Voucher,
-		VoucherOrder []ent.Hook
+		SaleReminder, Session, SessionToken, Shop, ShopType, SignIn, Upload, User,
+		Voucher, VoucherOrder []ent.Hook
 	}
 	inters struct {
 		Blog, BlogLike, Comment, CreditAward, Favorite, FlashSale, Follow, Notification,
 		NotificationActor, NotificationSetting, OrderIDNode, Payment, RedeemRequest,
-		Session, SessionToken, Shop, ShopType, SignIn, Upload, User, Voucher,
-		VoucherOrder []ent.Interceptor
+		SaleReminder, Session, SessionToken, Shop, ShopType, SignIn, Upload, User,
+		Voucher, VoucherOrder []ent.Interceptor
 	}
 )
 

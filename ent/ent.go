@@ -25,6 +25,7 @@ import (
 	"github.com/dealspot/dealspot/ent/orderidnode"
 	"github.com/dealspot/dealspot/ent/payment"
 	"github.com/dealspot/dealspot/ent/redeemrequest"
+	"github.com/dealspot/dealspot/ent/salereminder"
 	"github.com/dealspot/dealspot/ent/session"
 	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
@@ -107,6 +108,7 @@ func checkColumn(t, c string) error {
 			orderidnode.Table:         orderidnode.ValidColumn,
 			payment.Table:             payment.ValidColumn,
 			redeemrequest.Table:       redeemrequest.ValidColumn,
+			salereminder.Table:        salereminder.ValidColumn,
 			session.Table:             session.ValidColumn,
 			sessiontoken.Table:        sessiontoken.ValidColumn,
 			shop.Table:                shop.ValidColumn,

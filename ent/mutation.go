@@ -25,6 +25,7 @@ import (
 	"github.com/dealspot/dealspot/ent/payment"
 	"github.com/dealspot/dealspot/ent/predicate"
 	"github.com/dealspot/dealspot/ent/redeemrequest"
+	"github.com/dealspot/dealspot/ent/salereminder"
 	"github.com/dealspot/dealspot/ent/session"
 	"github.com/dealspot/dealspot/ent/sessiontoken"
 	"github.com/dealspot/dealspot/ent/shop"
@@ -58,6 +59,7 @@ const (
 	TypeOrderIDNode         = "OrderIDNode"
 	TypePayment             = "Payment"
 	TypeRedeemRequest       = "RedeemRequest"
+	TypeSaleReminder        = "SaleReminder"
 	TypeSession             = "Session"
 	TypeSessionToken        = "SessionToken"
 	TypeShop                = "Shop"
@@ -9811,6 +9813,591 @@ func (m *RedeemRequestMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RedeemRequestMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown RedeemRequest edge %s", name)
+}
+
+// SaleReminderMutation represents an operation that mutates the SaleReminder nodes in the graph.
+type SaleReminderMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int64
+	user_id       *int64
+	adduser_id    *int64
+	voucher_id    *int64
+	addvoucher_id *int64
+	created_at    *time.Time
+	sent_at       *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*SaleReminder, error)
+	predicates    []predicate.SaleReminder
+}
+
+var _ ent.Mutation = (*SaleReminderMutation)(nil)
+
+// salereminderOption allows management of the mutation configuration using functional options.
+type salereminderOption func(*SaleReminderMutation)
+
+// newSaleReminderMutation creates new mutation for the SaleReminder entity.
+func newSaleReminderMutation(c config, op Op, opts ...salereminderOption) *SaleReminderMutation {
+	m := &SaleReminderMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSaleReminder,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSaleReminderID sets the ID field of the mutation.
+func withSaleReminderID(id int64) salereminderOption {
+	return func(m *SaleReminderMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SaleReminder
+		)
+		m.oldValue = func(ctx context.Context) (*SaleReminder, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SaleReminder.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSaleReminder sets the old SaleReminder of the mutation.
+func withSaleReminder(node *SaleReminder) salereminderOption {
+	return func(m *SaleReminderMutation) {
+		m.oldValue = func(context.Context) (*SaleReminder, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SaleReminderMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SaleReminderMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SaleReminder entities.
+func (m *SaleReminderMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SaleReminderMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SaleReminderMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SaleReminder.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetUserID sets the "user_id" field.
+func (m *SaleReminderMutation) SetUserID(i int64) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *SaleReminderMutation) UserID() (r int64, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the SaleReminder entity.
+// If the SaleReminder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SaleReminderMutation) OldUserID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *SaleReminderMutation) AddUserID(i int64) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *SaleReminderMutation) AddedUserID() (r int64, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *SaleReminderMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetVoucherID sets the "voucher_id" field.
+func (m *SaleReminderMutation) SetVoucherID(i int64) {
+	m.voucher_id = &i
+	m.addvoucher_id = nil
+}
+
+// VoucherID returns the value of the "voucher_id" field in the mutation.
+func (m *SaleReminderMutation) VoucherID() (r int64, exists bool) {
+	v := m.voucher_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVoucherID returns the old "voucher_id" field's value of the SaleReminder entity.
+// If the SaleReminder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SaleReminderMutation) OldVoucherID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVoucherID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVoucherID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVoucherID: %w", err)
+	}
+	return oldValue.VoucherID, nil
+}
+
+// AddVoucherID adds i to the "voucher_id" field.
+func (m *SaleReminderMutation) AddVoucherID(i int64) {
+	if m.addvoucher_id != nil {
+		*m.addvoucher_id += i
+	} else {
+		m.addvoucher_id = &i
+	}
+}
+
+// AddedVoucherID returns the value that was added to the "voucher_id" field in this mutation.
+func (m *SaleReminderMutation) AddedVoucherID() (r int64, exists bool) {
+	v := m.addvoucher_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVoucherID resets all changes to the "voucher_id" field.
+func (m *SaleReminderMutation) ResetVoucherID() {
+	m.voucher_id = nil
+	m.addvoucher_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SaleReminderMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SaleReminderMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SaleReminder entity.
+// If the SaleReminder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SaleReminderMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SaleReminderMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetSentAt sets the "sent_at" field.
+func (m *SaleReminderMutation) SetSentAt(t time.Time) {
+	m.sent_at = &t
+}
+
+// SentAt returns the value of the "sent_at" field in the mutation.
+func (m *SaleReminderMutation) SentAt() (r time.Time, exists bool) {
+	v := m.sent_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSentAt returns the old "sent_at" field's value of the SaleReminder entity.
+// If the SaleReminder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SaleReminderMutation) OldSentAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSentAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSentAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSentAt: %w", err)
+	}
+	return oldValue.SentAt, nil
+}
+
+// ClearSentAt clears the value of the "sent_at" field.
+func (m *SaleReminderMutation) ClearSentAt() {
+	m.sent_at = nil
+	m.clearedFields[salereminder.FieldSentAt] = struct{}{}
+}
+
+// SentAtCleared returns if the "sent_at" field was cleared in this mutation.
+func (m *SaleReminderMutation) SentAtCleared() bool {
+	_, ok := m.clearedFields[salereminder.FieldSentAt]
+	return ok
+}
+
+// ResetSentAt resets all changes to the "sent_at" field.
+func (m *SaleReminderMutation) ResetSentAt() {
+	m.sent_at = nil
+	delete(m.clearedFields, salereminder.FieldSentAt)
+}
+
+// Where appends a list predicates to the SaleReminderMutation builder.
+func (m *SaleReminderMutation) Where(ps ...predicate.SaleReminder) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SaleReminderMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SaleReminderMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SaleReminder, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SaleReminderMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SaleReminderMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SaleReminder).
+func (m *SaleReminderMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SaleReminderMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.user_id != nil {
+		fields = append(fields, salereminder.FieldUserID)
+	}
+	if m.voucher_id != nil {
+		fields = append(fields, salereminder.FieldVoucherID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, salereminder.FieldCreatedAt)
+	}
+	if m.sent_at != nil {
+		fields = append(fields, salereminder.FieldSentAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SaleReminderMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case salereminder.FieldUserID:
+		return m.UserID()
+	case salereminder.FieldVoucherID:
+		return m.VoucherID()
+	case salereminder.FieldCreatedAt:
+		return m.CreatedAt()
+	case salereminder.FieldSentAt:
+		return m.SentAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SaleReminderMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case salereminder.FieldUserID:
+		return m.OldUserID(ctx)
+	case salereminder.FieldVoucherID:
+		return m.OldVoucherID(ctx)
+	case salereminder.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case salereminder.FieldSentAt:
+		return m.OldSentAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown SaleReminder field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SaleReminderMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case salereminder.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case salereminder.FieldVoucherID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVoucherID(v)
+		return nil
+	case salereminder.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case salereminder.FieldSentAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSentAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SaleReminder field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SaleReminderMutation) AddedFields() []string {
+	var fields []string
+	if m.adduser_id != nil {
+		fields = append(fields, salereminder.FieldUserID)
+	}
+	if m.addvoucher_id != nil {
+		fields = append(fields, salereminder.FieldVoucherID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SaleReminderMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case salereminder.FieldUserID:
+		return m.AddedUserID()
+	case salereminder.FieldVoucherID:
+		return m.AddedVoucherID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SaleReminderMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case salereminder.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case salereminder.FieldVoucherID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVoucherID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SaleReminder numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SaleReminderMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(salereminder.FieldSentAt) {
+		fields = append(fields, salereminder.FieldSentAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SaleReminderMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SaleReminderMutation) ClearField(name string) error {
+	switch name {
+	case salereminder.FieldSentAt:
+		m.ClearSentAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SaleReminder nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SaleReminderMutation) ResetField(name string) error {
+	switch name {
+	case salereminder.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case salereminder.FieldVoucherID:
+		m.ResetVoucherID()
+		return nil
+	case salereminder.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case salereminder.FieldSentAt:
+		m.ResetSentAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SaleReminder field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SaleReminderMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SaleReminderMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SaleReminderMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SaleReminderMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SaleReminderMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SaleReminderMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SaleReminderMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SaleReminder unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SaleReminderMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SaleReminder edge %s", name)
 }
 
 // SessionMutation represents an operation that mutates the Session nodes in the graph.

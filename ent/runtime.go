@@ -18,6 +18,7 @@ import (
 	"github.com/dealspot/dealspot/ent/orderidnode"
 	"github.com/dealspot/dealspot/ent/payment"
 	"github.com/dealspot/dealspot/ent/redeemrequest"
+	"github.com/dealspot/dealspot/ent/salereminder"
 	"github.com/dealspot/dealspot/ent/schema"
 	"github.com/dealspot/dealspot/ent/session"
 	"github.com/dealspot/dealspot/ent/sessiontoken"
@@ -447,6 +448,12 @@ func init() {
 	redeemrequestDescID := redeemrequestFields[0].Descriptor()
 	// redeemrequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	redeemrequest.IDValidator = redeemrequestDescID.Validators[0].(func(int64) error)
+	salereminderFields := schema.SaleReminder{}.Fields()
+	_ = salereminderFields
+	// salereminderDescID is the schema descriptor for id field.
+	salereminderDescID := salereminderFields[0].Descriptor()
+	// salereminder.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	salereminder.IDValidator = salereminderDescID.Validators[0].(func(int64) error)
 	sessionMixin := schema.Session{}.Mixin()
 	sessionMixinFields0 := sessionMixin[0].Fields()
 	_ = sessionMixinFields0

@@ -40,6 +40,8 @@ type Tx struct {
 	Payment *PaymentClient
 	// RedeemRequest is the client for interacting with the RedeemRequest builders.
 	RedeemRequest *RedeemRequestClient
+	// SaleReminder is the client for interacting with the SaleReminder builders.
+	SaleReminder *SaleReminderClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
 	// SessionToken is the client for interacting with the SessionToken builders.
@@ -202,6 +204,7 @@ func (tx *Tx) init() {
 	tx.OrderIDNode = NewOrderIDNodeClient(tx.config)
 	tx.Payment = NewPaymentClient(tx.config)
 	tx.RedeemRequest = NewRedeemRequestClient(tx.config)
+	tx.SaleReminder = NewSaleReminderClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
 	tx.SessionToken = NewSessionTokenClient(tx.config)
 	tx.Shop = NewShopClient(tx.config)

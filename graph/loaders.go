@@ -55,6 +55,10 @@ type loaders struct {
 	shopsMarked        *dataloadgen.Loader[int64, bool]
 	vouchersMarked     *dataloadgen.Loader[int64, bool]
 	shopFavoriteCounts *dataloadgen.Loader[int64, int]
+	// vouchersReminded tells, per voucher, whether the caller asked to be reminded of
+	// its sale; reminderCounts counts who did, for the sales the caller runs.
+	vouchersReminded *dataloadgen.Loader[int64, bool]
+	reminderCounts   *dataloadgen.Loader[int64, *int]
 }
 
 // orderRef names an order with what says who may see its payments.
@@ -102,6 +106,8 @@ func newLoaders(a *app.Application, o LoaderOptions) *loaders {
 		shopsMarked:        markLoader(a, domain.FavoriteShop, opts),
 		vouchersMarked:     markLoader(a, domain.FavoriteVoucher, opts),
 		shopFavoriteCounts: countLoader(a.Queries.Favorites.ShopCounts, opts),
+		vouchersReminded:   remindedLoader(a, opts),
+		reminderCounts:     reminderCountLoader(a, opts),
 		shopBlogs:          blogPages(a, true, opts),
 		userBlogs:          blogPages(a, false, opts),
 		followerCounts:     countLoader(a.Queries.People.FollowerCounts, opts),

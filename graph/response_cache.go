@@ -82,6 +82,8 @@ var volatileFields = map[string]bool{
 	"User.isFollowedByMe":   true,
 	"Shop.favoritedByMe":    true,
 	"Voucher.favoritedByMe": true,
+	"Voucher.remindedByMe":  true,
+	"Voucher.reminderCount": true, // for the shop's MERCHANT and ADMINs only
 	"Voucher.stock":         true, // a sale's stock moves with every claim on any node
 	"Voucher.warmup":        true, // for ADMINs only, and moves when the sale is loaded
 	"SaleStats.remaining":   true,

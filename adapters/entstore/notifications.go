@@ -51,9 +51,20 @@ func (r *Notifications) Add(ctx context.Context, a inbox.Addition) (domain.Notif
 }
 
 func (r *Notifications) add(ctx context.Context, a inbox.Addition) (n domain.Notification, changed bool, err error) {
+	err = WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		n, changed, err = r.addInTx(ctx, tx, a)
+		return err
+	})
+	return n, changed, err
+}
+
+// addInTx is Add within tx, which the caller commits: the user's turn is held until
+// then. A transaction adding for several users takes their turns in ascending order of
+// user id, so that two such transactions never wait for each other.
+func (r *Notifications) addInTx(ctx context.Context, tx *ent.Tx, a inbox.Addition) (n domain.Notification, changed bool, err error) {
 	actors := uniqueIDs(a.Actors)
 	at := a.At.UTC()
-	err = WithTx(ctx, r.client, func(tx *ent.Tx) error {
+	err = func() error {
 		q := tx.Notification.Query().Where(notification.UserID(a.UserID), notification.GroupKey(a.GroupKey), notification.ReadAtIsNil())
 		if r.dialect == dialect.Postgres {
 			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", a.UserID); err != nil {
@@ -91,7 +102,7 @@ func (r *Notifications) add(ctx context.Context, a inbox.Addition) (n domain.Not
 		}
 		n, changed = toNotification(row), true
 		return nil
-	})
+	}()
 	return n, changed, err
 }
 

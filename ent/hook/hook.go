@@ -165,6 +165,18 @@ func (f RedeemRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RedeemRequestMutation", m)
 }
 
+// The SaleReminderFunc type is an adapter to allow the use of ordinary
+// function as SaleReminder mutator.
+type SaleReminderFunc func(context.Context, *ent.SaleReminderMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SaleReminderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SaleReminderMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SaleReminderMutation", m)
+}
+
 // The SessionFunc type is an adapter to allow the use of ordinary
 // function as Session mutator.
 type SessionFunc func(context.Context, *ent.SessionMutation) (ent.Value, error)

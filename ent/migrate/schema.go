@@ -374,6 +374,40 @@ var (
 			},
 		},
 	}
+	// SaleRemindersColumns holds the columns for the "sale_reminders" table.
+	SaleRemindersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "voucher_id", Type: field.TypeInt64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "sent_at", Type: field.TypeTime, Nullable: true},
+	}
+	// SaleRemindersTable holds the schema information for the "sale_reminders" table.
+	SaleRemindersTable = &schema.Table{
+		Name:       "sale_reminders",
+		Columns:    SaleRemindersColumns,
+		PrimaryKey: []*schema.Column{SaleRemindersColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "salereminder_user_id_voucher_id",
+				Unique:  true,
+				Columns: []*schema.Column{SaleRemindersColumns[1], SaleRemindersColumns[2]},
+			},
+			{
+				Name:    "salereminder_voucher_id_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{SaleRemindersColumns[2], SaleRemindersColumns[1]},
+			},
+			{
+				Name:    "salereminder_waiting",
+				Unique:  false,
+				Columns: []*schema.Column{SaleRemindersColumns[2], SaleRemindersColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "sent_at IS NULL",
+				},
+			},
+		},
+	}
 	// SessionsColumns holds the columns for the "sessions" table.
 	SessionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -673,6 +707,7 @@ var (
 		OrderIDNodesTable,
 		PaymentsTable,
 		RedeemRequestsTable,
+		SaleRemindersTable,
 		SessionsTable,
 		SessionTokensTable,
 		ShopsTable,

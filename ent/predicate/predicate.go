@@ -45,6 +45,9 @@ type Payment func(*sql.Selector)
 // RedeemRequest is the predicate function for redeemrequest builders.
 type RedeemRequest func(*sql.Selector)
 
+// SaleReminder is the predicate function for salereminder builders.
+type SaleReminder func(*sql.Selector)
+
 // Session is the predicate function for session builders.
 type Session func(*sql.Selector)
 

@@ -167,6 +167,7 @@ type ComplexityRoot struct {
 		BlockUser                  func(childComplexity int, userID string) int
 		BuyVoucher                 func(childComplexity int, voucherID string, quantity *int) int
 		CancelOrder                func(childComplexity int, orderID string) int
+		CancelReminder             func(childComplexity int, voucherID string) int
 		ClaimVoucher               func(childComplexity int, voucherID string) int
 		CreateBlog                 func(childComplexity int, input model.CreateBlogInput) int
 		CreateComment              func(childComplexity int, blogID string, content string, replyTo *string) int
@@ -187,6 +188,7 @@ type ComplexityRoot struct {
 		PayOrder                   func(childComplexity int, orderID string) int
 		RedeemOrder                func(childComplexity int, code string, quantity *int, requestID *string) int
 		RefreshToken               func(childComplexity int, token string) int
+		RemindMe                   func(childComplexity int, voucherID string) int
 		RequestRefund              func(childComplexity int, orderID string, reason *string) int
 		SendLoginCode              func(childComplexity int, phone string) int
 		SetPassword                func(childComplexity int, password string, currentPassword *string) int
@@ -453,6 +455,8 @@ type ComplexityRoot struct {
 		ID            func(childComplexity int) int
 		Kind          func(childComplexity int) int
 		PayValue      func(childComplexity int) int
+		RemindedByMe  func(childComplexity int) int
+		ReminderCount func(childComplexity int) int
 		Rules         func(childComplexity int) int
 		Shop          func(childComplexity int) int
 		ShopID        func(childComplexity int) int
@@ -1005,6 +1009,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CancelOrder(childComplexity, args["orderId"].(string)), true
+	case "Mutation.cancelReminder":
+		if e.ComplexityRoot.Mutation.CancelReminder == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelReminder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelReminder(childComplexity, args["voucherId"].(string)), true
 	case "Mutation.claimVoucher":
 		if e.ComplexityRoot.Mutation.ClaimVoucher == nil {
 			break
@@ -1220,6 +1235,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RefreshToken(childComplexity, args["token"].(string)), true
+	case "Mutation.remindMe":
+		if e.ComplexityRoot.Mutation.RemindMe == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_remindMe_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemindMe(childComplexity, args["voucherId"].(string)), true
 	case "Mutation.requestRefund":
 		if e.ComplexityRoot.Mutation.RequestRefund == nil {
 			break
@@ -2637,6 +2663,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Voucher.PayValue(childComplexity), true
+	case "Voucher.remindedByMe":
+		if e.ComplexityRoot.Voucher.RemindedByMe == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.RemindedByMe(childComplexity), true
+	case "Voucher.reminderCount":
+		if e.ComplexityRoot.Voucher.ReminderCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Voucher.ReminderCount(childComplexity), true
 	case "Voucher.rules":
 		if e.ComplexityRoot.Voucher.Rules == nil {
 			break
@@ -3126,8 +3164,10 @@ enum ErrorCode {
   ALREADY_CLAIMED
   "claimVoucher: the sale has not begun yet."
   NOT_STARTED
-  "claimVoucher: the sale is over."
+  "claimVoucher, remindMe, cancelReminder: the sale is over."
   ENDED
+  "remindMe, cancelReminder: the sale has begun (claim it now)."
+  ALREADY_STARTED
   "The server failed; the details are logged with the request id (X-Request-Id), never shown."
   INTERNAL
   "The operation ran longer than GRAPHQL_EXEC_TIMEOUT."
@@ -3477,6 +3517,8 @@ enum NotificationKind {
   FOLLOWED_NOTE
   "A shop the caller marked as a favourite put a new flash sale on."
   SHOP_NEW_SALE
+  "A flash sale the caller asked to be reminded of (remindMe) begins within SALE_REMINDER_BEFORE (5m)."
+  SALE_REMINDER
 }
 
 """
@@ -3501,9 +3543,9 @@ type Notification {
   blog: Blog
   "The caller's order it is about; null for none."
   order: VoucherOrder
-  "The flash sale it is about (SHOP_NEW_SALE); null for none."
+  "The flash sale it is about (SHOP_NEW_SALE, SALE_REMINDER); null for none."
   voucherId: ID
-  "The flash sale it is about (SHOP_NEW_SALE); null for none, and once the sale is deleted."
+  "The flash sale it is about (SHOP_NEW_SALE, SALE_REMINDER); null for none, and once the sale is deleted."
   voucher: Voucher
   "A readable line, e.g. Ann and 12 others liked your note “Noodles”."
   text: String!
@@ -3718,6 +3760,34 @@ extend type Mutation {
   FORBIDDEN for someone else's upload.
   """
   deleteImage(url: String!): Boolean! @auth
+}
+`, BuiltIn: false},
+	{Name: "../schema/reminders.graphqls", Input: `extend type Voucher {
+  "Whether the caller asked to be reminded of this flash sale (remindMe); false for an anonymous caller."
+  remindedByMe: Boolean!
+  """
+  How many users asked to be reminded of this flash sale (reminders sent included): for
+  the MERCHANT who runs the voucher's shop and for ADMINs; null for everyone else.
+  """
+  reminderCount: Int
+}
+
+extend type Mutation {
+  """
+  Ask for a SALE_REMINDER notification (in the inbox, and pushed by notificationAdded)
+  SALE_REMINDER_BEFORE (5m) before this flash sale begins, at its begin time as it
+  stands then; returns the voucher. Asking again changes nothing. NOT_FOUND for an
+  unknown voucher; BAD_USER_INPUT for a voucher that is no flash sale, or once the
+  caller waits for REMINDERS_MAX_PER_USER (200) reminders; ALREADY_STARTED once the
+  sale has begun; ENDED once it is over.
+  """
+  remindMe(voucherId: ID!): Voucher! @auth
+  """
+  Take the caller's reminder of this flash sale back, so it is not sent; returns the
+  voucher. Taking back one that is not there changes nothing. Errors as remindMe's,
+  without the limit.
+  """
+  cancelReminder(voucherId: ID!): Voucher! @auth
 }
 `, BuiltIn: false},
 	{Name: "../schema/schema.graphqls", Input: `"An instant, RFC 3339 (e.g. 2026-11-22T10:00:00Z)."
@@ -4875,6 +4945,10 @@ func (ec *executionContext) childFields_Voucher(ctx context.Context, field graph
 		return ec.fieldContext_Voucher_favoritedByMe(ctx, field)
 	case "warmup":
 		return ec.fieldContext_Voucher_warmup(ctx, field)
+	case "remindedByMe":
+		return ec.fieldContext_Voucher_remindedByMe(ctx, field)
+	case "reminderCount":
+		return ec.fieldContext_Voucher_reminderCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Voucher", field.Name)
 }

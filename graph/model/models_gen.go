@@ -220,9 +220,9 @@ type Notification struct {
 	Blog *Blog `json:"blog,omitempty"`
 	// The caller's order it is about; null for none.
 	Order *VoucherOrder `json:"order,omitempty"`
-	// The flash sale it is about (SHOP_NEW_SALE); null for none.
+	// The flash sale it is about (SHOP_NEW_SALE, SALE_REMINDER); null for none.
 	VoucherID *string `json:"voucherId,omitempty"`
-	// The flash sale it is about (SHOP_NEW_SALE); null for none, and once the sale is deleted.
+	// The flash sale it is about (SHOP_NEW_SALE, SALE_REMINDER); null for none, and once the sale is deleted.
 	Voucher *Voucher `json:"voucher,omitempty"`
 	// A readable line, e.g. Ann and 12 others liked your note “Noodles”.
 	Text string `json:"text"`
@@ -602,6 +602,11 @@ type Voucher struct {
 	FavoritedByMe bool `json:"favoritedByMe"`
 	// Flash sales only, for ADMINs (null for everyone else): the sale's warm-up into Redis.
 	Warmup *SaleWarmup `json:"warmup,omitempty"`
+	// Whether the caller asked to be reminded of this flash sale (remindMe); false for an anonymous caller.
+	RemindedByMe bool `json:"remindedByMe"`
+	// How many users asked to be reminded of this flash sale (reminders sent included): for
+	// the MERCHANT who runs the voucher's shop and for ADMINs; null for everyone else.
+	ReminderCount *int `json:"reminderCount,omitempty"`
 }
 
 func (Voucher) IsFavoriteTarget() {}
@@ -803,8 +808,10 @@ const (
 	ErrorCodeAlreadyClaimed ErrorCode = "ALREADY_CLAIMED"
 	// claimVoucher: the sale has not begun yet.
 	ErrorCodeNotStarted ErrorCode = "NOT_STARTED"
-	// claimVoucher: the sale is over.
+	// claimVoucher, remindMe, cancelReminder: the sale is over.
 	ErrorCodeEnded ErrorCode = "ENDED"
+	// remindMe, cancelReminder: the sale has begun (claim it now).
+	ErrorCodeAlreadyStarted ErrorCode = "ALREADY_STARTED"
 	// The server failed; the details are logged with the request id (X-Request-Id), never shown.
 	ErrorCodeInternal ErrorCode = "INTERNAL"
 	// The operation ran longer than GRAPHQL_EXEC_TIMEOUT.
@@ -838,6 +845,7 @@ var AllErrorCode = []ErrorCode{
 	ErrorCodeAlreadyClaimed,
 	ErrorCodeNotStarted,
 	ErrorCodeEnded,
+	ErrorCodeAlreadyStarted,
 	ErrorCodeInternal,
 	ErrorCodeTimeout,
 	ErrorCodeGraphqlParseFailed,
@@ -852,7 +860,7 @@ var AllErrorCode = []ErrorCode{
 
 func (e ErrorCode) IsValid() bool {
 	switch e {
-	case ErrorCodeUnauthenticated, ErrorCodeForbidden, ErrorCodeBadUserInput, ErrorCodeNotFound, ErrorCodeConflict, ErrorCodeRateLimited, ErrorCodeSoldOut, ErrorCodeAlreadyClaimed, ErrorCodeNotStarted, ErrorCodeEnded, ErrorCodeInternal, ErrorCodeTimeout, ErrorCodeGraphqlParseFailed, ErrorCodeGraphqlValidationFailed, ErrorCodeDepthLimitExceeded, ErrorCodeAliasLimitExceeded, ErrorCodeComplexityLimitExceeded, ErrorCodePersistedQueryNotFound, ErrorCodeBadRequest, ErrorCodeRequestTooLarge:
+	case ErrorCodeUnauthenticated, ErrorCodeForbidden, ErrorCodeBadUserInput, ErrorCodeNotFound, ErrorCodeConflict, ErrorCodeRateLimited, ErrorCodeSoldOut, ErrorCodeAlreadyClaimed, ErrorCodeNotStarted, ErrorCodeEnded, ErrorCodeAlreadyStarted, ErrorCodeInternal, ErrorCodeTimeout, ErrorCodeGraphqlParseFailed, ErrorCodeGraphqlValidationFailed, ErrorCodeDepthLimitExceeded, ErrorCodeAliasLimitExceeded, ErrorCodeComplexityLimitExceeded, ErrorCodePersistedQueryNotFound, ErrorCodeBadRequest, ErrorCodeRequestTooLarge:
 		return true
 	}
 	return false
@@ -976,6 +984,8 @@ const (
 	NotificationKindFollowedNote NotificationKind = "FOLLOWED_NOTE"
 	// A shop the caller marked as a favourite put a new flash sale on.
 	NotificationKindShopNewSale NotificationKind = "SHOP_NEW_SALE"
+	// A flash sale the caller asked to be reminded of (remindMe) begins within SALE_REMINDER_BEFORE (5m).
+	NotificationKindSaleReminder NotificationKind = "SALE_REMINDER"
 )
 
 var AllNotificationKind = []NotificationKind{
@@ -989,11 +999,12 @@ var AllNotificationKind = []NotificationKind{
 	NotificationKindOrderExpiryWarning,
 	NotificationKindFollowedNote,
 	NotificationKindShopNewSale,
+	NotificationKindSaleReminder,
 }
 
 func (e NotificationKind) IsValid() bool {
 	switch e {
-	case NotificationKindBlogLiked, NotificationKindBlogCommented, NotificationKindCommentReplied, NotificationKindFollowed, NotificationKindOrderPaid, NotificationKindOrderRefunded, NotificationKindOrderExpired, NotificationKindOrderExpiryWarning, NotificationKindFollowedNote, NotificationKindShopNewSale:
+	case NotificationKindBlogLiked, NotificationKindBlogCommented, NotificationKindCommentReplied, NotificationKindFollowed, NotificationKindOrderPaid, NotificationKindOrderRefunded, NotificationKindOrderExpired, NotificationKindOrderExpiryWarning, NotificationKindFollowedNote, NotificationKindShopNewSale, NotificationKindSaleReminder:
 		return true
 	}
 	return false

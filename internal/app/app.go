@@ -12,6 +12,7 @@ package app
 import (
 	"github.com/dealspot/dealspot/internal/app/deals"
 	"github.com/dealspot/dealspot/internal/app/favorites"
+	"github.com/dealspot/dealspot/internal/app/reminders"
 	"github.com/dealspot/dealspot/internal/app/search"
 	"github.com/dealspot/dealspot/internal/app/shop"
 )
@@ -33,6 +34,8 @@ type Commands struct {
 	Shops *shop.Commands
 	// Favorites marks and unmarks users' favourite shops and vouchers.
 	Favorites *favorites.Commands
+	// Reminders asks for and takes back reminders of flash sales.
+	Reminders *reminders.Commands
 }
 
 // Queries read state for a client.
@@ -46,6 +49,8 @@ type Queries struct {
 	Shops *shop.Queries
 	// Favorites reads users' favourites (and a shop's fans).
 	Favorites *favorites.Queries
+	// Reminders tells who asked to be reminded of sales, and how many did.
+	Reminders *reminders.Queries
 	// Deals finds the deals near a point.
 	Deals *deals.Queries
 	// Search finds shops, notes and people by their text.
@@ -61,4 +66,6 @@ type Operations struct {
 	SocialOperations
 	InboxOperations
 	Shops *shop.Operations
+	// SaleReminders sends the due sale reminders.
+	SaleReminders *reminders.Sender
 }

@@ -99,6 +99,7 @@ type Config struct {
 	Payment   Payment
 	Social    Social
 	Favorites Favorites
+	Reminders Reminders
 	Media     Media
 	SMS       SMS
 }
@@ -108,6 +109,18 @@ type Favorites struct {
 	// MaxPerUser is how many favourites one user keeps at most, shops and vouchers
 	// together (FAVORITES_MAX_PER_USER).
 	MaxPerUser int
+}
+
+// Reminders bound and time the sale reminders (remindMe).
+type Reminders struct {
+	// MaxPerUser is how many reminders still waiting one user holds at most
+	// (REMINDERS_MAX_PER_USER).
+	MaxPerUser int
+	// Before is how long before a flash sale begins its reminders are sent
+	// (SALE_REMINDER_BEFORE).
+	Before time.Duration
+	// Interval is how often each node looks for due reminders (SALE_REMINDER_INTERVAL).
+	Interval time.Duration
 }
 
 // Media bounds image uploads and says where the local media store keeps them.

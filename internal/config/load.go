@@ -237,6 +237,11 @@ func Load(getenv func(string) string) (Config, error) {
 		ExpiryWarningInterval: r.duration("ORDER_EXPIRY_WARNING_INTERVAL", 15*time.Second),
 	}
 	c.Favorites = Favorites{MaxPerUser: r.integer("FAVORITES_MAX_PER_USER", 1000, 1)}
+	c.Reminders = Reminders{
+		MaxPerUser: r.integer("REMINDERS_MAX_PER_USER", 200, 1),
+		Before:     r.duration("SALE_REMINDER_BEFORE", 5*time.Minute),
+		Interval:   r.duration("SALE_REMINDER_INTERVAL", 5*time.Second),
+	}
 	c.Media = Media{
 		Dir:          r.str("MEDIA_DIR", filepath.Join(c.DataDir, "media")),
 		MaxBytes:     r.integer64("UPLOAD_MAX_BYTES", 10<<20, 1),

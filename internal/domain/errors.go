@@ -24,6 +24,7 @@ const (
 	CodeAlreadyClaimed  Code = "ALREADY_CLAIMED"
 	CodeNotStarted      Code = "NOT_STARTED"
 	CodeEnded           Code = "ENDED"
+	CodeAlreadyStarted  Code = "ALREADY_STARTED"
 )
 
 // Error is a coded, client-safe error. Message is shown to clients; Err (if any) is the

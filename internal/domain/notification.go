@@ -29,13 +29,16 @@ const (
 	NotifyFollowedNote NotificationKind = "FOLLOWED_NOTE"
 	// NotifyShopNewSale: a shop the recipient marked as a favourite put a flash sale on.
 	NotifyShopNewSale NotificationKind = "SHOP_NEW_SALE"
+	// NotifySaleReminder: a flash sale the recipient asked to be reminded of
+	// (remindMe) begins soon.
+	NotifySaleReminder NotificationKind = "SALE_REMINDER"
 )
 
 // NotificationKinds lists every kind.
 var NotificationKinds = []NotificationKind{
 	NotifyBlogLiked, NotifyBlogCommented, NotifyCommentReplied, NotifyFollowed,
 	NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired,
-	NotifyOrderExpiryWarning, NotifyFollowedNote, NotifyShopNewSale,
+	NotifyOrderExpiryWarning, NotifyFollowedNote, NotifyShopNewSale, NotifySaleReminder,
 }
 
 // Valid reports whether k is one of the kinds.
@@ -63,8 +66,8 @@ type Notification struct {
 	// payment arriving); ActorCount counts the distinct users who acted.
 	ActorID    int64
 	ActorCount int
-	// BlogID, CommentID and OrderID are what it is about (0: none). CommentID is the
-	// latest comment of the group.
+	// BlogID, CommentID, OrderID and VoucherID are what it is about (0: none).
+	// CommentID is the latest comment of the group.
 	BlogID    int64
 	CommentID int64
 	OrderID   int64
@@ -146,6 +149,9 @@ func (s NotificationSettings) Wants(k NotificationKind) bool {
 		return s.FollowedNotes
 	case NotifyShopNewSale:
 		return s.ShopSales
+	case NotifySaleReminder:
+		// Asked for sale by sale (remindMe); cancelReminder is its off switch.
+		return true
 	}
 	return false
 }

@@ -85,6 +85,7 @@ func (s *Node) startInbox() error {
 	cfg := s.Config
 	bus := redisadapter.NewNotificationBus(s.Redis.Client, s.Redis.Channel(redisadapter.DefaultNotificationChannel))
 	s.closers = append(s.closers, bus.Close)
+	s.notificationBus = bus
 	deps := inbox.Deps{
 		Store: entstore.NewNotifications(s.Store), Bus: bus, Blogs: s.App.Queries.Blogs, Users: s.Store.Users(), Orders: s.Store.Orders(),
 		Audience: inboxAudience{follows: s.Store.Follows(), fans: s.App.Queries.Favorites.Fans},

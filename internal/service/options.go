@@ -22,6 +22,7 @@ type options struct {
 	wrapIDs       func(seckill.IDGenerator) seckill.IDGenerator
 	socialNow     func() time.Time // see WithSocialClock
 	idsNow        func() time.Time // see WithOrderIDClock
+	remindersNow  func() time.Time // see WithReminderClock
 
 	tracer trace.TracerProvider // see WithTracerProvider
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/dealspot/dealspot/graph"
 	"github.com/dealspot/dealspot/internal/app"
 	"github.com/dealspot/dealspot/internal/app/auth"
+	"github.com/dealspot/dealspot/internal/app/inbox"
 	"github.com/dealspot/dealspot/internal/app/regen"
 	"github.com/dealspot/dealspot/internal/app/search"
 	"github.com/dealspot/dealspot/internal/app/shop"
@@ -78,6 +79,8 @@ type Node struct {
 	jwtSecret []byte
 	// notifications carries what the use cases report to the inboxes' writer.
 	notifications *notifications
+	// notificationBus tells every node whose inbox changed.
+	notificationBus inbox.Bus
 }
 
 // JWTSecret returns the secret access tokens are signed with, for tools that mint tokens
@@ -332,6 +335,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 		return nil, err
 	}
 	if err := s.startInbox(); err != nil {
+		return nil, err
+	}
+	if err := s.startReminders(o); err != nil {
 		return nil, err
 	}
 	stopFilters, err := s.ids.start(ctx, caches.deps.Invalidations, log)

@@ -39,6 +39,8 @@ func Text(v View) string {
 			sale = ": “" + v.Sale.Title + "”"
 		}
 		return shop + " has a new flash sale" + sale
+	case domain.NotifySaleReminder:
+		return saleReminderText(v)
 	}
 	return "Something happened"
 }
@@ -86,4 +88,13 @@ func noteOrTitle(v View) string {
 		return " a note"
 	}
 	return " “" + v.Blog.Blog.Title + "”"
+}
+
+// saleReminderText names the reminded sale and when it begins, as the sale stands now.
+func saleReminderText(v View) string {
+	if v.Sale == nil || v.Sale.FlashSale == nil {
+		return "A flash sale you asked to be reminded of begins soon"
+	}
+	return fmt.Sprintf("The flash sale “%s” begins at %s", v.Sale.Title,
+		v.Sale.FlashSale.BeginTime.UTC().Format("2006-01-02 15:04 UTC"))
 }

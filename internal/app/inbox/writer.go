@@ -90,6 +90,14 @@ func saleKey(voucherID int64) string      { return fmt.Sprintf("sale:%d", vouche
 
 const followedKey = "followed"
 
+// SaleReminderAddition is the notification that reminds userID of the flash sale of
+// voucherID, at: one group per user and sale, without actors (the server's doing), so
+// it is written again only after the user read the last one.
+func SaleReminderAddition(userID, voucherID int64, at time.Time) Addition {
+	return Addition{UserID: userID, Kind: domain.NotifySaleReminder, GroupKey: fmt.Sprintf("sale:%d:reminder", voucherID),
+		VoucherID: voucherID, At: at}
+}
+
 // additions are the notifications the events make, before settings: one per user
 // concerned other than the actor. Malformed events are logged and left out.
 func (w *Writer) additions(ctx context.Context, events []domain.NotificationEvent) ([]Addition, error) {
