@@ -34,6 +34,8 @@ import (
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/ent/voucher"
 	"github.com/dealspot/dealspot/ent/voucherorder"
+	"github.com/dealspot/dealspot/ent/waitlistentry"
+	"github.com/dealspot/dealspot/ent/waitlistunit"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -116,6 +118,8 @@ func checkColumn(t, c string) error {
 			user.Table:                user.ValidColumn,
 			voucher.Table:             voucher.ValidColumn,
 			voucherorder.Table:        voucherorder.ValidColumn,
+			waitlistentry.Table:       waitlistentry.ValidColumn,
+			waitlistunit.Table:        waitlistunit.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

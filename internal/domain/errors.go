@@ -24,6 +24,9 @@ const (
 	CodeAlreadyClaimed  Code = "ALREADY_CLAIMED"
 	CodeNotStarted      Code = "NOT_STARTED"
 	CodeEnded           Code = "ENDED"
+	CodeNoOffer         Code = "NO_OFFER"
+	CodeOfferExpired    Code = "OFFER_EXPIRED"
+	CodeWaitlistFull    Code = "WAITLIST_FULL"
 )
 
 // Error is a coded, client-safe error. Message is shown to clients; Err (if any) is the

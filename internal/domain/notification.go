@@ -22,12 +22,15 @@ const (
 	// NotifyOrderExpired: the recipient's order was canceled because it was not paid in
 	// time.
 	NotifyOrderExpired NotificationKind = "ORDER_EXPIRED"
+	// NotifyWaitlistOffer: a returned unit of a sale the recipient waits for is held for
+	// them for a while (acceptOffer claims it).
+	NotifyWaitlistOffer NotificationKind = "WAITLIST_OFFER"
 )
 
 // NotificationKinds lists every kind.
 var NotificationKinds = []NotificationKind{
 	NotifyBlogLiked, NotifyBlogCommented, NotifyCommentReplied, NotifyFollowed,
-	NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired,
+	NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired, NotifyWaitlistOffer,
 }
 
 // Valid reports whether k is one of the kinds.
@@ -86,6 +89,9 @@ type NotificationEvent struct {
 	BlogID      int64
 	CommentID   int64
 	OrderID     int64
+	// VoucherID is the sale a waitlist offer is of; UnitID the unit held (0: none).
+	VoucherID int64
+	UnitID    int64
 	// ReplyToID is the comment a reply answers and ReplyToUserID its author (0: none).
 	ReplyToID     int64
 	ReplyToUserID int64
@@ -101,7 +107,7 @@ type NotificationSettings struct {
 	Comments bool
 	// Follows: FOLLOWED.
 	Follows bool
-	// Orders: ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED.
+	// Orders: ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED, WAITLIST_OFFER.
 	Orders bool
 	// FollowedNotes: notes published by followed authors (no notification of this
 	// kind is written yet).
@@ -125,7 +131,7 @@ func (s NotificationSettings) Wants(k NotificationKind) bool {
 		return s.Comments
 	case NotifyFollowed:
 		return s.Follows
-	case NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired:
+	case NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired, NotifyWaitlistOffer:
 		return s.Orders
 	}
 	return false

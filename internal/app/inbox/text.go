@@ -25,6 +25,8 @@ func Text(v View) string {
 		return fmt.Sprintf("Your order %d was refunded", n.OrderID)
 	case domain.NotifyOrderExpired:
 		return fmt.Sprintf("Your order %d was canceled: it was not paid in time", n.OrderID)
+	case domain.NotifyWaitlistOffer:
+		return "A returned unit of a sale you wait for is held for you: accept it in your waitlist before it passes to the next in line"
 	}
 	return "Something happened"
 }

@@ -82,6 +82,12 @@ func orderKey(k domain.NotificationKind, orderID int64) string {
 	return fmt.Sprintf("order:%d:%s", orderID, k)
 }
 
+// waitlistOfferKey groups the offer of one held unit of a sale (one offer per unit and
+// user: a unit never comes back to a user who passed it).
+func waitlistOfferKey(voucherID, unitID int64) string {
+	return fmt.Sprintf("waitlist:%d:unit:%d", voucherID, unitID)
+}
+
 const followedKey = "followed"
 
 // additions are the notifications the events make, before settings: one per user
@@ -130,6 +136,8 @@ func (w *Writer) additions(ctx context.Context, events []domain.NotificationEven
 			add(e, e.RecipientID, e.Kind, followedKey)
 		case domain.NotifyOrderPaid, domain.NotifyOrderRefunded, domain.NotifyOrderExpired:
 			add(e, e.RecipientID, e.Kind, orderKey(e.Kind, e.OrderID))
+		case domain.NotifyWaitlistOffer:
+			add(e, e.RecipientID, e.Kind, waitlistOfferKey(e.VoucherID, e.UnitID))
 		}
 	}
 	return adds, nil
@@ -146,6 +154,8 @@ func wellFormed(e domain.NotificationEvent) bool {
 		return e.ActorID > 0 && e.RecipientID > 0
 	case domain.NotifyOrderPaid, domain.NotifyOrderRefunded, domain.NotifyOrderExpired:
 		return e.RecipientID > 0 && e.OrderID > 0
+	case domain.NotifyWaitlistOffer:
+		return e.RecipientID > 0 && e.VoucherID > 0 && e.UnitID > 0
 	}
 	return false
 }
