@@ -642,7 +642,7 @@ func (u *ClaimVoucher) enqueue(ctx context.Context, r Reservation) error {
 // reservation later.
 func (u *ClaimVoucher) undo(ctx context.Context, r Reservation, cause error) {
 	ctx = context.WithoutCancel(ctx)
-	if _, err := u.c.giveBack(ctx, r.VoucherID, unitsBack{Drop: r.OrderID, Release: Release{Stock: true, Slot: true}}); err != nil {
+	if _, err := u.c.giveBack(ctx, r.VoucherID, unitsBack{Drop: r.OrderID, User: r.UserID, Release: Release{Stock: true, Slot: true}}); err != nil {
 		u.c.log.Error("cannot undo a reservation whose claim was not enqueued",
 			slog.Int64("order_id", r.OrderID), slog.Any("publish_error", cause), slog.Any("error", err))
 	}
