@@ -99,6 +99,7 @@ type Config struct {
 	Payment   Payment
 	Social    Social
 	Favorites Favorites
+	Waitlist  Waitlist
 	Media     Media
 	SMS       SMS
 }
@@ -108,6 +109,18 @@ type Favorites struct {
 	// MaxPerUser is how many favourites one user keeps at most, shops and vouchers
 	// together (FAVORITES_MAX_PER_USER).
 	MaxPerUser int
+}
+
+// Waitlist shapes the lines for sold-out flash sales' returned units.
+type Waitlist struct {
+	// OfferTTL is how long a returned unit is held for one user before it passes to the
+	// next in line (WAITLIST_OFFER_TTL).
+	OfferTTL time.Duration
+	// MaxPerSale bounds the places of one sale's line (WAITLIST_MAX_PER_SALE).
+	MaxPerSale int
+	// SweepInterval is how often each node passes on the offers that ran out
+	// (WAITLIST_SWEEP_INTERVAL).
+	SweepInterval time.Duration
 }
 
 // Media bounds image uploads and says where the local media store keeps them.
