@@ -181,6 +181,9 @@ func (w *WaitlistStock) Restock(ctx context.Context, voucherID int64, u Returned
 // not hold the sale: it loads the holders from the database).
 func (w *WaitlistStock) TakeSlot(ctx context.Context, voucherID, userID int64) (bool, error) {
 	taken, loaded, err := w.c.d.Stock.TakeSlot(ctx, voucherID, userID)
+	if taken {
+		w.c.soldOut.addHolder(voucherID, userID)
+	}
 	return taken || !loaded, err
 }
 
