@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -385,5 +386,88 @@ func TestWaitlistJoinRules(t *testing.T) {
 		if _, err := svc.App.Commands.JoinWaitlist.Handle(ctx, user(5), 1<<40); domain.ErrorCode(err) != domain.CodeNotFound {
 			t.Fatalf("joining an unknown sale: %v, want NOT_FOUND", err)
 		}
+	})
+}
+
+// TestWaitlistOverGraphQL: through the HTTP handler, a user answered SOLD_OUT joins the
+// waitlist (again: the same place), reads the place and, once the buyer cancels, the
+// offer (also in the inbox), accepts it into a CREATED order and cannot claim again.
+func TestWaitlistOverGraphQL(t *testing.T) {
+	t.Parallel()
+	storeBackends(t, func(t *testing.T, env map[string]string) {
+		srv, svc := startService(t, waitlistEnv(env, nil))
+		v := newSale(t, svc, 1)
+		vid := fmt.Sprint(v.ID)
+		buyer, waiter := client(srv), client(srv)
+		buyer.Token = login(t, buyer, "+8613800138101").AccessToken
+		waiter.Token = login(t, waiter, "+8613800138102").AccessToken
+		const claim = `mutation($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }`
+		var claimed struct{ ClaimVoucher struct{ OrderID string } }
+		buyer.Do(t, claim, map[string]any{"v": vid}).Decode(t, &claimed)
+		drain(t, svc, v.ID)
+		if codes := waiter.Do(t, claim, map[string]any{"v": vid}).Codes(); len(codes) != 1 || codes[0] != "SOLD_OUT" {
+			t.Fatalf("the second claim: %v, want SOLD_OUT", codes)
+		}
+		const join = `mutation($v: ID!) { joinWaitlist(voucherId: $v) { id voucherId status position offer { expiresAt } voucher { id } } }`
+		type entry struct {
+			ID, VoucherID, Status string
+			Position              *int
+			Offer                 *struct{ ExpiresAt time.Time }
+			Voucher               struct{ ID string }
+		}
+		var joined struct{ JoinWaitlist entry }
+		waiter.Do(t, join, map[string]any{"v": vid}).Decode(t, &joined)
+		if e := joined.JoinWaitlist; e.Status != "WAITING" || e.Position == nil || *e.Position != 1 || e.Voucher.ID != vid {
+			t.Fatalf("joinWaitlist: %+v, want WAITING at 1", e)
+		}
+		var again struct{ JoinWaitlist entry }
+		waiter.Do(t, join, map[string]any{"v": vid}).Decode(t, &again)
+		if again.JoinWaitlist.ID != joined.JoinWaitlist.ID {
+			t.Fatalf("joining again gave place %s, want %s", again.JoinWaitlist.ID, joined.JoinWaitlist.ID)
+		}
+		if codes := buyer.Do(t, join, map[string]any{"v": vid}).Codes(); len(codes) != 1 || codes[0] != "ALREADY_CLAIMED" {
+			t.Fatalf("the buyer joining: %v, want ALREADY_CLAIMED", codes)
+		}
+		const accept = `mutation($v: ID!) { acceptOffer(voucherId: $v) { id status payDeadline voucherId } }`
+		if codes := waiter.Do(t, accept, map[string]any{"v": vid}).Codes(); len(codes) != 1 || codes[0] != "NO_OFFER" {
+			t.Fatalf("accept before an offer: %v, want NO_OFFER", codes)
+		}
+		buyer.Do(t, `mutation($o: ID!) { cancelOrder(orderId: $o) { status } }`, map[string]any{"o": claimed.ClaimVoucher.OrderID}).Decode(t, &struct{}{})
+		var mine struct{ MyWaitlist []entry }
+		waiter.Do(t, `{ myWaitlist { id voucherId status position offer { expiresAt } voucher { id } } }`, nil).Decode(t, &mine)
+		if len(mine.MyWaitlist) != 1 || mine.MyWaitlist[0].Status != "OFFERED" || mine.MyWaitlist[0].Offer == nil ||
+			mine.MyWaitlist[0].Position != nil || time.Until(mine.MyWaitlist[0].Offer.ExpiresAt) < time.Minute {
+			t.Fatalf("myWaitlist after the cancel: %+v, want an offer for WAITLIST_OFFER_TTL", mine.MyWaitlist)
+		}
+		waitUntil(t, "the offer in the inbox", func() bool {
+			var inbox struct {
+				Notifications struct{ Edges []struct{ Node struct{ Kind string } } }
+			}
+			waiter.Do(t, `{ notifications(first: 10) { edges { node { kind } } } }`, nil).Decode(t, &inbox)
+			for _, e := range inbox.Notifications.Edges {
+				if e.Node.Kind == "WAITLIST_OFFER" {
+					return true
+				}
+			}
+			return false
+		})
+		var accepted struct {
+			AcceptOffer struct {
+				ID, Status, VoucherID string
+				PayDeadline           *time.Time
+			}
+		}
+		waiter.Do(t, accept, map[string]any{"v": vid}).Decode(t, &accepted)
+		if o := accepted.AcceptOffer; o.Status != "CREATED" || o.PayDeadline == nil || o.VoucherID != vid {
+			t.Fatalf("acceptOffer: %+v, want a CREATED order with a pay deadline", o)
+		}
+		if codes := waiter.Do(t, claim, map[string]any{"v": vid}).Codes(); len(codes) != 1 || codes[0] != "ALREADY_CLAIMED" {
+			t.Fatalf("a claim after accepting: %v, want ALREADY_CLAIMED", codes)
+		}
+		waiter.Do(t, `{ myWaitlist { id } }`, nil).Decode(t, &mine)
+		if len(mine.MyWaitlist) != 0 {
+			t.Fatalf("myWaitlist after accepting: %+v, want none", mine.MyWaitlist)
+		}
+		checkAudit(t, svc, v.ID, 1)
 	})
 }
