@@ -81,8 +81,8 @@ func placeOf(t *testing.T, svc *service.Node, userID, voucherID int64) (domain.W
 	return domain.WaitlistEntry{}, false
 }
 
-// waitUntil polls cond until it holds, failing after a while.
-func waitUntil(t *testing.T, what string, cond func() bool) {
+// waitlistPoll polls cond until it holds, failing after a while.
+func waitlistPoll(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
@@ -185,7 +185,7 @@ func TestWaitlistOffersReturnedUnitsInOrder(t *testing.T) {
 			}
 		}
 		expireNow(t, svc, expire)
-		waitUntil(t, "30 units held", func() bool { return heldUnits(t, svc, v.ID) == stock })
+		waitlistPoll(t, "30 units held", func() bool { return heldUnits(t, svc, v.ID) == stock })
 		time.Sleep(200 * time.Millisecond) // the flood goes on a little after the last offer
 		close(stop)
 		wg.Wait()
@@ -272,7 +272,7 @@ func TestWaitlistOfferRunsOutAndPassesOn(t *testing.T) {
 			t.Fatalf("user 2's place after the cancel: %+v, want an offer", first)
 		}
 		checkAudit(t, svc, v.ID, 1)
-		waitUntil(t, "the offer passes to user 3", func() bool {
+		waitlistPoll(t, "the offer passes to user 3", func() bool {
 			e, ok := placeOf(t, svc, 3, v.ID)
 			return ok && e.Offer != nil
 		})
@@ -343,7 +343,7 @@ func TestWaitlistOfferRunsOutAfterARestart(t *testing.T) {
 				t.Error(err)
 			}
 		})
-		waitUntil(t, "the new node passes the offer to user 3", func() bool {
+		waitlistPoll(t, "the new node passes the offer to user 3", func() bool {
 			e, ok := placeOf(t, second, 3, v.ID)
 			return ok && e.Offer != nil
 		})
@@ -439,9 +439,11 @@ func TestWaitlistOverGraphQL(t *testing.T) {
 			mine.MyWaitlist[0].Position != nil || time.Until(mine.MyWaitlist[0].Offer.ExpiresAt) < time.Minute {
 			t.Fatalf("myWaitlist after the cancel: %+v, want an offer for WAITLIST_OFFER_TTL", mine.MyWaitlist)
 		}
-		waitUntil(t, "the offer in the inbox", func() bool {
+		waitlistPoll(t, "the offer in the inbox", func() bool {
 			var inbox struct {
-				Notifications struct{ Edges []struct{ Node struct{ Kind string } } }
+				Notifications struct {
+					Edges []struct{ Node struct{ Kind string } }
+				}
 			}
 			waiter.Do(t, `{ notifications(first: 10) { edges { node { kind } } } }`, nil).Decode(t, &inbox)
 			for _, e := range inbox.Notifications.Edges {
