@@ -38,6 +38,8 @@ import (
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/ent/voucher"
 	"github.com/dealspot/dealspot/ent/voucherorder"
+	"github.com/dealspot/dealspot/ent/waitlistentry"
+	"github.com/dealspot/dealspot/ent/waitlistunit"
 
 	stdsql "database/sql"
 )
@@ -93,6 +95,10 @@ type Client struct {
 	Voucher *VoucherClient
 	// VoucherOrder is the client for interacting with the VoucherOrder builders.
 	VoucherOrder *VoucherOrderClient
+	// WaitlistEntry is the client for interacting with the WaitlistEntry builders.
+	WaitlistEntry *WaitlistEntryClient
+	// WaitlistUnit is the client for interacting with the WaitlistUnit builders.
+	WaitlistUnit *WaitlistUnitClient
 }
 
 // NewClient creates a new client configured with the given options.
@@ -127,6 +133,8 @@ func (c *Client) init() {
 	c.User = NewUserClient(c.config)
 	c.Voucher = NewVoucherClient(c.config)
 	c.VoucherOrder = NewVoucherOrderClient(c.config)
+	c.WaitlistEntry = NewWaitlistEntryClient(c.config)
+	c.WaitlistUnit = NewWaitlistUnitClient(c.config)
 }
 
 type (
@@ -242,6 +250,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		User:                NewUserClient(cfg),
 		Voucher:             NewVoucherClient(cfg),
 		VoucherOrder:        NewVoucherOrderClient(cfg),
+		WaitlistEntry:       NewWaitlistEntryClient(cfg),
+		WaitlistUnit:        NewWaitlistUnitClient(cfg),
 	}, nil
 }
 
@@ -284,6 +294,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		User:                NewUserClient(cfg),
 		Voucher:             NewVoucherClient(cfg),
 		VoucherOrder:        NewVoucherOrderClient(cfg),
+		WaitlistEntry:       NewWaitlistEntryClient(cfg),
+		WaitlistUnit:        NewWaitlistUnitClient(cfg),
 	}, nil
 }
 
@@ -317,6 +329,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.Notification, c.NotificationActor, c.NotificationSetting, c.OrderIDNode,
 		c.Payment, c.RedeemRequest, c.SaleReminder, c.Session, c.SessionToken, c.Shop,
 		c.ShopType, c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
+		c.WaitlistEntry, c.WaitlistUnit,
 	} {
 		n.Use(hooks...)
 	}
@@ -330,6 +343,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.Notification, c.NotificationActor, c.NotificationSetting, c.OrderIDNode,
 		c.Payment, c.RedeemRequest, c.SaleReminder, c.Session, c.SessionToken, c.Shop,
 		c.ShopType, c.SignIn, c.Upload, c.User, c.Voucher, c.VoucherOrder,
+		c.WaitlistEntry, c.WaitlistUnit,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -384,6 +398,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Voucher.mutate(ctx, m)
 	case *VoucherOrderMutation:
 		return c.VoucherOrder.mutate(ctx, m)
+	case *WaitlistEntryMutation:
+		return c.WaitlistEntry.mutate(ctx, m)
+	case *WaitlistUnitMutation:
+		return c.WaitlistUnit.mutate(ctx, m)
 	default:
 		return nil, fmt.Errorf("ent: unknown mutation type %T", m)
 	}
@@ -3544,19 +3562,285 @@ func (c *VoucherOrderClient) mutate(ctx context.Context, m *VoucherOrderMutation
 	}
 }
 
+// WaitlistEntryClient is a client for the WaitlistEntry schema.
+type WaitlistEntryClient struct {
+	config
+}
+
+// NewWaitlistEntryClient returns a client for the WaitlistEntry from the given config.
+func NewWaitlistEntryClient(c config) *WaitlistEntryClient {
+	return &WaitlistEntryClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `waitlistentry.Hooks(f(g(h())))`.
+func (c *WaitlistEntryClient) Use(hooks ...Hook) {
+	c.hooks.WaitlistEntry = append(c.hooks.WaitlistEntry, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `waitlistentry.Intercept(f(g(h())))`.
+func (c *WaitlistEntryClient) Intercept(interceptors ...Interceptor) {
+	c.inters.WaitlistEntry = append(c.inters.WaitlistEntry, interceptors...)
+}
+
+// Create returns a builder for creating a WaitlistEntry entity.
+func (c *WaitlistEntryClient) Create() *WaitlistEntryCreate {
+	mutation := newWaitlistEntryMutation(c.config, OpCreate)
+	return &WaitlistEntryCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of WaitlistEntry entities.
+func (c *WaitlistEntryClient) CreateBulk(builders ...*WaitlistEntryCreate) *WaitlistEntryCreateBulk {
+	return &WaitlistEntryCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *WaitlistEntryClient) MapCreateBulk(slice any, setFunc func(*WaitlistEntryCreate, int)) *WaitlistEntryCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &WaitlistEntryCreateBulk{err: fmt.Errorf("calling to WaitlistEntryClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*WaitlistEntryCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &WaitlistEntryCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for WaitlistEntry.
+func (c *WaitlistEntryClient) Update() *WaitlistEntryUpdate {
+	mutation := newWaitlistEntryMutation(c.config, OpUpdate)
+	return &WaitlistEntryUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *WaitlistEntryClient) UpdateOne(_m *WaitlistEntry) *WaitlistEntryUpdateOne {
+	mutation := newWaitlistEntryMutation(c.config, OpUpdateOne, withWaitlistEntry(_m))
+	return &WaitlistEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *WaitlistEntryClient) UpdateOneID(id int64) *WaitlistEntryUpdateOne {
+	mutation := newWaitlistEntryMutation(c.config, OpUpdateOne, withWaitlistEntryID(id))
+	return &WaitlistEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for WaitlistEntry.
+func (c *WaitlistEntryClient) Delete() *WaitlistEntryDelete {
+	mutation := newWaitlistEntryMutation(c.config, OpDelete)
+	return &WaitlistEntryDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *WaitlistEntryClient) DeleteOne(_m *WaitlistEntry) *WaitlistEntryDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *WaitlistEntryClient) DeleteOneID(id int64) *WaitlistEntryDeleteOne {
+	builder := c.Delete().Where(waitlistentry.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &WaitlistEntryDeleteOne{builder}
+}
+
+// Query returns a query builder for WaitlistEntry.
+func (c *WaitlistEntryClient) Query() *WaitlistEntryQuery {
+	return &WaitlistEntryQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeWaitlistEntry},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a WaitlistEntry entity by its id.
+func (c *WaitlistEntryClient) Get(ctx context.Context, id int64) (*WaitlistEntry, error) {
+	return c.Query().Where(waitlistentry.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *WaitlistEntryClient) GetX(ctx context.Context, id int64) *WaitlistEntry {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *WaitlistEntryClient) Hooks() []Hook {
+	return c.hooks.WaitlistEntry
+}
+
+// Interceptors returns the client interceptors.
+func (c *WaitlistEntryClient) Interceptors() []Interceptor {
+	return c.inters.WaitlistEntry
+}
+
+func (c *WaitlistEntryClient) mutate(ctx context.Context, m *WaitlistEntryMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&WaitlistEntryCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&WaitlistEntryUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&WaitlistEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&WaitlistEntryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown WaitlistEntry mutation op: %q", m.Op())
+	}
+}
+
+// WaitlistUnitClient is a client for the WaitlistUnit schema.
+type WaitlistUnitClient struct {
+	config
+}
+
+// NewWaitlistUnitClient returns a client for the WaitlistUnit from the given config.
+func NewWaitlistUnitClient(c config) *WaitlistUnitClient {
+	return &WaitlistUnitClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `waitlistunit.Hooks(f(g(h())))`.
+func (c *WaitlistUnitClient) Use(hooks ...Hook) {
+	c.hooks.WaitlistUnit = append(c.hooks.WaitlistUnit, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `waitlistunit.Intercept(f(g(h())))`.
+func (c *WaitlistUnitClient) Intercept(interceptors ...Interceptor) {
+	c.inters.WaitlistUnit = append(c.inters.WaitlistUnit, interceptors...)
+}
+
+// Create returns a builder for creating a WaitlistUnit entity.
+func (c *WaitlistUnitClient) Create() *WaitlistUnitCreate {
+	mutation := newWaitlistUnitMutation(c.config, OpCreate)
+	return &WaitlistUnitCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of WaitlistUnit entities.
+func (c *WaitlistUnitClient) CreateBulk(builders ...*WaitlistUnitCreate) *WaitlistUnitCreateBulk {
+	return &WaitlistUnitCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *WaitlistUnitClient) MapCreateBulk(slice any, setFunc func(*WaitlistUnitCreate, int)) *WaitlistUnitCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &WaitlistUnitCreateBulk{err: fmt.Errorf("calling to WaitlistUnitClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*WaitlistUnitCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &WaitlistUnitCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for WaitlistUnit.
+func (c *WaitlistUnitClient) Update() *WaitlistUnitUpdate {
+	mutation := newWaitlistUnitMutation(c.config, OpUpdate)
+	return &WaitlistUnitUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *WaitlistUnitClient) UpdateOne(_m *WaitlistUnit) *WaitlistUnitUpdateOne {
+	mutation := newWaitlistUnitMutation(c.config, OpUpdateOne, withWaitlistUnit(_m))
+	return &WaitlistUnitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *WaitlistUnitClient) UpdateOneID(id int64) *WaitlistUnitUpdateOne {
+	mutation := newWaitlistUnitMutation(c.config, OpUpdateOne, withWaitlistUnitID(id))
+	return &WaitlistUnitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for WaitlistUnit.
+func (c *WaitlistUnitClient) Delete() *WaitlistUnitDelete {
+	mutation := newWaitlistUnitMutation(c.config, OpDelete)
+	return &WaitlistUnitDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *WaitlistUnitClient) DeleteOne(_m *WaitlistUnit) *WaitlistUnitDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *WaitlistUnitClient) DeleteOneID(id int64) *WaitlistUnitDeleteOne {
+	builder := c.Delete().Where(waitlistunit.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &WaitlistUnitDeleteOne{builder}
+}
+
+// Query returns a query builder for WaitlistUnit.
+func (c *WaitlistUnitClient) Query() *WaitlistUnitQuery {
+	return &WaitlistUnitQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeWaitlistUnit},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a WaitlistUnit entity by its id.
+func (c *WaitlistUnitClient) Get(ctx context.Context, id int64) (*WaitlistUnit, error) {
+	return c.Query().Where(waitlistunit.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *WaitlistUnitClient) GetX(ctx context.Context, id int64) *WaitlistUnit {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *WaitlistUnitClient) Hooks() []Hook {
+	return c.hooks.WaitlistUnit
+}
+
+// Interceptors returns the client interceptors.
+func (c *WaitlistUnitClient) Interceptors() []Interceptor {
+	return c.inters.WaitlistUnit
+}
+
+func (c *WaitlistUnitClient) mutate(ctx context.Context, m *WaitlistUnitMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&WaitlistUnitCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&WaitlistUnitUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&WaitlistUnitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&WaitlistUnitDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown WaitlistUnit mutation op: %q", m.Op())
+	}
+}
+
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
 		Blog, BlogLike, Comment, CreditAward, Favorite, FlashSale, Follow, Notification,
 		NotificationActor, NotificationSetting, OrderIDNode, Payment, RedeemRequest,
 		SaleReminder, Session, SessionToken, Shop, ShopType, SignIn, Upload, User,
-		Voucher, VoucherOrder []ent.Hook
+		Voucher, VoucherOrder, WaitlistEntry, WaitlistUnit []ent.Hook
 	}
 	inters struct {
 		Blog, BlogLike, Comment, CreditAward, Favorite, FlashSale, Follow, Notification,
 		NotificationActor, NotificationSetting, OrderIDNode, Payment, RedeemRequest,
 		SaleReminder, Session, SessionToken, Shop, ShopType, SignIn, Upload, User,
-		Voucher, VoucherOrder []ent.Interceptor
+		Voucher, VoucherOrder, WaitlistEntry, WaitlistUnit []ent.Interceptor
 	}
 )
 

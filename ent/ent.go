@@ -35,6 +35,8 @@ import (
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/ent/voucher"
 	"github.com/dealspot/dealspot/ent/voucherorder"
+	"github.com/dealspot/dealspot/ent/waitlistentry"
+	"github.com/dealspot/dealspot/ent/waitlistunit"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -118,6 +120,8 @@ func checkColumn(t, c string) error {
 			user.Table:                user.ValidColumn,
 			voucher.Table:             voucher.ValidColumn,
 			voucherorder.Table:        voucherorder.ValidColumn,
+			waitlistentry.Table:       waitlistentry.ValidColumn,
+			waitlistunit.Table:        waitlistunit.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

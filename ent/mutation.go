@@ -35,6 +35,8 @@ import (
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/ent/voucher"
 	"github.com/dealspot/dealspot/ent/voucherorder"
+	"github.com/dealspot/dealspot/ent/waitlistentry"
+	"github.com/dealspot/dealspot/ent/waitlistunit"
 )
 
 const (
@@ -69,6 +71,8 @@ const (
 	TypeUser                = "User"
 	TypeVoucher             = "Voucher"
 	TypeVoucherOrder        = "VoucherOrder"
+	TypeWaitlistEntry       = "WaitlistEntry"
+	TypeWaitlistUnit        = "WaitlistUnit"
 )
 
 // BlogMutation represents an operation that mutates the Blog nodes in the graph.
@@ -18812,4 +18816,1694 @@ func (m *VoucherOrderMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VoucherOrderMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown VoucherOrder edge %s", name)
+}
+
+// WaitlistEntryMutation represents an operation that mutates the WaitlistEntry nodes in the graph.
+type WaitlistEntryMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int64
+	created_at    *time.Time
+	updated_at    *time.Time
+	voucher_id    *int64
+	addvoucher_id *int64
+	user_id       *int64
+	adduser_id    *int64
+	status        *waitlistentry.Status
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*WaitlistEntry, error)
+	predicates    []predicate.WaitlistEntry
+}
+
+var _ ent.Mutation = (*WaitlistEntryMutation)(nil)
+
+// waitlistentryOption allows management of the mutation configuration using functional options.
+type waitlistentryOption func(*WaitlistEntryMutation)
+
+// newWaitlistEntryMutation creates new mutation for the WaitlistEntry entity.
+func newWaitlistEntryMutation(c config, op Op, opts ...waitlistentryOption) *WaitlistEntryMutation {
+	m := &WaitlistEntryMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeWaitlistEntry,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withWaitlistEntryID sets the ID field of the mutation.
+func withWaitlistEntryID(id int64) waitlistentryOption {
+	return func(m *WaitlistEntryMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *WaitlistEntry
+		)
+		m.oldValue = func(ctx context.Context) (*WaitlistEntry, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().WaitlistEntry.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withWaitlistEntry sets the old WaitlistEntry of the mutation.
+func withWaitlistEntry(node *WaitlistEntry) waitlistentryOption {
+	return func(m *WaitlistEntryMutation) {
+		m.oldValue = func(context.Context) (*WaitlistEntry, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m WaitlistEntryMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m WaitlistEntryMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of WaitlistEntry entities.
+func (m *WaitlistEntryMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *WaitlistEntryMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *WaitlistEntryMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().WaitlistEntry.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *WaitlistEntryMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *WaitlistEntryMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the WaitlistEntry entity.
+// If the WaitlistEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistEntryMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *WaitlistEntryMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *WaitlistEntryMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *WaitlistEntryMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the WaitlistEntry entity.
+// If the WaitlistEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistEntryMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *WaitlistEntryMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetVoucherID sets the "voucher_id" field.
+func (m *WaitlistEntryMutation) SetVoucherID(i int64) {
+	m.voucher_id = &i
+	m.addvoucher_id = nil
+}
+
+// VoucherID returns the value of the "voucher_id" field in the mutation.
+func (m *WaitlistEntryMutation) VoucherID() (r int64, exists bool) {
+	v := m.voucher_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVoucherID returns the old "voucher_id" field's value of the WaitlistEntry entity.
+// If the WaitlistEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistEntryMutation) OldVoucherID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVoucherID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVoucherID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVoucherID: %w", err)
+	}
+	return oldValue.VoucherID, nil
+}
+
+// AddVoucherID adds i to the "voucher_id" field.
+func (m *WaitlistEntryMutation) AddVoucherID(i int64) {
+	if m.addvoucher_id != nil {
+		*m.addvoucher_id += i
+	} else {
+		m.addvoucher_id = &i
+	}
+}
+
+// AddedVoucherID returns the value that was added to the "voucher_id" field in this mutation.
+func (m *WaitlistEntryMutation) AddedVoucherID() (r int64, exists bool) {
+	v := m.addvoucher_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVoucherID resets all changes to the "voucher_id" field.
+func (m *WaitlistEntryMutation) ResetVoucherID() {
+	m.voucher_id = nil
+	m.addvoucher_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *WaitlistEntryMutation) SetUserID(i int64) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *WaitlistEntryMutation) UserID() (r int64, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the WaitlistEntry entity.
+// If the WaitlistEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistEntryMutation) OldUserID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *WaitlistEntryMutation) AddUserID(i int64) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *WaitlistEntryMutation) AddedUserID() (r int64, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *WaitlistEntryMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *WaitlistEntryMutation) SetStatus(w waitlistentry.Status) {
+	m.status = &w
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *WaitlistEntryMutation) Status() (r waitlistentry.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the WaitlistEntry entity.
+// If the WaitlistEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistEntryMutation) OldStatus(ctx context.Context) (v waitlistentry.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *WaitlistEntryMutation) ResetStatus() {
+	m.status = nil
+}
+
+// Where appends a list predicates to the WaitlistEntryMutation builder.
+func (m *WaitlistEntryMutation) Where(ps ...predicate.WaitlistEntry) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the WaitlistEntryMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *WaitlistEntryMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.WaitlistEntry, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *WaitlistEntryMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *WaitlistEntryMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (WaitlistEntry).
+func (m *WaitlistEntryMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *WaitlistEntryMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created_at != nil {
+		fields = append(fields, waitlistentry.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, waitlistentry.FieldUpdatedAt)
+	}
+	if m.voucher_id != nil {
+		fields = append(fields, waitlistentry.FieldVoucherID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, waitlistentry.FieldUserID)
+	}
+	if m.status != nil {
+		fields = append(fields, waitlistentry.FieldStatus)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *WaitlistEntryMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case waitlistentry.FieldCreatedAt:
+		return m.CreatedAt()
+	case waitlistentry.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case waitlistentry.FieldVoucherID:
+		return m.VoucherID()
+	case waitlistentry.FieldUserID:
+		return m.UserID()
+	case waitlistentry.FieldStatus:
+		return m.Status()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *WaitlistEntryMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case waitlistentry.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case waitlistentry.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case waitlistentry.FieldVoucherID:
+		return m.OldVoucherID(ctx)
+	case waitlistentry.FieldUserID:
+		return m.OldUserID(ctx)
+	case waitlistentry.FieldStatus:
+		return m.OldStatus(ctx)
+	}
+	return nil, fmt.Errorf("unknown WaitlistEntry field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WaitlistEntryMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case waitlistentry.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case waitlistentry.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case waitlistentry.FieldVoucherID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVoucherID(v)
+		return nil
+	case waitlistentry.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case waitlistentry.FieldStatus:
+		v, ok := value.(waitlistentry.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WaitlistEntry field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *WaitlistEntryMutation) AddedFields() []string {
+	var fields []string
+	if m.addvoucher_id != nil {
+		fields = append(fields, waitlistentry.FieldVoucherID)
+	}
+	if m.adduser_id != nil {
+		fields = append(fields, waitlistentry.FieldUserID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *WaitlistEntryMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case waitlistentry.FieldVoucherID:
+		return m.AddedVoucherID()
+	case waitlistentry.FieldUserID:
+		return m.AddedUserID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WaitlistEntryMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case waitlistentry.FieldVoucherID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVoucherID(v)
+		return nil
+	case waitlistentry.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WaitlistEntry numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *WaitlistEntryMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *WaitlistEntryMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *WaitlistEntryMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown WaitlistEntry nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *WaitlistEntryMutation) ResetField(name string) error {
+	switch name {
+	case waitlistentry.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case waitlistentry.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case waitlistentry.FieldVoucherID:
+		m.ResetVoucherID()
+		return nil
+	case waitlistentry.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case waitlistentry.FieldStatus:
+		m.ResetStatus()
+		return nil
+	}
+	return fmt.Errorf("unknown WaitlistEntry field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *WaitlistEntryMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *WaitlistEntryMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *WaitlistEntryMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *WaitlistEntryMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *WaitlistEntryMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *WaitlistEntryMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *WaitlistEntryMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown WaitlistEntry unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *WaitlistEntryMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown WaitlistEntry edge %s", name)
+}
+
+// WaitlistUnitMutation represents an operation that mutates the WaitlistUnit nodes in the graph.
+type WaitlistUnitMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int64
+	created_at         *time.Time
+	updated_at         *time.Time
+	voucher_id         *int64
+	addvoucher_id      *int64
+	source_order_id    *int64
+	addsource_order_id *int64
+	source_user_id     *int64
+	addsource_user_id  *int64
+	status             *waitlistunit.Status
+	user_id            *int64
+	adduser_id         *int64
+	entry_id           *int64
+	addentry_id        *int64
+	offered_at         *time.Time
+	expires_at         *time.Time
+	order_id           *int64
+	addorder_id        *int64
+	clearedFields      map[string]struct{}
+	done               bool
+	oldValue           func(context.Context) (*WaitlistUnit, error)
+	predicates         []predicate.WaitlistUnit
+}
+
+var _ ent.Mutation = (*WaitlistUnitMutation)(nil)
+
+// waitlistunitOption allows management of the mutation configuration using functional options.
+type waitlistunitOption func(*WaitlistUnitMutation)
+
+// newWaitlistUnitMutation creates new mutation for the WaitlistUnit entity.
+func newWaitlistUnitMutation(c config, op Op, opts ...waitlistunitOption) *WaitlistUnitMutation {
+	m := &WaitlistUnitMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeWaitlistUnit,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withWaitlistUnitID sets the ID field of the mutation.
+func withWaitlistUnitID(id int64) waitlistunitOption {
+	return func(m *WaitlistUnitMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *WaitlistUnit
+		)
+		m.oldValue = func(ctx context.Context) (*WaitlistUnit, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().WaitlistUnit.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withWaitlistUnit sets the old WaitlistUnit of the mutation.
+func withWaitlistUnit(node *WaitlistUnit) waitlistunitOption {
+	return func(m *WaitlistUnitMutation) {
+		m.oldValue = func(context.Context) (*WaitlistUnit, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m WaitlistUnitMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m WaitlistUnitMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of WaitlistUnit entities.
+func (m *WaitlistUnitMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *WaitlistUnitMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *WaitlistUnitMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().WaitlistUnit.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *WaitlistUnitMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *WaitlistUnitMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the WaitlistUnit entity.
+// If the WaitlistUnit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistUnitMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *WaitlistUnitMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *WaitlistUnitMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *WaitlistUnitMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the WaitlistUnit entity.
+// If the WaitlistUnit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistUnitMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *WaitlistUnitMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetVoucherID sets the "voucher_id" field.
+func (m *WaitlistUnitMutation) SetVoucherID(i int64) {
+	m.voucher_id = &i
+	m.addvoucher_id = nil
+}
+
+// VoucherID returns the value of the "voucher_id" field in the mutation.
+func (m *WaitlistUnitMutation) VoucherID() (r int64, exists bool) {
+	v := m.voucher_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVoucherID returns the old "voucher_id" field's value of the WaitlistUnit entity.
+// If the WaitlistUnit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistUnitMutation) OldVoucherID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVoucherID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVoucherID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVoucherID: %w", err)
+	}
+	return oldValue.VoucherID, nil
+}
+
+// AddVoucherID adds i to the "voucher_id" field.
+func (m *WaitlistUnitMutation) AddVoucherID(i int64) {
+	if m.addvoucher_id != nil {
+		*m.addvoucher_id += i
+	} else {
+		m.addvoucher_id = &i
+	}
+}
+
+// AddedVoucherID returns the value that was added to the "voucher_id" field in this mutation.
+func (m *WaitlistUnitMutation) AddedVoucherID() (r int64, exists bool) {
+	v := m.addvoucher_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVoucherID resets all changes to the "voucher_id" field.
+func (m *WaitlistUnitMutation) ResetVoucherID() {
+	m.voucher_id = nil
+	m.addvoucher_id = nil
+}
+
+// SetSourceOrderID sets the "source_order_id" field.
+func (m *WaitlistUnitMutation) SetSourceOrderID(i int64) {
+	m.source_order_id = &i
+	m.addsource_order_id = nil
+}
+
+// SourceOrderID returns the value of the "source_order_id" field in the mutation.
+func (m *WaitlistUnitMutation) SourceOrderID() (r int64, exists bool) {
+	v := m.source_order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceOrderID returns the old "source_order_id" field's value of the WaitlistUnit entity.
+// If the WaitlistUnit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistUnitMutation) OldSourceOrderID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceOrderID: %w", err)
+	}
+	return oldValue.SourceOrderID, nil
+}
+
+// AddSourceOrderID adds i to the "source_order_id" field.
+func (m *WaitlistUnitMutation) AddSourceOrderID(i int64) {
+	if m.addsource_order_id != nil {
+		*m.addsource_order_id += i
+	} else {
+		m.addsource_order_id = &i
+	}
+}
+
+// AddedSourceOrderID returns the value that was added to the "source_order_id" field in this mutation.
+func (m *WaitlistUnitMutation) AddedSourceOrderID() (r int64, exists bool) {
+	v := m.addsource_order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSourceOrderID resets all changes to the "source_order_id" field.
+func (m *WaitlistUnitMutation) ResetSourceOrderID() {
+	m.source_order_id = nil
+	m.addsource_order_id = nil
+}
+
+// SetSourceUserID sets the "source_user_id" field.
+func (m *WaitlistUnitMutation) SetSourceUserID(i int64) {
+	m.source_user_id = &i
+	m.addsource_user_id = nil
+}
+
+// SourceUserID returns the value of the "source_user_id" field in the mutation.
+func (m *WaitlistUnitMutation) SourceUserID() (r int64, exists bool) {
+	v := m.source_user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceUserID returns the old "source_user_id" field's value of the WaitlistUnit entity.
+// If the WaitlistUnit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistUnitMutation) OldSourceUserID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceUserID: %w", err)
+	}
+	return oldValue.SourceUserID, nil
+}
+
+// AddSourceUserID adds i to the "source_user_id" field.
+func (m *WaitlistUnitMutation) AddSourceUserID(i int64) {
+	if m.addsource_user_id != nil {
+		*m.addsource_user_id += i
+	} else {
+		m.addsource_user_id = &i
+	}
+}
+
+// AddedSourceUserID returns the value that was added to the "source_user_id" field in this mutation.
+func (m *WaitlistUnitMutation) AddedSourceUserID() (r int64, exists bool) {
+	v := m.addsource_user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSourceUserID resets all changes to the "source_user_id" field.
+func (m *WaitlistUnitMutation) ResetSourceUserID() {
+	m.source_user_id = nil
+	m.addsource_user_id = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *WaitlistUnitMutation) SetStatus(w waitlistunit.Status) {
+	m.status = &w
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *WaitlistUnitMutation) Status() (r waitlistunit.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the WaitlistUnit entity.
+// If the WaitlistUnit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistUnitMutation) OldStatus(ctx context.Context) (v waitlistunit.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *WaitlistUnitMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *WaitlistUnitMutation) SetUserID(i int64) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *WaitlistUnitMutation) UserID() (r int64, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the WaitlistUnit entity.
+// If the WaitlistUnit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistUnitMutation) OldUserID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *WaitlistUnitMutation) AddUserID(i int64) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *WaitlistUnitMutation) AddedUserID() (r int64, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *WaitlistUnitMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetEntryID sets the "entry_id" field.
+func (m *WaitlistUnitMutation) SetEntryID(i int64) {
+	m.entry_id = &i
+	m.addentry_id = nil
+}
+
+// EntryID returns the value of the "entry_id" field in the mutation.
+func (m *WaitlistUnitMutation) EntryID() (r int64, exists bool) {
+	v := m.entry_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEntryID returns the old "entry_id" field's value of the WaitlistUnit entity.
+// If the WaitlistUnit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistUnitMutation) OldEntryID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEntryID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEntryID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEntryID: %w", err)
+	}
+	return oldValue.EntryID, nil
+}
+
+// AddEntryID adds i to the "entry_id" field.
+func (m *WaitlistUnitMutation) AddEntryID(i int64) {
+	if m.addentry_id != nil {
+		*m.addentry_id += i
+	} else {
+		m.addentry_id = &i
+	}
+}
+
+// AddedEntryID returns the value that was added to the "entry_id" field in this mutation.
+func (m *WaitlistUnitMutation) AddedEntryID() (r int64, exists bool) {
+	v := m.addentry_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEntryID resets all changes to the "entry_id" field.
+func (m *WaitlistUnitMutation) ResetEntryID() {
+	m.entry_id = nil
+	m.addentry_id = nil
+}
+
+// SetOfferedAt sets the "offered_at" field.
+func (m *WaitlistUnitMutation) SetOfferedAt(t time.Time) {
+	m.offered_at = &t
+}
+
+// OfferedAt returns the value of the "offered_at" field in the mutation.
+func (m *WaitlistUnitMutation) OfferedAt() (r time.Time, exists bool) {
+	v := m.offered_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOfferedAt returns the old "offered_at" field's value of the WaitlistUnit entity.
+// If the WaitlistUnit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistUnitMutation) OldOfferedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOfferedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOfferedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOfferedAt: %w", err)
+	}
+	return oldValue.OfferedAt, nil
+}
+
+// ResetOfferedAt resets all changes to the "offered_at" field.
+func (m *WaitlistUnitMutation) ResetOfferedAt() {
+	m.offered_at = nil
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *WaitlistUnitMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *WaitlistUnitMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the WaitlistUnit entity.
+// If the WaitlistUnit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistUnitMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *WaitlistUnitMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *WaitlistUnitMutation) SetOrderID(i int64) {
+	m.order_id = &i
+	m.addorder_id = nil
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *WaitlistUnitMutation) OrderID() (r int64, exists bool) {
+	v := m.order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the WaitlistUnit entity.
+// If the WaitlistUnit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistUnitMutation) OldOrderID(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// AddOrderID adds i to the "order_id" field.
+func (m *WaitlistUnitMutation) AddOrderID(i int64) {
+	if m.addorder_id != nil {
+		*m.addorder_id += i
+	} else {
+		m.addorder_id = &i
+	}
+}
+
+// AddedOrderID returns the value that was added to the "order_id" field in this mutation.
+func (m *WaitlistUnitMutation) AddedOrderID() (r int64, exists bool) {
+	v := m.addorder_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *WaitlistUnitMutation) ResetOrderID() {
+	m.order_id = nil
+	m.addorder_id = nil
+}
+
+// Where appends a list predicates to the WaitlistUnitMutation builder.
+func (m *WaitlistUnitMutation) Where(ps ...predicate.WaitlistUnit) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the WaitlistUnitMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *WaitlistUnitMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.WaitlistUnit, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *WaitlistUnitMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *WaitlistUnitMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (WaitlistUnit).
+func (m *WaitlistUnitMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *WaitlistUnitMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, waitlistunit.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, waitlistunit.FieldUpdatedAt)
+	}
+	if m.voucher_id != nil {
+		fields = append(fields, waitlistunit.FieldVoucherID)
+	}
+	if m.source_order_id != nil {
+		fields = append(fields, waitlistunit.FieldSourceOrderID)
+	}
+	if m.source_user_id != nil {
+		fields = append(fields, waitlistunit.FieldSourceUserID)
+	}
+	if m.status != nil {
+		fields = append(fields, waitlistunit.FieldStatus)
+	}
+	if m.user_id != nil {
+		fields = append(fields, waitlistunit.FieldUserID)
+	}
+	if m.entry_id != nil {
+		fields = append(fields, waitlistunit.FieldEntryID)
+	}
+	if m.offered_at != nil {
+		fields = append(fields, waitlistunit.FieldOfferedAt)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, waitlistunit.FieldExpiresAt)
+	}
+	if m.order_id != nil {
+		fields = append(fields, waitlistunit.FieldOrderID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *WaitlistUnitMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case waitlistunit.FieldCreatedAt:
+		return m.CreatedAt()
+	case waitlistunit.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case waitlistunit.FieldVoucherID:
+		return m.VoucherID()
+	case waitlistunit.FieldSourceOrderID:
+		return m.SourceOrderID()
+	case waitlistunit.FieldSourceUserID:
+		return m.SourceUserID()
+	case waitlistunit.FieldStatus:
+		return m.Status()
+	case waitlistunit.FieldUserID:
+		return m.UserID()
+	case waitlistunit.FieldEntryID:
+		return m.EntryID()
+	case waitlistunit.FieldOfferedAt:
+		return m.OfferedAt()
+	case waitlistunit.FieldExpiresAt:
+		return m.ExpiresAt()
+	case waitlistunit.FieldOrderID:
+		return m.OrderID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *WaitlistUnitMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case waitlistunit.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case waitlistunit.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case waitlistunit.FieldVoucherID:
+		return m.OldVoucherID(ctx)
+	case waitlistunit.FieldSourceOrderID:
+		return m.OldSourceOrderID(ctx)
+	case waitlistunit.FieldSourceUserID:
+		return m.OldSourceUserID(ctx)
+	case waitlistunit.FieldStatus:
+		return m.OldStatus(ctx)
+	case waitlistunit.FieldUserID:
+		return m.OldUserID(ctx)
+	case waitlistunit.FieldEntryID:
+		return m.OldEntryID(ctx)
+	case waitlistunit.FieldOfferedAt:
+		return m.OldOfferedAt(ctx)
+	case waitlistunit.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	case waitlistunit.FieldOrderID:
+		return m.OldOrderID(ctx)
+	}
+	return nil, fmt.Errorf("unknown WaitlistUnit field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WaitlistUnitMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case waitlistunit.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case waitlistunit.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case waitlistunit.FieldVoucherID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVoucherID(v)
+		return nil
+	case waitlistunit.FieldSourceOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceOrderID(v)
+		return nil
+	case waitlistunit.FieldSourceUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceUserID(v)
+		return nil
+	case waitlistunit.FieldStatus:
+		v, ok := value.(waitlistunit.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case waitlistunit.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case waitlistunit.FieldEntryID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEntryID(v)
+		return nil
+	case waitlistunit.FieldOfferedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOfferedAt(v)
+		return nil
+	case waitlistunit.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	case waitlistunit.FieldOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WaitlistUnit field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *WaitlistUnitMutation) AddedFields() []string {
+	var fields []string
+	if m.addvoucher_id != nil {
+		fields = append(fields, waitlistunit.FieldVoucherID)
+	}
+	if m.addsource_order_id != nil {
+		fields = append(fields, waitlistunit.FieldSourceOrderID)
+	}
+	if m.addsource_user_id != nil {
+		fields = append(fields, waitlistunit.FieldSourceUserID)
+	}
+	if m.adduser_id != nil {
+		fields = append(fields, waitlistunit.FieldUserID)
+	}
+	if m.addentry_id != nil {
+		fields = append(fields, waitlistunit.FieldEntryID)
+	}
+	if m.addorder_id != nil {
+		fields = append(fields, waitlistunit.FieldOrderID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *WaitlistUnitMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case waitlistunit.FieldVoucherID:
+		return m.AddedVoucherID()
+	case waitlistunit.FieldSourceOrderID:
+		return m.AddedSourceOrderID()
+	case waitlistunit.FieldSourceUserID:
+		return m.AddedSourceUserID()
+	case waitlistunit.FieldUserID:
+		return m.AddedUserID()
+	case waitlistunit.FieldEntryID:
+		return m.AddedEntryID()
+	case waitlistunit.FieldOrderID:
+		return m.AddedOrderID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WaitlistUnitMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case waitlistunit.FieldVoucherID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVoucherID(v)
+		return nil
+	case waitlistunit.FieldSourceOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSourceOrderID(v)
+		return nil
+	case waitlistunit.FieldSourceUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSourceUserID(v)
+		return nil
+	case waitlistunit.FieldUserID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case waitlistunit.FieldEntryID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddEntryID(v)
+		return nil
+	case waitlistunit.FieldOrderID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOrderID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WaitlistUnit numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *WaitlistUnitMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *WaitlistUnitMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *WaitlistUnitMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown WaitlistUnit nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *WaitlistUnitMutation) ResetField(name string) error {
+	switch name {
+	case waitlistunit.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case waitlistunit.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case waitlistunit.FieldVoucherID:
+		m.ResetVoucherID()
+		return nil
+	case waitlistunit.FieldSourceOrderID:
+		m.ResetSourceOrderID()
+		return nil
+	case waitlistunit.FieldSourceUserID:
+		m.ResetSourceUserID()
+		return nil
+	case waitlistunit.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case waitlistunit.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case waitlistunit.FieldEntryID:
+		m.ResetEntryID()
+		return nil
+	case waitlistunit.FieldOfferedAt:
+		m.ResetOfferedAt()
+		return nil
+	case waitlistunit.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	case waitlistunit.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	}
+	return fmt.Errorf("unknown WaitlistUnit field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *WaitlistUnitMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *WaitlistUnitMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *WaitlistUnitMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *WaitlistUnitMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *WaitlistUnitMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *WaitlistUnitMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *WaitlistUnitMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown WaitlistUnit unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *WaitlistUnitMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown WaitlistUnit edge %s", name)
 }

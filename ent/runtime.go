@@ -29,6 +29,8 @@ import (
 	"github.com/dealspot/dealspot/ent/user"
 	"github.com/dealspot/dealspot/ent/voucher"
 	"github.com/dealspot/dealspot/ent/voucherorder"
+	"github.com/dealspot/dealspot/ent/waitlistentry"
+	"github.com/dealspot/dealspot/ent/waitlistunit"
 )
 
 // The init function reads all schema descriptors with runtime code
@@ -951,4 +953,54 @@ func init() {
 	voucherorderDescID := voucherorderFields[0].Descriptor()
 	// voucherorder.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	voucherorder.IDValidator = voucherorderDescID.Validators[0].(func(int64) error)
+	waitlistentryMixin := schema.WaitlistEntry{}.Mixin()
+	waitlistentryMixinFields0 := waitlistentryMixin[0].Fields()
+	_ = waitlistentryMixinFields0
+	waitlistentryFields := schema.WaitlistEntry{}.Fields()
+	_ = waitlistentryFields
+	// waitlistentryDescCreatedAt is the schema descriptor for created_at field.
+	waitlistentryDescCreatedAt := waitlistentryMixinFields0[0].Descriptor()
+	// waitlistentry.DefaultCreatedAt holds the default value on creation for the created_at field.
+	waitlistentry.DefaultCreatedAt = waitlistentryDescCreatedAt.Default.(func() time.Time)
+	// waitlistentryDescUpdatedAt is the schema descriptor for updated_at field.
+	waitlistentryDescUpdatedAt := waitlistentryMixinFields0[1].Descriptor()
+	// waitlistentry.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	waitlistentry.DefaultUpdatedAt = waitlistentryDescUpdatedAt.Default.(func() time.Time)
+	// waitlistentry.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	waitlistentry.UpdateDefaultUpdatedAt = waitlistentryDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// waitlistentryDescID is the schema descriptor for id field.
+	waitlistentryDescID := waitlistentryFields[0].Descriptor()
+	// waitlistentry.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	waitlistentry.IDValidator = waitlistentryDescID.Validators[0].(func(int64) error)
+	waitlistunitMixin := schema.WaitlistUnit{}.Mixin()
+	waitlistunitMixinFields0 := waitlistunitMixin[0].Fields()
+	_ = waitlistunitMixinFields0
+	waitlistunitFields := schema.WaitlistUnit{}.Fields()
+	_ = waitlistunitFields
+	// waitlistunitDescCreatedAt is the schema descriptor for created_at field.
+	waitlistunitDescCreatedAt := waitlistunitMixinFields0[0].Descriptor()
+	// waitlistunit.DefaultCreatedAt holds the default value on creation for the created_at field.
+	waitlistunit.DefaultCreatedAt = waitlistunitDescCreatedAt.Default.(func() time.Time)
+	// waitlistunitDescUpdatedAt is the schema descriptor for updated_at field.
+	waitlistunitDescUpdatedAt := waitlistunitMixinFields0[1].Descriptor()
+	// waitlistunit.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	waitlistunit.DefaultUpdatedAt = waitlistunitDescUpdatedAt.Default.(func() time.Time)
+	// waitlistunit.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	waitlistunit.UpdateDefaultUpdatedAt = waitlistunitDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// waitlistunitDescUserID is the schema descriptor for user_id field.
+	waitlistunitDescUserID := waitlistunitFields[5].Descriptor()
+	// waitlistunit.DefaultUserID holds the default value on creation for the user_id field.
+	waitlistunit.DefaultUserID = waitlistunitDescUserID.Default.(int64)
+	// waitlistunitDescEntryID is the schema descriptor for entry_id field.
+	waitlistunitDescEntryID := waitlistunitFields[6].Descriptor()
+	// waitlistunit.DefaultEntryID holds the default value on creation for the entry_id field.
+	waitlistunit.DefaultEntryID = waitlistunitDescEntryID.Default.(int64)
+	// waitlistunitDescOrderID is the schema descriptor for order_id field.
+	waitlistunitDescOrderID := waitlistunitFields[9].Descriptor()
+	// waitlistunit.DefaultOrderID holds the default value on creation for the order_id field.
+	waitlistunit.DefaultOrderID = waitlistunitDescOrderID.Default.(int64)
+	// waitlistunitDescID is the schema descriptor for id field.
+	waitlistunitDescID := waitlistunitFields[0].Descriptor()
+	// waitlistunit.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	waitlistunit.IDValidator = waitlistunitDescID.Validators[0].(func(int64) error)
 }

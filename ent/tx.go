@@ -60,6 +60,10 @@ type Tx struct {
 	Voucher *VoucherClient
 	// VoucherOrder is the client for interacting with the VoucherOrder builders.
 	VoucherOrder *VoucherOrderClient
+	// WaitlistEntry is the client for interacting with the WaitlistEntry builders.
+	WaitlistEntry *WaitlistEntryClient
+	// WaitlistUnit is the client for interacting with the WaitlistUnit builders.
+	WaitlistUnit *WaitlistUnitClient
 
 	// lazily loaded.
 	client     *Client
@@ -214,6 +218,8 @@ func (tx *Tx) init() {
 	tx.User = NewUserClient(tx.config)
 	tx.Voucher = NewVoucherClient(tx.config)
 	tx.VoucherOrder = NewVoucherOrderClient(tx.config)
+	tx.WaitlistEntry = NewWaitlistEntryClient(tx.config)
+	tx.WaitlistUnit = NewWaitlistUnitClient(tx.config)
 }
 
 // txDriver wraps the given dialect.Tx with a nop dialect.Driver implementation.

@@ -40,6 +40,8 @@ type SaleGate struct {
 	*GateInspector
 	// UnitReturner gives the units of canceled and refunded orders back.
 	*UnitReturner
+	// SlotKeeper marks users as holding a sale without a unit (the waitlist's).
+	*SlotKeeper
 }
 
 var _ seckill.SaleStock = SaleGate{}
@@ -57,5 +59,6 @@ func NewSaleGate(client goredis.UniversalClient, cfg GateConfig) (SaleGate, erro
 	if cfg.Coalesce.On() {
 		g.batcher = newReserveBatcher(g, cfg.Coalesce)
 	}
-	return SaleGate{Gate: g, SaleLoader: &SaleLoader{ks: ks}, GateInspector: &GateInspector{ks: ks}, UnitReturner: &UnitReturner{ks: ks}}, nil
+	return SaleGate{Gate: g, SaleLoader: &SaleLoader{ks: ks}, GateInspector: &GateInspector{ks: ks}, UnitReturner: &UnitReturner{ks: ks},
+		SlotKeeper: &SlotKeeper{ks: ks}}, nil
 }

@@ -285,6 +285,30 @@ func (f VoucherOrderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VoucherOrderMutation", m)
 }
 
+// The WaitlistEntryFunc type is an adapter to allow the use of ordinary
+// function as WaitlistEntry mutator.
+type WaitlistEntryFunc func(context.Context, *ent.WaitlistEntryMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f WaitlistEntryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.WaitlistEntryMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.WaitlistEntryMutation", m)
+}
+
+// The WaitlistUnitFunc type is an adapter to allow the use of ordinary
+// function as WaitlistUnit mutator.
+type WaitlistUnitFunc func(context.Context, *ent.WaitlistUnitMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f WaitlistUnitFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.WaitlistUnitMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.WaitlistUnitMutation", m)
+}
+
 // Condition is a hook condition function.
 type Condition func(context.Context, ent.Mutation) bool
 

@@ -692,6 +692,77 @@ var (
 			},
 		},
 	}
+	// WaitlistEntriesColumns holds the columns for the "waitlist_entries" table.
+	WaitlistEntriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "voucher_id", Type: field.TypeInt64},
+		{Name: "user_id", Type: field.TypeInt64},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"WAITING", "OFFERED", "CLAIMED", "PASSED"}, Default: "WAITING"},
+	}
+	// WaitlistEntriesTable holds the schema information for the "waitlist_entries" table.
+	WaitlistEntriesTable = &schema.Table{
+		Name:       "waitlist_entries",
+		Columns:    WaitlistEntriesColumns,
+		PrimaryKey: []*schema.Column{WaitlistEntriesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "waitlistentry_one_live_place",
+				Unique:  true,
+				Columns: []*schema.Column{WaitlistEntriesColumns[3], WaitlistEntriesColumns[4]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "status IN ('WAITING', 'OFFERED')",
+				},
+			},
+			{
+				Name:    "waitlistentry_voucher_id_status_id",
+				Unique:  false,
+				Columns: []*schema.Column{WaitlistEntriesColumns[3], WaitlistEntriesColumns[5], WaitlistEntriesColumns[0]},
+			},
+			{
+				Name:    "waitlistentry_user_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{WaitlistEntriesColumns[4], WaitlistEntriesColumns[0]},
+			},
+		},
+	}
+	// WaitlistUnitsColumns holds the columns for the "waitlist_units" table.
+	WaitlistUnitsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "voucher_id", Type: field.TypeInt64},
+		{Name: "source_order_id", Type: field.TypeInt64, Unique: true},
+		{Name: "source_user_id", Type: field.TypeInt64},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"HELD", "CLAIMED", "RESTOCKED"}, Default: "HELD"},
+		{Name: "user_id", Type: field.TypeInt64, Default: 0},
+		{Name: "entry_id", Type: field.TypeInt64, Default: 0},
+		{Name: "offered_at", Type: field.TypeTime},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "order_id", Type: field.TypeInt64, Default: 0},
+	}
+	// WaitlistUnitsTable holds the schema information for the "waitlist_units" table.
+	WaitlistUnitsTable = &schema.Table{
+		Name:       "waitlist_units",
+		Columns:    WaitlistUnitsColumns,
+		PrimaryKey: []*schema.Column{WaitlistUnitsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "waitlistunit_held_by_deadline",
+				Unique:  false,
+				Columns: []*schema.Column{WaitlistUnitsColumns[10]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "status = 'HELD'",
+				},
+			},
+			{
+				Name:    "waitlistunit_voucher_id_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{WaitlistUnitsColumns[3], WaitlistUnitsColumns[7]},
+			},
+		},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		BlogsTable,
@@ -717,6 +788,8 @@ var (
 		UsersTable,
 		VouchersTable,
 		VoucherOrdersTable,
+		WaitlistEntriesTable,
+		WaitlistUnitsTable,
 	}
 )
 

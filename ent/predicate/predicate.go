@@ -74,3 +74,9 @@ type Voucher func(*sql.Selector)
 
 // VoucherOrder is the predicate function for voucherorder builders.
 type VoucherOrder func(*sql.Selector)
+
+// WaitlistEntry is the predicate function for waitlistentry builders.
+type WaitlistEntry func(*sql.Selector)
+
+// WaitlistUnit is the predicate function for waitlistunit builders.
+type WaitlistUnit func(*sql.Selector)

@@ -33,6 +33,7 @@ type ResolverRoot interface {
 	User() UserResolver
 	Voucher() VoucherResolver
 	VoucherOrder() VoucherOrderResolver
+	WaitlistEntry() WaitlistEntryResolver
 }
 
 type DirectiveRoot struct {
@@ -164,6 +165,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		AcceptOffer                func(childComplexity int, voucherID string) int
 		BlockUser                  func(childComplexity int, userID string) int
 		BuyVoucher                 func(childComplexity int, voucherID string, quantity *int) int
 		CancelOrder                func(childComplexity int, orderID string) int
@@ -174,12 +176,15 @@ type ComplexityRoot struct {
 		CreateFlashSale            func(childComplexity int, input model.CreateFlashSaleInput) int
 		CreateShop                 func(childComplexity int, input model.CreateShopInput) int
 		CreateVoucher              func(childComplexity int, input model.CreateVoucherInput) int
+		DeclineOffer               func(childComplexity int, voucherID string) int
 		DeleteBlog                 func(childComplexity int, id string) int
 		DeleteComment              func(childComplexity int, id string) int
 		DeleteImage                func(childComplexity int, url string) int
 		FavoriteShop               func(childComplexity int, shopID string) int
 		FavoriteVoucher            func(childComplexity int, voucherID string) int
 		Follow                     func(childComplexity int, userID string) int
+		JoinWaitlist               func(childComplexity int, voucherID string) int
+		LeaveWaitlist              func(childComplexity int, voucherID string) int
 		LikeBlog                   func(childComplexity int, id string) int
 		Login                      func(childComplexity int, phone string, code string) int
 		LoginWithPassword          func(childComplexity int, phone string, password string) int
@@ -283,6 +288,7 @@ type ComplexityRoot struct {
 		MyFavorites             func(childComplexity int, first *int, after *string) int
 		MyOrders                func(childComplexity int, status []model.OrderStatus, first *int, after *string) int
 		MyShops                 func(childComplexity int) int
+		MyWaitlist              func(childComplexity int) int
 		NearbyShops             func(childComplexity int, typeID *string, longitude float64, latitude float64, radiusMeters *float64, first *int, after *string) int
 		NotificationSettings    func(childComplexity int) int
 		Notifications           func(childComplexity int, first *int, after *string, unreadOnly *bool) int
@@ -500,6 +506,21 @@ type ComplexityRoot struct {
 	VoucherOrderEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	WaitlistEntry struct {
+		ID        func(childComplexity int) int
+		JoinedAt  func(childComplexity int) int
+		Offer     func(childComplexity int) int
+		Position  func(childComplexity int) int
+		Status    func(childComplexity int) int
+		Voucher   func(childComplexity int) int
+		VoucherID func(childComplexity int) int
+	}
+
+	WaitlistOffer struct {
+		ExpiresAt func(childComplexity int) int
+		OfferedAt func(childComplexity int) int
 	}
 }
 
@@ -976,6 +997,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Image.Width(childComplexity), true
 
+	case "Mutation.acceptOffer":
+		if e.ComplexityRoot.Mutation.AcceptOffer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_acceptOffer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AcceptOffer(childComplexity, args["voucherId"].(string)), true
 	case "Mutation.blockUser":
 		if e.ComplexityRoot.Mutation.BlockUser == nil {
 			break
@@ -1086,6 +1118,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateVoucher(childComplexity, args["input"].(model.CreateVoucherInput)), true
+	case "Mutation.declineOffer":
+		if e.ComplexityRoot.Mutation.DeclineOffer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_declineOffer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeclineOffer(childComplexity, args["voucherId"].(string)), true
 	case "Mutation.deleteBlog":
 		if e.ComplexityRoot.Mutation.DeleteBlog == nil {
 			break
@@ -1152,6 +1195,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Follow(childComplexity, args["userId"].(string)), true
+	case "Mutation.joinWaitlist":
+		if e.ComplexityRoot.Mutation.JoinWaitlist == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_joinWaitlist_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.JoinWaitlist(childComplexity, args["voucherId"].(string)), true
+	case "Mutation.leaveWaitlist":
+		if e.ComplexityRoot.Mutation.LeaveWaitlist == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_leaveWaitlist_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.LeaveWaitlist(childComplexity, args["voucherId"].(string)), true
 	case "Mutation.likeBlog":
 		if e.ComplexityRoot.Mutation.LikeBlog == nil {
 			break
@@ -1820,6 +1885,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.MyShops(childComplexity), true
+	case "Query.myWaitlist":
+		if e.ComplexityRoot.Query.MyWaitlist == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.MyWaitlist(childComplexity), true
 	case "Query.nearbyShops":
 		if e.ComplexityRoot.Query.NearbyShops == nil {
 			break
@@ -2883,6 +2954,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.VoucherOrderEdge.Node(childComplexity), true
 
+	case "WaitlistEntry.id":
+		if e.ComplexityRoot.WaitlistEntry.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WaitlistEntry.ID(childComplexity), true
+	case "WaitlistEntry.joinedAt":
+		if e.ComplexityRoot.WaitlistEntry.JoinedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WaitlistEntry.JoinedAt(childComplexity), true
+	case "WaitlistEntry.offer":
+		if e.ComplexityRoot.WaitlistEntry.Offer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WaitlistEntry.Offer(childComplexity), true
+	case "WaitlistEntry.position":
+		if e.ComplexityRoot.WaitlistEntry.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WaitlistEntry.Position(childComplexity), true
+	case "WaitlistEntry.status":
+		if e.ComplexityRoot.WaitlistEntry.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WaitlistEntry.Status(childComplexity), true
+	case "WaitlistEntry.voucher":
+		if e.ComplexityRoot.WaitlistEntry.Voucher == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WaitlistEntry.Voucher(childComplexity), true
+	case "WaitlistEntry.voucherId":
+		if e.ComplexityRoot.WaitlistEntry.VoucherID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WaitlistEntry.VoucherID(childComplexity), true
+
+	case "WaitlistOffer.expiresAt":
+		if e.ComplexityRoot.WaitlistOffer.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WaitlistOffer.ExpiresAt(childComplexity), true
+	case "WaitlistOffer.offeredAt":
+		if e.ComplexityRoot.WaitlistOffer.OfferedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WaitlistOffer.OfferedAt(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -3168,6 +3295,12 @@ enum ErrorCode {
   ENDED
   "remindMe, cancelReminder: the sale has begun (claim it now)."
   ALREADY_STARTED
+  "acceptOffer, declineOffer: no returned unit is held for the caller on this sale."
+  NO_OFFER
+  "acceptOffer: the unit held for the caller was passed on to the next in line (its WAITLIST_OFFER_TTL ran out, or it was declined)."
+  OFFER_EXPIRED
+  "joinWaitlist: the sale's line holds WAITLIST_MAX_PER_SALE people already."
+  WAITLIST_FULL
   "The server failed; the details are logged with the request id (X-Request-Id), never shown."
   INTERNAL
   "The operation ran longer than GRAPHQL_EXEC_TIMEOUT."
@@ -3519,6 +3652,8 @@ enum NotificationKind {
   SHOP_NEW_SALE
   "A flash sale the caller asked to be reminded of (remindMe) begins within SALE_REMINDER_BEFORE (5m)."
   SALE_REMINDER
+  "A returned unit of a sale the caller waits for is held for the caller (see myWaitlist, acceptOffer)."
+  WAITLIST_OFFER
 }
 
 """
@@ -3569,7 +3704,7 @@ type NotificationSettings {
   comments: Boolean!
   "FOLLOWED (default on)."
   follows: Boolean!
-  "ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED, ORDER_EXPIRY_WARNING (default on)."
+  "ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED, ORDER_EXPIRY_WARNING, WAITLIST_OFFER (default on)."
   orders: Boolean!
   "FOLLOWED_NOTE: notes published by the authors the caller follows (default off; the feed has them)."
   followedNotes: Boolean!
@@ -4264,6 +4399,69 @@ extend type Mutation {
   unfollow(userId: ID!): Boolean! @auth
   "Sign in for today; signing again the same day changes nothing."
   signIn: SignInStatus! @auth
+}
+`, BuiltIn: false},
+	{Name: "../schema/waitlist.graphqls", Input: `"Where the caller's place in a sale's waitlist stands."
+enum WaitlistStatus {
+  "In line."
+  WAITING
+  "A returned unit is held for the caller (offer): acceptOffer claims it, declineOffer passes it on."
+  OFFERED
+}
+
+"A returned unit of a sold-out flash sale held for the caller alone."
+type WaitlistOffer {
+  "When the unit was held for the caller."
+  offeredAt: Time!
+  "When it passes to the next in line unless accepted (WAITLIST_OFFER_TTL after offeredAt)."
+  expiresAt: Time!
+}
+
+"""
+The caller's place in the line for a sold-out flash sale's returned units. A unit that
+comes back (an order canceled, refunded or not paid in time, a claim that failed) is held
+for the first in line for WAITLIST_OFFER_TTL, then for the next, and goes back to the
+sale's stock when nobody is left.
+"""
+type WaitlistEntry {
+  id: ID!
+  voucherId: ID!
+  voucher: Voucher!
+  status: WaitlistStatus!
+  "When the caller joined."
+  joinedAt: Time!
+  "The live position among the people waiting (1: the next unit is the caller's); null while a unit is held for the caller."
+  position: Int
+  "The unit held for the caller; null while waiting."
+  offer: WaitlistOffer
+}
+
+extend type Query {
+  "The caller's places in sold-out sales' waitlists, oldest first, each with its live position or its offer."
+  myWaitlist: [WaitlistEntry!]! @auth
+}
+
+extend type Mutation {
+  """
+  Join a sold-out flash sale's waitlist (the caller was answered SOLD_OUT, or the sale has
+  no stock left) and return the place. Joining again returns the place held. CONFLICT
+  while the sale has units left (claimVoucher takes them); ALREADY_CLAIMED when the caller
+  holds an order of the voucher or has a claim of it on its way; NOT_STARTED, ENDED,
+  NOT_FOUND; WAITLIST_FULL past WAITLIST_MAX_PER_SALE places.
+  """
+  joinWaitlist(voucherId: ID!): WaitlistEntry! @auth
+  "Give up the caller's place (a unit held for the caller passes on); false when there was none."
+  leaveWaitlist(voucherId: ID!): Boolean! @auth
+  """
+  Claim the unit held for the caller: the caller's order, as claimVoucher would have made
+  it (CREATED with the claim's pay deadline, or PAID when free), and the caller's one
+  order of the sale. NO_OFFER when no unit is held for the caller; OFFER_EXPIRED when it
+  passed on (run out, or declined); ALREADY_CLAIMED when the caller holds an order of the
+  voucher (the unit passes on).
+  """
+  acceptOffer(voucherId: ID!): VoucherOrder! @auth
+  "Pass the unit held for the caller to the next in line; the caller's place ends. NO_OFFER, OFFER_EXPIRED."
+  declineOffer(voucherId: ID!): Boolean! @auth
 }
 `, BuiltIn: false},
 }
@@ -5023,6 +5221,36 @@ func (ec *executionContext) childFields_VoucherOrderEdge(ctx context.Context, fi
 		return ec.fieldContext_VoucherOrderEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type VoucherOrderEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_WaitlistEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_WaitlistEntry_id(ctx, field)
+	case "voucherId":
+		return ec.fieldContext_WaitlistEntry_voucherId(ctx, field)
+	case "voucher":
+		return ec.fieldContext_WaitlistEntry_voucher(ctx, field)
+	case "status":
+		return ec.fieldContext_WaitlistEntry_status(ctx, field)
+	case "joinedAt":
+		return ec.fieldContext_WaitlistEntry_joinedAt(ctx, field)
+	case "position":
+		return ec.fieldContext_WaitlistEntry_position(ctx, field)
+	case "offer":
+		return ec.fieldContext_WaitlistEntry_offer(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WaitlistEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_WaitlistOffer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "offeredAt":
+		return ec.fieldContext_WaitlistOffer_offeredAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_WaitlistOffer_expiresAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WaitlistOffer", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -50,6 +50,7 @@ type QueryResolver interface {
 	CommonFollows(ctx context.Context, userID string) ([]model.User, error)
 	SignInStatus(ctx context.Context, month *string) (*model.SignInStatus, error)
 	UniqueVisitors(ctx context.Context, from model.Date, to model.Date, shopID *string) (int, error)
+	MyWaitlist(ctx context.Context) ([]model.WaitlistEntry, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -2335,6 +2336,56 @@ func (ec *executionContext) fieldContext_Query_uniqueVisitors(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_myWaitlist(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_myWaitlist(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().MyWaitlist(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				requires, err := ec.unmarshalORole2ᚖgithubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐRole(ctx, "USER")
+				if err != nil {
+					var zeroVal []model.WaitlistEntry
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal []model.WaitlistEntry
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, requires)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []model.WaitlistEntry) graphql.Marshaler {
+			return ec.marshalNWaitlistEntry2ᚕgithubᚗcomᚋdealspotᚋdealspotᚋgraphᚋmodelᚐWaitlistEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_myWaitlist(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WaitlistEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3156,6 +3207,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_uniqueVisitors(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "myWaitlist":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_myWaitlist(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

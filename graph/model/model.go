@@ -24,6 +24,17 @@ type Comment struct {
 	CreatedAt     time.Time `json:"createdAt"`
 }
 
+// WaitlistEntry is a user's place in a sale's waitlist; its voucher is an edge its
+// resolver loads.
+type WaitlistEntry struct {
+	ID        string         `json:"id"`
+	VoucherID string         `json:"voucherId"`
+	Status    WaitlistStatus `json:"status"`
+	JoinedAt  time.Time      `json:"joinedAt"`
+	Position  *int           `json:"position,omitempty"`
+	Offer     *WaitlistOffer `json:"offer,omitempty"`
+}
+
 // Favorite is a shop or a voucher a user marked. It is written by hand to carry what it
 // marks: its target, shop and voucher are edges their resolvers load.
 type Favorite struct {

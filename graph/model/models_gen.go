@@ -246,7 +246,7 @@ type NotificationSettings struct {
 	Comments bool `json:"comments"`
 	// FOLLOWED (default on).
 	Follows bool `json:"follows"`
-	// ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED, ORDER_EXPIRY_WARNING (default on).
+	// ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED, ORDER_EXPIRY_WARNING, WAITLIST_OFFER (default on).
 	Orders bool `json:"orders"`
 	// FOLLOWED_NOTE: notes published by the authors the caller follows (default off; the feed has them).
 	FollowedNotes bool `json:"followedNotes"`
@@ -666,6 +666,14 @@ type VoucherOrderEdge struct {
 	Node   *VoucherOrder `json:"node"`
 }
 
+// A returned unit of a sold-out flash sale held for the caller alone.
+type WaitlistOffer struct {
+	// When the unit was held for the caller.
+	OfferedAt time.Time `json:"offeredAt"`
+	// When it passes to the next in line unless accepted (WAITLIST_OFFER_TTL after offeredAt).
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
 type CommentOrder string
 
 const (
@@ -812,6 +820,12 @@ const (
 	ErrorCodeEnded ErrorCode = "ENDED"
 	// remindMe, cancelReminder: the sale has begun (claim it now).
 	ErrorCodeAlreadyStarted ErrorCode = "ALREADY_STARTED"
+	// acceptOffer, declineOffer: no returned unit is held for the caller on this sale.
+	ErrorCodeNoOffer ErrorCode = "NO_OFFER"
+	// acceptOffer: the unit held for the caller was passed on to the next in line (its WAITLIST_OFFER_TTL ran out, or it was declined).
+	ErrorCodeOfferExpired ErrorCode = "OFFER_EXPIRED"
+	// joinWaitlist: the sale's line holds WAITLIST_MAX_PER_SALE people already.
+	ErrorCodeWaitlistFull ErrorCode = "WAITLIST_FULL"
 	// The server failed; the details are logged with the request id (X-Request-Id), never shown.
 	ErrorCodeInternal ErrorCode = "INTERNAL"
 	// The operation ran longer than GRAPHQL_EXEC_TIMEOUT.
@@ -846,6 +860,9 @@ var AllErrorCode = []ErrorCode{
 	ErrorCodeNotStarted,
 	ErrorCodeEnded,
 	ErrorCodeAlreadyStarted,
+	ErrorCodeNoOffer,
+	ErrorCodeOfferExpired,
+	ErrorCodeWaitlistFull,
 	ErrorCodeInternal,
 	ErrorCodeTimeout,
 	ErrorCodeGraphqlParseFailed,
@@ -860,7 +877,7 @@ var AllErrorCode = []ErrorCode{
 
 func (e ErrorCode) IsValid() bool {
 	switch e {
-	case ErrorCodeUnauthenticated, ErrorCodeForbidden, ErrorCodeBadUserInput, ErrorCodeNotFound, ErrorCodeConflict, ErrorCodeRateLimited, ErrorCodeSoldOut, ErrorCodeAlreadyClaimed, ErrorCodeNotStarted, ErrorCodeEnded, ErrorCodeAlreadyStarted, ErrorCodeInternal, ErrorCodeTimeout, ErrorCodeGraphqlParseFailed, ErrorCodeGraphqlValidationFailed, ErrorCodeDepthLimitExceeded, ErrorCodeAliasLimitExceeded, ErrorCodeComplexityLimitExceeded, ErrorCodePersistedQueryNotFound, ErrorCodeBadRequest, ErrorCodeRequestTooLarge:
+	case ErrorCodeUnauthenticated, ErrorCodeForbidden, ErrorCodeBadUserInput, ErrorCodeNotFound, ErrorCodeConflict, ErrorCodeRateLimited, ErrorCodeSoldOut, ErrorCodeAlreadyClaimed, ErrorCodeNotStarted, ErrorCodeEnded, ErrorCodeAlreadyStarted, ErrorCodeNoOffer, ErrorCodeOfferExpired, ErrorCodeWaitlistFull, ErrorCodeInternal, ErrorCodeTimeout, ErrorCodeGraphqlParseFailed, ErrorCodeGraphqlValidationFailed, ErrorCodeDepthLimitExceeded, ErrorCodeAliasLimitExceeded, ErrorCodeComplexityLimitExceeded, ErrorCodePersistedQueryNotFound, ErrorCodeBadRequest, ErrorCodeRequestTooLarge:
 		return true
 	}
 	return false
@@ -986,6 +1003,8 @@ const (
 	NotificationKindShopNewSale NotificationKind = "SHOP_NEW_SALE"
 	// A flash sale the caller asked to be reminded of (remindMe) begins within SALE_REMINDER_BEFORE (5m).
 	NotificationKindSaleReminder NotificationKind = "SALE_REMINDER"
+	// A returned unit of a sale the caller waits for is held for the caller (see myWaitlist, acceptOffer).
+	NotificationKindWaitlistOffer NotificationKind = "WAITLIST_OFFER"
 )
 
 var AllNotificationKind = []NotificationKind{
@@ -1000,11 +1019,12 @@ var AllNotificationKind = []NotificationKind{
 	NotificationKindFollowedNote,
 	NotificationKindShopNewSale,
 	NotificationKindSaleReminder,
+	NotificationKindWaitlistOffer,
 }
 
 func (e NotificationKind) IsValid() bool {
 	switch e {
-	case NotificationKindBlogLiked, NotificationKindBlogCommented, NotificationKindCommentReplied, NotificationKindFollowed, NotificationKindOrderPaid, NotificationKindOrderRefunded, NotificationKindOrderExpired, NotificationKindOrderExpiryWarning, NotificationKindFollowedNote, NotificationKindShopNewSale, NotificationKindSaleReminder:
+	case NotificationKindBlogLiked, NotificationKindBlogCommented, NotificationKindCommentReplied, NotificationKindFollowed, NotificationKindOrderPaid, NotificationKindOrderRefunded, NotificationKindOrderExpired, NotificationKindOrderExpiryWarning, NotificationKindFollowedNote, NotificationKindShopNewSale, NotificationKindSaleReminder, NotificationKindWaitlistOffer:
 		return true
 	}
 	return false
@@ -1412,6 +1432,64 @@ func (e *VoucherKind) UnmarshalJSON(b []byte) error {
 }
 
 func (e VoucherKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Where the caller's place in a sale's waitlist stands.
+type WaitlistStatus string
+
+const (
+	// In line.
+	WaitlistStatusWaiting WaitlistStatus = "WAITING"
+	// A returned unit is held for the caller (offer): acceptOffer claims it, declineOffer passes it on.
+	WaitlistStatusOffered WaitlistStatus = "OFFERED"
+)
+
+var AllWaitlistStatus = []WaitlistStatus{
+	WaitlistStatusWaiting,
+	WaitlistStatusOffered,
+}
+
+func (e WaitlistStatus) IsValid() bool {
+	switch e {
+	case WaitlistStatusWaiting, WaitlistStatusOffered:
+		return true
+	}
+	return false
+}
+
+func (e WaitlistStatus) String() string {
+	return string(e)
+}
+
+func (e *WaitlistStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = WaitlistStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid WaitlistStatus", str)
+	}
+	return nil
+}
+
+func (e WaitlistStatus) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *WaitlistStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e WaitlistStatus) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

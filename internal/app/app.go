@@ -4,7 +4,7 @@
 // operator's command line receive *Operations.
 //
 // Each area of the service contributes one struct to each of Commands, Queries and
-// Operations (account.go, flashsale.go, inbox.go, lifecycle.go, social.go; shops are
+// Operations (account.go, flashsale.go, inbox.go, lifecycle.go, social.go, waitlist.go; shops are
 // one field; images and uploads, media.go); their fields are promoted, so a
 // resolver reads r.App.Commands.ClaimVoucher, whichever area it belongs to.
 package app
@@ -31,6 +31,7 @@ type Commands struct {
 	SocialCommands
 	InboxCommands
 	MediaCommands
+	WaitlistCommands
 	Shops *shop.Commands
 	// Favorites marks and unmarks users' favourite shops and vouchers.
 	Favorites *favorites.Commands
@@ -46,6 +47,7 @@ type Queries struct {
 	SocialQueries
 	MediaQueries
 	InboxQueries
+	WaitlistQueries
 	Shops *shop.Queries
 	// Favorites reads users' favourites (and a shop's fans).
 	Favorites *favorites.Queries
@@ -65,6 +67,7 @@ type Operations struct {
 	LifecycleOperations
 	SocialOperations
 	InboxOperations
+	WaitlistOperations
 	Shops *shop.Operations
 	// SaleReminders sends the due sale reminders.
 	SaleReminders *reminders.Sender

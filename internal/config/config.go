@@ -100,6 +100,7 @@ type Config struct {
 	Social    Social
 	Favorites Favorites
 	Reminders Reminders
+	Waitlist  Waitlist
 	Media     Media
 	SMS       SMS
 }
@@ -121,6 +122,18 @@ type Reminders struct {
 	Before time.Duration
 	// Interval is how often each node looks for due reminders (SALE_REMINDER_INTERVAL).
 	Interval time.Duration
+}
+
+// Waitlist shapes the lines for sold-out flash sales' returned units.
+type Waitlist struct {
+	// OfferTTL is how long a returned unit is held for one user before it passes to the
+	// next in line (WAITLIST_OFFER_TTL).
+	OfferTTL time.Duration
+	// MaxPerSale bounds the places of one sale's line (WAITLIST_MAX_PER_SALE).
+	MaxPerSale int
+	// SweepInterval is how often each node passes on the offers that ran out
+	// (WAITLIST_SWEEP_INTERVAL).
+	SweepInterval time.Duration
 }
 
 // Media bounds image uploads and says where the local media store keeps them.

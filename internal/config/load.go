@@ -242,6 +242,11 @@ func Load(getenv func(string) string) (Config, error) {
 		Before:     r.duration("SALE_REMINDER_BEFORE", 5*time.Minute),
 		Interval:   r.duration("SALE_REMINDER_INTERVAL", 5*time.Second),
 	}
+	c.Waitlist = Waitlist{
+		OfferTTL:      r.duration("WAITLIST_OFFER_TTL", 2*time.Minute),
+		MaxPerSale:    r.integer("WAITLIST_MAX_PER_SALE", 10000, 1),
+		SweepInterval: r.duration("WAITLIST_SWEEP_INTERVAL", time.Second),
+	}
 	c.Media = Media{
 		Dir:          r.str("MEDIA_DIR", filepath.Join(c.DataDir, "media")),
 		MaxBytes:     r.integer64("UPLOAD_MAX_BYTES", 10<<20, 1),

@@ -25,6 +25,9 @@ const (
 	CodeNotStarted      Code = "NOT_STARTED"
 	CodeEnded           Code = "ENDED"
 	CodeAlreadyStarted  Code = "ALREADY_STARTED"
+	CodeNoOffer         Code = "NO_OFFER"
+	CodeOfferExpired    Code = "OFFER_EXPIRED"
+	CodeWaitlistFull    Code = "WAITLIST_FULL"
 )
 
 // Error is a coded, client-safe error. Message is shown to clients; Err (if any) is the

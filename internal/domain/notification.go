@@ -32,13 +32,16 @@ const (
 	// NotifySaleReminder: a flash sale the recipient asked to be reminded of
 	// (remindMe) begins soon.
 	NotifySaleReminder NotificationKind = "SALE_REMINDER"
+	// NotifyWaitlistOffer: a returned unit of a sale the recipient waits for is held for
+	// them for a while (acceptOffer claims it).
+	NotifyWaitlistOffer NotificationKind = "WAITLIST_OFFER"
 )
 
 // NotificationKinds lists every kind.
 var NotificationKinds = []NotificationKind{
 	NotifyBlogLiked, NotifyBlogCommented, NotifyCommentReplied, NotifyFollowed,
 	NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired,
-	NotifyOrderExpiryWarning, NotifyFollowedNote, NotifyShopNewSale, NotifySaleReminder,
+	NotifyOrderExpiryWarning, NotifyFollowedNote, NotifyShopNewSale, NotifySaleReminder, NotifyWaitlistOffer,
 }
 
 // Valid reports whether k is one of the kinds.
@@ -100,9 +103,11 @@ type NotificationEvent struct {
 	BlogID      int64
 	CommentID   int64
 	OrderID     int64
-	// ShopID and VoucherID name a shop's new flash sale (SHOP_NEW_SALE).
+	// ShopID and VoucherID name a shop's new flash sale (SHOP_NEW_SALE), VoucherID the
+	// sale a waitlist offer is of and UnitID the unit held (0: none).
 	ShopID    int64
 	VoucherID int64
+	UnitID    int64
 	// ReplyToID is the comment a reply answers and ReplyToUserID its author (0: none).
 	ReplyToID     int64
 	ReplyToUserID int64
@@ -118,7 +123,7 @@ type NotificationSettings struct {
 	Comments bool
 	// Follows: FOLLOWED.
 	Follows bool
-	// Orders: ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED, ORDER_EXPIRY_WARNING.
+	// Orders: ORDER_PAID, ORDER_REFUNDED, ORDER_EXPIRED, ORDER_EXPIRY_WARNING, WAITLIST_OFFER.
 	Orders bool
 	// FollowedNotes: FOLLOWED_NOTE, notes published by followed authors.
 	FollowedNotes bool
@@ -143,7 +148,7 @@ func (s NotificationSettings) Wants(k NotificationKind) bool {
 		return s.Comments
 	case NotifyFollowed:
 		return s.Follows
-	case NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired, NotifyOrderExpiryWarning:
+	case NotifyOrderPaid, NotifyOrderRefunded, NotifyOrderExpired, NotifyOrderExpiryWarning, NotifyWaitlistOffer:
 		return s.Orders
 	case NotifyFollowedNote:
 		return s.FollowedNotes

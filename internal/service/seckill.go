@@ -140,6 +140,9 @@ func (s *Node) startSeckill(ctx context.Context, caches *caches, o options) erro
 	sale = svc
 	s.closers = append(s.closers, func() error { svc.Close(); return nil })
 	s.App.Commands.FlashSaleCommands, s.App.Queries.FlashSaleQueries, s.Ops.FlashSaleOperations = app.FlashSale(svc)
+	if err := s.startWaitlist(svc, o.ids(ids), status); err != nil {
+		return err
+	}
 	if err := s.startLifecycle(svc.Units, o.ids(ids), status, sold); err != nil {
 		return err
 	}

@@ -41,6 +41,12 @@ func Text(v View) string {
 		return shop + " has a new flash sale" + sale
 	case domain.NotifySaleReminder:
 		return saleReminderText(v)
+	case domain.NotifyWaitlistOffer:
+		sale := "a sale you wait for"
+		if v.Sale != nil {
+			sale = "“" + v.Sale.Title + "”"
+		}
+		return "A returned unit of " + sale + " is held for you: accept it in your waitlist before it passes to the next in line"
 	}
 	return "Something happened"
 }

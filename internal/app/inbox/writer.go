@@ -88,6 +88,12 @@ func orderKey(k domain.NotificationKind, orderID int64) string {
 func followedNoteKey(blogID int64) string { return fmt.Sprintf("blog:%d:published", blogID) }
 func saleKey(voucherID int64) string      { return fmt.Sprintf("sale:%d", voucherID) }
 
+// waitlistOfferKey groups the offer of one held unit of a sale (one offer per unit and
+// user: a unit never comes back to a user who passed it).
+func waitlistOfferKey(voucherID, unitID int64) string {
+	return fmt.Sprintf("waitlist:%d:unit:%d", voucherID, unitID)
+}
+
 const followedKey = "followed"
 
 // SaleReminderAddition is the notification that reminds userID of the flash sale of
@@ -171,6 +177,8 @@ func (w *Writer) additions(ctx context.Context, events []domain.NotificationEven
 					add(sale, to, e.Kind, saleKey(e.VoucherID))
 				}
 			}
+		case domain.NotifyWaitlistOffer:
+			add(e, e.RecipientID, e.Kind, waitlistOfferKey(e.VoucherID, e.UnitID))
 		}
 	}
 	return adds, nil
@@ -215,6 +223,8 @@ func wellFormed(e domain.NotificationEvent) bool {
 		return e.ActorID > 0 && e.BlogID > 0
 	case domain.NotifyShopNewSale:
 		return e.ShopID > 0 && e.VoucherID > 0
+	case domain.NotifyWaitlistOffer:
+		return e.RecipientID > 0 && e.VoucherID > 0 && e.UnitID > 0
 	}
 	return false
 }

@@ -389,6 +389,26 @@ func (b *soldOutBoard) markSoldOut(voucherID int64, gen uint64, holders []int64)
 	}
 }
 
+// addHolder counts userID among the holders of a sale marked sold out (a unit held for
+// the user outside the stock became the user's order), so that its claims are answered
+// ALREADY_CLAIMED here at once. The holders are copied: readers use a mark's set
+// without the lock.
+func (b *soldOutBoard) addHolder(voucherID, userID int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	mark, ok := b.sales[voucherID]
+	if !ok {
+		return
+	}
+	set := make(map[int64]struct{}, len(mark.holders)+1)
+	for u := range mark.holders {
+		set[u] = struct{}{}
+	}
+	set[userID] = struct{}{}
+	mark.holders = set
+	b.sales[voucherID] = mark
+}
+
 // stockBack forgets that the sale was sold out.
 func (b *soldOutBoard) stockBack(voucherID int64) {
 	b.mu.Lock()
@@ -642,7 +662,7 @@ func (u *ClaimVoucher) enqueue(ctx context.Context, r Reservation) error {
 // reservation later.
 func (u *ClaimVoucher) undo(ctx context.Context, r Reservation, cause error) {
 	ctx = context.WithoutCancel(ctx)
-	if _, err := u.c.giveBack(ctx, r.VoucherID, unitsBack{Drop: r.OrderID, Release: Release{Stock: true, Slot: true}}); err != nil {
+	if _, err := u.c.giveBack(ctx, r.VoucherID, unitsBack{Drop: r.OrderID, User: r.UserID, Release: Release{Stock: true, Slot: true}}); err != nil {
 		u.c.log.Error("cannot undo a reservation whose claim was not enqueued",
 			slog.Int64("order_id", r.OrderID), slog.Any("publish_error", cause), slog.Any("error", err))
 	}

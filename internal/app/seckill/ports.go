@@ -120,6 +120,17 @@ type SaleStock interface {
 	// already has the units). It returns how many units went back now.
 	ReturnUnits(ctx context.Context, voucherID int64, units []ReturnedUnit, freeSlot bool) (int, error)
 
+	// Slots.
+
+	// TakeSlot marks the user as holding the sale, as an accepted claim does, without
+	// taking a unit (a unit held for the user outside the stock: the waitlist's):
+	// false when the user is marked already; loaded false, and nothing done, when the
+	// gate does not hold the sale.
+	TakeSlot(ctx context.Context, voucherID, userID int64) (taken, loaded bool, err error)
+	// FreeSlots lets the users claim the sale again (their marks go); a sale the gate
+	// does not hold is left alone.
+	FreeSlots(ctx context.Context, voucherID int64, userIDs []int64) error
+
 	// Inspect and repair.
 
 	// Snapshot reads a sale's state in one atomic step; Loaded is false when Redis holds
@@ -137,6 +148,21 @@ type SaleStock interface {
 	// Repair applies r in one atomic step unless a reservation of the sale was dropped,
 	// or the sale loaded or repaired, since r.Version was read (false then: read again).
 	Repair(ctx context.Context, r GateRepair) (bool, error)
+}
+
+// Waitlist holds returned units for the people waiting for a sale (package waitlist).
+// Every unit that comes back to a sale is offered to it first, and only the units it
+// does not hold go back to the stock.
+type Waitlist interface {
+	// Hold holds units for the first in line of the sale, each taken off the sale's
+	// database stock in the transaction that holds it, and returns the source order ids
+	// of those held — now, or by an earlier call for the same order. An error means some
+	// may be held: the caller gives none of them to the gate (the reconciler brings the
+	// gate in line with the database).
+	Hold(ctx context.Context, voucherID int64, units []ReturnedUnit) (map[int64]bool, error)
+	// HeldUnits counts the sale's units held for its line (out of its stock, in no order
+	// yet).
+	HeldUnits(ctx context.Context, voucherID int64) (int64, error)
 }
 
 // SaleRef names a sale for a read of many: its voucher and its bucket count

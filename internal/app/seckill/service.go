@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/dealspot/dealspot/internal/app/orders"
@@ -155,6 +156,8 @@ type Service struct {
 	// Units takes back the units of canceled and refunded orders and reads a sale's live
 	// numbers, for the order lifecycle (orders.Sales).
 	Units *SaleUnits
+	// ForWaitlist is the sales' stock as their waitlists see it (waitlist.Sales).
+	ForWaitlist *WaitlistStock
 
 	c *core
 }
@@ -171,7 +174,25 @@ type core struct {
 	stopBus func()
 	// accepted are this node's claims answered PENDING and not yet seen written.
 	accepted *acceptedClaims
+	// line holds the sales' waitlists (a waitlistRef; empty: no waitlist), set once by
+	// UseWaitlist.
+	line atomic.Value
 }
+
+// waitlistRef wraps the Waitlist so that atomic.Value always stores one type.
+type waitlistRef struct{ w Waitlist }
+
+// waitlist returns the sales' waitlists, or nil.
+func (s *core) waitlist() Waitlist {
+	if r, ok := s.line.Load().(waitlistRef); ok {
+		return r.w
+	}
+	return nil
+}
+
+// UseWaitlist makes every unit that comes back to a sale go to w first (the waitlist is
+// built on this service's stock, so it is handed over once both exist).
+func (s *Service) UseWaitlist(w Waitlist) { s.c.line.Store(waitlistRef{w}) }
 
 // New checks deps and starts listening for sold-out announcements; Close stops it.
 func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
@@ -235,6 +256,7 @@ func New(ctx context.Context, cfg Config, d Deps) (*Service, error) {
 		Reconciler:     &Reconciler{c: c},
 		AcceptedClaims: &AcceptedClaims{c: c},
 		Units:          &SaleUnits{c: c},
+		ForWaitlist:    &WaitlistStock{c: c},
 		Warmup:         &Warmup{c: c},
 		Progress:       &SaleProgress{c: c, sales: map[int64]*progressFeed{}},
 		c:              c,

@@ -2,6 +2,7 @@ package seckill
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 
 	"github.com/dealspot/dealspot/internal/app/orders"
@@ -9,39 +10,108 @@ import (
 )
 
 // unitsBack is what goes back to a sale: either a reservation whose claim will never be
-// an order (Drop, giving back what Release says), or the units of written orders that
-// were canceled or refunded (Orders, FreeSlot letting their users claim again).
+// an order (Drop, of user User, giving back what Release says), or the units of written
+// orders that were canceled or refunded (Orders, FreeSlot letting their users claim
+// again).
 type unitsBack struct {
 	Drop     int64
+	User     int64
 	Release  Release
 	Orders   []ReturnedUnit
 	FreeSlot bool
 }
 
-// giveBack is the one place units go back to a sale: it hands them to the gate and,
-// when any unit went back, opens the sale again on this node's sold-out board and on
-// every node. It returns how many units went back: for a drop 1, or 0 when the
-// reservation was gone already (settled or dropped) or gave back no unit.
+// giveBack is the one place units go back to a sale. The sale's waitlist, when it has
+// one, is offered every unit first (it holds them for the people in line, taking them
+// off the database stock); the gate gets the others and, when any unit went back,
+// the sale opens again on this node's sold-out board and on every node. It returns how
+// many units went back to the stock: for a drop 1, or 0 when the reservation was gone
+// already (settled or dropped), gave back no unit, or its unit went to the waitlist.
 func (s *core) giveBack(ctx context.Context, voucherID int64, b unitsBack) (int, error) {
 	var n int
+	var err error
 	if b.Orders != nil {
-		var err error
-		if n, err = s.d.Stock.ReturnUnits(ctx, voucherID, b.Orders, b.FreeSlot); err != nil {
-			return 0, err
-		}
+		n, err = s.returnOrders(ctx, voucherID, b.Orders, b.FreeSlot)
 	} else {
-		dropped, err := s.d.Stock.Drop(ctx, voucherID, b.Drop, b.Release)
-		if err != nil {
-			return 0, err
-		}
-		if dropped && b.Release.Stock {
-			n = 1
-		}
+		n, err = s.drop(ctx, voucherID, b)
+	}
+	if err != nil {
+		return 0, err
 	}
 	if n > 0 {
 		s.stockBack(ctx, voucherID)
 	}
 	return n, nil
+}
+
+// returnOrders gives the units of released orders to the waitlist, then the rest to the
+// gate; the slots of the users of held units are freed as the gate frees the others'.
+func (s *core) returnOrders(ctx context.Context, voucherID int64, units []ReturnedUnit, freeSlot bool) (int, error) {
+	held, err := s.hold(ctx, voucherID, units)
+	if err != nil {
+		return 0, err
+	}
+	rest := units
+	if len(held) > 0 {
+		rest = make([]ReturnedUnit, 0, len(units))
+		var users []int64
+		for _, u := range units {
+			if held[u.OrderID] {
+				users = append(users, u.UserID)
+			} else {
+				rest = append(rest, u)
+			}
+		}
+		if freeSlot {
+			if err := s.d.Stock.FreeSlots(ctx, voucherID, users); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if len(rest) == 0 {
+		return 0, nil
+	}
+	return s.d.Stock.ReturnUnits(ctx, voucherID, rest, freeSlot)
+}
+
+// drop drops a reservation; a unit it gives back goes to the waitlist first, and to the
+// gate (once per order id) when the waitlist does not hold it.
+func (s *core) drop(ctx context.Context, voucherID int64, b unitsBack) (int, error) {
+	w := s.waitlist()
+	rel := b.Release
+	toLine := rel.Stock && w != nil && b.User > 0
+	if toLine {
+		rel.Stock = false
+	}
+	dropped, err := s.d.Stock.Drop(ctx, voucherID, b.Drop, rel)
+	if err != nil || !dropped || !b.Release.Stock {
+		return 0, err
+	}
+	if !toLine {
+		return 1, nil
+	}
+	// The unit of a claim that never became an order is keyed by minus its order id: an
+	// id handed out twice (ReasonIDTaken) also names a written order, whose own unit
+	// may come back one day and must not be taken for this one.
+	unit := []ReturnedUnit{{OrderID: -b.Drop, UserID: b.User}}
+	held, err := s.hold(ctx, voucherID, unit)
+	if err != nil || held[-b.Drop] {
+		return 0, err
+	}
+	return s.d.Stock.ReturnUnits(ctx, voucherID, unit, false)
+}
+
+// hold offers units to the sale's waitlist (none held without one).
+func (s *core) hold(ctx context.Context, voucherID int64, units []ReturnedUnit) (map[int64]bool, error) {
+	w := s.waitlist()
+	if w == nil {
+		return nil, nil
+	}
+	held, err := w.Hold(ctx, voucherID, units)
+	if err != nil {
+		return nil, fmt.Errorf("offer %d returned units of sale %d to its waitlist: %w", len(units), voucherID, err)
+	}
+	return held, nil
 }
 
 // stockBack opens a sale again on this node's sold-out board and tells every node it has
@@ -87,4 +157,61 @@ func (u *SaleUnits) Live(ctx context.Context, voucherID int64) (orders.LiveSale,
 		return orders.LiveSale{}, err
 	}
 	return orders.LiveSale{Stock: stock, Loaded: loaded, Pending: int64(len(pending))}, nil
+}
+
+// WaitlistStock is the sale's stock as the waitlist sees it (waitlist.Sales): units that
+// went through the whole line come back to the gate through it, and an accepted offer
+// takes its user's slot through it.
+type WaitlistStock struct{ c *core }
+
+// Restock gives a held unit nobody took back to the gate, at most once per source order,
+// and opens the sale again.
+func (w *WaitlistStock) Restock(ctx context.Context, voucherID int64, u ReturnedUnit) error {
+	n, err := w.c.d.Stock.ReturnUnits(ctx, voucherID, []ReturnedUnit{{OrderID: u.OrderID, UserID: u.UserID}}, false)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		w.c.stockBack(ctx, voucherID)
+	}
+	return nil
+}
+
+// TakeSlot marks the user as holding the sale in the gate (true also when the gate does
+// not hold the sale: it loads the holders from the database).
+func (w *WaitlistStock) TakeSlot(ctx context.Context, voucherID, userID int64) (bool, error) {
+	taken, loaded, err := w.c.d.Stock.TakeSlot(ctx, voucherID, userID)
+	if taken {
+		w.c.soldOut.addHolder(voucherID, userID)
+	}
+	return taken || !loaded, err
+}
+
+// FreeSlot takes the user's mark back.
+func (w *WaitlistStock) FreeSlot(ctx context.Context, voucherID, userID int64) error {
+	return w.c.d.Stock.FreeSlots(ctx, voucherID, []int64{userID})
+}
+
+// StockLeft is the gate's stock, or the database's when the gate does not hold the sale.
+func (w *WaitlistStock) StockLeft(ctx context.Context, voucherID int64) (int64, error) {
+	stock, loaded, err := w.c.d.Stock.Stock(ctx, voucherID)
+	if err != nil || loaded {
+		return stock, err
+	}
+	return w.c.d.Orders.SaleStock(ctx, voucherID)
+}
+
+// ClaimPending reports whether the user has a reservation of the sale waiting for its
+// order.
+func (w *WaitlistStock) ClaimPending(ctx context.Context, voucherID, userID int64) (bool, error) {
+	rs, err := w.c.d.Stock.PendingOfUser(ctx, userID)
+	if err != nil {
+		return false, err
+	}
+	for _, r := range rs {
+		if r.VoucherID == voucherID {
+			return true, nil
+		}
+	}
+	return false, nil
 }

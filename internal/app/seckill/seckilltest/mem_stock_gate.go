@@ -156,6 +156,39 @@ func (g *MemStockGate) ReturnUnits(_ context.Context, voucherID int64, units []s
 	return n, nil
 }
 
+// TakeSlot implements seckill.SaleStock.
+func (g *MemStockGate) TakeSlot(_ context.Context, voucherID, userID int64) (bool, bool, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s := g.sales[voucherID]
+	if s == nil || !s.loaded {
+		return false, false, nil
+	}
+	if _, marked := s.holders[userID]; marked {
+		return false, true, nil
+	}
+	s.holders[userID] = struct{}{}
+	s.version++
+	return true, true, nil
+}
+
+// FreeSlots implements seckill.SaleStock.
+func (g *MemStockGate) FreeSlots(_ context.Context, voucherID int64, userIDs []int64) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s := g.sales[voucherID]
+	if s == nil || !s.loaded {
+		return nil
+	}
+	for _, u := range userIDs {
+		if _, marked := s.holders[u]; marked {
+			delete(s.holders, u)
+			s.version++
+		}
+	}
+	return nil
+}
+
 // Settle implements seckill.SaleStock.
 func (g *MemStockGate) Settle(_ context.Context, voucherID int64, orderIDs []int64) error {
 	g.mu.Lock()

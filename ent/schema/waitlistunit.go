@@ -1,0 +1,71 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+)
+
+// WaitlistUnit holds the schema definition for a returned unit of a flash sale held
+// for its waitlist: taken off the sale's stock in the transaction that held it, held
+// for one user at a time (user_id, until expires_at) and moved on by conditional
+// updates, until an order claims it or nobody is left and it goes back to the stock
+// (invariant I8).
+type WaitlistUnit struct {
+	ent.Schema
+}
+
+// Mixin of the WaitlistUnit.
+func (WaitlistUnit) Mixin() []ent.Mixin {
+	return []ent.Mixin{TimeMixin{}}
+}
+
+// Fields of the WaitlistUnit.
+func (WaitlistUnit) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int64("id").
+			Positive().
+			Immutable(),
+		// voucher_id is the flash sale the unit belongs to.
+		field.Int64("voucher_id").
+			Immutable(),
+		// source_order_id is the order whose unit came back; a unit is held once per
+		// source order however often its return is told.
+		field.Int64("source_order_id").
+			Unique().
+			Immutable(),
+		// source_user_id is that order's user (the gate's bucket of the unit).
+		field.Int64("source_user_id").
+			Immutable(),
+		// status is HELD for user_id, CLAIMED by order_id, or RESTOCKED.
+		field.Enum("status").
+			Values("HELD", "CLAIMED", "RESTOCKED").
+			Default("HELD"),
+		// user_id is whom the unit is held for now (0 once it is not HELD).
+		field.Int64("user_id").
+			Default(0),
+		// entry_id is that user's place in line (0 once it is not HELD).
+		field.Int64("entry_id").
+			Default(0),
+		// offered_at is when the unit was held for user_id.
+		field.Time("offered_at"),
+		// expires_at is when the offer passes to the next in line unless accepted.
+		field.Time("expires_at"),
+		// order_id is the order that claimed the unit (0 until CLAIMED).
+		field.Int64("order_id").
+			Default(0),
+	}
+}
+
+// Indexes of the WaitlistUnit.
+func (WaitlistUnit) Indexes() []ent.Index {
+	return []ent.Index{
+		// Offers by deadline, for the expiry sweep.
+		index.Fields("expires_at").
+			StorageKey("waitlistunit_held_by_deadline").
+			Annotations(entsql.IndexWhere("status = 'HELD'")),
+		// A user's offer on a sale, and a sale's held units counted (the audit).
+		index.Fields("voucher_id", "user_id"),
+	}
+}

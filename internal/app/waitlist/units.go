@@ -1,0 +1,124 @@
+package waitlist
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/dealspot/dealspot/internal/app/seckill"
+	"github.com/dealspot/dealspot/internal/domain"
+)
+
+// MyWaitlist reads a user's places.
+type MyWaitlist struct{ c *core }
+
+// Handle lists the caller's live places, oldest first, each with its live position and
+// the unit held for the caller, if any. Errors: UNAUTHENTICATED.
+func (q *MyWaitlist) Handle(ctx context.Context, a domain.Actor) ([]domain.WaitlistEntry, error) {
+	if err := loggedIn(a); err != nil {
+		return nil, err
+	}
+	return q.c.d.Store.PlacesOfUser(ctx, a.UserID)
+}
+
+// Units holds a sale's returned units for its line: the flash sale hands every unit that
+// comes back here first (seckill.Waitlist).
+type Units struct{ c *core }
+
+var _ seckill.Waitlist = (*Units)(nil)
+
+// Hold implements seckill.Waitlist: while the sale is on, each unit is held for the
+// first in line, out of the stock, for OfferTTL, and its user is told.
+func (u *Units) Hold(ctx context.Context, voucherID int64, units []seckill.ReturnedUnit) (map[int64]bool, error) {
+	if len(units) == 0 {
+		return nil, nil
+	}
+	v, err := u.c.d.Vouchers.Voucher(ctx, voucherID)
+	if err != nil {
+		return nil, fmt.Errorf("read voucher %d: %w", voucherID, err)
+	}
+	now := u.c.now()
+	if v.FlashSale == nil || u.c.ended(v, now) {
+		return nil, nil // nobody can claim any more: the units go back to the stock
+	}
+	held, err := u.c.d.Store.Hold(ctx, voucherID, units, now, now.Add(u.c.cfg.OfferTTL))
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]bool, len(held))
+	for _, h := range held {
+		out[h.Offer.SourceOrderID] = true
+		if h.New {
+			u.c.offered(ctx, h.Offer)
+		}
+	}
+	return out, nil
+}
+
+// HeldUnits implements seckill.Waitlist: the sale's units held for its line.
+func (u *Units) HeldUnits(ctx context.Context, voucherID int64) (int64, error) {
+	return u.c.d.Store.HeldUnits(ctx, voucherID)
+}
+
+// ended reports whether v's sale is over at now (its held units then go back to the
+// stock rather than down the line).
+func (c *core) ended(v domain.Voucher, now time.Time) bool {
+	return v.FlashSale == nil || !now.Before(v.FlashSale.EndTime)
+}
+
+// Expirer passes on the offers that ran out, on every node: the offers are rows with
+// their deadline, so a restarted node finds them, and the store's conditional move lets
+// one node pass each.
+type Expirer struct{ c *core }
+
+// RunOnce passes on every offer that ran out by now and returns how many it passed.
+func (w *Expirer) RunOnce(ctx context.Context) (int, error) {
+	total := 0
+	ended := map[int64]bool{}
+	for {
+		due, err := w.c.d.Store.DueOffers(ctx, w.c.now(), w.c.cfg.SweepBatch)
+		if err != nil {
+			return total, err
+		}
+		moved := 0
+		for _, o := range due {
+			over, ok := ended[o.VoucherID]
+			if !ok {
+				v, err := w.c.d.Vouchers.Voucher(ctx, o.VoucherID)
+				if err != nil {
+					return total, fmt.Errorf("read voucher %d: %w", o.VoucherID, err)
+				}
+				over = w.c.ended(v, w.c.now())
+				ended[o.VoucherID] = over
+			}
+			if _, err := w.c.passOn(ctx, o, true, over); err == nil {
+				moved++
+			} else if !isGone(err) {
+				return total, err
+			}
+		}
+		total += moved
+		if len(due) < w.c.cfg.SweepBatch || moved == 0 {
+			return total, nil
+		}
+	}
+}
+
+// Run sweeps every SweepInterval until ctx ends.
+func (w *Expirer) Run(ctx context.Context) {
+	t := time.NewTicker(w.c.cfg.SweepInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := w.RunOnce(ctx); err != nil && ctx.Err() == nil {
+				w.c.log.Warn("waitlist sweep failed; the next one tries again", slog.Int("passed", n), slog.Any("error", err))
+			} else if n > 0 {
+				w.c.log.Info("waitlist offers that ran out passed on", slog.Int("offers", n))
+			}
+		}
+	}
+}
