@@ -34,33 +34,27 @@ func (f favoriteTargets) Exists(ctx context.Context, t domain.FavoriteTarget) (b
 	return found, nil
 }
 
-// startDeals builds the search of deals near a point on the shops and vouchers built
-// before.
-func (s *Node) startDeals() error {
-	q, err := deals.New(deals.Limits{
-		MaxRadiusMeters: s.Config.Paging.DealsMaxRadius,
-		MaxShops:        s.Config.Paging.DealsMaxShops,
-		Pages:           domain.PageLimits{Default: s.Config.Paging.DefaultPageSize, Max: s.Config.Paging.MaxPageSize},
-	}, deals.Deps{Shops: s.App.Queries.Shops, Vouchers: s.App.Queries.Vouchers})
-	if err != nil {
-		return err
-	}
-	s.App.Queries.Deals = q
-	return nil
-}
-
-// startFavorites builds the favourites' use cases on the shops and vouchers built before.
-func (s *Node) startFavorites() error {
-	cmds, queries, err := favorites.New(favorites.Config{
-		MaxPerUser: s.Config.Favorites.MaxPerUser,
-		Pages:      domain.PageLimits{Default: s.Config.Paging.DefaultPageSize, Max: s.Config.Paging.MaxPageSize},
-	}, favorites.Deps{
-		Store:   entstore.NewFavorites(s.Store),
-		Targets: favoriteTargets{shops: s.App.Queries.Shops, vouchers: s.App.Queries.Vouchers},
-	})
+// startDiscovery builds, on the shops and vouchers built before, the favourites' use
+// cases and the search of deals near a point.
+func (s *Node) startDiscovery() error {
+	pages := domain.PageLimits{Default: s.Config.Paging.DefaultPageSize, Max: s.Config.Paging.MaxPageSize}
+	cmds, queries, err := favorites.New(favorites.Config{MaxPerUser: s.Config.Favorites.MaxPerUser, Pages: pages},
+		favorites.Deps{
+			Store:   entstore.NewFavorites(s.Store),
+			Targets: favoriteTargets{shops: s.App.Queries.Shops, vouchers: s.App.Queries.Vouchers},
+		})
 	if err != nil {
 		return err
 	}
 	s.App.Commands.Favorites, s.App.Queries.Favorites = cmds, queries
+	near, err := deals.New(deals.Limits{
+		MaxRadiusMeters: s.Config.Paging.DealsMaxRadius,
+		MaxShops:        s.Config.Paging.DealsMaxShops,
+		Pages:           pages,
+	}, deals.Deps{Shops: s.App.Queries.Shops, Vouchers: s.App.Queries.Vouchers})
+	if err != nil {
+		return err
+	}
+	s.App.Queries.Deals = near
 	return nil
 }

@@ -328,10 +328,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts ...Optio
 	if err := s.startSocial(ctx, soc); err != nil {
 		return nil, err
 	}
-	if err := s.startFavorites(); err != nil {
-		return nil, err
-	}
-	if err := s.startDeals(); err != nil {
+	if err := s.startDiscovery(); err != nil {
 		return nil, err
 	}
 	if err := s.startInbox(); err != nil {
