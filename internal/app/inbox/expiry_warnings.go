@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/periodic"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -63,18 +64,11 @@ func (w *ExpiryWarner) RunOnce(ctx context.Context) (int, error) {
 
 // Run warns every interval until ctx ends.
 func (w *ExpiryWarner) Run(ctx context.Context) {
-	t := time.NewTicker(w.interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	periodic.Every(ctx, w.interval, func() {
 		if n, err := w.RunOnce(ctx); err != nil && ctx.Err() == nil {
 			w.log.Warn("order expiry warning sweep failed; the next one tries again", slog.Any("error", err))
 		} else if n > 0 {
 			w.log.Info("buyers warned of their unpaid orders' deadline", slog.Int("orders", n))
 		}
-	}
+	})
 }

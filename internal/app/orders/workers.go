@@ -3,8 +3,8 @@ package orders
 import (
 	"context"
 	"log/slog"
-	"time"
 
+	"github.com/dealspot/dealspot/internal/app/periodic"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -39,7 +39,7 @@ func (w *Expirer) RunOnce(ctx context.Context) (int, error) {
 
 // Run sweeps every ExpiryInterval until ctx ends.
 func (w *Expirer) Run(ctx context.Context) {
-	every(ctx, w.c.cfg.ExpiryInterval, func() {
+	periodic.Every(ctx, w.c.cfg.ExpiryInterval, func() {
 		if n, err := w.RunOnce(ctx); err != nil && ctx.Err() == nil {
 			w.c.log.Warn("order expiry sweep failed; the next one tries again", slog.Int("canceled", n), slog.Any("error", err))
 		} else if n > 0 {
@@ -92,23 +92,9 @@ func (w *RefundWorker) refunded(ctx context.Context, p domain.Payment) {
 
 // Run sends owed refunds every RefundRetryInterval until ctx ends.
 func (w *RefundWorker) Run(ctx context.Context) {
-	every(ctx, w.c.cfg.RefundRetryInterval, func() {
+	periodic.Every(ctx, w.c.cfg.RefundRetryInterval, func() {
 		if _, err := w.RunOnce(ctx); err != nil && ctx.Err() == nil {
 			w.c.log.Warn("refund pass failed; the next one tries again", slog.Any("error", err))
 		}
 	})
-}
-
-// every calls fn every d until ctx ends.
-func every(ctx context.Context, d time.Duration, fn func()) {
-	t := time.NewTicker(d)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			fn()
-		}
-	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dealspot/dealspot/internal/app/batchread"
 	"github.com/dealspot/dealspot/internal/app/inbox"
+	"github.com/dealspot/dealspot/internal/app/periodic"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -53,18 +54,11 @@ func (s *Sender) RunOnce(ctx context.Context) (int, error) {
 
 // Run sends due reminders every Interval until ctx ends.
 func (s *Sender) Run(ctx context.Context) {
-	t := time.NewTicker(s.cfg.Interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if n, err := s.RunOnce(ctx); err != nil && ctx.Err() == nil {
-				s.log.Warn("sale reminder pass failed; the next one tries again", slog.Int("sent", n), slog.Any("error", err))
-			} else if n > 0 {
-				s.log.Info("sale reminders sent", slog.Int("reminders", n))
-			}
+	periodic.Every(ctx, s.cfg.Interval, func() {
+		if n, err := s.RunOnce(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("sale reminder pass failed; the next one tries again", slog.Int("sent", n), slog.Any("error", err))
+		} else if n > 0 {
+			s.log.Info("sale reminders sent", slog.Int("reminders", n))
 		}
-	}
+	})
 }
