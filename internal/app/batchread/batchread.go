@@ -6,6 +6,7 @@ package batchread
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -143,6 +144,13 @@ func loadOne[V any](ctx context.Context, loadMany LoadMany[V], id int64) (V, boo
 	m, err := loadMany(ctx, []int64{id})
 	v, ok := m[id]
 	return v, ok, err
+}
+
+// PositiveIDs returns the ids above 0 (0: none) without repeats, in first-seen order,
+// leaving ids as they were.
+func PositiveIDs(ids []int64) []int64 {
+	out := UniqueIDs(ids)
+	return slices.DeleteFunc(out, func(id int64) bool { return id <= 0 })
 }
 
 // UniqueIDs returns ids without repeats, in first-seen order: what a batch look-up asks

@@ -136,3 +136,15 @@ func TestCrossedCallsDoNotWaitForEachOther(t *testing.T) {
 		}
 	}
 }
+
+func TestPositiveIDsDropsNoneAndRepeats(t *testing.T) {
+	t.Parallel()
+	in := []int64{3, 0, 5, 3, -1, 7, 5}
+	got := batchread.PositiveIDs(in)
+	if want := []int64{3, 5, 7}; !slices.Equal(got, want) {
+		t.Fatalf("PositiveIDs = %v, want %v", got, want)
+	}
+	if want := []int64{3, 0, 5, 3, -1, 7, 5}; !slices.Equal(in, want) {
+		t.Fatalf("the input changed to %v", in)
+	}
+}

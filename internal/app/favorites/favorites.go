@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/batchread"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -154,7 +155,7 @@ func (q *Queries) MyFavorites(ctx context.Context, userID int64, first int, befo
 // Marked tells which of ids (shops or vouchers, by kind) the user marked: none for an
 // anonymous caller (userID 0), without asking the store.
 func (q *Queries) Marked(ctx context.Context, userID int64, kind domain.FavoriteKind, ids []int64) (map[int64]bool, error) {
-	ids = positive(ids)
+	ids = batchread.PositiveIDs(ids)
 	if userID <= 0 || len(ids) == 0 {
 		return map[int64]bool{}, nil
 	}
@@ -168,7 +169,7 @@ func (q *Queries) Marked(ctx context.Context, userID int64, kind domain.Favorite
 // ShopCounts tells how many users marked each of the shops (0 for those nobody did),
 // with one read of the store.
 func (q *Queries) ShopCounts(ctx context.Context, shopIDs []int64) (map[int64]int, error) {
-	ids := positive(shopIDs)
+	ids := batchread.PositiveIDs(shopIDs)
 	if len(ids) == 0 {
 		return map[int64]int{}, nil
 	}
@@ -194,16 +195,6 @@ func (q *Queries) Fans(ctx context.Context, shopID, after int64, limit int) ([]i
 		return nil, fmt.Errorf("list fans of shop %d: %w", shopID, err)
 	}
 	return ids, nil
-}
-
-func positive(ids []int64) []int64 {
-	out := make([]int64, 0, len(ids))
-	for _, id := range ids {
-		if id > 0 {
-			out = append(out, id)
-		}
-	}
-	return out
 }
 
 func noun(k domain.FavoriteKind) string {

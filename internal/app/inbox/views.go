@@ -3,7 +3,6 @@ package inbox
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/dealspot/dealspot/internal/app/batchread"
 	"github.com/dealspot/dealspot/internal/app/social/notes"
@@ -49,7 +48,7 @@ func (v *viewer) of(ctx context.Context, userID int64, ns []domain.Notification)
 		orderIDs = append(orderIDs, n.OrderID)
 		saleIDs = append(saleIDs, n.VoucherID)
 	}
-	actorIDs, blogIDs, orderIDs, saleIDs = positive(actorIDs), positive(blogIDs), positive(orderIDs), positive(saleIDs)
+	actorIDs, blogIDs, orderIDs, saleIDs = batchread.PositiveIDs(actorIDs), batchread.PositiveIDs(blogIDs), batchread.PositiveIDs(orderIDs), batchread.PositiveIDs(saleIDs)
 	actors := map[int64]domain.User{}
 	if len(actorIDs) > 0 {
 		users, err := v.users.UsersByIDs(ctx, actorIDs)
@@ -125,7 +124,7 @@ func (v *viewer) salesOf(ctx context.Context, ids []int64) (map[int64]domain.Vou
 		sales[s.ID] = s
 		shopIDs = append(shopIDs, s.ShopID)
 	}
-	if shopIDs = positive(shopIDs); len(shopIDs) > 0 {
+	if shopIDs = batchread.PositiveIDs(shopIDs); len(shopIDs) > 0 {
 		ss, err := v.sales.ShopsByIDs(ctx, shopIDs)
 		if err != nil {
 			return nil, nil, fmt.Errorf("read the shops of notifications: %w", err)
@@ -135,9 +134,4 @@ func (v *viewer) salesOf(ctx context.Context, ids []int64) (map[int64]domain.Vou
 		}
 	}
 	return sales, shops, nil
-}
-
-// positive returns the ids above 0 (0: none), each once, in first-seen order.
-func positive(ids []int64) []int64 {
-	return batchread.UniqueIDs(slices.DeleteFunc(ids, func(id int64) bool { return id <= 0 }))
 }

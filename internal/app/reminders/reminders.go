@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/batchread"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -175,7 +176,7 @@ type Queries struct {
 // Reminded tells which of voucherIDs the user asked to be reminded of: none for an
 // anonymous caller (userID 0), without asking the store.
 func (q *Queries) Reminded(ctx context.Context, userID int64, voucherIDs []int64) (map[int64]bool, error) {
-	ids := positive(voucherIDs)
+	ids := batchread.PositiveIDs(voucherIDs)
 	if userID <= 0 || len(ids) == 0 {
 		return map[int64]bool{}, nil
 	}
@@ -191,7 +192,7 @@ func (q *Queries) Reminded(ctx context.Context, userID int64, voucherIDs []int64
 // for an ADMIN. The others are left out, without reading their counts; a USER or an
 // anonymous caller gets none, without any read.
 func (q *Queries) Counts(ctx context.Context, a domain.Actor, voucherIDs []int64) (map[int64]int, error) {
-	ids := positive(voucherIDs)
+	ids := batchread.PositiveIDs(voucherIDs)
 	out := make(map[int64]int, len(ids))
 	if !a.Authenticated() || !a.Role.AtLeast(domain.RoleMerchant) || len(ids) == 0 {
 		return out, nil
@@ -241,14 +242,4 @@ func (q *Queries) ofShopsRun(ctx context.Context, a domain.Actor, ids []int64) (
 		allowed = append(allowed, id)
 	}
 	return allowed, nil
-}
-
-func positive(ids []int64) []int64 {
-	out := make([]int64, 0, len(ids))
-	for _, id := range ids {
-		if id > 0 {
-			out = append(out, id)
-		}
-	}
-	return out
 }
