@@ -4,12 +4,12 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from './api.js';
 import { graphql } from './gql';
 import { t } from './i18n.js';
-import { Heart, More, distance, locate, money, timeLeft, useNow } from './ui.jsx';
+import { Heart, More, Remind, distance, locate, money, timeLeft, useNow } from './ui.jsx';
 
 const DealsNearby = graphql(`query DealsNearby($lon: Float!, $lat: Float!, $r: Int, $sort: DealSort, $a: String) {
   dealsNearby(longitude: $lon, latitude: $lat, radius: $r, sort: $sort, first: 10, after: $a) {
     edges { node { distanceMeters discount beginsAt endsAt secondsLeft remainingStock live
-      voucher { id title payValue actualValue kind favoritedByMe }
+      voucher { id title payValue actualValue kind favoritedByMe remindedByMe }
       shop { id name area score images { url } } } }
     pageInfo { hasNextPage endCursor } } }`);
 
@@ -80,8 +80,10 @@ export function Deals() {
                 </span>
               </div>
             </a>
-            <Heart kind="voucher" id={v.id} on={v.favoritedByMe} />
-            {/* An upcoming sale's reminder (remindMe) belongs here, beside the heart. */}
+            <span class="deal-actions">
+              <Heart kind="voucher" id={v.id} on={v.favoritedByMe} />
+              {v.kind === 'FLASH_SALE' && upcoming && <Remind id={v.id} on={v.remindedByMe} />}
+            </span>
           </li>);
       })}</ul>
       <More next={next} load={load} id="more-deals" />

@@ -25,6 +25,12 @@ const text = {
     sort_ENDING_SOON: '即将结束', radius: '范围', save: '省', endsIn: '剩', noDeals: '附近暂无优惠',
     searchAll: '搜索商户、笔记、用户', searchGo: '搜索', searchFor: '搜索', kind_SHOP: '商户', kind_NOTE: '笔记', kind_USER: '用户',
     noResults: '没有找到结果', BAD_USER_INPUT: '输入有误',
+    remindMe: '开售提醒', reminderSet: '已设提醒', remindersSet: '人设了提醒', reminderOn: '开售前会提醒你', reminderOff: '已取消提醒',
+    joinWaitlist: '加入候补', waitlist: '我的候补', inLine: '候补中，排第', inLineShort: '排第', offerHeld: '有一件退回的名额为你保留',
+    offerExpires: '保留剩余', accept: '确认抢购', decline: '放弃', leave: '退出候补', noWaitlist: '还没有候补：秒杀抢光时可以加入候补',
+    orderMade: '已为你下单', seeOrders: '查看我的订单', joined: '已加入候补', notify_shopSales: '收藏商户的新秒杀',
+    ALREADY_STARTED: '秒杀已经开始，快去抢购', NO_OFFER: '没有为你保留的名额', OFFER_EXPIRED: '保留已过期，名额已让给下一位',
+    WAITLIST_FULL: '候补人数已满', NOT_FOUND: '找不到了', FORBIDDEN: '没有权限', mySales: '我的秒杀', begins: '开始',
   },
   en: {
     shops: 'Shops', orders: 'My orders', login: 'Log in', logout: 'Log out', phone: 'Phone', sendCode: 'Send code',
@@ -53,6 +59,14 @@ const text = {
     sort_SCORE: 'Best rated', sort_ENDING_SOON: 'Ending soon', radius: 'Within', save: 'save', endsIn: 'ends in', noDeals: 'No deals around here',
     searchAll: 'Search shops, notes, people', searchGo: 'Search', searchFor: 'Search', kind_SHOP: 'Shops', kind_NOTE: 'Notes', kind_USER: 'People',
     noResults: 'Nothing found', BAD_USER_INPUT: 'Check what you typed',
+    remindMe: 'Remind me', reminderSet: 'Reminder set', remindersSet: 'reminders set', reminderOn: 'We will remind you before it starts',
+    reminderOff: 'Reminder canceled',
+    joinWaitlist: 'Join the waitlist', waitlist: 'My waitlist', inLine: 'In line, position', inLineShort: 'Position',
+    offerHeld: 'A returned unit is held for you', offerExpires: 'held for', accept: 'Accept', decline: 'Decline', leave: 'Leave the line',
+    noWaitlist: 'No places yet: when a sale sells out you can join its waitlist', orderMade: 'Your order', seeOrders: 'See my orders',
+    joined: 'You are in the waitlist', notify_shopSales: 'New sales of my favourite shops',
+    ALREADY_STARTED: 'The sale has begun: claim it now', NO_OFFER: 'No unit is held for you', OFFER_EXPIRED: 'The hold ran out: the unit went to the next in line',
+    WAITLIST_FULL: 'The waitlist is full', NOT_FOUND: 'Not found', FORBIDDEN: 'Not allowed', mySales: 'My flash sales', begins: 'begins',
   },
 };
 

@@ -4,18 +4,18 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql, session, subscribe } from './api.js';
 import { graphql } from './gql';
 import { lang, t } from './i18n.js';
-import { More, ago } from './ui.jsx';
+import { BellIcon, More, ago } from './ui.jsx';
 
 const UnreadCount = graphql(`query UnreadCount { unreadNotificationCount }`);
 const NotificationAdded = graphql(`subscription NotificationAdded { notificationAdded { id } }`);
 const NotificationItem = graphql(`fragment NotificationItem on Notification { id kind createdAt updatedAt read actorCount text
-  actor { id nickName icon } blog { id title } order { id } }`);
+  actor { id nickName icon } blog { id title } order { id } voucher { id title beginTime shop { id name } } }`);
 const Notifications = graphql(`query Notifications($a: String, $unread: Boolean) {
   notifications(first: 20, after: $a, unreadOnly: $unread) { edges { node { ...NotificationItem } } pageInfo { hasNextPage endCursor } } }`);
 const MarkRead = graphql(`mutation MarkNotificationsRead($upTo: ID) { markNotificationsRead(upTo: $upTo) }`);
-const Settings = graphql(`query NotificationSettings { notificationSettings { likes comments follows orders followedNotes } }`);
+const Settings = graphql(`query NotificationSettings { notificationSettings { likes comments follows orders followedNotes shopSales } }`);
 const UpdateSettings = graphql(`mutation UpdateNotificationSettings($in: NotificationSettingsInput!) {
-  updateNotificationSettings(input: $in) { likes comments follows orders followedNotes } }`);
+  updateNotificationSettings(input: $in) { likes comments follows orders followedNotes shopSales } }`);
 
 // The inbox tells the bell to count again (after marking read) with this event.
 const recount = () => dispatchEvent(new Event('dealspot:unread'));
@@ -24,7 +24,7 @@ const recount = () => dispatchEvent(new Event('dealspot:unread'));
 // again whenever the subscription ended (the session was refreshed, the socket dropped,
 // the token had run out), when pushes may have been missed; then it subscribes again,
 // waiting longer after each failure in a row. fn's read refreshes a session that ran out.
-function onNotification(fn) {
+export function onNotification(fn) {
   let stop = () => {};
   let closed = false;
   let failures = 0;
@@ -53,16 +53,19 @@ export function Bell({ user }) {
   }, [user.id]);
   return (
     <a href="#/inbox" id="bell" class="bell" data-unread={count} aria-label={`${t('inbox')} (${count} ${t('unread')})`}>
-      <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" class="icon"><path fill="currentColor"
-        d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1z" /></svg>
+      <BellIcon />
       {count > 0 && <span class="badge" id="unread-badge">{count > 99 ? '99+' : count}</span>}
     </a>
   );
 }
 
 // The sign each kind of notification is shown with (characters common fonts have); a
-// kind the app does not know yet (sale reminders, waitlist offers) gets a dot.
-const icons = { BLOG_LIKED: '♥', BLOG_COMMENTED: '✉', COMMENT_REPLIED: '↩', FOLLOWED: '☺', ORDER_PAID: '✓', ORDER_REFUNDED: '↺', ORDER_EXPIRED: '✕' };
+// kind the app does not know yet gets a dot.
+const icons = { BLOG_LIKED: '♥', BLOG_COMMENTED: '✉', COMMENT_REPLIED: '↩', FOLLOWED: '☺', ORDER_PAID: '✓', ORDER_REFUNDED: '↺', ORDER_EXPIRED: '✕',
+  ORDER_EXPIRY_WARNING: '!', SHOP_NEW_SALE: '¥', SALE_REMINDER: '◷', WAITLIST_OFFER: '⚑' };
+
+// clock is an instant as a person reads it in Chinese: month, day and time of day.
+const clock = (iso) => new Date(iso).toLocaleString('zh-CN', { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 // notificationText is the notification's line in the user's language: the server writes
 // English; Chinese is put together here from the same facts.
@@ -70,6 +73,7 @@ function notificationText(n) {
   if (lang !== 'zh') return n.text;
   const who = (n.actor?.nickName || '有人') + (n.actorCount > 1 ? ` 等 ${n.actorCount} 人` : '');
   const note = n.blog ? `《${n.blog.title}》` : '';
+  const sale = n.voucher ? `「${n.voucher.title}」` : '';
   switch (n.kind) {
     case 'BLOG_LIKED': return `${who}赞了你的笔记${note}`;
     case 'BLOG_COMMENTED': return `${who}评论了你的笔记${note}`;
@@ -78,16 +82,23 @@ function notificationText(n) {
     case 'ORDER_PAID': return `你的订单 ${n.order?.id ?? ''} 已支付，到店出示核销码即可使用`;
     case 'ORDER_REFUNDED': return `你的订单 ${n.order?.id ?? ''} 已退款`;
     case 'ORDER_EXPIRED': return `你的订单 ${n.order?.id ?? ''} 超时未支付，已取消`;
+    case 'ORDER_EXPIRY_WARNING': return `你的订单 ${n.order?.id ?? ''} 即将超时，请尽快支付`;
+    case 'SHOP_NEW_SALE': return `${n.voucher?.shop?.name || '你收藏的商户'}上新了秒杀${sale}`;
+    case 'SALE_REMINDER': return n.voucher ? `你预约的秒杀${sale}将于 ${clock(n.voucher.beginTime)} 开始` : '你预约的秒杀即将开始';
+    case 'WAITLIST_OFFER': return `${sale || '你候补的秒杀'}有一件退回的名额为你保留，请尽快到候补页面确认，过期将让给下一位`;
     default: return n.text;
   }
 }
 
-// Where a notification leads: its note, or the orders.
-const target = (n) => (n.blog ? `#/note/${n.blog.id}` : n.order ? '#/orders' : null);
+// Where a notification leads: its note, the waitlist (an offer), the sale's shop, or the orders.
+const target = (n) => (n.blog ? `#/note/${n.blog.id}`
+  : n.kind === 'WAITLIST_OFFER' ? '#/waitlist'
+  : n.voucher?.shop ? `#/shop/${n.voucher.shop.id}`
+  : n.order ? '#/orders' : null);
 
 // The kinds of notification the settings turn on and off, in the order shown (a new
 // setting is one more key here and its notify_<key> text in i18n.js).
-const settingKeys = ['likes', 'comments', 'follows', 'orders', 'followedNotes'];
+const settingKeys = ['likes', 'comments', 'follows', 'orders', 'followedNotes', 'shopSales'];
 
 function InboxSettings() {
   const [s, setS] = useState(null);

@@ -7,10 +7,11 @@ import { Favorites } from './favorites.jsx';
 import { lang, setLang, t } from './i18n.js';
 import { Bell, Inbox } from './inbox.jsx';
 import { SearchBox, SearchPage } from './search.jsx';
-import { Heart, Photo, ShopCard, countdown, locate, money, useNow } from './ui.jsx';
+import { Waitlist } from './waitlist.jsx';
+import { Heart, Photo, Remind, ShopCard, answer, countdown, locate, money, timeLeft, useNow } from './ui.jsx';
 import './style.css';
 
-// Hash routes: #/ shops, #/shop/<id>, #/login, #/orders, #/deals, #/favorites, #/inbox,
+// Hash routes: #/ shops, #/shop/<id>, #/login, #/orders, #/deals, #/favorites, #/inbox, #/waitlist,
 // #/search/<kind>/<query>, …
 function useRoute() {
   const [hash, setHash] = useState(location.hash.slice(2));
@@ -39,6 +40,7 @@ function App() {
           {user && <a href="#/favorites">{t('favorites')}</a>}
           {user && <a href="#/signin">{t('signInDaily')}</a>}
           {user && <a href="#/orders">{t('orders')}</a>}
+          {user && <a href="#/waitlist" id="waitlist-link">{t('waitlist')}</a>}
           {user && user.role !== 'USER' && <a href="#/board">{t('board')}</a>}
           {user
             ? <button onClick={() => { gql(graphql(`mutation Logout{ logout }`)).catch(() => {}); session.clear(); location.hash = '#/'; rerender((n) => n + 1); }}>{t('logout')}</button>
@@ -60,6 +62,7 @@ function App() {
           : page === 'deals' ? <Deals />
           : page === 'favorites' ? <Favorites />
           : page === 'inbox' ? <Inbox />
+          : page === 'waitlist' ? <Waitlist />
           : page === 'search' ? <SearchPage kind={id || 'SHOP'} query={arg || ''} />
           : <Shops />}
       </main>
@@ -164,7 +167,7 @@ function Shop({ id }) {
   useEffect(() => {
     gql(graphql(`query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }
       favoritedByMe favoriteCount
-      vouchers { id title payValue actualValue kind stock beginTime endTime favoritedByMe }
+      vouchers { id title payValue actualValue kind stock beginTime endTime favoritedByMe remindedByMe reminderCount }
       blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }`), { id }).then((d) => setShop(d.shop));
   }, [id]);
   if (!shop) return <p>…</p>;
@@ -187,6 +190,11 @@ function Voucher({ v }) {
   const now = useNow();
   const [order, setOrder] = useState(null);
   const [msg, setMsg] = useState('');
+  // soldOut: a claim was answered SOLD_OUT, so the waitlist is offered; place: the caller's place in it.
+  const [soldOut, setSoldOut] = useState(false);
+  const [place, setPlace] = useState(null);
+  // The sale's reminder count, for the shop's merchant (null for everyone else).
+  const [reminders, setReminders] = useState(v.reminderCount);
   const begin = v.beginTime ? Date.parse(v.beginTime) : 0;
   const end = v.endTime ? Date.parse(v.endTime) : Infinity;
   const flash = v.kind === 'FLASH_SALE';
@@ -211,7 +219,14 @@ function Voucher({ v }) {
       const d = await gql(graphql(`mutation ClaimVoucher($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }`), { v: v.id });
       setOrder({ id: d.claimVoucher.orderId, status: d.claimVoucher.status });
       follow(d.claimVoucher.orderId);
-    } catch (x) { setMsg(t(x.code) === x.code ? x.message : t(x.code)); }
+    } catch (x) { setMsg(answer(x)); setSoldOut(x.code === 'SOLD_OUT'); }
+  };
+  const join = async () => {
+    setMsg('');
+    try {
+      const d = await gql(graphql(`mutation JoinWaitlist($v: ID!) { joinWaitlist(voucherId: $v) { id status position } }`), { v: v.id });
+      setPlace(d.joinWaitlist);
+    } catch (x) { setMsg(answer(x)); }
   };
   const act = async (mutation) => {
     try { await gql(mutation, { o: order.id }); } catch (x) { setMsg(t(x.code) === x.code ? x.message : t(x.code)); }
@@ -224,10 +239,11 @@ function Voucher({ v }) {
       {flash && (now < begin
         ? <span class="countdown"> · {t('startsIn')} {countdown(begin - now)}</span>
         : <span> · {now > end ? t('ended') : t('started')}</span>)}
-      {flash && !order && <button class="claim" disabled={now < begin || now > end} onClick={claim}>{t('claim')}</button>}
+      {flash && reminders != null && <span class="reminder-count" data-count={reminders}> · {reminders} {t('remindersSet')}</span>}
+      {flash && !order && !place && <button class="claim" disabled={now < begin || now > end} onClick={claim}>{t('claim')}</button>}
       <span class="voucher-actions">
         <Heart kind="voucher" id={v.id} on={v.favoritedByMe} />
-        {/* A sale's reminder (remindMe) and its waitlist (joinWaitlist, acceptOffer) belong here, beside the heart. */}
+        {flash && now < begin && <Remind id={v.id} on={v.remindedByMe} onCount={setReminders} />}
       </span>
       {order && (
         <div class="order" aria-live="polite">
@@ -240,6 +256,10 @@ function Voucher({ v }) {
         </div>
       )}
       {msg && <p role="alert" class="error claim-answer">{msg}</p>}
+      {flash && !order && (place
+        ? <p class="waitlist-place" aria-live="polite">{t('joined')} · {place.position != null ? <>{t('inLineShort')} <b class="position">{place.position}</b> · </> : null}
+          <a href="#/waitlist">{t('waitlist')}</a></p>
+        : soldOut && now <= end && <button class="join-waitlist" onClick={join}>{t('joinWaitlist')}</button>)}
     </li>
   );
 }
@@ -265,7 +285,33 @@ function Orders() {
 
 // The merchant's board: create a flash sale for a shop one runs, then watch it live.
 function Board({ voucherId }) {
-  return voucherId ? <LiveBoard voucherId={voucherId} /> : <NewSale />;
+  return voucherId ? <LiveBoard voucherId={voucherId} /> : <><NewSale /><MySales /></>;
+}
+
+// The flash sales of the shops the merchant runs, each with how many people asked to be
+// reminded of it, and a link to its live board.
+function MySales() {
+  const [shops, setShops] = useState(null);
+  useEffect(() => {
+    gql(graphql(`query MySales { myShops { id name vouchers { id title kind stock beginTime endTime reminderCount } } }`))
+      .then((d) => setShops(d.myShops)).catch(() => setShops([]));
+  }, []);
+  const now = useNow();
+  const sales = (shops || []).flatMap((s) => s.vouchers.filter((v) => v.kind === 'FLASH_SALE').map((v) => ({ ...v, shop: s })));
+  if (sales.length === 0) return null;
+  return (
+    <section class="my-sales">
+      <h2>{t('mySales')}</h2>
+      <ul>{sales.map((v) => {
+        const begin = Date.parse(v.beginTime);
+        return (
+          <li class="my-sale" data-voucher={v.id}><a href={`#/board/${v.id}`} class="shop-link">
+            <b>{v.title}</b>
+            <span>{v.shop.name} · {t('left')} {v.stock} · {now < begin ? <>{t('startsIn')} {timeLeft(begin - now)}</> : now > Date.parse(v.endTime) ? t('ended') : t('started')}
+              {' · '}<span class="nowrap"><b class="reminder-count" data-count={v.reminderCount ?? 0}>{v.reminderCount ?? 0}</b> {t('remindersSet')}</span></span></a></li>);
+      })}</ul>
+    </section>
+  );
 }
 
 function NewSale() {

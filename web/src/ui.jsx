@@ -102,3 +102,45 @@ export function ShopCard({ s }) {
     </li>
   );
 }
+
+// answer is an error as the user reads it: the code's text in the user's language, else
+// the server's message.
+export const answer = (x) => (x.code && t(x.code) !== x.code ? t(x.code) : x.message);
+
+// The bell the header's inbox link and the reminder toggle are drawn with.
+export const BellIcon = ({ size = 22 }) => (
+  <svg viewBox="0 0 24 24" width={size} height={size} aria-hidden="true" class="icon"><path fill="currentColor"
+    d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1z" /></svg>
+);
+
+const RemindMe = graphql(`mutation RemindMe($id: ID!) { mark: remindMe(voucherId: $id) { id remindedByMe reminderCount } }`);
+const CancelReminder = graphql(`mutation CancelReminder($id: ID!) { mark: cancelReminder(voucherId: $id) { id remindedByMe reminderCount } }`);
+
+// Remind asks for (or takes back) a reminder shortly before an upcoming flash sale
+// begins; it tells the caller the sale's new reminder count, which the shop's merchant
+// sees (onCount). Anonymous callers are sent to log in.
+export function Remind({ id, on, onCount }) {
+  const [set, setSet] = useState(on);
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState('');
+  useEffect(() => setSet(on), [id, on]);
+  const toggle = async (e) => {
+    e.preventDefault();
+    if (!session.access) { location.hash = '#/login'; return; }
+    setBusy(true); setErr('');
+    try {
+      const d = await gql(set ? CancelReminder : RemindMe, { id });
+      setSet(d.mark.remindedByMe);
+      if (d.mark.reminderCount != null) onCount?.(d.mark.reminderCount);
+    } catch (x) { setErr(answer(x)); } finally { setBusy(false); }
+  };
+  return (
+    <>
+      <button type="button" class="remind" data-id={id} aria-pressed={set} disabled={busy}
+        title={t(set ? 'reminderOn' : 'remindMe')} aria-label={t(set ? 'reminderSet' : 'remindMe')} onClick={toggle}>
+        <BellIcon size={16} /><span>{t(set ? 'reminderSet' : 'remindMe')}</span>
+      </button>
+      {err && <span role="alert" class="error remind-error">{err}</span>}
+    </>
+  );
+}

@@ -16,15 +16,15 @@ import * as types from './graphql';
  */
 type Documents = {
     "mutation Refresh($t: String!) { refreshToken(token: $t) { accessToken refreshToken user { id nickName role } } }": typeof types.RefreshDocument,
-    "query DealsNearby($lon: Float!, $lat: Float!, $r: Int, $sort: DealSort, $a: String) {\n  dealsNearby(longitude: $lon, latitude: $lat, radius: $r, sort: $sort, first: 10, after: $a) {\n    edges { node { distanceMeters discount beginsAt endsAt secondsLeft remainingStock live\n      voucher { id title payValue actualValue kind favoritedByMe }\n      shop { id name area score images { url } } } }\n    pageInfo { hasNextPage endCursor } } }": typeof types.DealsNearbyDocument,
+    "query DealsNearby($lon: Float!, $lat: Float!, $r: Int, $sort: DealSort, $a: String) {\n  dealsNearby(longitude: $lon, latitude: $lat, radius: $r, sort: $sort, first: 10, after: $a) {\n    edges { node { distanceMeters discount beginsAt endsAt secondsLeft remainingStock live\n      voucher { id title payValue actualValue kind favoritedByMe remindedByMe }\n      shop { id name area score images { url } } } }\n    pageInfo { hasNextPage endCursor } } }": typeof types.DealsNearbyDocument,
     "query MyFavorites($a: String) { myFavorites(first: 20, after: $a) {\n  edges { node { id createdAt\n    shop { id name area avgPrice score comments images { url } favoritedByMe favoriteCount }\n    voucher { id title payValue actualValue kind endTime favoritedByMe shop { id name } } } }\n  pageInfo { hasNextPage endCursor } } }": typeof types.MyFavoritesDocument,
     "query UnreadCount { unreadNotificationCount }": typeof types.UnreadCountDocument,
     "subscription NotificationAdded { notificationAdded { id } }": typeof types.NotificationAddedDocument,
-    "fragment NotificationItem on Notification { id kind createdAt updatedAt read actorCount text\n  actor { id nickName icon } blog { id title } order { id } }": typeof types.NotificationItemFragmentDoc,
+    "fragment NotificationItem on Notification { id kind createdAt updatedAt read actorCount text\n  actor { id nickName icon } blog { id title } order { id } voucher { id title beginTime shop { id name } } }": typeof types.NotificationItemFragmentDoc,
     "query Notifications($a: String, $unread: Boolean) {\n  notifications(first: 20, after: $a, unreadOnly: $unread) { edges { node { ...NotificationItem } } pageInfo { hasNextPage endCursor } } }": typeof types.NotificationsDocument,
     "mutation MarkNotificationsRead($upTo: ID) { markNotificationsRead(upTo: $upTo) }": typeof types.MarkNotificationsReadDocument,
-    "query NotificationSettings { notificationSettings { likes comments follows orders followedNotes } }": typeof types.NotificationSettingsDocument,
-    "mutation UpdateNotificationSettings($in: NotificationSettingsInput!) {\n  updateNotificationSettings(input: $in) { likes comments follows orders followedNotes } }": typeof types.UpdateNotificationSettingsDocument,
+    "query NotificationSettings { notificationSettings { likes comments follows orders followedNotes shopSales } }": typeof types.NotificationSettingsDocument,
+    "mutation UpdateNotificationSettings($in: NotificationSettingsInput!) {\n  updateNotificationSettings(input: $in) { likes comments follows orders followedNotes shopSales } }": typeof types.UpdateNotificationSettingsDocument,
     "mutation Logout{ logout }": typeof types.LogoutDocument,
     "mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }": typeof types.SendLoginCodeDocument,
     "mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }": typeof types.LoginDocument,
@@ -34,14 +34,16 @@ type Documents = {
     "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { ...ShopItem } } pageInfo { hasNextPage endCursor } } }": typeof types.NearbyDocument,
     "query ShopsMine($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { ...ShopItem favoritedByMe favoriteCount } } pageInfo { hasNextPage endCursor } } }": typeof types.ShopsMineDocument,
     "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { ...ShopItem } } pageInfo { hasNextPage endCursor } } }": typeof types.ShopsDocument,
-    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      favoritedByMe favoriteCount\n      vouchers { id title payValue actualValue kind stock beginTime endTime favoritedByMe }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": typeof types.ShopDocument,
+    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      favoritedByMe favoriteCount\n      vouchers { id title payValue actualValue kind stock beginTime endTime favoritedByMe remindedByMe reminderCount }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": typeof types.ShopDocument,
     "subscription SaleProgress($v: ID!) { saleProgress(voucherId: $v) { remaining soldOut phase } }": typeof types.SaleProgressDocument,
     "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }": typeof types.OrderStatusDocument,
     "query Order($o: ID!) { order(id: $o) { redemptionCode } }": typeof types.OrderDocument,
     "mutation ClaimVoucher($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }": typeof types.ClaimVoucherDocument,
+    "mutation JoinWaitlist($v: ID!) { joinWaitlist(voucherId: $v) { id status position } }": typeof types.JoinWaitlistDocument,
     "mutation PayOrder($o: ID!) { payOrder(orderId: $o) { id status } }": typeof types.PayOrderDocument,
     "mutation CancelOrder($o: ID!) { cancelOrder(orderId: $o) { status } }": typeof types.CancelOrderDocument,
     "query MyOrders($s: [OrderStatus!]) { myOrders(status: $s, first: 20) { edges { node { id status amount voucher { title } shop { name } redemptionCode } } } }": typeof types.MyOrdersDocument,
+    "query MySales { myShops { id name vouchers { id title kind stock beginTime endTime reminderCount } } }": typeof types.MySalesDocument,
     "mutation CreateFlashSale($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }": typeof types.CreateFlashSaleDocument,
     "subscription SaleStats($v: ID!) { saleStats(voucherId: $v) {\n      remaining accepted pending created paid used canceled failed claimsPerSecond at } }": typeof types.SaleStatsDocument,
     "fragment NoteItem on Blog { id title rating likedCount commentCount author { nickName } shop { name } }": typeof types.NoteItemFragmentDoc,
@@ -62,18 +64,24 @@ type Documents = {
     "mutation UnfavoriteShop($id: ID!) { mark: unfavoriteShop(shopId: $id) { id favoritedByMe favoriteCount } }": typeof types.UnfavoriteShopDocument,
     "mutation FavoriteVoucher($id: ID!) { mark: favoriteVoucher(voucherId: $id) { id favoritedByMe } }": typeof types.FavoriteVoucherDocument,
     "mutation UnfavoriteVoucher($id: ID!) { mark: unfavoriteVoucher(voucherId: $id) { id favoritedByMe } }": typeof types.UnfavoriteVoucherDocument,
+    "mutation RemindMe($id: ID!) { mark: remindMe(voucherId: $id) { id remindedByMe reminderCount } }": typeof types.RemindMeDocument,
+    "mutation CancelReminder($id: ID!) { mark: cancelReminder(voucherId: $id) { id remindedByMe reminderCount } }": typeof types.CancelReminderDocument,
+    "query MyWaitlist { myWaitlist { id voucherId status position joinedAt offer { offeredAt expiresAt }\n  voucher { id title payValue actualValue shop { id name } } } }": typeof types.MyWaitlistDocument,
+    "mutation AcceptOffer($v: ID!) { acceptOffer(voucherId: $v) { id status } }": typeof types.AcceptOfferDocument,
+    "mutation DeclineOffer($v: ID!) { declineOffer(voucherId: $v) }": typeof types.DeclineOfferDocument,
+    "mutation LeaveWaitlist($v: ID!) { leaveWaitlist(voucherId: $v) }": typeof types.LeaveWaitlistDocument,
 };
 const documents: Documents = {
     "mutation Refresh($t: String!) { refreshToken(token: $t) { accessToken refreshToken user { id nickName role } } }": types.RefreshDocument,
-    "query DealsNearby($lon: Float!, $lat: Float!, $r: Int, $sort: DealSort, $a: String) {\n  dealsNearby(longitude: $lon, latitude: $lat, radius: $r, sort: $sort, first: 10, after: $a) {\n    edges { node { distanceMeters discount beginsAt endsAt secondsLeft remainingStock live\n      voucher { id title payValue actualValue kind favoritedByMe }\n      shop { id name area score images { url } } } }\n    pageInfo { hasNextPage endCursor } } }": types.DealsNearbyDocument,
+    "query DealsNearby($lon: Float!, $lat: Float!, $r: Int, $sort: DealSort, $a: String) {\n  dealsNearby(longitude: $lon, latitude: $lat, radius: $r, sort: $sort, first: 10, after: $a) {\n    edges { node { distanceMeters discount beginsAt endsAt secondsLeft remainingStock live\n      voucher { id title payValue actualValue kind favoritedByMe remindedByMe }\n      shop { id name area score images { url } } } }\n    pageInfo { hasNextPage endCursor } } }": types.DealsNearbyDocument,
     "query MyFavorites($a: String) { myFavorites(first: 20, after: $a) {\n  edges { node { id createdAt\n    shop { id name area avgPrice score comments images { url } favoritedByMe favoriteCount }\n    voucher { id title payValue actualValue kind endTime favoritedByMe shop { id name } } } }\n  pageInfo { hasNextPage endCursor } } }": types.MyFavoritesDocument,
     "query UnreadCount { unreadNotificationCount }": types.UnreadCountDocument,
     "subscription NotificationAdded { notificationAdded { id } }": types.NotificationAddedDocument,
-    "fragment NotificationItem on Notification { id kind createdAt updatedAt read actorCount text\n  actor { id nickName icon } blog { id title } order { id } }": types.NotificationItemFragmentDoc,
+    "fragment NotificationItem on Notification { id kind createdAt updatedAt read actorCount text\n  actor { id nickName icon } blog { id title } order { id } voucher { id title beginTime shop { id name } } }": types.NotificationItemFragmentDoc,
     "query Notifications($a: String, $unread: Boolean) {\n  notifications(first: 20, after: $a, unreadOnly: $unread) { edges { node { ...NotificationItem } } pageInfo { hasNextPage endCursor } } }": types.NotificationsDocument,
     "mutation MarkNotificationsRead($upTo: ID) { markNotificationsRead(upTo: $upTo) }": types.MarkNotificationsReadDocument,
-    "query NotificationSettings { notificationSettings { likes comments follows orders followedNotes } }": types.NotificationSettingsDocument,
-    "mutation UpdateNotificationSettings($in: NotificationSettingsInput!) {\n  updateNotificationSettings(input: $in) { likes comments follows orders followedNotes } }": types.UpdateNotificationSettingsDocument,
+    "query NotificationSettings { notificationSettings { likes comments follows orders followedNotes shopSales } }": types.NotificationSettingsDocument,
+    "mutation UpdateNotificationSettings($in: NotificationSettingsInput!) {\n  updateNotificationSettings(input: $in) { likes comments follows orders followedNotes shopSales } }": types.UpdateNotificationSettingsDocument,
     "mutation Logout{ logout }": types.LogoutDocument,
     "mutation SendLoginCode($p: String!) { sendLoginCode(phone: $p) { sent devCode } }": types.SendLoginCodeDocument,
     "mutation Login($p: String!, $c: String!) { login(phone: $p, code: $c) { accessToken refreshToken user { id nickName role } } }": types.LoginDocument,
@@ -83,14 +91,16 @@ const documents: Documents = {
     "query Nearby($t: ID!, $lon: Float!, $lat: Float!, $a: String) {\n        nearbyShops(typeId: $t, longitude: $lon, latitude: $lat, first: 10, after: $a) {\n          edges { distanceMeters node { ...ShopItem } } pageInfo { hasNextPage endCursor } } }": types.NearbyDocument,
     "query ShopsMine($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { ...ShopItem favoritedByMe favoriteCount } } pageInfo { hasNextPage endCursor } } }": types.ShopsMineDocument,
     "query Shops($t: ID, $n: String, $a: String) { shops(typeId: $t, name: $n, first: 10, after: $a) {\n        edges { node { ...ShopItem } } pageInfo { hasNextPage endCursor } } }": types.ShopsDocument,
-    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      favoritedByMe favoriteCount\n      vouchers { id title payValue actualValue kind stock beginTime endTime favoritedByMe }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": types.ShopDocument,
+    "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      favoritedByMe favoriteCount\n      vouchers { id title payValue actualValue kind stock beginTime endTime favoritedByMe remindedByMe reminderCount }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }": types.ShopDocument,
     "subscription SaleProgress($v: ID!) { saleProgress(voucherId: $v) { remaining soldOut phase } }": types.SaleProgressDocument,
     "subscription OrderStatus($o: ID!) { orderStatus(orderId: $o) { orderId status reason } }": types.OrderStatusDocument,
     "query Order($o: ID!) { order(id: $o) { redemptionCode } }": types.OrderDocument,
     "mutation ClaimVoucher($v: ID!) { claimVoucher(voucherId: $v) { orderId status } }": types.ClaimVoucherDocument,
+    "mutation JoinWaitlist($v: ID!) { joinWaitlist(voucherId: $v) { id status position } }": types.JoinWaitlistDocument,
     "mutation PayOrder($o: ID!) { payOrder(orderId: $o) { id status } }": types.PayOrderDocument,
     "mutation CancelOrder($o: ID!) { cancelOrder(orderId: $o) { status } }": types.CancelOrderDocument,
     "query MyOrders($s: [OrderStatus!]) { myOrders(status: $s, first: 20) { edges { node { id status amount voucher { title } shop { name } redemptionCode } } } }": types.MyOrdersDocument,
+    "query MySales { myShops { id name vouchers { id title kind stock beginTime endTime reminderCount } } }": types.MySalesDocument,
     "mutation CreateFlashSale($in: CreateFlashSaleInput!) { createFlashSale(input: $in) { id } }": types.CreateFlashSaleDocument,
     "subscription SaleStats($v: ID!) { saleStats(voucherId: $v) {\n      remaining accepted pending created paid used canceled failed claimsPerSecond at } }": types.SaleStatsDocument,
     "fragment NoteItem on Blog { id title rating likedCount commentCount author { nickName } shop { name } }": types.NoteItemFragmentDoc,
@@ -111,6 +121,12 @@ const documents: Documents = {
     "mutation UnfavoriteShop($id: ID!) { mark: unfavoriteShop(shopId: $id) { id favoritedByMe favoriteCount } }": types.UnfavoriteShopDocument,
     "mutation FavoriteVoucher($id: ID!) { mark: favoriteVoucher(voucherId: $id) { id favoritedByMe } }": types.FavoriteVoucherDocument,
     "mutation UnfavoriteVoucher($id: ID!) { mark: unfavoriteVoucher(voucherId: $id) { id favoritedByMe } }": types.UnfavoriteVoucherDocument,
+    "mutation RemindMe($id: ID!) { mark: remindMe(voucherId: $id) { id remindedByMe reminderCount } }": types.RemindMeDocument,
+    "mutation CancelReminder($id: ID!) { mark: cancelReminder(voucherId: $id) { id remindedByMe reminderCount } }": types.CancelReminderDocument,
+    "query MyWaitlist { myWaitlist { id voucherId status position joinedAt offer { offeredAt expiresAt }\n  voucher { id title payValue actualValue shop { id name } } } }": types.MyWaitlistDocument,
+    "mutation AcceptOffer($v: ID!) { acceptOffer(voucherId: $v) { id status } }": types.AcceptOfferDocument,
+    "mutation DeclineOffer($v: ID!) { declineOffer(voucherId: $v) }": types.DeclineOfferDocument,
+    "mutation LeaveWaitlist($v: ID!) { leaveWaitlist(voucherId: $v) }": types.LeaveWaitlistDocument,
 };
 
 /**
@@ -120,7 +136,7 @@ export function graphql(source: "mutation Refresh($t: String!) { refreshToken(to
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query DealsNearby($lon: Float!, $lat: Float!, $r: Int, $sort: DealSort, $a: String) {\n  dealsNearby(longitude: $lon, latitude: $lat, radius: $r, sort: $sort, first: 10, after: $a) {\n    edges { node { distanceMeters discount beginsAt endsAt secondsLeft remainingStock live\n      voucher { id title payValue actualValue kind favoritedByMe }\n      shop { id name area score images { url } } } }\n    pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').DealsNearbyDocument;
+export function graphql(source: "query DealsNearby($lon: Float!, $lat: Float!, $r: Int, $sort: DealSort, $a: String) {\n  dealsNearby(longitude: $lon, latitude: $lat, radius: $r, sort: $sort, first: 10, after: $a) {\n    edges { node { distanceMeters discount beginsAt endsAt secondsLeft remainingStock live\n      voucher { id title payValue actualValue kind favoritedByMe remindedByMe }\n      shop { id name area score images { url } } } }\n    pageInfo { hasNextPage endCursor } } }"): typeof import('./graphql').DealsNearbyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -136,7 +152,7 @@ export function graphql(source: "subscription NotificationAdded { notificationAd
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "fragment NotificationItem on Notification { id kind createdAt updatedAt read actorCount text\n  actor { id nickName icon } blog { id title } order { id } }"): typeof import('./graphql').NotificationItemFragmentDoc;
+export function graphql(source: "fragment NotificationItem on Notification { id kind createdAt updatedAt read actorCount text\n  actor { id nickName icon } blog { id title } order { id } voucher { id title beginTime shop { id name } } }"): typeof import('./graphql').NotificationItemFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -148,11 +164,11 @@ export function graphql(source: "mutation MarkNotificationsRead($upTo: ID) { mar
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query NotificationSettings { notificationSettings { likes comments follows orders followedNotes } }"): typeof import('./graphql').NotificationSettingsDocument;
+export function graphql(source: "query NotificationSettings { notificationSettings { likes comments follows orders followedNotes shopSales } }"): typeof import('./graphql').NotificationSettingsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "mutation UpdateNotificationSettings($in: NotificationSettingsInput!) {\n  updateNotificationSettings(input: $in) { likes comments follows orders followedNotes } }"): typeof import('./graphql').UpdateNotificationSettingsDocument;
+export function graphql(source: "mutation UpdateNotificationSettings($in: NotificationSettingsInput!) {\n  updateNotificationSettings(input: $in) { likes comments follows orders followedNotes shopSales } }"): typeof import('./graphql').UpdateNotificationSettingsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -192,7 +208,7 @@ export function graphql(source: "query Shops($t: ID, $n: String, $a: String) { s
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      favoritedByMe favoriteCount\n      vouchers { id title payValue actualValue kind stock beginTime endTime favoritedByMe }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }"): typeof import('./graphql').ShopDocument;
+export function graphql(source: "query Shop($id: ID!) { shop(id: $id) { id name address avgPrice score comments images { url width height } openHours type { name }\n      favoritedByMe favoriteCount\n      vouchers { id title payValue actualValue kind stock beginTime endTime favoritedByMe remindedByMe reminderCount }\n      blogs(first: 5) { edges { node { id title rating likedCount author { nickName } } } } } }"): typeof import('./graphql').ShopDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -212,6 +228,10 @@ export function graphql(source: "mutation ClaimVoucher($v: ID!) { claimVoucher(v
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "mutation JoinWaitlist($v: ID!) { joinWaitlist(voucherId: $v) { id status position } }"): typeof import('./graphql').JoinWaitlistDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "mutation PayOrder($o: ID!) { payOrder(orderId: $o) { id status } }"): typeof import('./graphql').PayOrderDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -221,6 +241,10 @@ export function graphql(source: "mutation CancelOrder($o: ID!) { cancelOrder(ord
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "query MyOrders($s: [OrderStatus!]) { myOrders(status: $s, first: 20) { edges { node { id status amount voucher { title } shop { name } redemptionCode } } } }"): typeof import('./graphql').MyOrdersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query MySales { myShops { id name vouchers { id title kind stock beginTime endTime reminderCount } } }"): typeof import('./graphql').MySalesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -301,6 +325,30 @@ export function graphql(source: "mutation FavoriteVoucher($id: ID!) { mark: favo
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation UnfavoriteVoucher($id: ID!) { mark: unfavoriteVoucher(voucherId: $id) { id favoritedByMe } }"): typeof import('./graphql').UnfavoriteVoucherDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation RemindMe($id: ID!) { mark: remindMe(voucherId: $id) { id remindedByMe reminderCount } }"): typeof import('./graphql').RemindMeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CancelReminder($id: ID!) { mark: cancelReminder(voucherId: $id) { id remindedByMe reminderCount } }"): typeof import('./graphql').CancelReminderDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query MyWaitlist { myWaitlist { id voucherId status position joinedAt offer { offeredAt expiresAt }\n  voucher { id title payValue actualValue shop { id name } } } }"): typeof import('./graphql').MyWaitlistDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation AcceptOffer($v: ID!) { acceptOffer(voucherId: $v) { id status } }"): typeof import('./graphql').AcceptOfferDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation DeclineOffer($v: ID!) { declineOffer(voucherId: $v) }"): typeof import('./graphql').DeclineOfferDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation LeaveWaitlist($v: ID!) { leaveWaitlist(voucherId: $v) }"): typeof import('./graphql').LeaveWaitlistDocument;
 
 
 export function graphql(source: string) {

@@ -58,12 +58,22 @@ export type NotificationKind =
   | 'COMMENT_REPLIED'
   /** People started following the caller. */
   | 'FOLLOWED'
+  /** An author the caller follows published a note (only with the followedNotes setting on). */
+  | 'FOLLOWED_NOTE'
   /** The caller's order was canceled because it was not paid in time. */
   | 'ORDER_EXPIRED'
+  /** The caller's order is still unpaid and will be canceled soon (ORDER_EXPIRY_WARNING_BEFORE, 5 minutes, before its pay deadline). */
+  | 'ORDER_EXPIRY_WARNING'
   /** The caller's order was paid: its redemption code is ready. */
   | 'ORDER_PAID'
   /** The caller's order was refunded. */
-  | 'ORDER_REFUNDED';
+  | 'ORDER_REFUNDED'
+  /** A flash sale the caller asked to be reminded of (remindMe) begins within SALE_REMINDER_BEFORE (5m). */
+  | 'SALE_REMINDER'
+  /** A shop the caller marked as a favourite put a new flash sale on. */
+  | 'SHOP_NEW_SALE'
+  /** A returned unit of a sale the caller waits for is held for the caller (see myWaitlist, acceptOffer). */
+  | 'WAITLIST_OFFER';
 
 /** Settings to change; those left out stay as they are. */
 export type NotificationSettingsInput = {
@@ -72,6 +82,7 @@ export type NotificationSettingsInput = {
   follows?: boolean | null | undefined;
   likes?: boolean | null | undefined;
   orders?: boolean | null | undefined;
+  shopSales?: boolean | null | undefined;
 };
 
 /** Where an order is in its life. */
@@ -129,6 +140,13 @@ export type VoucherKind =
   | 'FLASH_SALE'
   | 'NORMAL';
 
+/** Where the caller's place in a sale's waitlist stands. */
+export type WaitlistStatus =
+  /** A returned unit is held for the caller (offer): acceptOffer claims it, declineOffer passes it on. */
+  | 'OFFERED'
+  /** In line. */
+  | 'WAITING';
+
 export type RefreshMutationVariables = Exact<{
   t: string;
 }>;
@@ -145,7 +163,7 @@ export type DealsNearbyQueryVariables = Exact<{
 }>;
 
 
-export type DealsNearbyQuery = { dealsNearby: { edges: Array<{ node: { distanceMeters: number, discount: number, beginsAt: string | null, endsAt: string | null, secondsLeft: number | null, remainingStock: number | null, live: boolean, voucher: { id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, favoritedByMe: boolean }, shop: { id: string, name: string, area: string, score: number, images: Array<{ url: string }> } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type DealsNearbyQuery = { dealsNearby: { edges: Array<{ node: { distanceMeters: number, discount: number, beginsAt: string | null, endsAt: string | null, secondsLeft: number | null, remainingStock: number | null, live: boolean, voucher: { id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, favoritedByMe: boolean, remindedByMe: boolean }, shop: { id: string, name: string, area: string, score: number, images: Array<{ url: string }> } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type MyFavoritesQueryVariables = Exact<{
   a?: string | null | undefined;
@@ -164,7 +182,7 @@ export type NotificationAddedSubscriptionVariables = Exact<{ [key: string]: neve
 
 export type NotificationAddedSubscription = { notificationAdded: { id: string } };
 
-export type NotificationItemFragment = { id: string, kind: NotificationKind, createdAt: string, updatedAt: string, read: boolean, actorCount: number, text: string, actor: { id: string, nickName: string, icon: string } | null, blog: { id: string, title: string } | null, order: { id: string } | null };
+export type NotificationItemFragment = { id: string, kind: NotificationKind, createdAt: string, updatedAt: string, read: boolean, actorCount: number, text: string, actor: { id: string, nickName: string, icon: string } | null, blog: { id: string, title: string } | null, order: { id: string } | null, voucher: { id: string, title: string, beginTime: string | null, shop: { id: string, name: string } } | null };
 
 export type NotificationsQueryVariables = Exact<{
   a?: string | null | undefined;
@@ -172,7 +190,7 @@ export type NotificationsQueryVariables = Exact<{
 }>;
 
 
-export type NotificationsQuery = { notifications: { edges: Array<{ node: { id: string, kind: NotificationKind, createdAt: string, updatedAt: string, read: boolean, actorCount: number, text: string, actor: { id: string, nickName: string, icon: string } | null, blog: { id: string, title: string } | null, order: { id: string } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type NotificationsQuery = { notifications: { edges: Array<{ node: { id: string, kind: NotificationKind, createdAt: string, updatedAt: string, read: boolean, actorCount: number, text: string, actor: { id: string, nickName: string, icon: string } | null, blog: { id: string, title: string } | null, order: { id: string } | null, voucher: { id: string, title: string, beginTime: string | null, shop: { id: string, name: string } } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type MarkNotificationsReadMutationVariables = Exact<{
   upTo?: string | null | undefined;
@@ -184,14 +202,14 @@ export type MarkNotificationsReadMutation = { markNotificationsRead: number };
 export type NotificationSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type NotificationSettingsQuery = { notificationSettings: { likes: boolean, comments: boolean, follows: boolean, orders: boolean, followedNotes: boolean } };
+export type NotificationSettingsQuery = { notificationSettings: { likes: boolean, comments: boolean, follows: boolean, orders: boolean, followedNotes: boolean, shopSales: boolean } };
 
 export type UpdateNotificationSettingsMutationVariables = Exact<{
   in: NotificationSettingsInput;
 }>;
 
 
-export type UpdateNotificationSettingsMutation = { updateNotificationSettings: { likes: boolean, comments: boolean, follows: boolean, orders: boolean, followedNotes: boolean } };
+export type UpdateNotificationSettingsMutation = { updateNotificationSettings: { likes: boolean, comments: boolean, follows: boolean, orders: boolean, followedNotes: boolean, shopSales: boolean } };
 
 export type LogoutMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -263,7 +281,7 @@ export type ShopQueryVariables = Exact<{
 }>;
 
 
-export type ShopQuery = { shop: { id: string, name: string, address: string, avgPrice: number, score: number, comments: number, openHours: string, favoritedByMe: boolean, favoriteCount: number, images: Array<{ url: string, width: number | null, height: number | null }>, type: { name: string } | null, vouchers: Array<{ id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, stock: number | null, beginTime: string | null, endTime: string | null, favoritedByMe: boolean }>, blogs: { edges: Array<{ node: { id: string, title: string, rating: number | null, likedCount: number, author: { nickName: string } } }> } } | null };
+export type ShopQuery = { shop: { id: string, name: string, address: string, avgPrice: number, score: number, comments: number, openHours: string, favoritedByMe: boolean, favoriteCount: number, images: Array<{ url: string, width: number | null, height: number | null }>, type: { name: string } | null, vouchers: Array<{ id: string, title: string, payValue: number, actualValue: number, kind: VoucherKind, stock: number | null, beginTime: string | null, endTime: string | null, favoritedByMe: boolean, remindedByMe: boolean, reminderCount: number | null }>, blogs: { edges: Array<{ node: { id: string, title: string, rating: number | null, likedCount: number, author: { nickName: string } } }> } } | null };
 
 export type SaleProgressSubscriptionVariables = Exact<{
   v: string;
@@ -293,6 +311,13 @@ export type ClaimVoucherMutationVariables = Exact<{
 
 export type ClaimVoucherMutation = { claimVoucher: { orderId: string, status: OrderStatus } };
 
+export type JoinWaitlistMutationVariables = Exact<{
+  v: string;
+}>;
+
+
+export type JoinWaitlistMutation = { joinWaitlist: { id: string, status: WaitlistStatus, position: number | null } };
+
 export type PayOrderMutationVariables = Exact<{
   o: string;
 }>;
@@ -313,6 +338,11 @@ export type MyOrdersQueryVariables = Exact<{
 
 
 export type MyOrdersQuery = { myOrders: { edges: Array<{ node: { id: string, status: OrderStatus, amount: number, redemptionCode: string | null, voucher: { title: string }, shop: { name: string } } }> } };
+
+export type MySalesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MySalesQuery = { myShops: Array<{ id: string, name: string, vouchers: Array<{ id: string, title: string, kind: VoucherKind, stock: number | null, beginTime: string | null, endTime: string | null, reminderCount: number | null }> }> };
 
 export type CreateFlashSaleMutationVariables = Exact<{
   in: CreateFlashSaleInput;
@@ -448,6 +478,46 @@ export type UnfavoriteVoucherMutationVariables = Exact<{
 
 export type UnfavoriteVoucherMutation = { mark: { id: string, favoritedByMe: boolean } };
 
+export type RemindMeMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RemindMeMutation = { mark: { id: string, remindedByMe: boolean, reminderCount: number | null } };
+
+export type CancelReminderMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CancelReminderMutation = { mark: { id: string, remindedByMe: boolean, reminderCount: number | null } };
+
+export type MyWaitlistQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyWaitlistQuery = { myWaitlist: Array<{ id: string, voucherId: string, status: WaitlistStatus, position: number | null, joinedAt: string, offer: { offeredAt: string, expiresAt: string } | null, voucher: { id: string, title: string, payValue: number, actualValue: number, shop: { id: string, name: string } } }> };
+
+export type AcceptOfferMutationVariables = Exact<{
+  v: string;
+}>;
+
+
+export type AcceptOfferMutation = { acceptOffer: { id: string, status: OrderStatus } };
+
+export type DeclineOfferMutationVariables = Exact<{
+  v: string;
+}>;
+
+
+export type DeclineOfferMutation = { declineOffer: boolean };
+
+export type LeaveWaitlistMutationVariables = Exact<{
+  v: string;
+}>;
+
+
+export type LeaveWaitlistMutation = { leaveWaitlist: boolean };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -486,6 +556,15 @@ export const NotificationItemFragmentDoc = new TypedDocumentString(`
   }
   order {
     id
+  }
+  voucher {
+    id
+    title
+    beginTime
+    shop {
+      id
+      name
+    }
   }
 }
     `, {"fragmentName":"NotificationItem"}) as unknown as TypedDocumentString<NotificationItemFragment, unknown>;
@@ -556,6 +635,7 @@ export const DealsNearbyDocument = new TypedDocumentString(`
           actualValue
           kind
           favoritedByMe
+          remindedByMe
         }
         shop {
           id
@@ -663,6 +743,15 @@ export const NotificationsDocument = new TypedDocumentString(`
   order {
     id
   }
+  voucher {
+    id
+    title
+    beginTime
+    shop {
+      id
+      name
+    }
+  }
 }`) as unknown as TypedDocumentString<NotificationsQuery, NotificationsQueryVariables>;
 export const MarkNotificationsReadDocument = new TypedDocumentString(`
     mutation MarkNotificationsRead($upTo: ID) {
@@ -677,6 +766,7 @@ export const NotificationSettingsDocument = new TypedDocumentString(`
     follows
     orders
     followedNotes
+    shopSales
   }
 }
     `) as unknown as TypedDocumentString<NotificationSettingsQuery, NotificationSettingsQueryVariables>;
@@ -688,6 +778,7 @@ export const UpdateNotificationSettingsDocument = new TypedDocumentString(`
     follows
     orders
     followedNotes
+    shopSales
   }
 }
     `) as unknown as TypedDocumentString<UpdateNotificationSettingsMutation, UpdateNotificationSettingsMutationVariables>;
@@ -862,6 +953,8 @@ export const ShopDocument = new TypedDocumentString(`
       beginTime
       endTime
       favoritedByMe
+      remindedByMe
+      reminderCount
     }
     blogs(first: 5) {
       edges {
@@ -912,6 +1005,15 @@ export const ClaimVoucherDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ClaimVoucherMutation, ClaimVoucherMutationVariables>;
+export const JoinWaitlistDocument = new TypedDocumentString(`
+    mutation JoinWaitlist($v: ID!) {
+  joinWaitlist(voucherId: $v) {
+    id
+    status
+    position
+  }
+}
+    `) as unknown as TypedDocumentString<JoinWaitlistMutation, JoinWaitlistMutationVariables>;
 export const PayOrderDocument = new TypedDocumentString(`
     mutation PayOrder($o: ID!) {
   payOrder(orderId: $o) {
@@ -947,6 +1049,23 @@ export const MyOrdersDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MyOrdersQuery, MyOrdersQueryVariables>;
+export const MySalesDocument = new TypedDocumentString(`
+    query MySales {
+  myShops {
+    id
+    name
+    vouchers {
+      id
+      title
+      kind
+      stock
+      beginTime
+      endTime
+      reminderCount
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MySalesQuery, MySalesQueryVariables>;
 export const CreateFlashSaleDocument = new TypedDocumentString(`
     mutation CreateFlashSale($in: CreateFlashSaleInput!) {
   createFlashSale(input: $in) {
@@ -1216,3 +1335,64 @@ export const UnfavoriteVoucherDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UnfavoriteVoucherMutation, UnfavoriteVoucherMutationVariables>;
+export const RemindMeDocument = new TypedDocumentString(`
+    mutation RemindMe($id: ID!) {
+  mark: remindMe(voucherId: $id) {
+    id
+    remindedByMe
+    reminderCount
+  }
+}
+    `) as unknown as TypedDocumentString<RemindMeMutation, RemindMeMutationVariables>;
+export const CancelReminderDocument = new TypedDocumentString(`
+    mutation CancelReminder($id: ID!) {
+  mark: cancelReminder(voucherId: $id) {
+    id
+    remindedByMe
+    reminderCount
+  }
+}
+    `) as unknown as TypedDocumentString<CancelReminderMutation, CancelReminderMutationVariables>;
+export const MyWaitlistDocument = new TypedDocumentString(`
+    query MyWaitlist {
+  myWaitlist {
+    id
+    voucherId
+    status
+    position
+    joinedAt
+    offer {
+      offeredAt
+      expiresAt
+    }
+    voucher {
+      id
+      title
+      payValue
+      actualValue
+      shop {
+        id
+        name
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MyWaitlistQuery, MyWaitlistQueryVariables>;
+export const AcceptOfferDocument = new TypedDocumentString(`
+    mutation AcceptOffer($v: ID!) {
+  acceptOffer(voucherId: $v) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<AcceptOfferMutation, AcceptOfferMutationVariables>;
+export const DeclineOfferDocument = new TypedDocumentString(`
+    mutation DeclineOffer($v: ID!) {
+  declineOffer(voucherId: $v)
+}
+    `) as unknown as TypedDocumentString<DeclineOfferMutation, DeclineOfferMutationVariables>;
+export const LeaveWaitlistDocument = new TypedDocumentString(`
+    mutation LeaveWaitlist($v: ID!) {
+  leaveWaitlist(voucherId: $v)
+}
+    `) as unknown as TypedDocumentString<LeaveWaitlistMutation, LeaveWaitlistMutationVariables>;
