@@ -48,7 +48,7 @@ const text = {
     s_canceled: 'Canceled', s_rate: 'Orders per second',
     feed: 'Following', hot: 'Hot', write: 'Write a note', follow: 'Follow', unfollow: 'Unfollow', comments: 'Comments',
     comment: 'Comment', send: 'Send', content: 'Text', rating: 'Rating', photo: 'Photo', publish: 'Publish',
-    signInDaily: 'Sign in', streak: 'Days in a row', signInToday: 'Sign in today', now: 'now',
+    signInDaily: 'Check-in', streak: 'Days in a row', signInToday: 'Check in today', now: 'now',
     nearMe: 'Near me', around: 'Around', guessed: 'no location given: the city center', openHours: 'Open',
     inbox: 'Inbox', unread: 'Unread', markAllRead: 'Mark all read', inboxEmpty: 'Nothing here yet', notifySettings: 'Notifications',
     notify_likes: 'Likes', notify_comments: 'Comments and replies', notify_follows: 'New followers', notify_orders: 'Orders',
