@@ -145,6 +145,16 @@ func (u *SaleUnits) ReturnUnits(ctx context.Context, voucherID int64, released [
 	return u.c.giveBack(ctx, voucherID, unitsBack{Orders: units, FreeSlot: freeSlot})
 }
 
+// LineHold implements orders.Sales: with a waitlist, the release of an order holds its
+// unit for the first in the sale's line in its own transaction (the waitlist's Hold
+// then finds it held and announces it); without one, units go to the stock.
+func (u *SaleUnits) LineHold() orders.LineHold {
+	if w := u.c.waitlist(); w != nil {
+		return orders.LineHold{OfferTTL: w.OfferTTL()}
+	}
+	return orders.LineHold{}
+}
+
 // Live implements orders.Sales with the gate's stock and its count of the sale's
 // reservations (which hold only claims whose orders are not written yet).
 func (u *SaleUnits) Live(ctx context.Context, voucherID int64) (orders.LiveSale, error) {
