@@ -96,8 +96,6 @@ type Sales interface {
 	// the gate does not hold is left alone (true: it is loaded from the database, where
 	// the user's order will be).
 	TakeSlot(ctx context.Context, voucherID, userID int64) (bool, error)
-	// FreeSlot takes that mark back.
-	FreeSlot(ctx context.Context, voucherID, userID int64) error
 	// StockLeft is the sale's stock left to claim (the gate's, or the database's when the
 	// gate does not hold the sale).
 	StockLeft(ctx context.Context, voucherID int64) (int64, error)
