@@ -46,7 +46,9 @@ func TestStuckHandlerIsAbandoned(t *testing.T) {
 	claims := makeClaims(40)
 	publishAll(t, q, claims, 4)
 	waitUntil(t, 30*time.Second, func() bool { return rec.handledCount() == len(claims) },
-		func() string { return fmt.Sprintf("%d of %d handled, %d batches abandoned", rec.handledCount(), len(claims), q.AbandonedBatches()) })
+		func() string {
+			return fmt.Sprintf("%d of %d handled, %d batches abandoned", rec.handledCount(), len(claims), q.AbandonedBatches())
+		})
 	if n := q.AbandonedBatches(); n != 2 {
 		t.Errorf("abandoned batches = %d, want 2", n)
 	}
@@ -90,7 +92,11 @@ func TestHandleTimeoutCancelsTheBatch(t *testing.T) {
 	claims := makeClaims(10)
 	publishAll(t, q, claims, 2)
 	waitUntil(t, 30*time.Second, func() bool { mu.Lock(); defer mu.Unlock(); return len(handled) == len(claims) },
-		func() string { mu.Lock(); defer mu.Unlock(); return fmt.Sprintf("%d of %d handled", len(handled), len(claims)) })
+		func() string {
+			mu.Lock()
+			defer mu.Unlock()
+			return fmt.Sprintf("%d of %d handled", len(handled), len(claims))
+		})
 	mu.Lock()
 	defer mu.Unlock()
 	if cancelled != 1 {
