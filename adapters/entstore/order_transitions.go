@@ -1,10 +1,12 @@
 package entstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -111,10 +113,10 @@ func (r *Orders) moveTx(ctx context.Context, tx *sql.Tx, t orders.Transition) (c
 	if t.To == domain.OrderUsed {
 		q += " AND redeemed_quantity + " + a.p(max(t.Units, 1)) + " <= quantity"
 	}
-	q += " RETURNING voucher_id, shop_id, kind, quantity, redeemed_quantity, amount"
+	q += " RETURNING voucher_id, user_id, shop_id, kind, quantity, redeemed_quantity, amount"
 	var row domain.VoucherOrder
 	var kind string
-	err = tx.QueryRowContext(ctx, q, a.vals...).Scan(&row.VoucherID, &row.ShopID, &kind, &row.Quantity, &row.RedeemedQuantity, &row.Amount)
+	err = tx.QueryRowContext(ctx, q, a.vals...).Scan(&row.VoucherID, &row.UserID, &row.ShopID, &kind, &row.Quantity, &row.RedeemedQuantity, &row.Amount)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -124,8 +126,19 @@ func (r *Orders) moveTx(ctx context.Context, tx *sql.Tx, t orders.Transition) (c
 	// Units of the order not redeemed: those a release gives back.
 	left := int64(max(row.Quantity, 1) - row.RedeemedQuantity)
 	if t.ReturnUnit && kind == string(domain.VoucherFlashSale) && !t.To.HoldsUnit() && left > 0 {
-		if err := returnStock(ctx, tx, r.raw, row.VoucherID, left); err != nil {
+		// The first in the sale's line, if any, gets the unit here, before anyone else
+		// can see it in the stock.
+		held, err := holdForLine(ctx, tx, r.raw, row.VoucherID, t.OrderID, row.UserID, at, t.Line)
+		if err != nil {
 			return false, err
+		}
+		if held {
+			left--
+		}
+		if left > 0 {
+			if err := returnStock(ctx, tx, r.raw, row.VoucherID, left); err != nil {
+				return false, err
+			}
 		}
 	}
 	switch t.To {
@@ -206,11 +219,12 @@ var (
 	expireFrom = statusList(expireMove.From)
 )
 
-// ExpireDue implements orders.OrderStore. On PostgreSQL the batch is chosen with FOR
+// ExpireDue implements orders.OrderStore. Each FLASH_SALE unit is held for its sale's
+// line or returned to its stock in the same transaction (holdForLine). On PostgreSQL the batch is chosen with FOR
 // UPDATE SKIP LOCKED, so nodes sweeping at once take disjoint orders; on SQLite the
 // database lock serialises sweeps, and the status condition keeps a second sweep from
 // touching an order the first canceled.
-func (r *Orders) ExpireDue(ctx context.Context, now time.Time, limit int) ([]domain.VoucherOrder, error) {
+func (r *Orders) ExpireDue(ctx context.Context, now time.Time, limit int, line orders.LineHold) ([]domain.VoucherOrder, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
@@ -226,25 +240,24 @@ func (r *Orders) ExpireDue(ctx context.Context, now time.Time, limit int) ([]dom
 		q := "UPDATE voucher_orders SET status = " + a.p(string(expireMove.To)) + ", cancel_reason = " + a.p(string(domain.CancelTimeout)) +
 			", canceled_at = " + a.p(now) + ", updated_at = " + a.p(now) +
 			" WHERE id IN (SELECT id FROM voucher_orders WHERE status IN " + expireFrom + " AND pay_deadline <= " + a.p(now) +
-			" ORDER BY pay_deadline LIMIT " + a.p(limit) + lock + ") AND status IN " + expireFrom + " RETURNING id, voucher_id, kind, quantity"
+			" ORDER BY pay_deadline LIMIT " + a.p(limit) + lock + ") AND status IN " + expireFrom + " RETURNING id, voucher_id, user_id, kind, quantity"
 		rows, err := tx.QueryContext(ctx, q, a.vals...)
 		if err != nil {
 			return fmt.Errorf("expire unpaid orders: %w", err)
 		}
-		units := map[int64]int64{}
+		var released []domain.VoucherOrder
 		for rows.Next() {
 			var (
-				id, voucherID int64
-				kind          string
-				quantity      int
+				o    domain.VoucherOrder
+				kind string
 			)
-			if err := rows.Scan(&id, &voucherID, &kind, &quantity); err != nil {
+			if err := rows.Scan(&o.ID, &o.VoucherID, &o.UserID, &kind, &o.Quantity); err != nil {
 				rows.Close()
 				return err
 			}
-			ids = append(ids, id)
+			ids = append(ids, o.ID)
 			if expireMove.ReturnsUnit() && kind == string(domain.VoucherFlashSale) {
-				units[voucherID] += int64(max(quantity, 1))
+				released = append(released, o)
 			}
 		}
 		if err := rows.Close(); err != nil {
@@ -253,7 +266,24 @@ func (r *Orders) ExpireDue(ctx context.Context, now time.Time, limit int) ([]dom
 		if err := rows.Err(); err != nil {
 			return err
 		}
+		// Oldest order first: the line is offered the units in the order they expired.
+		slices.SortFunc(released, func(a, b domain.VoucherOrder) int { return cmp.Compare(a.ID, b.ID) })
+		units := map[int64]int64{}
+		for _, o := range released {
+			n := int64(max(o.Quantity, 1))
+			held, err := holdForLine(ctx, tx, r.raw, o.VoucherID, o.ID, o.UserID, now, line)
+			if err != nil {
+				return err
+			}
+			if held {
+				n--
+			}
+			units[o.VoucherID] += n
+		}
 		for vid, n := range units {
+			if n == 0 {
+				continue
+			}
 			if err := returnStock(ctx, tx, r.raw, vid, n); err != nil {
 				return err
 			}

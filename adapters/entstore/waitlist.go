@@ -203,6 +203,9 @@ func (r *Waitlist) Hold(ctx context.Context, voucherID int64, units []waitlist.S
 			if !ent.IsNotFound(err) {
 				return fmt.Errorf("read held unit: %w", err)
 			}
+			if expires.IsZero() {
+				return errNotHeld
+			}
 			next, err := r.nextInLine(ctx, c, voucherID)
 			if err != nil {
 				return err

@@ -216,7 +216,7 @@ func (u *CancelOrder) Handle(ctx context.Context, a domain.Actor, orderID int64)
 		return domain.VoucherOrder{}, err
 	}
 	t := Move(domain.OrderCancel, o.ID, u.c.now())
-	t.CancelReason = domain.CancelByBuyer
+	t.CancelReason, t.Line = domain.CancelByBuyer, u.c.d.Sales.LineHold()
 	after, changed, err := u.c.d.Orders.Transition(ctx, t)
 	if err != nil {
 		return domain.VoucherOrder{}, err
@@ -253,7 +253,7 @@ func (u *RequestRefund) Handle(ctx context.Context, a domain.Actor, orderID int6
 		return domain.VoucherOrder{}, err
 	}
 	t := Move(domain.OrderRefund, o.ID, u.c.now())
-	t.RefundReason = reason
+	t.RefundReason, t.Line = reason, u.c.d.Sales.LineHold()
 	var paid *domain.Payment
 	for i := range payments {
 		if payments[i].Status == domain.PaymentSucceeded {

@@ -74,7 +74,15 @@ type Sales interface {
 	// user claim the sale again. A sale that got units back is open again on every node.
 	// It returns how many units went back now; an error means some may not have (the
 	// database has them already; the flash sale's reconciler repairs the rest).
+	//
+	// A unit its release held for the sale's waitlist (LineHold) is not given to the
+	// stock again: it is announced to the user it is held for, and its order's user's slot
+	// is freed as the others' are.
 	ReturnUnits(ctx context.Context, voucherID int64, released []domain.VoucherOrder, freeSlot bool) (int, error)
+	// LineHold is how the units of orders released now are routed in their releases'
+	// transactions: held for the sales' waitlists (when there are waitlists), or back to
+	// the stock.
+	LineHold() LineHold
 	// Live reads a sale's live numbers.
 	Live(ctx context.Context, voucherID int64) (LiveSale, error)
 }

@@ -68,9 +68,10 @@ type OrderStore interface {
 	Transition(ctx context.Context, t Transition) (o domain.VoucherOrder, changed bool, err error)
 	// ExpireDue applies domain.OrderExpire (reason TIMEOUT, at now) to up to limit orders
 	// whose pay deadline is at or before now, returning their FLASH_SALE units to their
-	// sales' database stock, in one transaction, and returns the orders it canceled.
-	// Callers on several nodes at once cancel disjoint orders (no order twice).
-	ExpireDue(ctx context.Context, now time.Time, limit int) ([]domain.VoucherOrder, error)
+	// sales (routed by line, as Transition.Line routes them), in one transaction, and
+	// returns the orders it canceled. Callers on several nodes at once cancel disjoint
+	// orders (no order twice).
+	ExpireDue(ctx context.Context, now time.Time, limit int, line LineHold) ([]domain.VoucherOrder, error)
 }
 
 // Transition moves one order from one of From to To, in one conditional step
@@ -102,8 +103,22 @@ type Transition struct {
 	// the same transaction, on a move to a status that holds none (CANCELED, REFUNDED).
 	// Ignored for NORMAL orders.
 	ReturnUnit bool
+	// Line routes that unit: see LineHold.
+	Line LineHold
 	// Payment, when set, is moved in the same transaction: see PaymentMove.
 	Payment *PaymentMove
+}
+
+// LineHold says where a unit a released FLASH_SALE order gives back goes, in the
+// transaction that releases the order (the sale's owner decides it: Sales.LineHold).
+// With OfferTTL > 0 and the sale not ended at the move's time, the unit is held for the
+// first user waiting in the sale's waitlist whose user holds no live order of it (places
+// of users who do are closed PASSED on the way), until OfferTTL after the move, keyed by
+// the released order's id — it never enters the stock, so nothing (a claim, the
+// reconciler's repair, a crash) can take it between the release and the hold (I8).
+// When nobody waits, or OfferTTL is 0, it goes back to the sale's database stock.
+type LineHold struct {
+	OfferTTL time.Duration
 }
 
 // RedeemedBefore is Transition's answer to a redemption under a request id the order

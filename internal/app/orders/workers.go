@@ -16,7 +16,7 @@ type Expirer struct{ c *core }
 func (w *Expirer) RunOnce(ctx context.Context) (int, error) {
 	total := 0
 	for {
-		expired, err := w.c.d.Orders.ExpireDue(ctx, w.c.now(), w.c.cfg.ExpiryBatch)
+		expired, err := w.c.d.Orders.ExpireDue(ctx, w.c.now(), w.c.cfg.ExpiryBatch, w.c.d.Sales.LineHold())
 		if err != nil {
 			return total, err
 		}

@@ -163,6 +163,9 @@ type Waitlist interface {
 	// HeldUnits counts the sale's units held for its line (out of its stock, in no order
 	// yet).
 	HeldUnits(ctx context.Context, voucherID int64) (int64, error)
+	// OfferTTL is how long a unit is held for one user: the releases of orders hold
+	// their units for the line themselves, for that long (orders.LineHold).
+	OfferTTL() time.Duration
 }
 
 // SaleRef names a sale for a read of many: its voucher and its bucket count

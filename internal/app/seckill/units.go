@@ -145,6 +145,16 @@ func (u *SaleUnits) ReturnUnits(ctx context.Context, voucherID int64, released [
 	return u.c.giveBack(ctx, voucherID, unitsBack{Orders: units, FreeSlot: freeSlot})
 }
 
+// LineHold implements orders.Sales: with a waitlist, the release of an order holds its
+// unit for the first in the sale's line in its own transaction (the waitlist's Hold
+// then finds it held and announces it); without one, units go to the stock.
+func (u *SaleUnits) LineHold() orders.LineHold {
+	if w := u.c.waitlist(); w != nil {
+		return orders.LineHold{OfferTTL: w.OfferTTL()}
+	}
+	return orders.LineHold{}
+}
+
 // Live implements orders.Sales with the gate's stock and its count of the sale's
 // reservations (which hold only claims whose orders are not written yet).
 func (u *SaleUnits) Live(ctx context.Context, voucherID int64) (orders.LiveSale, error) {
@@ -160,8 +170,8 @@ func (u *SaleUnits) Live(ctx context.Context, voucherID int64) (orders.LiveSale,
 }
 
 // WaitlistStock is the sale's stock as the waitlist sees it (waitlist.Sales): units that
-// went through the whole line come back to the gate through it, and an accepted offer
-// takes its user's slot through it.
+// went through the whole line come back to the gate through it, and an accepted offer's
+// user is marked in the gate through it.
 type WaitlistStock struct{ c *core }
 
 // Restock gives a held unit nobody took back to the gate, at most once per source order,
@@ -178,18 +188,14 @@ func (w *WaitlistStock) Restock(ctx context.Context, voucherID int64, u Returned
 }
 
 // TakeSlot marks the user as holding the sale in the gate (true also when the gate does
-// not hold the sale: it loads the holders from the database).
+// not hold the sale: it loads the holders from the database), and on this node's
+// sold-out board.
 func (w *WaitlistStock) TakeSlot(ctx context.Context, voucherID, userID int64) (bool, error) {
 	taken, loaded, err := w.c.d.Stock.TakeSlot(ctx, voucherID, userID)
-	if taken {
+	if err == nil {
 		w.c.soldOut.addHolder(voucherID, userID)
 	}
 	return taken || !loaded, err
-}
-
-// FreeSlot takes the user's mark back.
-func (w *WaitlistStock) FreeSlot(ctx context.Context, voucherID, userID int64) error {
-	return w.c.d.Stock.FreeSlots(ctx, voucherID, []int64{userID})
 }
 
 // StockLeft is the gate's stock, or the database's when the gate does not hold the sale.

@@ -90,11 +90,12 @@ type AcceptOffer struct{ c *core }
 
 // Handle turns the unit held for the caller into the caller's order, as a claim of the
 // sale would: CREATED with the pay deadline of a claim (PayTimeout), or PAID with its
-// redemption code when the voucher costs nothing; the caller's slot in the sale's gate
-// is taken, so a claim of the sale answers ALREADY_CLAIMED. Errors: UNAUTHENTICATED;
+// redemption code when the voucher costs nothing; then the caller's slot in the sale's
+// gate is taken, so a claim of the sale answers ALREADY_CLAIMED. Errors: UNAUTHENTICATED;
 // NOT_FOUND; NO_OFFER when no unit is held for the caller; OFFER_EXPIRED when it was
 // passed on (run out, or declined); ALREADY_CLAIMED when the caller holds an order of
-// the voucher already (the unit passes to the next in line).
+// the voucher already, or a claim of it on its way (the unit passes to the next in
+// line).
 func (u *AcceptOffer) Handle(ctx context.Context, a domain.Actor, voucherID int64) (domain.VoucherOrder, error) {
 	if err := loggedIn(a); err != nil {
 		return domain.VoucherOrder{}, err
@@ -115,25 +116,22 @@ func (u *AcceptOffer) Handle(ctx context.Context, a domain.Actor, voucherID int6
 		}
 		return domain.VoucherOrder{}, domain.ErrOfferExpired
 	}
-	// The slot first: from here on a claim of the user is ALREADY_CLAIMED, so the order
-	// written below is the user's only one.
-	taken, err := u.c.d.Sales.TakeSlot(ctx, voucherID, a.UserID)
+	// A claim of the user on its way will be the user's order: the unit passes on.
+	pending, err := u.c.d.Sales.ClaimPending(ctx, voucherID, a.UserID)
 	if err != nil {
 		return domain.VoucherOrder{}, err
 	}
-	if !taken {
+	if pending {
 		u.giveUp(ctx, offer)
 		return domain.VoucherOrder{}, domain.ErrAlreadyClaimed
 	}
 	id, err := u.c.d.IDs.NextID(ctx)
 	if err != nil {
-		u.freeSlot(ctx, voucherID, a.UserID)
 		return domain.VoucherOrder{}, fmt.Errorf("order id: %w", err)
 	}
 	o := domain.VoucherOrder{ID: id, UserID: a.UserID, VoucherID: voucherID, ShopID: v.ShopID, Kind: domain.VoucherFlashSale,
 		Quantity: 1, Amount: v.PayValue, Status: domain.OrderPending, CreatedAt: now}
 	if o.Status, err = o.Written(); err != nil {
-		u.freeSlot(ctx, voucherID, a.UserID)
 		return domain.VoucherOrder{}, err
 	}
 	if o.Status == domain.OrderPaid {
@@ -142,18 +140,26 @@ func (u *AcceptOffer) Handle(ctx context.Context, a domain.Actor, voucherID int6
 		deadline := domain.PayDeadline(now, u.c.cfg.PayTimeout)
 		o.PayDeadline = &deadline
 	}
+	// The order is the user's only live one of the sale: the store refuses a second
+	// (ALREADY_CLAIMED), and a claim that races this acceptance has its order refused as
+	// a duplicate and its unit given back.
 	created, err := u.c.d.Store.Accept(ctx, offer.ID, a.UserID, o)
 	switch {
 	case errors.Is(err, ErrOfferGone):
-		u.freeSlot(ctx, voucherID, a.UserID)
 		return domain.VoucherOrder{}, domain.ErrOfferExpired
 	case errors.Is(err, domain.ErrAlreadyClaimed):
-		// The user's live order holds the slot: leave it.
 		u.giveUp(ctx, offer)
 		return domain.VoucherOrder{}, domain.ErrAlreadyClaimed
 	case err != nil:
-		u.freeSlot(ctx, voucherID, a.UserID)
 		return domain.VoucherOrder{}, err
+	}
+	// Then the user's mark in the gate, so that claims answer ALREADY_CLAIMED. The order
+	// comes first: the reconciler keeps the marks of users with live orders and drops
+	// the others, so a mark set before the order was written could be dropped as drift.
+	// A mark not set is set by the reconciler's repair.
+	if _, err := u.c.d.Sales.TakeSlot(context.WithoutCancel(ctx), voucherID, a.UserID); err != nil {
+		u.c.log.Warn("cannot mark the user of an accepted offer in the gate; the reconciler will", slog.Int64("voucher_id", voucherID),
+			slog.Int64("order_id", created.ID), slog.Any("error", err))
 	}
 	if u.c.d.Status != nil {
 		e := domain.OrderEvent{OrderID: created.ID, UserID: created.UserID, VoucherID: voucherID, Status: created.Status, At: now}
@@ -168,14 +174,6 @@ func (u *AcceptOffer) Handle(ctx context.Context, a domain.Actor, voucherID int6
 func (u *AcceptOffer) giveUp(ctx context.Context, offer domain.WaitlistOffer) {
 	if _, err := u.c.passOn(ctx, offer, false, false); err != nil && !errors.Is(err, ErrOfferGone) {
 		u.c.log.Warn("cannot pass an offer on", slog.Int64("unit_id", offer.ID), slog.Any("error", err))
-	}
-}
-
-// freeSlot takes back a slot taken for an acceptance that did not happen. A failure is
-// logged: the reconciler removes holders without an order.
-func (u *AcceptOffer) freeSlot(ctx context.Context, voucherID, userID int64) {
-	if err := u.c.d.Sales.FreeSlot(context.WithoutCancel(ctx), voucherID, userID); err != nil {
-		u.c.log.Warn("cannot free a gate slot; the reconciler will", slog.Int64("voucher_id", voucherID), slog.Any("error", err))
 	}
 }
 

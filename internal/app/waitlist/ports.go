@@ -43,8 +43,8 @@ type Store interface {
 	// way), until expires; in the same transaction it takes the unit off the sale's
 	// database stock (never below zero). One transaction per unit. A unit whose source
 	// order was held before is returned as it stands (at most once per source order),
-	// without a second hold. A unit no place waits for, or the stock cannot cover, is
-	// left out: it belongs to the stock.
+	// without a second hold (also with a zero expires, which holds no unit anew). A unit
+	// no place waits for, or the stock cannot cover, is left out: it belongs to the stock.
 	Hold(ctx context.Context, voucherID int64, units []SourceUnit, now, expires time.Time) ([]Held, error)
 	// PassOn moves the unit held for from to the next WAITING place (held until expires)
 	// in one transaction: from's place ends PASSED; when no place waits, or restock is
@@ -96,8 +96,6 @@ type Sales interface {
 	// the gate does not hold is left alone (true: it is loaded from the database, where
 	// the user's order will be).
 	TakeSlot(ctx context.Context, voucherID, userID int64) (bool, error)
-	// FreeSlot takes that mark back.
-	FreeSlot(ctx context.Context, voucherID, userID int64) error
 	// StockLeft is the sale's stock left to claim (the gate's, or the database's when the
 	// gate does not hold the sale).
 	StockLeft(ctx context.Context, voucherID int64) (int64, error)

@@ -29,7 +29,10 @@ type Units struct{ c *core }
 var _ seckill.Waitlist = (*Units)(nil)
 
 // Hold implements seckill.Waitlist: while the sale is on, each unit is held for the
-// first in line, out of the stock, for OfferTTL, and its user is told.
+// first in line, out of the stock, for OfferTTL, and its user is told. Units held before
+// — by the transaction that released their orders (orders.LineHold), or an earlier call
+// — are reported held, also once the sale has ended; those still held are announced
+// (again: the inbox keeps one notification per user and unit).
 func (u *Units) Hold(ctx context.Context, voucherID int64, units []seckill.ReturnedUnit) (map[int64]bool, error) {
 	if len(units) == 0 {
 		return nil, nil
@@ -39,22 +42,26 @@ func (u *Units) Hold(ctx context.Context, voucherID int64, units []seckill.Retur
 		return nil, fmt.Errorf("read voucher %d: %w", voucherID, err)
 	}
 	now := u.c.now()
+	expires := now.Add(u.c.cfg.OfferTTL)
 	if v.FlashSale == nil || u.c.ended(v, now) {
-		return nil, nil // nobody can claim any more: the units go back to the stock
+		expires = time.Time{} // nobody can claim any more: units not held go back to the stock
 	}
-	held, err := u.c.d.Store.Hold(ctx, voucherID, units, now, now.Add(u.c.cfg.OfferTTL))
+	held, err := u.c.d.Store.Hold(ctx, voucherID, units, now, expires)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[int64]bool, len(held))
 	for _, h := range held {
 		out[h.Offer.SourceOrderID] = true
-		if h.New {
+		if h.New || h.Offer.Status == domain.UnitHeld {
 			u.c.offered(ctx, h.Offer)
 		}
 	}
 	return out, nil
 }
+
+// OfferTTL implements seckill.Waitlist.
+func (u *Units) OfferTTL() time.Duration { return u.c.cfg.OfferTTL }
 
 // HeldUnits implements seckill.Waitlist: the sale's units held for its line.
 func (u *Units) HeldUnits(ctx context.Context, voucherID int64) (int64, error) {

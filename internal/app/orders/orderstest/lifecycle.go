@@ -422,7 +422,7 @@ func ordersExpire(t *testing.T, s Store) {
 	for range 8 {
 		wg.Go(func() {
 			for {
-				got, err := s.Orders.ExpireDue(ctx, time.Now(), 25)
+				got, err := s.Orders.ExpireDue(ctx, time.Now(), 25, orders.LineHold{})
 				if err != nil {
 					t.Error(err)
 					return
@@ -458,7 +458,7 @@ func ordersExpire(t *testing.T, s Store) {
 	if got := s.stockOf(t, notDue); got != 0 {
 		t.Errorf("an order not due was expired (stock %d)", got)
 	}
-	if got, err := s.Orders.ExpireDue(ctx, time.Now(), 0); err != nil || len(got) != 0 {
+	if got, err := s.Orders.ExpireDue(ctx, time.Now(), 0, orders.LineHold{}); err != nil || len(got) != 0 {
 		t.Errorf("expire none: %v, %v", got, err)
 	}
 }

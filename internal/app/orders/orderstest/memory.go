@@ -442,8 +442,9 @@ func (m *Memory) Transition(_ context.Context, t orders.Transition) (domain.Vouc
 	return o, changed, nil
 }
 
-// ExpireDue implements orders.OrderStore.
-func (m *Memory) ExpireDue(_ context.Context, now time.Time, limit int) ([]domain.VoucherOrder, error) {
+// ExpireDue implements orders.OrderStore. The memory store keeps no waitlists: every
+// unit goes back to the stock, whatever line says.
+func (m *Memory) ExpireDue(_ context.Context, now time.Time, limit int, _ orders.LineHold) ([]domain.VoucherOrder, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	expire := domain.MoveOf(domain.OrderExpire)

@@ -103,6 +103,9 @@ func (m *MemSales) ReturnUnits(_ context.Context, voucherID int64, released []do
 	return n, nil
 }
 
+// LineHold implements orders.Sales: the memory sales have no waitlists.
+func (m *MemSales) LineHold() orders.LineHold { return orders.LineHold{} }
+
 // Live implements orders.Sales.
 func (m *MemSales) Live(_ context.Context, voucherID int64) (orders.LiveSale, error) {
 	m.mu.Lock()
