@@ -74,31 +74,17 @@ func (s *core) returnOrders(ctx context.Context, voucherID int64, units []Return
 	return s.d.Stock.ReturnUnits(ctx, voucherID, rest, freeSlot)
 }
 
-// drop drops a reservation; a unit it gives back goes to the waitlist first, and to the
-// gate (once per order id) when the waitlist does not hold it.
+// drop drops a reservation and, when it held a unit, gives it back to the gate in the
+// same step. A claim that never became an order returns its unit to the stock, not to
+// the waitlist: the gate's drop frees the unit and the reservation atomically, and a
+// unit taken back out of the gate for the line could meanwhile be claimed (its order
+// then written beside the held one). Units of written orders go to the line.
 func (s *core) drop(ctx context.Context, voucherID int64, b unitsBack) (int, error) {
-	w := s.waitlist()
-	rel := b.Release
-	toLine := rel.Stock && w != nil && b.User > 0
-	if toLine {
-		rel.Stock = false
-	}
-	dropped, err := s.d.Stock.Drop(ctx, voucherID, b.Drop, rel)
+	dropped, err := s.d.Stock.Drop(ctx, voucherID, b.Drop, b.Release)
 	if err != nil || !dropped || !b.Release.Stock {
 		return 0, err
 	}
-	if !toLine {
-		return 1, nil
-	}
-	// The unit of a claim that never became an order is keyed by minus its order id: an
-	// id handed out twice (ReasonIDTaken) also names a written order, whose own unit
-	// may come back one day and must not be taken for this one.
-	unit := []ReturnedUnit{{OrderID: -b.Drop, UserID: b.User}}
-	held, err := s.hold(ctx, voucherID, unit)
-	if err != nil || held[-b.Drop] {
-		return 0, err
-	}
-	return s.d.Stock.ReturnUnits(ctx, voucherID, unit, false)
+	return 1, nil
 }
 
 // hold offers units to the sale's waitlist (none held without one).
