@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -65,13 +66,12 @@ func TestHandleTimeoutCancelsTheBatch(t *testing.T) {
 	var (
 		mu        sync.Mutex
 		cancelled int
+		started   atomic.Bool
 		handled   = map[int64]bool{}
 	)
 	handle := func(ctx context.Context, claims []domain.Claim) error {
-		mu.Lock()
-		first := cancelled == 0
-		mu.Unlock()
-		if first {
+		// Only the first batch to start waits (two workers may start two at once).
+		if started.CompareAndSwap(false, true) {
 			<-ctx.Done() // the first batch waits, as a statement blocked on a lock would
 			mu.Lock()
 			cancelled++
