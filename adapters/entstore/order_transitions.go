@@ -22,9 +22,9 @@ func (r *Orders) Transition(ctx context.Context, t orders.Transition) (domain.Vo
 	if len(t.From) == 0 {
 		return domain.VoucherOrder{}, false, errors.New("transition: no status to move from")
 	}
-	var changed bool
+	var changed, lineHeld bool
 	err := r.raw.inTx(ctx, func(tx *sql.Tx) (err error) {
-		changed, err = r.moveTx(ctx, tx, t)
+		changed, lineHeld, err = r.moveTx(ctx, tx, t)
 		if err == nil && !changed {
 			// Nothing moved: what the transaction wrote (a redemption's key) goes too.
 			return errNotMoved
@@ -43,6 +43,7 @@ func (r *Orders) Transition(ctx context.Context, t orders.Transition) (domain.Vo
 		before.Order = o
 		return domain.VoucherOrder{}, false, before
 	}
+	o.LineHeld = changed && lineHeld
 	return o, changed, nil
 }
 
@@ -52,8 +53,10 @@ var errNotMoved = errors.New("order not moved")
 // moveTx applies t in tx: the order's conditional UPDATE, then, when it won, the unit
 // back to the sale's stock, the shop's sold count and the payment's move (t.Payment).
 // changed is false when the order's status is not in t.From (or, redeeming, fewer than
-// t.Units units are left); the caller then rolls tx back. A redemption under a request
-// id the order recorded is a *orders.RedeemedBefore (its Order left for the caller).
+// t.Units units are left); the caller then rolls tx back. lineHeld reports that the
+// release held the order's unit for its sale's waitlist (holdForLine). A redemption
+// under a request id the order recorded is a *orders.RedeemedBefore (its Order left for
+// the caller).
 //
 // A redemption counts its units in the same UPDATE, whose condition keeps them within
 // the order's quantity, and moves the order to USED only when it redeems the last ones:
@@ -63,25 +66,25 @@ var errNotMoved = errors.New("order not moved")
 // rolls back; SQLite's write transactions run one at a time) and redeem nothing. The
 // key is looked for before the order's status: the request that redeemed the last unit
 // is answered again.
-func (r *Orders) moveTx(ctx context.Context, tx *sql.Tx, t orders.Transition) (changed bool, err error) {
+func (r *Orders) moveTx(ctx context.Context, tx *sql.Tx, t orders.Transition) (changed, lineHeld bool, err error) {
 	at := t.At.UTC()
 	if t.To == domain.OrderUsed && t.RequestID != "" {
 		a := &args{o: r.raw}
 		res, err := tx.ExecContext(ctx, "INSERT INTO redeem_requests (order_id, request_id, units, created_at) VALUES ("+
 			a.p(t.OrderID)+", "+a.p(t.RequestID)+", "+a.p(t.Units)+", "+a.p(at)+") ON CONFLICT (order_id, request_id) DO NOTHING", a.vals...)
 		if err != nil {
-			return false, fmt.Errorf("record redemption %q of order %d: %w", t.RequestID, t.OrderID, err)
+			return false, false, fmt.Errorf("record redemption %q of order %d: %w", t.RequestID, t.OrderID, err)
 		}
 		if n, err := res.RowsAffected(); err != nil {
-			return false, err
+			return false, false, err
 		} else if n == 0 {
 			b := &args{o: r.raw}
 			before := &orders.RedeemedBefore{}
 			if err := tx.QueryRowContext(ctx, "SELECT units FROM redeem_requests WHERE order_id = "+b.p(t.OrderID)+
 				" AND request_id = "+b.p(t.RequestID), b.vals...).Scan(&before.Units); err != nil {
-				return false, fmt.Errorf("read redemption %q of order %d: %w", t.RequestID, t.OrderID, err)
+				return false, false, fmt.Errorf("read redemption %q of order %d: %w", t.RequestID, t.OrderID, err)
 			}
-			return false, before
+			return false, false, before
 		}
 	}
 	a := &args{o: r.raw}
@@ -118,26 +121,26 @@ func (r *Orders) moveTx(ctx context.Context, tx *sql.Tx, t orders.Transition) (c
 	var kind string
 	err = tx.QueryRowContext(ctx, q, a.vals...).Scan(&row.VoucherID, &row.UserID, &row.ShopID, &kind, &row.Quantity, &row.RedeemedQuantity, &row.Amount)
 	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
+		return false, false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("move order %d to %s: %w", t.OrderID, t.To, err)
+		return false, false, fmt.Errorf("move order %d to %s: %w", t.OrderID, t.To, err)
 	}
 	// Units of the order not redeemed: those a release gives back.
 	left := int64(max(row.Quantity, 1) - row.RedeemedQuantity)
 	if t.ReturnUnit && kind == string(domain.VoucherFlashSale) && !t.To.HoldsUnit() && left > 0 {
 		// The first in the sale's line, if any, gets the unit here, before anyone else
 		// can see it in the stock.
-		held, err := holdForLine(ctx, tx, r.raw, row.VoucherID, t.OrderID, row.UserID, at, t.Line)
+		lineHeld, err = holdForLine(ctx, tx, r.raw, row.VoucherID, t.OrderID, row.UserID, at, t.Line)
 		if err != nil {
-			return false, err
+			return false, false, err
 		}
-		if held {
+		if lineHeld {
 			left--
 		}
 		if left > 0 {
 			if err := returnStock(ctx, tx, r.raw, row.VoucherID, left); err != nil {
-				return false, err
+				return false, false, err
 			}
 		}
 	}
@@ -148,7 +151,7 @@ func (r *Orders) moveTx(ctx context.Context, tx *sql.Tx, t orders.Transition) (c
 		err = addSold(ctx, tx, r.raw, row.ShopID, row.VoucherID, -left)
 	}
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	if m := t.Payment; m != nil {
 		// Placeholders in the order they appear: SQLite's "?" are positional.
@@ -169,10 +172,10 @@ func (r *Orders) moveTx(ctx context.Context, tx *sql.Tx, t orders.Transition) (c
 		}
 		pq += ")"
 		if _, err := tx.ExecContext(ctx, pq, b.vals...); err != nil {
-			return false, fmt.Errorf("move payment %d to %s: %w", m.PaymentID, m.To, err)
+			return false, false, fmt.Errorf("move payment %d to %s: %w", m.PaymentID, m.To, err)
 		}
 	}
-	return true, nil
+	return true, lineHeld, nil
 }
 
 // returnStock gives n units back to a flash sale's database stock.
@@ -230,6 +233,7 @@ func (r *Orders) ExpireDue(ctx context.Context, now time.Time, limit int, line o
 	}
 	now = now.UTC()
 	var ids []int64
+	lineHeld := map[int64]bool{}
 	err := r.raw.inTx(ctx, func(tx *sql.Tx) error {
 		ids = ids[:0]
 		a := &args{o: r.raw}
@@ -269,6 +273,7 @@ func (r *Orders) ExpireDue(ctx context.Context, now time.Time, limit int, line o
 		// Oldest order first: the line is offered the units in the order they expired.
 		slices.SortFunc(released, func(a, b domain.VoucherOrder) int { return cmp.Compare(a.ID, b.ID) })
 		units := map[int64]int64{}
+		clear(lineHeld)
 		for _, o := range released {
 			n := int64(max(o.Quantity, 1))
 			held, err := holdForLine(ctx, tx, r.raw, o.VoucherID, o.ID, o.UserID, now, line)
@@ -277,6 +282,7 @@ func (r *Orders) ExpireDue(ctx context.Context, now time.Time, limit int, line o
 			}
 			if held {
 				n--
+				lineHeld[o.ID] = true
 			}
 			units[o.VoucherID] += n
 		}
@@ -298,5 +304,9 @@ func (r *Orders) ExpireDue(ctx context.Context, now time.Time, limit int, line o
 	if err != nil {
 		return nil, fmt.Errorf("read expired orders: %w", err)
 	}
-	return toOrders(rows), nil
+	out := toOrders(rows)
+	for i := range out {
+		out[i].LineHeld = lineHeld[out[i].ID]
+	}
+	return out, nil
 }

@@ -164,7 +164,7 @@ func (r *Payments) SettlePayment(ctx context.Context, paymentID int64, succeeded
 		}
 		pay := orders.Move(domain.OrderPay, orderID, at)
 		pay.RedemptionCode = code
-		if paid, err := r.orders.moveTx(ctx, tx, pay); err != nil {
+		if paid, _, err := r.orders.moveTx(ctx, tx, pay); err != nil {
 			return fmt.Errorf("pay order %d: %w", orderID, err)
 		} else if paid {
 			outcome = orders.SettledPaid

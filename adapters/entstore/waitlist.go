@@ -188,63 +188,100 @@ var errNotHeld = errors.New("unit not held")
 
 // Hold implements waitlist.Store.
 func (r *Waitlist) Hold(ctx context.Context, voucherID int64, units []waitlist.SourceUnit, now, expires time.Time) ([]waitlist.Held, error) {
-	now, expires = now.UTC(), expires.UTC()
 	var out []waitlist.Held
 	for _, u := range units {
-		var held *ent.WaitlistUnit
-		fresh := false
-		err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
-			c := tx.Client()
-			before, err := c.WaitlistUnit.Query().Where(waitlistunit.SourceOrderID(u.OrderID)).First(ctx)
-			if err == nil {
-				held = before
-				return nil
-			}
-			if !ent.IsNotFound(err) {
-				return fmt.Errorf("read held unit: %w", err)
-			}
-			if expires.IsZero() {
-				return errNotHeld
-			}
-			next, err := r.nextInLine(ctx, c, voucherID)
-			if err != nil {
-				return err
-			}
-			if next == nil {
-				return errNotHeld
-			}
-			took, err := r.moveStock(ctx, tx, voucherID, -1)
-			if err != nil {
-				return err
-			}
-			if !took {
-				return errNotHeld
-			}
-			held, err = c.WaitlistUnit.Create().SetVoucherID(voucherID).SetSourceOrderID(u.OrderID).SetSourceUserID(u.UserID).
-				SetUserID(next.UserID).SetEntryID(next.ID).SetOfferedAt(now).SetExpiresAt(expires).
-				SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
-			if err != nil {
-				return fmt.Errorf("hold unit of order %d: %w", u.OrderID, err)
-			}
-			fresh = true
-			return nil
-		})
-		switch {
-		case errors.Is(err, errNotHeld):
-			continue
-		case err != nil && ent.IsConstraintError(err):
-			// Another node held this source order's unit meanwhile.
-			row, rerr := r.client.WaitlistUnit.Query().Where(waitlistunit.SourceOrderID(u.OrderID)).Only(ctx)
-			if rerr != nil {
-				return out, errors.Join(err, rerr)
-			}
-			held = row
-		case err != nil:
+		h, ok, err := r.holdOne(ctx, voucherID, u, now, expires)
+		if err != nil {
 			return out, err
 		}
-		out = append(out, waitlist.Held{Offer: toOffer(held), New: fresh})
+		if ok {
+			out = append(out, h)
+		}
 	}
 	return out, nil
+}
+
+// Route implements waitlist.Store: a hold as Hold's, or else a NOT_OFFERED row that
+// records the unit went to the stock. The row is inserted after the hold's transaction
+// rolled back (the places it offered on the way go back to WAITING with it); a row
+// another node wrote meanwhile, held or not, is the answer.
+func (r *Waitlist) Route(ctx context.Context, voucherID int64, u waitlist.SourceUnit, now, expires time.Time) (waitlist.Held, error) {
+	h, ok, err := r.holdOne(ctx, voucherID, u, now, expires)
+	if err != nil || ok {
+		return h, err
+	}
+	now = now.UTC()
+	row, err := r.client.WaitlistUnit.Create().SetVoucherID(voucherID).SetSourceOrderID(u.OrderID).SetSourceUserID(u.UserID).
+		SetStatus(waitlistunit.StatusNOT_OFFERED).SetOfferedAt(now).SetExpiresAt(now).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
+	switch {
+	case err != nil && ent.IsConstraintError(err):
+		row, err = r.client.WaitlistUnit.Query().Where(waitlistunit.SourceOrderID(u.OrderID)).Only(ctx)
+		if err != nil {
+			return waitlist.Held{}, fmt.Errorf("read the unit of order %d: %w", u.OrderID, err)
+		}
+		return waitlist.Held{Offer: toOffer(row)}, nil
+	case err != nil:
+		return waitlist.Held{}, fmt.Errorf("record the unit of order %d as not offered: %w", u.OrderID, err)
+	}
+	return waitlist.Held{Offer: toOffer(row), New: true}, nil
+}
+
+// holdOne is Hold for one unit, in one transaction: ok is false when the unit is not
+// held (nobody waits, no stock, or a zero expires) and no row of it exists.
+func (r *Waitlist) holdOne(ctx context.Context, voucherID int64, u waitlist.SourceUnit, now, expires time.Time) (waitlist.Held, bool, error) {
+	now, expires = now.UTC(), expires.UTC()
+	var held *ent.WaitlistUnit
+	fresh := false
+	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
+		c := tx.Client()
+		before, err := c.WaitlistUnit.Query().Where(waitlistunit.SourceOrderID(u.OrderID)).First(ctx)
+		if err == nil {
+			held = before
+			return nil
+		}
+		if !ent.IsNotFound(err) {
+			return fmt.Errorf("read held unit: %w", err)
+		}
+		if expires.IsZero() {
+			return errNotHeld
+		}
+		next, err := r.nextInLine(ctx, c, voucherID)
+		if err != nil {
+			return err
+		}
+		if next == nil {
+			return errNotHeld
+		}
+		took, err := r.moveStock(ctx, tx, voucherID, -1)
+		if err != nil {
+			return err
+		}
+		if !took {
+			return errNotHeld
+		}
+		held, err = c.WaitlistUnit.Create().SetVoucherID(voucherID).SetSourceOrderID(u.OrderID).SetSourceUserID(u.UserID).
+			SetUserID(next.UserID).SetEntryID(next.ID).SetOfferedAt(now).SetExpiresAt(expires).
+			SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
+		if err != nil {
+			return fmt.Errorf("hold unit of order %d: %w", u.OrderID, err)
+		}
+		fresh = true
+		return nil
+	})
+	switch {
+	case errors.Is(err, errNotHeld):
+		return waitlist.Held{}, false, nil
+	case err != nil && ent.IsConstraintError(err):
+		// Another node held this source order's unit meanwhile.
+		row, rerr := r.client.WaitlistUnit.Query().Where(waitlistunit.SourceOrderID(u.OrderID)).Only(ctx)
+		if rerr != nil {
+			return waitlist.Held{}, false, errors.Join(err, rerr)
+		}
+		held = row
+	case err != nil:
+		return waitlist.Held{}, false, err
+	}
+	return waitlist.Held{Offer: toOffer(held), New: fresh}, true, nil
 }
 
 // nextInLine makes the sale's first WAITING place whose user holds no live order of it

@@ -735,7 +735,7 @@ var (
 		{Name: "voucher_id", Type: field.TypeInt64},
 		{Name: "source_order_id", Type: field.TypeInt64, Unique: true},
 		{Name: "source_user_id", Type: field.TypeInt64},
-		{Name: "status", Type: field.TypeEnum, Enums: []string{"HELD", "CLAIMED", "RESTOCKED"}, Default: "HELD"},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"HELD", "CLAIMED", "RESTOCKED", "NOT_OFFERED"}, Default: "HELD"},
 		{Name: "user_id", Type: field.TypeInt64, Default: 0},
 		{Name: "entry_id", Type: field.TypeInt64, Default: 0},
 		{Name: "offered_at", Type: field.TypeTime},

@@ -38,9 +38,11 @@ func (WaitlistUnit) Fields() []ent.Field {
 		// source_user_id is that order's user (the gate's bucket of the unit).
 		field.Int64("source_user_id").
 			Immutable(),
-		// status is HELD for user_id, CLAIMED by order_id, or RESTOCKED.
+		// status is HELD for user_id, CLAIMED by order_id, or RESTOCKED; NOT_OFFERED
+		// records that the unit of a claim that failed went to the stock without an offer
+		// (nobody waited), so that every node gives it back the same way.
 		field.Enum("status").
-			Values("HELD", "CLAIMED", "RESTOCKED").
+			Values("HELD", "CLAIMED", "RESTOCKED", "NOT_OFFERED").
 			Default("HELD"),
 		// user_id is whom the unit is held for now (0 once it is not HELD).
 		field.Int64("user_id").

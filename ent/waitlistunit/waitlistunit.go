@@ -91,9 +91,10 @@ const DefaultStatus = StatusHELD
 
 // Status values.
 const (
-	StatusHELD      Status = "HELD"
-	StatusCLAIMED   Status = "CLAIMED"
-	StatusRESTOCKED Status = "RESTOCKED"
+	StatusHELD        Status = "HELD"
+	StatusCLAIMED     Status = "CLAIMED"
+	StatusRESTOCKED   Status = "RESTOCKED"
+	StatusNOT_OFFERED Status = "NOT_OFFERED"
 )
 
 func (s Status) String() string {
@@ -103,7 +104,7 @@ func (s Status) String() string {
 // StatusValidator is a validator for the "status" field enum values. It is called by the builders before save.
 func StatusValidator(s Status) error {
 	switch s {
-	case StatusHELD, StatusCLAIMED, StatusRESTOCKED:
+	case StatusHELD, StatusCLAIMED, StatusRESTOCKED, StatusNOT_OFFERED:
 		return nil
 	default:
 		return fmt.Errorf("waitlistunit: invalid enum value for status field: %q", s)

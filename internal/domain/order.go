@@ -109,6 +109,10 @@ type VoucherOrder struct {
 	FailReason string
 	// RedemptionCode is set once the order is PAID; only its owner may see it.
 	RedemptionCode string
+	// LineHeld is set on the order a release (cancel, refund, expiry) returns when that
+	// release held the order's unit for the sale's waitlist in its transaction; it is not
+	// stored (read orders leave it false).
+	LineHeld bool
 }
 
 // UnitsLeft is how many of the order's units can still be redeemed (PAID) or will be

@@ -38,11 +38,13 @@ type WaitlistEntry struct {
 type HeldUnitStatus string
 
 // Held unit statuses: HELD for one user at a time until it is CLAIMED by that user's
-// order, or RESTOCKED (nobody left in line: back in the sale's stock).
+// order, or RESTOCKED (nobody left in line: back in the sale's stock). NOT_OFFERED is the
+// unit of a failed claim that nobody waited for: it went to the stock without an offer.
 const (
-	UnitHeld      HeldUnitStatus = "HELD"
-	UnitClaimed   HeldUnitStatus = "CLAIMED"
-	UnitRestocked HeldUnitStatus = "RESTOCKED"
+	UnitHeld       HeldUnitStatus = "HELD"
+	UnitClaimed    HeldUnitStatus = "CLAIMED"
+	UnitRestocked  HeldUnitStatus = "RESTOCKED"
+	UnitNotOffered HeldUnitStatus = "NOT_OFFERED"
 )
 
 // WaitlistOffer is a returned unit of a sale held for one user of its waitlist until

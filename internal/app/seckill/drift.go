@@ -73,6 +73,25 @@ func (rec *Reconciler) repairDriftOnce(ctx context.Context, voucherID int64, rep
 	if err != nil {
 		return false, err
 	}
+	if rec.c.waitlist() != nil {
+		// The unit of a failed claim is offered to the sale's waitlist first: such
+		// reservations go back through giveBack, not through the repair (which would hand
+		// their units to the gate), and the repair is computed again without them.
+		failed := 0
+		for _, r := range snap.Reservations {
+			if o, ok := written[r.OrderID]; ok && o.Status == domain.OrderFailed {
+				back := unitsBack{Drop: r.OrderID, User: r.UserID, Release: Release{Stock: true, Slot: true}, Line: true}
+				if _, err := rec.c.giveBack(ctx, voucherID, back); err != nil {
+					return false, err
+				}
+				failed++
+			}
+		}
+		if failed > 0 {
+			rep.Released += failed
+			return false, nil
+		}
+	}
 	if dbStock, holders, err = rec.dbView(ctx, voucherID); err != nil {
 		return false, err
 	}

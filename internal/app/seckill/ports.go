@@ -70,6 +70,9 @@ type Release struct {
 type ReturnedUnit struct {
 	OrderID int64
 	UserID  int64
+	// Held is set when the transaction that released the order held the unit for the
+	// sale's waitlist already (orders.LineHold): it is announced, not given to the gate.
+	Held bool
 }
 
 // SaleStock is the one port to a sale's stock (in Redis: redis.NewSaleGate), grouped by
@@ -160,6 +163,12 @@ type Waitlist interface {
 	// may be held: the caller gives none of them to the gate (the reconciler brings the
 	// gate in line with the database).
 	Hold(ctx context.Context, voucherID int64, units []ReturnedUnit) (map[int64]bool, error)
+	// HoldDropped decides, once per claim that failed before it became an order (u, keyed
+	// by minus its order id), whether its unit is held for the first in line — taken off
+	// the sale's database stock in the transaction that holds it — or goes to the stock;
+	// every call for the same claim answers the same. An error decides nothing the
+	// caller can rely on: it leaves the reservation for a later try.
+	HoldDropped(ctx context.Context, voucherID int64, u ReturnedUnit) (bool, error)
 	// HeldUnits counts the sale's units held for its line (out of its stock, in no order
 	// yet).
 	HeldUnits(ctx context.Context, voucherID int64) (int64, error)

@@ -123,7 +123,7 @@ func (rec *Reconciler) repairReservations(ctx context.Context, voucherID int64, 
 			}
 			rep.Failed++
 		case err == nil && o.Status == domain.OrderFailed:
-			if n, err := rec.c.giveBack(ctx, voucherID, unitsBack{Drop: r.OrderID, User: r.UserID, Release: Release{Stock: true, Slot: true}}); err != nil {
+			if n, err := rec.c.giveBack(ctx, voucherID, unitsBack{Drop: r.OrderID, User: r.UserID, Release: Release{Stock: true, Slot: true}, Line: true}); err != nil {
 				return err
 			} else if n > 0 {
 				rep.Released++

@@ -10,13 +10,14 @@ import (
 )
 
 // unitsBack is what goes back to a sale: either a reservation whose claim will never be
-// an order (Drop, of user User, giving back what Release says), or the units of written
-// orders that were canceled or refunded (Orders, FreeSlot letting their users claim
-// again).
+// an order (Drop, of user User, giving back what Release says; Line when the claim was
+// accepted, so that its unit is the waitlist's first), or the units of written orders
+// that were canceled or refunded (Orders, FreeSlot letting their users claim again).
 type unitsBack struct {
 	Drop     int64
 	User     int64
 	Release  Release
+	Line     bool
 	Orders   []ReturnedUnit
 	FreeSlot bool
 }
@@ -44,22 +45,27 @@ func (s *core) giveBack(ctx context.Context, voucherID int64, b unitsBack) (int,
 	return n, nil
 }
 
-// returnOrders gives the units of released orders to the waitlist, then the rest to the
-// gate; the slots of the users of held units are freed as the gate frees the others'.
+// returnOrders gives the units of released orders back. Those their releases held for
+// the line (ReturnedUnit.Held) are announced to the users they are held for, and their
+// sources' slots freed; the others are the stock's (the releases put them back in the
+// database's) and go to the gate, which frees their slots.
 func (s *core) returnOrders(ctx context.Context, voucherID int64, units []ReturnedUnit, freeSlot bool) (int, error) {
-	held, err := s.hold(ctx, voucherID, units)
-	if err != nil {
-		return 0, err
+	var held, rest []ReturnedUnit
+	var users []int64
+	for _, u := range units {
+		if u.Held {
+			held = append(held, u)
+			users = append(users, u.UserID)
+		} else {
+			rest = append(rest, u)
+		}
 	}
-	rest := units
-	if len(held) > 0 {
-		rest = make([]ReturnedUnit, 0, len(units))
-		var users []int64
-		for _, u := range units {
-			if held[u.OrderID] {
-				users = append(users, u.UserID)
-			} else {
-				rest = append(rest, u)
+	if held != nil {
+		if w := s.waitlist(); w != nil {
+			if _, err := w.Hold(ctx, voucherID, held); err != nil {
+				// The units are held in the database: the waitlist's sweep announces them.
+				s.log.Warn("cannot announce units held for a waitlist", slog.Int64("voucher_id", voucherID),
+					slog.Int("units", len(held)), slog.Any("error", err))
 			}
 		}
 		if freeSlot {
@@ -74,30 +80,32 @@ func (s *core) returnOrders(ctx context.Context, voucherID int64, units []Return
 	return s.d.Stock.ReturnUnits(ctx, voucherID, rest, freeSlot)
 }
 
-// drop drops a reservation and, when it held a unit, gives it back to the gate in the
-// same step. A claim that never became an order returns its unit to the stock, not to
-// the waitlist: the gate's drop frees the unit and the reservation atomically, and a
-// unit taken back out of the gate for the line could meanwhile be claimed (its order
-// then written beside the held one). Units of written orders go to the line.
+// drop drops a reservation and gives back what its release says. The unit of an
+// accepted claim (b.Line) is offered to the sale's waitlist first: the waitlist decides,
+// once for the claim and in the database, whether the first in line gets it (it leaves
+// the database stock there) or the stock does; then the gate drops the reservation and,
+// only in the second case, frees the unit — one atomic step either way, so the unit is
+// never in the gate's stock while it is held, and every node dropping the reservation
+// gives it back the same way. Until the drop, the reconciler's drift repair may take the
+// held unit off the gate's stock too (the reservation still counts): less stock for a
+// moment, never more. A claim never accepted (b.Line false: its client got an error)
+// gives its unit straight back.
 func (s *core) drop(ctx context.Context, voucherID int64, b unitsBack) (int, error) {
-	dropped, err := s.d.Stock.Drop(ctx, voucherID, b.Drop, b.Release)
-	if err != nil || !dropped || !b.Release.Stock {
+	rel := b.Release
+	if w := s.waitlist(); w != nil && b.Line && rel.Stock && b.User > 0 {
+		// Keyed by minus the order id: an id handed out twice (ReasonIDTaken) also names a
+		// written order, whose own unit may come back one day.
+		held, err := w.HoldDropped(ctx, voucherID, ReturnedUnit{OrderID: -b.Drop, UserID: b.User})
+		if err != nil {
+			return 0, fmt.Errorf("offer the unit of failed claim %d to the waitlist of sale %d: %w", b.Drop, voucherID, err)
+		}
+		rel.Stock = !held
+	}
+	dropped, err := s.d.Stock.Drop(ctx, voucherID, b.Drop, rel)
+	if err != nil || !dropped || !rel.Stock {
 		return 0, err
 	}
 	return 1, nil
-}
-
-// hold offers units to the sale's waitlist (none held without one).
-func (s *core) hold(ctx context.Context, voucherID int64, units []ReturnedUnit) (map[int64]bool, error) {
-	w := s.waitlist()
-	if w == nil {
-		return nil, nil
-	}
-	held, err := w.Hold(ctx, voucherID, units)
-	if err != nil {
-		return nil, fmt.Errorf("offer %d returned units of sale %d to its waitlist: %w", len(units), voucherID, err)
-	}
-	return held, nil
 }
 
 // stockBack opens a sale again on this node's sold-out board and tells every node it has
@@ -116,13 +124,14 @@ type SaleUnits struct{ c *core }
 
 var _ orders.Sales = (*SaleUnits)(nil)
 
-// ReturnUnits implements orders.Sales: the flash-sale orders of released go back to the
-// sale through the gate, at most once per order id, and the sale opens again if any did.
+// ReturnUnits implements orders.Sales: the units of the flash-sale orders of released
+// that their releases held for the line are announced; the others go back to the sale
+// through the gate, at most once per order id, and the sale opens again if any did.
 func (u *SaleUnits) ReturnUnits(ctx context.Context, voucherID int64, released []domain.VoucherOrder, freeSlot bool) (int, error) {
 	units := make([]ReturnedUnit, 0, len(released))
 	for _, o := range released {
 		if o.Kind == domain.VoucherFlashSale {
-			units = append(units, ReturnedUnit{OrderID: o.ID, UserID: o.UserID})
+			units = append(units, ReturnedUnit{OrderID: o.ID, UserID: o.UserID, Held: o.LineHeld})
 		}
 	}
 	if len(units) == 0 {
@@ -132,8 +141,9 @@ func (u *SaleUnits) ReturnUnits(ctx context.Context, voucherID int64, released [
 }
 
 // LineHold implements orders.Sales: with a waitlist, the release of an order holds its
-// unit for the first in the sale's line in its own transaction (the waitlist's Hold
-// then finds it held and announces it); without one, units go to the stock.
+// unit for the first in the sale's line in its own transaction (and reports it:
+// domain.VoucherOrder.LineHeld, for ReturnUnits to announce it); without one, units go
+// to the stock.
 func (u *SaleUnits) LineHold() orders.LineHold {
 	if w := u.c.waitlist(); w != nil {
 		return orders.LineHold{OfferTTL: w.OfferTTL()}

@@ -115,6 +115,12 @@ const unitsSale = 7
 
 func newUnitsService(t *testing.T, gate *unitsGate, bus *writerSoldOut) *seckill.Service {
 	t.Helper()
+	return newUnitsServiceOn(t, gate, bus)
+}
+
+// newUnitsServiceOn is newUnitsService on any gate.
+func newUnitsServiceOn(t *testing.T, gate seckill.SaleStock, bus *writerSoldOut) *seckill.Service {
+	t.Helper()
 	now := time.Now()
 	sale := openSale{domain.Voucher{ID: unitsSale, ShopID: 1, Kind: domain.VoucherFlashSale, Status: domain.VoucherOnSale,
 		FlashSale: &domain.FlashSale{Stock: 1, BeginTime: now.Add(-time.Hour), EndTime: now.Add(time.Hour)}}}
@@ -242,4 +248,82 @@ func TestSaleUnitsMeetsTheSalesContract(t *testing.T) {
 	orderstest.SalesContract(t, func(t *testing.T) orderstest.Sales {
 		return seckilltest.SaleUnitsOn(t, seckilltest.NewMemStockGate())
 	})
+}
+
+// lineRecorder is a sale's waitlist that records the units offered to it and holds none
+// anew (those the releases held are reported held).
+type lineRecorder struct {
+	mu    sync.Mutex
+	holds [][]seckill.ReturnedUnit
+}
+
+func (l *lineRecorder) Hold(_ context.Context, _ int64, units []seckill.ReturnedUnit) (map[int64]bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.holds = append(l.holds, units)
+	held := map[int64]bool{}
+	for _, u := range units {
+		if u.Held {
+			held[u.OrderID] = true
+		}
+	}
+	return held, nil
+}
+
+func (l *lineRecorder) HoldDropped(context.Context, int64, seckill.ReturnedUnit) (bool, error) {
+	return false, nil
+}
+func (l *lineRecorder) HeldUnits(context.Context, int64) (int64, error) { return 0, nil }
+func (l *lineRecorder) OfferTTL() time.Duration                         { return time.Minute }
+
+// slotGate is unitsGate recording the users whose slots were freed on their own.
+type slotGate struct {
+	*unitsGate
+	freed []int64
+}
+
+func (g *slotGate) FreeSlots(_ context.Context, _ int64, users []int64) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.freed = append(g.freed, users...)
+	return nil
+}
+
+// Of released orders, only the units their releases held for the line (LineHeld) go to
+// the waitlist, to be announced — the others are the stock's already and go straight to
+// the gate, without a round trip to the waitlist's store each; the held units' users get
+// their slots back.
+func TestSaleUnitsReturnOffersTheLineOnlyUnitsItsReleasesHeld(t *testing.T) {
+	t.Parallel()
+	gate := &slotGate{unitsGate: &unitsGate{returned: map[int64]bool{}}}
+	svc := newUnitsServiceOn(t, gate, &writerSoldOut{})
+	line := &lineRecorder{}
+	svc.UseWaitlist(line)
+	released := []domain.VoucherOrder{
+		{ID: 10, UserID: 5, VoucherID: unitsSale, Kind: domain.VoucherFlashSale, Status: domain.OrderCanceled, LineHeld: true},
+		{ID: 12, UserID: 7, VoucherID: unitsSale, Kind: domain.VoucherFlashSale, Status: domain.OrderCanceled},
+	}
+	n, err := svc.Units.ReturnUnits(context.Background(), unitsSale, released, true)
+	if err != nil || n != 1 {
+		t.Fatalf("ReturnUnits = %d, %v; want 1 unit back to the stock", n, err)
+	}
+	if len(line.holds) != 1 || len(line.holds[0]) != 1 || line.holds[0][0].OrderID != 10 {
+		t.Errorf("the waitlist was offered %v, want only order 10's unit, once", line.holds)
+	}
+	if len(gate.returned) != 1 || !gate.returned[12] {
+		t.Errorf("the gate got %v, want order 12's unit", gate.returned)
+	}
+	if !slices.Equal(gate.freed, []int64{5}) {
+		t.Errorf("slots freed apart from the gate's return: %v, want user 5's", gate.freed)
+	}
+
+	// Nothing held by the releases: the waitlist is not asked at all.
+	line.holds = nil
+	released = []domain.VoucherOrder{{ID: 13, UserID: 8, VoucherID: unitsSale, Kind: domain.VoucherFlashSale, Status: domain.OrderCanceled}}
+	if _, err := svc.Units.ReturnUnits(context.Background(), unitsSale, released, true); err != nil {
+		t.Fatal(err)
+	}
+	if len(line.holds) != 0 {
+		t.Errorf("the waitlist was asked %v for units no release held", line.holds)
+	}
 }

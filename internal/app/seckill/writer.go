@@ -144,7 +144,7 @@ func (s *core) fail(ctx context.Context, c domain.Claim, rel Release, reason str
 		s.publish(ctx, o.Status, "", c)
 		return nil
 	}
-	if _, err := s.giveBack(ctx, c.VoucherID, unitsBack{Drop: c.OrderID, User: c.UserID, Release: rel}); err != nil {
+	if _, err := s.giveBack(ctx, c.VoucherID, unitsBack{Drop: c.OrderID, User: c.UserID, Release: rel, Line: true}); err != nil {
 		return fmt.Errorf("return stock of failed order %d: %w", c.OrderID, err)
 	}
 	s.d.Observer.OrderFailed(failReasonOf(reason))

@@ -46,6 +46,12 @@ type Store interface {
 	// without a second hold (also with a zero expires, which holds no unit anew). A unit
 	// no place waits for, or the stock cannot cover, is left out: it belongs to the stock.
 	Hold(ctx context.Context, voucherID int64, units []SourceUnit, now, expires time.Time) ([]Held, error)
+	// Route decides once where the unit of a claim that failed before it became an order
+	// goes: held for the line as Hold holds it, or else recorded NOT_OFFERED (nobody
+	// waits, no stock, or a zero expires: the unit belongs to the stock). Every later
+	// call for the same source order answers what the first decided, whichever node
+	// makes it, so that all of them give the unit back the same way.
+	Route(ctx context.Context, voucherID int64, u SourceUnit, now, expires time.Time) (Held, error)
 	// PassOn moves the unit held for from to the next WAITING place (held until expires)
 	// in one transaction: from's place ends PASSED; when no place waits, or restock is
 	// set, the unit goes back to the sale's database stock instead (RESTOCKED). due limits

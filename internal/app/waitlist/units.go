@@ -37,14 +37,9 @@ func (u *Units) Hold(ctx context.Context, voucherID int64, units []seckill.Retur
 	if len(units) == 0 {
 		return nil, nil
 	}
-	v, err := u.c.d.Vouchers.Voucher(ctx, voucherID)
+	now, expires, err := u.offerWindow(ctx, voucherID)
 	if err != nil {
-		return nil, fmt.Errorf("read voucher %d: %w", voucherID, err)
-	}
-	now := u.c.now()
-	expires := now.Add(u.c.cfg.OfferTTL)
-	if v.FlashSale == nil || u.c.ended(v, now) {
-		expires = time.Time{} // nobody can claim any more: units not held go back to the stock
+		return nil, err
 	}
 	held, err := u.c.d.Store.Hold(ctx, voucherID, units, now, expires)
 	if err != nil {
@@ -52,12 +47,54 @@ func (u *Units) Hold(ctx context.Context, voucherID int64, units []seckill.Retur
 	}
 	out := make(map[int64]bool, len(held))
 	for _, h := range held {
-		out[h.Offer.SourceOrderID] = true
-		if h.New || h.Offer.Status == domain.UnitHeld {
-			u.c.offered(ctx, h.Offer)
+		if h.Offer.Status == domain.UnitNotOffered {
+			continue
 		}
+		out[h.Offer.SourceOrderID] = true
+		u.announce(ctx, h)
 	}
 	return out, nil
+}
+
+// HoldDropped implements seckill.Waitlist: the unit of a failed claim is held for the
+// first in line while the sale is on and someone waits, and announced; otherwise it is
+// recorded as the stock's. Either way the answer stays the same for the claim.
+func (u *Units) HoldDropped(ctx context.Context, voucherID int64, unit seckill.ReturnedUnit) (bool, error) {
+	now, expires, err := u.offerWindow(ctx, voucherID)
+	if err != nil {
+		return false, err
+	}
+	h, err := u.c.d.Store.Route(ctx, voucherID, unit, now, expires)
+	if err != nil {
+		return false, err
+	}
+	if h.Offer.Status == domain.UnitNotOffered {
+		return false, nil
+	}
+	u.announce(ctx, h)
+	return true, nil
+}
+
+// offerWindow is when an offer made now runs out: zero once the sale is over (nobody can
+// claim any more, units not held go back to the stock).
+func (u *Units) offerWindow(ctx context.Context, voucherID int64) (now, expires time.Time, err error) {
+	v, err := u.c.d.Vouchers.Voucher(ctx, voucherID)
+	if err != nil {
+		return now, expires, fmt.Errorf("read voucher %d: %w", voucherID, err)
+	}
+	now = u.c.now()
+	if !u.c.ended(v, now) {
+		expires = now.Add(u.c.cfg.OfferTTL)
+	}
+	return now, expires, nil
+}
+
+// announce tells the user a unit held for them (again: the inbox keeps one notification
+// per user and unit).
+func (u *Units) announce(ctx context.Context, h Held) {
+	if h.New || h.Offer.Status == domain.UnitHeld {
+		u.c.offered(ctx, h.Offer)
+	}
 }
 
 // OfferTTL implements seckill.Waitlist.
