@@ -273,37 +273,6 @@ func startProcess(t *testing.T, bin, name string, env map[string]string, args ..
 	return p
 }
 
-// loginMany logs n users in, alternately through the given GraphQL URLs, and returns
-// their access tokens.
-func loginMany(t *testing.T, urls []string, n int) []string {
-	t.Helper()
-	hc := pooledHTTP(t, 16)
-	tokens := make([]string, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				tokens[i], errs[i] = loginAsync(hc, urls[i%len(urls)], fmt.Sprintf("135%08d", i))
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil || tokens[i] == "" {
-			t.Fatalf("login of user %d: %v", i, err)
-		}
-	}
-	return tokens
-}
-
 // nodeAnswers is what the flood saw per node beyond accepted claims and refusals.
 type nodeAnswers struct {
 	mu sync.Mutex
