@@ -1,8 +1,8 @@
 // The waitlist: user A holds the one unit of a sale (an order in CREATED). B, in the
 // browser, claims it and is answered sold out, joins the waitlist and sees position 1 in
 // My waitlist. A cancels the order (over the API): B's bell rises without a reload, My
-// waitlist shows the offer with a countdown, and the inbox's offer leads there. B accepts:
-// the page names the order, which My orders lists, and the place is gone. Prints what
+// waitlist shows the offer with a countdown, and the inbox's offer leads there (it reads
+// in Chinese when the header's button switches the language). B accepts: the page names the order, which My orders lists, and the place is gone. Prints what
 // the pages showed as JSON.
 // usage: node waitlist.mjs <base URL> <shop id> <sale id> <sale title> <phone B> <A's access token> <A's order id> [screenshot dir]
 import { launch, logIn, shoot, sizes } from './common.mjs';
@@ -58,6 +58,16 @@ try {
   await offer.waitFor({ timeout: 20000 });
   seen.offerText = (await offer.locator('.text').textContent()).trim();
   seen.offerHref = await offer.locator('a').getAttribute('href');
+  // The same offer in Chinese, by the header's language button; the button reads EN once
+  // the page has been drawn again in Chinese. Then back to English.
+  const language = page.locator('button[aria-label="language"]');
+  await language.click();
+  await language.filter({ hasText: 'EN' }).waitFor();
+  seen.langZh = await page.getAttribute('html', 'lang');
+  seen.offerTextZh = (await offer.locator('.text').textContent()).trim();
+  await shoot(page, shots, 'waitlist-offer-zh');
+  await language.click();
+  await language.filter({ hasText: '中文' }).waitFor();
   await offer.locator('a').click();
   await page.waitForURL(/#\/waitlist$/);
 

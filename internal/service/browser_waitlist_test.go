@@ -90,7 +90,8 @@ func TestSaleReminderInTheBrowser(t *testing.T) {
 // TestWaitlistOfferInTheBrowser: user A holds the one unit of a sale. In Chromium, B
 // claims it and is answered sold out, joins the waitlist and sees position 1 in My
 // waitlist. A cancels the order: B's bell rises without a reload, My waitlist shows the
-// offer with a countdown that runs, and the inbox's offer links there. B accepts and gets
+// offer with a countdown that runs, and the inbox's offer links there; switched to
+// Chinese by the header's button, the inbox shows the offer in Chinese. B accepts and gets
 // the order (listed in My orders); the place is gone, and the sale has B's order alone.
 func TestWaitlistOfferInTheBrowser(t *testing.T) {
 	t.Parallel()
@@ -113,6 +114,7 @@ func TestWaitlistOfferInTheBrowser(t *testing.T) {
 		Countdown                                      []string
 		NotReloaded                                    bool
 		OfferText, OfferHref                           string
+		LangZh, OfferTextZh                            string
 		Order, OrderStatus                             string
 		PlacesAfter                                    int
 		Orders                                         []string
@@ -120,7 +122,7 @@ func TestWaitlistOfferInTheBrowser(t *testing.T) {
 	if err := json.Unmarshal(out, &seen); err != nil {
 		t.Fatalf("browser answered %q: %v", out, err)
 	}
-	t.Logf("the countdown read %v; the inbox: %q", seen.Countdown, seen.OfferText)
+	t.Logf("the countdown read %v; the inbox: %q; in Chinese: %q", seen.Countdown, seen.OfferText, seen.OfferTextZh)
 	if seen.Answer != "Sold out" || seen.JoinedPosition != "1" || seen.Position != "1" || seen.StatusBefore != "WAITING" {
 		t.Errorf("the claim was answered %q; after joining position %q, My waitlist %q (%s); want Sold out, 1, 1, WAITING",
 			seen.Answer, seen.JoinedPosition, seen.Position, seen.StatusBefore)
@@ -136,6 +138,11 @@ func TestWaitlistOfferInTheBrowser(t *testing.T) {
 	}
 	if !strings.Contains(seen.OfferText, title) || seen.OfferHref != "#/waitlist" {
 		t.Errorf("the inbox's offer reads %q linking %q; want it naming %s, linking to My waitlist", seen.OfferText, seen.OfferHref, title)
+	}
+	// The line is put together in the page from the notification's facts: the sale's title
+	// in corner brackets, then what the offer means.
+	if wantZh := "「" + title + "」有一件退回的名额为你保留"; seen.LangZh != "zh-CN" || !strings.HasPrefix(seen.OfferTextZh, wantZh) {
+		t.Errorf("in Chinese (html lang %q) the inbox's offer reads %q; want it to begin %q", seen.LangZh, seen.OfferTextZh, wantZh)
 	}
 	if seen.Order == "" || seen.Order == claimed.ClaimVoucher.OrderID || seen.PlacesAfter != 0 {
 		t.Errorf("after accepting: order %q (%s), %d places left; want a new order and no place", seen.Order, seen.OrderStatus, seen.PlacesAfter)
