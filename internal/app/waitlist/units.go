@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/periodic"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -152,25 +153,18 @@ func (w *Expirer) announceMissed(ctx context.Context) (int, error) {
 
 // Run sweeps every SweepInterval until ctx ends.
 func (w *Expirer) Run(ctx context.Context) {
-	t := time.NewTicker(w.c.cfg.SweepInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
+	periodic.Every(ctx, w.c.cfg.SweepInterval, func() {
+		passed, announced, err := w.RunOnce(ctx)
+		if err != nil && ctx.Err() == nil {
+			w.c.log.Warn("waitlist sweep failed; the next one tries again", slog.Int("passed", passed),
+				slog.Int("announced", announced), slog.Any("error", err))
 			return
-		case <-t.C:
-			passed, announced, err := w.RunOnce(ctx)
-			if err != nil && ctx.Err() == nil {
-				w.c.log.Warn("waitlist sweep failed; the next one tries again", slog.Int("passed", passed),
-					slog.Int("announced", announced), slog.Any("error", err))
-				continue
-			}
-			if passed > 0 {
-				w.c.log.Info("waitlist offers that ran out passed on", slog.Int("offers", passed))
-			}
-			if announced > 0 {
-				w.c.log.Info("waitlist offers never announced are announced now", slog.Int("offers", announced))
-			}
 		}
-	}
+		if passed > 0 {
+			w.c.log.Info("waitlist offers that ran out passed on", slog.Int("offers", passed))
+		}
+		if announced > 0 {
+			w.c.log.Info("waitlist offers never announced are announced now", slog.Int("offers", announced))
+		}
+	})
 }
