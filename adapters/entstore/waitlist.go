@@ -294,18 +294,28 @@ func (r *Waitlist) moveStock(ctx context.Context, tx *ent.Tx, voucherID int64, d
 	return n == 1, err
 }
 
+// heldUnit reads the unit a move of an offer starts from: waitlist.ErrOfferGone when
+// there is no such unit.
+func heldUnit(ctx context.Context, c *ent.Client, unitID int64) (*ent.WaitlistUnit, error) {
+	row, err := c.WaitlistUnit.Get(ctx, unitID)
+	if ent.IsNotFound(err) {
+		return nil, waitlist.ErrOfferGone
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read held unit %d: %w", unitID, err)
+	}
+	return row, nil
+}
+
 // PassOn implements waitlist.Store.
 func (r *Waitlist) PassOn(ctx context.Context, unitID, from int64, due, restock bool, now, expires time.Time) (waitlist.Passed, error) {
 	now, expires = now.UTC(), expires.UTC()
 	var p waitlist.Passed
 	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
 		c := tx.Client()
-		row, err := c.WaitlistUnit.Get(ctx, unitID)
-		if ent.IsNotFound(err) {
-			return waitlist.ErrOfferGone
-		}
+		row, err := heldUnit(ctx, c, unitID)
 		if err != nil {
-			return fmt.Errorf("read held unit %d: %w", unitID, err)
+			return err
 		}
 		upd := c.WaitlistUnit.Update().Where(waitlistunit.ID(unitID), waitlistunit.StatusEQ(waitlistunit.StatusHELD),
 			waitlistunit.UserID(from), waitlistunit.EntryID(row.EntryID))
@@ -356,12 +366,9 @@ func (r *Waitlist) Accept(ctx context.Context, unitID, userID int64, o domain.Vo
 	o.CreatedAt = o.CreatedAt.UTC()
 	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
 		c := tx.Client()
-		row, err := c.WaitlistUnit.Get(ctx, unitID)
-		if ent.IsNotFound(err) {
-			return waitlist.ErrOfferGone
-		}
+		row, err := heldUnit(ctx, c, unitID)
 		if err != nil {
-			return fmt.Errorf("read held unit %d: %w", unitID, err)
+			return err
 		}
 		n, err := c.WaitlistUnit.Update().Where(waitlistunit.ID(unitID), waitlistunit.StatusEQ(waitlistunit.StatusHELD),
 			waitlistunit.UserID(userID), waitlistunit.ExpiresAtGT(o.CreatedAt)).
