@@ -19458,6 +19458,7 @@ type WaitlistUnitMutation struct {
 	expires_at         *time.Time
 	order_id           *int64
 	addorder_id        *int64
+	announced_at       *time.Time
 	clearedFields      map[string]struct{}
 	done               bool
 	oldValue           func(context.Context) (*WaitlistUnit, error)
@@ -20084,6 +20085,55 @@ func (m *WaitlistUnitMutation) ResetOrderID() {
 	m.addorder_id = nil
 }
 
+// SetAnnouncedAt sets the "announced_at" field.
+func (m *WaitlistUnitMutation) SetAnnouncedAt(t time.Time) {
+	m.announced_at = &t
+}
+
+// AnnouncedAt returns the value of the "announced_at" field in the mutation.
+func (m *WaitlistUnitMutation) AnnouncedAt() (r time.Time, exists bool) {
+	v := m.announced_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAnnouncedAt returns the old "announced_at" field's value of the WaitlistUnit entity.
+// If the WaitlistUnit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WaitlistUnitMutation) OldAnnouncedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAnnouncedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAnnouncedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAnnouncedAt: %w", err)
+	}
+	return oldValue.AnnouncedAt, nil
+}
+
+// ClearAnnouncedAt clears the value of the "announced_at" field.
+func (m *WaitlistUnitMutation) ClearAnnouncedAt() {
+	m.announced_at = nil
+	m.clearedFields[waitlistunit.FieldAnnouncedAt] = struct{}{}
+}
+
+// AnnouncedAtCleared returns if the "announced_at" field was cleared in this mutation.
+func (m *WaitlistUnitMutation) AnnouncedAtCleared() bool {
+	_, ok := m.clearedFields[waitlistunit.FieldAnnouncedAt]
+	return ok
+}
+
+// ResetAnnouncedAt resets all changes to the "announced_at" field.
+func (m *WaitlistUnitMutation) ResetAnnouncedAt() {
+	m.announced_at = nil
+	delete(m.clearedFields, waitlistunit.FieldAnnouncedAt)
+}
+
 // Where appends a list predicates to the WaitlistUnitMutation builder.
 func (m *WaitlistUnitMutation) Where(ps ...predicate.WaitlistUnit) {
 	m.predicates = append(m.predicates, ps...)
@@ -20118,7 +20168,7 @@ func (m *WaitlistUnitMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *WaitlistUnitMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created_at != nil {
 		fields = append(fields, waitlistunit.FieldCreatedAt)
 	}
@@ -20152,6 +20202,9 @@ func (m *WaitlistUnitMutation) Fields() []string {
 	if m.order_id != nil {
 		fields = append(fields, waitlistunit.FieldOrderID)
 	}
+	if m.announced_at != nil {
+		fields = append(fields, waitlistunit.FieldAnnouncedAt)
+	}
 	return fields
 }
 
@@ -20182,6 +20235,8 @@ func (m *WaitlistUnitMutation) Field(name string) (ent.Value, bool) {
 		return m.ExpiresAt()
 	case waitlistunit.FieldOrderID:
 		return m.OrderID()
+	case waitlistunit.FieldAnnouncedAt:
+		return m.AnnouncedAt()
 	}
 	return nil, false
 }
@@ -20213,6 +20268,8 @@ func (m *WaitlistUnitMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldExpiresAt(ctx)
 	case waitlistunit.FieldOrderID:
 		return m.OldOrderID(ctx)
+	case waitlistunit.FieldAnnouncedAt:
+		return m.OldAnnouncedAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown WaitlistUnit field %s", name)
 }
@@ -20298,6 +20355,13 @@ func (m *WaitlistUnitMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetOrderID(v)
+		return nil
+	case waitlistunit.FieldAnnouncedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAnnouncedAt(v)
 		return nil
 	}
 	return fmt.Errorf("unknown WaitlistUnit field %s", name)
@@ -20403,7 +20467,11 @@ func (m *WaitlistUnitMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *WaitlistUnitMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(waitlistunit.FieldAnnouncedAt) {
+		fields = append(fields, waitlistunit.FieldAnnouncedAt)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -20416,6 +20484,11 @@ func (m *WaitlistUnitMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *WaitlistUnitMutation) ClearField(name string) error {
+	switch name {
+	case waitlistunit.FieldAnnouncedAt:
+		m.ClearAnnouncedAt()
+		return nil
+	}
 	return fmt.Errorf("unknown WaitlistUnit nullable field %s", name)
 }
 
@@ -20455,6 +20528,9 @@ func (m *WaitlistUnitMutation) ResetField(name string) error {
 		return nil
 	case waitlistunit.FieldOrderID:
 		m.ResetOrderID()
+		return nil
+	case waitlistunit.FieldAnnouncedAt:
+		m.ResetAnnouncedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown WaitlistUnit field %s", name)

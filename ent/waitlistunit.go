@@ -38,7 +38,9 @@ type WaitlistUnit struct {
 	// ExpiresAt holds the value of the "expires_at" field.
 	ExpiresAt time.Time `json:"expires_at,omitempty"`
 	// OrderID holds the value of the "order_id" field.
-	OrderID      int64 `json:"order_id,omitempty"`
+	OrderID int64 `json:"order_id,omitempty"`
+	// AnnouncedAt holds the value of the "announced_at" field.
+	AnnouncedAt  *time.Time `json:"announced_at,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -51,7 +53,7 @@ func (*WaitlistUnit) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullInt64)
 		case waitlistunit.FieldStatus:
 			values[i] = new(sql.NullString)
-		case waitlistunit.FieldCreatedAt, waitlistunit.FieldUpdatedAt, waitlistunit.FieldOfferedAt, waitlistunit.FieldExpiresAt:
+		case waitlistunit.FieldCreatedAt, waitlistunit.FieldUpdatedAt, waitlistunit.FieldOfferedAt, waitlistunit.FieldExpiresAt, waitlistunit.FieldAnnouncedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -140,6 +142,13 @@ func (_m *WaitlistUnit) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.OrderID = value.Int64
 			}
+		case waitlistunit.FieldAnnouncedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field announced_at", values[i])
+			} else if value.Valid {
+				_m.AnnouncedAt = new(time.Time)
+				*_m.AnnouncedAt = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -208,6 +217,11 @@ func (_m *WaitlistUnit) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("order_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.OrderID))
+	builder.WriteString(", ")
+	if v := _m.AnnouncedAt; v != nil {
+		builder.WriteString("announced_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -136,6 +136,20 @@ func (_c *WaitlistUnitCreate) SetNillableOrderID(v *int64) *WaitlistUnitCreate {
 	return _c
 }
 
+// SetAnnouncedAt sets the "announced_at" field.
+func (_c *WaitlistUnitCreate) SetAnnouncedAt(v time.Time) *WaitlistUnitCreate {
+	_c.mutation.SetAnnouncedAt(v)
+	return _c
+}
+
+// SetNillableAnnouncedAt sets the "announced_at" field if the given value is not nil.
+func (_c *WaitlistUnitCreate) SetNillableAnnouncedAt(v *time.Time) *WaitlistUnitCreate {
+	if v != nil {
+		_c.SetAnnouncedAt(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *WaitlistUnitCreate) SetID(v int64) *WaitlistUnitCreate {
 	_c.mutation.SetID(v)
@@ -325,6 +339,10 @@ func (_c *WaitlistUnitCreate) createSpec() (*WaitlistUnit, *sqlgraph.CreateSpec)
 		_spec.SetField(waitlistunit.FieldOrderID, field.TypeInt64, value)
 		_node.OrderID = value
 	}
+	if value, ok := _c.mutation.AnnouncedAt(); ok {
+		_spec.SetField(waitlistunit.FieldAnnouncedAt, field.TypeTime, value)
+		_node.AnnouncedAt = &value
+	}
 	return _node, _spec
 }
 
@@ -476,6 +494,24 @@ func (u *WaitlistUnitUpsert) UpdateOrderID() *WaitlistUnitUpsert {
 // AddOrderID adds v to the "order_id" field.
 func (u *WaitlistUnitUpsert) AddOrderID(v int64) *WaitlistUnitUpsert {
 	u.Add(waitlistunit.FieldOrderID, v)
+	return u
+}
+
+// SetAnnouncedAt sets the "announced_at" field.
+func (u *WaitlistUnitUpsert) SetAnnouncedAt(v time.Time) *WaitlistUnitUpsert {
+	u.Set(waitlistunit.FieldAnnouncedAt, v)
+	return u
+}
+
+// UpdateAnnouncedAt sets the "announced_at" field to the value that was provided on create.
+func (u *WaitlistUnitUpsert) UpdateAnnouncedAt() *WaitlistUnitUpsert {
+	u.SetExcluded(waitlistunit.FieldAnnouncedAt)
+	return u
+}
+
+// ClearAnnouncedAt clears the value of the "announced_at" field.
+func (u *WaitlistUnitUpsert) ClearAnnouncedAt() *WaitlistUnitUpsert {
+	u.SetNull(waitlistunit.FieldAnnouncedAt)
 	return u
 }
 
@@ -655,6 +691,27 @@ func (u *WaitlistUnitUpsertOne) AddOrderID(v int64) *WaitlistUnitUpsertOne {
 func (u *WaitlistUnitUpsertOne) UpdateOrderID() *WaitlistUnitUpsertOne {
 	return u.Update(func(s *WaitlistUnitUpsert) {
 		s.UpdateOrderID()
+	})
+}
+
+// SetAnnouncedAt sets the "announced_at" field.
+func (u *WaitlistUnitUpsertOne) SetAnnouncedAt(v time.Time) *WaitlistUnitUpsertOne {
+	return u.Update(func(s *WaitlistUnitUpsert) {
+		s.SetAnnouncedAt(v)
+	})
+}
+
+// UpdateAnnouncedAt sets the "announced_at" field to the value that was provided on create.
+func (u *WaitlistUnitUpsertOne) UpdateAnnouncedAt() *WaitlistUnitUpsertOne {
+	return u.Update(func(s *WaitlistUnitUpsert) {
+		s.UpdateAnnouncedAt()
+	})
+}
+
+// ClearAnnouncedAt clears the value of the "announced_at" field.
+func (u *WaitlistUnitUpsertOne) ClearAnnouncedAt() *WaitlistUnitUpsertOne {
+	return u.Update(func(s *WaitlistUnitUpsert) {
+		s.ClearAnnouncedAt()
 	})
 }
 
@@ -1000,6 +1057,27 @@ func (u *WaitlistUnitUpsertBulk) AddOrderID(v int64) *WaitlistUnitUpsertBulk {
 func (u *WaitlistUnitUpsertBulk) UpdateOrderID() *WaitlistUnitUpsertBulk {
 	return u.Update(func(s *WaitlistUnitUpsert) {
 		s.UpdateOrderID()
+	})
+}
+
+// SetAnnouncedAt sets the "announced_at" field.
+func (u *WaitlistUnitUpsertBulk) SetAnnouncedAt(v time.Time) *WaitlistUnitUpsertBulk {
+	return u.Update(func(s *WaitlistUnitUpsert) {
+		s.SetAnnouncedAt(v)
+	})
+}
+
+// UpdateAnnouncedAt sets the "announced_at" field to the value that was provided on create.
+func (u *WaitlistUnitUpsertBulk) UpdateAnnouncedAt() *WaitlistUnitUpsertBulk {
+	return u.Update(func(s *WaitlistUnitUpsert) {
+		s.UpdateAnnouncedAt()
+	})
+}
+
+// ClearAnnouncedAt clears the value of the "announced_at" field.
+func (u *WaitlistUnitUpsertBulk) ClearAnnouncedAt() *WaitlistUnitUpsertBulk {
+	return u.Update(func(s *WaitlistUnitUpsert) {
+		s.ClearAnnouncedAt()
 	})
 }
 

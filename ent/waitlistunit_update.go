@@ -139,6 +139,26 @@ func (_u *WaitlistUnitUpdate) AddOrderID(v int64) *WaitlistUnitUpdate {
 	return _u
 }
 
+// SetAnnouncedAt sets the "announced_at" field.
+func (_u *WaitlistUnitUpdate) SetAnnouncedAt(v time.Time) *WaitlistUnitUpdate {
+	_u.mutation.SetAnnouncedAt(v)
+	return _u
+}
+
+// SetNillableAnnouncedAt sets the "announced_at" field if the given value is not nil.
+func (_u *WaitlistUnitUpdate) SetNillableAnnouncedAt(v *time.Time) *WaitlistUnitUpdate {
+	if v != nil {
+		_u.SetAnnouncedAt(*v)
+	}
+	return _u
+}
+
+// ClearAnnouncedAt clears the value of the "announced_at" field.
+func (_u *WaitlistUnitUpdate) ClearAnnouncedAt() *WaitlistUnitUpdate {
+	_u.mutation.ClearAnnouncedAt()
+	return _u
+}
+
 // Mutation returns the WaitlistUnitMutation object of the builder.
 func (_u *WaitlistUnitUpdate) Mutation() *WaitlistUnitMutation {
 	return _u.mutation
@@ -231,6 +251,12 @@ func (_u *WaitlistUnitUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if value, ok := _u.mutation.AddedOrderID(); ok {
 		_spec.AddField(waitlistunit.FieldOrderID, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AnnouncedAt(); ok {
+		_spec.SetField(waitlistunit.FieldAnnouncedAt, field.TypeTime, value)
+	}
+	if _u.mutation.AnnouncedAtCleared() {
+		_spec.ClearField(waitlistunit.FieldAnnouncedAt, field.TypeTime)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -363,6 +389,26 @@ func (_u *WaitlistUnitUpdateOne) AddOrderID(v int64) *WaitlistUnitUpdateOne {
 	return _u
 }
 
+// SetAnnouncedAt sets the "announced_at" field.
+func (_u *WaitlistUnitUpdateOne) SetAnnouncedAt(v time.Time) *WaitlistUnitUpdateOne {
+	_u.mutation.SetAnnouncedAt(v)
+	return _u
+}
+
+// SetNillableAnnouncedAt sets the "announced_at" field if the given value is not nil.
+func (_u *WaitlistUnitUpdateOne) SetNillableAnnouncedAt(v *time.Time) *WaitlistUnitUpdateOne {
+	if v != nil {
+		_u.SetAnnouncedAt(*v)
+	}
+	return _u
+}
+
+// ClearAnnouncedAt clears the value of the "announced_at" field.
+func (_u *WaitlistUnitUpdateOne) ClearAnnouncedAt() *WaitlistUnitUpdateOne {
+	_u.mutation.ClearAnnouncedAt()
+	return _u
+}
+
 // Mutation returns the WaitlistUnitMutation object of the builder.
 func (_u *WaitlistUnitUpdateOne) Mutation() *WaitlistUnitMutation {
 	return _u.mutation
@@ -485,6 +531,12 @@ func (_u *WaitlistUnitUpdateOne) sqlSave(ctx context.Context) (_node *WaitlistUn
 	}
 	if value, ok := _u.mutation.AddedOrderID(); ok {
 		_spec.AddField(waitlistunit.FieldOrderID, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AnnouncedAt(); ok {
+		_spec.SetField(waitlistunit.FieldAnnouncedAt, field.TypeTime, value)
+	}
+	if _u.mutation.AnnouncedAtCleared() {
+		_spec.ClearField(waitlistunit.FieldAnnouncedAt, field.TypeTime)
 	}
 	_node = &WaitlistUnit{config: _u.config}
 	_spec.Assign = _node.assignValues

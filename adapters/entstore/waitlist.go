@@ -331,25 +331,35 @@ func (r *Waitlist) moveStock(ctx context.Context, tx *ent.Tx, voucherID int64, d
 	return n == 1, err
 }
 
+// heldUnit reads the unit a move of an offer starts from: waitlist.ErrOfferGone when
+// there is no such unit.
+func heldUnit(ctx context.Context, c *ent.Client, unitID int64) (*ent.WaitlistUnit, error) {
+	row, err := c.WaitlistUnit.Get(ctx, unitID)
+	if ent.IsNotFound(err) {
+		return nil, waitlist.ErrOfferGone
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read held unit %d: %w", unitID, err)
+	}
+	return row, nil
+}
+
 // PassOn implements waitlist.Store.
 func (r *Waitlist) PassOn(ctx context.Context, unitID, from int64, due, restock bool, now, expires time.Time) (waitlist.Passed, error) {
 	now, expires = now.UTC(), expires.UTC()
 	var p waitlist.Passed
 	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
 		c := tx.Client()
-		row, err := c.WaitlistUnit.Get(ctx, unitID)
-		if ent.IsNotFound(err) {
-			return waitlist.ErrOfferGone
-		}
+		row, err := heldUnit(ctx, c, unitID)
 		if err != nil {
-			return fmt.Errorf("read held unit %d: %w", unitID, err)
+			return err
 		}
 		upd := c.WaitlistUnit.Update().Where(waitlistunit.ID(unitID), waitlistunit.StatusEQ(waitlistunit.StatusHELD),
 			waitlistunit.UserID(from), waitlistunit.EntryID(row.EntryID))
 		if due {
 			upd.Where(waitlistunit.ExpiresAtLTE(now))
 		}
-		n, err := upd.SetUserID(0).SetEntryID(0).SetUpdatedAt(now).Save(ctx)
+		n, err := upd.SetUserID(0).SetEntryID(0).ClearAnnouncedAt().SetUpdatedAt(now).Save(ctx)
 		if err != nil {
 			return fmt.Errorf("take held unit %d from user %d: %w", unitID, from, err)
 		}
@@ -393,12 +403,9 @@ func (r *Waitlist) Accept(ctx context.Context, unitID, userID int64, o domain.Vo
 	o.CreatedAt = o.CreatedAt.UTC()
 	err := WithTx(ctx, r.client, func(tx *ent.Tx) error {
 		c := tx.Client()
-		row, err := c.WaitlistUnit.Get(ctx, unitID)
-		if ent.IsNotFound(err) {
-			return waitlist.ErrOfferGone
-		}
+		row, err := heldUnit(ctx, c, unitID)
 		if err != nil {
-			return fmt.Errorf("read held unit %d: %w", unitID, err)
+			return err
 		}
 		n, err := c.WaitlistUnit.Update().Where(waitlistunit.ID(unitID), waitlistunit.StatusEQ(waitlistunit.StatusHELD),
 			waitlistunit.UserID(userID), waitlistunit.ExpiresAtGT(o.CreatedAt)).
@@ -447,11 +454,29 @@ func (r *Waitlist) DueOffers(ctx context.Context, now time.Time, limit int) ([]d
 	if err != nil {
 		return nil, fmt.Errorf("list offers due: %w", err)
 	}
-	out := make([]domain.WaitlistOffer, len(rows))
-	for i, row := range rows {
-		out[i] = toOffer(row)
+	return toOffers(rows), nil
+}
+
+// Unannounced implements waitlist.Store.
+func (r *Waitlist) Unannounced(ctx context.Context, heldBy, now time.Time, limit int) ([]domain.WaitlistOffer, error) {
+	rows, err := r.client.WaitlistUnit.Query().Where(waitlistunit.StatusEQ(waitlistunit.StatusHELD), waitlistunit.AnnouncedAtIsNil(),
+		waitlistunit.OfferedAtLTE(heldBy.UTC()), waitlistunit.ExpiresAtGT(now.UTC())).
+		Order(ent.Asc(waitlistunit.FieldOfferedAt), ent.Asc(waitlistunit.FieldID)).Limit(limit).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list offers not announced: %w", err)
 	}
-	return out, nil
+	return toOffers(rows), nil
+}
+
+// MarkAnnounced implements waitlist.Store.
+func (r *Waitlist) MarkAnnounced(ctx context.Context, o domain.WaitlistOffer, at time.Time) (bool, error) {
+	n, err := r.client.WaitlistUnit.Update().Where(waitlistunit.ID(o.ID), waitlistunit.StatusEQ(waitlistunit.StatusHELD),
+		waitlistunit.UserID(o.UserID), waitlistunit.EntryID(o.EntryID), waitlistunit.AnnouncedAtIsNil()).
+		SetAnnouncedAt(at.UTC()).Save(ctx)
+	if err != nil {
+		return false, fmt.Errorf("mark the offer of unit %d announced: %w", o.ID, err)
+	}
+	return n == 1, nil
 }
 
 // HeldUnits implements waitlist.Store.
@@ -466,5 +491,13 @@ func (r *Waitlist) HeldUnits(ctx context.Context, voucherID int64) (int64, error
 func toOffer(u *ent.WaitlistUnit) domain.WaitlistOffer {
 	return domain.WaitlistOffer{ID: u.ID, VoucherID: u.VoucherID, SourceOrderID: u.SourceOrderID, SourceUserID: u.SourceUserID,
 		UserID: u.UserID, EntryID: u.EntryID, Status: domain.HeldUnitStatus(u.Status), OfferedAt: u.OfferedAt, ExpiresAt: u.ExpiresAt,
-		OrderID: u.OrderID}
+		OrderID: u.OrderID, AnnouncedAt: u.AnnouncedAt}
+}
+
+func toOffers(rows []*ent.WaitlistUnit) []domain.WaitlistOffer {
+	out := make([]domain.WaitlistOffer, len(rows))
+	for i, row := range rows {
+		out[i] = toOffer(row)
+	}
+	return out
 }

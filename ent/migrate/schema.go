@@ -741,6 +741,7 @@ var (
 		{Name: "offered_at", Type: field.TypeTime},
 		{Name: "expires_at", Type: field.TypeTime},
 		{Name: "order_id", Type: field.TypeInt64, Default: 0},
+		{Name: "announced_at", Type: field.TypeTime, Nullable: true},
 	}
 	// WaitlistUnitsTable holds the schema information for the "waitlist_units" table.
 	WaitlistUnitsTable = &schema.Table{
@@ -754,6 +755,14 @@ var (
 				Columns: []*schema.Column{WaitlistUnitsColumns[10]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "status = 'HELD'",
+				},
+			},
+			{
+				Name:    "waitlistunit_unannounced",
+				Unique:  false,
+				Columns: []*schema.Column{WaitlistUnitsColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "status = 'HELD' AND announced_at IS NULL",
 				},
 			},
 			{

@@ -57,6 +57,12 @@ func (WaitlistUnit) Fields() []ent.Field {
 		// order_id is the order that claimed the unit (0 until CLAIMED).
 		field.Int64("order_id").
 			Default(0),
+		// announced_at is when user_id's WAITLIST_OFFER notification was written; null
+		// until then, and again once the unit passes to the next in line. The sweep
+		// announces the offers a stopped node held but never announced.
+		field.Time("announced_at").
+			Optional().
+			Nillable(),
 	}
 }
 
@@ -67,6 +73,10 @@ func (WaitlistUnit) Indexes() []ent.Index {
 		index.Fields("expires_at").
 			StorageKey("waitlistunit_held_by_deadline").
 			Annotations(entsql.IndexWhere("status = 'HELD'")),
+		// Offers held but not announced yet, for the sweep that announces them.
+		index.Fields("offered_at").
+			StorageKey("waitlistunit_unannounced").
+			Annotations(entsql.IndexWhere("status = 'HELD' AND announced_at IS NULL")),
 		// A user's offer on a sale, and a sale's held units counted (the audit).
 		index.Fields("voucher_id", "user_id"),
 	}

@@ -36,6 +36,8 @@ const (
 	FieldExpiresAt = "expires_at"
 	// FieldOrderID holds the string denoting the order_id field in the database.
 	FieldOrderID = "order_id"
+	// FieldAnnouncedAt holds the string denoting the announced_at field in the database.
+	FieldAnnouncedAt = "announced_at"
 	// Table holds the table name of the waitlistunit in the database.
 	Table = "waitlist_units"
 )
@@ -54,6 +56,7 @@ var Columns = []string{
 	FieldOfferedAt,
 	FieldExpiresAt,
 	FieldOrderID,
+	FieldAnnouncedAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -172,4 +175,9 @@ func ByExpiresAt(opts ...sql.OrderTermOption) OrderOption {
 // ByOrderID orders the results by the order_id field.
 func ByOrderID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldOrderID, opts...).ToFunc()
+}
+
+// ByAnnouncedAt orders the results by the announced_at field.
+func ByAnnouncedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAnnouncedAt, opts...).ToFunc()
 }

@@ -104,6 +104,11 @@ func OrderID(v int64) predicate.WaitlistUnit {
 	return predicate.WaitlistUnit(sql.FieldEQ(FieldOrderID, v))
 }
 
+// AnnouncedAt applies equality check predicate on the "announced_at" field. It's identical to AnnouncedAtEQ.
+func AnnouncedAt(v time.Time) predicate.WaitlistUnit {
+	return predicate.WaitlistUnit(sql.FieldEQ(FieldAnnouncedAt, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.WaitlistUnit {
 	return predicate.WaitlistUnit(sql.FieldEQ(FieldCreatedAt, v))
@@ -522,6 +527,56 @@ func OrderIDLT(v int64) predicate.WaitlistUnit {
 // OrderIDLTE applies the LTE predicate on the "order_id" field.
 func OrderIDLTE(v int64) predicate.WaitlistUnit {
 	return predicate.WaitlistUnit(sql.FieldLTE(FieldOrderID, v))
+}
+
+// AnnouncedAtEQ applies the EQ predicate on the "announced_at" field.
+func AnnouncedAtEQ(v time.Time) predicate.WaitlistUnit {
+	return predicate.WaitlistUnit(sql.FieldEQ(FieldAnnouncedAt, v))
+}
+
+// AnnouncedAtNEQ applies the NEQ predicate on the "announced_at" field.
+func AnnouncedAtNEQ(v time.Time) predicate.WaitlistUnit {
+	return predicate.WaitlistUnit(sql.FieldNEQ(FieldAnnouncedAt, v))
+}
+
+// AnnouncedAtIn applies the In predicate on the "announced_at" field.
+func AnnouncedAtIn(vs ...time.Time) predicate.WaitlistUnit {
+	return predicate.WaitlistUnit(sql.FieldIn(FieldAnnouncedAt, vs...))
+}
+
+// AnnouncedAtNotIn applies the NotIn predicate on the "announced_at" field.
+func AnnouncedAtNotIn(vs ...time.Time) predicate.WaitlistUnit {
+	return predicate.WaitlistUnit(sql.FieldNotIn(FieldAnnouncedAt, vs...))
+}
+
+// AnnouncedAtGT applies the GT predicate on the "announced_at" field.
+func AnnouncedAtGT(v time.Time) predicate.WaitlistUnit {
+	return predicate.WaitlistUnit(sql.FieldGT(FieldAnnouncedAt, v))
+}
+
+// AnnouncedAtGTE applies the GTE predicate on the "announced_at" field.
+func AnnouncedAtGTE(v time.Time) predicate.WaitlistUnit {
+	return predicate.WaitlistUnit(sql.FieldGTE(FieldAnnouncedAt, v))
+}
+
+// AnnouncedAtLT applies the LT predicate on the "announced_at" field.
+func AnnouncedAtLT(v time.Time) predicate.WaitlistUnit {
+	return predicate.WaitlistUnit(sql.FieldLT(FieldAnnouncedAt, v))
+}
+
+// AnnouncedAtLTE applies the LTE predicate on the "announced_at" field.
+func AnnouncedAtLTE(v time.Time) predicate.WaitlistUnit {
+	return predicate.WaitlistUnit(sql.FieldLTE(FieldAnnouncedAt, v))
+}
+
+// AnnouncedAtIsNil applies the IsNil predicate on the "announced_at" field.
+func AnnouncedAtIsNil() predicate.WaitlistUnit {
+	return predicate.WaitlistUnit(sql.FieldIsNull(FieldAnnouncedAt))
+}
+
+// AnnouncedAtNotNil applies the NotNil predicate on the "announced_at" field.
+func AnnouncedAtNotNil() predicate.WaitlistUnit {
+	return predicate.WaitlistUnit(sql.FieldNotNull(FieldAnnouncedAt))
 }
 
 // And groups predicates with the AND operator between them.

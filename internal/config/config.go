@@ -131,9 +131,13 @@ type Waitlist struct {
 	OfferTTL time.Duration
 	// MaxPerSale bounds the places of one sale's line (WAITLIST_MAX_PER_SALE).
 	MaxPerSale int
-	// SweepInterval is how often each node passes on the offers that ran out
-	// (WAITLIST_SWEEP_INTERVAL).
+	// SweepInterval is how often each node passes on the offers that ran out and
+	// announces those never announced (WAITLIST_SWEEP_INTERVAL).
 	SweepInterval time.Duration
+	// AnnounceGrace is how old an offer not announced yet is when the sweep announces
+	// it: its node stopped between holding the unit and telling the user
+	// (WAITLIST_ANNOUNCE_GRACE).
+	AnnounceGrace time.Duration
 }
 
 // Media bounds image uploads and says where the local media store keeps them.

@@ -246,6 +246,7 @@ func Load(getenv func(string) string) (Config, error) {
 		OfferTTL:      r.duration("WAITLIST_OFFER_TTL", 2*time.Minute),
 		MaxPerSale:    r.integer("WAITLIST_MAX_PER_SALE", 10000, 1),
 		SweepInterval: r.duration("WAITLIST_SWEEP_INTERVAL", time.Second),
+		AnnounceGrace: r.duration("WAITLIST_ANNOUNCE_GRACE", 10*time.Second),
 	}
 	c.Media = Media{
 		Dir:          r.str("MEDIA_DIR", filepath.Join(c.DataDir, "media")),

@@ -68,6 +68,9 @@ type WaitlistOffer struct {
 	ExpiresAt time.Time
 	// OrderID is the order that claimed it (0 until CLAIMED).
 	OrderID int64
+	// AnnouncedAt is when UserID's WAITLIST_OFFER notification was written (nil: not
+	// yet — also when a node stopped between holding the unit and telling the user).
+	AnnouncedAt *time.Time
 }
 
 // Waitlist refusals.

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dealspot/dealspot/adapters/entstore"
 	"github.com/dealspot/dealspot/adapters/metrics"
@@ -25,6 +26,23 @@ type notifications struct {
 	*notifyqueue.Buffer
 	// broker is nil on the memory queue: the buffer hands its batches to the writer.
 	broker *notifyqueue.Broker
+	// direct writes through the inbox's writer at once, for the use cases that record
+	// that a notification was written (the waitlist's offers).
+	direct directInbox
+}
+
+// directInbox hands notifications straight to the inbox's writer, which is built with
+// the inbox, after the parts that use it; until then Handle refuses, and those parts
+// write them later (the waitlist's sweep announces the offers left unannounced).
+type directInbox struct{ writer atomic.Pointer[inbox.Writer] }
+
+// Handle writes the notifications of events and pushes them (inbox.Writer.Handle).
+func (d *directInbox) Handle(ctx context.Context, events []domain.NotificationEvent) error {
+	w := d.writer.Load()
+	if w == nil {
+		return errors.New("the inbox is not started yet")
+	}
+	return w.Handle(ctx, events)
 }
 
 // newNotifications builds the buffer and opens the broker of the configured queue; the
@@ -107,6 +125,7 @@ func (s *Node) startInbox() error {
 		return err
 	}
 	s.App.Commands.InboxCommands, s.App.Queries.InboxQueries, s.Ops.InboxOperations = app.Inbox(svc)
+	s.notifications.direct.writer.Store(svc.Writer)
 	write := s.Ops.NotificationWriter.Handle
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -20,10 +20,11 @@ func (s *Node) startWaitlist(sale *seckill.Service, ids seckill.IDGenerator, sta
 		OfferTTL:      cfg.Waitlist.OfferTTL,
 		MaxPerSale:    cfg.Waitlist.MaxPerSale,
 		SweepInterval: cfg.Waitlist.SweepInterval,
+		AnnounceGrace: cfg.Waitlist.AnnounceGrace,
 		PayTimeout:    cfg.Orders.PayTimeout,
 	}, waitlist.Deps{
 		Store: entstore.NewWaitlist(s.Store), Sales: sale.ForWaitlist, Vouchers: s.Store.Vouchers(), IDs: ids,
-		Status: status, Notifier: s.notifications, Log: s.Log,
+		Status: status, Inbox: &s.notifications.direct, Log: s.Log,
 	})
 	if err != nil {
 		return err

@@ -11,6 +11,8 @@ import (
 
 	"entgo.io/ent/dialect"
 
+	"github.com/dealspot/dealspot/adapters/entstore"
+	"github.com/dealspot/dealspot/internal/app/orders"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/config"
 	"github.com/dealspot/dealspot/internal/domain"
@@ -472,5 +474,105 @@ func TestWaitlistOverGraphQL(t *testing.T) {
 			t.Fatalf("myWaitlist after accepting: %+v, want none", mine.MyWaitlist)
 		}
 		checkAudit(t, svc, v.ID, 1)
+	})
+}
+
+// offerNotices counts the user's WAITLIST_OFFER notifications of the sale, read or not.
+func offerNotices(t *testing.T, svc *service.Node, userID, voucherID int64) int {
+	t.Helper()
+	page, err := svc.App.Queries.Inbox.Notifications(context.Background(), userID, 50, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, v := range page.Items {
+		if v.Kind == domain.NotifyWaitlistOffer && v.VoucherID == voucherID {
+			n++
+		}
+	}
+	return n
+}
+
+// TestWaitlistSweepAnnouncesOffersANodeLeftUntold: the transaction that releases an
+// order holds its unit for the first in line; a node stopped right after it never tells
+// that user. The waitlist sweep writes the WAITLIST_OFFER notification once the offer is
+// WAITLIST_ANNOUNCE_GRACE old — once, with two sweeps racing, and not again after the
+// user read it — and does the same for the next in line when the unit passes on untold.
+func TestWaitlistSweepAnnouncesOffersANodeLeftUntold(t *testing.T) {
+	t.Parallel()
+	storeBackends(t, func(t *testing.T, env map[string]string) {
+		// The node's own order expiry and waitlist sweep stay idle: the test runs them.
+		_, svc := startService(t, waitlistEnv(env, map[string]string{"WAITLIST_OFFER_TTL": "1h", "WAITLIST_ANNOUNCE_GRACE": "50ms",
+			"WAITLIST_SWEEP_INTERVAL": "1h", "ORDER_EXPIRY_INTERVAL": "1h"}))
+		ctx := context.Background()
+		v, bought := soldOutSale(t, svc, 1)
+		joinInOrder(t, svc, v.ID, []int64{2, 3})
+
+		// The order expires and its release holds the unit for user 2; the node stops
+		// before handing the unit to the sale, which would announce it.
+		expireNow(t, svc, []int64{bought[1]})
+		released, err := svc.Store.Orders().ExpireDue(ctx, time.Now(), 10, orders.LineHold{OfferTTL: time.Hour})
+		if err != nil || len(released) != 1 {
+			t.Fatalf("expire the order: %v %v, want it released", released, err)
+		}
+		e, ok := placeOf(t, svc, 2, v.ID)
+		if !ok || e.Offer == nil {
+			t.Fatalf("user 2's place: %+v, want the unit held", e)
+		}
+		if n := offerNotices(t, svc, 2, v.ID); n != 0 {
+			t.Fatalf("user 2 has %d offer notifications before the sweep, want none", n)
+		}
+		time.Sleep(100 * time.Millisecond) // past WAITLIST_ANNOUNCE_GRACE
+
+		// Two sweeps at once, as two nodes' sweeps would run on one database.
+		var (
+			wg        sync.WaitGroup
+			announced atomic.Int64
+		)
+		for range 2 {
+			wg.Go(func() {
+				_, n, err := svc.Ops.WaitlistExpiry.RunOnce(ctx)
+				if err != nil {
+					t.Error(err)
+				}
+				announced.Add(int64(n))
+			})
+		}
+		wg.Wait()
+		if n := offerNotices(t, svc, 2, v.ID); n != 1 {
+			t.Fatalf("user 2 has %d offer notifications after two sweeps, want 1", n)
+		}
+		if n := announced.Load(); n != 1 {
+			t.Fatalf("the sweeps announced %d offers, want 1", n)
+		}
+		// Announced, it is not announced again, also once the user has read it.
+		if _, err := svc.App.Commands.Inbox.MarkRead(ctx, 2, 0); err != nil {
+			t.Fatal(err)
+		}
+		if _, n, err := svc.Ops.WaitlistExpiry.RunOnce(ctx); err != nil || n != 0 {
+			t.Fatalf("a later sweep announced %d offers (%v), want none", n, err)
+		}
+		if n := offerNotices(t, svc, 2, v.ID); n != 1 {
+			t.Fatalf("user 2 has %d offer notifications after a later sweep, want 1", n)
+		}
+
+		// A node passes the unit on to user 3 and stops before telling them.
+		now := time.Now()
+		if _, err := entstore.NewWaitlist(svc.Store).PassOn(ctx, e.Offer.ID, 2, false, false, now, now.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if n := offerNotices(t, svc, 3, v.ID); n != 0 {
+			t.Fatalf("user 3 has %d offer notifications before the sweep, want none", n)
+		}
+		time.Sleep(100 * time.Millisecond)
+		if _, n, err := svc.Ops.WaitlistExpiry.RunOnce(ctx); err != nil || n != 1 {
+			t.Fatalf("the sweep announced %d offers (%v), want user 3's", n, err)
+		}
+		if n := offerNotices(t, svc, 3, v.ID); n != 1 {
+			t.Fatalf("user 3 has %d offer notifications after the sweep, want 1", n)
+		}
+		if _, err := svc.App.Commands.AcceptOffer.Handle(ctx, user(3), v.ID); err != nil {
+			t.Fatalf("user 3 accepts: %v", err)
+		}
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/dealspot/dealspot/internal/app/periodic"
 	"github.com/dealspot/dealspot/internal/domain"
 )
 
@@ -804,18 +805,11 @@ func (a *AcceptedClaims) Sweep(ctx context.Context) (AcceptedReport, error) {
 
 // RunSweeper sweeps every interval until ctx ends.
 func (a *AcceptedClaims) RunSweeper(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	periodic.Every(ctx, interval, func() {
 		if _, err := a.Sweep(ctx); err != nil && ctx.Err() == nil {
 			a.c.log.Warn("cannot check which accepted claims are written", slog.Any("error", err))
 		}
-	}
+	})
 }
 
 // written returns the order ids of claims whose orders are in the database.

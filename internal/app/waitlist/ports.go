@@ -54,9 +54,10 @@ type Store interface {
 	Route(ctx context.Context, voucherID int64, u SourceUnit, now, expires time.Time) (Held, error)
 	// PassOn moves the unit held for from to the next WAITING place (held until expires)
 	// in one transaction: from's place ends PASSED; when no place waits, or restock is
-	// set, the unit goes back to the sale's database stock instead (RESTOCKED). due limits
-	// the move to an offer whose time ran out at now. ErrOfferGone when the unit is not
-	// HELD for from (or, with due, not run out).
+	// set, the unit goes back to the sale's database stock instead (RESTOCKED). Either
+	// way the unit is not announced any more (AnnouncedAt nil: the next user has not been
+	// told). due limits the move to an offer whose time ran out at now. ErrOfferGone
+	// when the unit is not HELD for from (or, with due, not run out).
 	PassOn(ctx context.Context, unitID, from int64, due bool, restock bool, now, expires time.Time) (Passed, error)
 	// Accept turns the unit held for the user into the user's order o, in one
 	// transaction: the unit becomes CLAIMED by o (inserted as given; it takes no stock —
@@ -70,6 +71,14 @@ type Store interface {
 	DueOffers(ctx context.Context, now time.Time, limit int) ([]domain.WaitlistOffer, error)
 	// HeldUnits counts the sale's HELD units (out of its stock, in no order yet).
 	HeldUnits(ctx context.Context, voucherID int64) (int64, error)
+	// Unannounced lists up to limit HELD units whose offer to their user was never
+	// announced (AnnouncedAt nil), held at or before heldBy and still running at now,
+	// oldest offer first.
+	Unannounced(ctx context.Context, heldBy, now time.Time, limit int) ([]domain.WaitlistOffer, error)
+	// MarkAnnounced records that offer o was announced at at: the unit's AnnouncedAt is
+	// set while it is HELD for o.UserID at place o.EntryID and not announced yet (false:
+	// it was not — passed on or announced meanwhile).
+	MarkAnnounced(ctx context.Context, o domain.WaitlistOffer, at time.Time) (bool, error)
 }
 
 // SourceUnit is a returned unit offered to a waitlist: the order whose unit it was, and
@@ -127,8 +136,10 @@ type StatusPublisher interface {
 	Publish(ctx context.Context, events ...domain.OrderEvent) error
 }
 
-// Notifier hands events to the users' inboxes, which write and push them later; it
-// never fails the move.
-type Notifier interface {
-	Notify(ctx context.Context, e domain.NotificationEvent)
+// Inbox writes notifications into the users' inboxes and pushes them, before it
+// returns (the inbox's Writer): an error means some may not be written. An offer's
+// notification written again adds nothing while the user has not read the first (one
+// unread notification per user and unit).
+type Inbox interface {
+	Handle(ctx context.Context, events []domain.NotificationEvent) error
 }

@@ -2,15 +2,16 @@
 // answered SOLD_OUT joins the sale's line; when a unit comes back (an order canceled,
 // refunded or expired unpaid, or a claim that failed), the flash sale hands it here
 // before its stock (Units implements seckill.Waitlist): it is held for the first in line
-// for OfferTTL, out of the stock, and pushed to that user's inbox. acceptOffer turns it
+// for OfferTTL, out of the stock, and announced in that user's inbox. acceptOffer turns it
 // into the user's order, as a claim would have; declined or run out, it passes to the
 // next in line, and when nobody is left it goes back to the stock.
 //
-// The database is the one copy of the lines and the held units (rows with expires_at);
-// the Expirer sweeps the offers that ran out on every node, and a conditional update
-// lets one node move each offer (invariant I8: a held unit is held for exactly one user
-// at a time, and is either claimed by that user or passed on — never sold twice nor
-// lost).
+// The database is the one copy of the lines and the held units (rows with expires_at
+// and announced_at); the Expirer sweeps, on every node, the offers that ran out and
+// those never announced (a node stopped between holding a unit and telling its user),
+// and a conditional update lets one node move each offer (invariant I8: a held unit is
+// held for exactly one user at a time, and is either claimed by that user or passed on —
+// never sold twice nor lost).
 package waitlist
 
 import (
@@ -35,6 +36,10 @@ type Config struct {
 	// (WAITLIST_SWEEP_INTERVAL, default 1s); SweepBatch how many one pass reads at once.
 	SweepInterval time.Duration
 	SweepBatch    int
+	// AnnounceGrace is how long after a unit is held for a user the sweep takes its
+	// offer, still not announced, for one a stopped node never announced, and announces
+	// it (WAITLIST_ANNOUNCE_GRACE, default 10s).
+	AnnounceGrace time.Duration
 	// PayTimeout is how long an accepted offer's order waits for payment, as a claimed
 	// one does (ORDER_PAY_TIMEOUT).
 	PayTimeout time.Duration
@@ -42,8 +47,9 @@ type Config struct {
 
 // Defaults.
 const (
-	DefaultOfferTTL   = 2 * time.Minute
-	DefaultMaxPerSale = 10000
+	DefaultOfferTTL      = 2 * time.Minute
+	DefaultMaxPerSale    = 10000
+	DefaultAnnounceGrace = 10 * time.Second
 )
 
 // Deps are the adapters the waitlist needs.
@@ -54,9 +60,9 @@ type Deps struct {
 	IDs      IDGenerator
 	// Status tells orderStatus subscribers of accepted offers' orders (nil: nobody).
 	Status StatusPublisher
-	// Notifier pushes offers to their users' inboxes (nil: they read myWaitlist).
-	Notifier Notifier
-	Log      *slog.Logger
+	// Inbox announces offers to their users (nil: they read myWaitlist).
+	Inbox Inbox
+	Log   *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -98,6 +104,9 @@ func New(cfg Config, d Deps) (*Service, error) {
 	if cfg.SweepBatch <= 0 {
 		cfg.SweepBatch = 500
 	}
+	if cfg.AnnounceGrace <= 0 {
+		cfg.AnnounceGrace = DefaultAnnounceGrace
+	}
 	if cfg.PayTimeout <= 0 {
 		cfg.PayTimeout = 15 * time.Minute
 	}
@@ -131,13 +140,44 @@ func (c *core) flashSale(ctx context.Context, voucherID int64) (domain.Voucher, 
 	return v, nil
 }
 
-// offered tells the user a unit is held for them.
-func (c *core) offered(ctx context.Context, o domain.WaitlistOffer) {
-	if c.d.Notifier == nil {
-		return
+// offered announces offers just made. A failure is logged: the offers stay unannounced,
+// and the Expirer's sweep announces them.
+func (c *core) offered(ctx context.Context, offers ...domain.WaitlistOffer) {
+	if _, err := c.announce(ctx, offers); err != nil {
+		c.log.Warn("cannot announce waitlist offers; the sweep will", slog.Int("offers", len(offers)), slog.Any("error", err))
 	}
-	c.d.Notifier.Notify(context.WithoutCancel(ctx), domain.NotificationEvent{Kind: domain.NotifyWaitlistOffer, RecipientID: o.UserID,
-		VoucherID: o.VoucherID, UnitID: o.ID, At: o.OfferedAt})
+}
+
+// announce tells the users of offers that units are held for them: their WAITLIST_OFFER
+// notifications are written (and pushed), then the offers are marked announced, and it
+// returns how many it marked. A node stopped in between, or a write that failed, leaves
+// the offers unmarked and the sweep announces them again: the inbox keeps one unread
+// notification per user and unit, so a repeat adds nothing while the first is unread.
+func (c *core) announce(ctx context.Context, offers []domain.WaitlistOffer) (int, error) {
+	if c.d.Inbox == nil || len(offers) == 0 {
+		return 0, nil
+	}
+	ctx = context.WithoutCancel(ctx)
+	events := make([]domain.NotificationEvent, len(offers))
+	for i, o := range offers {
+		events[i] = domain.NotificationEvent{Kind: domain.NotifyWaitlistOffer, RecipientID: o.UserID, VoucherID: o.VoucherID,
+			UnitID: o.ID, At: o.OfferedAt}
+	}
+	if err := c.d.Inbox.Handle(ctx, events); err != nil {
+		return 0, fmt.Errorf("write the notifications of %d waitlist offers: %w", len(offers), err)
+	}
+	now := c.now()
+	marked := 0
+	var errs []error
+	for _, o := range offers {
+		ok, err := c.d.Store.MarkAnnounced(ctx, o, now)
+		if err != nil {
+			errs = append(errs, err)
+		} else if ok {
+			marked++
+		}
+	}
+	return marked, errors.Join(errs...)
 }
 
 // passOn moves the unit held for from down the line (or back to the stock when nobody

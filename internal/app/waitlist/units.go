@@ -2,10 +2,12 @@ package waitlist
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
+	"github.com/dealspot/dealspot/internal/app/periodic"
 	"github.com/dealspot/dealspot/internal/app/seckill"
 	"github.com/dealspot/dealspot/internal/domain"
 )
@@ -31,8 +33,8 @@ var _ seckill.Waitlist = (*Units)(nil)
 // Hold implements seckill.Waitlist: while the sale is on, each unit is held for the
 // first in line, out of the stock, for OfferTTL, and its user is told. Units held before
 // — by the transaction that released their orders (orders.LineHold), or an earlier call
-// — are reported held, also once the sale has ended; those still held are announced
-// (again: the inbox keeps one notification per user and unit).
+// — are reported held, also once the sale has ended; those still held and not announced
+// yet are announced.
 func (u *Units) Hold(ctx context.Context, voucherID int64, units []seckill.ReturnedUnit) (map[int64]bool, error) {
 	if len(units) == 0 {
 		return nil, nil
@@ -46,13 +48,17 @@ func (u *Units) Hold(ctx context.Context, voucherID int64, units []seckill.Retur
 		return nil, err
 	}
 	out := make(map[int64]bool, len(held))
+	var untold []domain.WaitlistOffer
 	for _, h := range held {
 		if h.Offer.Status == domain.UnitNotOffered {
 			continue
 		}
 		out[h.Offer.SourceOrderID] = true
-		u.announce(ctx, h)
+		if h.Offer.Status == domain.UnitHeld && h.Offer.AnnouncedAt == nil {
+			untold = append(untold, h.Offer)
+		}
 	}
+	u.c.offered(ctx, untold...)
 	return out, nil
 }
 
@@ -71,7 +77,9 @@ func (u *Units) HoldDropped(ctx context.Context, voucherID int64, unit seckill.R
 	if h.Offer.Status == domain.UnitNotOffered {
 		return false, nil
 	}
-	u.announce(ctx, h)
+	if h.Offer.Status == domain.UnitHeld && h.Offer.AnnouncedAt == nil {
+		u.c.offered(ctx, h.Offer)
+	}
 	return true, nil
 }
 
@@ -89,14 +97,6 @@ func (u *Units) offerWindow(ctx context.Context, voucherID int64) (now, expires 
 	return now, expires, nil
 }
 
-// announce tells the user a unit held for them (again: the inbox keeps one notification
-// per user and unit).
-func (u *Units) announce(ctx context.Context, h Held) {
-	if h.New || h.Offer.Status == domain.UnitHeld {
-		u.c.offered(ctx, h.Offer)
-	}
-}
-
 // OfferTTL implements seckill.Waitlist.
 func (u *Units) OfferTTL() time.Duration { return u.c.cfg.OfferTTL }
 
@@ -111,13 +111,23 @@ func (c *core) ended(v domain.Voucher, now time.Time) bool {
 	return v.FlashSale == nil || !now.Before(v.FlashSale.EndTime)
 }
 
-// Expirer passes on the offers that ran out, on every node: the offers are rows with
-// their deadline, so a restarted node finds them, and the store's conditional move lets
-// one node pass each.
+// Expirer passes on the offers that ran out, and announces the offers never announced,
+// on every node: the offers are rows with their deadline and announcement, so a
+// restarted node finds them, and the store's conditional moves let one node pass each.
 type Expirer struct{ c *core }
 
-// RunOnce passes on every offer that ran out by now and returns how many it passed.
-func (w *Expirer) RunOnce(ctx context.Context) (int, error) {
+// RunOnce passes on every offer that ran out by now, then announces the offers held
+// AnnounceGrace ago or earlier that are still running and were never announced (the node
+// that held the unit stopped before telling its user). It returns how many offers it
+// passed on and how many it announced.
+func (w *Expirer) RunOnce(ctx context.Context) (passed, announced int, err error) {
+	passed, perr := w.passDue(ctx)
+	announced, aerr := w.announceMissed(ctx)
+	return passed, announced, errors.Join(perr, aerr)
+}
+
+// passDue passes on every offer that ran out by now and returns how many it passed.
+func (w *Expirer) passDue(ctx context.Context) (int, error) {
 	total := 0
 	ended := map[int64]bool{}
 	for {
@@ -149,20 +159,45 @@ func (w *Expirer) RunOnce(ctx context.Context) (int, error) {
 	}
 }
 
-// Run sweeps every SweepInterval until ctx ends.
-func (w *Expirer) Run(ctx context.Context) {
-	t := time.NewTicker(w.c.cfg.SweepInterval)
-	defer t.Stop()
+// announceMissed announces the running offers held AnnounceGrace ago or earlier that were
+// never announced, and returns how many it announced. Sweeps of several nodes may write
+// one notification together: the inbox keeps it once.
+func (w *Expirer) announceMissed(ctx context.Context) (int, error) {
+	if w.c.d.Inbox == nil {
+		return 0, nil
+	}
+	total := 0
 	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if n, err := w.RunOnce(ctx); err != nil && ctx.Err() == nil {
-				w.c.log.Warn("waitlist sweep failed; the next one tries again", slog.Int("passed", n), slog.Any("error", err))
-			} else if n > 0 {
-				w.c.log.Info("waitlist offers that ran out passed on", slog.Int("offers", n))
-			}
+		now := w.c.now()
+		missed, err := w.c.d.Store.Unannounced(ctx, now.Add(-w.c.cfg.AnnounceGrace), now, w.c.cfg.SweepBatch)
+		if err != nil {
+			return total, fmt.Errorf("list offers not announced: %w", err)
+		}
+		marked, err := w.c.announce(ctx, missed)
+		total += marked
+		if err != nil {
+			return total, err
+		}
+		if len(missed) < w.c.cfg.SweepBatch || marked == 0 {
+			return total, nil
 		}
 	}
+}
+
+// Run sweeps every SweepInterval until ctx ends.
+func (w *Expirer) Run(ctx context.Context) {
+	periodic.Every(ctx, w.c.cfg.SweepInterval, func() {
+		passed, announced, err := w.RunOnce(ctx)
+		if err != nil && ctx.Err() == nil {
+			w.c.log.Warn("waitlist sweep failed; the next one tries again", slog.Int("passed", passed),
+				slog.Int("announced", announced), slog.Any("error", err))
+			return
+		}
+		if passed > 0 {
+			w.c.log.Info("waitlist offers that ran out passed on", slog.Int("offers", passed))
+		}
+		if announced > 0 {
+			w.c.log.Info("waitlist offers never announced are announced now", slog.Int("offers", announced))
+		}
+	})
 }
