@@ -3,7 +3,6 @@ package service_test
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -42,15 +41,10 @@ func TestWaitlistGetsTheUnitsOfFailedClaims(t *testing.T) {
 		}
 		joinInOrder(t, svc, v.ID, line)
 
-		stop := make(chan struct{})
-		var (
-			wg      sync.WaitGroup
-			stolen  atomic.Int64
-			tries   atomic.Int64
-			answers sync.Map
-		)
 		// The reconciler, from now on (the claims are old enough to be given up): it fails
 		// the claims and repairs the sale's drift meanwhile.
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -65,43 +59,15 @@ func TestWaitlistGetsTheUnitsOfFailedClaims(t *testing.T) {
 				}
 			}
 		}()
-		for w := range 16 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for n := int64(0); ; n++ {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					_, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 100000+int64(w)*100000+n, v.ID)
-					tries.Add(1)
-					if err == nil {
-						stolen.Add(1)
-					} else {
-						answers.Store(domain.ErrorCode(err), true)
-					}
-				}
-			}()
-		}
 		halt := sync.OnceFunc(func() { close(stop); wg.Wait() })
 		defer halt()
+		stopFlood := directClaims(t, svc, v.ID, 100000)
 		waitlistPoll(t, "30 units held", func() bool { return heldUnits(t, svc, v.ID) == stock })
 		time.Sleep(500 * time.Millisecond) // the flood and the reconciler go on a little
 		halt()
-		if n := stolen.Load(); n != 0 {
+		if n := stopFlood(); n != 0 {
 			t.Fatalf("direct claims took %d units of the failed claims", n)
 		}
-		if tries.Load() == 0 {
-			t.Fatal("the flood made no claim")
-		}
-		answers.Range(func(k, _ any) bool {
-			if k.(domain.Code) != domain.CodeSoldOut {
-				t.Errorf("a direct claim was answered %s, want SOLD_OUT", k)
-			}
-			return true
-		})
 		for u, id := range claims {
 			o, found, err := svc.App.Queries.Orders.Order(ctx, u, id)
 			if err != nil || !found || o.Status != domain.OrderFailed {
@@ -112,17 +78,7 @@ func TestWaitlistGetsTheUnitsOfFailedClaims(t *testing.T) {
 		if a.Held != stock || a.Orders.Created != 0 || a.DBStock != 0 || a.RedisStock != 0 {
 			t.Fatalf("audit %+v: want 30 held units, no order and no stock", a)
 		}
-		for i, u := range line {
-			e, ok := placeOf(t, svc, u, v.ID)
-			switch {
-			case !ok:
-				t.Fatalf("user %d (#%d in line) lost the place", u, i+1)
-			case i < stock && (e.Status != domain.WaitlistOffered || e.Offer == nil):
-				t.Fatalf("user %d, #%d in line, is %s without an offer", u, i+1, e.Status)
-			case i >= stock && (e.Status != domain.WaitlistWaiting || e.Position != i+1-stock):
-				t.Fatalf("user %d, #%d in line: %s at position %d, want WAITING at %d", u, i+1, e.Status, e.Position, i+1-stock)
-			}
-		}
+		checkLine(t, svc, v.ID, line, stock, time.Hour)
 		for _, u := range line[:stock] {
 			if _, err := svc.App.Commands.AcceptOffer.Handle(ctx, user(u), v.ID); err != nil {
 				t.Fatalf("accept of user %d: %v", u, err)

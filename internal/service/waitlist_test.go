@@ -129,6 +129,77 @@ func expireNow(t *testing.T, svc *service.Node, orderIDs []int64) {
 	}
 }
 
+// directClaims floods the sale with direct claims of fresh users (16 goroutines, users
+// from base on) until the returned stop is called; stop waits for them and fails the
+// test when a claim was answered anything but SOLD_OUT or none was made, and returns
+// how many were accepted.
+func directClaims(t *testing.T, svc *service.Node, voucherID, base int64) (stop func() int64) {
+	t.Helper()
+	ctx := context.Background()
+	done := make(chan struct{})
+	var (
+		wg      sync.WaitGroup
+		stolen  atomic.Int64
+		tries   atomic.Int64
+		answers sync.Map
+	)
+	for w := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := int64(0); ; n++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				_, err := svc.App.Commands.ClaimVoucher.Handle(ctx, base+int64(w)*100000+n, voucherID)
+				tries.Add(1)
+				if err == nil {
+					stolen.Add(1)
+				} else {
+					answers.Store(domain.ErrorCode(err), true)
+				}
+			}
+		}()
+	}
+	halt := sync.OnceFunc(func() { close(done); wg.Wait() })
+	t.Cleanup(halt) // also when the test fails early
+	return func() int64 {
+		t.Helper()
+		halt()
+		if tries.Load() == 0 {
+			t.Fatal("the flood made no claim")
+		}
+		answers.Range(func(k, _ any) bool {
+			if k.(domain.Code) != domain.CodeSoldOut {
+				t.Errorf("a direct claim was answered %s, want SOLD_OUT", k)
+			}
+			return true
+		})
+		return stolen.Load()
+	}
+}
+
+// checkLine checks the places of the users in line, in order: the first offered hold an
+// offer (for ttl, when not 0), the others wait at their live positions.
+func checkLine(t *testing.T, svc *service.Node, voucherID int64, line []int64, offered int, ttl time.Duration) {
+	t.Helper()
+	for i, u := range line {
+		e, ok := placeOf(t, svc, u, voucherID)
+		switch {
+		case !ok:
+			t.Fatalf("user %d (#%d in line) lost the place", u, i+1)
+		case i < offered && (e.Status != domain.WaitlistOffered || e.Offer == nil):
+			t.Fatalf("user %d, #%d in line, is %s without an offer", u, i+1, e.Status)
+		case i < offered && ttl > 0 && e.Offer.ExpiresAt.Sub(e.Offer.OfferedAt) != ttl:
+			t.Fatalf("offer of user %d held %s, want WAITLIST_OFFER_TTL", u, e.Offer.ExpiresAt.Sub(e.Offer.OfferedAt))
+		case i >= offered && (e.Status != domain.WaitlistWaiting || e.Position != i+1-offered):
+			t.Fatalf("user %d, #%d in line: %s at position %d, want WAITING at %d", u, i+1, e.Status, e.Position, i+1-offered)
+		}
+	}
+}
+
 // TestWaitlistOffersReturnedUnitsInOrder: a sale of 30 sells out, 100 users join its
 // waitlist, 20 orders are canceled and 10 expire unpaid while direct claims flood the
 // sale and the reconciler runs: exactly the first 30 in line are offered a unit, the flood takes none, the audit
@@ -150,33 +221,7 @@ func TestWaitlistOffersReturnedUnitsInOrder(t *testing.T) {
 		joinInOrder(t, svc, v.ID, line)
 
 		// A flood of direct claims by other users while the units come back.
-		stop := make(chan struct{})
-		var (
-			wg      sync.WaitGroup
-			stolen  atomic.Int64
-			answers sync.Map
-			tries   atomic.Int64
-		)
-		for w := range 16 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for n := int64(0); ; n++ {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					_, err := svc.App.Commands.ClaimVoucher.Handle(ctx, 100000+int64(w)*100000+n, v.ID)
-					tries.Add(1)
-					if err == nil {
-						stolen.Add(1)
-					} else {
-						answers.Store(domain.ErrorCode(err), true)
-					}
-				}
-			}()
-		}
+		stopFlood := directClaims(t, svc, v.ID, 100000)
 		var expire []int64
 		for u := int64(1); u <= stock; u++ {
 			if u <= 20 {
@@ -190,37 +235,14 @@ func TestWaitlistOffersReturnedUnitsInOrder(t *testing.T) {
 		expireNow(t, svc, expire)
 		waitlistPoll(t, "30 units held", func() bool { return heldUnits(t, svc, v.ID) == stock })
 		time.Sleep(200 * time.Millisecond) // the flood goes on a little after the last offer
-		close(stop)
-		wg.Wait()
-		if n := stolen.Load(); n != 0 {
+		if n := stopFlood(); n != 0 {
 			t.Fatalf("direct claims took %d units during the offers", n)
 		}
-		if tries.Load() == 0 {
-			t.Fatal("the flood made no claim")
-		}
-		answers.Range(func(k, _ any) bool {
-			if k.(domain.Code) != domain.CodeSoldOut {
-				t.Errorf("a direct claim was answered %s, want SOLD_OUT", k)
-			}
-			return true
-		})
 		a := checkAudit(t, svc, v.ID, stock)
 		if a.Held != stock || a.Orders.Created != 0 || a.DBStock != 0 || a.RedisStock != 0 {
 			t.Fatalf("audit %+v: want 30 held units, no order and no stock", a)
 		}
-		for i, u := range line {
-			e, ok := placeOf(t, svc, u, v.ID)
-			switch {
-			case !ok:
-				t.Fatalf("user %d (#%d in line) lost the place", u, i+1)
-			case i < stock && (e.Status != domain.WaitlistOffered || e.Offer == nil):
-				t.Fatalf("user %d, #%d in line, is %s without an offer", u, i+1, e.Status)
-			case i < stock && e.Offer.ExpiresAt.Sub(e.Offer.OfferedAt) != time.Hour:
-				t.Fatalf("offer of user %d held %s, want WAITLIST_OFFER_TTL", u, e.Offer.ExpiresAt.Sub(e.Offer.OfferedAt))
-			case i >= stock && (e.Status != domain.WaitlistWaiting || e.Position != i+1-stock):
-				t.Fatalf("user %d, #%d in line: %s at position %d, want WAITING at %d", u, i+1, e.Status, e.Position, i+1-stock)
-			}
-		}
+		checkLine(t, svc, v.ID, line, stock, time.Hour)
 		// The 30 take their units: orders as a claim makes them, one each.
 		for _, u := range line[:stock] {
 			o, err := svc.App.Commands.AcceptOffer.Handle(ctx, user(u), v.ID)
