@@ -33,3 +33,17 @@ export async function shoot(page, dir, name, options = {}) {
   }
   await page.setViewportSize(own);
 }
+
+// watchBell records every unread count the bell shows from now on (window.unreadShown,
+// starting with the current one) and sets a mark a reload would lose
+// (window.notReloaded).
+export async function watchBell(page) {
+  await page.evaluate(() => {
+    window.unreadShown = [document.querySelector('#bell').dataset.unread];
+    window.notReloaded = true;
+    new MutationObserver(() => {
+      const n = document.querySelector('#bell')?.dataset.unread;
+      if (n && window.unreadShown.at(-1) !== n) window.unreadShown.push(n);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-unread'] });
+  });
+}

@@ -4,7 +4,7 @@
 // session is refreshed (a new socket), B's comment turns the bell to 1 again. A setting
 // changed in the inbox's panel holds after a reload. Prints what the pages showed as JSON.
 // usage: node inbox.mjs <base URL> <phone A> <phone B> <phone C> [screenshot dir]
-import { launch, logIn, shoot, sizes } from './common.mjs';
+import { launch, logIn, shoot, sizes, watchBell } from './common.mjs';
 
 const [base, phoneA, phoneB, phoneC, shots] = process.argv.slice(2);
 const browser = await launch();
@@ -23,15 +23,7 @@ try {
   await a.goto(base + '/app/#/');
   await a.waitForSelector('#bell');
   const seen = { before: await a.getAttribute('#bell', 'data-unread'), badgeBefore: await a.locator('#unread-badge').count() };
-  // Every count the bell shows from now on, and a mark that a reload would lose.
-  await a.evaluate(() => {
-    window.unreadShown = [document.querySelector('#bell').dataset.unread];
-    window.notReloaded = true;
-    new MutationObserver(() => {
-      const n = document.querySelector('#bell')?.dataset.unread;
-      if (n && window.unreadShown.at(-1) !== n) window.unreadShown.push(n);
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-unread'] });
-  });
+  await watchBell(a);
 
   const like = async (phone) => {
     const p = await (await context()).newPage();

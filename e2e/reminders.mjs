@@ -5,7 +5,7 @@
 // me. The shop's merchant (a session given as JSON) sees the reminder counts on the
 // board's list of their sales and on the shop's page. Prints what the pages showed as JSON.
 // usage: node reminders.mjs <base URL> <shop id> <latitude> <longitude> <soon id> <soon title> <later id> <phone> <merchant session JSON> [screenshot dir]
-import { launch, logIn, shoot, sizes } from './common.mjs';
+import { launch, logIn, shoot, sizes, watchBell } from './common.mjs';
 
 const [base, shopID, lat, lon, soonID, soonTitle, laterID, phone, merchant, shots] = process.argv.slice(2);
 const browser = await launch();
@@ -19,14 +19,7 @@ try {
   await voucher(page, soonID).locator('.remind').waitFor();
   await page.waitForSelector('#bell');
   const seen = { before: await page.getAttribute('#bell', 'data-unread') };
-  await page.evaluate(() => {
-    window.unreadShown = [document.querySelector('#bell').dataset.unread];
-    window.notReloaded = true;
-    new MutationObserver(() => {
-      const n = document.querySelector('#bell')?.dataset.unread;
-      if (n && window.unreadShown.at(-1) !== n) window.unreadShown.push(n);
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-unread'] });
-  });
+  await watchBell(page);
   const soon = voucher(page, soonID).locator('.remind');
   const later = voucher(page, laterID).locator('.remind');
   seen.soonLabelBefore = (await soon.textContent()).trim();

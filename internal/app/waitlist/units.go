@@ -54,7 +54,7 @@ func (u *Units) Hold(ctx context.Context, voucherID int64, units []seckill.Retur
 			continue
 		}
 		out[h.Offer.SourceOrderID] = true
-		if h.Offer.Status == domain.UnitHeld && h.Offer.AnnouncedAt == nil {
+		if unannounced(h.Offer) {
 			untold = append(untold, h.Offer)
 		}
 	}
@@ -77,7 +77,7 @@ func (u *Units) HoldDropped(ctx context.Context, voucherID int64, unit seckill.R
 	if h.Offer.Status == domain.UnitNotOffered {
 		return false, nil
 	}
-	if h.Offer.Status == domain.UnitHeld && h.Offer.AnnouncedAt == nil {
+	if unannounced(h.Offer) {
 		u.c.offered(ctx, h.Offer)
 	}
 	return true, nil
@@ -95,6 +95,11 @@ func (u *Units) offerWindow(ctx context.Context, voucherID int64) (now, expires 
 		expires = now.Add(u.c.cfg.OfferTTL)
 	}
 	return now, expires, nil
+}
+
+// unannounced reports whether o is held for its user and was never announced to them.
+func unannounced(o domain.WaitlistOffer) bool {
+	return o.Status == domain.UnitHeld && o.AnnouncedAt == nil
 }
 
 // OfferTTL implements seckill.Waitlist.
